@@ -1,1 +1,39 @@
-"""evalkit."""
+"""evalkit: evaluate classifiers and rankers correctly.
+
+Counts are the single source of truth: labels or scores are validated once,
+turned into counts, and every metric is a ratio of counts. Names, arguments
+and numbers follow ``sklearn.metrics``; Spark's conventions are named options.
+
+>>> import evalkit
+>>> evalkit.accuracy_score([1, 0, 0, 0], [0, 0, 0, 0])
+0.75
+"""
+
+from .binary import BinaryCounts, binary_counts
+from .classification import (
+    accuracy_score,
+    confusion_matrix,
+    f1_score,
+    fbeta_score,
+    macro_f1,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+)
+from .exceptions import UndefinedMetricWarning
+
+__all__ = [
+    "BinaryCounts",
+    "binary_counts",
+    "accuracy_score",
+    "confusion_matrix",
+    "f1_score",
+    "fbeta_score",
+    "macro_f1",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
+    "UndefinedMetricWarning",
+]
+
+__version__ = "0.1.0"

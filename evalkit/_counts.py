@@ -1,0 +1,188 @@
+"""Labels to counts: the one place where samples are counted.
+
+Metrics never look at samples; they look at the counts made here:
+
+* :func:`class_counts` -- per class, how many samples were correctly predicted
+  as the class (tp), predicted as it (predicted) and truly of it (support);
+* :func:`confusion_counts` -- the full matrix, rows actual, columns predicted;
+* :func:`binary_counts` -- the four cells tp, fp, fn, tn of one positive class,
+  as a :class:`evalkit.BinaryCounts`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._validation import check_sample_weight, check_targets
+
+from ._validation import check_pos_label
+
+__all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells"]
+
+
+class ClassCounts(NamedTuple):
+    """Per-class counts (weighted counts when sample weights are given).
+
+    ``labels[i]`` is the class; ``tp[i]`` the samples truly of it and
+    predicted as it; ``predicted[i]`` the samples predicted as it (tp + fp);
+    ``support[i]`` the samples truly of it (tp + fn); ``total`` all samples.
+    """
+
+    labels: np.ndarray
+    tp: np.ndarray
+    predicted: np.ndarray
+    support: np.ndarray
+    total: float
+
+
+def _is_str(arr):
+    return arr.dtype.kind in "USa" or (
+        arr.dtype.kind == "O" and len(arr) > 0 and isinstance(arr.flat[0], (str, bytes))
+    )
+
+
+def encode_labels(y_true, y_pred):
+    """Map two validated label arrays to integer codes 0..C-1.
+
+    Returns ``(classes, true_codes, pred_codes)`` with ``classes`` sorted, as
+    :func:`numpy.unique` sorts. Small non-negative-range integers take a
+    lookup-table path (no sort), everything else one :func:`numpy.unique`.
+
+    >>> classes, t, p = encode_labels(np.array(["b", "a"]), np.array(["a", "c"]))
+    >>> classes.tolist(), t.tolist(), p.tolist()
+    (['a', 'b', 'c'], [1, 0], [0, 2])
+    """
+    n = len(y_true)
+    if y_true.dtype.kind in "biu" and y_pred.dtype.kind in "biu":
+        yt = y_true.astype(np.int64, copy=False)
+        yp = y_pred.astype(np.int64, copy=False)
+        lo = min(int(yt.min()), int(yp.min()))
+        hi = max(int(yt.max()), int(yp.max()))
+        if hi - lo < 2 * n + 1024:
+            seen = np.zeros(hi - lo + 1, dtype=bool)
+            seen[yt - lo] = True
+            seen[yp - lo] = True
+            lut = np.cumsum(seen) - 1
+            classes = np.flatnonzero(seen) + lo
+            if y_true.dtype == y_pred.dtype:
+                classes = classes.astype(y_true.dtype)
+            return classes, lut[yt - lo], lut[yp - lo]
+    both = np.concatenate([y_true, y_pred])
+    if both.dtype.kind == "O":
+        both = both.astype(str) if _is_str(both) else both.astype(float)
+    classes, codes = np.unique(both, return_inverse=True)
+    codes = codes.reshape(-1)
+    return classes, codes[:n], codes[n:]
+
+
+def _select(classes, labels, name="labels"):
+    """Positions of ``labels`` in ``classes`` (-1 where a label is absent)."""
+    labels = np.asarray(labels)
+    if labels.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {labels.shape}")
+    if len(labels) == 0:
+        raise ValueError(f"{name} is empty: give at least one label, or None for all")
+    if _is_str(labels) != _is_str(classes):
+        raise TypeError(
+            f"{name} holds {'strings' if _is_str(labels) else 'numbers'} but the "
+            f"labels in the data are {'strings' if _is_str(classes) else 'numbers'}"
+        )
+    if labels.dtype.kind == "O":
+        labels = labels.astype(str) if _is_str(labels) else labels.astype(float)
+    uniq, counts = np.unique(labels, return_counts=True)
+    if (counts > 1).any():
+        raise ValueError(f"{name} contains duplicates such as {uniq[counts > 1][0].item()!r}")
+    pos = np.searchsorted(classes, labels)
+    pos = np.minimum(pos, len(classes) - 1)
+    found = classes[pos] == labels
+    return labels, np.where(found, pos, -1)
+
+
+def _take(counts, sel):
+    out = counts[np.maximum(sel, 0)]
+    out[sel < 0] = 0
+    return out
+
+
+def class_counts(y_true, y_pred, *, labels=None, sample_weight=None):
+    """Count tp, predicted and support per class, after validating the input.
+
+    ``labels`` chooses the classes and their order (a class absent from the
+    data gets zero counts); by default every class in ``y_true`` or ``y_pred``,
+    sorted. ``sample_weight`` turns counts into sums of weights.
+
+    Examples
+    --------
+    >>> c = class_counts([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 2, 2])
+    >>> c.labels.tolist(), c.tp.tolist(), c.predicted.tolist(), c.support.tolist()
+    ([0, 1, 2], [2, 1, 1], [2, 2, 2], [3, 2, 1])
+    """
+    _, yt, yp = check_targets(y_true, y_pred)
+    w = check_sample_weight(sample_weight, len(yt))
+    return _class_counts(yt, yp, labels, w)
+
+
+def _class_counts(yt, yp, labels, w):
+    classes, t, p = encode_labels(yt, yp)
+    c = len(classes)
+    hit = t == p
+    tp = np.bincount(t[hit], weights=None if w is None else w[hit], minlength=c)
+    predicted = np.bincount(p, weights=w, minlength=c)
+    support = np.bincount(t, weights=w, minlength=c)
+    total = len(yt) if w is None else float(w.sum())
+    if labels is None:
+        return ClassCounts(classes, tp, predicted, support, total)
+    labels, sel = _select(classes, labels)
+    return ClassCounts(labels, _take(tp, sel), _take(predicted, sel), _take(support, sel), total)
+
+
+def confusion_counts(yt, yp, labels, w):
+    """The confusion matrix of validated labels: rows actual, columns predicted.
+
+    Samples whose actual or predicted label is not in ``labels`` are left out.
+    Returns ``(labels, matrix)``.
+    """
+    classes, t, p = encode_labels(yt, yp)
+    if labels is None:
+        labels, keep_t, keep_p, k = classes, t, p, len(classes)
+    else:
+        labels, sel = _select(classes, labels)
+        k = len(labels)
+        lut = np.full(len(classes), -1, dtype=np.int64)
+        found = sel >= 0
+        lut[sel[found]] = np.flatnonzero(found)
+        keep_t, keep_p = lut[t], lut[p]
+        keep = (keep_t >= 0) & (keep_p >= 0)
+        if not keep.all():
+            keep_t, keep_p = keep_t[keep], keep_p[keep]
+            w = None if w is None else w[keep]
+    flat = np.bincount(keep_t * k + keep_p, weights=w, minlength=k * k)
+    return labels, flat.reshape(k, k)
+
+
+def position_of(pos_label, classes, name="pos_label"):
+    """Index of ``pos_label`` in ``classes``; -1 if absent from a one-class input.
+
+    An absent ``pos_label`` is an error when two or more classes are present
+    (as in scikit-learn); with a single class present every sample is simply
+    negative.
+    """
+    if _is_str(np.asarray([pos_label])) == _is_str(classes):
+        _, sel = _select(classes, [pos_label], name)
+        if sel[0] >= 0:
+            return int(sel[0])
+    if len(classes) >= 2:
+        check_pos_label(pos_label, classes, name)
+    return -1
+
+
+def binary_cells(yt, yp, pos_label, w):
+    """tp, fp, fn, tn of the class ``pos_label`` in validated labels (floats if weighted)."""
+    classes, t, p = encode_labels(yt, yp)
+    pos = position_of(pos_label, classes)
+    code = 2 * (t == pos).astype(np.int64) + (p == pos)
+    c = np.bincount(code, weights=w, minlength=4)
+    cast = int if w is None else float
+    return cast(c[3]), cast(c[1]), cast(c[2]), cast(c[0])

@@ -1,0 +1,305 @@
+"""Input validation: the one place where labels, scores and options are checked.
+
+Every public function of evalkit sends its arguments through here before it
+counts anything, so that bad input fails early with a ``ValueError`` or
+``TypeError`` that names the argument and the problem, never later as a silent
+nan, a bare numpy warning or an ``IndexError``.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "as_1d",
+    "check_labels",
+    "check_scores",
+    "check_sample_weight",
+    "check_same_length",
+    "check_targets",
+    "check_average",
+    "check_beta",
+    "check_zero_division",
+    "check_pos_label",
+]
+
+AVERAGES = (None, "binary", "micro", "macro", "weighted")
+
+
+def as_1d(y, name):
+    """Return ``y`` as a 1-D numpy array, or raise naming ``name``.
+
+    Lists, tuples, numpy arrays, pandas Series and other array-likes are
+    accepted; a scalar, a 2-D array or an empty input is refused.
+
+    >>> as_1d([1, 0, 1], "y_true")
+    array([1, 0, 1])
+    >>> as_1d([[1, 0]], "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true must be 1-D, got an array of shape (1, 2)
+    """
+    if y is None:
+        raise TypeError(f"{name} is required, got None")
+    if isinstance(y, (str, bytes)) or np.isscalar(y):
+        raise TypeError(f"{name} must be an array-like of values, got the scalar {y!r}")
+    if isinstance(y, (set, frozenset, dict)):
+        raise TypeError(f"{name} must be an ordered array-like, got a {type(y).__name__}")
+    try:
+        arr = np.asarray(y)
+    except ValueError as exc:  # ragged nested lists
+        raise ValueError(f"{name} could not be read as an array: {exc}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one sample is needed")
+    return arr
+
+
+def _is_string_like(arr):
+    if arr.dtype.kind in "USa":
+        return True
+    if arr.dtype.kind == "O":
+        return any(isinstance(v, (str, bytes)) for v in arr)
+    return False
+
+
+def check_labels(y, name):
+    """Validate class labels: 1-D, non-empty, discrete, no NaN, one kind of value.
+
+    Returns the labels as a numpy array. Booleans, integers, integral floats and
+    strings are accepted; a mix of strings and numbers, NaN and non-integral
+    floats are refused.
+
+    >>> check_labels([0.0, 1.0], "y_pred")
+    array([0., 1.])
+    >>> check_labels([0.5, 1.0], "y_pred")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred contains non-integer numbers such as 0.5: class labels must be discrete (integers, booleans or strings), not scores
+    """
+    arr = as_1d(y, name)
+    kind = arr.dtype.kind
+    if kind in "US" and isinstance(y, (list, tuple)):
+        # numpy silently turns ["a", 1] into strings; a mix is a mistake
+        if not all(isinstance(v, (str, bytes, np.str_, np.bytes_)) for v in y):
+            kind = "O"
+            arr = np.asarray(y, dtype=object)
+    if kind == "O":
+        has_str = [isinstance(v, (str, bytes)) for v in arr]
+        if any(has_str) and not all(has_str):
+            raise TypeError(
+                f"{name} mixes strings and numbers; use one kind of label "
+                "(e.g. all strings)"
+            )
+        if not any(has_str):
+            if any(v is None for v in arr):
+                raise ValueError(f"{name} contains None")
+            try:
+                arr = arr.astype(float)
+            except (TypeError, ValueError):
+                raise TypeError(f"{name} contains values that are neither numbers nor strings") from None
+            kind = "f"
+    if kind == "c":
+        raise TypeError(f"{name} contains complex numbers")
+    if kind in "mM":
+        raise TypeError(f"{name} contains dates/times, not class labels")
+    if kind == "f":
+        if np.isnan(arr).any():
+            raise ValueError(f"{name} contains NaN")
+        if not np.isfinite(arr).all():
+            raise ValueError(f"{name} contains infinite values")
+        frac = arr != np.round(arr)
+        if frac.any():
+            bad = arr[np.argmax(frac)].item()
+            raise ValueError(
+                f"{name} contains non-integer numbers such as {bad!r}: class labels "
+                "must be discrete (integers, booleans or strings), not scores"
+            )
+    return arr
+
+
+def check_same_length(**arrays):
+    """Raise ``ValueError`` unless every named array has the same length.
+
+    >>> check_same_length(y_true=[1, 0], y_pred=[1])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_pred have different lengths (2 and 1)
+    """
+    names = [n for n, a in arrays.items() if a is not None]
+    lengths = [len(arrays[n]) for n in names]
+    if len(set(lengths)) > 1:
+        raise ValueError(
+            f"{' and '.join(names)} have different lengths "
+            f"({' and '.join(str(n) for n in lengths)})"
+        )
+
+
+def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
+    """Validate a pair of label arrays and say what kind of problem they pose.
+
+    Returns ``(kind, y_true, y_pred)`` where ``kind`` is ``"binary"`` when the
+    two arrays hold at most two distinct labels between them and
+    ``"multiclass"`` otherwise.
+
+    >>> check_targets([0, 1, 1], [1, 1, 0])[0]
+    'binary'
+    >>> check_targets([0, 1, 2], [1, 1, 0])[0]
+    'multiclass'
+    """
+    yt = check_labels(y_true, names[0])
+    yp = check_labels(y_pred, names[1])
+    check_same_length(**{names[0]: yt, names[1]: yp})
+    if _is_string_like(yt) != _is_string_like(yp):
+        raise TypeError(
+            f"{names[0]} and {names[1]} hold different kinds of labels "
+            f"({'strings' if _is_string_like(yt) else 'numbers'} and "
+            f"{'strings' if _is_string_like(yp) else 'numbers'}); use the same kind in both"
+        )
+    n_distinct = _count_distinct(yt, yp)
+    return ("binary" if n_distinct <= 2 else "multiclass"), yt, yp
+
+
+def _count_distinct(a, b):
+    # Cheap for small integer labels, a sort otherwise; stops early past 2.
+    if a.dtype.kind in "biu" and b.dtype.kind in "biu":
+        a, b = a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)
+        lo = min(a.min(), b.min())
+        hi = max(a.max(), b.max())
+        if hi - lo < 4 * (len(a) + len(b)) + 1024:
+            seen = np.zeros(int(hi - lo) + 1, dtype=bool)
+            seen[a - lo] = True
+            seen[b - lo] = True
+            return int(seen.sum())
+    return len(np.union1d(a, b))
+
+
+def check_scores(y_score, name="y_score"):
+    """Validate 1-D real-valued scores: finite, non-empty, numeric.
+
+    >>> check_scores([0.9, 0.1])
+    array([0.9, 0.1])
+    >>> check_scores([0.9, float("nan")])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score contains NaN
+    """
+    arr = as_1d(y_score, name)
+    if arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
+    if arr.dtype.kind == "f":
+        if np.isnan(arr).any():
+            raise ValueError(f"{name} contains NaN")
+        if not np.isfinite(arr).all():
+            raise ValueError(f"{name} contains infinite values")
+    return arr
+
+
+def check_sample_weight(sample_weight, n, name="sample_weight"):
+    """Validate sample weights: ``None`` or 1-D, length ``n``, finite and >= 0.
+
+    Returns ``None`` or a float array.
+
+    >>> check_sample_weight([1, 2], 2)
+    array([1., 2.])
+    >>> check_sample_weight([1, -2], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight contains negative values such as -2.0: weights count samples and must be >= 0
+    """
+    if sample_weight is None:
+        return None
+    w = as_1d(sample_weight, name)
+    if w.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold numbers, got dtype {w.dtype}")
+    w = w.astype(float)
+    if len(w) != n:
+        raise ValueError(f"{name} has {len(w)} values but there are {n} samples")
+    if not np.isfinite(w).all():
+        raise ValueError(f"{name} contains NaN or infinite values")
+    if (w < 0).any():
+        raise ValueError(
+            f"{name} contains negative values such as {w[np.argmax(w < 0)].item()!r}: "
+            "weights count samples and must be >= 0"
+        )
+    if not w.any():
+        raise ValueError(f"{name} is all zeros: at least one sample must count")
+    return w
+
+
+def check_average(average, allowed=AVERAGES):
+    """Refuse an unknown ``average``.
+
+    >>> check_average("macro")
+    'macro'
+    >>> check_average("mean")
+    Traceback (most recent call last):
+    ...
+    ValueError: average must be one of None, 'binary', 'micro', 'macro', 'weighted'; got 'mean'
+    """
+    if average not in allowed or (average is not None and not isinstance(average, str)):
+        choices = ", ".join(repr(a) for a in allowed)
+        raise ValueError(f"average must be one of {choices}; got {average!r}")
+    return average
+
+
+def check_beta(beta, name="beta"):
+    """Validate the F-beta weight: a real number >= 0 (0 gives precision, inf recall).
+
+    >>> check_beta(2)
+    2.0
+    >>> check_beta(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: beta must be >= 0 (it weighs recall beta times as much as precision); got -1
+    """
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {beta!r}")
+    if np.isnan(beta) or beta < 0:
+        raise ValueError(
+            f"{name} must be >= 0 (it weighs recall {name} times as much as precision); got {beta!r}"
+        )
+    return float(beta)
+
+
+def check_zero_division(zero_division, *, allow_spark=False):
+    """Validate ``zero_division``: "warn", 0.0, 1.0 or nan (and "spark" where offered).
+
+    >>> check_zero_division("warn")
+    'warn'
+    >>> check_zero_division(0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: zero_division must be "warn", 0.0, 1.0 or nan; got 0.5
+    """
+    if isinstance(zero_division, str):
+        if zero_division == "warn" or (allow_spark and zero_division == "spark"):
+            return zero_division
+    elif isinstance(zero_division, numbers.Real) and not isinstance(zero_division, bool):
+        if np.isnan(zero_division) or zero_division in (0, 1):
+            return float(zero_division)
+    choices = '"warn", 0.0, 1.0' + (', nan or "spark"' if allow_spark else " or nan")
+    raise ValueError(f"zero_division must be {choices}; got {zero_division!r}")
+
+
+def check_pos_label(pos_label, present, name="pos_label"):
+    """Refuse a ``pos_label`` that is not among the labels ``present``.
+
+    >>> check_pos_label("yes", np.array(["no", "yes"]))
+    'yes'
+    >>> check_pos_label(1, np.array(["no", "yes"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: pos_label=1 is not a valid label: it should be one of ['no', 'yes']
+    """
+    present = np.asarray(present)
+    if not np.isin(np.asarray([pos_label], dtype=object), present.astype(object)).any():
+        shown = present.tolist()
+        raise ValueError(f"{name}={pos_label!r} is not a valid label: it should be one of {shown}")
+    return pos_label

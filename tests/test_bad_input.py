@@ -1,0 +1,157 @@
+"""Bad input gets a ValueError or TypeError that names the argument and the problem."""
+
+import numpy as np
+import pytest
+
+import evalkit as ek
+
+LABEL_METRICS = [
+    ek.accuracy_score,
+    ek.confusion_matrix,
+    ek.precision_recall_fscore_support,
+    ek.precision_score,
+    ek.recall_score,
+    ek.f1_score,
+    lambda t, p, **kw: ek.fbeta_score(t, p, beta=2.0, **kw),
+    ek.macro_f1,
+    ek.binary_counts,
+]
+
+
+@pytest.mark.parametrize("metric", LABEL_METRICS)
+@pytest.mark.parametrize(
+    "y_true, y_pred, error, words",
+    [
+        ([0, 1, 1], [0, 1], ValueError, r"y_true and y_pred have different lengths \(3 and 2\)"),
+        ([], [], ValueError, "y_true is empty"),
+        ([0.0, np.nan], [0, 1], ValueError, "y_true contains NaN"),
+        ([0, 1], [1.0, np.nan], ValueError, "y_pred contains NaN"),
+        ([[0, 1], [1, 0]], [0, 1], ValueError, r"y_true must be 1-D, got an array of shape \(2, 2\)"),
+        ([0, 1], [[0], [1]], ValueError, r"y_pred must be 1-D"),
+        ([0, 1], [0.2, 0.9], ValueError, "y_pred contains non-integer numbers"),
+        (["a", 1], ["a", "a"], TypeError, "y_true mixes strings and numbers"),
+        (["a", "b"], [0, 1], TypeError, "y_true and y_pred hold different kinds of labels"),
+        (1, [1], TypeError, "y_true must be an array-like"),
+        ([0, 1], None, TypeError, "y_pred is required"),
+        ([0, 1], [0, np.inf], ValueError, "y_pred contains infinite values"),
+    ],
+)
+def test_bad_labels(metric, y_true, y_pred, error, words):
+    with pytest.raises(error, match=words):
+        metric(y_true, y_pred)
+
+
+@pytest.mark.parametrize("metric", LABEL_METRICS)
+@pytest.mark.parametrize(
+    "weights, words",
+    [
+        ([1, 2], "sample_weight has 2 values but there are 3 samples"),
+        ([1, -1, 1], "sample_weight contains negative values"),
+        ([1, np.nan, 1], "sample_weight contains NaN or infinite values"),
+        ([0, 0, 0], "sample_weight is all zeros"),
+        ([[1, 1, 1]], "sample_weight must be 1-D"),
+    ],
+)
+def test_bad_sample_weight(metric, weights, words):
+    with pytest.raises(ValueError, match=words):
+        metric([0, 1, 1], [0, 1, 0], sample_weight=weights)
+
+
+@pytest.mark.parametrize("average", ["mean", "samples", "", 1])
+def test_unknown_average(average):
+    with pytest.raises(ValueError, match="average must be one of None, 'binary', 'micro', 'macro', 'weighted'"):
+        ek.precision_score([0, 1], [1, 1], average=average)
+
+
+def test_binary_average_on_multiclass_target():
+    with pytest.raises(ValueError, match="Target is multiclass but average='binary'"):
+        ek.f1_score([0, 1, 2], [0, 1, 1])
+
+
+@pytest.mark.parametrize("beta", [-1, -0.5, float("nan")])
+def test_negative_beta(beta):
+    with pytest.raises(ValueError, match="beta must be >= 0"):
+        ek.fbeta_score([0, 1], [1, 1], beta=beta)
+    with pytest.raises(ValueError, match="beta must be >= 0"):
+        ek.BinaryCounts(1, 1, 1, 1).f_beta(beta)
+
+
+def test_beta_of_wrong_type():
+    with pytest.raises(TypeError, match="beta must be a real number"):
+        ek.fbeta_score([0, 1], [1, 1], beta="2")
+
+
+@pytest.mark.parametrize("metric", [ek.precision_score, ek.recall_score, ek.f1_score, ek.binary_counts])
+def test_pos_label_not_among_labels(metric):
+    with pytest.raises(ValueError, match=r"pos_label=2 is not a valid label: it should be one of \[0, 1\]"):
+        metric([0, 1, 1], [0, 1, 0], pos_label=2)
+    with pytest.raises(ValueError, match=r"pos_label=1 is not a valid label: it should be one of \['no', 'yes'\]"):
+        metric(["no", "yes"], ["yes", "yes"])
+
+
+def test_empty_labels():
+    for metric in (ek.confusion_matrix, ek.precision_recall_fscore_support, ek.f1_score):
+        with pytest.raises(ValueError, match="labels is empty"):
+            metric([0, 1], [1, 1], labels=[], **({"average": "macro"} if metric is ek.f1_score else {}))
+
+
+def test_labels_of_the_wrong_kind_or_duplicated():
+    with pytest.raises(TypeError, match="labels holds strings but the labels in the data are numbers"):
+        ek.precision_recall_fscore_support([0, 1], [1, 1], labels=["a"])
+    with pytest.raises(ValueError, match="labels contains duplicates such as 1"):
+        ek.confusion_matrix([0, 1], [1, 1], labels=[1, 0, 1])
+
+
+def test_confusion_matrix_labels_absent_from_y_true():
+    with pytest.raises(ValueError, match="at least one label given must occur in y_true"):
+        ek.confusion_matrix([0, 1], [1, 1], labels=[5])
+
+
+def test_confusion_matrix_bad_normalize():
+    with pytest.raises(ValueError, match="normalize must be one of"):
+        ek.confusion_matrix([0, 1], [1, 1], normalize="rows")
+
+
+@pytest.mark.parametrize("zd", ["spark", 0.5, "ignore", True, None])
+def test_bad_zero_division(zd):
+    with pytest.raises(ValueError, match="zero_division must be"):
+        ek.precision_score([0, 1], [1, 1], zero_division=zd)
+
+
+@pytest.mark.parametrize("zd", [0.5, "ignore"])
+def test_bad_zero_division_on_counts(zd):
+    with pytest.raises(ValueError, match='zero_division must be "warn", 0.0, 1.0, nan or "spark"'):
+        ek.BinaryCounts(0, 0, 1, 1).precision(zero_division=zd)
+
+
+@pytest.mark.parametrize(
+    "counts, error, words",
+    [
+        ((-1, 0, 0, 0), ValueError, "tp is a count and must be >= 0, got -1"),
+        ((0, -0.5, 0, 0), ValueError, "fp is a count and must be >= 0"),
+        ((0, 0, float("nan"), 0), ValueError, "fn must be finite"),
+        ((0, 0, 0, "3"), TypeError, "tn must be a number"),
+        ((0, 0, 0, True), TypeError, "tn must be a number"),
+    ],
+)
+def test_bad_binary_counts(counts, error, words):
+    with pytest.raises(error, match=words):
+        ek.BinaryCounts(*counts)
+
+
+def test_bad_layout_and_definition():
+    with pytest.raises(ValueError, match="layout must be one of"):
+        ek.BinaryCounts(1, 2, 3, 4).table(layout="rows")
+    with pytest.raises(ValueError, match="definition must be 'mean_of_f1' or 'f1_of_means'"):
+        ek.macro_f1([0, 1], [1, 1], definition="mean")
+
+
+def test_undefined_is_never_a_bare_numpy_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.warns(ek.UndefinedMetricWarning):
+            ek.precision_recall_fscore_support([0, 0], [0, 0], labels=[0, 1])
+        with pytest.warns(ek.UndefinedMetricWarning, match="F-score is ill-defined"):
+            ek.BinaryCounts(0, 0, 0, 5).f1()
