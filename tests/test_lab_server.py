@@ -1,0 +1,142 @@
+"""`make lab` serves the course: start it on a free local port, fetch the
+index notebook through Jupyter's contents API, then stop the server."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+INDEX = "notebooks/00-index.ipynb"
+STARTUP_TIMEOUT_S = 90
+
+# Talk to 127.0.0.1 directly, whatever *_proxy variables say.
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def first_heading(nb: dict) -> str | None:
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown" or "evalkit" in cell.get("metadata", {}):
+            continue
+        source = cell["source"]
+        text = "".join(source) if isinstance(source, list) else source
+        for line in text.splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
+    return None
+
+
+def get(url: str, timeout: float = 5) -> tuple[int, bytes]:
+    try:
+        with OPENER.open(url, timeout=timeout) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop make and jupyter: the whole process group, TERM first, then KILL."""
+    for sig, grace in ((signal.SIGTERM, 20), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(timeout=grace)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    proc.wait(timeout=5)
+
+
+def test_make_lab_serves_the_course(tmp_path):
+    stamp_up_to_date = subprocess.run(
+        ["make", "-q", ".venv/.installed"], cwd=ROOT, capture_output=True
+    ).returncode == 0
+    if not stamp_up_to_date:
+        pytest.skip(".venv is missing or stale: run `make venv` (make test does)")
+
+    port = free_port()
+    token = secrets.token_hex(16)
+    lab_args = " ".join([
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        "--ServerApp.ip=127.0.0.1",
+        "--allow-root",
+    ])
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    log_path = tmp_path / "lab.log"
+    base = f"http://127.0.0.1:{port}"
+    url = f"{base}/api/contents/{INDEX}?token={token}"
+
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            ["make", "lab", f"LAB_ARGS={lab_args}"],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, killed as one
+        )
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        status, body = None, b""
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                pytest.fail(
+                    f"`make lab` exited with {proc.returncode}:\n"
+                    + log_path.read_text(errors="replace")[-4000:]
+                )
+            try:
+                status, body = get(url)
+            except OSError:  # not listening yet
+                time.sleep(0.5)
+                continue
+            if status == 200:
+                break
+            if status == 404:
+                pytest.fail(
+                    f"the server at {base} does not serve {INDEX} from the repo root:\n"
+                    + log_path.read_text(errors="replace")[-4000:]
+                )
+            time.sleep(0.5)
+        else:
+            pytest.fail(
+                f"no answer from {base} within {STARTUP_TIMEOUT_S} s "
+                f"(last status {status}):\n"
+                + log_path.read_text(errors="replace")[-4000:]
+            )
+
+        model = json.loads(body)
+        assert model["type"] == "notebook"
+        assert model["path"] == INDEX
+        cells = model["content"]["cells"]
+        assert cells, "the served notebook has no cells"
+        on_disk = json.loads((ROOT / INDEX).read_text("utf-8"))
+        assert first_heading(model["content"]) == first_heading(on_disk)
+        assert first_heading(on_disk)
+
+        # The token was taken: without it the API refuses.
+        status, _ = get(f"{base}/api/contents/{INDEX}")
+        assert status == 403
+    finally:
+        stop(proc)

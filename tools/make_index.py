@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Generate the course map and the prev/next navigation of the notebooks.
+
+In the spirit of the PythonDataScienceHandbook's ``generate_contents.py``
+and ``add_navigation.py``, in one idempotent tool:
+
+* every ``notebooks/NN-*.ipynb`` (sorted; ``00-index.ipynb`` is the index
+  itself) gets a navigation cell as its first and as its last cell::
+
+      [< prev title](prev.ipynb) | [Course map](00-index.ipynb) | [next title >](next.ipynb)
+
+* ``00-index.ipynb`` gets a generated "Course map" cell listing every
+  notebook with a link and its title.
+
+Generated cells are markdown cells marked in their metadata as
+``{"evalkit": {"generated": ROLE}}`` with a stable id derived from ROLE;
+re-running replaces them, never duplicates them.  Titles come from each
+notebook's first markdown heading outside generated cells.  Everything else
+in a notebook is left as it is, and a notebook whose content would not change
+is not rewritten at all.  Changed notebooks are written the way Jupyter
+writes them (``indent=1``, ``ensure_ascii=False``, sorted keys, a trailing
+newline), so saving in JupyterLab afterwards changes no bytes.
+
+Usage::
+
+    python tools/make_index.py            # write changes (make index)
+    python tools/make_index.py --check    # exit 1 and list stale notebooks
+
+Only the standard library is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+INDEX_NAME = "00-index.ipynb"
+NOTEBOOK_PATTERN = re.compile(r"^(\d\d)-[^/]+\.ipynb$")
+
+META_KEY = "evalkit"
+NAV_TOP = "nav-top"
+NAV_BOTTOM = "nav-bottom"
+COURSE_MAP = "course-map"
+ROLES = (NAV_TOP, NAV_BOTTOM, COURSE_MAP)
+
+HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+# --------------------------------------------------------------------------
+# notebook helpers
+
+
+def source_text(cell: dict) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def split_source(text: str) -> list[str]:
+    """Split text into the list-of-lines form Jupyter saves."""
+    return text.splitlines(keepends=True)
+
+
+def role_of(cell: dict) -> str | None:
+    meta = cell.get("metadata", {}).get(META_KEY)
+    if isinstance(meta, dict):
+        role = meta.get("generated")
+        if role in ROLES:
+            return role
+    return None
+
+
+def title_of(nb: dict, fallback: str) -> str:
+    """The text of the first markdown heading outside generated cells."""
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown" or role_of(cell):
+            continue
+        in_fence = False
+        for line in source_text(cell).splitlines():
+            if FENCE.match(line):
+                in_fence = not in_fence
+                continue
+            m = None if in_fence else HEADING.match(line)
+            if m and m.group(1):
+                return m.group(1)
+    return fallback
+
+
+def link_text(title: str) -> str:
+    """Make a title safe inside the [...] of a markdown link."""
+    return title.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
+def wants_ids(nb: dict) -> bool:
+    """Cell ids exist from nbformat 4.5 on; older notebooks must not have them."""
+    return (nb.get("nbformat", 4), nb.get("nbformat_minor", 0)) >= (4, 5)
+
+
+def make_cell(nb: dict, role: str, text: str, existing: list[dict]) -> dict:
+    """A generated markdown cell for ROLE; reuse an equivalent existing one."""
+    cell = {
+        "cell_type": "markdown",
+        "metadata": {META_KEY: {"generated": role}},
+        "source": split_source(text),
+    }
+    if wants_ids(nb):
+        cell["id"] = f"evalkit-{role}"
+    for old in existing:
+        if (
+            role_of(old) == role
+            and source_text(old) == text
+            and old.get("id") == cell.get("id")
+            and old.get("metadata") == cell["metadata"]
+            and set(old) == set(cell)
+        ):
+            return old  # same content: keep the object (and its formatting)
+    return cell
+
+
+# --------------------------------------------------------------------------
+# the content of the generated cells
+
+
+def nav_text(prev: tuple[str, str] | None, next_: tuple[str, str] | None) -> str:
+    parts = []
+    if prev:
+        parts.append(f"[< {link_text(prev[1])}]({prev[0]})")
+    parts.append(f"[Course map]({INDEX_NAME})")
+    if next_:
+        parts.append(f"[{link_text(next_[1])} >]({next_[0]})")
+    return " | ".join(parts)
+
+
+def course_map_text(entries: list[tuple[str, str]]) -> str:
+    lines = ["## Course map", ""]
+    lessons = [(name, title) for name, title in entries if name != INDEX_NAME]
+    for name, title in lessons:
+        lines.append(f"- **{name[:2]}** [{link_text(title)}]({name})")
+    if not lessons:
+        lines.append("*No lessons yet.*")
+    lines += [
+        "",
+        "<small>This cell is generated by `make index` (`tools/make_index.py`)"
+        " from the notebooks' titles: edit the notebooks, not this cell.</small>",
+    ]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# updating notebooks
+
+
+def update_notebook(
+    nb: dict,
+    prev: tuple[str, str] | None,
+    next_: tuple[str, str] | None,
+    course_map: str | None,
+) -> dict:
+    """Return a copy of NB with its generated cells brought up to date."""
+    new = copy.copy(nb)
+    cells = nb.get("cells", [])
+    old_generated = [c for c in cells if role_of(c)]
+
+    body: list[dict] = []
+    map_position = None
+    for cell in cells:
+        role = role_of(cell)
+        if role == COURSE_MAP and map_position is None:
+            map_position = len(body)
+        if role is None:
+            body.append(cell)
+
+    if course_map is not None:
+        if map_position is None:
+            # A new course map goes right after the index's opening cell.
+            map_position = 1 if body else 0
+        map_cell = make_cell(nb, COURSE_MAP, course_map, old_generated)
+        body.insert(map_position, map_cell)
+
+    text = nav_text(prev, next_)
+    top = make_cell(nb, NAV_TOP, text, old_generated)
+    bottom = make_cell(nb, NAV_BOTTOM, text, old_generated)
+    new["cells"] = [top, *body, bottom]
+    return new
+
+
+def dumps(nb: dict) -> str:
+    """Serialise like Jupyter (nbformat.writes) does."""
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def course_notebooks(folder: Path) -> list[Path]:
+    return sorted(
+        p for p in folder.glob("*.ipynb") if NOTEBOOK_PATTERN.match(p.name)
+    )
+
+
+def plan(folder: Path) -> dict[Path, dict]:
+    """Map every course notebook whose content would change to its new content."""
+    paths = course_notebooks(folder)
+    if not any(p.name == INDEX_NAME for p in paths):
+        raise SystemExit(f"{folder / INDEX_NAME} is missing")
+    notebooks = {}
+    for path in paths:
+        with path.open(encoding="utf-8") as f:
+            notebooks[path] = json.load(f)
+    entries = [(p.name, title_of(notebooks[p], p.stem)) for p in paths]
+    course_map = course_map_text(entries)
+
+    changes = {}
+    for i, path in enumerate(paths):
+        nb = notebooks[path]
+        prev = entries[i - 1] if i > 0 else None
+        next_ = entries[i + 1] if i + 1 < len(entries) else None
+        new = update_notebook(
+            nb, prev, next_, course_map if path.name == INDEX_NAME else None
+        )
+        if new != nb:
+            changes[path] = new
+    return changes
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; exit 1 and list the notebooks that would change",
+    )
+    parser.add_argument(
+        "--notebooks",
+        type=Path,
+        default=NOTEBOOKS,
+        help="folder of the course notebooks (default: %(default)s)",
+    )
+    args = parser.parse_args(argv)
+
+    changes = plan(args.notebooks)
+    names = [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
+             for p in changes]
+    if args.check:
+        if changes:
+            print("Course map / navigation out of date; run `make index`:")
+            for name in names:
+                print(f"  {name}")
+            return 1
+        print("Course map and navigation are up to date.")
+        return 0
+    for path, nb in changes.items():
+        path.write_text(dumps(nb), encoding="utf-8")
+    for name in names:
+        print(f"updated {name}")
+    if not changes:
+        print("Course map and navigation are up to date.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
