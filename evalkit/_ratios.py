@@ -60,3 +60,83 @@ def ratio(numerator, denominator, *, zero_division="warn", what="Precision",
                 stacklevel=stacklevel,
             )
     return float(out[0]) if scalar else out
+
+
+# -- the binary ratios, for one 2 x 2 table or a whole sweep of them ---------
+#
+# Each takes counts (scalars or arrays of the same shape) and ``zero_division``:
+# "warn", 0.0, 1.0, nan, or "spark" -- Spark MLlib's convention, where
+# precision is 1.0 when nothing is predicted positive and every other
+# undefined ratio is 0.0.
+
+_SPARK = {"precision": 1.0}
+
+
+def _resolve(zero_division, metric):
+    from ._validation import check_zero_division
+
+    zd = check_zero_division(zero_division, allow_spark=True)
+    return _SPARK.get(metric, 0.0) if zd == "spark" else zd
+
+
+def precision_of(tp, fp, zero_division="warn"):
+    """Precision = tp / (tp + fp); Spark: 1.0 when tp + fp = 0.
+
+    >>> precision_of(3, 1)
+    0.75
+    """
+    return ratio(tp, np.add(tp, fp), zero_division=_resolve(zero_division, "precision"),
+                 what="Precision", because="no predicted samples", per="thresholds", stacklevel=4)
+
+
+def recall_of(tp, fn, zero_division="warn"):
+    """Recall = TPR = tp / (tp + fn).
+
+    >>> recall_of(3, 1)
+    0.75
+    """
+    return ratio(tp, np.add(tp, fn), zero_division=_resolve(zero_division, "recall"),
+                 what="Recall", because="no true samples", per="thresholds", stacklevel=4)
+
+
+def fpr_of(fp, tn, zero_division="warn"):
+    """False positive rate = fp / (fp + tn).
+
+    >>> fpr_of(1, 3)
+    0.25
+    """
+    return ratio(fp, np.add(fp, tn), zero_division=_resolve(zero_division, "fpr"),
+                 what="False positive rate", because="no negative samples", per="thresholds",
+                 stacklevel=4)
+
+
+def f_beta_of(tp, fp, fn, beta=1.0, zero_division="warn"):
+    """F-beta from counts, as scikit-learn: (1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp).
+
+    With ``zero_division="spark"``, as Spark: (1 + β²)·(P·R) / (β²·P + R) from
+    Spark's precision and recall, 0.0 when P + R = 0 (can differ in the last digit).
+
+    >>> f_beta_of(1, 0, 10), f_beta_of(1, 0, 10, zero_division="spark")
+    (0.16666666666666666, 0.16666666666666669)
+    """
+    from ._validation import check_beta, check_zero_division
+
+    b2 = check_beta(beta) ** 2
+    zd = check_zero_division(zero_division, allow_spark=True)
+    if zd == "spark":
+        p = precision_of(tp, fp, "spark")
+        r = recall_of(tp, fn, "spark")
+        if np.isinf(b2):
+            return r
+        num = (1.0 + b2) * np.multiply(p, r)
+        den = b2 * np.asarray(p) + r
+        out = np.where(den == 0, 0.0, num / np.where(den == 0, 1.0, den))
+        return float(out) if out.ndim == 0 else out
+    if np.isinf(b2):
+        return recall_of(tp, fn, zd)
+    if b2 == 0:
+        return precision_of(tp, fp, zd)
+    tp1 = (1.0 + b2) * np.asarray(tp, dtype=float)
+    return ratio(tp1, tp1 + b2 * np.asarray(fn, dtype=float) + fp, zero_division=zd,
+                 what="F-score", because="no true nor predicted samples", per="thresholds",
+                 stacklevel=4)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._counts import binary_cells
-from ._ratios import ratio
-from ._validation import check_beta, check_sample_weight, check_targets, check_zero_division
+from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
+from ._validation import check_sample_weight, check_targets, check_zero_division
 
 __all__ = ["BinaryCounts", "binary_counts"]
 
@@ -86,20 +86,15 @@ class BinaryCounts:
         return self.tp + self.fp + self.fn + self.tn
 
     # -- ratios -----------------------------------------------------------
-    def _ratio(self, num, den, zero_division, spark_value, what, because):
-        zd = check_zero_division(zero_division, allow_spark=True)
-        if zd == "spark":
-            zd = spark_value
-        return ratio(num, den, zero_division=zd, what=what, because=because, stacklevel=4)
-
     def accuracy(self, zero_division="warn"):
         """Accuracy (准确率) = (tp + tn) / (tp + fp + fn + tn).
 
         >>> BinaryCounts(1, 0, 10, 89).accuracy()
         0.9
         """
-        return self._ratio(self.tp + self.tn, self.total, zero_division, 0.0,
-                           "Accuracy", "no samples")
+        zd = check_zero_division(zero_division, allow_spark=True)
+        return ratio(self.tp + self.tn, self.total, zero_division=0.0 if zd == "spark" else zd,
+                     what="Accuracy", because="no samples")
 
     def precision(self, zero_division="warn"):
         """Precision (精确率) = tp / (tp + fp); undefined when nothing is predicted positive.
@@ -109,8 +104,7 @@ class BinaryCounts:
         >>> BinaryCounts(0, 0, 3, 5).precision(zero_division="spark")
         1.0
         """
-        return self._ratio(self.tp, self.predicted_positives, zero_division, 1.0,
-                           "Precision", "no predicted samples")
+        return precision_of(self.tp, self.fp, zero_division)
 
     def recall(self, zero_division="warn"):
         """Recall (召回率), the true positive rate = tp / (tp + fn).
@@ -118,8 +112,7 @@ class BinaryCounts:
         >>> round(BinaryCounts(1, 0, 10, 89).recall(), 6)
         0.090909
         """
-        return self._ratio(self.tp, self.positives, zero_division, 0.0,
-                           "Recall", "no true samples")
+        return recall_of(self.tp, self.fn, zero_division)
 
     tpr = recall
 
@@ -129,8 +122,7 @@ class BinaryCounts:
         >>> BinaryCounts(2, 1, 0, 3).fpr()
         0.25
         """
-        return self._ratio(self.fp, self.negatives, zero_division, 0.0,
-                           "False positive rate", "no negative samples")
+        return fpr_of(self.fp, self.tn, zero_division)
 
     def tnr(self, zero_division="warn"):
         """True negative rate, specificity = tn / (fp + tn) = 1 - fpr.
@@ -138,11 +130,12 @@ class BinaryCounts:
         >>> BinaryCounts(2, 1, 0, 3).tnr()
         0.75
         """
-        return self._ratio(self.tn, self.negatives, zero_division, 0.0,
-                           "True negative rate", "no negative samples")
+        zd = check_zero_division(zero_division, allow_spark=True)
+        return ratio(self.tn, self.negatives, zero_division=0.0 if zd == "spark" else zd,
+                     what="True negative rate", because="no negative samples")
 
     def f_beta(self, beta=1.0, zero_division="warn"):
-        """F-beta = (1 + beta²)·P·R / (beta²·P + R) = (1 + beta²)·tp / ((1 + beta²)·tp + beta²·fn + fp).
+        """F-beta = (1 + β²)·P·R / (β²·P + R) = (1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp).
 
         ``beta`` weighs recall ``beta`` times as much as precision: beta > 1
         favours recall, beta < 1 precision; beta = 1 is F1, the harmonic mean.
@@ -155,21 +148,7 @@ class BinaryCounts:
         >>> c.f_beta(1.0), c.f_beta(1.0, zero_division="spark")
         (0.16666666666666666, 0.16666666666666669)
         """
-        b2 = check_beta(beta) ** 2
-        zd = check_zero_division(zero_division, allow_spark=True)
-        if zd == "spark":
-            p, r = self.precision("spark"), self.recall("spark")
-            if np.isinf(b2):
-                return r
-            den = b2 * p + r
-            return 0.0 if den == 0 else (1.0 + b2) * p * r / den
-        if np.isinf(b2):
-            return self.recall(zd)
-        if b2 == 0:
-            return self.precision(zd)
-        return ratio((1.0 + b2) * self.tp, (1.0 + b2) * self.tp + b2 * self.fn + self.fp,
-                     zero_division=zd, what="F-score",
-                     because="no true nor predicted samples", stacklevel=3)
+        return f_beta_of(self.tp, self.fp, self.fn, beta, zero_division)
 
     def f1(self, zero_division="warn"):
         """F1 (F1值) = 2·P·R / (P + R) = 2·tp / (2·tp + fp + fn), the harmonic mean of P and R.
