@@ -113,10 +113,21 @@ def exercises(notebook=None):
     return [e for k, e in sorted(_REGISTRY.items()) if notebook is None or k.startswith(notebook + ".")]
 
 
+def _numeric(x):
+    """True for numbers and (nested) sequences/arrays of numbers only."""
+    if isinstance(x, (str, bytes)) or x is None or x is ...:
+        return False
+    arr = np.asarray(x, dtype=object)
+    return all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+               for v in arr.ravel()) if arr.size else True
+
+
 def _same(got, want, rtol):
     try:
         if isinstance(want, (str, bool)) or want is None:
-            return got == want
+            return type(got) is type(want) and got == want
+        if not _numeric(got):
+            return False
         g = np.asarray(got, dtype=float)
         w = np.asarray(want, dtype=float)
         return g.shape == w.shape and bool(np.allclose(g, w, rtol=rtol, atol=1e-12, equal_nan=True))
@@ -132,6 +143,12 @@ def check(exercise_id, answer):
     if ex.kind == "function" and not callable(answer):
         return Result(ex.id, tuple((c.description, False, "the answer should be a function")
                                    for c in ex.cases))
+    if ex.kind == "function":
+        try:  # a stub whose body is still `return ...` is not an answer yet
+            if ex.cases and answer(**ex.cases[0].kwargs) is ...:
+                return Result(ex.id, (), answered=False)
+        except Exception:  # reported case by case below
+            pass
     outcomes = []
     for case in ex.cases:
         want = case.expected(**case.kwargs)
