@@ -1,0 +1,425 @@
+"""Plots of the threshold sweep: ROC, PR, the confusion matrix, and ROC by hand.
+
+Every curve here is read off one :func:`~evalkit._sweep.threshold_sweep` of
+its scores -- the same sweep the metrics use -- so a plotted point and the
+number a metric reports for that threshold cannot disagree. matplotlib is
+imported only when a function needs a new figure (``import evalkit`` never
+imports it). Each function takes ``ax=None`` (a new figure is made then) and
+returns the Axes it drew on, so figures can be composed and tested through
+the Axes' data.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ._ratios import ratio
+from ._sweep import threshold_sweep
+from .binary import LAYOUTS, BinaryCounts
+
+__all__ = ["roc", "pr", "confusion", "roc_steps"]
+
+FIRST_POINTS = ("sklearn", "spark")
+NORMALIZES = (None, "true", "pred", "all")
+
+
+# -- helpers ------------------------------------------------------------------
+
+
+def _axes(ax, figsize=(4.8, 4.8)):
+    """``ax`` itself, or the Axes of a new figure (pyplot imported only then)."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=figsize)
+        return ax
+    if not (hasattr(ax, "plot") and hasattr(ax, "figure")):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+    return ax
+
+
+def _roc_points(sweep, name="y_true"):
+    """(FPR, TPR) from the sweep, starting at (0, 0); both classes are needed."""
+    if sweep.n_pos == 0 or sweep.n_neg == 0:
+        missing = "positive" if sweep.n_pos == 0 else "negative"
+        raise ValueError(
+            f"{name} has no {missing} samples: the ROC curve needs both classes "
+            "(TPR = TP / P and FPR = FP / N)")
+    fpr = np.r_[0.0, sweep.fpr()]
+    tpr = np.r_[0.0, sweep.recall()]
+    return fpr, tpr
+
+
+def _trapezoid(x, y):
+    """Area under the polyline through (x, y), by the trapezoid rule."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    return float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2.0))
+
+
+def _fmt(v, digits=3):
+    """A short number for a label: 0, 0.5, 0.25, 0.333."""
+    return f"{float(v):.{digits}g}"
+
+
+def _unit_square(ax):
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_aspect("equal")
+
+
+# -- ROC ----------------------------------------------------------------------
+
+
+def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
+        chance=True, **line_kw):
+    """Plot the ROC curve: true positive rate against false positive rate.
+
+    One point per distinct score ``t`` (predict positive when ``score >= t``),
+    ``FPR(t) = FP(t) / N`` on x and ``TPR(t) = TP(t) / P`` on y, preceded by
+    (0, 0) (nothing predicted positive) -- the points of scikit-learn's
+    ``roc_curve(..., drop_intermediate=False)``, joined by straight lines as
+    ``RocCurveDisplay`` joins them. Tied scores are one point, so a tie
+    between positives and negatives is a diagonal segment. The legend shows
+    the area under this polyline (the trapezoid rule, = ``roc_auc_score``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels ({0, 1}, {-1, 1}, or any two labels with ``pos_label``).
+    y_score : array-like of shape (n_samples,)
+        Scores; higher means more likely positive.
+    pos_label : label, optional
+        The positive class (scikit-learn's rule when None).
+    sample_weight : array-like of shape (n_samples,), optional
+        Weights: TP and FP become sums of weights.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    label : str, optional
+        Legend label of the curve; ``"AUC = 0.xx"`` when None.
+    chance : bool, default True
+        Also draw the diagonal of a random ranking (AUC = 0.5), once per Axes.
+    **line_kw
+        Passed to ``ax.plot`` for the curve.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.lines[0]`` (the first curve drawn on a new Axes) holds the (FPR, TPR) points.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> ax = roc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> ax.lines[0].get_xydata().tolist()
+    [[0.0, 0.0], [0.0, 0.5], [0.5, 0.5], [0.5, 1.0], [1.0, 1.0]]
+    >>> ax.lines[0].get_label()
+    'AUC = 0.75'
+    >>> plt.close(ax.figure)
+    """
+    sweep = threshold_sweep(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    fpr, tpr = _roc_points(sweep)
+    ax = _axes(ax)
+    if label is None:
+        label = f"AUC = {_trapezoid(fpr, tpr):.2f}"
+    ax.plot(fpr, tpr, label=label, **line_kw)
+    if chance and not any(line.get_gid() == "evalkit-chance" for line in ax.lines):
+        ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
+                label="chance level (AUC = 0.5)", gid="evalkit-chance")
+    ax.set_xlabel("False positive rate, FPR = FP / N")
+    ax.set_ylabel("True positive rate, TPR = TP / P")
+    _unit_square(ax)
+    ax.legend(loc="lower right")
+    return ax
+
+
+# -- PR -----------------------------------------------------------------------
+
+
+def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
+       first_point="sklearn", **line_kw):
+    """Plot the precision-recall curve: precision against recall.
+
+    At each distinct score ``t``, ``recall(t) = TP(t) / P`` on x and
+    ``precision(t) = TP(t) / (TP(t) + FP(t))`` on y. The two libraries differ
+    at recall 0, where no threshold lies, and in how they join the points:
+
+    * ``first_point="sklearn"`` -- scikit-learn's ``precision_recall_curve``:
+      the points from the lowest threshold to the highest, then (0, 1), drawn
+      as steps (``drawstyle="steps-post"``) as ``PrecisionRecallDisplay``
+      does, since average precision ``AP = Σ (R_k − R_{k−1}) P_k`` is the area
+      under those steps. Legend: ``"AP = 0.xx"``.
+    * ``first_point="spark"`` -- Spark MLlib's ``BinaryClassificationMetrics.pr()``:
+      first (0, precision at the highest threshold), then the points from the
+      highest threshold to the lowest, joined by straight lines, whose
+      trapezoid area is Spark's ``areaUnderPR``. Legend: ``"area = 0.xx"``.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As for :func:`roc`; ``y_true`` needs at least one positive.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    label : str, optional
+        Legend label; the area under the drawn curve (AP, or Spark's trapezoid area) when None.
+    first_point : {"sklearn", "spark"}, default "sklearn"
+        Whose curve to draw.
+    **line_kw
+        Passed to ``ax.plot`` (e.g. ``drawstyle="default"`` to join
+        scikit-learn's points by straight lines instead).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.lines[0]`` holds the (recall, precision) points in the library's order.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> y, s = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+    >>> ax = pr(y, s)
+    >>> ax.lines[0].get_xydata().round(4).tolist()
+    [[1.0, 0.5], [1.0, 0.6667], [0.5, 0.5], [0.5, 1.0], [0.0, 1.0]]
+    >>> ax.lines[0].get_drawstyle(), ax.lines[0].get_label()
+    ('steps-post', 'AP = 0.83')
+    >>> ax = pr(y, s, first_point="spark", ax=ax)
+    >>> ax.lines[1].get_xydata().round(4).tolist()
+    [[0.0, 1.0], [0.5, 1.0], [0.5, 0.5], [1.0, 0.6667], [1.0, 0.5]]
+    >>> plt.close(ax.figure)
+    """
+    if first_point not in FIRST_POINTS:
+        raise ValueError(f"first_point must be one of {FIRST_POINTS}; got {first_point!r}")
+    sweep = threshold_sweep(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    if sweep.n_pos == 0:
+        raise ValueError("y_true has no positive samples: recall = TP / P is undefined")
+    # precision is 0/0 only where every sample so far weighs 0; scikit-learn gives 0 there
+    precision = sweep.precision(zero_division=0.0)
+    recall = sweep.recall()
+    ax = _axes(ax)
+    if first_point == "sklearn":
+        x = np.r_[recall[::-1], 0.0]
+        y = np.r_[precision[::-1], 1.0]
+        area = float(np.sum(np.diff(np.r_[0.0, recall]) * precision))
+        line_kw = {"drawstyle": "steps-post", **line_kw}
+        name, where = "AP", "lower left"
+    else:
+        x = np.r_[0.0, recall]
+        y = np.r_[precision[0], precision]
+        area = _trapezoid(x, y)
+        name, where = "area", "lower left"
+    if label is None:
+        label = f"{name} = {area:.2f}"
+    ax.plot(x, y, label=label, **line_kw)
+    ax.set_xlabel("Recall = TP / P")
+    ax.set_ylabel("Precision = TP / (TP + FP)")
+    _unit_square(ax)
+    ax.legend(loc=where)
+    return ax
+
+
+# -- the confusion matrix -------------------------------------------------------
+
+
+def _as_matrix(counts):
+    """(matrix with rows actual / columns predicted, default labels)."""
+    if isinstance(counts, BinaryCounts):
+        return counts.matrix("actual-by-predicted"), ["positive", "negative"]
+    if counts is None or isinstance(counts, (str, bytes, numbers.Number)):
+        raise TypeError("counts must be a BinaryCounts or a square matrix of counts, "
+                        f"got {counts!r}")
+    try:
+        m = np.asarray(counts)
+    except (TypeError, ValueError) as exc:  # ragged rows
+        raise ValueError(f"counts could not be read as a matrix: {exc}") from None
+    if m.ndim != 2 or m.shape[0] != m.shape[1] or m.shape[0] == 0:
+        raise ValueError(f"counts must be a square matrix (C x C), got shape {m.shape}")
+    if m.dtype.kind not in "iuf" and m.dtype.kind != "b":
+        raise TypeError(f"counts must hold numbers, got dtype {m.dtype}")
+    if not np.all(np.isfinite(m)):
+        raise ValueError("counts contains NaN or infinite values")
+    if np.any(m < 0):
+        raise ValueError("counts contains negative values: counts must be >= 0")
+    return m, list(range(m.shape[0]))
+
+
+def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, normalize=None,
+              cmap="Blues"):
+    """Draw a confusion matrix as an annotated heat map.
+
+    ``counts`` is a :class:`~evalkit.BinaryCounts` (positive class first) or
+    a square matrix read as :func:`~evalkit.confusion_matrix` and
+    scikit-learn return it: ``C[i, j]`` = samples of actual class ``i``
+    predicted as class ``j``. ``layout`` only chooses how it is drawn:
+    ``"actual-by-predicted"`` puts the actual class on the rows
+    (scikit-learn's ``ConfusionMatrixDisplay``, seed 004),
+    ``"predicted-by-actual"`` the prediction (seeds 000 and 003). The axis
+    labels say which is which.
+
+    ``normalize`` as in scikit-learn, by class, whatever the layout:
+    ``"true"`` divides by the number of samples of each actual class (the
+    cells of a class sum to 1: recall on the diagonal), ``"pred"`` by the
+    number predicted as each class (precision on the diagonal), ``"all"`` by
+    the total; a class with no samples gives 0.
+
+    Parameters
+    ----------
+    counts : BinaryCounts or array-like of shape (C, C)
+        The counts, rows actual and columns predicted for a matrix.
+    labels : list of str, optional
+        Class names in the matrix's order; ``["positive", "negative"]`` for a
+        BinaryCounts, ``0 .. C-1`` otherwise.
+    layout : {"actual-by-predicted", "predicted-by-actual"}
+        What the rows of the drawing are.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    normalize : {None, "true", "pred", "all"}
+        Show counts (None) or shares.
+    cmap : str or Colormap, default "Blues"
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.images[0]`` holds the drawn matrix, ``ax.texts`` one annotation
+        per cell, row by row.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> ax = confusion(BinaryCounts(tp=1, fp=0, fn=10, tn=89), layout="predicted-by-actual")
+    >>> [t.get_text() for t in ax.texts]
+    ['1', '0', '10', '89']
+    >>> ax.get_ylabel(), ax.get_xlabel()
+    ('Predicted class', 'Actual class')
+    >>> plt.close(ax.figure)
+    """
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
+    if normalize not in NORMALIZES:
+        raise ValueError(f"normalize must be one of {NORMALIZES}; got {normalize!r}")
+    m, default_labels = _as_matrix(counts)
+    if labels is None:
+        labels = default_labels
+    elif isinstance(labels, (str, bytes)) or len(labels) != m.shape[0]:
+        raise ValueError(f"labels must name the {m.shape[0]} classes of counts, got {labels!r}")
+    m = m.astype(float)
+    if normalize == "true":
+        m = ratio(m, m.sum(axis=1, keepdims=True), zero_division=0.0)
+    elif normalize == "pred":
+        m = ratio(m, m.sum(axis=0, keepdims=True), zero_division=0.0)
+    elif normalize == "all":
+        m = ratio(m, np.full_like(m, m.sum()), zero_division=0.0)
+    if normalize is not None:
+        fmt = "{:.2f}".format
+    elif np.all(m == np.round(m)):
+        fmt = lambda v: f"{int(v)}"  # noqa: E731
+    else:
+        fmt = "{:.4g}".format
+    rows, cols = ("Actual", "Predicted")
+    if layout == "predicted-by-actual":
+        m = m.T
+        rows, cols = cols, rows
+    ax = _axes(ax, figsize=(1.6 + 1.1 * m.shape[0], 1.3 + 1.1 * m.shape[0]))
+    image = ax.imshow(m, cmap=cmap, vmin=0.0, vmax=max(float(m.max()), 1e-12))
+    mid = (float(m.max()) + float(m.min())) / 2.0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            ax.text(j, i, fmt(m[i, j]), ha="center", va="center",
+                    color=image.cmap(0.0) if m[i, j] > mid else image.cmap(1.0))
+    ticks = np.arange(m.shape[0])
+    names = [str(v) for v in labels]
+    ax.set_xticks(ticks, names)
+    ax.set_yticks(ticks, names)
+    ax.set_xlabel(f"{cols} class")
+    ax.set_ylabel(f"{rows} class")
+    return ax
+
+
+# -- ROC by hand (seed 001) -------------------------------------------------------
+
+
+def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True):
+    """Draw the ROC curve the way seed 001 builds it by hand, one sample at a time.
+
+    Sort the samples by score, highest first, and take them from the top one
+    at a time, predicting positive every sample taken so far. Each positive
+    taken moves the point up by 1/P (TPR = TP / P), each negative right by
+    1/N (FPR = FP / N); the path from (0, 0) to (1, 1) is a staircase and the
+    shaded area under it is the AUC. Point ``k`` (after ``k`` samples) is
+    annotated ``"k: (FPR, TPR)"``, as in seed 001's list of six points.
+
+    Ties: samples with the same score cannot be taken one at a time (no
+    threshold separates them), so a block of tied scores is taken at once and
+    the path moves **diagonally**, by (negatives in the block / N, positives
+    in the block / P); the point is numbered by the samples taken so far. The
+    area under a diagonal counts each tied positive-negative pair as ½.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As for :func:`roc`.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    annotate : bool, default True
+        Write ``"k: (FPR, TPR)"`` beside each point.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.lines[0]`` holds the path: (0, 0), then one point per block of
+        samples taken; ``ax.collections[0]`` is the shaded area; ``ax.texts``
+        the annotations.
+
+    Examples
+    --------
+    Seed 001's sequence 2: sample 2 (a negative) is ranked above sample 3 (a positive).
+
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> ax = roc_steps([1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+    >>> ax.lines[0].get_xydata()[1:].tolist()
+    [[0.0, 0.5], [0.25, 0.5], [0.25, 1.0], [0.5, 1.0], [0.75, 1.0], [1.0, 1.0]]
+    >>> [t.get_text() for t in ax.texts][:3]
+    ['1: (0, 0.5)', '2: (0.25, 0.5)', '3: (0.25, 1)']
+    >>> ax.lines[0].get_label()
+    'area = 0.875'
+    >>> plt.close(ax.figure)
+    """
+    sweep = threshold_sweep(y_true, y_score, pos_label=pos_label)
+    fpr, tpr = _roc_points(sweep)
+    taken = np.r_[0, sweep.tps + sweep.fps]
+    ax = _axes(ax)
+    area = _trapezoid(fpr, tpr)
+    (path,) = ax.plot(fpr, tpr, marker="o", markersize=4, label=f"area = {_fmt(area, 4)}")
+    ax.fill_between(fpr, tpr, color=path.get_color(), alpha=0.2, linewidth=0)
+    if annotate:
+        for k in range(1, len(fpr)):
+            up = tpr[k] > tpr[k - 1]
+            right = fpr[k] > fpr[k - 1]
+            kw = {"xytext": (5, 0), "ha": "left", "va": "center", "rotation": 0}
+            if up and not right:                    # a positive: beside the vertical step
+                if fpr[k] > 0.6:
+                    kw.update(xytext=(-5, 0), ha="right")
+                if tpr[k] == 1:
+                    kw.update(xytext=(kw["xytext"][0], -4), va="top")
+            elif right and not up:                  # a negative: upright, off the horizontal step
+                below = tpr[k] > 0.5
+                kw.update(xytext=(0, -5 if below else 5), rotation=90,
+                          ha="right" if below else "left", va="bottom" if fpr[k] > 0.8 else "top")
+            elif right and up:                      # a tied block: below right of the diagonal
+                kw.update(xytext=(5, -3), va="top")
+            ax.annotate(f"{taken[k]}: ({_fmt(fpr[k])}, {_fmt(tpr[k])})", (fpr[k], tpr[k]),
+                        textcoords="offset points", rotation_mode="anchor", fontsize=8, **kw)
+    if sweep.n_neg <= 20 and sweep.n_pos <= 20:  # a grid of one sample per cell
+        ax.set_xticks(np.linspace(0, 1, int(sweep.n_neg) + 1))
+        ax.set_yticks(np.linspace(0, 1, int(sweep.n_pos) + 1))
+        ax.grid(True, linewidth=0.5, alpha=0.5)
+    ax.set_xlabel("False positive rate, FPR = FP / N")
+    ax.set_ylabel("True positive rate, TPR = TP / P")
+    _unit_square(ax)
+    ax.legend(loc="best")
+    return ax
