@@ -21,6 +21,8 @@ from .classification import (
     recall_score,
 )
 from .exceptions import UndefinedMetricWarning
+from .report import classification_report
+from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
 
 __all__ = [
     "BinaryCounts",
@@ -34,6 +36,11 @@ __all__ = [
     "precision_score",
     "recall_score",
     "UndefinedMetricWarning",
+    "classification_report",
+    "precision_recall_fscore_at_k",
+    "top_k_accuracy_score",
+    "top_k_labels",
+    "topk_report",
 ]
 
 __version__ = "0.1.0"

@@ -19,7 +19,8 @@ from ._validation import check_sample_weight, check_targets
 
 from ._validation import check_pos_label
 
-__all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells"]
+__all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
+           "topk_code_counts"]
 
 
 class ClassCounts(NamedTuple):
@@ -186,3 +187,57 @@ def binary_cells(yt, yp, pos_label, w):
     c = np.bincount(code, weights=w, minlength=4)
     cast = int if w is None else float
     return cast(c[3]), cast(c[1]), cast(c[2]), cast(c[0])
+
+
+def _first_in_row(block):
+    """Mask of the first occurrence of each value in each row of an n x k int block.
+
+    Vectorized over rows: for small k one comparison per pair of columns,
+    for larger k a sort along axis 1. Returns ``(values, mask)`` such that
+    ``values[mask]`` holds every distinct value of every row once.
+    """
+    n, k = block.shape
+    if k == 1:
+        return block, np.ones(block.shape, dtype=bool)
+    if k <= 16:
+        keep = np.ones(block.shape, dtype=bool)
+        for j in range(1, k):  # a loop over columns, never over rows
+            col = block[:, j]
+            seen = block[:, 0] == col
+            for i in range(1, j):
+                seen |= block[:, i] == col
+            keep[:, j] = ~seen
+        return block, keep
+    srt = np.sort(block, axis=1)
+    keep = np.ones(block.shape, dtype=bool)
+    keep[:, 1:] = srt[:, 1:] != srt[:, :-1]
+    return srt, keep
+
+
+def topk_code_counts(t, block, n_classes, *, distinct=False):
+    """Per-class top-k counts from integer codes: ``(tp, predicted, support)``.
+
+    ``t`` (n,) holds the true class codes and ``block`` (n, k) the codes of
+    each row's top k predictions. For class c: ``tp`` = rows of class c
+    whose top k contains c; ``predicted`` = rows whose top k contains c (a
+    row counts once even if c repeats in it; pass ``distinct=True`` when
+    rows cannot repeat, e.g. columns of a score matrix); ``support`` = rows
+    of class c. Codes outside 0..n_classes-1 are not allowed.
+
+    >>> tp, pred, sup = topk_code_counts(np.array([0, 1, 1]),
+    ...                                  np.array([[0, 0], [2, 1], [0, 2]]), 3)
+    >>> tp.tolist(), pred.tolist(), sup.tolist()
+    ([1, 1, 0], [2, 1, 2], [1, 2, 0])
+    """
+    n, k = block.shape
+    hit = block[:, 0] == t
+    for j in range(1, k):  # columns, not rows
+        hit |= block[:, j] == t
+    tp = np.bincount(t[hit], minlength=n_classes)
+    if distinct:
+        predicted = np.bincount(block.ravel(), minlength=n_classes)
+    else:
+        values, keep = _first_in_row(block)
+        predicted = np.bincount(values[keep], minlength=n_classes)
+    support = np.bincount(t, minlength=n_classes)
+    return tp, predicted, support

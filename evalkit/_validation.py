@@ -23,6 +23,13 @@ __all__ = [
     "check_beta",
     "check_zero_division",
     "check_pos_label",
+    "check_k",
+    "check_label_matrix",
+    "check_score_matrix",
+    "check_column_labels",
+    "check_digits",
+    "check_output",
+    "check_ties",
 ]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted")
@@ -303,3 +310,195 @@ def check_pos_label(pos_label, present, name="pos_label"):
         shown = present.tolist()
         raise ValueError(f"{name}={pos_label!r} is not a valid label: it should be one of {shown}")
     return pos_label
+
+
+# -- top-k inputs and report options -------------------------------------------
+
+
+def check_k(k, *, m=None, name="k", of="y_topk"):
+    """Validate the cut-off ``k``: an integer >= 1 and, when ``m`` is given, <= m.
+
+    >>> check_k(3, m=5)
+    3
+    >>> check_k(6, m=5)
+    Traceback (most recent call last):
+    ...
+    ValueError: k=6 is larger than the 5 columns of y_topk: k must be between 1 and 5
+    """
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {k!r}")
+    if k < 1:
+        raise ValueError(f"{name} must be >= 1 (the number of top predictions kept); got {k!r}")
+    if m is not None and k > m:
+        raise ValueError(f"{name}={k} is larger than the {m} columns of {of}: "
+                         f"{name} must be between 1 and {m}")
+    return int(k)
+
+
+def check_label_matrix(y, name="y_topk"):
+    """Validate ranked label lists: an n x m array, or n lists of equal length m.
+
+    Row i lists the labels predicted for sample i, most likely first. A 1-D
+    input is one prediction per sample (m = 1). Returns a 2-D numpy array;
+    the labels themselves are checked by :func:`check_labels` on the columns
+    actually used.
+
+    >>> check_label_matrix([[0, 2], [1, 0]]).shape
+    (2, 2)
+    >>> check_label_matrix([[0, 2], [1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_topk has rows of different lengths (1 to 2): every row must rank the same number of labels
+    """
+    if y is None:
+        raise TypeError(f"{name} is required, got None")
+    if isinstance(y, (str, bytes)) or np.isscalar(y):
+        raise TypeError(f"{name} must be an n x m array-like of labels, got the scalar {y!r}")
+    try:
+        arr = np.asarray(y)
+    except ValueError:
+        arr = None
+    if arr is None or (arr.dtype.kind == "O" and arr.ndim == 1
+                       and any(isinstance(v, (list, tuple, np.ndarray)) for v in arr)):
+        try:
+            lengths = [len(row) for row in y]
+        except TypeError:
+            raise ValueError(f"{name} mixes rows and single labels: every row must be a list "
+                             "of labels") from None
+        raise ValueError(
+            f"{name} has rows of different lengths ({min(lengths)} to {max(lengths)}): "
+            "every row must rank the same number of labels")
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n samples x m ranked labels), "
+                         f"got an array of shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one sample is needed")
+    if arr.shape[1] == 0:
+        raise ValueError(f"{name} has no columns: each row needs at least one label")
+    return arr
+
+
+def check_score_matrix(y_score, name="y_score", *, allow_1d=False):
+    """Validate a score matrix: n x C real numbers, finite, non-empty.
+
+    Integer and boolean scores are returned as float64; float32 stays float32.
+
+    >>> check_score_matrix([[0.1, 0.9], [0.8, 0.2]]).shape
+    (2, 2)
+    >>> check_score_matrix([0.1, 0.9])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score must be 2-D (n samples x C classes), got an array of shape (2,)
+    """
+    if y_score is None:
+        raise TypeError(f"{name} is required, got None")
+    if isinstance(y_score, (str, bytes)) or np.isscalar(y_score):
+        raise TypeError(f"{name} must be an array-like of scores, got the scalar {y_score!r}")
+    try:
+        arr = np.asarray(y_score)
+    except ValueError:
+        raise ValueError(f"{name} has rows of different lengths: every row must score "
+                         "the same classes") from None
+    if arr.ndim != 2 and not (allow_1d and arr.ndim == 1):
+        raise ValueError(f"{name} must be 2-D (n samples x C classes), "
+                         f"got an array of shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: at least one sample and one class are needed")
+    if arr.dtype.kind not in "f":
+        if arr.dtype.kind not in "biu":
+            try:
+                arr = arr.astype(float)
+            except (TypeError, ValueError):
+                raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
+        else:
+            arr = arr.astype(np.float64)
+    if not np.isfinite(arr).all():
+        bad = "NaN" if np.isnan(arr).any() else "infinite values"
+        raise ValueError(f"{name} contains {bad}")
+    return arr
+
+
+def check_column_labels(labels, n_columns, *, name="labels", of="y_score"):
+    """Validate the labels naming the columns of a score matrix (default 0..C-1).
+
+    >>> check_column_labels(None, 3)
+    array([0, 1, 2])
+    >>> check_column_labels(["a", "b"], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: labels has 2 entries but y_score has 3 columns: give one label per column
+    """
+    if labels is None:
+        return np.arange(n_columns)
+    lab = check_labels(labels, name)
+    if len(lab) != n_columns:
+        raise ValueError(f"{name} has {len(lab)} entries but {of} has {n_columns} columns: "
+                         "give one label per column")
+    uniq, counts = np.unique(lab, return_counts=True)
+    if (counts > 1).any():
+        raise ValueError(f"{name} contains duplicates such as {uniq[counts > 1][0].item()!r}")
+    return lab
+
+
+def check_digits(digits, name="digits"):
+    """Validate the number of decimals shown: an integer >= 0.
+
+    >>> check_digits(4)
+    4
+    >>> check_digits(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: digits must be >= 0; got -1
+    """
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {digits!r}")
+    if digits < 0:
+        raise ValueError(f"{name} must be >= 0; got {digits!r}")
+    return int(digits)
+
+
+OUTPUTS = ("text", "dict", "frame")
+
+
+def check_output(output, output_dict=False):
+    """Resolve a report's ``output`` ("text", "dict" or "frame") with ``output_dict``.
+
+    ``output=None`` follows ``output_dict`` (scikit-learn's keyword): "dict"
+    when it is true, else "text".
+
+    >>> check_output(None, True), check_output("frame")
+    ('dict', 'frame')
+    >>> check_output("html")
+    Traceback (most recent call last):
+    ...
+    ValueError: output must be one of None, 'text', 'dict', 'frame'; got 'html'
+    """
+    if output is None:
+        return "dict" if output_dict else "text"
+    if not isinstance(output, str) or output not in OUTPUTS:
+        raise ValueError(f"output must be one of None, 'text', 'dict', 'frame'; got {output!r}")
+    if output_dict and output != "dict":
+        raise ValueError(f"output={output!r} contradicts output_dict=True: give one of them")
+    return output
+
+
+TIES = ("first", "last")
+
+
+def check_ties(ties, name="ties"):
+    """Validate the tie rule for equal scores: "first" or "last" column wins.
+
+    >>> check_ties("first")
+    'first'
+    >>> check_ties("random")
+    Traceback (most recent call last):
+    ...
+    ValueError: ties must be 'first' (lower column index wins, as argmax) or 'last' (higher column index wins, as sklearn's top_k_accuracy_score); got 'random'
+    """
+    if not isinstance(ties, str) or ties not in TIES:
+        raise ValueError(
+            f"{name} must be 'first' (lower column index wins, as argmax) or 'last' (higher "
+            f"column index wins, as sklearn's top_k_accuracy_score); got {ties!r}")
+    return ties

@@ -184,6 +184,20 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     else:
         counts = _class_counts(yt, yp, labels, w)
         tp, predicted, support = counts.tp, counts.predicted, counts.support
+    return _scores_from_counts(tp, predicted, support, beta=beta, average=average,
+                               zero_division=zero_division, warn_for=warn_for, stacklevel=5)
+
+
+def _scores_from_counts(tp, predicted, support, *, beta=1.0, average=None,
+                        zero_division="warn", warn_for=("precision", "recall", "f-score"),
+                        stacklevel=4):
+    """Precision, recall, F-beta (and support) from per-class counts, maybe averaged.
+
+    The arithmetic half of :func:`precision_recall_fscore_support`, shared by
+    the reports (:mod:`evalkit.report`, :mod:`evalkit.topk`): ``tp``,
+    ``predicted`` and ``support`` are per-class arrays; arguments are
+    already validated.
+    """
     if average == "micro":
         tp, predicted, support = (np.array([x.sum()]) for x in (tp, predicted, support))
     per = "labels"
@@ -191,9 +205,9 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     zr = zero_division if "recall" in warn_for else zero_division_value(zero_division)
     zf = zero_division if "f-score" in warn_for else zero_division_value(zero_division)
     precision = ratio(tp, predicted, zero_division=zp, what="Precision",
-                      because="no predicted samples", per=per, stacklevel=4)
+                      because="no predicted samples", per=per, stacklevel=stacklevel)
     recall = ratio(tp, support, zero_division=zr, what="Recall",
-                   because="no true samples", per=per, stacklevel=4)
+                   because="no true samples", per=per, stacklevel=stacklevel)
     if np.isinf(beta):
         fscore = recall
     elif beta == 0:
@@ -202,7 +216,7 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
         b2 = beta * beta
         fscore = ratio((1 + b2) * tp, b2 * support + predicted, zero_division=zf,
                        what="F-score", because="no true nor predicted samples",
-                       per=per, stacklevel=4)
+                       per=per, stacklevel=stacklevel)
     if average is None:
         return precision, recall, fscore, support
     weights = support if average == "weighted" else None

@@ -1,0 +1,228 @@
+"""Per-class reports: scikit-learn's ``classification_report``, and the one formatter.
+
+A report is per-class counts turned into rows: precision, recall, F1 and
+support for each class, then the micro, macro and weighted averages. The
+counts come from :mod:`evalkit._counts` once; the ratios from one pass of
+:func:`evalkit.classification._scores_from_counts`; the averages are taken
+from those per-class values (never by recounting). :func:`render_report`
+lays the rows out as text (character for character as scikit-learn does),
+a dict (as ``output_dict=True``) or a pandas DataFrame; the top-k report
+(:mod:`evalkit.topk`) uses the same formatter.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ._counts import _class_counts, _select, _take
+from ._validation import (check_digits, check_output, check_sample_weight, check_targets,
+                          check_zero_division)
+from .classification import _nanaverage, _scores_from_counts
+
+__all__ = ["classification_report", "render_report"]
+
+HEADERS = ("precision", "recall", "f1-score", "support")
+_LONGEST_AVERAGE = "weighted avg"
+
+
+def _averages(tp, predicted, support, p, r, f, *, zero_division, micro_heading):
+    """The three average rows ``(heading, P, R, F, support)`` from per-class values.
+
+    micro: the ratios of the summed counts; macro: the plain mean of the
+    per-class values; weighted: their mean weighted by support (classes
+    whose value is nan -- ``zero_division=nan`` -- are left out, as in
+    scikit-learn).
+    """
+    total = np.sum(support)
+    mp, mr, mf, _ = _scores_from_counts(tp, predicted, support, average="micro",
+                                        zero_division=zero_division, stacklevel=5)
+    return [
+        (micro_heading, mp, mr, mf, total),
+        ("macro avg", _nanaverage(p), _nanaverage(r), _nanaverage(f), total),
+        ("weighted avg", _nanaverage(p, support), _nanaverage(r, support),
+         _nanaverage(f, support), total),
+    ]
+
+
+def _py(x):
+    """A numpy scalar as the Python number it holds (formats like numpy's)."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def render_report(names, precision, recall, fscore, support, averages, *,
+                  headers=HEADERS, digits=2, output="text", name_pool=None):
+    """Lay out a per-class report as text, a dict or a pandas DataFrame.
+
+    One row per class -- ``names[i]`` with ``precision[i]``, ``recall[i]``,
+    ``fscore[i]`` and ``support[i]`` (rows stop at the shorter of ``names``
+    and the arrays) -- then one row per average ``(heading, P, R, F,
+    support)``. An average headed ``"accuracy"`` shows only its F column,
+    as scikit-learn shows accuracy (its dict value is the P column).
+
+    Text: the name column is as wide as the longest of ``name_pool``
+    (default ``names``), "weighted avg" and ``digits``; number columns are
+    as wide as the longest header, and at least 9 (scikit-learn's layout).
+
+    Parameters
+    ----------
+    names : sequence of str
+    precision, recall, fscore, support : array-like
+    averages : list of tuples ``(heading, P, R, F, support)``
+    headers : 4 str, default ("precision", "recall", "f1-score", "support")
+    digits : int, default 2
+    output : {"text", "dict", "frame"}
+    name_pool : sequence of str, optional
+
+    Examples
+    --------
+    >>> print(render_report(["a", "b"], [1.0, 0.5], [0.5, 1.0], [2 / 3, 2 / 3], [2, 1],
+    ...                     [("macro avg", 0.75, 0.75, 2 / 3, 3)]))
+                  precision    recall  f1-score   support
+    <BLANKLINE>
+               a       1.00      0.50      0.67         2
+               b       0.50      1.00      0.67         1
+    <BLANKLINE>
+       macro avg       0.75      0.75      0.67         3
+    <BLANKLINE>
+    """
+    rows = [(name, _py(pi), _py(ri), _py(fi), _py(si))
+            for name, pi, ri, fi, si in zip(names, precision, recall, fscore, support)]
+    if output == "dict":
+        report = {row[0]: dict(zip(headers, (float(v) for v in row[1:]))) for row in rows}
+        for heading, p, r, f, s in averages:
+            if heading == "accuracy":
+                report[heading] = float(p)
+            else:
+                report[heading] = dict(zip(headers, (float(p), float(r), float(f), float(s))))
+        return report
+    if output == "frame":
+        import pandas as pd
+
+        table = [list(row[1:]) for row in rows]
+        index = [row[0] for row in rows]
+        for heading, p, r, f, s in averages:
+            nan = float("nan")
+            table.append([nan, nan, _py(f), _py(s)] if heading == "accuracy"
+                         else [_py(p), _py(r), _py(f), _py(s)])
+            index.append(heading)
+        return pd.DataFrame(table, index=index, columns=list(headers))
+    pool = [str(n) for n in (names if name_pool is None else name_pool)]
+    width = max(max(len(n) for n in pool), len(_LONGEST_AVERAGE), digits)
+    col = max(9, *(len(h) for h in headers))
+    lines = [f"{'':>{width}} " + "".join(f" {h:>{col}}" for h in headers), ""]
+    for name, p, r, f, s in rows:
+        lines.append(f"{str(name):>{width}} " + "".join(f" {v:>{col}.{digits}f}" for v in (p, r, f))
+                     + f" {s:>{col}}")
+    lines.append("")
+    for heading, p, r, f, s in averages:
+        s = _py(s)
+        if heading == "accuracy":
+            cells = " " * (2 * (col + 1)) + f" {_py(f):>{col}.{digits}f}"
+        else:
+            cells = "".join(f" {_py(v):>{col}.{digits}f}" for v in (p, r, f))
+        lines.append(f"{heading:>{width}} " + cells + f" {s:>{col}}")
+    return "\n".join(lines) + "\n"
+
+
+def classification_report(y_true, y_pred, *, labels=None, target_names=None,
+                          sample_weight=None, digits=2, output_dict=False,
+                          zero_division="warn", output=None):
+    """Precision, recall, F1 and support per class, and their averages, as scikit-learn's.
+
+    For class c: ``P_c = tp_c / predicted_c``, ``R_c = tp_c / support_c``,
+    ``F1_c = 2·tp_c / (support_c + predicted_c)``. Then three averages:
+
+    * micro (微平均): the ratios of the summed counts,
+      ``Σ tp_c / Σ predicted_c`` -- shown as the ``accuracy`` row when the
+      report covers every class present (P = R = F1 = accuracy then), as
+      ``micro avg`` when ``labels`` leaves some out;
+    * macro (宏平均): ``(1/m) Σ_c P_c`` over the m classes shown;
+    * weighted (加权平均): ``Σ_c support_c·P_c / Σ_c support_c``.
+
+    Counts are made once (:func:`evalkit._counts.class_counts`), per-class
+    ratios once, and the averages from them. The text is scikit-learn's,
+    character for character; so is the dict (``output_dict=True``).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+    labels : array-like, default=None
+        Classes to report, in this order (default: every class present, sorted).
+    target_names : list of str, default=None
+        Row names for ``labels``. A length that differs from the number of
+        classes is an error when ``labels`` is None, else a warning (rows
+        stop at the shorter), as in scikit-learn.
+    sample_weight : array-like of shape (n_samples,), default=None
+    digits : int, default=2
+        Decimals shown in the text.
+    output_dict : bool, default=False
+        scikit-learn's switch: return a dict.
+    zero_division : {"warn", 0.0, 1.0, nan}, default="warn"
+    output : {None, "text", "dict", "frame"}, default=None
+        ``"frame"`` gives a pandas DataFrame (the accuracy row has only
+        f1-score and support). None follows ``output_dict``.
+
+    Returns
+    -------
+    str, dict or pandas.DataFrame
+
+    Examples
+    --------
+    Seed 002's three classes:
+
+    >>> print(classification_report([0, 1, 2, 2, 0], [1, 0, 2, 1, 1], zero_division=0.0))
+                  precision    recall  f1-score   support
+    <BLANKLINE>
+               0       0.00      0.00      0.00         2
+               1       0.00      0.00      0.00         1
+               2       1.00      0.50      0.67         2
+    <BLANKLINE>
+        accuracy                           0.20         5
+       macro avg       0.33      0.17      0.22         5
+    weighted avg       0.40      0.20      0.27         5
+    <BLANKLINE>
+    """
+    zero_division = check_zero_division(zero_division)
+    digits = check_digits(digits)
+    output = check_output(output, output_dict)
+    _, yt, yp = check_targets(y_true, y_pred)
+    w = check_sample_weight(sample_weight, len(yt))
+    counts = _class_counts(yt, yp, None, w)  # every class present, counted once
+    tp, predicted, support = counts.tp, counts.predicted, counts.support
+    if labels is None:
+        shown, labels_given, covers_all = counts.labels, False, True
+    else:
+        shown, sel = _select(counts.labels, labels)
+        covered = np.zeros(len(counts.labels), dtype=bool)
+        covered[sel[sel >= 0]] = True
+        labels_given, covers_all = True, bool(covered.all())
+        tp, predicted, support = _take(tp, sel), _take(predicted, sel), _take(support, sel)
+    if w is None and counts.tp.sum() == 0:
+        # scikit-learn's counts turn float when no sample at all is correct
+        # (its support then prints as "2.0"); mirrored for the same text.
+        tp, predicted, support = (x.astype(float) for x in (tp, predicted, support))
+    # scikit-learn rebuilds the sums as tp + fp and tp + fn; the same
+    # arithmetic gives the same last bits with fractional weights.
+    predicted = tp + (predicted - tp)
+    support = tp + (support - tp)
+
+    if target_names is None:
+        names = ["%s" % label for label in shown]
+    else:
+        names = list(target_names)
+        if len(names) != len(shown):
+            if not labels_given:
+                raise ValueError(
+                    f"target_names has {len(names)} names but there are {len(shown)} classes "
+                    "in y_true and y_pred; give labels= to choose the classes they name")
+            warnings.warn(
+                f"labels size, {len(shown)}, does not match size of target_names, "
+                f"{len(names)}", UserWarning, stacklevel=2)
+
+    p, r, f, s = _scores_from_counts(tp, predicted, support, zero_division=zero_division,
+                                     stacklevel=4)
+    averages = _averages(tp, predicted, support, p, r, f, zero_division=zero_division,
+                         micro_heading="accuracy" if covers_all else "micro avg")
+    return render_report(names, p, r, f, s, averages, digits=digits, output=output)

@@ -1,0 +1,361 @@
+"""Top-k metrics: when a model ranks the classes and the first k count as predictions.
+
+A row's top k are either given as ranked label lists (``y_topk``, n x m,
+most likely first, the first k columns used) or taken from a score matrix
+(``y_score``, n x C) with :func:`numpy.argpartition` -- never a full sort of
+the rows -- and a documented tie rule (``ties``). Then, for class c:
+
+* ``tp_c`` = rows of class c whose top k contains c,
+* ``predicted_c`` = rows whose top k contains c (once per row, even if c
+  repeats in it),
+* ``support_c`` = rows of class c,
+
+counted in one vectorized pass (:func:`evalkit._counts.topk_code_counts`).
+precision@k, recall@k and F1@k are ratios of these counts, through the same
+code as :func:`evalkit.precision_recall_fscore_support`, and the report is
+laid out by the same formatter as :func:`evalkit.classification_report`.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ._counts import ClassCounts, _select, _take, encode_labels, topk_code_counts
+from ._validation import (_is_string_like, check_average, check_column_labels, check_digits,
+                          check_k, check_label_matrix, check_labels, check_output,
+                          check_same_length, check_sample_weight, check_score_matrix,
+                          check_ties, check_zero_division)
+from .classification import _scores_from_counts
+from .exceptions import UndefinedMetricWarning
+from .report import _averages, render_report
+
+__all__ = ["top_k_labels", "precision_recall_fscore_at_k", "topk_report", "top_k_accuracy_score"]
+
+TOPK_AVERAGES = (None, "micro", "macro", "weighted")
+
+
+# -- selecting the top k columns of a score matrix ------------------------------
+
+def _top_k_columns(scores, k, ties="first", ranked=False):
+    """Column indices of each row's k highest scores, ties to the lower column ("first").
+
+    ``np.argpartition`` finds the k largest in linear time but breaks ties
+    at the k-th value arbitrarily; rows where the k-th value is tied with a
+    column left out are redone with an exact mask (higher scores, then the
+    tied columns in index order), so the rule holds on every row without
+    sorting. ``ties="last"`` applies the same rule to the reversed columns.
+    ``ranked=True`` orders the k columns by score, then by the tie rule.
+    """
+    n, c = scores.shape
+    if ties == "last":
+        return c - 1 - _top_k_columns(scores[:, ::-1], k, "first", ranked)
+    k = min(k, c)
+    if k == c:
+        idx = np.broadcast_to(np.arange(c), (n, c)).copy()
+    else:
+        idx = np.argpartition(scores, c - k, axis=1)[:, c - k:]
+        kth = np.take_along_axis(scores, idx, axis=1).min(axis=1)
+        tied = (scores >= kth[:, None]).sum(axis=1) > k  # a tie straddles the cut
+        if tied.any():
+            sub, th = scores[tied], kth[tied][:, None]
+            above, equal = sub > th, sub == th
+            need = k - above.sum(axis=1)
+            keep = above | (equal & (np.cumsum(equal, axis=1) <= need[:, None]))
+            idx[tied] = np.nonzero(keep)[1].reshape(-1, k)
+    if ranked:
+        vals = np.take_along_axis(scores, idx, axis=1)
+        order = np.lexsort((idx, -vals), axis=1)
+        idx = np.take_along_axis(idx, order, axis=1)
+    return idx
+
+
+def _same_kind(yt, other, name):
+    if _is_string_like(yt) != _is_string_like(other):
+        kinds = ["strings" if _is_string_like(a) else "numbers" for a in (yt, other)]
+        raise TypeError(f"y_true and {name} hold different kinds of labels ({kinds[0]} and "
+                        f"{kinds[1]}); use the same kind in both")
+
+
+def _codes_in(yt, columns):
+    """Position of each true label among the column labels (all must be there)."""
+    sorter = np.argsort(columns, kind="stable")
+    ordered = columns[sorter]
+    pos = np.minimum(np.searchsorted(ordered, yt), len(columns) - 1)
+    found = ordered[pos] == yt
+    if not found.all():
+        raise ValueError(
+            f"y_true contains labels that name no column of y_score, such as "
+            f"{yt[np.argmin(found)].item()!r}: name the columns with labels=")
+    return sorter[pos]
+
+
+def top_k_labels(y_score, k, *, labels=None, ties="first"):
+    """Each row's k most likely labels, most likely first: an n x k label matrix.
+
+    Column j of ``y_score`` scores the class ``labels[j]`` (default j). The
+    k highest scores of a row are found with ``numpy.argpartition`` (linear
+    time, no full sort) and then ordered by score. Equal scores: with
+    ``ties="first"`` the lower column wins, as ``argmax`` (and so
+    ``predict``) does; ``ties="last"``, the higher column, as scikit-learn's
+    ``top_k_accuracy_score`` does.
+
+    Examples
+    --------
+    >>> top_k_labels([[0.1, 0.6, 0.3], [0.4, 0.2, 0.4]], 2, labels=["a", "b", "c"]).tolist()
+    [['b', 'c'], ['a', 'c']]
+    >>> top_k_labels([[0.4, 0.2, 0.4]], 1, ties="last").tolist()
+    [[2]]
+    """
+    scores = check_score_matrix(y_score, "y_score")
+    k = check_k(k, m=scores.shape[1], of="y_score")
+    ties = check_ties(ties)
+    columns = check_column_labels(labels, scores.shape[1], of="y_score")
+    return columns[_top_k_columns(scores, k, ties, ranked=True)]
+
+
+# -- counting --------------------------------------------------------------------
+
+def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
+    """Validate the input and count tp / predicted / support per class at k."""
+    if (y_topk is None) == (y_score is None):
+        raise ValueError("y_topk and y_score: give exactly one of them (ranked label lists, "
+                         "or a score matrix whose top k are taken)")
+    yt = check_labels(y_true, "y_true")
+    n = len(yt)
+    if y_topk is not None:
+        ranked = check_label_matrix(y_topk, "y_topk")
+        check_same_length(y_true=yt, y_topk=ranked)
+        k = check_k(k, m=ranked.shape[1], of="y_topk")
+        block = check_labels(ranked[:, :k].reshape(-1), "y_topk")
+        _same_kind(yt, block, "y_topk")
+        classes, t, codes = encode_labels(yt, block)
+        tp, predicted, support = topk_code_counts(t, codes.reshape(n, k), len(classes))
+        if labels is None:
+            return ClassCounts(classes, tp, predicted, support, n)
+        shown, sel = _select(classes, labels)
+        return ClassCounts(shown, _take(tp, sel), _take(predicted, sel), _take(support, sel), n)
+    scores = check_score_matrix(y_score, "y_score")
+    check_same_length(y_true=yt, y_score=scores)
+    k = check_k(k, m=scores.shape[1], of="y_score")
+    ties = check_ties(ties)
+    columns = check_column_labels(labels, scores.shape[1], of="y_score")
+    _same_kind(yt, columns, "labels")
+    t = _codes_in(yt, columns)
+    idx = _top_k_columns(scores, k, ties)
+    tp, predicted, support = topk_code_counts(t, idx, len(columns), distinct=True)
+    present = np.flatnonzero((support > 0) | (predicted > 0))
+    present = present[np.argsort(columns[present], kind="stable")]
+    return ClassCounts(columns[present], tp[present], predicted[present], support[present], n)
+
+
+def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels=None,
+                                 average=None, zero_division=0.0, ties="first"):
+    """precision@k, recall@k, F1@k and support per class, or averaged.
+
+    A row "predicts" every class in its top k. For class c:
+    ``P@k_c = tp_c / predicted_c`` (of the rows listing c in their top k,
+    the share truly of class c), ``R@k_c = tp_c / support_c`` (of the rows
+    of class c, the share listing c) and ``F1@k_c = 2·tp_c / (support_c +
+    predicted_c)``, all from unrounded counts. Averages as
+    :func:`precision_recall_fscore_support`: ``"micro"`` divides the summed
+    counts (micro R@k = top-k accuracy), ``"macro"`` is the plain mean over
+    classes, ``"weighted"`` the mean weighted by support. For k = 1 the
+    numbers are :func:`precision_recall_fscore_support`'s on the first column.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    y_topk : array-like of shape (n, m), m >= k
+        Ranked label lists, most likely first (or give ``y_score``).
+    y_score : array-like of shape (n, C)
+        Scores; column j scores ``labels[j]`` (default j). Each row's top k
+        are taken by ``ties`` (see :func:`top_k_labels`).
+    k : int
+    labels : array-like, optional
+        With ``y_topk``: the classes reported, in this order (default: those
+        in ``y_true`` and in the first k columns, sorted). With ``y_score``:
+        the column names; the classes reported are those in ``y_true`` or in
+        some top k, sorted.
+    average : {None, "micro", "macro", "weighted"}
+    zero_division : {0.0, 1.0, nan, "warn"}, default=0.0
+    ties : {"first", "last"}, default="first"
+
+    Returns
+    -------
+    precision, recall, fscore : float or ndarray
+    support : ndarray of int, or None when averaged
+
+    Examples
+    --------
+    Seed 002's six classes, top 3:
+
+    >>> y = [0, 5, 0, 3, 4, 2, 1, 1, 5, 4]
+    >>> top = [[0, 0, 2], [2, 2, 4], [4, 5, 1], [5, 4, 2], [2, 0, 0],
+    ...        [3, 3, 4], [1, 1, 0], [1, 4, 4], [4, 1, 3], [2, 4, 2]]
+    >>> p, r, f, s = precision_recall_fscore_at_k(y, top, k=3)
+    >>> p.round(3).tolist(), r.tolist(), s.tolist()
+    ([0.333, 0.5, 0.0, 0.0, 0.143, 0.0], [0.5, 1.0, 0.0, 0.0, 0.5, 0.0], [2, 2, 1, 1, 2, 2])
+    >>> round(precision_recall_fscore_at_k(y, top, k=3, average="weighted")[0], 4)
+    0.1952
+    """
+    zero_division = check_zero_division(zero_division)
+    check_average(average, TOPK_AVERAGES)
+    counts = _topk_counts(y_true, y_topk, y_score, k, labels, ties)
+    return _scores_from_counts(counts.tp, counts.predicted, counts.support, average=average,
+                               zero_division=zero_division, stacklevel=4)
+
+
+def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_names=None,
+                digits=2, output_dict=False, zero_division=0.0, output=None, ties="first"):
+    """classification_report for top-k predictions: precision@k, recall@k, F1@k per class.
+
+    One row per class (see :func:`precision_recall_fscore_at_k` for the
+    counts: ``P@k_c = tp_c / predicted_c``, ``R@k_c = tp_c / support_c``,
+    ``F1@k_c = 2·tp_c / (support_c + predicted_c)``), then ``micro avg``
+    (``Σ tp / Σ predicted`` and ``Σ tp / n``; its recall@k is the top-k
+    accuracy), ``macro avg`` (plain mean over classes) and ``weighted avg``
+    (mean weighted by support), laid out as
+    :func:`evalkit.classification_report`. Averages come from the unrounded
+    per-class values. With k = 1 the per-class rows are
+    classification_report's on the first column (its micro row is headed
+    "accuracy" there).
+
+    Parameters
+    ----------
+    y_true, y_topk, y_score, k, labels, zero_division, ties
+        As :func:`precision_recall_fscore_at_k`.
+    target_names : list of str, optional
+        Row names, one per reported class.
+    digits : int, default=2
+    output_dict : bool, default=False
+    output : {None, "text", "dict", "frame"}, default=None
+        Keys and columns are the headers, e.g. ``"precision@3"``.
+
+    Examples
+    --------
+    Seed 002's report, computed without rounding first:
+
+    >>> y = [0, 5, 0, 3, 4, 2, 1, 1, 5, 4]
+    >>> top = [[0, 0, 2], [2, 2, 4], [4, 5, 1], [5, 4, 2], [2, 0, 0],
+    ...        [3, 3, 4], [1, 1, 0], [1, 4, 4], [4, 1, 3], [2, 4, 2]]
+    >>> print(topk_report(y, top, k=3))
+                  precision@3    recall@3  f1-score@3     support
+    <BLANKLINE>
+               0         0.33        0.50        0.40           2
+               1         0.50        1.00        0.67           2
+               2         0.00        0.00        0.00           1
+               3         0.00        0.00        0.00           1
+               4         0.14        0.50        0.22           2
+               5         0.00        0.00        0.00           2
+    <BLANKLINE>
+       micro avg         0.17        0.40        0.24          10
+       macro avg         0.16        0.33        0.21          10
+    weighted avg         0.20        0.40        0.26          10
+    <BLANKLINE>
+    """
+    zero_division = check_zero_division(zero_division)
+    digits = check_digits(digits)
+    output = check_output(output, output_dict)
+    counts = _topk_counts(y_true, y_topk, y_score, k, labels, ties)
+    if target_names is None:
+        names = ["%s" % label for label in counts.labels]
+    else:
+        names = list(target_names)
+        if len(names) != len(counts.labels):
+            raise ValueError(f"target_names has {len(names)} names but the report has "
+                             f"{len(counts.labels)} classes ({counts.labels.tolist()})")
+    tp, predicted, support = counts.tp, counts.predicted, counts.support
+    p, r, f, s = _scores_from_counts(tp, predicted, support, zero_division=zero_division,
+                                     stacklevel=4)
+    averages = _averages(tp, predicted, support, p, r, f, zero_division=zero_division,
+                         micro_heading="micro avg")
+    headers = (f"precision@{k}", f"recall@{k}", f"f1-score@{k}", "support")
+    return render_report(names, p, r, f, s, averages, headers=headers, digits=digits,
+                         output=output)
+
+
+# -- scikit-learn's top_k_accuracy_score ---------------------------------------------
+
+def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=None,
+                         labels=None, ties="last"):
+    """Top-k accuracy: the share of samples whose true class is among their k best scores.
+
+    ``top-k accuracy = (1/n) Σ_i [y_i ∈ top_k(s_i)]`` (weighted by
+    ``sample_weight``; a count with ``normalize=False``). Mirrors
+    scikit-learn's, numbers and rules included: column j of ``y_score``
+    scores the j-th smallest label (``labels``, which must be sorted, or the
+    classes of ``y_true``); ties go to the higher column (``ties="last"``,
+    scikit-learn's stable sort reversed -- ``"first"`` is the argmax rule);
+    a binary ``y_true`` takes 1-D scores, and with k = 1 predicts the
+    second class when the score exceeds 0.5 (probabilities) or 0
+    (decision values), while k >= 2 is always right. k >= the number of
+    classes warns, as the score is then 1.
+
+    Examples
+    --------
+    >>> y_score = [[0.5, 0.2, 0.2], [0.3, 0.4, 0.2], [0.2, 0.4, 0.3], [0.7, 0.2, 0.1]]
+    >>> top_k_accuracy_score([0, 1, 2, 2], y_score, k=2)
+    0.75
+    >>> top_k_accuracy_score([0, 1, 2, 2], y_score, k=2, normalize=False)
+    3.0
+    """
+    yt = check_labels(y_true, "y_true")
+    k = check_k(k)
+    ties = check_ties(ties)
+    if not isinstance(normalize, (bool, np.bool_)):
+        raise TypeError(f"normalize must be True or False, got {normalize!r}")
+    present = np.unique(yt)
+    binary = len(present) <= 2 and not (labels is not None and len(labels) > 2)
+    scores = check_score_matrix(y_score, "y_score", allow_1d=True)
+    if binary:
+        if scores.ndim == 2:
+            if scores.shape[1] != 1:
+                raise ValueError(
+                    f"y_score has {scores.shape[1]} columns but y_true is binary: give 1-D "
+                    "scores of the second class, or labels= with every class if y_true "
+                    "lacks some")
+            scores = scores[:, 0]
+    elif scores.ndim != 2:
+        raise ValueError(f"y_score must be 2-D (n samples x C classes) since y_true has "
+                         f"{len(present)} classes; got an array of shape {scores.shape}")
+    check_same_length(y_true=yt, y_score=scores)
+    w = check_sample_weight(sample_weight, len(yt))
+    n_columns = scores.shape[1] if scores.ndim == 2 else 2
+    if labels is None:
+        classes = present
+        if len(classes) != n_columns:
+            raise ValueError(
+                f"y_score has {n_columns} columns but y_true has {len(classes)} classes; "
+                "give labels= with every class, in sorted order")
+    else:
+        classes = check_column_labels(labels, n_columns, of="y_score")
+        _same_kind(yt, classes, "labels")
+        if not (np.sort(classes) == classes).all():
+            raise ValueError("labels must be sorted (column j of y_score scores the j-th "
+                             "smallest label, as in scikit-learn)")
+    if k >= len(classes):
+        warnings.warn(f"'k' ({k}) greater than or equal to 'n_classes' ({len(classes)}) "
+                      "will result in a perfect score and is therefore meaningless.",
+                      UndefinedMetricWarning, stacklevel=2)
+    if labels is not None:
+        t = _codes_in(yt, classes)
+    else:
+        t = np.searchsorted(classes, yt)
+    if binary:
+        if k == 1:
+            threshold = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
+            hits = (scores > threshold).astype(np.int64) == t
+        else:
+            hits = np.ones(len(yt), dtype=bool)
+    else:
+        idx = _top_k_columns(scores, k, ties)
+        hits = idx[:, 0] == t
+        for j in range(1, idx.shape[1]):
+            hits |= idx[:, j] == t
+    if normalize:
+        return float(np.average(hits, weights=w))
+    if w is None:
+        return float(np.sum(hits))
+    return float(np.dot(hits, w))
