@@ -1,0 +1,442 @@
+"""Widgets to explore a threshold, class imbalance and the ROC curve, and the pure functions behind them.
+
+Every widget wraps a pure function of this module, so a plain cell can call
+the same function at a fixed value and print the same text the widget shows:
+
+* :func:`threshold_explorer` shows :func:`explorer_state` (counts and metrics
+  at one threshold of a :func:`~evalkit._sweep.threshold_sweep`), as
+  :func:`explorer_text` words it, with :func:`confusion_html` as its table;
+* :func:`imbalance_explorer` shows :func:`imbalance_state` (the "always predict
+  the majority" baseline at one class ratio) and :func:`imbalance_text`;
+* :func:`roc_builder` shows :func:`roc_builder_state` (seed 001's ROC curve
+  built one sample at a time) and :func:`roc_builder_text`.
+
+The pure functions need only numpy. The widgets import ipywidgets and
+matplotlib when they are built (``import evalkit.widgets`` imports neither);
+their classes live in :mod:`evalkit._widgets_ui`.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import numbers
+
+import numpy as np
+
+from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
+from ._sweep import Sweep, positive_mask, threshold_sweep
+from ._validation import check_beta, check_zero_division
+from .binary import LAYOUTS, BinaryCounts
+
+__all__ = [
+    "explorer_state",
+    "explorer_text",
+    "confusion_html",
+    "imbalance_state",
+    "imbalance_text",
+    "roc_builder_state",
+    "roc_builder_text",
+    "threshold_explorer",
+    "imbalance_explorer",
+    "roc_builder",
+    "LAYOUTS",
+]
+
+#: The keys of :func:`explorer_text`, in the order the explorer shows them.
+EXPLORER_KEYS = ("threshold", "accuracy", "precision", "recall", "f1", "f_beta", "above", "below")
+#: The keys of :func:`imbalance_text`.
+IMBALANCE_KEYS = ("ratio", "accuracy", "minority_recall", "majority_recall", "balanced_accuracy")
+#: The keys of :func:`roc_builder_text`.
+ROC_BUILDER_KEYS = ("step", "taken", "tpr", "fpr", "area")
+
+
+def _real(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError(f"{name} must not be NaN")
+    return value
+
+
+def _num(x):
+    """A count as text: integers without a decimal point, weights with up to 6 digits."""
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+# -- the threshold explorer ---------------------------------------------------
+
+
+def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0):
+    """Counts and metrics of predicting positive when ``score >= threshold``.
+
+    One lookup in the sweep (:meth:`Sweep.counts_at`, a binary search), then
+    ratios of the four counts: accuracy = (tp + tn) / n, precision =
+    tp / (tp + fp), recall = tp / (tp + fn), fpr = fp / (fp + tn), F1 and
+    F-beta = (1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp). "Above" are the samples
+    scored at or above the threshold (predicted positive, tp + fp), "below"
+    the rest (fn + tn). A ratio whose denominator is 0 (precision when nothing
+    is predicted positive) takes ``zero_division``: 0.0 by default and without
+    a warning, since a slider passes through such thresholds; ``"spark"``
+    gives Spark's 1.0 for precision, ``"warn"`` scikit-learn's warning.
+
+    Parameters
+    ----------
+    sweep : Sweep
+        From :func:`~evalkit._sweep.threshold_sweep`, computed once.
+    threshold : float
+    beta : float, default 1.0
+    zero_division : {0.0, 1.0, nan, "warn", "spark"}, default 0.0
+
+    Returns
+    -------
+    dict
+        ``threshold``, ``beta``, ``counts`` (a :class:`~evalkit.BinaryCounts`),
+        ``tp``, ``fp``, ``fn``, ``tn``, ``above``, ``below``, ``accuracy``,
+        ``precision``, ``recall``, ``fpr``, ``f1``, ``f_beta``.
+
+    Examples
+    --------
+    Seed 000's scores: one woman at 1.0, five at 0.6, five at 0.4, 89 men at 0.0.
+
+    >>> y = [1] * 11 + [0] * 89
+    >>> s = [1.0] + [0.6] * 5 + [0.4] * 5 + [0.0] * 89
+    >>> st = explorer_state(threshold_sweep(y, s), 0.5, beta=2.0)
+    >>> st["counts"], st["above"], st["below"]
+    (BinaryCounts(tp=6, fp=0, fn=5, tn=89), 6, 94)
+    >>> round(st["accuracy"], 4), st["precision"], round(st["recall"], 4), round(st["f_beta"], 4)
+    (0.95, 1.0, 0.5455, 0.6)
+    """
+    if not isinstance(sweep, Sweep):
+        raise TypeError(f"sweep must be a Sweep from threshold_sweep, got {type(sweep).__name__}")
+    threshold = _real(threshold, "threshold")
+    beta = check_beta(beta)
+    zd = check_zero_division(zero_division, allow_spark=True)
+    c = sweep.counts_at(threshold)
+    return {
+        "threshold": threshold,
+        "beta": beta,
+        "counts": c,
+        "tp": c.tp,
+        "fp": c.fp,
+        "fn": c.fn,
+        "tn": c.tn,
+        "above": c.tp + c.fp,
+        "below": c.fn + c.tn,
+        "accuracy": ratio(c.tp + c.tn, c.total, zero_division=0.0),
+        "precision": precision_of(c.tp, c.fp, zd),
+        "recall": recall_of(c.tp, c.fn, zd),
+        "fpr": fpr_of(c.fp, c.tn, zd),
+        "f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, zd),
+        "f_beta": f_beta_of(c.tp, c.fp, c.fn, beta, zd),
+    }
+
+
+def explorer_text(state):
+    """The lines the threshold explorer shows for ``state``, by key.
+
+    Numbers are printed with four decimals, so the text is stable (the
+    browser test and nbval compare it). Keys: ``EXPLORER_KEYS``.
+
+    >>> y = [1] * 11 + [0] * 89
+    >>> s = [1.0] + [0.6] * 5 + [0.4] * 5 + [0.0] * 89
+    >>> for line in explorer_text(explorer_state(threshold_sweep(y, s), 0.5, 2)).values():
+    ...     print(line)
+    threshold 0.5000
+    accuracy 0.9500
+    precision 1.0000
+    recall 0.5455
+    F1 0.7059
+    F-beta (beta 2.00) 0.6000
+    above threshold (predicted positive) 6: 6 positive, 0 negative
+    below threshold (predicted negative) 94: 5 positive, 89 negative
+    """
+    s = state
+    return {
+        "threshold": f"threshold {s['threshold']:.4f}",
+        "accuracy": f"accuracy {s['accuracy']:.4f}",
+        "precision": f"precision {s['precision']:.4f}",
+        "recall": f"recall {s['recall']:.4f}",
+        "f1": f"F1 {s['f1']:.4f}",
+        "f_beta": f"F-beta (beta {s['beta']:.2f}) {s['f_beta']:.4f}",
+        "above": (f"above threshold (predicted positive) {_num(s['above'])}: "
+                  f"{_num(s['tp'])} positive, {_num(s['fp'])} negative"),
+        "below": (f"below threshold (predicted negative) {_num(s['below'])}: "
+                  f"{_num(s['fn'])} positive, {_num(s['tn'])} negative"),
+    }
+
+
+def confusion_html(counts, layout="actual-by-predicted"):
+    """The 2 x 2 table of ``counts`` as an HTML table, in either layout the seeds use.
+
+    Cells carry ``data-cell="tp"`` (``fp``, ``fn``, ``tn``) so a test can find them.
+
+    >>> print(confusion_html(BinaryCounts(1, 0, 10, 89), "predicted-by-actual"))
+    <table class="evalkit-confusion"><tr><th></th><th>actual positive</th><th>actual negative</th></tr><tr><th>predicted positive</th><td data-cell="tp">TP 1</td><td data-cell="fp">FP 0</td></tr><tr><th>predicted negative</th><td data-cell="fn">FN 10</td><td data-cell="tn">TN 89</td></tr></table>
+    """
+    if not isinstance(counts, BinaryCounts):
+        raise TypeError(f"counts must be a BinaryCounts, got {type(counts).__name__}")
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
+    names = [["tp", "fn"], ["fp", "tn"]]  # actual-by-predicted
+    rows, cols = "actual", "predicted"
+    if layout == "predicted-by-actual":
+        names = [list(r) for r in zip(*names)]
+        rows, cols = cols, rows
+    head = "".join(f"<th>{cols} {k}</th>" for k in ("positive", "negative"))
+    out = [f'<table class="evalkit-confusion"><tr><th></th>{head}</tr>']
+    for label, row in zip(("positive", "negative"), names):
+        cells = "".join(
+            f'<td data-cell="{n}">{n.upper()} {html.escape(_num(getattr(counts, n)))}</td>'
+            for n in row)
+        out.append(f"<tr><th>{rows} {label}</th>{cells}</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+# -- class imbalance ----------------------------------------------------------
+
+
+def imbalance_state(majority, *, n=100):
+    """The "always predict the majority class" baseline on ``n`` samples.
+
+    ``round(majority * n)`` samples are of the majority class, the rest of the
+    minority class, which is taken as positive. Predicting the majority for
+    everyone gives tp = fp = 0, fn = #minority, tn = #majority, so
+
+    accuracy = #majority / n = ``majority`` (it climbs with the imbalance),
+    minority recall = 0 / #minority = 0 (always), majority recall = 1, and
+    balanced accuracy = (0 + 1) / 2 = 0.5. Precision of the minority is 0/0,
+    reported as 0.0 (scikit-learn's ``zero_division`` default). Seeds 000
+    (90 men / 10 women: 90 %) and 001 (99 / 1: 99 %) are two points of it.
+
+    Parameters
+    ----------
+    majority : float
+        Share of the majority class, 0.5 <= majority < 1.
+    n : int, default 100
+
+    Examples
+    --------
+    >>> st = imbalance_state(0.9)
+    >>> st["counts"], st["accuracy"], st["minority_recall"], st["balanced_accuracy"]
+    (BinaryCounts(tp=0, fp=0, fn=10, tn=90), 0.9, 0.0, 0.5)
+    """
+    majority = _real(majority, "majority")
+    if not 0.5 <= majority < 1:
+        raise ValueError(f"majority must be a share in [0.5, 1); got {majority!r}")
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 2:
+        raise ValueError(f"n must be an integer >= 2; got {n!r}")
+    n = int(n)
+    n_major = int(round(majority * n))
+    n_minor = n - n_major
+    if n_minor < 1:
+        raise ValueError(f"majority={majority!r} leaves no minority sample among n={n}")
+    c = BinaryCounts(tp=0, fp=0, fn=n_minor, tn=n_major)
+    minority_recall = recall_of(c.tp, c.fn, 0.0)
+    majority_recall = ratio(c.tn, c.negatives, zero_division=0.0)
+    return {
+        "majority": majority,
+        "n": n,
+        "n_majority": n_major,
+        "n_minority": n_minor,
+        "counts": c,
+        "accuracy": ratio(c.tp + c.tn, c.total, zero_division=0.0),
+        "minority_recall": minority_recall,
+        "minority_precision": precision_of(c.tp, c.fp, 0.0),
+        "minority_f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, 0.0),
+        "majority_recall": majority_recall,
+        "balanced_accuracy": (minority_recall + majority_recall) / 2,
+    }
+
+
+def imbalance_text(state):
+    """The lines the imbalance explorer shows for ``state``, by key.
+
+    >>> for line in imbalance_text(imbalance_state(0.99)).values():
+    ...     print(line)
+    majority 99 / minority 1 (of 100)
+    accuracy of always predicting the majority 0.9900
+    minority recall 0.0000
+    majority recall 1.0000
+    balanced accuracy 0.5000
+    """
+    s = state
+    return {
+        "ratio": f"majority {s['n_majority']} / minority {s['n_minority']} (of {s['n']})",
+        "accuracy": f"accuracy of always predicting the majority {s['accuracy']:.4f}",
+        "minority_recall": f"minority recall {s['minority_recall']:.4f}",
+        "majority_recall": f"majority recall {s['majority_recall']:.4f}",
+        "balanced_accuracy": f"balanced accuracy {s['balanced_accuracy']:.4f}",
+    }
+
+
+# -- building the ROC curve by hand -------------------------------------------
+
+
+def roc_builder_state(y_true, y_score, step, *, pos_label=None):
+    """Seed 001's ROC construction after ``step`` steps: the path so far and its area.
+
+    Sort the samples by score, highest first; each step predicts the next
+    sample positive too, i.e. lowers the threshold to its score: a positive
+    moves the point up by 1 / #positives (TPR), a negative right by
+    1 / #negatives (FPR). Samples with tied scores enter in the same step (a
+    diagonal segment), as any threshold takes them together; with distinct
+    scores a step is one sample. The running area is the trapezoid sum under
+    the path so far; after the last step it is the AUC.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like
+        Binary labels and scores, as for ``roc_auc_score``.
+    step : int
+        0 (nothing predicted positive, the point (0, 0)) to ``n_steps``.
+    pos_label : optional
+        As in :func:`~evalkit._sweep.threshold_sweep`.
+
+    Returns
+    -------
+    dict
+        ``step``, ``n_steps``, ``order`` (0-based sample indices, highest
+        score first, ties in input order), ``new`` (the indices that entered at
+        this step), ``new_labels`` (True for positives), ``threshold`` (their
+        score; None at step 0), ``fpr_path``, ``tpr_path`` (lists of length
+        step + 1, from (0, 0)), ``fpr``, ``tpr``, ``area``, ``counts``.
+
+    Examples
+    --------
+    Seed 001, sequence 1: samples 1 and 3 (1-based) are clicked and scored highest.
+
+    >>> y = [1, 0, 1, 0, 0, 0]
+    >>> p = [0.9, 0.7, 0.8, 0.6, 0.5, 0.4]
+    >>> st = roc_builder_state(y, p, 2)
+    >>> st["new"], st["fpr"], st["tpr"], st["area"]
+    ([2], 0.0, 1.0, 0.0)
+    >>> roc_builder_state(y, p, 6)["area"]
+    1.0
+    """
+    sw = threshold_sweep(y_true, y_score, pos_label=pos_label)
+    if sw.n_pos == 0 or sw.n_neg == 0:
+        raise ValueError("y_true must hold both classes to draw a ROC curve")
+    n_steps = len(sw)
+    if isinstance(step, bool) or not isinstance(step, numbers.Integral):
+        raise TypeError(f"step must be an integer, got {step!r}")
+    if not 0 <= step <= n_steps:
+        raise ValueError(f"step must be in [0, {n_steps}] (one step per distinct score); got {step}")
+    step = int(step)
+    scores = np.asarray(y_score, dtype=float)
+    order = np.argsort(-scores, kind="stable")
+    fpr_path = np.r_[0.0, sw.fps[:step] / sw.n_neg]
+    tpr_path = np.r_[0.0, sw.tps[:step] / sw.n_pos]
+    area = float(np.sum(np.diff(fpr_path) * (tpr_path[1:] + tpr_path[:-1]) / 2))
+    if step:
+        threshold = float(sw.thresholds[step - 1])
+        new = [int(i) for i in order if scores[i] == threshold]
+        tp, fp = sw.tps[step - 1], sw.fps[step - 1]
+    else:
+        threshold, new, tp, fp = None, [], 0, 0
+    pos = positive_mask(y_true, pos_label)
+    return {
+        "step": step,
+        "n_steps": n_steps,
+        "order": [int(i) for i in order],
+        "new": new,
+        "new_labels": [bool(pos[i]) for i in new],
+        "threshold": threshold,
+        "fpr_path": fpr_path.tolist(),
+        "tpr_path": tpr_path.tolist(),
+        "fpr": float(fpr_path[-1]),
+        "tpr": float(tpr_path[-1]),
+        "area": area,
+        "counts": BinaryCounts(tp=int(tp), fp=int(fp), fn=int(sw.n_pos - tp),
+                               tn=int(sw.n_neg - fp)),
+    }
+
+
+def roc_builder_text(state):
+    """The lines the ROC builder shows for ``state``, by key (samples numbered from 1, as in seed 001).
+
+    >>> y, p = [1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
+    >>> for line in roc_builder_text(roc_builder_state(y, p, 3)).values():
+    ...     print(line)
+    step 3 of 6
+    took sample 3 (score 0.7, positive)
+    TPR 1.0000
+    FPR 0.2500
+    area so far 0.1250
+    """
+    s = state
+    if s["new"]:
+        who = ", ".join(f"{i + 1}" for i in s["new"])
+        kinds = sorted({"positive" if p else "negative" for p in s["new_labels"]}, reverse=True)
+        plural = "s" if len(s["new"]) > 1 else ""
+        taken = f"took sample{plural} {who} (score {s['threshold']:g}, {' and '.join(kinds)})"
+    else:
+        taken = "nothing predicted positive yet: the point (0, 0)"
+    return {
+        "step": f"step {s['step']} of {s['n_steps']}",
+        "taken": taken,
+        "tpr": f"TPR {s['tpr']:.4f}",
+        "fpr": f"FPR {s['fpr']:.4f}",
+        "area": f"area so far {s['area']:.4f}",
+    }
+
+
+# -- the widgets (ipywidgets and matplotlib are imported only here) ------------
+
+
+def threshold_explorer(y_true, y_score, *, pos_label=1, threshold=None, beta=1.0,
+                       layout="actual-by-predicted"):
+    """A threshold slider over ``y_score`` with its confusion matrix, metrics and curves.
+
+    The sweep is computed once; a slider move is one lookup
+    (:func:`explorer_state`) and a redraw of the moving markers only. Shows
+    the confusion matrix (``layout`` selectable), accuracy, precision,
+    recall, F1, F-beta (with a beta slider), the counts above and below the
+    threshold, the score histograms with the threshold line, and the current
+    point on the ROC and PR curves.
+
+    Returns a :class:`~evalkit._widgets_ui.ThresholdExplorer` (an
+    ``ipywidgets.VBox``) whose ``.threshold``, ``.beta``, ``.matrix_layout``
+    can be read and set, and whose ``.state``, ``.counts`` and ``.text``
+    follow the slider.
+    """
+    from ._widgets_ui import ThresholdExplorer
+
+    return ThresholdExplorer(y_true, y_score, pos_label=pos_label, threshold=threshold,
+                             beta=beta, layout=layout)
+
+
+def imbalance_explorer(majority=0.9, *, n=100):
+    """A class-ratio slider (50/50 to 99/1) and the "always predict the majority" baseline.
+
+    Accuracy climbs with the majority's share while the minority's recall
+    stays 0 (:func:`imbalance_state`). Returns an
+    :class:`~evalkit._widgets_ui.ImbalanceExplorer` with ``.majority`` and
+    ``.state``.
+    """
+    from ._widgets_ui import ImbalanceExplorer
+
+    return ImbalanceExplorer(majority, n=n)
+
+
+def roc_builder(y_true, y_score, *, pos_label=None, step=0):
+    """Step through the hand construction of a ROC curve, one sample (score) at a time.
+
+    Shows the path so far, the current TPR and FPR and the running area
+    (:func:`roc_builder_state`). Returns a
+    :class:`~evalkit._widgets_ui.RocBuilder` with ``.step`` and ``.state``.
+    """
+    from ._widgets_ui import RocBuilder
+
+    return RocBuilder(y_true, y_score, pos_label=pos_label, step=step)
+
+
+def __getattr__(name):
+    # The widget classes, importable from here without importing ipywidgets up front.
+    if name in ("ThresholdExplorer", "ImbalanceExplorer", "RocBuilder"):
+        from . import _widgets_ui
+
+        return getattr(_widgets_ui, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
