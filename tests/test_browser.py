@@ -1,0 +1,294 @@
+"""The widgets as a learner sees them, in headless Chromium driven by Playwright.
+
+* Voila serves a small notebook with a threshold explorer; the test moves the
+  threshold slider (arrow keys on its handle, then typing into its readout)
+  and checks that the counts, precision and recall shown are exactly what
+  evalkit computes at the new threshold, and that the figure was redrawn.
+* The static course (``tools/make_site.py``, ``make site``) opens from
+  ``file://`` with its widgets rendered from the saved widget state, and
+  fetches nothing from outside the machine.
+
+Chromium: ``$EVALKIT_CHROMIUM``, else ``/usr/bin/chromium``, else
+Playwright's own browser if one was installed. Without any, the tests are
+skipped, except under ``CI=true``, where they fail. Servers and browsers are
+always stopped; everything is written under pytest's tmp_path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.browser
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+INSTALL_HINT = (
+    "no Chromium for the browser tests: install Debian's (`apt-get install chromium`, which "
+    ".ci/run does as root) or point EVALKIT_CHROMIUM at a Chromium/Chrome binary"
+)
+SERVER_TIMEOUT_S = 60
+RENDER_TIMEOUT_MS = 90_000
+UPDATE_TIMEOUT_S = 15
+
+# Talk to 127.0.0.1 directly, whatever *_proxy variables say.
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+# The notebook Voila serves: its data cell is also exec'd here, one source for both.
+DATA_SOURCE = """\
+import numpy as np
+rng = np.random.default_rng(5)
+y_true = (rng.random(400) < 0.35).astype(int)
+y_score = np.clip(rng.normal(0.38 + 0.25 * y_true, 0.18), 0, 1).round(4) + 0.00005
+"""
+EXPLORER_SOURCE = """\
+from evalkit.widgets import threshold_explorer
+explorer = threshold_explorer(y_true, y_score)
+explorer
+"""
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def find_chromium() -> str | None:
+    """EVALKIT_CHROMIUM, else /usr/bin/chromium, else Playwright's own download (never fetched here)."""
+    env = os.environ.get("EVALKIT_CHROMIUM")
+    if env:
+        return env if os.access(env, os.X_OK) else None
+    if os.access("/usr/bin/chromium", os.X_OK):
+        return "/usr/bin/chromium"
+    try:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            path = p.chromium.executable_path
+        return path if path and os.access(path, os.X_OK) else None
+    except Exception:
+        return None
+
+
+def skip_or_fail(reason: str) -> None:
+    if in_ci():
+        pytest.fail(f"CI=true and {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def chromium_path():
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        skip_or_fail("playwright is not installed (it is in the test extra: make venv)")
+    path = find_chromium()
+    if path is None:
+        skip_or_fail(INSTALL_HINT)
+    return path
+
+
+@contextmanager
+def browser_page(chromium_path, tmp_path):
+    """A headless Chromium page that records every request's URL; always closed."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, headless=True,
+                                    args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            context = browser.new_context(viewport={"width": 1100, "height": 1000})
+            page = context.new_page()
+            page.requests_seen = []
+            page.on("request", lambda r: page.requests_seen.append(r.url))
+            page.console_seen = []
+            page.on("console", lambda m: page.console_seen.append(f"{m.type}: {m.text}"))
+            page.on("pageerror", lambda e: page.console_seen.append(f"pageerror: {e}"))
+            yield page
+        finally:
+            browser.close()
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_status(url: str) -> int | None:
+    try:
+        with OPENER.open(url, timeout=5) as response:
+            return response.status
+    except urllib.error.HTTPError as e:
+        return e.code
+    except OSError:
+        return None
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop a server and its kernels: its whole process group, TERM first, then KILL."""
+    for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(timeout=grace)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def write_notebook(path: Path, sources: list[str]) -> None:
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in sources]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, path)
+
+
+@contextmanager
+def voila(notebook: Path, tmp_path: Path):
+    """Serve NOTEBOOK with Voila on a free loopback port; yield its base URL; always stop it."""
+    port = free_port()
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+               JUPYTER_PLATFORM_DIRS="1", MPLBACKEND="Agg")
+    log_path = tmp_path / "voila.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
+            cwd=notebook.parent, env=env, stdin=subprocess.DEVNULL, stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        # Fetching "/" would already run the notebook: poll a static file instead.
+        deadline = time.monotonic() + SERVER_TIMEOUT_S
+        while http_status(f"{base}/voila/static/voila.js") != 200:
+            if proc.poll() is not None:
+                pytest.fail(f"voila exited with {proc.returncode}:\n"
+                            + log_path.read_text(errors="replace")[-4000:])
+            if time.monotonic() > deadline:
+                pytest.fail(f"voila did not answer within {SERVER_TIMEOUT_S} s:\n"
+                            + log_path.read_text(errors="replace")[-4000:])
+            time.sleep(0.3)
+        yield base, log_path
+    finally:
+        stop(proc)
+
+
+def is_local(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme in ("file", "data", "blob", "about"):
+        return True
+    return parts.hostname in ("127.0.0.1", "localhost", "::1")
+
+
+def shown_texts(page, keys) -> dict[str, str]:
+    return {k: page.inner_text(f".evalkit-{k.replace('_', '-')}").strip() for k in keys}
+
+
+def wait_for_texts(page, expected_for, what: str) -> dict[str, str]:
+    """Poll until the shown texts equal expected_for(readout value); return them."""
+    from evalkit.widgets import EXPLORER_KEYS
+
+    deadline = time.monotonic() + UPDATE_TIMEOUT_S
+    while True:
+        readout = page.inner_text(".evalkit-threshold-slider .widget-readout").strip()
+        expected = expected_for(float(readout))
+        shown = shown_texts(page, EXPLORER_KEYS)
+        if shown == expected:
+            return shown
+        if time.monotonic() > deadline:
+            raise AssertionError(f"after {what} (readout {readout}) the explorer shows\n{shown}\n"
+                                 f"but evalkit computes\n{expected}")
+        time.sleep(0.1)
+
+
+def figure_png(page) -> bytes:
+    return page.locator(".evalkit-figure").screenshot()
+
+
+def test_threshold_explorer_in_voila(chromium_path, tmp_path):
+    from evalkit._sweep import threshold_sweep
+    from evalkit.widgets import explorer_state, explorer_text
+
+    data: dict = {}
+    exec(DATA_SOURCE, data)
+    sweep = threshold_sweep(data["y_true"], data["y_score"])
+
+    def expected_for(threshold):
+        return explorer_text(explorer_state(sweep, threshold, 1.0))
+
+    notebook = tmp_path / "explorer.ipynb"
+    write_notebook(notebook, [DATA_SOURCE, EXPLORER_SOURCE])
+    screenshot = tmp_path / "browser-threshold-explorer.png"
+
+    with voila(notebook, tmp_path) as (base, log_path), browser_page(chromium_path, tmp_path) as page:
+        try:
+            page.goto(base + "/", timeout=RENDER_TIMEOUT_MS)
+            page.wait_for_selector(".evalkit-threshold-explorer img.evalkit-figure",
+                                   timeout=RENDER_TIMEOUT_MS)
+            first = wait_for_texts(page, expected_for, "loading")
+            assert first["threshold"] == "threshold 0.5000"
+            before = figure_png(page)
+            src_before = page.get_attribute("img.evalkit-figure", "src")
+
+            # 1. the keyboard: arrow keys on the slider's handle, one step each
+            page.focus(".evalkit-threshold-slider .noUi-handle")
+            for _ in range(7):
+                page.keyboard.press("ArrowLeft")
+            moved = wait_for_texts(page, expected_for, "7 x ArrowLeft on the slider handle")
+            assert moved["threshold"] == "threshold 0.4300", moved
+
+            # 2. typing into the readout
+            readout = page.locator(".evalkit-threshold-slider .widget-readout")
+            readout.click()
+            page.keyboard.press("Control+A")
+            page.keyboard.type("0.61")
+            page.keyboard.press("Enter")
+            typed = wait_for_texts(page, expected_for, "typing 0.61 into the readout")
+            assert typed["threshold"] == "threshold 0.6100"
+            for k in ("precision", "recall", "above", "below"):
+                assert typed[k] != first[k], f"{k} did not change between 0.50 and 0.61"
+            st = explorer_state(sweep, 0.61)
+            cells = {c: page.inner_text(f'.evalkit-confusion-matrix td[data-cell="{c}"]')
+                     for c in ("tp", "fp", "fn", "tn")}
+            assert cells == {c: f"{c.upper()} {st[c]}" for c in cells}
+
+            # the figure was redrawn: a new image, with different pixels
+            deadline = time.monotonic() + UPDATE_TIMEOUT_S
+            while page.get_attribute("img.evalkit-figure", "src") == src_before:
+                assert time.monotonic() < deadline, "the figure's image was never replaced"
+                time.sleep(0.1)
+            page.wait_for_timeout(300)
+            after = figure_png(page)
+            assert after != before, "the figure looks the same after moving the threshold"
+        finally:
+            try:
+                page.screenshot(path=str(screenshot), full_page=True)
+                print(f"\nscreenshot: {screenshot}")
+            except Exception as e:  # the page may be gone; the failure above says why
+                print(f"\nno screenshot: {e}")
+        # Voila's page itself asks a CDN for MathJax, which fails offline: that is
+        # no error of the widgets. Script errors are.
+        print("requests outside the machine:", sorted({u for u in page.requests_seen if not is_local(u)}))
+        errors = [m for m in page.console_seen if m.startswith("pageerror")]
+        assert not errors, errors
