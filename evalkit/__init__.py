@@ -21,6 +21,18 @@ from .classification import (
     recall_score,
 )
 from .exceptions import UndefinedMetricWarning
+from .ranking import (
+    auc,
+    average_precision_score,
+    best_threshold,
+    confusion_matrix_at_thresholds,
+    precision_recall_curve,
+    roc_auc_pairs,
+    roc_auc_rank,
+    roc_auc_score,
+    roc_curve,
+    threshold_table,
+)
 from .report import classification_report
 from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
 
@@ -36,6 +48,16 @@ __all__ = [
     "precision_score",
     "recall_score",
     "UndefinedMetricWarning",
+    "confusion_matrix_at_thresholds",
+    "roc_curve",
+    "roc_auc_score",
+    "precision_recall_curve",
+    "average_precision_score",
+    "auc",
+    "roc_auc_rank",
+    "roc_auc_pairs",
+    "best_threshold",
+    "threshold_table",
     "classification_report",
     "precision_recall_fscore_at_k",
     "top_k_accuracy_score",

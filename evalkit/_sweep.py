@@ -246,9 +246,15 @@ def _sweep_unweighted(pos, scores):
 def _sweep_weighted(pos, scores, w):
     """Sweep by argsort and cumulative sums (weights, or keys too far apart).
 
-    Order within ties does not matter: only the last row of each group is read.
+    Without weights the order within ties does not matter (only the last row
+    of each group is read, and integer sums are exact). With weights the
+    sort is stable with ties in input order -- scikit-learn's order -- so the
+    float cumulative sums are bit-identical to scikit-learn's.
     """
-    order = np.argsort(scores)[::-1]
+    if w is None:
+        order = np.argsort(scores)[::-1]
+    else:  # descending, stable: argsort the reversed scores, then map back
+        order = (len(scores) - 1) - np.argsort(scores[::-1], kind="stable")[::-1]
     s = scores[order]
     last = np.r_[np.flatnonzero(s[1:] != s[:-1]), len(s) - 1]
     p = pos[order]

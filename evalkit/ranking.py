@@ -1,0 +1,822 @@
+"""Ranking metrics: ROC and PR curves, AUC three ways, and the best threshold.
+
+Everything here reads the one threshold sweep (:mod:`evalkit._sweep`): the
+scores sorted once, cumulative true and false positives at every distinct
+score. The scikit-learn mirrors (:func:`confusion_matrix_at_thresholds`,
+:func:`roc_curve`, :func:`roc_auc_score`, :func:`precision_recall_curve`,
+:func:`average_precision_score`, :func:`auc`) keep sklearn 1.9's names,
+keywords, defaults, warnings and numbers; Spark's conventions are named in
+each docstring. Like scikit-learn, samples of weight 0 are dropped before the
+sweep, so they never make a threshold.
+
+The area under the ROC curve is computed three ways that agree exactly:
+
+* :func:`roc_auc_score` -- the area (trapezoids between the curve's points);
+* :func:`roc_auc_rank` -- the rank-sum (Mann-Whitney) formula of seed 003;
+* :func:`roc_auc_pairs` -- every positive-negative pair counted, a tie as 1/2.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
+from ._sweep import Sweep, _sweep_unweighted, _sweep_weighted, positive_mask
+from ._validation import (
+    check_beta,
+    check_labels,
+    check_same_length,
+    check_sample_weight,
+    check_scores,
+    check_zero_division,
+)
+from .exceptions import UndefinedMetricWarning
+
+__all__ = [
+    "confusion_matrix_at_thresholds",
+    "roc_curve",
+    "roc_auc_score",
+    "precision_recall_curve",
+    "average_precision_score",
+    "auc",
+    "roc_auc_rank",
+    "roc_auc_pairs",
+    "best_threshold",
+    "threshold_table",
+]
+
+_ONE_CLASS = ("Only one class is present in y_true. ROC AUC score is not defined in that case.")
+_ONE = np.uint64(1)
+_TOP = np.uint64(1 << 63)
+
+
+# -- shared plumbing -----------------------------------------------------------
+
+
+def _sweep(y_true, y_score, pos_label=None, sample_weight=None):
+    """Validate and sweep as scikit-learn does; return ``(sweep, dtype of the scores)``.
+
+    Samples of weight 0 are dropped first (scikit-learn's convention: they
+    make no threshold). Unweighted input takes the sweep's sort-only path.
+    """
+    pos = positive_mask(y_true, pos_label)
+    scores = check_scores(y_score)
+    check_same_length(y_true=pos, y_score=scores)
+    w = check_sample_weight(sample_weight, len(pos))
+    if w is None:
+        return _sweep_unweighted(pos, scores), scores.dtype
+    keep = w != 0
+    if not keep.all():
+        pos, scores, w = pos[keep], scores[keep], w[keep]
+    return _sweep_weighted(pos, scores, w), scores.dtype
+
+
+def _float_counts(sweep):
+    return (np.asarray(sweep.tps, dtype=np.float64), np.asarray(sweep.fps, dtype=np.float64))
+
+
+def _check_choice(value, choices, name):
+    if not any(value is c or (isinstance(value, str) and value == c) for c in choices):
+        shown = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {shown}; got {value!r}")
+    return value
+
+
+def _check_bool(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _warn(message, category=UndefinedMetricWarning):
+    warnings.warn(message, category, stacklevel=3)
+
+
+# -- the scikit-learn mirrors ----------------------------------------------------
+
+
+def confusion_matrix_at_thresholds(y_true, y_score, *, pos_label=None, sample_weight=None):
+    """The four cells of the binary confusion matrix at every distinct score.
+
+    At threshold ``t = thresholds[i]`` a sample is predicted positive when
+    ``score >= t``: ``tps[i] = #(positive, score >= t)``, ``fps[i] =
+    #(negative, score >= t)``, ``fns = tps[-1] - tps``, ``tns = fps[-1] -
+    fps`` (sums of ``sample_weight`` when given). Thresholds are the distinct
+    scores, highest first -- scikit-learn 1.9's function of the same name,
+    same order of outputs and same dtypes (float64 counts, thresholds of the
+    scores' dtype). Spark calls these rows ``confusions`` (a
+    ``BinaryConfusionMatrix`` per threshold), in the same descending order.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: {0, 1}, {-1, 1} or booleans, or any labels with
+        ``pos_label`` (every other label is then negative).
+    y_score : array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive; finite numbers.
+    pos_label : int, float, bool or str, default=None
+        The positive class; ``None`` means 1 (labels must then be {0, 1} or {-1, 1}).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; samples of weight 0 are dropped.
+
+    Returns
+    -------
+    tns, fps, fns, tps : ndarray of shape (n_thresholds,), float64
+    thresholds : ndarray of shape (n_thresholds,)
+        Decreasing distinct scores.
+
+    Examples
+    --------
+    >>> tns, fps, fns, tps, thr = confusion_matrix_at_thresholds(
+    ...     [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> tps.tolist(), fps.tolist(), fns.tolist(), tns.tolist()
+    ([1.0, 1.0, 2.0, 2.0], [0.0, 1.0, 1.0, 2.0], [1.0, 1.0, 0.0, 0.0], [2.0, 1.0, 1.0, 0.0])
+    >>> thr.tolist()
+    [0.8, 0.4, 0.35, 0.1]
+    """
+    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
+    tps, fps = _float_counts(sweep)
+    return fps[-1] - fps, fps, tps[-1] - tps, tps, sweep.thresholds.astype(dtype, copy=False)
+
+
+def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
+    """Receiver operating characteristic (ROC 曲线): (FPR, TPR) at every threshold.
+
+    ``tpr = tps / P`` (recall) and ``fpr = fps / N`` where ``tps``/``fps`` are
+    the positives/negatives scored ``>= thresholds[i]``. scikit-learn's
+    convention, mirrored exactly: the curve starts at (0, 0) with the extra
+    threshold ``np.inf``; ``drop_intermediate=True`` drops the points where
+    neither fps nor tps bends (second differences both 0 -- collinear points,
+    which change no area). With no negatives (no positives) ``fpr`` (``tpr``)
+    is all nan and an ``UndefinedMetricWarning`` says so. Spark's ``roc()``
+    instead lists every threshold's point without thresholds, starting at
+    (0, 0) and ending with an appended (1, 1).
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`confusion_matrix_at_thresholds`.
+    drop_intermediate : bool, default=True
+        Drop the points that lie on a straight segment.
+
+    Returns
+    -------
+    fpr, tpr : ndarray of shape (n_points,), increasing
+    thresholds : ndarray of shape (n_points,), float64
+        Decreasing; ``thresholds[0] = inf`` (nothing predicted positive).
+
+    Examples
+    --------
+    >>> fpr, tpr, thr = roc_curve([1, 1, 2, 2], [0.1, 0.4, 0.35, 0.8], pos_label=2)
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    >>> thr.tolist()
+    [inf, 0.8, 0.4, 0.35, 0.1]
+    """
+    drop_intermediate = _check_bool(drop_intermediate, "drop_intermediate")
+    sweep, _ = _sweep(y_true, y_score, pos_label, sample_weight)
+    tps, fps = _float_counts(sweep)
+    thresholds = sweep.thresholds
+    if drop_intermediate and len(fps) > 2:
+        bends = np.empty(len(fps), dtype=bool)
+        bends[0] = bends[-1] = True
+        # a point is kept where fps or tps bends: a non-zero second difference
+        np.logical_or(np.diff(fps, 2) != 0, np.diff(tps, 2) != 0, out=bends[1:-1])
+        tps, fps, thresholds = tps[bends], fps[bends], thresholds[bends]
+    tps = np.r_[0.0, tps]
+    fps = np.r_[0.0, fps]
+    thresholds = np.r_[np.inf, thresholds.astype(np.float64, copy=False)]
+    if fps[-1] <= 0:
+        _warn("No negative samples in y_true, false positive value should be meaningless")
+        fpr = np.full(fps.shape, np.nan)
+    else:
+        fpr = fps / fps[-1]
+    if tps[-1] <= 0:
+        _warn("No positive samples in y_true, true positive value should be meaningless")
+        tpr = np.full(tps.shape, np.nan)
+    else:
+        tpr = tps / tps[-1]
+    return fpr, tpr, thresholds
+
+
+def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
+                           drop_intermediate=False):
+    """Precision-recall curve (P-R 曲线): precision and recall at every threshold.
+
+    ``precision = tps / (tps + fps)`` and ``recall = tps / P`` at each
+    distinct score, listed by increasing threshold, then the point (recall 0,
+    precision 1) appended with no threshold -- scikit-learn's convention,
+    mirrored exactly (``len(thresholds) = len(precision) - 1``). With no
+    positive sample, recall is 1 everywhere and a warning says so.
+    ``drop_intermediate=True`` keeps only the first and last point of each run
+    of equal recall. Spark's ``pr()`` runs the other way: descending
+    thresholds, starting with the point (recall 0, precision at the highest
+    threshold).
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`confusion_matrix_at_thresholds`.
+    drop_intermediate : bool, default=False
+        Drop the points inside vertical runs (same recall).
+
+    Returns
+    -------
+    precision, recall : ndarray of shape (n_thresholds + 1,)
+        Recall decreasing; the last point is (recall 0, precision 1).
+    thresholds : ndarray of shape (n_thresholds,)
+        Increasing distinct scores, of the scores' dtype.
+
+    Examples
+    --------
+    >>> p, r, thr = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> [round(v, 4) for v in p.tolist()], r.tolist()
+    ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0])
+    >>> thr.tolist()
+    [0.1, 0.35, 0.4, 0.8]
+    """
+    drop_intermediate = _check_bool(drop_intermediate, "drop_intermediate")
+    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
+    tps, fps = _float_counts(sweep)
+    thresholds = sweep.thresholds.astype(dtype, copy=False)
+    if drop_intermediate and len(fps) > 2:
+        # keep a point unless tps is the same before and after it
+        keep = np.empty(len(tps), dtype=bool)
+        keep[0] = keep[-1] = True
+        step = np.diff(tps) != 0
+        np.logical_or(step[:-1], step[1:], out=keep[1:-1])
+        tps, fps, thresholds = tps[keep], fps[keep], thresholds[keep]
+    predicted = tps + fps
+    precision = np.zeros_like(tps)
+    np.divide(tps, predicted, out=precision, where=predicted != 0)
+    if tps[-1] == 0:
+        _warn("No positive class found in y_true, recall is set to one for all thresholds.")
+        recall = np.ones_like(tps)
+    else:
+        recall = tps / tps[-1]
+    return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1]
+
+
+def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sample_weight=None):
+    """Average precision (平均精度, AP): the step sum of precision over recall.
+
+    ``AP = Σ_n (R_n - R_{n-1}) · P_n`` over the points of
+    :func:`precision_recall_curve` (increasing recall), each precision
+    weighted by the recall gained at its threshold -- scikit-learn's
+    uninterpolated definition, mirrored exactly. It is not the trapezoid
+    area: Spark's ``areaUnderPR`` joins the PR points with straight lines
+    and starts from (recall 0, precision at the highest threshold), which
+    is often more optimistic. Binary only.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels (at most two distinct values).
+    y_score : array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive.
+    average : {"macro", "micro", "samples", "weighted"} or None, default="macro"
+        Accepted for scikit-learn compatibility; ignored for binary input.
+    pos_label : int, float, bool or str, default=1
+        The positive class.
+    sample_weight : array-like of shape (n_samples,), default=None
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
+    0.8333
+    """
+    _check_choice(average, ("micro", "samples", "weighted", "macro", None), "average")
+    y = check_labels(y_true, "y_true")
+    classes = np.unique(y)
+    if len(classes) > 2:
+        raise ValueError(
+            f"y_true has {len(classes)} classes: average_precision_score supports binary "
+            "y_true only (multiclass and multilabel averaging are not supported yet); "
+            "for one class against the rest, pass y_true == that_class")
+    if len(classes) == 2 and pos_label not in classes.tolist():
+        raise ValueError(
+            f"pos_label={pos_label!r} is not a valid label: it should be one of {classes.tolist()}")
+    precision, recall, _ = precision_recall_curve(y, y_score, pos_label=pos_label,
+                                                  sample_weight=sample_weight)
+    # recall decreases along the curve, so -diff is the recall gained at each point
+    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+
+
+def auc(x, y):
+    """Area under a curve by the trapezoidal rule: ``Σ (x_{i+1} - x_i)(y_i + y_{i+1}) / 2``.
+
+    ``x`` must be monotonic (increasing, or decreasing -- then the sign is
+    flipped so the area is positive), as in scikit-learn; Spark's
+    ``AreaUnderCurve.of`` is the same trapezoid sum. For the ROC area of
+    scores use :func:`roc_auc_score`; for a PR summary,
+    :func:`average_precision_score` (a step sum, not a trapezoid). NaN
+    propagates to the result (scikit-learn does the same after a curve
+    warned that it is undefined).
+
+    Parameters
+    ----------
+    x : array-like of shape (n,)
+        Monotonic x coordinates, n >= 2.
+    y : array-like of shape (n,)
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> auc([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    0.75
+    """
+    xs = _curve_coordinates(x, "x")
+    ys = _curve_coordinates(y, "y")
+    check_same_length(x=xs, y=ys)
+    if len(xs) < 2:
+        raise ValueError(
+            f"At least 2 points are needed to compute area under curve, but x has {len(xs)}")
+    dx = np.diff(xs)
+    direction = 1.0
+    if np.any(dx < 0):
+        if not np.all(dx <= 0):
+            raise ValueError(
+                "x is neither increasing nor decreasing: the trapezoidal rule needs monotonic x "
+                "(sort the points by x first)")
+        direction = -1.0
+    return float(direction * np.sum(dx * (ys[1:] + ys[:-1])) / 2.0)
+
+
+def _curve_coordinates(v, name):
+    if v is None:
+        raise TypeError(f"{name} is required, got None")
+    arr = np.asarray(v)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    if arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
+    arr = arr.astype(np.float64, copy=False)
+    if np.isinf(arr).any():
+        raise ValueError(f"{name} contains infinite values")
+    return arr
+
+
+# -- the area under the ROC curve, three ways ----------------------------------------
+
+
+def _check_max_fpr(max_fpr):
+    if max_fpr is None:
+        return None
+    if isinstance(max_fpr, bool) or not isinstance(max_fpr, numbers.Real):
+        raise TypeError(f"max_fpr must be a real number in (0, 1] or None, got {max_fpr!r}")
+    if not 0 < max_fpr <= 1:
+        raise ValueError(
+            f"max_fpr must be in (0, 1] (the largest false positive rate kept); got {max_fpr!r}")
+    return float(max_fpr)
+
+
+def _larger_class(y):
+    """``(n_classes, positive)`` for roc_auc_score: the larger of two labels is positive.
+
+    ``positive`` is a boolean mask, or the labels themselves when they are
+    integers 0/1 (no copy). Integer and boolean labels need only min and max.
+    """
+    n = len(y)
+    if y.dtype.kind == "b":
+        p = int(np.count_nonzero(y))
+        return (2 if 0 < p < n else 1), y
+    if y.dtype.kind in "iuf":
+        lo, hi = y.min(), y.max()
+        if lo == hi:
+            return 1, None
+        if y.dtype.kind in "iu" and int(hi) - int(lo) == 1:
+            if lo == 0 and y.dtype.itemsize == 8:
+                return 2, y
+            return 2, y == hi
+        positive = y == hi
+        if int(np.count_nonzero(positive)) + int(np.count_nonzero(y == lo)) == n:
+            return 2, positive
+        return len(np.unique(y)), None
+    classes = np.unique(y)
+    return len(classes), (y == classes[-1] if len(classes) == 2 else None)
+
+
+def _sorted_label_keys(positive, scores):
+    """Sort the scores with the label in the lowest bit of 64-bit keys, or None.
+
+    A non-negative float's bits sort like the float (and -0.0 shifted left
+    by one becomes +0.0's key 0); other scores are mapped to order-keeping
+    unsigned keys first, as the sweep does. ``None`` when the keys span
+    2**63 or more (they would not fit with the label bit).
+    """
+    if scores.dtype == np.float64:
+        x = scores
+    elif scores.dtype.kind == "f" or (scores.dtype.kind in "biu" and len(scores)
+                                      and np.abs(scores).max() <= 2**53):
+        x = scores.astype(np.float64)
+    else:
+        return None
+    if x.min() >= 0:
+        keys = np.left_shift(x.view(np.uint64), _ONE)
+    else:
+        keys = np.add(x, 0.0)  # a copy; -0.0 becomes 0.0
+        keys = keys.view(np.uint64)
+        negative = keys >= _TOP
+        np.invert(keys, out=keys, where=negative)
+        np.bitwise_or(keys, _TOP, out=keys, where=~negative)
+        keys -= keys.min()
+        if keys.max() >= _TOP:
+            return None
+        keys <<= _ONE
+    if positive.dtype == np.bool_:
+        np.bitwise_or(keys, positive, out=keys)
+    else:
+        np.bitwise_or(keys, positive.view(np.uint64), out=keys)
+    keys.sort()
+    return keys
+
+
+def _auc_twice_u(positive, scores):
+    """``(2U, P, N)``: 2 x the Mann-Whitney count of positive-negative pairs won.
+
+    ``U = #(s+ > s-) + #(s+ = s-) / 2``, so ``AUC = 2U / (2 P N)``, exact in
+    integers. One sort of label-carrying keys: within a group of tied scores
+    the negatives sort first, so the positive at sorted position ``j`` (the
+    j-th positive, both from 0) has ``j_pos - j`` negatives before it, ties
+    included; summing, ``U_le = Σ positions - P(P-1)/2`` (the rank-sum
+    formula), and each tied group then gives back half its ``pos·neg`` pairs.
+    """
+    keys = _sorted_label_keys(positive, scores)
+    if keys is None:  # keys too far apart: the sweep's argsort path, integer trapezoids
+        sweep = _sweep_weighted(np.asarray(positive, dtype=bool), scores, None)
+        return _twice_u_from_sweep(sweep)
+    n = len(keys)
+    labels = keys & _ONE
+    keys >>= _ONE
+    np.cumsum(labels, out=labels)  # positives up to and including each position
+    p = int(labels[-1])
+    # Σ_i cum_i = Σ_j lab_j (n - j), hence Σ_j j·lab_j = n·P - Σ_i cum_i
+    twice_u = 2 * (n * p - int(labels.sum())) - p * (p - 1)
+    new_group = keys[1:] != keys[:-1]
+    if not new_group.all():
+        ends = np.r_[np.flatnonzero(new_group), n - 1]  # last position of each group
+        pos_in = np.diff(labels[ends], prepend=0).astype(np.int64)
+        size = np.diff(ends, prepend=-1)
+        twice_u -= int(np.dot(pos_in, size - pos_in))
+    return twice_u, p, n - p
+
+
+def _twice_u_from_sweep(sweep):
+    # trapezoids on integer counts: 2U = Σ Δfps_i (tps_i + tps_{i-1})
+    tps = np.asarray(sweep.tps, dtype=np.int64)
+    fps = np.asarray(sweep.fps, dtype=np.int64)
+    d_fps = np.diff(fps, prepend=0)
+    return int(np.dot(d_fps, tps + np.r_[0, tps[:-1]])), int(sweep.n_pos), int(sweep.n_neg)
+
+
+def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_fpr=None,
+                  multi_class="raise", labels=None):
+    """Area under the ROC curve (AUC): the chance a positive outranks a negative.
+
+    ``AUC = ∫ TPR d(FPR)``, the trapezoid area under :func:`roc_curve`, which
+    equals ``(#(s+ > s-) + #(s+ = s-)/2) / (P·N)`` over all positive-negative
+    pairs (seed 001's "probability that a positive scores higher"). Binary:
+    the larger of the two labels is positive (``np.unique`` order), as in
+    scikit-learn, whose numbers this mirrors. Unweighted input takes an exact
+    integer path: one sort of keys carrying the label bit, no argsort, no
+    curve (see :func:`roc_auc_rank` for the same count as a rank sum).
+    ``max_fpr`` gives the standardized partial AUC up to that false positive
+    rate with the McClish correction, ``(1 + (A - m²/2) / (m - m²/2)) / 2``
+    (0.5 for a random ranking, 1 for a perfect one). Spark's
+    ``areaUnderROC`` is the same trapezoid area (exact without ``numBins``).
+    With one class present the AUC is undefined: nan and an
+    ``UndefinedMetricWarning``, as scikit-learn does.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels (at most two distinct values; the larger is positive).
+    y_score : array-like of shape (n_samples,)
+        Scores for the larger label.
+    average : {"macro", "micro", "samples", "weighted"} or None, default="macro"
+        Accepted for scikit-learn compatibility; ignored for binary input.
+    sample_weight : array-like of shape (n_samples,), default=None
+    max_fpr : float in (0, 1], default=None
+        Partial AUC over ``FPR <= max_fpr``, McClish-standardized.
+    multi_class : {"raise", "ovr", "ovo"}, default="raise"
+    labels : array-like, default=None
+        Accepted for compatibility; multiclass ROC AUC is not supported yet
+        (a ValueError says so).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Seed 001's three score sequences for the clicks (1, 0, 1, 0, 0, 0):
+
+    >>> y = [1, 0, 1, 0, 0, 0]
+    >>> roc_auc_score(y, [0.9, 0.7, 0.8, 0.6, 0.5, 0.4])
+    1.0
+    >>> roc_auc_score(y, [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+    0.875
+    >>> roc_auc_score(y, [0.4, 0.6, 0.5, 0.7, 0.8, 0.9])
+    0.0
+    """
+    _check_choice(average, ("micro", "macro", "samples", "weighted", None), "average")
+    _check_choice(multi_class, ("raise", "ovr", "ovo"), "multi_class")
+    max_fpr = _check_max_fpr(max_fpr)
+    y = check_labels(y_true, "y_true")
+    if np.ndim(y_score) == 2:
+        raise ValueError(
+            f"y_score must be 1-D (one score per sample), got shape {np.shape(y_score)}: 2-D "
+            "(n_samples, n_classes) scores are for multiclass ROC AUC, which evalkit does not "
+            "support yet")
+    scores = check_scores(y_score)
+    check_same_length(y_true=y, y_score=scores)
+    n_classes, positive = _larger_class(y)
+    if n_classes > 2:
+        raise ValueError(
+            f"y_true has {n_classes} classes: roc_auc_score supports binary y_true only; "
+            "multiclass ROC AUC (multi_class='ovr' or 'ovo') is not supported yet. For one "
+            "class against the rest, pass y_true == that_class with that class's scores")
+    w = check_sample_weight(sample_weight, len(y))
+    if n_classes < 2:
+        _warn(_ONE_CLASS)
+        return np.nan
+    if w is None and (max_fpr is None or max_fpr == 1):
+        twice_u, p, n = _auc_twice_u(positive, scores)
+        return twice_u / (2 * p * n)
+    positive = np.asarray(positive, dtype=bool)
+    fpr, tpr, _ = roc_curve(positive, scores, sample_weight=w)
+    if max_fpr is None or max_fpr == 1:
+        return auc(fpr, tpr)
+    if np.isnan(fpr[-1]) or np.isnan(tpr[-1]):  # a class of total weight 0: roc_curve warned
+        return np.nan
+    # the curve up to max_fpr, closed by a point interpolated on the crossing segment
+    stop = int(np.searchsorted(fpr, max_fpr, "right"))
+    y_cut = np.interp(max_fpr, fpr[stop - 1:stop + 1], tpr[stop - 1:stop + 1])
+    partial = auc(np.r_[fpr[:stop], max_fpr], np.r_[tpr[:stop], y_cut])
+    lowest, highest = 0.5 * max_fpr**2, max_fpr  # areas of the diagonal and of a perfect curve
+    return 0.5 * (1 + (partial - lowest) / (highest - lowest))
+
+
+def _binary_ranking_input(y_true, y_score, pos_label):
+    positive = positive_mask(y_true, pos_label)
+    scores = check_scores(y_score)
+    check_same_length(y_true=positive, y_score=scores)
+    return positive, scores
+
+
+def roc_auc_rank(y_true, y_score, *, pos_label=None):
+    """ROC AUC by the rank-sum (Mann-Whitney, 秩和) formula of seed 003.
+
+    Rank all samples by score from the lowest (rank 1) to the highest (rank
+    n), tied scores sharing their average rank; with ``P`` positives and
+    ``N`` negatives::
+
+        AUC = (Σ ranks of the positives - P(P + 1)/2) / (P·N)
+
+    ``Σ ranks - P(P+1)/2`` is the Mann-Whitney U: the number of
+    positive-negative pairs the positive wins, a tie counting 1/2. Computed
+    in integers (twice the sum of average ranks), so it equals
+    :func:`roc_auc_score` (the area) and :func:`roc_auc_pairs` (the pair
+    count). One class present: nan with an ``UndefinedMetricWarning``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels ({0, 1}, {-1, 1}, booleans) or any labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+    pos_label : int, float, bool or str, default=None
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Seed 001's second sequence: ranks of the positives 6 and 4 among 6.
+
+    >>> roc_auc_rank([1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])  # (10 - 3) / 8
+    0.875
+    """
+    positive, scores = _binary_ranking_input(y_true, y_score, pos_label)
+    n = len(scores)
+    order = np.argsort(scores, kind="stable")
+    s = scores[order]
+    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])  # first position of each tie group
+    stops = np.r_[starts[1:], n]  # one past its last position
+    pos_in = np.add.reduceat(positive[order].astype(np.int64), starts)
+    p = int(pos_in.sum())
+    if p == 0 or p == n:
+        _warn(_ONE_CLASS)
+        return np.nan
+    # a group's 1-based ranks are starts+1 .. stops: twice their average is starts + stops + 1
+    twice_rank_sum = int(np.dot(pos_in, starts + stops + 1))
+    return (twice_rank_sum - p * (p + 1)) / (2 * p * (n - p))
+
+
+def roc_auc_pairs(y_true, y_score, *, pos_label=None, max_pairs=10**7):
+    """ROC AUC by brute force: compare every positive with every negative.
+
+    ``AUC = (#(s+ > s-) + #(s+ = s-)/2) / (P·N)``, the definition in seeds
+    001 and 003 ("the probability that a random positive scores higher than
+    a random negative"), counted pair by pair in integers. It needs P·N
+    comparisons, so inputs with more than ``max_pairs`` pairs are refused;
+    :func:`roc_auc_score` and :func:`roc_auc_rank` give the same number after
+    one sort. One class present: nan with an ``UndefinedMetricWarning``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels ({0, 1}, {-1, 1}, booleans) or any labels with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+    pos_label : int, float, bool or str, default=None
+    max_pairs : int, default=10**7
+        The largest P·N accepted.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Seed 001's second sequence: of the 2 x 4 pairs, only (sample 3, sample 2) is lost.
+
+    >>> roc_auc_pairs([1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])  # 7 / 8
+    0.875
+    """
+    if isinstance(max_pairs, bool) or not isinstance(max_pairs, numbers.Integral):
+        raise TypeError(f"max_pairs must be an integer, got {max_pairs!r}")
+    if max_pairs < 1:
+        raise ValueError(f"max_pairs must be >= 1 (the most pairs compared); got {max_pairs!r}")
+    positive, scores = _binary_ranking_input(y_true, y_score, pos_label)
+    s_pos, s_neg = scores[positive], scores[~positive]
+    p, n = len(s_pos), len(s_neg)
+    if p * n > max_pairs:
+        raise ValueError(
+            f"roc_auc_pairs would compare {p} positives x {n} negatives = {p * n} pairs, more "
+            f"than max_pairs={max_pairs}: use roc_auc_score or roc_auc_rank (the same number "
+            "after one sort), or raise max_pairs")
+    if p == 0 or n == 0:
+        _warn(_ONE_CLASS)
+        return np.nan
+    wins = ties = 0
+    rows = max(1, (1 << 20) // n)  # about a million comparisons at a time
+    for i in range(0, p, rows):
+        block = s_pos[i:i + rows, None]
+        wins += int(np.count_nonzero(block > s_neg))
+        ties += int(np.count_nonzero(block == s_neg))
+    return (2 * wins + ties) / (2 * p * n)
+
+
+# -- choosing a threshold ------------------------------------------------------------
+
+_METRICS = ("f1", "fbeta", "precision", "recall", "accuracy", "youden")
+
+
+def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sample_weight=None):
+    """The threshold whose predictions ``score >= t`` maximize a metric, and that maximum.
+
+    Seed 000's recipe ("pick the threshold with the highest F-measure"), in
+    one pass over the sweep: the metric is computed at every distinct score
+    at once, then ``argmax``. The candidates are the distinct scores (as
+    Spark's ``fMeasureByThreshold`` and scikit-learn's
+    ``metric_at_thresholds``), so "predict nothing positive" is not one.
+    **Ties: the highest threshold wins** -- seed 000 takes ``.head()`` of
+    Spark's rows, which come in descending threshold order. Undefined ratios
+    are 0.0 with an ``UndefinedMetricWarning`` (scikit-learn's default).
+
+    Metrics (tp, fp, fn, tn at each threshold):
+
+    * ``"f1"`` / ``"fbeta"``: F_β = (1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp)
+      (F1 at the default ``beta=1``);
+    * ``"precision"``: tp / (tp + fp); ``"recall"``: tp / (tp + fn);
+    * ``"accuracy"``: (tp + tn) / (tp + fp + fn + tn);
+    * ``"youden"``: Youden's J = TPR - FPR = tp / (tp + fn) - fp / (fp + tn);
+    * a callable ``metric(tp, fp, fn, tn) -> values``: called once with the
+      sweep's four arrays (one entry per threshold, highest first; float
+      sums of weights when weighted) and returning an array of the same
+      length. NaN values are skipped.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`confusion_matrix_at_thresholds`.
+    metric : str or callable, default="f1"
+    beta : float, default=1.0
+        The F-measure's weight of recall (``metric="f1"`` or ``"fbeta"`` only).
+
+    Returns
+    -------
+    threshold : scalar
+        A score of ``y_score``; predict positive when ``score >= threshold``.
+    value : float
+        The metric there.
+
+    Examples
+    --------
+    Seed 000's data: the best F1 (1.0) is reached at threshold 0.4.
+
+    >>> y = [1] * 11 + [0] * 89
+    >>> s = [1.0] + [0.6] * 5 + [0.4] * 5 + [0.0] * 89
+    >>> best_threshold(y, s)
+    (0.4, 1.0)
+    >>> best_threshold(y, s, metric="precision")  # 1.0 at 1.0, 0.6 and 0.4: the highest wins
+    (1.0, 1.0)
+    """
+    if not callable(metric):
+        _check_choice(metric, _METRICS, "metric")
+    beta = check_beta(beta)
+    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
+    tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
+    if callable(metric):
+        values = np.asarray(metric(tp, fp, fn, tn), dtype=np.float64)
+        if values.shape != tp.shape:
+            raise ValueError(
+                f"metric must return one value per threshold: expected shape {tp.shape}, got "
+                f"{values.shape}")
+    elif metric in ("f1", "fbeta"):
+        values = f_beta_of(tp, fp, fn, beta)
+    elif metric == "precision":
+        values = precision_of(tp, fp)
+    elif metric == "recall":
+        values = recall_of(tp, fn)
+    elif metric == "accuracy":
+        values = ratio(tp + tn, np.full(tp.shape, sweep.n_pos + sweep.n_neg), what="Accuracy",
+                       because="no samples")
+    else:
+        values = np.asarray(recall_of(tp, fn), dtype=np.float64) - fpr_of(fp, tn)
+    values = np.atleast_1d(np.asarray(values, dtype=np.float64))
+    if np.isnan(values).all():
+        raise ValueError("metric is NaN at every threshold: there is no best threshold")
+    i = int(np.nanargmax(values))  # the first maximum: the highest threshold
+    return sweep.thresholds.astype(dtype, copy=False)[i].item(), float(values[i])
+
+
+def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_bins=0,
+                    beta=1.0, zero_division=0.0):
+    """The sweep as a table: counts and ratios at every threshold, for display.
+
+    One row per distinct score (highest first), predicting positive when
+    ``score >= threshold``: ``tp, fp, fn, tn``, ``precision = tp / (tp +
+    fp)``, ``recall = tp / (tp + fn)`` (TPR), F_β (column ``f1`` at
+    ``beta=1``, else ``f{beta}``, e.g. ``f2``) and ``fpr = fp / (fp + tn)``
+    -- Spark's ``precisionByThreshold``, ``recallByThreshold`` and
+    ``fMeasureByThreshold`` side by side. ``num_bins`` > 0 down-samples as
+    Spark's ``numBins`` (:meth:`Sweep.binned`). Undefined ratios take
+    ``zero_division`` (0.0, 1.0, nan, "warn" or "spark" -- Spark's 1.0 for
+    precision). Needs pandas (imported here only).
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`confusion_matrix_at_thresholds` (weight-0 samples dropped).
+    num_bins : int, default=0
+        0 keeps every threshold.
+    beta : float, default=1.0
+    zero_division : {0.0, 1.0, nan, "warn", "spark"}, default=0.0
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns threshold, tp, fp, fn, tn, precision, recall, f1, fpr.
+
+    Examples
+    --------
+    >>> t = threshold_table([1] * 11 + [0] * 89, [1.0] + [0.6] * 5 + [0.4] * 5 + [0.0] * 89)
+    >>> print(t.round(4).to_string(index=False))
+     threshold  tp  fp  fn  tn  precision  recall     f1  fpr
+           1.0   1   0  10  89       1.00  0.0909 0.1667  0.0
+           0.6   6   0   5  89       1.00  0.5455 0.7059  0.0
+           0.4  11   0   0  89       1.00  1.0000 1.0000  0.0
+           0.0  11  89   0   0       0.11  1.0000 0.1982  1.0
+    """
+    import pandas as pd
+
+    beta = check_beta(beta)
+    zero_division = check_zero_division(zero_division, allow_spark=True)
+    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
+    if isinstance(num_bins, bool) or not isinstance(num_bins, numbers.Integral):
+        raise TypeError(f"num_bins must be an integer, got {num_bins!r}")
+    sweep = sweep.binned(int(num_bins))
+    tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
+    f_name = "f1" if beta == 1 else f"f{beta:g}"
+    return pd.DataFrame({
+        "threshold": sweep.thresholds.astype(dtype, copy=False),
+        "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+        "precision": precision_of(tp, fp, zero_division),
+        "recall": recall_of(tp, fn, zero_division),
+        f_name: f_beta_of(tp, fp, fn, beta, zero_division),
+        "fpr": fpr_of(fp, tn, zero_division),
+    })
