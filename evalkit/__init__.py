@@ -34,6 +34,7 @@ from .ranking import (
     threshold_table,
 )
 from .report import classification_report
+from .spark import BinaryClassificationMetrics, SparkSteps, spark_format, spark_steps
 from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
 
 __all__ = [
@@ -63,6 +64,10 @@ __all__ = [
     "top_k_accuracy_score",
     "top_k_labels",
     "topk_report",
+    "BinaryClassificationMetrics",
+    "SparkSteps",
+    "spark_format",
+    "spark_steps",
 ]
 
 __version__ = "0.1.0"

@@ -30,6 +30,9 @@ __all__ = [
     "check_digits",
     "check_output",
     "check_ties",
+    "check_score_and_labels",
+    "check_integer",
+    "check_choice",
 ]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted")
@@ -502,3 +505,99 @@ def check_ties(ties, name="ties"):
             f"{name} must be 'first' (lower column index wins, as argmax) or 'last' (higher "
             f"column index wins, as sklearn's top_k_accuracy_score); got {ties!r}")
     return ties
+
+
+# -- Spark-style input: rows of (score, label[, weight]) -----------------------
+
+
+def check_score_and_labels(score_and_labels, name="score_and_labels"):
+    """Validate Spark's input rows: n x 2 ``(score, label)`` or n x 3 ``(score, label, weight)``.
+
+    Accepts an array, a list of tuples or a DataFrame with 2 or 3 numeric
+    columns. Scores and labels must be finite (a label is positive when it is
+    > 0.5, as in Spark, so any real label is allowed); weights go through
+    :func:`check_sample_weight`. Returns ``(scores, labels, weights)`` as
+    float64 arrays, ``weights`` None for two columns.
+
+    >>> s, y, w = check_score_and_labels([(0.9, 1.0), (0.2, 0.0)])
+    >>> s.tolist(), y.tolist(), w
+    ([0.9, 0.2], [1.0, 0.0], None)
+    >>> check_score_and_labels([(0.9, 1.0, 2.0, 0.0)])
+    Traceback (most recent call last):
+    ...
+    ValueError: score_and_labels must hold n rows of (score, label) or (score, label, weight), got an array of shape (1, 4)
+    """
+    if score_and_labels is None:
+        raise TypeError(f"{name} is required, got None")
+    if isinstance(score_and_labels, (str, bytes)) or np.isscalar(score_and_labels):
+        raise TypeError(f"{name} must be rows of (score, label) or (score, label, weight), "
+                        f"got the scalar {score_and_labels!r}")
+    if isinstance(score_and_labels, (set, frozenset, dict)):
+        raise TypeError(f"{name} must be an ordered array-like, "
+                        f"got a {type(score_and_labels).__name__}")
+    try:
+        arr = np.asarray(score_and_labels)
+    except ValueError:
+        raise ValueError(f"{name} has rows of different lengths: every row must be "
+                         "(score, label) or (score, label, weight)") from None
+    if arr.ndim == 2 and arr.shape[0] in (2, 3) and arr.shape[1] > 3:
+        raise ValueError(
+            f"{name} must hold n rows of (score, label) or (score, label, weight), got an "
+            f"array of shape {arr.shape}: columns, not rows? Pass "
+            "np.column_stack((scores, labels)) or list(zip(scores, labels))")
+    if arr.ndim != 2 or arr.shape[1] not in (2, 3):
+        raise ValueError(f"{name} must hold n rows of (score, label) or (score, label, weight), "
+                         f"got an array of shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one (score, label) row is needed")
+    if arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
+    arr = arr.astype(np.float64)
+    for col, what in ((0, "scores"), (1, "labels")):
+        v = arr[:, col]
+        if np.isnan(v).any():
+            raise ValueError(f"{name} contains NaN {what} (column {col})")
+        if not np.isfinite(v).all():
+            raise ValueError(f"{name} contains infinite {what} (column {col})")
+    weights = None
+    if arr.shape[1] == 3:
+        weights = check_sample_weight(arr[:, 2], arr.shape[0], name=f"{name} column 2 (weights)")
+    return np.array(arr[:, 0]), np.array(arr[:, 1]), weights  # contiguous copies
+
+
+def check_integer(value, name, *, minimum=0, meaning=""):
+    """Validate an integer option that must be >= ``minimum`` (``meaning`` explains it).
+
+    >>> check_integer(3, "num_bins")
+    3
+    >>> check_integer(-1, "num_bins", meaning="0 means no down-sampling")
+    Traceback (most recent call last):
+    ...
+    ValueError: num_bins must be >= 0 (0 means no down-sampling); got -1
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        why = f" ({meaning})" if meaning else ""
+        raise ValueError(f"{name} must be >= {minimum}{why}; got {value!r}")
+    return int(value)
+
+
+def check_choice(value, choices, name):
+    """Refuse an option that is not one of ``choices`` (a dict: choice -> what it means).
+
+    >>> check_choice("last", {"last": "Spark 3+", "first": "Spark 1.x"}, "bin_threshold")
+    'last'
+    >>> check_choice("middle", {"last": "Spark 3+", "first": "Spark 1.x"}, "bin_threshold")
+    Traceback (most recent call last):
+    ...
+    ValueError: bin_threshold must be 'last' (Spark 3+) or 'first' (Spark 1.x); got 'middle'
+    """
+    if not isinstance(value, str) or value not in choices:
+        listed = [f"{c!r} ({m})" if m else repr(c) for c, m in choices.items()]
+        text = listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " or " + listed[-1]
+        raise ValueError(f"{name} must be {text}; got {value!r}")
+    return value

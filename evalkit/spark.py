@@ -1,0 +1,655 @@
+"""Spark MLlib's ``BinaryClassificationMetrics`` on numpy, and the steps behind it.
+
+Spark evaluates a scorer "by threshold" (按阈值): every distinct score ``t``
+is a threshold, the rows scored ``>= t`` are predicted positive, and one
+2 x 2 confusion matrix per threshold gives precision, recall and F there.
+Spark gets the matrices in five steps on an RDD of ``(score, label)`` rows:
+
+1. ``combineByKey`` -- count positives and negatives per distinct score
+   (a label > 0.5 is positive): the binned counts;
+2. ``sortByKey(ascending = false)`` -- highest score first, range-partitioned;
+   with ``numBins > 0``, consecutive scores are then grouped into chunks,
+   within each partition;
+3. ``mapPartitions`` -- the sum of each partition (``agg``);
+4. ``scanLeft`` -- the counts before each partition
+   (``partitionwiseCumulativeCounts``), the last one the total;
+5. ``mapPartitionsWithIndex`` -- running sums within each partition, started
+   at its offset: the cumulative counts, i.e. TP and FP at each threshold;
+   ``BinaryConfusionMatrixImpl(cumulative, total)`` is the matrix.
+
+:class:`BinaryClassificationMetrics` reads the same numbers off evalkit's one
+threshold sweep (the cumulative counts *are* the sweep's ``tps`` and ``fps``)
+and applies Spark's ratios (``zero_division="spark"``). :func:`spark_steps`
+replays steps 1-5 for a given partitioning, to show every intermediate value
+-- and why ``numBins`` depends on the partitioning. :func:`spark_format`
+prints numbers and tuples as Spark (Scala) prints them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+
+import numpy as np
+
+from ._sweep import Sweep, threshold_sweep
+from ._validation import check_choice, check_integer, check_score_and_labels
+
+__all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
+
+BIN_THRESHOLDS = {
+    "last": "the chunk's lowest score, Spark 3.0 and later",
+    "first": "the chunk's highest score, Spark before SPARK-27577",
+}
+PR_FIRST_POINTS = {
+    "spark": "(0, precision at the highest threshold), Spark 2.3 and later",
+    "legacy": "(0, 1.0), Spark 1.x to 2.2",
+}
+
+
+# -- printing as Spark prints ----------------------------------------------------
+
+
+def _java_double(x):
+    """Java's ``Double.toString``: shortest digits; plain for 1e-3 <= |x| < 1e7, else d.dddE±n."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+    sign = "-" if x < 0 else ""
+    t = Decimal(repr(abs(x))).as_tuple()  # repr: the shortest digits that round-trip
+    digits = "".join(map(str, t.digits)).rstrip("0")
+    exp10 = len("".join(map(str, t.digits))) + t.exponent - 1  # position of the first digit
+    digits = digits.lstrip("0") or "0"
+    if 1e-3 <= abs(x) < 1e7:
+        if exp10 >= 0:
+            whole = digits[: exp10 + 1].ljust(exp10 + 1, "0")
+            frac = digits[exp10 + 1:] or "0"
+            return f"{sign}{whole}.{frac}"
+        return f"{sign}0.{'0' * (-exp10 - 1)}{digits}"
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{exp10}"
+
+
+def spark_format(value):
+    """Format a number, or a tuple / row of numbers, as Spark prints it.
+
+    Spark prints Scala values with ``toString``: a float as Java's
+    ``Double.toString`` (the shortest digits that identify the double, like
+    Python's ``repr``, but ``1.0E-4`` below 10⁻³ and ``1.0E7`` from 10⁷ on,
+    and always a digit after the point), an integer (a ``Long``) plainly, and
+    a tuple as ``(a,b)`` -- no space after the comma. Java 17 and older
+    occasionally print one digit more than the shortest; Java 19 and later
+    print the shortest, as this does.
+
+    Parameters
+    ----------
+    value : float, int, bool or sequence of them
+        A number, or a tuple, list or 1-D array (a curve's row).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> spark_format((1.0, 0.09090909090909091))
+    '(1.0,0.09090909090909091)'
+    >>> spark_format(0.0001), spark_format(12345678.0), spark_format(89)
+    ('1.0E-4', '1.2345678E7', '89')
+    """
+    if isinstance(value, (tuple, list, np.ndarray)):
+        return "(" + ",".join(spark_format(v) for v in value) + ")"
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"value must be a number or a sequence of numbers, got {value!r}") from None
+    return _java_double(x)
+
+
+def _counter(pos, neg, integral):
+    """``BinaryLabelCounter.toString``: {numPos: 6, numNeg: 0} (seed 000, Spark 1.6: Longs)."""
+    f = (lambda v: str(int(round(v)))) if integral else spark_format
+    return f"{{numPos: {f(pos)}, numNeg: {f(neg)}}}"
+
+
+def _trapezoid(curve):
+    """Spark's ``AreaUnderCurve.of``: trapezoids (x2 - x1)·(y2 + y1) / 2.0, summed left to right."""
+    x, y = curve[:, 0], curve[:, 1]
+    if len(x) < 2:
+        return 0.0
+    areas = (x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0
+    return float(np.cumsum(areas)[-1])  # cumsum adds in order, as Spark's aggregate does
+
+
+# -- the evaluator ---------------------------------------------------------------
+
+
+class BinaryClassificationMetrics:
+    """Spark MLlib's evaluator for a binary scorer, on ``(score, label[, weight])`` rows.
+
+    Every distinct score ``t`` (highest first) is a threshold: rows scored
+    ``>= t`` are predicted positive. ``TP(t)`` and ``FP(t)`` count the positive
+    and negative rows scored ``>= t`` (sums of weights with a weight column),
+    ``P`` and ``N`` all positives and negatives. A label is positive when it
+    is > 0.5, as in Spark. With Spark's conventions for 0/0
+    (``zero_division="spark"``; scikit-learn's ``zero_division`` is the other):
+
+    * precision(t) = TP / (TP + FP), **1.0** when TP + FP = 0;
+    * recall(t) = TPR(t) = TP / P, 0.0 when P = 0;
+    * FPR(t) = FP / N, 0.0 when N = 0;
+    * F_β(t) = (1 + β²)·(precision·recall) / (β²·precision + recall), computed
+      from that precision and recall (scikit-learn computes it from the counts,
+      which can differ in the last digit), 0.0 when precision + recall = 0.
+
+    Parameters
+    ----------
+    score_and_labels : array-like of shape (n, 2) or (n, 3)
+        Rows of ``(score, label)``, or ``(score, label, weight)`` (weights:
+        Spark 3.0 and later), as Spark's ``RDD[(Double, Double)]``: an array,
+        a list of tuples or a two- or three-column DataFrame.
+    num_bins : int, default 0
+        Spark's ``numBins``. When > 0, the ``m`` thresholds are grouped into
+        chunks of ``g = floor(m / num_bins)`` consecutive ones, provided
+        ``g >= 2`` (else nothing is grouped); a chunk carries the counts of
+        all its rows, i.e. the cumulative counts at its lowest score. Spark
+        groups within each partition of its sorted RDD, so its chunks restart
+        at partition boundaries: this is the one-partition result
+        (:func:`spark_steps` replays others).
+    bin_threshold : {"last", "first"}, default "last"
+        The score that labels a chunk: ``"last"``, its lowest score, whose
+        counts the chunk does carry (Spark 3.0 and later, SPARK-27577), or
+        ``"first"``, its highest score (earlier Spark, e.g. the 1.6.1 that
+        seed 000 reads), which labels the point with a threshold that does
+        not produce it.
+    pr_first_point : {"spark", "legacy"}, default "spark"
+        The point :meth:`pr` prepends at recall 0: ``"spark"`` is
+        (0, precision at the highest threshold) (Spark 2.3 and later,
+        SPARK-21806); ``"legacy"`` is (0, 1.0) (Spark 1.x to 2.2).
+
+    Attributes
+    ----------
+    num_bins, bin_threshold, pr_first_point
+        The options, as given.
+    sweep : Sweep
+        The (binned) threshold sweep every method reads: ``thresholds``,
+        ``tps``, ``fps``, ``n_pos``, ``n_neg``.
+
+    See Also
+    --------
+    spark_steps : the intermediate values of Spark's computation, by partition.
+
+    Notes
+    -----
+    Curves are ``(m, 2)`` float arrays, one row per point, as Spark's
+    ``RDD[(Double, Double)]`` collected. Spark keys its counts by the score's
+    Java ``Double``, so it keeps ``-0.0`` and ``0.0`` apart; evalkit merges them.
+
+    Examples
+    --------
+    Seed 000's second data set: one woman scored 1.0, five 0.6, five 0.4, and
+    89 men 0.0.
+
+    >>> from evalkit.datasets import seed000_spark_scores
+    >>> scores, labels = seed000_spark_scores()
+    >>> m = BinaryClassificationMetrics(list(zip(scores, labels)))
+    >>> for row in m.f_measure_by_threshold():
+    ...     print(spark_format(row))
+    (1.0,0.16666666666666669)
+    (0.6,0.7058823529411764)
+    (0.4,1.0)
+    (0.0,0.19819819819819817)
+    >>> m.area_under_roc(), m.area_under_pr()
+    (1.0, 1.0)
+    """
+
+    def __init__(self, score_and_labels, num_bins=0, *, bin_threshold="last",
+                 pr_first_point="spark"):
+        scores, labels, weights = check_score_and_labels(score_and_labels)
+        self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
+        self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
+        self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
+        sweep = threshold_sweep(labels > 0.5, scores, sample_weight=weights)
+        self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
+
+    @classmethod
+    def _from_sweep(cls, sweep, *, num_bins=0, bin_threshold="last", pr_first_point="spark"):
+        """An evaluator over an already swept (and binned) table: for :class:`SparkSteps`."""
+        self = cls.__new__(cls)
+        self.num_bins, self.bin_threshold = num_bins, bin_threshold
+        self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
+        self.sweep = sweep
+        return self
+
+    def __repr__(self):
+        return (f"BinaryClassificationMetrics({len(self.sweep)} thresholds, "
+                f"P={self.sweep.n_pos}, N={self.sweep.n_neg}, num_bins={self.num_bins})")
+
+    # -- the counts ----------------------------------------------------------
+    def thresholds(self):
+        """The thresholds, in descending order: the distinct scores (one per chunk when binned).
+
+        >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).thresholds().tolist()
+        [0.8, 0.2]
+        """
+        return np.array(self.sweep.thresholds, dtype=float)
+
+    def binned_counts(self):
+        """Spark's binned counts: positives and negatives *at* each threshold (in each chunk).
+
+        Row ``i`` is ``(threshold_i, numPos_i, numNeg_i)``; with no binning the
+        rows scored exactly ``threshold_i``. They are the steps of the
+        cumulative counts: ``numPos_i = TP_i - TP_(i-1)``.
+
+        Returns
+        -------
+        ndarray of shape (m, 3)
+
+        Examples
+        --------
+        >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).binned_counts().tolist()
+        [[0.8, 1.0, 0.0], [0.2, 1.0, 1.0]]
+        """
+        sw = self.sweep
+        return np.column_stack((self.thresholds(), np.diff(sw.tps, prepend=0),
+                                np.diff(sw.fps, prepend=0))).astype(float)
+
+    def cumulative_counts(self):
+        """Spark's cumulative counts: ``(threshold, TP, FP)`` -- the rows scored ``>= threshold``.
+
+        Returns
+        -------
+        ndarray of shape (m, 3)
+
+        Examples
+        --------
+        >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).cumulative_counts().tolist()
+        [[0.8, 1.0, 0.0], [0.2, 2.0, 1.0]]
+        """
+        sw = self.sweep
+        return np.column_stack((self.thresholds(), sw.tps, sw.fps)).astype(float)
+
+    def confusions(self):
+        """Spark's confusions: ``(threshold, BinaryCounts)``, one confusion matrix per threshold.
+
+        At threshold ``t``: TP and FP are the cumulative counts, FN = P - TP, TN = N - FP.
+
+        >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).confusions()[0]
+        (0.8, BinaryCounts(tp=1, fp=0, fn=1, tn=1))
+        """
+        from .binary import BinaryCounts
+
+        sw = self.sweep
+        return [(float(t), BinaryCounts(tp=tp, fp=fp, fn=sw.n_pos - tp, tn=sw.n_neg - fp))
+                for t, tp, fp in zip(sw.thresholds, sw.tps, sw.fps)]
+
+    # -- metrics by threshold -------------------------------------------------
+    def _by_threshold(self, values):
+        return np.column_stack((self.thresholds(), np.asarray(values, dtype=float)))
+
+    def precision_by_threshold(self):
+        """``(threshold, precision)``: precision = TP / (TP + FP), 1.0 when TP + FP = 0 (Spark).
+
+        scikit-learn's ``zero_division`` gives 0.0 (and a warning) there instead;
+        at a sweep's thresholds TP + FP = 0 only when rows of weight 0 are all
+        that is scored that high.
+
+        Returns
+        -------
+        ndarray of shape (m, 2)
+
+        Examples
+        --------
+        >>> m = BinaryClassificationMetrics([(0.9, 1, 0.0), (0.5, 0, 1.0), (0.1, 1, 1.0)])
+        >>> m.precision_by_threshold().tolist()
+        [[0.9, 1.0], [0.5, 0.0], [0.1, 0.5]]
+        """
+        return self._by_threshold(self.sweep.precision("spark"))
+
+    def recall_by_threshold(self):
+        """``(threshold, recall)``: recall = TP / P, 0.0 when there are no positives (Spark).
+
+        >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).recall_by_threshold().tolist()
+        [[0.9, 0.5], [0.5, 0.5], [0.1, 1.0]]
+        """
+        return self._by_threshold(self.sweep.recall("spark"))
+
+    def f_measure_by_threshold(self, beta=1.0):
+        """``(threshold, F_β)``: F_β = (1 + β²)·(P·R) / (β²·P + R) from Spark's P and R.
+
+        P and R are :meth:`precision_by_threshold` and
+        :meth:`recall_by_threshold`; F is 0.0 when P + R = 0. From P and R, F1
+        can differ from scikit-learn's ``2·TP / (2·TP + FP + FN)`` in the last
+        digit: 0.16666666666666669 against 0.16666666666666666 on seed 000.
+
+        Parameters
+        ----------
+        beta : float, default 1.0
+            Recall counts ``beta`` times as much as precision.
+
+        Returns
+        -------
+        ndarray of shape (m, 2)
+
+        Examples
+        --------
+        >>> m = BinaryClassificationMetrics([(1.0, 1)] + [(0.0, 1)] * 10 + [(0.0, 0)] * 89)
+        >>> float(m.f_measure_by_threshold()[0, 1])
+        0.16666666666666669
+        """
+        return self._by_threshold(self.sweep.f_beta(beta, "spark"))
+
+    # -- curves and areas ------------------------------------------------------
+    def roc(self):
+        """The ROC curve: ``(FPR, TPR)`` at each threshold, with (0, 0) prepended and (1, 1) appended.
+
+        FPR = FP / N and TPR = recall = TP / P (0.0 when N or P is 0).
+
+        Returns
+        -------
+        ndarray of shape (m + 2, 2)
+
+        Examples
+        --------
+        >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).roc().tolist()
+        [[0.0, 0.0], [0.0, 0.5], [1.0, 0.5], [1.0, 1.0], [1.0, 1.0]]
+        """
+        sw = self.sweep
+        return np.column_stack((np.r_[0.0, sw.fpr("spark"), 1.0],
+                                np.r_[0.0, sw.recall("spark"), 1.0]))
+
+    def pr(self):
+        """The precision-recall curve: ``(recall, precision)`` at each threshold, one point prepended.
+
+        The prepended point at recall 0 is (0, precision at the highest
+        threshold) with ``pr_first_point="spark"`` (Spark 2.3 and later), or
+        (0, 1.0) with ``"legacy"`` (Spark 1.x to 2.2).
+
+        Returns
+        -------
+        ndarray of shape (m + 1, 2)
+
+        Examples
+        --------
+        >>> rows = [(0.9, 0), (0.5, 1), (0.1, 1)]
+        >>> BinaryClassificationMetrics(rows).pr().tolist()
+        [[0.0, 0.0], [0.0, 0.0], [0.5, 0.5], [1.0, 0.6666666666666666]]
+        >>> BinaryClassificationMetrics(rows, pr_first_point="legacy").pr()[0].tolist()
+        [0.0, 1.0]
+        """
+        sw = self.sweep
+        precision = sw.precision("spark")
+        first = precision[0] if self.pr_first_point == "spark" else 1.0
+        return np.column_stack((np.r_[0.0, sw.recall("spark")], np.r_[first, precision]))
+
+    def area_under_roc(self):
+        """Area under :meth:`roc`: Σ (x₂ − x₁)·(y₂ + y₁) / 2 over consecutive points (trapezoids).
+
+        Without binning it equals scikit-learn's ``roc_auc_score`` (ties
+        count half), up to the order of the additions.
+
+        >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).area_under_roc()
+        0.5
+        """
+        return _trapezoid(self.roc())
+
+    def area_under_pr(self):
+        """Area under :meth:`pr` by trapezoids -- not scikit-learn's average precision (steps).
+
+        >>> BinaryClassificationMetrics([(0.9, 0), (0.5, 1), (0.1, 1)]).area_under_pr()
+        0.41666666666666663
+        """
+        return _trapezoid(self.pr())
+
+
+# -- Spark's computation, step by step -------------------------------------------
+
+
+def _range_partition_sizes(m, num_partitions):
+    """How many of ``m`` distinct scores each partition of ``sortByKey(ascending = false)`` holds.
+
+    Spark's ``RangePartitioner`` samples keys and places bounds so that
+    every partition holds about the same weight of sample. When the sample
+    holds every distinct score once (weight 1 each), its ``determineBounds``
+    walks the scores in ascending order and closes a partition at the first
+    score where the running weight reaches the next multiple of
+    ``m / num_partitions``; a descending sort numbers the partitions from the
+    top. Fewer partitions than asked are possible when ``m`` is small.
+    """
+    if num_partitions <= 1:
+        return (m,)
+    step = m / num_partitions
+    cum, target, bounds = 0.0, step, []
+    for i in range(m):  # ascending key index
+        if len(bounds) >= num_partitions - 1:
+            break
+        cum += 1.0
+        if cum >= target:
+            bounds.append(i)
+            target += step
+    edges = [-1, *bounds, m - 1]
+    ascending = [edges[j + 1] - edges[j] for j in range(len(edges) - 1)]
+    return tuple(reversed(ascending))
+
+
+@dataclass(frozen=True, eq=False)
+class SparkSteps:
+    """The intermediate values of Spark's ``BinaryClassificationMetrics``, partition by partition.
+
+    Returned by :func:`spark_steps`. Arrays hold one row per point, highest
+    score first; counts are numbers of rows (sums of weights when weighted).
+
+    Attributes
+    ----------
+    counts : ndarray of shape (m, 3)
+        ``(score, numPos, numNeg)`` per distinct score: ``combineByKey`` then
+        ``sortByKey(ascending = false)``.
+    partition_sizes : tuple of int
+        How many of those rows each partition of the sorted RDD holds.
+    binned_counts : ndarray of shape (k, 3)
+        ``(threshold, numPos, numNeg)`` after ``numBins`` grouping within each
+        partition (the same as ``counts`` when nothing is grouped).
+    partition_index : ndarray of shape (k,)
+        The partition of each row of ``binned_counts``.
+    agg : ndarray of shape (P, 2)
+        ``(numPos, numNeg)`` summed over each partition (``mapPartitions``).
+    partitionwise_cumulative_counts : ndarray of shape (P + 1, 2)
+        ``agg.scanLeft((0, 0))(_ + _)``: the counts before each partition; the
+        last row is the total.
+    cumulative_counts : ndarray of shape (k, 3)
+        ``(threshold, TP, FP)``: running sums within each partition, started
+        at its offset (``mapPartitionsWithIndex``).
+    num_bins, bin_threshold, weighted
+        How the steps were made.
+    """
+
+    counts: np.ndarray
+    partition_sizes: tuple
+    binned_counts: np.ndarray
+    partition_index: np.ndarray
+    agg: np.ndarray
+    partitionwise_cumulative_counts: np.ndarray
+    cumulative_counts: np.ndarray
+    num_bins: int
+    bin_threshold: str
+    weighted: bool
+
+    STEPS = ("counts", "binned_counts", "agg", "partitionwise_cumulative_counts",
+             "total_count", "cumulative_counts", "confusions")
+
+    @property
+    def total_count(self):
+        """``(numPos, numNeg)`` of all rows: the last ``partitionwise_cumulative_counts``."""
+        return self.partitionwise_cumulative_counts[-1]
+
+    def _sweep(self):
+        cum = self.cumulative_counts
+        cast = float if self.weighted else (lambda v: int(round(v)))
+        tps, fps = cum[:, 1], cum[:, 2]
+        if not self.weighted:
+            tps, fps = tps.astype(np.int64), fps.astype(np.int64)
+        p, n = self.total_count
+        return Sweep(cum[:, 0].copy(), tps, fps, cast(p), cast(n))
+
+    def confusions(self):
+        """``(threshold, BinaryCounts)`` per row: ``BinaryConfusionMatrixImpl(cumulative, total)``."""
+        return self.metrics().confusions()
+
+    def metrics(self, *, pr_first_point="spark"):
+        """A :class:`BinaryClassificationMetrics` over these cumulative counts (this partitioning)."""
+        return BinaryClassificationMetrics._from_sweep(
+            self._sweep(), num_bins=self.num_bins, bin_threshold=self.bin_threshold,
+            pr_first_point=pr_first_point)
+
+    def lines(self, step):
+        """The lines Spark prints for ``step`` (``rdd.collect().foreach(println)``), as strings.
+
+        ``step`` is one of ``SparkSteps.STEPS``: "counts", "binned_counts",
+        "agg", "partitionwise_cumulative_counts", "total_count",
+        "cumulative_counts", "confusions". Counts print as seed 000's Spark
+        1.6 prints its ``Long`` counters, ``{numPos: 6, numNeg: 0}``.
+        """
+        check_choice(step, dict.fromkeys(self.STEPS, ""), "step")
+        integral = not self.weighted
+        if step in ("counts", "binned_counts", "cumulative_counts"):
+            return [f"({spark_format(s)},{_counter(p, n, integral)})"
+                    for s, p, n in getattr(self, step)]
+        if step in ("agg", "partitionwise_cumulative_counts"):
+            return [_counter(p, n, integral) for p, n in getattr(self, step)]
+        total = _counter(*self.total_count, integral)
+        if step == "total_count":
+            return [f"Total counts: {total}"]
+        return [f"({spark_format(s)},BinaryConfusionMatrixImpl({_counter(p, n, integral)},{total}))"
+                for s, p, n in self.cumulative_counts]
+
+
+def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num_bins=0,
+                bin_threshold="last"):
+    """Replay Spark's ``BinaryClassificationMetrics`` step by step on a given partitioning.
+
+    The binned counts (positives and negatives per distinct score, highest
+    first) are split into contiguous partitions, as ``sortByKey`` leaves
+    them; then, as Spark does:
+
+    * ``numBins`` grouping, within each partition: chunks of
+      ``g = floor(m / num_bins)`` rows (``m`` distinct scores in all), the last
+      chunk of a partition possibly smaller; only when ``g >= 2``;
+    * ``agg[p]`` = Σ counts in partition ``p``;
+    * ``partitionwise_cumulative_counts`` = (0, 0), agg[0], agg[0] + agg[1], ...
+      (``scanLeft``), the last being the total (P, N);
+    * ``cumulative_counts`` = partitionwise_cumulative_counts[p] + the running
+      sum within partition ``p``: ``(threshold, TP, FP)``;
+    * one confusion matrix per row: TP, FP, FN = P - TP, TN = N - FP.
+
+    Without binning the cumulative counts do not depend on the partitioning
+    (they equal :meth:`BinaryClassificationMetrics.cumulative_counts`); with
+    binning the chunks restart at every partition boundary, so the kept
+    points do.
+
+    Parameters
+    ----------
+    score_and_labels : array-like of shape (n, 2) or (n, 3)
+        As for :class:`BinaryClassificationMetrics`.
+    num_partitions : int, default 2
+        Partitions of the sorted counts, split as Spark's ``RangePartitioner``
+        splits them when its sample holds every distinct score (Spark samples
+        up to 60 keys per partition, so this is Spark's split whenever each
+        partition of the combined counts holds at most 60 distinct scores;
+        beyond that Spark's split depends on its random sample). On seed 000's
+        data the first of 2 partitions gets the scores 1.0 and 0.6.
+    partition_sizes : sequence of int, optional
+        The number of distinct scores in each partition, highest scores
+        first, instead of ``num_partitions`` (they must add up to ``m``).
+    num_bins : int, default 0
+        Spark's ``numBins`` (0: no grouping).
+    bin_threshold : {"last", "first"}, default "last"
+        The score that labels a chunk, as in :class:`BinaryClassificationMetrics`.
+
+    Returns
+    -------
+    SparkSteps
+
+    Examples
+    --------
+    Seed 000's second data set in 2 partitions:
+
+    >>> from evalkit.datasets import seed000_spark_scores
+    >>> steps = spark_steps(list(zip(*seed000_spark_scores())), num_partitions=2)
+    >>> steps.partition_sizes
+    (2, 2)
+    >>> print("\\n".join(steps.lines("agg")))
+    {numPos: 6, numNeg: 0}
+    {numPos: 5, numNeg: 89}
+    >>> print("\\n".join(steps.lines("partitionwise_cumulative_counts")))
+    {numPos: 0, numNeg: 0}
+    {numPos: 6, numNeg: 0}
+    {numPos: 11, numNeg: 89}
+    >>> print("\\n".join(steps.lines("cumulative_counts")))
+    (1.0,{numPos: 1, numNeg: 0})
+    (0.6,{numPos: 6, numNeg: 0})
+    (0.4,{numPos: 11, numNeg: 0})
+    (0.0,{numPos: 11, numNeg: 89})
+    """
+    base = BinaryClassificationMetrics(score_and_labels)
+    num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
+    bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
+    counts = base.binned_counts()
+    m = len(counts)
+    if partition_sizes is None:
+        num_partitions = check_integer(num_partitions, "num_partitions", minimum=1,
+                                       meaning="the partitions of the sorted counts")
+        sizes = _range_partition_sizes(m, num_partitions)
+    else:
+        if isinstance(partition_sizes, (str, bytes)) or np.isscalar(partition_sizes):
+            raise TypeError(f"partition_sizes must be a sequence of integers, "
+                            f"got {partition_sizes!r}")
+        sizes = tuple(check_integer(s, "partition_sizes", minimum=0,
+                                    meaning="numbers of distinct scores")
+                      for s in partition_sizes)
+        if not sizes or sum(sizes) != m:
+            raise ValueError(f"partition_sizes must add up to the {m} distinct scores; "
+                             f"got {list(sizes)} (sum {sum(sizes)})")
+    bounds = np.cumsum((0,) + sizes)
+
+    # numBins: chunks of `grouping` rows within each partition
+    grouping = m // num_bins if num_bins else 0
+    rows, part_of = [], []
+    for p in range(len(sizes)):
+        a, b = int(bounds[p]), int(bounds[p + 1])
+        if a == b:
+            continue
+        if grouping >= 2:
+            ends = np.unique(np.r_[np.arange(a + grouping - 1, b, grouping), b - 1])
+            starts = np.r_[a, ends[:-1] + 1]
+        else:
+            starts = ends = np.arange(a, b)
+        for s, e in zip(starts, ends):
+            label = counts[e, 0] if bin_threshold == "last" else counts[s, 0]
+            rows.append((label, *counts[s:e + 1, 1:].sum(axis=0)))
+            part_of.append(p)
+    binned = np.array(rows, dtype=float).reshape(-1, 3)
+    partition_index = np.array(part_of, dtype=int)
+
+    # mapPartitions: one sum per partition; scanLeft: the offsets
+    agg = np.zeros((len(sizes), 2))
+    np.add.at(agg, partition_index, binned[:, 1:])
+    scan = np.vstack((np.zeros((1, 2)), np.cumsum(agg, axis=0)))
+
+    # mapPartitionsWithIndex: running sums within each partition, from its offset
+    cumulative = np.empty_like(binned)
+    cumulative[:, 0] = binned[:, 0]
+    for p in range(len(sizes)):
+        inside = partition_index == p
+        cumulative[inside, 1:] = scan[p] + np.cumsum(binned[inside, 1:], axis=0)
+
+    return SparkSteps(counts=counts, partition_sizes=sizes, binned_counts=binned,
+                      partition_index=partition_index, agg=agg,
+                      partitionwise_cumulative_counts=scan, cumulative_counts=cumulative,
+                      num_bins=num_bins, bin_threshold=bin_threshold,
+                      weighted=not np.issubdtype(base.sweep.tps.dtype, np.integer))

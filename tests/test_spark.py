@@ -1,0 +1,556 @@
+"""evalkit.spark: seed 000's Spark output digit for digit, brute-force and scikit-learn
+oracles, bad input, and (marker ``spark``) real PySpark on randomized data.
+
+The real-Spark tests share one local SparkSession per module. They are skipped
+when pyspark or Java is missing -- unless the environment variable CI is
+"true", where a missing Spark is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+
+import evalkit as ek
+from evalkit._sweep import threshold_sweep
+from evalkit.datasets import seed000_spark_first, seed000_spark_scores
+from evalkit.spark import _range_partition_sizes
+
+SEED_FIRST = list(zip(*seed000_spark_first()))
+SEED_SCORES = list(zip(*seed000_spark_scores()))
+
+
+def spark_lines(curve):
+    return [ek.spark_format(row) for row in curve]
+
+
+def random_rows(rng, n=None, decimals=None, weighted=False, zero_weights=False):
+    """Scores with ties (rounded), labels drawn from them, optional weights."""
+    n = int(rng.integers(20, 150)) if n is None else n
+    decimals = int(rng.integers(1, 3)) if decimals is None else decimals
+    s = np.round(rng.random(n), decimals)
+    y = (rng.random(n) < s).astype(float)
+    cols = [s, y]
+    if weighted:
+        w = rng.random(n) * 3
+        if zero_weights:
+            w[rng.random(n) < 0.2] = 0.0
+        cols.append(w)
+    return np.column_stack(cols)
+
+
+# -- seed 000, digit for digit ---------------------------------------------------------
+
+
+def test_seed_first_data_set_prints_what_spark_printed():
+    m = ek.BinaryClassificationMetrics(SEED_FIRST)
+    assert spark_lines(m.precision_by_threshold()) == ["(1.0,1.0)", "(0.0,0.11)"]
+    assert spark_lines(m.recall_by_threshold()) == ["(1.0,0.09090909090909091)", "(0.0,1.0)"]
+    assert spark_lines(m.f_measure_by_threshold()) == [
+        "(1.0,0.16666666666666669)", "(0.0,0.19819819819819817)"]
+
+
+def test_seed_second_data_set_prints_what_spark_printed():
+    m = ek.BinaryClassificationMetrics(SEED_SCORES)
+    assert spark_lines(m.precision_by_threshold()) == [
+        "(1.0,1.0)", "(0.6,1.0)", "(0.4,1.0)", "(0.0,0.11)"]
+    assert spark_lines(m.recall_by_threshold()) == [
+        "(1.0,0.09090909090909091)", "(0.6,0.5454545454545454)", "(0.4,1.0)", "(0.0,1.0)"]
+    assert spark_lines(m.f_measure_by_threshold()) == [
+        "(1.0,0.16666666666666669)", "(0.6,0.7058823529411764)", "(0.4,1.0)",
+        "(0.0,0.19819819819819817)"]
+    assert m.thresholds().tolist() == [1.0, 0.6, 0.4, 0.0]
+
+
+def test_seed_intermediate_steps_in_two_partitions():
+    steps = ek.spark_steps(SEED_SCORES, num_partitions=2)
+    assert steps.partition_sizes == (2, 2)
+    assert steps.partition_index.tolist() == [0, 0, 1, 1]
+    assert steps.lines("binned_counts") == [
+        "(1.0,{numPos: 1, numNeg: 0})",
+        "(0.6,{numPos: 5, numNeg: 0})",
+        "(0.4,{numPos: 5, numNeg: 0})",
+        "(0.0,{numPos: 0, numNeg: 89})",
+    ]
+    assert steps.lines("agg") == ["{numPos: 6, numNeg: 0}", "{numPos: 5, numNeg: 89}"]
+    assert steps.lines("partitionwise_cumulative_counts") == [
+        "{numPos: 0, numNeg: 0}", "{numPos: 6, numNeg: 0}", "{numPos: 11, numNeg: 89}"]
+    assert steps.lines("total_count") == ["Total counts: {numPos: 11, numNeg: 89}"]
+    assert steps.lines("cumulative_counts") == [
+        "(1.0,{numPos: 1, numNeg: 0})",
+        "(0.6,{numPos: 6, numNeg: 0})",
+        "(0.4,{numPos: 11, numNeg: 0})",
+        "(0.0,{numPos: 11, numNeg: 89})",
+    ]
+    assert steps.lines("confusions") == [
+        "(1.0,BinaryConfusionMatrixImpl({numPos: 1, numNeg: 0},{numPos: 11, numNeg: 89}))",
+        "(0.6,BinaryConfusionMatrixImpl({numPos: 6, numNeg: 0},{numPos: 11, numNeg: 89}))",
+        "(0.4,BinaryConfusionMatrixImpl({numPos: 11, numNeg: 0},{numPos: 11, numNeg: 89}))",
+        "(0.0,BinaryConfusionMatrixImpl({numPos: 11, numNeg: 89},{numPos: 11, numNeg: 89}))",
+    ]
+    assert [repr(c) for _, c in steps.confusions()][0] == "BinaryCounts(tp=1, fp=0, fn=10, tn=89)"
+    assert spark_lines(steps.metrics().precision_by_threshold()) == [
+        "(1.0,1.0)", "(0.6,1.0)", "(0.4,1.0)", "(0.0,0.11)"]
+
+
+def test_spark_f1_differs_from_counts_f1_in_the_last_digit():
+    m = ek.BinaryClassificationMetrics(SEED_FIRST)
+    _, counts = m.confusions()[0]
+    assert m.f_measure_by_threshold()[0, 1] == 0.16666666666666669
+    assert counts.f1() == 0.16666666666666666 == skm.f1_score([1] + [1] * 10 + [0] * 89,
+                                                              [1] + [0] * 99)
+
+
+# -- oracles: brute force per threshold, scikit-learn, evalkit's own mirrors ------------------
+
+
+def brute_force(rows):
+    """Metrics at every distinct score, one scikit-learn call per threshold."""
+    s, y = rows[:, 0], rows[:, 1] > 0.5
+    w = rows[:, 2] if rows.shape[1] == 3 else None
+    out = []
+    for t in np.unique(s)[::-1]:
+        pred = s >= t
+        tp = float(np.sum(np.where(pred & y, 1.0 if w is None else w, 0.0)))
+        fp = float(np.sum(np.where(pred & ~y, 1.0 if w is None else w, 0.0)))
+        p = 1.0 if tp + fp == 0 else skm.precision_score(y, pred, sample_weight=w, zero_division=0.0)
+        r = skm.recall_score(y, pred, sample_weight=w, zero_division=0.0)
+        out.append((t, tp, fp, p, r))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_by_threshold_against_brute_force(seed, weighted):
+    rng = np.random.default_rng(seed)
+    rows = random_rows(rng, weighted=weighted, zero_weights=weighted)
+    m = ek.BinaryClassificationMetrics(rows)
+    want = brute_force(rows)
+    np.testing.assert_array_equal(m.thresholds(), want[:, 0])
+    np.testing.assert_allclose(m.cumulative_counts()[:, 1:], want[:, 1:3], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(m.precision_by_threshold()[:, 1], want[:, 3], rtol=1e-12)
+    np.testing.assert_allclose(m.recall_by_threshold()[:, 1], want[:, 4], rtol=1e-12)
+    p, r = want[:, 3], want[:, 4]
+    for beta in (0.5, 1.0, 2.0):
+        b2 = beta * beta
+        f = np.where(p + r == 0, 0.0, (1 + b2) * p * r / np.where(p + r == 0, 1, b2 * p + r))
+        np.testing.assert_allclose(m.f_measure_by_threshold(beta)[:, 1], f, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_area_under_roc_is_roc_auc_score_without_binning(seed):
+    rows = random_rows(np.random.default_rng(seed))
+    y, s = rows[:, 1], rows[:, 0]
+    auc = ek.BinaryClassificationMetrics(rows).area_under_roc()
+    assert auc == pytest.approx(skm.roc_auc_score(y, s), rel=1e-12)
+    assert auc == pytest.approx(ek.roc_auc_score(y, s), rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_roc_points_are_roc_curve_points(seed):
+    rows = random_rows(np.random.default_rng(seed))
+    roc = ek.BinaryClassificationMetrics(rows).roc()
+    fpr, tpr, _ = ek.roc_curve(rows[:, 1], rows[:, 0], drop_intermediate=False)
+    # Spark: (0, 0), one point per distinct score, (1, 1); sklearn: (0, 0), one per score
+    np.testing.assert_array_equal(roc[:-1], np.column_stack((fpr, tpr)))
+    assert roc[-1].tolist() == [1.0, 1.0]
+
+
+def test_precision_is_the_sweeps_except_where_nothing_is_predicted_positive():
+    # the top score has weight 0: nothing is predicted positive at threshold 0.9
+    rows = [(0.9, 1.0, 0.0), (0.7, 1.0, 1.0), (0.5, 0.0, 2.0), (0.1, 1.0, 1.0)]
+    s, y, w = np.array(rows).T
+    got = ek.BinaryClassificationMetrics(rows).precision_by_threshold()[:, 1]
+    sweep = threshold_sweep(y, s, sample_weight=w).precision(zero_division=0.0)
+    sk = [skm.precision_score(y, s >= t, sample_weight=w, zero_division=0.0)
+          for t in [0.9, 0.7, 0.5, 0.1]]
+    assert got[0] == 1.0 and sweep[0] == sk[0] == 0.0    # Spark's 1.0, sklearn's zero_division
+    np.testing.assert_array_equal(got[1:], sweep[1:])
+    np.testing.assert_allclose(got[1:], sk[1:], rtol=1e-12)
+
+
+def test_best_threshold_by_f1_is_argmax_of_f_measure_by_threshold():
+    rows = random_rows(np.random.default_rng(7), n=300)
+    f = ek.BinaryClassificationMetrics(rows).f_measure_by_threshold()
+    t, v = ek.best_threshold(rows[:, 1], rows[:, 0])
+    assert t == f[np.argmax(f[:, 1]), 0]
+    assert v == pytest.approx(f[:, 1].max(), rel=1e-12)
+
+
+def test_pr_first_point_conventions():
+    rows = [(0.9, 0), (0.9, 1), (0.3, 1), (0.2, 0)]   # a tie at the top: precision 1/2 there
+    new = ek.BinaryClassificationMetrics(rows)
+    old = ek.BinaryClassificationMetrics(rows, pr_first_point="legacy")
+    assert new.pr()[0].tolist() == [0.0, 0.5]
+    assert old.pr()[0].tolist() == [0.0, 1.0]
+    np.testing.assert_array_equal(new.pr()[1:], old.pr()[1:])
+    # the first trapezoid spans recall 0 to 0.5: (1.0 - 0.5) * 0.5 / 2 more area
+    assert old.area_under_pr() - new.area_under_pr() == pytest.approx(0.125)
+
+
+def test_area_is_the_trapezoid_sum():
+    m = ek.BinaryClassificationMetrics(random_rows(np.random.default_rng(3)))
+    for curve, area in [(m.roc(), m.area_under_roc()), (m.pr(), m.area_under_pr())]:
+        assert area == pytest.approx(np.trapezoid(curve[:, 1], curve[:, 0]), rel=1e-12)
+
+
+# -- numBins ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("num_bins", [1, 3, 10, 40])
+def test_binned_points_are_exact_points_of_the_full_curve(num_bins):
+    rows = random_rows(np.random.default_rng(11), n=200, decimals=3)
+    full = ek.BinaryClassificationMetrics(rows)
+    last = ek.BinaryClassificationMetrics(rows, num_bins)
+    first = ek.BinaryClassificationMetrics(rows, num_bins, bin_threshold="first")
+    m = len(full.thresholds())
+    g = m // num_bins
+    if g < 2:
+        np.testing.assert_array_equal(last.cumulative_counts(), full.cumulative_counts())
+        return
+    assert len(last.thresholds()) == -(-m // g)
+    where = np.searchsorted(-full.thresholds(), -last.thresholds())
+    # "last": each kept point is the full curve's point at its threshold
+    np.testing.assert_array_equal(last.cumulative_counts(), full.cumulative_counts()[where])
+    # "first": same counts, labelled with the chunk's highest score
+    np.testing.assert_array_equal(first.cumulative_counts()[:, 1:], last.cumulative_counts()[:, 1:])
+    assert (first.thresholds() >= last.thresholds()).all()
+    assert first.thresholds()[0] == full.thresholds()[0]
+
+
+def test_spark_steps_with_one_partition_is_the_evaluator():
+    rows = random_rows(np.random.default_rng(5), n=120, decimals=2)
+    for num_bins in (0, 3, 10):
+        for bt in ("last", "first"):
+            steps = ek.spark_steps(rows, num_partitions=1, num_bins=num_bins, bin_threshold=bt)
+            m = ek.BinaryClassificationMetrics(rows, num_bins, bin_threshold=bt)
+            np.testing.assert_array_equal(steps.cumulative_counts, m.cumulative_counts())
+            np.testing.assert_array_equal(steps.metrics().f_measure_by_threshold(),
+                                          m.f_measure_by_threshold())
+
+
+@pytest.mark.parametrize("num_partitions", [1, 2, 3, 7])
+def test_without_binning_the_partitioning_does_not_matter(num_partitions):
+    rows = random_rows(np.random.default_rng(num_partitions), n=90)
+    steps = ek.spark_steps(rows, num_partitions=num_partitions)
+    m = ek.BinaryClassificationMetrics(rows)
+    np.testing.assert_array_equal(steps.cumulative_counts, m.cumulative_counts())
+    np.testing.assert_array_equal(steps.counts, m.binned_counts())
+    np.testing.assert_array_equal(steps.agg.sum(axis=0), steps.total_count)
+    assert steps.total_count.tolist() == [m.sweep.n_pos, m.sweep.n_neg]
+    assert sum(steps.partition_sizes) == len(m.thresholds())
+
+
+def test_with_binning_the_partitioning_matters():
+    rows = np.column_stack((np.arange(12) / 12, np.arange(12) % 2))
+    one = ek.spark_steps(rows, num_partitions=1, num_bins=4)     # chunks of 3: 3 + 3 + 3 + 3
+    two = ek.spark_steps(rows, num_partitions=2, num_bins=4)     # 6 | 6: 3 + 3 | 3 + 3
+    five = ek.spark_steps(rows, partition_sizes=(5, 7), num_bins=4)  # 3 + 2 | 3 + 3 + 1
+    assert len(one.binned_counts) == len(two.binned_counts) == 4
+    np.testing.assert_array_equal(one.cumulative_counts, two.cumulative_counts)
+    assert five.binned_counts[:, 1:].sum(axis=1).tolist() == [3, 2, 3, 3, 1]
+    assert len(five.cumulative_counts) == 5
+    # every kept point is still exact: a chunk's counts are the full counts at its lowest score
+    full = ek.BinaryClassificationMetrics(rows).cumulative_counts()
+    where = np.searchsorted(-full[:, 0], -five.cumulative_counts[:, 0])
+    np.testing.assert_array_equal(five.cumulative_counts, full[where])
+
+
+@pytest.mark.parametrize("m, p, sizes", [
+    (4, 2, (2, 2)),      # seed 000: 1.0, 0.6 | 0.4, 0.0
+    (5, 2, (2, 3)),      # the lower half takes the extra score (bounds are found ascending)
+    (10, 4, (2, 3, 2, 3)),
+    (7, 3, (2, 2, 3)),
+    (1, 2, (0, 1)),
+    (9, 1, (9,)),
+])
+def test_range_partition_sizes(m, p, sizes):
+    assert _range_partition_sizes(m, p) == sizes
+
+
+# -- printing --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value, text", [
+    (1.0, "1.0"), (0.11, "0.11"), (100.0, "100.0"), (0.001, "0.001"), (0.0001, "1.0E-4"),
+    (1.5e-7, "1.5E-7"), (9999999.0, "9999999.0"), (1e7, "1.0E7"), (1.2345678e10, "1.2345678E10"),
+    (-2.5, "-2.5"), (0.0, "0.0"), (-0.0, "-0.0"), (float("nan"), "NaN"),
+    (float("inf"), "Infinity"), (-float("inf"), "-Infinity"), (89, "89"), (np.int64(6), "6"),
+    (np.float64(0.19819819819819817), "0.19819819819819817"), (True, "true"),
+    ((1.0, 0.5), "(1.0,0.5)"), (np.array([0.6, 1.0]), "(0.6,1.0)"),
+])
+def test_spark_format(value, text):
+    assert ek.spark_format(value) == text
+
+
+def test_spark_format_round_trips():
+    rng = np.random.default_rng(0)
+    for x in np.r_[rng.random(200), rng.random(50) * 1e-5, rng.random(50) * 1e9]:
+        assert float(ek.spark_format(float(x))) == x
+
+
+# -- bad input -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rows, error, words", [
+    ([(0.5, 1.0), (np.nan, 0.0)], ValueError, r"score_and_labels contains NaN scores \(column 0\)"),
+    ([(0.5, 1.0), (np.inf, 0.0)], ValueError, "score_and_labels contains infinite scores"),
+    ([(0.5, np.nan)], ValueError, "score_and_labels contains NaN labels"),
+    ([(0.5, 1.0, 2.0, 3.0)], ValueError, r"score_and_labels must hold n rows .* shape \(1, 4\)"),
+    ([0.5, 0.2, 0.1], ValueError, r"score_and_labels must hold n rows .* shape \(3,\)"),
+    ([[0.1, 0.2, 0.3, 0.4], [0, 1, 0, 1]], ValueError, "columns, not rows"),
+    (np.empty((0, 2)), ValueError, "score_and_labels is empty"),
+    ([(0.5, 1.0), (0.2,)], ValueError, "score_and_labels has rows of different lengths"),
+    ([(0.5, 1.0, -1.0)], ValueError, r"score_and_labels column 2 \(weights\) contains negative"),
+    ([(0.5, 1.0, 0.0)], ValueError, r"score_and_labels column 2 \(weights\) is all zeros"),
+    ([("a", "b")], TypeError, "score_and_labels must hold numbers"),
+    (None, TypeError, "score_and_labels is required"),
+    (0.5, TypeError, "score_and_labels must be rows"),
+])
+def test_bad_score_and_labels(rows, error, words):
+    with pytest.raises(error, match=words):
+        ek.BinaryClassificationMetrics(rows)
+    with pytest.raises(error, match=words):
+        ek.spark_steps(rows)
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"num_bins": -1}, ValueError, r"num_bins must be >= 0 \(0 means no down-sampling\); got -1"),
+    ({"num_bins": 2.5}, TypeError, "num_bins must be an integer"),
+    ({"num_bins": True}, TypeError, "num_bins must be an integer"),
+    ({"bin_threshold": "middle"}, ValueError, "bin_threshold must be 'last'"),
+    ({"pr_first_point": "sklearn"}, ValueError, "pr_first_point must be 'spark'"),
+])
+def test_bad_options(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        ek.BinaryClassificationMetrics(SEED_SCORES, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"num_partitions": 0}, ValueError, "num_partitions must be >= 1"),
+    ({"num_partitions": "2"}, TypeError, "num_partitions must be an integer"),
+    ({"partition_sizes": (1, 2)}, ValueError, r"partition_sizes must add up to the 4 distinct"),
+    ({"partition_sizes": (5, -1)}, ValueError, "partition_sizes must be >= 0"),
+    ({"partition_sizes": 4}, TypeError, "partition_sizes must be a sequence"),
+    ({"num_bins": -2}, ValueError, "num_bins must be >= 0"),
+])
+def test_bad_steps_options(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        ek.spark_steps(SEED_SCORES, **kwargs)
+
+
+def test_bad_beta_and_step():
+    m = ek.BinaryClassificationMetrics(SEED_SCORES)
+    with pytest.raises(ValueError, match="beta must be >= 0"):
+        m.f_measure_by_threshold(-1.0)
+    with pytest.raises(ValueError, match="step must be"):
+        ek.spark_steps(SEED_SCORES).lines("sorted")
+
+
+# -- real PySpark ----------------------------------------------------------------------
+
+
+def _spark_missing():
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        return "pyspark is not installed (pip install -e '.[test]')"
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        return "Java is not installed (Spark needs a JDK 17 or later on PATH or JAVA_HOME)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def spark():
+    missing = _spark_missing()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but the real-Spark tests cannot run: {missing}")
+        pytest.skip(missing)
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # Python workers: this interpreter
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("evalkit-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.driver.host", "127.0.0.1")
+               .config("spark.sql.shuffle.partitions", "2")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+_NUMBER = r"-?(?:\d+\.\d*(?:E-?\d+)?|NaN|Infinity)"
+
+
+def _collect_pairs(jrdd):
+    """Collect a JVM RDD[(Double, Double)] through its toString (Double.toString round-trips)."""
+    text = jrdd.toJavaRDD().collect().toString()
+    pairs = re.findall(rf"\(({_NUMBER}),({_NUMBER})\)", text)
+    return np.array([[float(a), float(b)] for a, b in pairs]).reshape(-1, 2)
+
+
+def _jvm_dataset(spark, rows, num_partitions):
+    """The JVM Dataset of (score, label[, weight]) tuples PySpark's wrapper would build."""
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    rows = [tuple(float(v) for v in r) for r in rows]
+    ncol = len(rows[0])
+    names = ["score", "label", "weight"][:ncol]
+    schema = StructType([StructField(n, DoubleType(), False) for n in names])
+    sc = spark.sparkContext
+    df = spark.createDataFrame(sc.parallelize(rows, num_partitions), schema)
+    enc = sc._jvm.org.apache.spark.sql.Encoders
+    return getattr(df._jdf, "as")(enc.tuple(*[enc.DOUBLE()] * ncol))
+
+
+class RealSpark:
+    """Spark's BinaryClassificationMetrics on an RDD of `rows` in `num_partitions` partitions.
+
+    PySpark's wrapper has no numBins and no curves, so the JVM class is built
+    directly (from the DataFrame PySpark would make, as a Dataset of tuples).
+    """
+
+    def __init__(self, spark, rows, num_bins=0, num_partitions=1):
+        jrdd = _jvm_dataset(spark, rows, num_partitions).rdd()
+        self.j = spark.sparkContext._jvm.org.apache.spark.mllib.evaluation \
+            .BinaryClassificationMetrics(jrdd, num_bins)
+
+    def thresholds(self):
+        text = self.j.thresholds().toJavaRDD().collect().toString()
+        return np.array([float(v) for v in re.findall(_NUMBER, text)])
+
+    def curve(self, name, *args):
+        return _collect_pairs(getattr(self.j, name)(*args))
+
+
+def assert_same_as_spark(ours, theirs, exact=True):
+    check = (np.testing.assert_array_equal if exact else
+             lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15))
+    check(ours.thresholds(), theirs.thresholds())
+    check(ours.precision_by_threshold(), theirs.curve("precisionByThreshold"))
+    check(ours.recall_by_threshold(), theirs.curve("recallByThreshold"))
+    for beta in (1.0, 0.5, 2.0):
+        check(ours.f_measure_by_threshold(beta), theirs.curve("fMeasureByThreshold", beta))
+    check(ours.roc(), theirs.curve("roc"))
+    check(ours.pr(), theirs.curve("pr"))
+    assert ours.area_under_roc() == pytest.approx(theirs.j.areaUnderROC(), rel=1e-12, abs=1e-15)
+    assert ours.area_under_pr() == pytest.approx(theirs.j.areaUnderPR(), rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.spark
+def test_real_spark_prints_the_seeds_numbers(spark):
+    for rows in (SEED_FIRST, SEED_SCORES):
+        theirs = RealSpark(spark, rows, num_partitions=2)
+        ours = ek.BinaryClassificationMetrics(rows)
+        assert spark_lines(theirs.curve("precisionByThreshold")) == \
+            spark_lines(ours.precision_by_threshold())
+        assert_same_as_spark(ours, theirs)
+
+
+def _jvm_sorted_split(spark, rows, num_partitions):
+    """The distinct scores in each partition of the JVM's sortByKey(ascending = false)."""
+    jvm = spark.sparkContext._jvm
+    pairs = jvm.org.apache.spark.api.java.JavaPairRDD.fromJavaRDD(
+        _jvm_dataset(spark, rows, num_partitions).toJavaRDD())
+    # groupByKey hash-partitions the keys as combineByKey does; no Scala closure needed
+    text = pairs.groupByKey().sortByKey(False).keys().glom().collect().toString()
+    return [[float(v) for v in re.findall(_NUMBER, part)]
+            for part in re.findall(r"\[([^\[\]]*)\]", text)]
+
+
+@pytest.mark.spark
+def test_real_spark_sorted_counts_split_as_the_seed_says(spark):
+    """The JVM's sortByKey (RangePartitioner) puts 1.0, 0.6 | 0.4, 0.0 in 2 partitions."""
+    split = _jvm_sorted_split(spark, SEED_SCORES, 2)
+    assert split == [[1.0, 0.6], [0.4, 0.0]]
+    assert tuple(map(len, split)) == ek.spark_steps(SEED_SCORES, num_partitions=2).partition_sizes
+    rows = random_rows(np.random.default_rng(400), n=100, decimals=2)
+    for p in (3, 4):
+        split = _jvm_sorted_split(spark, rows, p)
+        steps = ek.spark_steps(rows, num_partitions=p)
+        assert tuple(map(len, split)) == steps.partition_sizes
+        assert [s for part in split for s in part] == steps.counts[:, 0].tolist()
+
+
+@pytest.mark.spark
+def test_real_spark_rdd_steps_replay_the_seeds_code(spark):
+    """The seed's Scala walk-through as PySpark RDD operations, on the split they make."""
+    sc = spark.sparkContext
+    rdd = sc.parallelize([(float(s), float(y)) for s, y in SEED_SCORES], 2)
+    binned = rdd.combineByKey(
+        lambda label: (int(label > 0.5), int(label <= 0.5)),
+        lambda c, label: (c[0] + int(label > 0.5), c[1] + int(label <= 0.5)),
+        lambda a, b: (a[0] + b[0], a[1] + b[1]),
+    ).sortByKey(ascending=False)
+    agg = binned.values().mapPartitions(
+        lambda it: [tuple(map(sum, zip((0, 0), *it)))]).collect()
+    scan = [(0, 0)]
+    for p, n in agg:
+        scan.append((scan[-1][0] + p, scan[-1][1] + n))
+
+    def running(index, it):
+        p, n = scan[index]
+        for score, (dp, dn) in it:
+            p, n = p + dp, n + dn
+            yield score, p, n
+
+    cumulative = binned.mapPartitionsWithIndex(running).collect()
+    # Python's sortByKey samples its own bounds: 1.0 | 0.6, 0.4, 0.0, not the JVM's 2 | 2
+    sizes = tuple(binned.glom().map(len).collect())
+    steps = ek.spark_steps(SEED_SCORES, partition_sizes=sizes)
+    assert [list(a) for a in agg] == steps.agg.tolist()
+    assert [list(s) for s in scan] == steps.partitionwise_cumulative_counts.tolist()
+    assert [list(c) for c in cumulative] == steps.cumulative_counts.tolist()
+    assert steps.cumulative_counts.tolist() == \
+        ek.spark_steps(SEED_SCORES, num_partitions=2).cumulative_counts.tolist()
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("seed", range(3))
+def test_real_spark_one_partition_random_data_with_ties(spark, seed):
+    rng = np.random.default_rng(100 + seed)
+    rows = random_rows(rng, n=int(rng.integers(30, 120)), decimals=2)
+    for num_bins in (0, 3, 10):
+        theirs = RealSpark(spark, rows, num_bins=num_bins, num_partitions=1)
+        assert_same_as_spark(ek.BinaryClassificationMetrics(rows, num_bins), theirs)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("seed, num_partitions", [(0, 2), (1, 3)])
+def test_real_spark_binning_in_several_partitions(spark, seed, num_partitions):
+    """Spark's chunks restart at partition boundaries: spark_steps replays that exactly."""
+    rng = np.random.default_rng(200 + seed)
+    rows = random_rows(rng, n=150, decimals=2)          # at most 101 distinct scores
+    differs = False
+    for num_bins in (3, 10):
+        theirs = RealSpark(spark, rows, num_bins=num_bins, num_partitions=num_partitions)
+        steps = ek.spark_steps(rows, num_partitions=num_partitions, num_bins=num_bins)
+        assert_same_as_spark(steps.metrics(), theirs)
+        one = ek.BinaryClassificationMetrics(rows, num_bins)
+        differs |= not np.array_equal(one.thresholds(), theirs.thresholds())
+    assert differs, "expected at least one partitioned result to differ from one partition"
+
+
+@pytest.mark.spark
+def test_real_spark_weights(spark):
+    from pyspark.mllib.evaluation import BinaryClassificationMetrics as PySparkMetrics
+
+    rng = np.random.default_rng(300)
+    rows = random_rows(rng, n=80, decimals=2, weighted=True, zero_weights=True)
+    ours = ek.BinaryClassificationMetrics(rows)
+    # the public PySpark API takes (score, label, weight) rows since Spark 3.0
+    pyspark_metrics = PySparkMetrics(spark.sparkContext.parallelize(
+        [tuple(map(float, r)) for r in rows], 2))
+    assert ours.area_under_roc() == pytest.approx(pyspark_metrics.areaUnderROC, rel=1e-12)
+    assert ours.area_under_pr() == pytest.approx(pyspark_metrics.areaUnderPR, rel=1e-12)
+    # sums of weights are added in another order: equal to ~1e-15, not bit for bit
+    assert_same_as_spark(ours, RealSpark(spark, rows, num_partitions=1), exact=False)
+    assert_same_as_spark(ek.BinaryClassificationMetrics(rows, 5),
+                         RealSpark(spark, rows, num_bins=5, num_partitions=1), exact=False)
