@@ -410,8 +410,11 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True):
                 below = tpr[k] > 0.5
                 kw.update(xytext=(0, -5 if below else 5), rotation=90,
                           ha="right" if below else "left", va="bottom" if fpr[k] > 0.8 else "top")
-            elif right and up:                      # a tied block: below right of the diagonal
-                kw.update(xytext=(5, -3), va="top")
+            elif right and up:                      # a tied block: below the diagonal's end
+                if fpr[k] > 0.8:
+                    kw.update(xytext=(-8, -6), ha="right", va="top")
+                else:
+                    kw.update(xytext=(5, -3), va="top")
             ax.annotate(f"{taken[k]}: ({_fmt(fpr[k])}, {_fmt(tpr[k])})", (fpr[k], tpr[k]),
                         textcoords="offset points", rotation_mode="anchor", fontsize=8, **kw)
     if sweep.n_neg <= 20 and sweep.n_pos <= 20:  # a grid of one sample per cell
