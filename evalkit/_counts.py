@@ -62,14 +62,18 @@ def encode_labels(y_true, y_pred):
         lo = min(int(yt.min()), int(yp.min()))
         hi = max(int(yt.max()), int(yp.max()))
         if hi - lo < 2 * n + 1024:
+            if lo:
+                yt, yp = yt - lo, yp - lo
             seen = np.zeros(hi - lo + 1, dtype=bool)
-            seen[yt - lo] = True
-            seen[yp - lo] = True
-            lut = np.cumsum(seen) - 1
+            seen[yt] = True
+            seen[yp] = True
             classes = np.flatnonzero(seen) + lo
             if y_true.dtype == y_pred.dtype:
                 classes = classes.astype(y_true.dtype)
-            return classes, lut[yt - lo], lut[yp - lo]
+            if len(classes) == len(seen):  # every value in lo..hi occurs: codes = shifted labels
+                return classes, yt, yp
+            lut = np.cumsum(seen) - 1
+            return classes, lut[yt], lut[yp]
     both = np.concatenate([y_true, y_pred])
     if both.dtype.kind == "O":
         both = both.astype(str) if _is_str(both) else both.astype(float)
@@ -189,29 +193,25 @@ def binary_cells(yt, yp, pos_label, w):
     return cast(c[3]), cast(c[1]), cast(c[2]), cast(c[0])
 
 
-def _first_in_row(block):
-    """Mask of the first occurrence of each value in each row of an n x k int block.
+def _repeats(block):
+    """Every entry of an n x k int block that repeats an earlier entry of its row.
 
     Vectorized over rows: for small k one comparison per pair of columns,
-    for larger k a sort along axis 1. Returns ``(values, mask)`` such that
-    ``values[mask]`` holds every distinct value of every row once.
+    for larger k a sort along axis 1. A value occurring r times in a row
+    appears r - 1 times in the result.
     """
     n, k = block.shape
-    if k == 1:
-        return block, np.ones(block.shape, dtype=bool)
     if k <= 16:
-        keep = np.ones(block.shape, dtype=bool)
+        parts = []
         for j in range(1, k):  # a loop over columns, never over rows
             col = block[:, j]
             seen = block[:, 0] == col
             for i in range(1, j):
                 seen |= block[:, i] == col
-            keep[:, j] = ~seen
-        return block, keep
+            parts.append(col[seen])
+        return np.concatenate(parts)
     srt = np.sort(block, axis=1)
-    keep = np.ones(block.shape, dtype=bool)
-    keep[:, 1:] = srt[:, 1:] != srt[:, :-1]
-    return srt, keep
+    return srt[:, 1:][srt[:, 1:] == srt[:, :-1]]
 
 
 def topk_code_counts(t, block, n_classes, *, distinct=False):
@@ -234,10 +234,8 @@ def topk_code_counts(t, block, n_classes, *, distinct=False):
     for j in range(1, k):  # columns, not rows
         hit |= block[:, j] == t
     tp = np.bincount(t[hit], minlength=n_classes)
-    if distinct:
-        predicted = np.bincount(block.ravel(), minlength=n_classes)
-    else:
-        values, keep = _first_in_row(block)
-        predicted = np.bincount(values[keep], minlength=n_classes)
+    predicted = np.bincount(block.reshape(-1), minlength=n_classes)
+    if not distinct and k > 1:
+        predicted -= np.bincount(_repeats(block), minlength=n_classes)
     support = np.bincount(t, minlength=n_classes)
     return tp, predicted, support

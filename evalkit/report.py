@@ -38,11 +38,21 @@ def _averages(tp, predicted, support, p, r, f, *, zero_division, micro_heading):
     total = np.sum(support)
     mp, mr, mf, _ = _scores_from_counts(tp, predicted, support, average="micro",
                                         zero_division=zero_division, stacklevel=5)
+    values = np.stack([p, r, f])
+    if np.isnan(values).any():  # zero_division=nan: leave those classes out
+        macro = [_nanaverage(v) for v in values]
+        weighted = [_nanaverage(v, support) for v in values]
+    else:  # the same arithmetic as numpy's mean and average, row by row
+        macro = values.mean(axis=1).tolist()
+        weight = np.sum(support, dtype=float)
+        if weight > 0:
+            weighted = (np.multiply(values, support, dtype=float).sum(axis=1) / weight).tolist()
+        else:
+            weighted = macro
     return [
         (micro_heading, mp, mr, mf, total),
-        ("macro avg", _nanaverage(p), _nanaverage(r), _nanaverage(f), total),
-        ("weighted avg", _nanaverage(p, support), _nanaverage(r, support),
-         _nanaverage(f, support), total),
+        ("macro avg", *macro, total),
+        ("weighted avg", *weighted, total),
     ]
 
 
@@ -87,10 +97,12 @@ def render_report(names, precision, recall, fscore, support, averages, *,
        macro avg       0.75      0.75      0.67         3
     <BLANKLINE>
     """
-    rows = [(name, _py(pi), _py(ri), _py(fi), _py(si))
-            for name, pi, ri, fi, si in zip(names, precision, recall, fscore, support)]
+    columns = [np.asarray(x).tolist() for x in (precision, recall, fscore, support)]
+    rows = list(zip(names, *columns))  # Python numbers: they format as numpy's do
     if output == "dict":
-        report = {row[0]: dict(zip(headers, (float(v) for v in row[1:]))) for row in rows}
+        h0, h1, h2, h3 = headers
+        report = {name: {h0: float(p), h1: float(r), h2: float(f), h3: float(s)}
+                  for name, p, r, f, s in rows}
         for heading, p, r, f, s in averages:
             if heading == "accuracy":
                 report[heading] = float(p)

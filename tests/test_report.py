@@ -204,3 +204,19 @@ def test_render_report_pads_long_headers():
     header, _, row = text.splitlines()[:3]
     assert header.endswith("precision@10    recall@10  f1-score@10      support")
     assert len(row) == len(header)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_many_classes_same_bits_as_sklearn(seed):
+    # >= 8 classes: numpy sums pairwise, so averages must be taken the same way
+    rng = np.random.default_rng(900 + seed)
+    n_classes = int(rng.integers(8, 60))
+    n = int(rng.integers(50, 2000))
+    y_true = rng.integers(0, n_classes, n)
+    y_pred = np.where(rng.random(n) < 0.5, y_true, rng.integers(0, n_classes, n))
+    w = rng.random(n) * 5 if seed % 2 else None
+    zd = [0.0, 1.0, np.nan][seed % 3]
+    kw = dict(sample_weight=w, zero_division=zd, digits=15)
+    assert ek.classification_report(y_true, y_pred, **kw) == skm.classification_report(y_true, y_pred, **kw)
+    assert_same_dict(ek.classification_report(y_true, y_pred, output_dict=True, **kw),
+                     skm.classification_report(y_true, y_pred, output_dict=True, **kw))

@@ -389,3 +389,17 @@ def test_top_k_labels_bad_input():
         ek.top_k_labels(np.eye(3), 4)
     with pytest.raises(ValueError, match="labels has 2 entries but y_score has 3 columns"):
         ek.top_k_labels(np.eye(3), 1, labels=["a", "b"])
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_long_rows_use_the_sort_path(seed):
+    # k > 16: repeats are found by sorting each row rather than pairwise
+    rng = np.random.default_rng(6000 + seed)
+    n, n_classes, m = int(rng.integers(1, 40)), int(rng.integers(2, 30)), 25
+    y_true = rng.integers(0, n_classes, n)
+    rows = rng.integers(0, n_classes, (n, m))
+    k = int(rng.integers(17, m + 1))
+    _, per_class, averages = reference(y_true.tolist(), rows.tolist(), k)
+    p, r, f, s = ek.precision_recall_fscore_at_k(y_true, rows, k=k)
+    assert s.tolist() == [c[3] for c in per_class]
+    np.testing.assert_allclose(np.column_stack([p, r, f]), [c[:3] for c in per_class], rtol=1e-12)
