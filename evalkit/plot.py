@@ -1,7 +1,8 @@
 """Plots of the threshold sweep: ROC, PR, the confusion matrix, and ROC by hand.
 
-Every curve here is read off one :func:`~evalkit._sweep.threshold_sweep` of
-its scores -- the same sweep the metrics use -- so a plotted point and the
+Every curve here is read off one threshold sweep of its scores
+(:func:`~evalkit._sweep.threshold_sweep`, as :mod:`evalkit.ranking` calls
+it) -- the same sweep the metrics use -- so a plotted point and the
 number a metric reports for that threshold cannot disagree. matplotlib is
 imported only when a function needs a new figure (``import evalkit`` never
 imports it). Each function takes ``ax=None`` (a new figure is made then) and
@@ -16,7 +17,6 @@ import numbers
 import numpy as np
 
 from ._ratios import ratio
-from ._sweep import threshold_sweep
 from .binary import LAYOUTS, BinaryCounts
 
 __all__ = ["roc", "pr", "confusion", "roc_steps"]
@@ -40,6 +40,18 @@ def _axes(ax, figsize=(4.8, 4.8)):
     return ax
 
 
+def _sweep_of(y_true, y_score, pos_label=None, sample_weight=None):
+    """The one threshold sweep, validated as the ranking metrics validate it.
+
+    The same sweep as :func:`evalkit.roc_curve` and friends read: samples of
+    weight 0 are dropped first (scikit-learn's convention: they make no
+    threshold), so a plotted point is always a point of the metrics' curve.
+    """
+    from .ranking import _sweep
+
+    return _sweep(y_true, y_score, pos_label, sample_weight)[0]
+
+
 def _roc_points(sweep, name="y_true"):
     """(FPR, TPR) from the sweep, starting at (0, 0); both classes are needed."""
     if sweep.n_pos == 0 or sweep.n_neg == 0:
@@ -47,8 +59,10 @@ def _roc_points(sweep, name="y_true"):
         raise ValueError(
             f"{name} has no {missing} samples: the ROC curve needs both classes "
             "(TPR = TP / P and FPR = FP / N)")
-    fpr = np.r_[0.0, sweep.fpr()]
-    tpr = np.r_[0.0, sweep.recall()]
+    # FP / N and TP / P with N and P as totals (not fp + tn, which can differ in the last bit
+    # for weighted counts): the numbers of roc_curve and scikit-learn
+    fpr = np.r_[0.0, ratio(sweep.fps, sweep.n_neg)]
+    tpr = np.r_[0.0, ratio(sweep.tps, sweep.n_pos)]
     return fpr, tpr
 
 
@@ -120,7 +134,7 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
     'AUC = 0.75'
     >>> plt.close(ax.figure)
     """
-    sweep = threshold_sweep(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    sweep = _sweep_of(y_true, y_score, pos_label, sample_weight)
     fpr, tpr = _roc_points(sweep)
     ax = _axes(ax)
     if label is None:
@@ -193,12 +207,12 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
     """
     if first_point not in FIRST_POINTS:
         raise ValueError(f"first_point must be one of {FIRST_POINTS}; got {first_point!r}")
-    sweep = threshold_sweep(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    sweep = _sweep_of(y_true, y_score, pos_label, sample_weight)
     if sweep.n_pos == 0:
         raise ValueError("y_true has no positive samples: recall = TP / P is undefined")
     # precision is 0/0 only where every sample so far weighs 0; scikit-learn gives 0 there
     precision = sweep.precision(zero_division=0.0)
-    recall = sweep.recall()
+    recall = ratio(sweep.tps, sweep.n_pos)
     ax = _axes(ax)
     if first_point == "sklearn":
         x = np.r_[recall[::-1], 0.0]
@@ -389,7 +403,7 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True):
     'area = 0.875'
     >>> plt.close(ax.figure)
     """
-    sweep = threshold_sweep(y_true, y_score, pos_label=pos_label)
+    sweep = _sweep_of(y_true, y_score, pos_label)
     fpr, tpr = _roc_points(sweep)
     taken = np.r_[0, sweep.tps + sweep.fps]
     ax = _axes(ax)

@@ -317,3 +317,40 @@ def test_confusion_bad_input():
         plot.confusion([["a", "b"], ["c", "d"]])
     with pytest.raises(ValueError, match="^labels must name the 2 classes"):
         plot.confusion(c, labels=["one", "two", "three"])
+
+
+def test_zero_weights_make_no_point_as_in_sklearn():
+    # the top-scored sample weighs 0: scikit-learn drops it, so precision there is not 0/0
+    y = np.array([0, 1, 0, 1, 1, 0, 0])
+    s = np.array([0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+    w = np.array([0.0, 1.0, 2.0, 1.0, 0.0, 1.0, 1.0])
+    ax = plot.pr(y, s, sample_weight=w)
+    precision, recall, _ = skm.precision_recall_curve(y, s, sample_weight=w)
+    np.testing.assert_allclose(ax.lines[0].get_xydata(), np.c_[recall, precision])
+    ax = plot.roc(y, s, sample_weight=w)
+    fpr, tpr, _ = skm.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_allclose(ax.lines[0].get_xydata(), np.c_[fpr, tpr])
+    fpr_ek, tpr_ek, _ = ek.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_array_equal(ax.lines[0].get_xydata(), np.c_[fpr_ek, tpr_ek])
+
+
+@pytest.mark.parametrize("y, s, w", CASES[:10])
+def test_curves_are_evalkits_own_curves(y, s, w):
+    ax = plot.roc(y, s, sample_weight=w)
+    fpr, tpr, _ = ek.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_array_equal(ax.lines[0].get_xydata(), np.c_[fpr, tpr])
+    ax = plot.pr(y, s, sample_weight=w)
+    precision, recall, _ = ek.precision_recall_curve(y, s, sample_weight=w)
+    np.testing.assert_array_equal(ax.lines[0].get_xydata(), np.c_[recall, precision])
+    assert ax.lines[0].get_label() == f"AP = {ek.average_precision_score(y, s, sample_weight=w):.2f}"
+
+
+@pytest.mark.parametrize("y, s, w", CASES[:10])
+def test_spark_curve_is_evalkit_spark_pr(y, s, w):
+    from evalkit.spark import BinaryClassificationMetrics
+
+    rows = np.column_stack([s, y] if w is None else [s, y, w])
+    m = BinaryClassificationMetrics(rows)
+    ax = plot.pr(y, s, sample_weight=w, first_point="spark")
+    np.testing.assert_allclose(ax.lines[0].get_xydata(), m.pr(), rtol=1e-12)
+    assert ax.lines[0].get_label() == f"area = {m.area_under_pr():.2f}"
