@@ -4,6 +4,7 @@
 #   make test    unit tests + doctests + every notebook re-run by nbval
 #   make bench   evalkit vs its reference implementations (BENCH=substring)
 #   make index   regenerate the course map and the prev/next navigation cells
+#   make site    the course as static HTML in site/ (open site/index.html)
 #   make clean   remove .venv and caches
 #
 # Only Python 3.10+ and make are needed; everything else goes into .venv.
@@ -18,7 +19,7 @@ LAB_ARGS ?=
 # Substring filter(s) for the benchmark workloads, e.g. BENCH=confusion.
 BENCH ?=
 
-.PHONY: venv lab test bench index clean
+.PHONY: venv lab test bench index site clean
 
 venv: $(STAMP)
 
@@ -48,6 +49,12 @@ bench: venv
 # The index tool needs only the standard library.
 index:
 	$(PYTHON) tools/make_index.py
+
+# Execute every notebook (widget state kept) and export the course as static
+# HTML into site/: widgets render from their saved state, and the JavaScript
+# comes from npm packages pinned in tools/site-js.json, never from a CDN.
+site: venv
+	$(BIN)/python tools/make_site.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -68,7 +68,7 @@ def _num(x):
 # -- the threshold explorer ---------------------------------------------------
 
 
-def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0):
+def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0, pos_label=None):
     """Counts and metrics of predicting positive when ``score >= threshold``.
 
     One lookup in the sweep (:meth:`Sweep.counts_at`, a binary search), then
@@ -83,11 +83,14 @@ def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0):
 
     Parameters
     ----------
-    sweep : Sweep
-        From :func:`~evalkit._sweep.threshold_sweep`, computed once.
+    sweep : Sweep or (y_true, y_score)
+        From :func:`~evalkit._sweep.threshold_sweep`, computed once (a widget
+        does); or the labels and scores, swept here (with ``pos_label``).
     threshold : float
     beta : float, default 1.0
     zero_division : {0.0, 1.0, nan, "warn", "spark"}, default 0.0
+    pos_label : optional
+        The positive class, only when ``sweep`` is ``(y_true, y_score)``.
 
     Returns
     -------
@@ -107,9 +110,14 @@ def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0):
     (BinaryCounts(tp=6, fp=0, fn=5, tn=89), 6, 94)
     >>> round(st["accuracy"], 4), st["precision"], round(st["recall"], 4), round(st["f_beta"], 4)
     (0.95, 1.0, 0.5455, 0.6)
+    >>> explorer_state((y, s), 0.5)["counts"] == st["counts"]
+    True
     """
+    if isinstance(sweep, tuple) and len(sweep) == 2:
+        sweep = threshold_sweep(*sweep, pos_label=pos_label)
     if not isinstance(sweep, Sweep):
-        raise TypeError(f"sweep must be a Sweep from threshold_sweep, got {type(sweep).__name__}")
+        raise TypeError("sweep must be a Sweep from threshold_sweep or a (y_true, y_score) pair, "
+                        f"got {type(sweep).__name__}")
     threshold = _real(threshold, "threshold")
     beta = check_beta(beta)
     zd = check_zero_division(zero_division, allow_spark=True)

@@ -83,6 +83,9 @@ def test_explorer_state_seed000_numbers():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         explorer_state(sw, 1.5)  # the default never warns: a slider passes there
+    # labels and scores instead of a sweep: swept on the spot, pos_label as threshold_sweep's
+    words = ["w" if v else "m" for v in SEED000_Y]
+    assert explorer_state((words, SEED000_S), 0.5, pos_label="w") == explorer_state(sw, 0.5)
 
 
 def test_explorer_text_is_the_state_formatted():
@@ -115,7 +118,7 @@ def test_confusion_html_both_layouts():
 def test_explorer_bad_input():
     sw = threshold_sweep(SEED000_Y, SEED000_S)
     with pytest.raises(TypeError, match="^sweep"):
-        explorer_state((SEED000_Y, SEED000_S), 0.5)
+        explorer_state([SEED000_Y, SEED000_S], 0.5)
     with pytest.raises(TypeError, match="^threshold"):
         explorer_state(sw, "0.5")
     with pytest.raises(ValueError, match="^threshold"):
