@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -290,5 +291,79 @@ def test_threshold_explorer_in_voila(chromium_path, tmp_path):
         # Voila's page itself asks a CDN for MathJax, which fails offline: that is
         # no error of the widgets. Script errors are.
         print("requests outside the machine:", sorted({u for u in page.requests_seen if not is_local(u)}))
+        errors = [m for m in page.console_seen if m.startswith("pageerror")]
+        assert not errors, errors
+
+
+# -- the static course ---------------------------------------------------------------
+
+SITE_BUILD_TIMEOUT_S = 300
+
+
+def widget_notebooks() -> list[Path]:
+    """Course notebooks with a widget cell (they import evalkit.widgets)."""
+    return [p for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+            if "evalkit.widgets" in p.read_text("utf-8") and not p.name.startswith("00-")]
+
+
+def test_static_site_renders_widgets_offline(chromium_path, tmp_path):
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import make_site
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    pins = json.loads(make_site.PINS.read_text("utf-8"))["packages"]
+    cached = all((make_site.CACHE / f"{p['name'].lstrip('@').replace('/', '-')}-{p['version']}.tgz")
+                 .exists() for p in pins)
+    if not cached and shutil.which("npm") is None:
+        skip_or_fail("npm is needed once to fetch the site's pinned JavaScript (apt-get install npm)")
+    with_widgets = widget_notebooks()
+    assert with_widgets, "no course notebook has a widget cell (from evalkit.widgets import ...)"
+    page_nb = with_widgets[0]
+
+    site = tmp_path / "site"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "make_site.py"), "--out", str(site), page_nb.name[:2]],
+        cwd=ROOT, capture_output=True, text=True, timeout=SITE_BUILD_TIMEOUT_S,
+        env=dict(os.environ, MPLBACKEND="Agg"))
+    assert proc.returncode == 0, f"make_site failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    index = site / "index.html"
+    page_file = site / "notebooks" / f"{page_nb.stem}.html"
+    assert index.exists() and page_file.exists()
+    html = page_file.read_text("utf-8")
+    assert "application/vnd.jupyter.widget-state+json" in html, "no widget state in the page"
+    scripts = re.findall(r'<script[^>]*\ssrc="([^"]+)"', html)
+    assert "../_static/require.js" in scripts and all("//" not in s for s in scripts), scripts
+    assert "var widgetRendererSrc = '../_static/html-manager/embed-amd.js';" in html
+    screenshot = tmp_path / "site-page.png"
+
+    with browser_page(chromium_path, tmp_path) as page:
+        try:
+            page.goto(index.as_uri())
+            link = page.locator(f'a[href="notebooks/{page_nb.stem}.html"]').first
+            assert link.count() == 1, f"the index does not link to notebooks/{page_nb.stem}.html"
+            title = page.inner_text("h1").strip()
+            assert title, "the index page has no title"
+
+            link.click()
+            page.wait_for_url(f"**/notebooks/{page_nb.stem}.html")
+            page.wait_for_selector(".widget-slider", timeout=RENDER_TIMEOUT_MS)
+            page.wait_for_selector("img.evalkit-figure", timeout=RENDER_TIMEOUT_MS)
+            # the saved state renders the numbers the kernel computed
+            assert page.locator(".evalkit-threshold").first.inner_text().startswith("threshold ")
+            assert page.locator(".evalkit-precision").first.inner_text().startswith("precision ")
+            # the figure is a real image, not an empty box
+            box = page.locator("img.evalkit-figure").first.bounding_box()
+            assert box and box["width"] > 200 and box["height"] > 100, box
+            page.locator(".evalkit-threshold-explorer").first.scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+        finally:
+            try:
+                page.screenshot(path=str(screenshot), full_page=False)
+                print(f"\nsite screenshot: {screenshot}")
+            except Exception as e:
+                print(f"\nno screenshot: {e}")
+        outside = sorted({u for u in page.requests_seen if not is_local(u)})
+        assert not outside, f"the static course fetched from outside the machine: {outside}"
         errors = [m for m in page.console_seen if m.startswith("pageerror")]
         assert not errors, errors
