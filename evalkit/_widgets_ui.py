@@ -139,6 +139,7 @@ class ThresholdExplorer(W.VBox):
         self.sweep = sweep
         lo, hi = float(sweep.thresholds[-1]), float(sweep.thresholds[0])
         smin, smax, step, decimals = _slider_grid(lo, hi)
+        self._step, self._decimals = step, decimals
         if threshold is None:
             threshold = round(round((lo + hi) / 2 / step) * step, decimals)
         state = explorer_state(sweep, threshold, beta)  # validates threshold and beta
@@ -231,8 +232,22 @@ class ThresholdExplorer(W.VBox):
         return self._frame.png()
 
     # -- events ----------------------------------------------------------
+    def _snapped(self):
+        """The slider's value, with float noise from stepping (0.1 + 0.2) put back on the grid.
+
+        A browser's slider sends k * step computed in floating point, e.g.
+        0.30000000000000004 for 0.3; a score of exactly 0.3 must count as
+        at or above the threshold the readout shows. Values off the grid
+        (a threshold given in code) are kept as they are.
+        """
+        value, step = self._threshold.value, self._step
+        k = round(value / step)
+        if abs(value - k * step) <= 1e-9 * step:
+            return round(k * step, self._decimals)
+        return value
+
     def _update(self, redraw):
-        self._state = explorer_state(self.sweep, self._threshold.value, self._beta.value)
+        self._state = explorer_state(self.sweep, self._snapped(), self._beta.value)
         _set_texts(self._labels, explorer_text(self._state))
         self._on_layout()
         if redraw:

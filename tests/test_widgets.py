@@ -294,6 +294,17 @@ def test_threshold_explorer_on_own_labels_and_ranges():
         threshold_explorer([0, 1], [0.2, 0.5], layout="transposed")
 
 
+def test_threshold_explorer_snaps_slider_float_noise():
+    y = np.array([0, 1, 0, 1, 1, 0])
+    s = np.array([0.1, 0.3, 0.3, 0.7, 0.9, 0.2])
+    w = threshold_explorer(y, s)
+    w.threshold = 0.1 + 0.2  # 0.30000000000000004, as a browser's slider steps
+    assert w.state["threshold"] == 0.3
+    assert w.counts == ek.binary_counts(y, (s >= 0.3).astype(int))  # both 0.3 scores count
+    w.threshold = 0.3000004  # off the grid: kept
+    assert w.state["threshold"] == 0.3000004 and w.state["above"] == 2
+
+
 def test_imbalance_explorer_follows_its_slider():
     w = imbalance_explorer()
     assert isinstance(w, ipywidgets.VBox)
