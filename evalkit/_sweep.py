@@ -201,11 +201,16 @@ def _sweep_unweighted(pos, scores):
     A float's bits, flipped for negative numbers, sort like the float itself;
     shifted left by one after subtracting the smallest key (it fits whenever
     the keys span less than 2**63, always true for non-negative scores), the
-    free lowest bit holds the label. One ``np.sort`` then orders scores and
-    labels together -- no argsort, no gather -- and a cumulative sum of the
-    lowest bit counts the positives. Ties are equal keys up to the label bit,
-    so they fall into one group. Keys too far apart fall back to argsort.
+    free lowest bit holds the label. The keys are inverted so that one
+    ascending ``np.sort`` orders the scores from the highest, positives first
+    within a tie -- no argsort, no gather. Then the lowest bit marks the
+    negatives, its cumulative sum at the last sample of each group of equal
+    scores is ``fps``, and ``tps = samples so far - fps``. With distinct
+    scores every sample ends a group and nothing is gathered at all. Keys too
+    far apart (or integers beyond 2**53) fall back to argsort.
     """
+    if scores.dtype.kind in "iu" and len(scores) and np.abs(scores).max() > 2**53:
+        return _sweep_weighted(pos, scores, None)  # not exact as float64
     x = np.add(scores, 0.0, dtype=np.float64)  # a copy; -0.0 becomes 0.0
     k = x.view(np.uint64)
     signed = bool(x.min() < 0)
@@ -219,28 +224,35 @@ def _sweep_unweighted(pos, scores):
         return _sweep_weighted(pos, scores, None)
     k <<= _ONE
     k |= pos
-    k.sort()  # ascending; cumulative sums on contiguous arrays are fast
-    lab = (k & _ONE).view(np.int64)
-    k >>= _ONE
+    np.invert(k, out=k)  # ascending order of ~key = descending score, positives first
+    k.sort()
     n = len(k)
-    first = np.empty(n, dtype=bool)  # first sample of each group of equal scores
-    first[0] = True
-    np.not_equal(k[1:], k[:-1], out=first[1:])
-    cum_pos = np.cumsum(lab)
-    n_pos = int(cum_pos[-1])
-    pos_below = cum_pos[first] - lab[first]  # positives scored strictly lower
-    np.subtract(1, lab, out=lab)
-    neg_below = np.cumsum(lab)[first] - lab[first]
-    tps = np.ascontiguousarray((n_pos - pos_below)[::-1])
-    fps = np.ascontiguousarray(((n - n_pos) - neg_below)[::-1])
-    keys = k[first][::-1] + kmin
+    fps = (k & _ONE).view(np.int64)  # 1 for a negative
+    np.cumsum(fps, out=fps)
+    k >>= _ONE  # (2**63 - 1) - score key
+    last = np.empty(n, dtype=bool)  # last sample of each group of equal scores
+    last[-1] = True
+    np.not_equal(k[:-1], k[1:], out=last[:-1])
+    if last.all():
+        tps = np.arange(1, n + 1, dtype=np.int64)
+        tps -= fps
+        keys = k
+    else:
+        ends = np.flatnonzero(last)
+        fps = fps[ends]
+        tps = ends + 1
+        tps -= fps
+        keys = k[ends]
+    n_neg = int(fps[-1])
+    np.subtract(_TOP - _ONE, keys, out=keys)
+    keys += kmin
     if signed:
         high = keys >= _TOP
         keys = np.where(high, keys ^ _TOP, ~keys)
     thresholds = keys.view(np.float64)
     if scores.dtype.kind != "f":
         thresholds = thresholds.astype(scores.dtype)
-    return Sweep(thresholds, tps, fps, n_pos, n - n_pos)
+    return Sweep(thresholds, tps, fps, n - n_neg, n_neg)
 
 
 def _sweep_weighted(pos, scores, w):

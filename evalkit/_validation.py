@@ -203,11 +203,10 @@ def check_scores(y_score, name="y_score"):
             arr = arr.astype(float)
         except (TypeError, ValueError):
             raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
-    if arr.dtype.kind == "f":
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():  # one pass when all is well
         if np.isnan(arr).any():
             raise ValueError(f"{name} contains NaN")
-        if not np.isfinite(arr).all():
-            raise ValueError(f"{name} contains infinite values")
+        raise ValueError(f"{name} contains infinite values")
     return arr
 
 

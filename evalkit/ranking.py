@@ -178,28 +178,48 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     """
     drop_intermediate = _check_bool(drop_intermediate, "drop_intermediate")
     sweep, _ = _sweep(y_true, y_score, pos_label, sample_weight)
-    tps, fps = _float_counts(sweep)
-    thresholds = sweep.thresholds
+    tps, fps, thresholds = sweep.tps, sweep.fps, sweep.thresholds
     if drop_intermediate and len(fps) > 2:
-        bends = np.empty(len(fps), dtype=bool)
-        bends[0] = bends[-1] = True
-        # a point is kept where fps or tps bends: a non-zero second difference
-        np.logical_or(np.diff(fps, 2) != 0, np.diff(tps, 2) != 0, out=bends[1:-1])
-        tps, fps, thresholds = tps[bends], fps[bends], thresholds[bends]
-    tps = np.r_[0.0, tps]
-    fps = np.r_[0.0, fps]
-    thresholds = np.r_[np.inf, thresholds.astype(np.float64, copy=False)]
+        # keep a point where fps or tps bends: a non-zero second difference, i.e. the
+        # step before it differs from the step after it (exact on integer counts)
+        kept = np.flatnonzero(_bends(tps, fps))
+        tps, fps, thresholds = tps[kept], fps[kept], thresholds[kept]
+    m = len(tps) + 1
+    fpr, tpr, thr = np.empty(m), np.empty(m), np.empty(m)
+    fpr[0] = tpr[0] = 0.0  # the extra point (0, 0) at threshold inf
+    thr[0] = np.inf
+    thr[1:] = thresholds
     if fps[-1] <= 0:
         _warn("No negative samples in y_true, false positive value should be meaningless")
-        fpr = np.full(fps.shape, np.nan)
+        fpr[:] = np.nan
     else:
-        fpr = fps / fps[-1]
+        np.divide(fps, float(fps[-1]), out=fpr[1:])
     if tps[-1] <= 0:
         _warn("No positive samples in y_true, true positive value should be meaningless")
-        tpr = np.full(tps.shape, np.nan)
+        tpr[:] = np.nan
     else:
-        tpr = tps / tps[-1]
-    return fpr, tpr, thresholds
+        np.divide(tps, float(tps[-1]), out=tpr[1:])
+    return fpr, tpr, thr
+
+
+def _bends(tps, fps):
+    """Mask of the points where the step of tps or of fps changes; both ends kept.
+
+    ``diff(x, 2) != 0`` is ``step[i] != step[i + 1]`` with ``step = diff(x)``
+    (exact for floats too: a difference of finite floats is 0 only when they
+    are equal). Computed block by block, so no curve-sized temporary is made.
+    """
+    m = len(tps)
+    keep = np.empty(m, dtype=bool)
+    keep[0] = keep[-1] = True
+    for i in range(1, m - 1, _BLOCK):
+        j = min(i + _BLOCK, m - 1)  # points i .. j-1, which need steps i-1 .. j
+        out = keep[i:j]
+        step = np.diff(fps[i - 1:j + 1])
+        np.not_equal(step[1:], step[:-1], out=out)
+        step = np.diff(tps[i - 1:j + 1])
+        out |= step[1:] != step[:-1]
+    return keep
 
 
 def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
@@ -240,7 +260,7 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     """
     drop_intermediate = _check_bool(drop_intermediate, "drop_intermediate")
     sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
-    tps, fps = _float_counts(sweep)
+    tps, fps = sweep.tps, sweep.fps
     thresholds = sweep.thresholds.astype(dtype, copy=False)
     if drop_intermediate and len(fps) > 2:
         # keep a point unless tps is the same before and after it
@@ -248,16 +268,25 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
         keep[0] = keep[-1] = True
         step = np.diff(tps) != 0
         np.logical_or(step[:-1], step[1:], out=keep[1:-1])
-        tps, fps, thresholds = tps[keep], fps[keep], thresholds[keep]
+        kept = np.flatnonzero(keep)
+        tps, fps, thresholds = tps[kept], fps[kept], thresholds[kept]
+    m = len(tps)
+    precision, recall = np.empty(m + 1), np.empty(m + 1)
+    precision[m], recall[m] = 1.0, 0.0  # the last point: (recall 0, precision 1)
+    # the curve runs by increasing threshold: fill the first m entries backwards
     predicted = tps + fps
-    precision = np.zeros_like(tps)
-    np.divide(tps, predicted, out=precision, where=predicted != 0)
+    if (predicted == 0).any():
+        precision[:m] = 0.0
+        np.divide(tps, predicted, out=precision[m - 1::-1] if m else precision[:0],
+                  where=predicted != 0)
+    else:
+        np.divide(tps, predicted, out=precision[m - 1::-1])
     if tps[-1] == 0:
         _warn("No positive class found in y_true, recall is set to one for all thresholds.")
-        recall = np.ones_like(tps)
+        recall[:m] = 1.0
     else:
-        recall = tps / tps[-1]
-    return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1]
+        np.divide(tps, float(tps[-1]), out=recall[m - 1::-1])
+    return precision, recall, thresholds[::-1]
 
 
 def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sample_weight=None):
@@ -409,69 +438,165 @@ def _larger_class(y):
     return len(classes), (y == classes[-1] if len(classes) == 2 else None)
 
 
+_BLOCK = 1 << 15  # elements per block: a block's temporaries stay in the CPU cache
+_RUN = 1 << 10  # a run of equal scores at least this long is measured, not read
+
+
 def _sorted_label_keys(positive, scores):
     """Sort the scores with the label in the lowest bit of 64-bit keys, or None.
 
     A non-negative float's bits sort like the float (and -0.0 shifted left
     by one becomes +0.0's key 0); other scores are mapped to order-keeping
     unsigned keys first, as the sweep does. ``None`` when the keys span
-    2**63 or more (they would not fit with the label bit).
+    2**63 or more (they would not fit with the label bit). Keys are built
+    block by block into one array, so no other large temporary is made.
     """
     if scores.dtype == np.float64:
         x = scores
-    elif scores.dtype.kind == "f" or (scores.dtype.kind in "biu" and len(scores)
+    elif scores.dtype.kind == "f" or (scores.dtype.kind in "biu"
                                       and np.abs(scores).max() <= 2**53):
         x = scores.astype(np.float64)
     else:
         return None
+    n = len(x)
+    keys = np.empty(n, dtype=np.uint64)
+    label = positive if positive.dtype == np.bool_ else positive.view(np.uint64)
     if x.min() >= 0:
-        keys = np.left_shift(x.view(np.uint64), _ONE)
+        bits = x.view(np.uint64)
+        for i in range(0, n, _BLOCK):
+            block = keys[i:i + _BLOCK]
+            np.left_shift(bits[i:i + _BLOCK], _ONE, out=block)
+            np.bitwise_or(block, label[i:i + _BLOCK], out=block)
     else:
-        keys = np.add(x, 0.0)  # a copy; -0.0 becomes 0.0
-        keys = keys.view(np.uint64)
-        negative = keys >= _TOP
-        np.invert(keys, out=keys, where=negative)
-        np.bitwise_or(keys, _TOP, out=keys, where=~negative)
+        as_float = keys.view(np.float64)
+        for i in range(0, n, _BLOCK):
+            block = keys[i:i + _BLOCK]
+            np.add(x[i:i + _BLOCK], 0.0, out=as_float[i:i + _BLOCK])  # -0.0 becomes 0.0
+            negative = block >= _TOP
+            np.invert(block, out=block, where=negative)
+            np.bitwise_or(block, _TOP, out=block, where=~negative)
         keys -= keys.min()
         if keys.max() >= _TOP:
             return None
-        keys <<= _ONE
-    if positive.dtype == np.bool_:
-        np.bitwise_or(keys, positive, out=keys)
-    else:
-        np.bitwise_or(keys, positive.view(np.uint64), out=keys)
+        for i in range(0, n, _BLOCK):
+            block = keys[i:i + _BLOCK]
+            np.left_shift(block, _ONE, out=block)
+            np.bitwise_or(block, label[i:i + _BLOCK], out=block)
+    keys.sort()
+    return keys
+
+
+def _fast_sorted_label_keys(y, scores):
+    """The common case in one pass: labels 0/1 (int64, uint64 or bool), scores >= 0 (float64).
+
+    Checks the labels and the scores' sign block by block while building
+    the keys (no separate min/max passes); ``None`` as soon as a label is
+    not 0/1 or a score is negative -- the general path takes over.
+    """
+    n = len(scores)
+    keys = np.empty(n, dtype=np.uint64)
+    bits = scores.view(np.uint64)
+    label = y if y.dtype == np.bool_ else y.view(np.uint64)  # -1 reads as 2**64 - 1
+    for i in range(0, n, _BLOCK):
+        lab = label[i:i + _BLOCK]
+        if scores[i:i + _BLOCK].min() < 0 or (lab.dtype != np.bool_ and lab.max() > 1):
+            return None
+        block = keys[i:i + _BLOCK]
+        np.left_shift(bits[i:i + _BLOCK], _ONE, out=block)
+        np.bitwise_or(block, lab, out=block)
     keys.sort()
     return keys
 
 
 def _auc_twice_u(positive, scores):
+    """``(2U, P, N)`` for a positive mask (or 0/1 int64 labels) and scores.
+
+    See :func:`_twice_u_of_sorted_keys`; keys that do not fit (scores
+    spanning 2**63 ulps or more) go through the sweep's argsort path and
+    integer trapezoids instead.
+    """
+    keys = _sorted_label_keys(positive, scores)
+    if keys is None:
+        sweep = _sweep_weighted(np.asarray(positive, dtype=bool), scores, None)
+        return _twice_u_from_sweep(sweep)
+    return _twice_u_of_sorted_keys(keys)
+
+
+def _twice_u_of_sorted_keys(keys):
     """``(2U, P, N)``: 2 x the Mann-Whitney count of positive-negative pairs won.
 
     ``U = #(s+ > s-) + #(s+ = s-) / 2``, so ``AUC = 2U / (2 P N)``, exact in
-    integers. One sort of label-carrying keys: within a group of tied scores
-    the negatives sort first, so the positive at sorted position ``j`` (the
-    j-th positive, both from 0) has ``j_pos - j`` negatives before it, ties
-    included; summing, ``U_le = Σ positions - P(P-1)/2`` (the rank-sum
-    formula), and each tied group then gives back half its ``pos·neg`` pairs.
+    integers. The keys are sorted and carry the label in their lowest bit:
+    within a group of tied scores the negatives sort first, so the j-th
+    positive (from 0) at sorted position ``i_j`` has ``i_j - j`` negatives
+    before it, tied ones included. Summed, ``U_le = Σ_j i_j - P(P-1)/2`` (the
+    rank-sum formula); each group of ties then gives back half of its
+    ``pos·neg`` pairs. One pass over the keys, block by block; a long run of
+    one score is measured by two binary searches instead of being read.
     """
-    keys = _sorted_label_keys(positive, scores)
-    if keys is None:  # keys too far apart: the sweep's argsort path, integer trapezoids
-        sweep = _sweep_weighted(np.asarray(positive, dtype=bool), scores, None)
-        return _twice_u_from_sweep(sweep)
     n = len(keys)
-    labels = keys & _ONE
-    keys >>= _ONE
-    np.cumsum(labels, out=labels)  # positives up to and including each position
-    p = int(labels[-1])
-    # Σ_i cum_i = Σ_j lab_j (n - j), hence Σ_j j·lab_j = n·P - Σ_i cum_i
-    twice_u = 2 * (n * p - int(labels.sum())) - p * (p - 1)
-    new_group = keys[1:] != keys[:-1]
-    if not new_group.all():
-        ends = np.r_[np.flatnonzero(new_group), n - 1]  # last position of each group
-        pos_in = np.diff(labels[ends], prepend=0).astype(np.int64)
-        size = np.diff(ends, prepend=-1)
-        twice_u -= int(np.dot(pos_in, size - pos_in))
-    return twice_u, p, n - p
+    size = min(n, _BLOCK)
+    label = np.empty(size, dtype=np.uint64)
+    score = np.empty(size, dtype=np.uint64)
+    starts = np.empty(size, dtype=bool)  # starts[i]: position i begins a group of equal scores
+    index = np.arange(size, dtype=np.int64)
+    p = 0  # positives so far
+    index_sum = 0  # Σ of the positives' sorted positions
+    tied = 0  # Σ over groups of ties of pos·neg
+    open_pos = open_size = 0  # the group still open where the previous step stopped
+    previous = -1  # its score key
+    i = 0
+    while i < n:
+        head = int(keys[i]) >> 1
+        if i + _RUN <= n and int(keys[i + _RUN - 1]) >> 1 == head:
+            # a long run of one score: negatives (key 2h) then positives (2h + 1)
+            rest = keys[i:]
+            split = i + int(rest.searchsorted(np.uint64(2 * head), "right"))
+            end = i + int(rest.searchsorted(np.uint64(2 * head + 1), "right"))
+            run_pos = end - split
+            p += run_pos
+            index_sum += (split + end - 1) * run_pos // 2  # split + ... + (end - 1)
+            if head != previous:
+                tied += open_pos * (open_size - open_pos)
+                open_pos = open_size = 0
+            open_pos += run_pos
+            open_size += end - i
+            previous = head
+            i = end
+            continue
+        block = keys[i:i + _BLOCK]
+        m = len(block)
+        lab, key, new = label[:m], score[:m], starts[:m]
+        np.bitwise_and(block, _ONE, out=lab)
+        lab = lab.view(np.int64)
+        p_block = int(np.count_nonzero(lab))
+        p += p_block
+        index_sum += i * p_block + int(np.dot(lab, index[:m]))
+        np.right_shift(block, _ONE, out=key)
+        new[0] = head != previous
+        np.not_equal(key[1:], key[:-1], out=new[1:])
+        previous = int(key[-1])
+        i += m
+        if new.all():  # no ties inside: only the open group may close
+            tied += open_pos * (open_size - open_pos)
+            open_pos, open_size = int(lab[-1]), 1
+            continue
+        cuts = np.flatnonzero(new)
+        if len(cuts) == 0:  # the whole block continues the open group
+            open_pos += p_block
+            open_size += m
+            continue
+        # groups starting in this block: their positives and sizes (the last runs on)
+        pos_in = np.add.reduceat(lab, cuts)
+        sizes = np.diff(cuts, append=m)
+        # before the first cut, the open group ends
+        open_pos += p_block - int(pos_in.sum())
+        open_size += int(cuts[0])
+        tied += open_pos * (open_size - open_pos)
+        tied += int(np.dot(pos_in[:-1], sizes[:-1] - pos_in[:-1]))
+        open_pos, open_size = int(pos_in[-1]), int(sizes[-1])
+    tied += open_pos * (open_size - open_pos)
+    return 2 * (index_sum - p * (p - 1) // 2) - tied, p, n - p
 
 
 def _twice_u_from_sweep(sweep):
@@ -543,13 +668,22 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
             "support yet")
     scores = check_scores(y_score)
     check_same_length(y_true=y, y_score=scores)
+    w = check_sample_weight(sample_weight, len(y))
+    if (w is None and (max_fpr is None or max_fpr == 1) and scores.dtype == np.float64
+            and y.dtype in (np.int64, np.uint64, np.bool_)):
+        keys = _fast_sorted_label_keys(y, scores)
+        if keys is not None:
+            twice_u, p, n = _twice_u_of_sorted_keys(keys)
+            if p == 0 or n == 0:
+                _warn(_ONE_CLASS)
+                return np.nan
+            return twice_u / (2 * p * n)
     n_classes, positive = _larger_class(y)
     if n_classes > 2:
         raise ValueError(
             f"y_true has {n_classes} classes: roc_auc_score supports binary y_true only; "
             "multiclass ROC AUC (multi_class='ovr' or 'ovo') is not supported yet. For one "
             "class against the rest, pass y_true == that_class with that class's scores")
-    w = check_sample_weight(sample_weight, len(y))
     if n_classes < 2:
         _warn(_ONE_CLASS)
         return np.nan
