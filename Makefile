@@ -41,7 +41,7 @@ lab: venv
 # out of doctest collection) and every notebook under nbval.  Make fails on
 # any non-zero pytest exit, including 5 (no tests collected).
 test: venv
-	$(BIN)/python -m pytest tests evalkit notebooks --nbval --sanitize-with tests/nbval_sanitize.cfg
+	$(BIN)/python -m pytest tests evalkit notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 bench: venv
 	$(BIN)/python benchmarks/run.py $(BENCH)
