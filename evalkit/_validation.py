@@ -33,6 +33,8 @@ __all__ = [
     "check_score_and_labels",
     "check_integer",
     "check_choice",
+    "check_bool",
+    "check_max_fpr",
 ]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted")
@@ -600,3 +602,38 @@ def check_choice(value, choices, name):
         text = listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " or " + listed[-1]
         raise ValueError(f"{name} must be {text}; got {value!r}")
     return value
+
+
+def check_bool(value, name):
+    """Validate a flag: ``True`` or ``False`` (numpy booleans too), not a truthy string.
+
+    >>> check_bool(True, "drop_intermediate")
+    True
+    >>> check_bool("yes", "drop_intermediate")
+    Traceback (most recent call last):
+    ...
+    TypeError: drop_intermediate must be True or False, got 'yes'
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_max_fpr(max_fpr, name="max_fpr"):
+    """Validate the partial-AUC bound: ``None`` or a real number in (0, 1].
+
+    >>> check_max_fpr(0.1)
+    0.1
+    >>> check_max_fpr(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_fpr must be in (0, 1] (the largest false positive rate kept); got 0
+    """
+    if max_fpr is None:
+        return None
+    if isinstance(max_fpr, bool) or not isinstance(max_fpr, numbers.Real):
+        raise TypeError(f"{name} must be a real number in (0, 1] or None, got {max_fpr!r}")
+    if not 0 < max_fpr <= 1:
+        raise ValueError(
+            f"{name} must be in (0, 1] (the largest false positive rate kept); got {max_fpr!r}")
+    return float(max_fpr)

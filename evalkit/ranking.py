@@ -18,7 +18,6 @@ The area under the ROC curve is computed three ways that agree exactly:
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -26,8 +25,13 @@ import numpy as np
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
 from ._sweep import Sweep, _sweep_unweighted, _sweep_weighted, positive_mask
 from ._validation import (
+    check_average,
     check_beta,
+    check_bool,
+    check_choice,
+    check_integer,
     check_labels,
+    check_max_fpr,
     check_same_length,
     check_sample_weight,
     check_scores,
@@ -48,6 +52,8 @@ __all__ = [
     "threshold_table",
 ]
 
+_AVERAGES = (None, "micro", "macro", "samples", "weighted")
+_MULTI_CLASS = {"raise": "", "ovr": "one-vs-rest", "ovo": "one-vs-one"}
 _ONE_CLASS = ("Only one class is present in y_true. ROC AUC score is not defined in that case.")
 _ONE = np.uint64(1)
 _TOP = np.uint64(1 << 63)
@@ -76,19 +82,6 @@ def _sweep(y_true, y_score, pos_label=None, sample_weight=None):
 
 def _float_counts(sweep):
     return (np.asarray(sweep.tps, dtype=np.float64), np.asarray(sweep.fps, dtype=np.float64))
-
-
-def _check_choice(value, choices, name):
-    if not any(value is c or (isinstance(value, str) and value == c) for c in choices):
-        shown = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {shown}; got {value!r}")
-    return value
-
-
-def _check_bool(value, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
 
 
 def _warn(message, category=UndefinedMetricWarning):
@@ -176,7 +169,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     >>> thr.tolist()
     [inf, 0.8, 0.4, 0.35, 0.1]
     """
-    drop_intermediate = _check_bool(drop_intermediate, "drop_intermediate")
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     sweep, _ = _sweep(y_true, y_score, pos_label, sample_weight)
     tps, fps, thresholds = sweep.tps, sweep.fps, sweep.thresholds
     if drop_intermediate and len(fps) > 2:
@@ -258,7 +251,7 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     >>> thr.tolist()
     [0.1, 0.35, 0.4, 0.8]
     """
-    drop_intermediate = _check_bool(drop_intermediate, "drop_intermediate")
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
     tps, fps = sweep.tps, sweep.fps
     thresholds = sweep.thresholds.astype(dtype, copy=False)
@@ -321,7 +314,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
     0.8333
     """
-    _check_choice(average, ("micro", "samples", "weighted", "macro", None), "average")
+    check_average(average, _AVERAGES)
     y = check_labels(y_true, "y_true")
     classes = np.unique(y)
     if len(classes) > 2:
@@ -399,17 +392,6 @@ def _curve_coordinates(v, name):
 
 
 # -- the area under the ROC curve, three ways ----------------------------------------
-
-
-def _check_max_fpr(max_fpr):
-    if max_fpr is None:
-        return None
-    if isinstance(max_fpr, bool) or not isinstance(max_fpr, numbers.Real):
-        raise TypeError(f"max_fpr must be a real number in (0, 1] or None, got {max_fpr!r}")
-    if not 0 < max_fpr <= 1:
-        raise ValueError(
-            f"max_fpr must be in (0, 1] (the largest false positive rate kept); got {max_fpr!r}")
-    return float(max_fpr)
 
 
 def _larger_class(y):
@@ -657,9 +639,9 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     >>> roc_auc_score(y, [0.4, 0.6, 0.5, 0.7, 0.8, 0.9])
     0.0
     """
-    _check_choice(average, ("micro", "macro", "samples", "weighted", None), "average")
-    _check_choice(multi_class, ("raise", "ovr", "ovo"), "multi_class")
-    max_fpr = _check_max_fpr(max_fpr)
+    check_average(average, _AVERAGES)
+    check_choice(multi_class, _MULTI_CLASS, "multi_class")
+    max_fpr = check_max_fpr(max_fpr)
     y = check_labels(y_true, "y_true")
     if np.ndim(y_score) == 2:
         raise ValueError(
@@ -790,10 +772,7 @@ def roc_auc_pairs(y_true, y_score, *, pos_label=None, max_pairs=10**7):
     >>> roc_auc_pairs([1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])  # 7 / 8
     0.875
     """
-    if isinstance(max_pairs, bool) or not isinstance(max_pairs, numbers.Integral):
-        raise TypeError(f"max_pairs must be an integer, got {max_pairs!r}")
-    if max_pairs < 1:
-        raise ValueError(f"max_pairs must be >= 1 (the most pairs compared); got {max_pairs!r}")
+    max_pairs = check_integer(max_pairs, "max_pairs", minimum=1, meaning="the most pairs compared")
     positive, scores = _binary_ranking_input(y_true, y_score, pos_label)
     s_pos, s_neg = scores[positive], scores[~positive]
     p, n = len(s_pos), len(s_neg)
@@ -816,7 +795,14 @@ def roc_auc_pairs(y_true, y_score, *, pos_label=None, max_pairs=10**7):
 
 # -- choosing a threshold ------------------------------------------------------------
 
-_METRICS = ("f1", "fbeta", "precision", "recall", "accuracy", "youden")
+_METRICS = {
+    "f1": "F-beta, F1 at beta=1",
+    "fbeta": "the same F-beta",
+    "precision": "",
+    "recall": "",
+    "accuracy": "",
+    "youden": "TPR - FPR",
+}
 
 
 def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sample_weight=None):
@@ -870,7 +856,7 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
     (1.0, 1.0)
     """
     if not callable(metric):
-        _check_choice(metric, _METRICS, "metric")
+        check_choice(metric, _METRICS, "metric")
     beta = check_beta(beta)
     sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
     tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
@@ -938,12 +924,11 @@ def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_
     """
     import pandas as pd
 
+    num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
     beta = check_beta(beta)
     zero_division = check_zero_division(zero_division, allow_spark=True)
     sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
-    if isinstance(num_bins, bool) or not isinstance(num_bins, numbers.Integral):
-        raise TypeError(f"num_bins must be an integer, got {num_bins!r}")
-    sweep = sweep.binned(int(num_bins))
+    sweep = sweep.binned(num_bins)
     tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
     f_name = "f1" if beta == 1 else f"f{beta:g}"
     return pd.DataFrame({
