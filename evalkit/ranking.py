@@ -23,7 +23,7 @@ import warnings
 import numpy as np
 
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._sweep import Sweep, _sweep_unweighted, _sweep_weighted, positive_mask
+from ._sweep import _sweep_unweighted, _sweep_weighted, positive_mask
 from ._validation import (
     check_average,
     check_beta,
@@ -111,7 +111,10 @@ def confusion_matrix_at_thresholds(y_true, y_score, *, pos_label=None, sample_we
     y_score : array-like of shape (n_samples,)
         Scores, higher meaning more likely positive; finite numbers.
     pos_label : int, float, bool or str, default=None
-        The positive class; ``None`` means 1 (labels must then be {0, 1} or {-1, 1}).
+        The positive class; ``None`` means 1 (labels must then be {0, 1} or
+        {-1, 1}). A ``pos_label`` that is not one of the labels present is
+        refused with a ValueError, where scikit-learn would silently count no
+        positives.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; samples of weight 0 are dropped.
 
