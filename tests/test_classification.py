@@ -105,6 +105,7 @@ def test_prfs_family_matches_sklearn(seed):
                 assert ours[2] == theirs[2], (ek_fn.__name__, kw)
 
 
+@pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")
 @pytest.mark.parametrize("seed", range(40))
 def test_confusion_matrix_and_accuracy_match_sklearn(seed):
     rng = np.random.default_rng(1000 + seed)
