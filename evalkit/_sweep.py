@@ -136,8 +136,8 @@ class Sweep:
         chunks of ``floor(len / num_bins)`` rows, only when that is at least 2;
         a chunk keeps the counts of all its rows, i.e. the cumulative counts of
         its last row. Its threshold is the chunk's last (lowest) score, as
-        Spark >= 2.4 does, so every kept point is exact
-        (``bin_threshold="last"``); Spark before 2.4 used the first (highest)
+        Spark >= 3.0 does (SPARK-27577), so every kept point is exact
+        (``bin_threshold="last"``); Spark before 3.0 used the first (highest)
         score (``bin_threshold="first"``), which labels the point with a
         threshold that does not produce its counts. Spark groups within each
         partition; this is the one-partition result.
