@@ -95,11 +95,61 @@ def _label(text, key):
     return w
 
 
+def _labels(texts, keys):
+    return {k: _label(texts[k], k) for k in keys}
+
+
 def _set_texts(labels, texts):
     for key, text in texts.items():
         value = html.escape(text)
         if labels[key].value != value:
             labels[key].value = value
+
+
+def _matrix_view(counts, *layout):
+    return W.HTML(_TABLE_CSS + confusion_html(counts, *layout)).add_class("evalkit-confusion-matrix")
+
+
+def _figure_view(png):
+    return W.Image(value=png, format="png").add_class("evalkit-figure")
+
+
+def _control_value(control, doc=None):
+    """A property that reads and sets the value of the widget's ``control`` attribute."""
+    def get_(self):
+        return getattr(self, control).value
+
+    def set_(self, value):
+        getattr(self, control).value = value
+
+    return property(get_, set_, doc=doc)
+
+
+class _Shown:
+    """What every widget exposes: its state, counts, text and figure as last shown.
+
+    A subclass sets ``_state``, ``_image`` and ``_text_of`` (the pure text
+    function of :mod:`evalkit.widgets` for its state).
+    """
+
+    @property
+    def state(self):
+        """The widget's current state dict (a copy)."""
+        return dict(self._state)
+
+    @property
+    def counts(self):
+        return self._state["counts"]
+
+    @property
+    def text(self):
+        """The text shown, by key."""
+        return self._text_of(self._state)
+
+    @property
+    def png(self):
+        """The figure as last shown (PNG bytes)."""
+        return bytes(self._image.value)
 
 
 def _slider_grid(lo, hi):
@@ -121,13 +171,15 @@ def _slider_grid(lo, hi):
     return smin, smax, round(step, decimals), decimals
 
 
-class ThresholdExplorer(W.VBox):
+class ThresholdExplorer(_Shown, W.VBox):
     """Threshold slider, live confusion matrix, metrics, and the point on the ROC and PR curves.
 
     Built by :func:`evalkit.widgets.threshold_explorer`. Read or set
     ``.threshold``, ``.beta`` and ``.matrix_layout``; read ``.state`` (the
     :func:`~evalkit.widgets.explorer_state` dict), ``.counts`` and ``.text``.
     """
+
+    _text_of = staticmethod(explorer_text)
 
     def __init__(self, y_true, y_score, *, pos_label=1, threshold=None, beta=1.0,
                  layout="actual-by-predicted"):
@@ -159,14 +211,11 @@ class ThresholdExplorer(W.VBox):
                                        description="table", style={"button_width": "150px"})
         self._layout.add_class("evalkit-layout")
 
-        texts = explorer_text(state)
-        self._labels = {k: _label(texts[k], k) for k in EXPLORER_KEYS}
-        self._matrix = W.HTML(_TABLE_CSS + confusion_html(state["counts"], layout))
-        self._matrix.add_class("evalkit-confusion-matrix")
+        self._labels = _labels(explorer_text(state), EXPLORER_KEYS)
+        self._matrix = _matrix_view(state["counts"], layout)
 
         self._frame = self._build_figure(y_true, y_score, pos_label, smin, smax)
-        self._image = W.Image(value=self._draw(), format="png")
-        self._image.add_class("evalkit-figure")
+        self._image = _figure_view(self._draw())
 
         lab = self._labels
         metrics = W.VBox([lab[k] for k in ("threshold", "accuracy", "precision", "recall", "f1", "f_beta")])
@@ -265,54 +314,17 @@ class ThresholdExplorer(W.VBox):
             self._matrix.value = value
 
     # -- state -----------------------------------------------------------
-    @property
-    def threshold(self):
-        """The slider's threshold (predict positive when score >= threshold)."""
-        return self._threshold.value
-
-    @threshold.setter
-    def threshold(self, value):
-        self._threshold.value = value
-
-    @property
-    def beta(self):
-        return self._beta.value
-
-    @beta.setter
-    def beta(self, value):
-        self._beta.value = value
-
-    @property
-    def matrix_layout(self):
-        """The confusion matrix's layout: "actual-by-predicted" or "predicted-by-actual"."""
-        return self._layout.value
-
-    @matrix_layout.setter
-    def matrix_layout(self, value):
-        self._layout.value = value
-
-    @property
-    def state(self):
-        """:func:`~evalkit.widgets.explorer_state` at the current threshold and beta."""
-        return dict(self._state)
-
-    @property
-    def counts(self):
-        return self._state["counts"]
-
-    @property
-    def text(self):
-        """The text shown, by key (:func:`~evalkit.widgets.explorer_text`)."""
-        return explorer_text(self._state)
-
-    @property
-    def png(self):
-        """The figure as last shown (PNG bytes)."""
-        return bytes(self._image.value)
+    threshold = _control_value(
+        "_threshold", "The slider's threshold (predict positive when score >= threshold).")
+    beta = _control_value("_beta")
+    matrix_layout = _control_value(
+        "_layout", 'The confusion matrix\'s layout: "actual-by-predicted" or "predicted-by-actual".')
 
 
-class ImbalanceExplorer(W.VBox):
+class ImbalanceExplorer(_Shown, W.VBox):
     """A class-ratio slider and the "always predict the majority" baseline (seeds 000 and 001)."""
+
+    _text_of = staticmethod(imbalance_text)
 
     def __init__(self, majority=0.9, *, n=100):
         state = imbalance_state(majority, n=n)
@@ -323,13 +335,10 @@ class ImbalanceExplorer(W.VBox):
                                    continuous_update=True, style={"description_width": "initial"},
                                    layout=W.Layout(width="440px"))
         self._slider.add_class("evalkit-majority-slider")
-        texts = imbalance_text(state)
-        self._labels = {k: _label(texts[k], k) for k in IMBALANCE_KEYS}
-        self._matrix = W.HTML(_TABLE_CSS + confusion_html(state["counts"]))
-        self._matrix.add_class("evalkit-confusion-matrix")
+        self._labels = _labels(imbalance_text(state), IMBALANCE_KEYS)
+        self._matrix = _matrix_view(state["counts"])
         self._frame = self._build_figure()
-        self._image = W.Image(value=self._draw(), format="png")
-        self._image.add_class("evalkit-figure")
+        self._image = _figure_view(self._draw())
         note = W.HTML("The minority class is the positive one; the baseline predicts the "
                       "majority for everyone.")
         super().__init__([
@@ -387,26 +396,11 @@ class ImbalanceExplorer(W.VBox):
     def majority(self, value):
         self._slider.value = int(round(value * 100))
 
-    @property
-    def state(self):
-        return dict(self._state)
 
-    @property
-    def counts(self):
-        return self._state["counts"]
-
-    @property
-    def text(self):
-        return imbalance_text(self._state)
-
-    @property
-    def png(self):
-        """The figure as last shown (PNG bytes)."""
-        return bytes(self._image.value)
-
-
-class RocBuilder(W.VBox):
+class RocBuilder(_Shown, W.VBox):
     """Seed 001's ROC curve, built one sample (one distinct score) at a time."""
+
+    _text_of = staticmethod(roc_builder_text)
 
     def __init__(self, y_true, y_score, *, pos_label=None, step=0):
         self._y_true = np.asarray(y_true)
@@ -426,13 +420,11 @@ class RocBuilder(W.VBox):
             b.add_class(f"evalkit-{key}")
             b.on_click(lambda _b, move=move: self._go(move(self._slider.value)))
             buttons.append(b)
-        texts = roc_builder_text(state)
-        self._labels = {k: _label(texts[k], k) for k in ROC_BUILDER_KEYS}
+        self._labels = _labels(roc_builder_text(state), ROC_BUILDER_KEYS)
         self._table = W.HTML(self._table_html())
         self._table.add_class("evalkit-samples")
         self._frame = self._build_figure()
-        self._image = W.Image(value=self._draw(), format="png")
-        self._image.add_class("evalkit-figure")
+        self._image = _figure_view(self._draw())
         super().__init__([
             W.HBox([*buttons, self._slider]),
             W.HBox([self._image, W.VBox([*(self._labels[k] for k in ROC_BUILDER_KEYS), self._table])]),
@@ -498,20 +490,3 @@ class RocBuilder(W.VBox):
     @step.setter
     def step(self, value):
         self._go(value)
-
-    @property
-    def state(self):
-        return dict(self._state)
-
-    @property
-    def counts(self):
-        return self._state["counts"]
-
-    @property
-    def text(self):
-        return roc_builder_text(self._state)
-
-    @property
-    def png(self):
-        """The figure as last shown (PNG bytes)."""
-        return bytes(self._image.value)
