@@ -20,17 +20,15 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from _servers import free_port, http_status, log_tail, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.browser
@@ -46,9 +44,6 @@ INSTALL_HINT = (
 SERVER_TIMEOUT_S = 60
 RENDER_TIMEOUT_MS = 90_000
 UPDATE_TIMEOUT_S = 15
-
-# Talk to 127.0.0.1 directly, whatever *_proxy variables say.
-OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 # The notebook Voila serves: its data cell is also exec'd here, one source for both.
 DATA_SOURCE = """\
@@ -124,36 +119,6 @@ def browser_page(chromium_path, tmp_path):
             browser.close()
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http_status(url: str) -> int | None:
-    try:
-        with OPENER.open(url, timeout=5) as response:
-            return response.status
-    except urllib.error.HTTPError as e:
-        return e.code
-    except OSError:
-        return None
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """Stop a server and its kernels: its whole process group, TERM first, then KILL."""
-    for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            proc.wait(timeout=grace)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-
-
 def write_notebook(path: Path, sources: list[str]) -> None:
     import nbformat
 
@@ -183,10 +148,10 @@ def voila(notebook: Path, tmp_path: Path):
         while http_status(f"{base}/voila/static/voila.js") != 200:
             if proc.poll() is not None:
                 pytest.fail(f"voila exited with {proc.returncode}:\n"
-                            + log_path.read_text(errors="replace")[-4000:])
+                            + log_tail(log_path))
             if time.monotonic() > deadline:
                 pytest.fail(f"voila did not answer within {SERVER_TIMEOUT_S} s:\n"
-                            + log_path.read_text(errors="replace")[-4000:])
+                            + log_tail(log_path))
             time.sleep(0.3)
         yield base, log_path
     finally:

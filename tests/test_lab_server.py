@@ -6,28 +6,17 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import signal
-import socket
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from _servers import free_port, get, log_tail, stop
+
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = "notebooks/00-index.ipynb"
 STARTUP_TIMEOUT_S = 90
-
-# Talk to 127.0.0.1 directly, whatever *_proxy variables say.
-OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def first_heading(nb: dict) -> str | None:
@@ -40,29 +29,6 @@ def first_heading(nb: dict) -> str | None:
             if line.startswith("# "):
                 return line[2:].strip()
     return None
-
-
-def get(url: str, timeout: float = 5) -> tuple[int, bytes]:
-    try:
-        with OPENER.open(url, timeout=timeout) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """Stop make and jupyter: the whole process group, TERM first, then KILL."""
-    for sig, grace in ((signal.SIGTERM, 20), (signal.SIGKILL, 10)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            proc.wait(timeout=grace)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    proc.wait(timeout=5)
 
 
 def test_make_lab_serves_the_course(tmp_path):
@@ -104,7 +70,7 @@ def test_make_lab_serves_the_course(tmp_path):
             if proc.poll() is not None:
                 pytest.fail(
                     f"`make lab` exited with {proc.returncode}:\n"
-                    + log_path.read_text(errors="replace")[-4000:]
+                    + log_tail(log_path)
                 )
             try:
                 status, body = get(url)
@@ -116,14 +82,14 @@ def test_make_lab_serves_the_course(tmp_path):
             if status == 404:
                 pytest.fail(
                     f"the server at {base} does not serve {INDEX} from the repo root:\n"
-                    + log_path.read_text(errors="replace")[-4000:]
+                    + log_tail(log_path)
                 )
             time.sleep(0.5)
         else:
             pytest.fail(
                 f"no answer from {base} within {STARTUP_TIMEOUT_S} s "
                 f"(last status {status}):\n"
-                + log_path.read_text(errors="replace")[-4000:]
+                + log_tail(log_path)
             )
 
         model = json.loads(body)
@@ -139,4 +105,4 @@ def test_make_lab_serves_the_course(tmp_path):
         status, _ = get(f"{base}/api/contents/{INDEX}")
         assert status == 403
     finally:
-        stop(proc)
+        stop(proc, term_grace=20)  # make and jupyter
