@@ -1,7 +1,6 @@
 """evalkit's label metrics against scikit-learn, the oracle, on randomized inputs."""
 
 import itertools
-import warnings
 
 import numpy as np
 import pytest
@@ -10,21 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalkit as ek
+from _oracle import recorder
 
 AVERAGES = [None, "binary", "micro", "macro", "weighted"]
 ZERO_DIVISIONS = ["warn", 0.0, 1.0, np.nan]
 
 
-def call(fn, *args, **kwargs):
-    """Run fn, returning ("ok", result, warning messages) or ("error", type, None)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = fn(*args, **kwargs)
-        except (ValueError, TypeError) as exc:
-            return "error", type(exc), None
-    messages = sorted(str(w.message) for w in caught if "ill-defined" in str(w.message))
-    return "ok", out, messages
+# ("ok", result, the ill-defined warnings' messages) or ("error", type, None)
+call = recorder(lambda caught: sorted(str(w.message) for w in caught
+                                      if "ill-defined" in str(w.message)))
 
 
 def assert_same(a, b):
