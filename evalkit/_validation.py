@@ -35,9 +35,30 @@ __all__ = [
     "check_choice",
     "check_bool",
     "check_max_fpr",
+    "check_curve_coordinates",
 ]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted")
+
+
+def _array_like(y, name, expected, *, ordered=False):
+    """Refuse ``None`` and scalars (and, if ``ordered``, sets and dicts) before ``np.asarray``."""
+    if y is None:
+        raise TypeError(f"{name} is required, got None")
+    if isinstance(y, (str, bytes)) or np.isscalar(y):
+        raise TypeError(f"{name} must be {expected}, got the scalar {y!r}")
+    if ordered and isinstance(y, (set, frozenset, dict)):
+        raise TypeError(f"{name} must be an ordered array-like, got a {type(y).__name__}")
+
+
+def _numeric(arr, name):
+    """``arr`` if it holds booleans or real numbers, else converted to float64 (or a TypeError)."""
+    if arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
+    return arr
 
 
 def as_1d(y, name):
@@ -53,12 +74,7 @@ def as_1d(y, name):
     ...
     ValueError: y_true must be 1-D, got an array of shape (1, 2)
     """
-    if y is None:
-        raise TypeError(f"{name} is required, got None")
-    if isinstance(y, (str, bytes)) or np.isscalar(y):
-        raise TypeError(f"{name} must be an array-like of values, got the scalar {y!r}")
-    if isinstance(y, (set, frozenset, dict)):
-        raise TypeError(f"{name} must be an ordered array-like, got a {type(y).__name__}")
+    _array_like(y, name, "an array-like of values", ordered=True)
     try:
         arr = np.asarray(y)
     except ValueError as exc:  # ragged nested lists
@@ -199,12 +215,7 @@ def check_scores(y_score, name="y_score"):
     ...
     ValueError: y_score contains NaN
     """
-    arr = as_1d(y_score, name)
-    if arr.dtype.kind not in "biuf":
-        try:
-            arr = arr.astype(float)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
+    arr = _numeric(as_1d(y_score, name), name)
     if arr.dtype.kind == "f" and not np.isfinite(arr).all():  # one pass when all is well
         if np.isnan(arr).any():
             raise ValueError(f"{name} contains NaN")
@@ -354,10 +365,7 @@ def check_label_matrix(y, name="y_topk"):
     ...
     ValueError: y_topk has rows of different lengths (1 to 2): every row must rank the same number of labels
     """
-    if y is None:
-        raise TypeError(f"{name} is required, got None")
-    if isinstance(y, (str, bytes)) or np.isscalar(y):
-        raise TypeError(f"{name} must be an n x m array-like of labels, got the scalar {y!r}")
+    _array_like(y, name, "an n x m array-like of labels")
     try:
         arr = np.asarray(y)
     except ValueError:
@@ -396,10 +404,7 @@ def check_score_matrix(y_score, name="y_score", *, allow_1d=False):
     ...
     ValueError: y_score must be 2-D (n samples x C classes), got an array of shape (2,)
     """
-    if y_score is None:
-        raise TypeError(f"{name} is required, got None")
-    if isinstance(y_score, (str, bytes)) or np.isscalar(y_score):
-        raise TypeError(f"{name} must be an array-like of scores, got the scalar {y_score!r}")
+    _array_like(y_score, name, "an array-like of scores")
     try:
         arr = np.asarray(y_score)
     except ValueError:
@@ -410,14 +415,9 @@ def check_score_matrix(y_score, name="y_score", *, allow_1d=False):
                          f"got an array of shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty: at least one sample and one class are needed")
-    if arr.dtype.kind not in "f":
-        if arr.dtype.kind not in "biu":
-            try:
-                arr = arr.astype(float)
-            except (TypeError, ValueError):
-                raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
-        else:
-            arr = arr.astype(np.float64)
+    arr = _numeric(arr, name)
+    if arr.dtype.kind != "f":
+        arr = arr.astype(np.float64)
     if not np.isfinite(arr).all():
         bad = "NaN" if np.isnan(arr).any() else "infinite values"
         raise ValueError(f"{name} contains {bad}")
@@ -528,14 +528,8 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
     ...
     ValueError: score_and_labels must hold n rows of (score, label) or (score, label, weight), got an array of shape (1, 4)
     """
-    if score_and_labels is None:
-        raise TypeError(f"{name} is required, got None")
-    if isinstance(score_and_labels, (str, bytes)) or np.isscalar(score_and_labels):
-        raise TypeError(f"{name} must be rows of (score, label) or (score, label, weight), "
-                        f"got the scalar {score_and_labels!r}")
-    if isinstance(score_and_labels, (set, frozenset, dict)):
-        raise TypeError(f"{name} must be an ordered array-like, "
-                        f"got a {type(score_and_labels).__name__}")
+    _array_like(score_and_labels, name, "rows of (score, label) or (score, label, weight)",
+                ordered=True)
     try:
         arr = np.asarray(score_and_labels)
     except ValueError:
@@ -551,12 +545,7 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
                          f"got an array of shape {arr.shape}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty: at least one (score, label) row is needed")
-    if arr.dtype.kind not in "biuf":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
-    arr = arr.astype(np.float64)
+    arr = _numeric(arr, name).astype(np.float64)
     for col, what in ((0, "scores"), (1, "labels")):
         v = arr[:, col]
         if np.isnan(v).any():
@@ -637,3 +626,26 @@ def check_max_fpr(max_fpr, name="max_fpr"):
         raise ValueError(
             f"{name} must be in (0, 1] (the largest false positive rate kept); got {max_fpr!r}")
     return float(max_fpr)
+
+
+def check_curve_coordinates(v, name):
+    """Validate one coordinate of a curve's points: 1-D numbers, no infinity (NaN passes).
+
+    Returns float64. NaN is kept so that it propagates to the area, as in scikit-learn.
+
+    >>> check_curve_coordinates([0, 1], "x")
+    array([0., 1.])
+    >>> check_curve_coordinates([0.0, float("inf")], "y")
+    Traceback (most recent call last):
+    ...
+    ValueError: y contains infinite values
+    """
+    if v is None:
+        raise TypeError(f"{name} is required, got None")
+    arr = np.asarray(v)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    arr = _numeric(arr, name).astype(np.float64, copy=False)
+    if np.isinf(arr).any():
+        raise ValueError(f"{name} contains infinite values")
+    return arr

@@ -29,6 +29,7 @@ from ._validation import (
     check_beta,
     check_bool,
     check_choice,
+    check_curve_coordinates,
     check_integer,
     check_labels,
     check_max_fpr,
@@ -360,8 +361,8 @@ def auc(x, y):
     >>> auc([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     0.75
     """
-    xs = _curve_coordinates(x, "x")
-    ys = _curve_coordinates(y, "y")
+    xs = check_curve_coordinates(x, "x")
+    ys = check_curve_coordinates(y, "y")
     check_same_length(x=xs, y=ys)
     if len(xs) < 2:
         raise ValueError(
@@ -375,23 +376,6 @@ def auc(x, y):
                 "(sort the points by x first)")
         direction = -1.0
     return float(direction * np.sum(dx * (ys[1:] + ys[:-1])) / 2.0)
-
-
-def _curve_coordinates(v, name):
-    if v is None:
-        raise TypeError(f"{name} is required, got None")
-    arr = np.asarray(v)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
-    if arr.dtype.kind not in "biuf":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
-    arr = arr.astype(np.float64, copy=False)
-    if np.isinf(arr).any():
-        raise ValueError(f"{name} contains infinite values")
-    return arr
 
 
 # -- the area under the ROC curve, three ways ----------------------------------------
