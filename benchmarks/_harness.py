@@ -23,7 +23,9 @@ a tuple as positional arguments, a dict as keyword arguments, a
 
 from __future__ import annotations
 
+import functools
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -56,6 +58,16 @@ class Workload:
             return cls(**obj)
         names = cls.__dataclass_fields__
         return cls(**{n: getattr(obj, n) for n in names if hasattr(obj, n)})
+
+
+def quiet(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """FN with every warning it raises ignored (for callables that warn on every call)."""
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return fn(*args, **kwargs)
+    return call
 
 
 def bind(fn: Callable[..., Any], inputs: Any) -> Callable[[], Any]:

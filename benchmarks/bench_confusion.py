@@ -3,13 +3,11 @@
 Target: no slower than scikit-learn.
 """
 
-import warnings
-
 import numpy as np
 import sklearn.metrics as skm
 
 import evalkit as ek
-from _harness import Workload
+from _harness import Workload, quiet
 
 N = 10**6
 CLASSES = 10
@@ -31,14 +29,6 @@ def str_labels():
 
 def same_text(a, b):
     assert a == b, f"\n{a}\n{b}"
-
-
-def quiet(fn):
-    def call(*args, **kwargs):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return fn(*args, **kwargs)
-    return call
 
 
 WORKLOADS = [

@@ -17,13 +17,12 @@ minutes; ``python benchmarks/run.py curves --repeat 2`` is quicker.
 """
 
 import functools
-import warnings
 
 import numpy as np
 import sklearn.metrics as skm
 
 import evalkit as ek
-from _harness import Call, Workload
+from _harness import Call, Workload, quiet
 
 N = 10**7
 
@@ -88,15 +87,6 @@ def same_arrays(a, b):
 def same_best(a, b):
     assert a[0] == b[0], (a, b)
     same_number(a[1], b[1])
-
-
-def quiet(fn):
-    @functools.wraps(fn)
-    def call(*args, **kwargs):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return fn(*args, **kwargs)
-    return call
 
 
 WORKLOADS = [
