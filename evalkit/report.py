@@ -27,14 +27,18 @@ HEADERS = ("precision", "recall", "f1-score", "support")
 _LONGEST_AVERAGE = "weighted avg"
 
 
-def _averages(tp, predicted, support, p, r, f, *, zero_division, micro_heading):
-    """The three average rows ``(heading, P, R, F, support)`` from per-class values.
+def _rows(tp, predicted, support, *, zero_division, micro_heading):
+    """A report's numbers from per-class counts: ``(p, r, f, support, averages)``.
 
-    micro: the ratios of the summed counts; macro: the plain mean of the
-    per-class values; weighted: their mean weighted by support (classes
-    whose value is nan -- ``zero_division=nan`` -- are left out, as in
-    scikit-learn).
+    Per class, the ratios of :func:`_scores_from_counts`; then the three
+    average rows ``(heading, P, R, F, support)`` from them. micro: the ratios
+    of the summed counts; macro: the plain mean of the per-class values;
+    weighted: their mean weighted by support (classes whose value is nan --
+    ``zero_division=nan`` -- are left out, as in scikit-learn). Called by the
+    public report functions themselves, so that warnings point at their caller.
     """
+    p, r, f, s = _scores_from_counts(tp, predicted, support, zero_division=zero_division,
+                                     stacklevel=5)
     total = np.sum(support)
     mp, mr, mf, _ = _scores_from_counts(tp, predicted, support, average="micro",
                                         zero_division=zero_division, stacklevel=5)
@@ -49,7 +53,7 @@ def _averages(tp, predicted, support, p, r, f, *, zero_division, micro_heading):
             weighted = (np.multiply(values, support, dtype=float).sum(axis=1) / weight).tolist()
         else:
             weighted = macro
-    return [
+    return p, r, f, s, [
         (micro_heading, mp, mr, mf, total),
         ("macro avg", *macro, total),
         ("weighted avg", *weighted, total),
@@ -233,8 +237,6 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None,
                 f"labels size, {len(shown)}, does not match size of target_names, "
                 f"{len(names)}", UserWarning, stacklevel=2)
 
-    p, r, f, s = _scores_from_counts(tp, predicted, support, zero_division=zero_division,
-                                     stacklevel=4)
-    averages = _averages(tp, predicted, support, p, r, f, zero_division=zero_division,
-                         micro_heading="accuracy" if covers_all else "micro avg")
+    p, r, f, s, averages = _rows(tp, predicted, support, zero_division=zero_division,
+                                 micro_heading="accuracy" if covers_all else "micro avg")
     return render_report(names, p, r, f, s, averages, digits=digits, output=output)

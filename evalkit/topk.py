@@ -29,7 +29,7 @@ from ._validation import (_is_string_like, check_average, check_column_labels, c
                           check_ties, check_zero_division)
 from .classification import _scores_from_counts
 from .exceptions import UndefinedMetricWarning
-from .report import _averages, render_report
+from .report import _rows, render_report
 
 __all__ = ["top_k_labels", "precision_recall_fscore_at_k", "topk_report", "top_k_accuracy_score"]
 
@@ -267,10 +267,8 @@ def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_nam
             raise ValueError(f"target_names has {len(names)} names but the report has "
                              f"{len(counts.labels)} classes ({counts.labels.tolist()})")
     tp, predicted, support = counts.tp, counts.predicted, counts.support
-    p, r, f, s = _scores_from_counts(tp, predicted, support, zero_division=zero_division,
-                                     stacklevel=4)
-    averages = _averages(tp, predicted, support, p, r, f, zero_division=zero_division,
-                         micro_heading="micro avg")
+    p, r, f, s, averages = _rows(tp, predicted, support, zero_division=zero_division,
+                                 micro_heading="micro avg")
     headers = (f"precision@{k}", f"recall@{k}", f"f1-score@{k}", "support")
     return render_report(names, p, r, f, s, averages, headers=headers, digits=digits,
                          output=output)
