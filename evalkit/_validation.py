@@ -187,22 +187,29 @@ def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
             f"({'strings' if _is_string_like(yt) else 'numbers'} and "
             f"{'strings' if _is_string_like(yp) else 'numbers'}); use the same kind in both"
         )
-    n_distinct = _count_distinct(yt, yp)
+    n_distinct = _count_distinct(yt, yp)  # capped at 3
     return ("binary" if n_distinct <= 2 else "multiclass"), yt, yp
 
 
 def _count_distinct(a, b):
-    # Cheap for small integer labels, a sort otherwise; stops early past 2.
-    if a.dtype.kind in "biu" and b.dtype.kind in "biu":
-        a, b = a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)
-        lo = min(a.min(), b.min())
-        hi = max(a.max(), b.max())
-        if hi - lo < 4 * (len(a) + len(b)) + 1024:
-            seen = np.zeros(int(hi - lo) + 1, dtype=bool)
-            seen[a - lo] = True
-            seen[b - lo] = True
-            return int(seen.sum())
-    return len(np.union1d(a, b))
+    """The number of distinct labels in ``a`` and ``b``, capped at 3 (only <= 2 matters).
+
+    No sort: the first two distinct values are found and every label is
+    compared with them, two linear passes whatever the label type.
+    """
+    first = a[0]
+    other = np.flatnonzero(a != first)
+    if len(other):
+        second = a[other[0]]
+    else:
+        other = np.flatnonzero(b != first)
+        if not len(other):
+            return 1
+        second = b[other[0]]
+    for arr in (a, b):
+        if not ((arr == first) | (arr == second)).all():
+            return 3
+    return 2
 
 
 def check_scores(y_score, name="y_score"):
