@@ -21,7 +21,7 @@ from .classification import (
     recall_score,
 )
 from .exceptions import UndefinedMetricWarning
-from .ranking import (
+from .curves import (
     auc,
     average_precision_score,
     best_threshold,
@@ -34,7 +34,7 @@ from .ranking import (
     threshold_table,
 )
 from .report import classification_report
-from .spark import BinaryClassificationMetrics, SparkSteps, spark_format, spark_steps
+from .mllib import BinaryClassificationMetrics, SparkSteps, spark_format, spark_steps
 from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Plots of the threshold sweep: ROC, PR, the confusion matrix, and ROC by hand.
 
 Every curve here is read off one threshold sweep of its scores
-(:func:`~evalkit._sweep.threshold_sweep`, as :mod:`evalkit.ranking` calls
+(:func:`~evalkit._sweep.threshold_sweep`, as :mod:`evalkit.curves` calls
 it) -- the same sweep the metrics use -- so a plotted point and the
 number a metric reports for that threshold cannot disagree. matplotlib is
 imported only when a function needs a new figure (``import evalkit`` never
@@ -47,7 +47,7 @@ def _sweep_of(y_true, y_score, pos_label=None, sample_weight=None):
     weight 0 are dropped first (scikit-learn's convention: they make no
     threshold), so a plotted point is always a point of the metrics' curve.
     """
-    from .ranking import _sweep
+    from .curves import _sweep
 
     return _sweep(y_true, y_score, pos_label, sample_weight)[0]
 

@@ -347,7 +347,7 @@ def test_curves_are_evalkits_own_curves(y, s, w):
 
 @pytest.mark.parametrize("y, s, w", CASES[:10])
 def test_spark_curve_is_evalkit_spark_pr(y, s, w):
-    from evalkit.spark import BinaryClassificationMetrics
+    from evalkit.mllib import BinaryClassificationMetrics
 
     rows = np.column_stack([s, y] if w is None else [s, y, w])
     m = BinaryClassificationMetrics(rows)

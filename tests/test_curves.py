@@ -1,4 +1,4 @@
-"""evalkit.ranking against scikit-learn and brute-force references, on randomized inputs.
+"""evalkit.curves against scikit-learn and brute-force references, on randomized inputs.
 
 Oracles: scikit-learn 1.9 for the mirrors (same numbers, rtol 1e-12, same
 dtypes and warnings); pair counting, per-threshold sweeps and per-threshold
@@ -13,7 +13,7 @@ import pytest
 import sklearn.metrics as skm
 
 import evalkit as ek
-from evalkit import ranking
+from evalkit import curves
 from evalkit._sweep import threshold_sweep
 
 RTOL = 1e-12
@@ -243,8 +243,8 @@ def test_three_aucs_agree_with_brute_force():
 def test_three_aucs_agree_across_blocks(monkeypatch):
     # tiny blocks and runs, so block edges cut through groups of ties everywhere
     for block, run_length in [(3, 2), (4, 3), (7, 5), (16, 4)]:
-        monkeypatch.setattr(ranking, "_BLOCK", block)
-        monkeypatch.setattr(ranking, "_RUN", run_length)
+        monkeypatch.setattr(curves, "_BLOCK", block)
+        monkeypatch.setattr(curves, "_RUN", run_length)
         for y, s, pos_label, positive, _ in cases(6 + block, 120, min_n=2, max_n=90):
             if positive.all() or not positive.any():
                 continue
@@ -562,6 +562,6 @@ def test_auc_of_too_few_points():
 
 
 def test_every_function_is_exported():
-    for name in ranking.__all__:
-        assert getattr(ek, name) is getattr(ranking, name)
+    for name in curves.__all__:
+        assert getattr(ek, name) is getattr(curves, name)
         assert name in ek.__all__

@@ -1,19 +1,12 @@
-"""Widgets to explore a threshold, class imbalance and the ROC curve, and the pure functions behind them.
+"""The pure state functions behind :mod:`evalkit.widgets` (numpy only).
 
-Every widget wraps a pure function of this module, so a plain cell can call
-the same function at a fixed value and print the same text the widget shows:
-
-* :func:`threshold_explorer` shows :func:`explorer_state` (counts and metrics
-  at one threshold of a :func:`~evalkit._sweep.threshold_sweep`), as
-  :func:`explorer_text` words it, with :func:`confusion_html` as its table;
-* :func:`imbalance_explorer` shows :func:`imbalance_state` (the "always predict
-  the majority" baseline at one class ratio) and :func:`imbalance_text`;
-* :func:`roc_builder` shows :func:`roc_builder_state` (seed 001's ROC curve
-  built one sample at a time) and :func:`roc_builder_text`.
-
-The pure functions need only numpy. The widgets import ipywidgets and
-matplotlib when they are built (``import evalkit.widgets`` imports neither);
-their classes live in :mod:`evalkit._widgets_ui`.
+Each widget of :mod:`evalkit.widgets` shows one of these functions, so a plain
+cell can call the same function at a fixed value and print the same text the
+widget shows: :func:`explorer_state` / :func:`explorer_text` (counts and
+metrics at one threshold of a sweep, with :func:`confusion_html` as its
+table), :func:`imbalance_state` / :func:`imbalance_text` (the "always predict
+the majority" baseline at one class ratio) and :func:`roc_builder_state` /
+:func:`roc_builder_text` (a ROC curve built one sample at a time).
 """
 
 from __future__ import annotations
@@ -24,10 +17,10 @@ import numbers
 
 import numpy as np
 
-from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._sweep import Sweep, positive_mask, threshold_sweep
-from ._validation import check_beta, check_zero_division
-from .binary import LAYOUTS, BinaryCounts
+from .._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
+from .._sweep import Sweep, positive_mask, threshold_sweep
+from .._validation import check_beta, check_zero_division
+from ..binary import LAYOUTS, BinaryCounts
 
 __all__ = [
     "explorer_state",
@@ -37,9 +30,6 @@ __all__ = [
     "imbalance_text",
     "roc_builder_state",
     "roc_builder_text",
-    "threshold_explorer",
-    "imbalance_explorer",
-    "roc_builder",
     "LAYOUTS",
 ]
 
@@ -389,62 +379,3 @@ def roc_builder_text(state):
         "fpr": f"FPR {s['fpr']:.4f}",
         "area": f"area so far {s['area']:.4f}",
     }
-
-
-# -- the widgets (ipywidgets and matplotlib are imported only here) ------------
-
-
-def threshold_explorer(y_true, y_score, *, pos_label=1, threshold=None, beta=1.0,
-                       layout="actual-by-predicted"):
-    """A threshold slider over ``y_score`` with its confusion matrix, metrics and curves.
-
-    The sweep is computed once; a slider move is one lookup
-    (:func:`explorer_state`) and a redraw of the moving markers only. Shows
-    the confusion matrix (``layout`` selectable), accuracy, precision,
-    recall, F1, F-beta (with a beta slider), the counts above and below the
-    threshold, the score histograms with the threshold line, and the current
-    point on the ROC and PR curves.
-
-    Returns a :class:`~evalkit._widgets_ui.ThresholdExplorer` (an
-    ``ipywidgets.VBox``) whose ``.threshold``, ``.beta``, ``.matrix_layout``
-    can be read and set, and whose ``.state``, ``.counts`` and ``.text``
-    follow the slider.
-    """
-    from ._widgets_ui import ThresholdExplorer
-
-    return ThresholdExplorer(y_true, y_score, pos_label=pos_label, threshold=threshold,
-                             beta=beta, layout=layout)
-
-
-def imbalance_explorer(majority=0.9, *, n=100):
-    """A class-ratio slider (50/50 to 99/1) and the "always predict the majority" baseline.
-
-    Accuracy climbs with the majority's share while the minority's recall
-    stays 0 (:func:`imbalance_state`). Returns an
-    :class:`~evalkit._widgets_ui.ImbalanceExplorer` with ``.majority`` and
-    ``.state``.
-    """
-    from ._widgets_ui import ImbalanceExplorer
-
-    return ImbalanceExplorer(majority, n=n)
-
-
-def roc_builder(y_true, y_score, *, pos_label=None, step=0):
-    """Step through the hand construction of a ROC curve, one sample (score) at a time.
-
-    Shows the path so far, the current TPR and FPR and the running area
-    (:func:`roc_builder_state`). Returns a
-    :class:`~evalkit._widgets_ui.RocBuilder` with ``.step`` and ``.state``.
-    """
-    from ._widgets_ui import RocBuilder
-
-    return RocBuilder(y_true, y_score, pos_label=pos_label, step=step)
-
-
-def __getattr__(name):
-    # The widget classes, importable from here without importing ipywidgets up front.
-    if name in ("ThresholdExplorer", "ImbalanceExplorer", "RocBuilder"):
-        from . import _widgets_ui
-
-        return getattr(_widgets_ui, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

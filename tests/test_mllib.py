@@ -1,4 +1,4 @@
-"""evalkit.spark: seed 000's Spark output digit for digit, brute-force and scikit-learn
+"""evalkit.mllib: seed 000's Spark output digit for digit, brute-force and scikit-learn
 oracles, bad input, and (marker ``spark``) real PySpark on randomized data.
 
 The real-Spark tests share one local SparkSession per module. They are skipped
@@ -20,7 +20,7 @@ import sklearn.metrics as skm
 import evalkit as ek
 from evalkit._sweep import threshold_sweep
 from evalkit.datasets import seed000_spark_first, seed000_spark_scores
-from evalkit.spark import _range_partition_sizes
+from evalkit.mllib import _range_partition_sizes
 
 SEED_FIRST = list(zip(*seed000_spark_first()))
 SEED_SCORES = list(zip(*seed000_spark_scores()))

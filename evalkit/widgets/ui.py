@@ -1,7 +1,7 @@
 """The widget classes behind :mod:`evalkit.widgets` (imports ipywidgets and matplotlib).
 
 Each widget is an ``ipywidgets.VBox`` that wraps a pure function of
-:mod:`evalkit.widgets`: a control's change computes the new state with that
+:mod:`evalkit.widgets.state`: a control's change computes the new state with that
 function, updates the text widgets whose text changed, moves the figure's
 marker artists and re-renders only them over a cached background (blitting
 on matplotlib's Agg canvas), and shows the result as a PNG in an
@@ -20,10 +20,10 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ._sweep import positive_mask, threshold_sweep
-from ._validation import check_scores
-from .binary import LAYOUTS
-from .widgets import (
+from .._sweep import positive_mask, threshold_sweep
+from .._validation import check_scores
+from ..binary import LAYOUTS
+from .state import (
     EXPLORER_KEYS,
     IMBALANCE_KEYS,
     ROC_BUILDER_KEYS,
