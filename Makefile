@@ -1,7 +1,7 @@
 # evalkit: the course and its package.
 #
 #   make lab     open the course in JupyterLab (builds .venv on first use)
-#   make test    unit tests + doctests + every notebook re-run by nbval
+#   make test    lint (ruff) + unit tests + doctests + every notebook re-run by nbval
 #   make bench   evalkit vs its reference implementations (BENCH=substring)
 #   make index   regenerate the course map and the prev/next navigation cells
 #   make site    the course as static HTML in site/ (open site/index.html)
@@ -41,6 +41,7 @@ lab: venv
 # out of doctest collection) and every notebook under nbval.  Make fails on
 # any non-zero pytest exit, including 5 (no tests collected).
 test: venv
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest tests evalkit notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 bench: venv

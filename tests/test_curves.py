@@ -5,7 +5,6 @@ dtypes and warnings); pair counting, per-threshold sweeps and per-threshold
 metrics written out below in plain Python for the rest.
 """
 
-import itertools
 import warnings
 
 import numpy as np

@@ -44,6 +44,9 @@ __all__ = [
     "imbalance_explorer",
     "roc_builder",
     "LAYOUTS",
+    "EXPLORER_KEYS",
+    "IMBALANCE_KEYS",
+    "ROC_BUILDER_KEYS",
 ]
 
 
