@@ -34,7 +34,8 @@ from .curves import (
     threshold_table,
 )
 from .report import classification_report
-from .mllib import BinaryClassificationMetrics, SparkSteps, spark_format, spark_steps
+from .mllib import (BinaryClassificationMetrics, MulticlassMetrics, SparkSteps, spark_format,
+                    spark_steps)
 from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "top_k_labels",
     "topk_report",
     "BinaryClassificationMetrics",
+    "MulticlassMetrics",
     "SparkSteps",
     "spark_format",
     "spark_steps",
