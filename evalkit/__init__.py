@@ -62,6 +62,16 @@ from .ranking import (
     recall_at_k,
 )
 from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
+from .uncertainty import (
+    Comparison,
+    ConfidenceInterval,
+    bootstrap_ci,
+    delong_test,
+    paired_bootstrap,
+    permutation_test,
+    proportion_ci,
+    roc_auc_ci,
+)
 
 __all__ = [
     "BinaryCounts",
@@ -116,6 +126,14 @@ __all__ = [
     "lists_from_frame",
     "dcg_score",
     "ndcg_score",
+    "ConfidenceInterval",
+    "Comparison",
+    "bootstrap_ci",
+    "paired_bootstrap",
+    "permutation_test",
+    "roc_auc_ci",
+    "delong_test",
+    "proportion_ci",
 ]
 
 __version__ = "0.1.0"
