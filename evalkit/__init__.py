@@ -42,6 +42,16 @@ from .regression import (
 from .report import classification_report
 from .mllib import BinaryClassificationMetrics, SparkSteps, spark_format, spark_steps
 from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
+from .uncertainty import (
+    Comparison,
+    ConfidenceInterval,
+    bootstrap_ci,
+    delong_test,
+    paired_bootstrap,
+    permutation_test,
+    proportion_ci,
+    roc_auc_ci,
+)
 
 __all__ = [
     "BinaryCounts",
@@ -78,6 +88,14 @@ __all__ = [
     "SparkSteps",
     "spark_format",
     "spark_steps",
+    "ConfidenceInterval",
+    "Comparison",
+    "bootstrap_ci",
+    "paired_bootstrap",
+    "permutation_test",
+    "roc_auc_ci",
+    "delong_test",
+    "proportion_ci",
 ]
 
 __version__ = "0.1.0"

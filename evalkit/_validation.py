@@ -36,6 +36,10 @@ __all__ = [
     "check_bool",
     "check_max_fpr",
     "check_curve_coordinates",
+    "check_confidence",
+    "check_random_state",
+    "check_probabilities",
+    "check_proportion",
     "check_real_array",
     "check_output_weights",
     "check_regression_targets",
@@ -803,3 +807,87 @@ def check_rating_range(rating_range, name="rating_range"):
         raise ValueError(f"{name} must be (lo, hi) with lo < hi, the lowest and highest "
                          f"possible rating; got {rating_range!r}")
     return float(lo), float(hi)
+
+
+# -- uncertainty and calibration (evalkit.uncertainty, evalkit.calibration) ----
+
+
+def check_confidence(confidence, name="confidence"):
+    """Validate a confidence level: a real number strictly between 0 and 1.
+
+    >>> check_confidence(0.95)
+    0.95
+    >>> check_confidence(95)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be strictly between 0 and 1 (0.95 for a 95 % interval); got 95
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
+        raise TypeError(f"{name} must be a real number between 0 and 1, got {confidence!r}")
+    if not 0 < confidence < 1:  # also refuses nan
+        raise ValueError(
+            f"{name} must be strictly between 0 and 1 (0.95 for a 95 % interval); got {confidence!r}")
+    return float(confidence)
+
+
+def check_random_state(random_state, name="random_state"):
+    """A ``numpy.random.Generator`` from ``None``, an integer seed or a Generator.
+
+    >>> int(check_random_state(0).integers(10)) == int(check_random_state(0).integers(10))
+    True
+    >>> check_random_state("0")
+    Traceback (most recent call last):
+    ...
+    TypeError: random_state must be None, an integer seed or a numpy.random.Generator, got '0'
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or (isinstance(random_state, numbers.Integral)
+                                and not isinstance(random_state, bool)):
+        if random_state is not None and random_state < 0:
+            raise ValueError(f"{name} must be a non-negative integer seed; got {random_state!r}")
+        return np.random.default_rng(random_state)
+    raise TypeError(f"{name} must be None, an integer seed or a numpy.random.Generator, "
+                    f"got {random_state!r}")
+
+
+def check_probabilities(y_prob, name="y_prob"):
+    """Validate 1-D probabilities: finite scores in [0, 1].
+
+    >>> check_probabilities([0.2, 1.0])
+    array([0.2, 1. ])
+    >>> check_probabilities([0.2, 1.5])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_prob contains values outside [0, 1] such as 1.5: give probabilities, not decision scores
+    """
+    arr = check_scores(y_prob, name)
+    bad = (arr < 0) | (arr > 1)
+    if bad.any():
+        raise ValueError(f"{name} contains values outside [0, 1] such as {arr[np.argmax(bad)].item()!r}: "
+                         "give probabilities, not decision scores")
+    return arr.astype(np.float64, copy=False)
+
+
+def check_proportion(successes, trials):
+    """Validate a count of successes out of trials: integers, 0 <= successes <= trials, trials >= 1.
+
+    >>> check_proportion(9, 10)
+    (9, 10)
+    >>> check_proportion(11, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: successes (11) must not exceed trials (10)
+    """
+    values = []
+    for value, name, minimum in ((successes, "successes", 0), (trials, "trials", 1)):
+        if isinstance(value, (float, np.floating)) and np.isfinite(value) and value == int(value):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an integer count, got {value!r}")
+        if value < minimum:
+            raise ValueError(f"{name} must be >= {minimum}; got {value!r}")
+        values.append(int(value))
+    if values[0] > values[1]:
+        raise ValueError(f"successes ({values[0]}) must not exceed trials ({values[1]})")
+    return values[0], values[1]
