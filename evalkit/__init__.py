@@ -33,6 +33,12 @@ from .curves import (
     roc_curve,
     threshold_table,
 )
+from .regression import (
+    mean_absolute_error,
+    mean_squared_error,
+    normalized_mean_absolute_error,
+    root_mean_squared_error,
+)
 from .report import classification_report
 from .mllib import BinaryClassificationMetrics, SparkSteps, spark_format, spark_steps
 from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
@@ -60,6 +66,10 @@ __all__ = [
     "best_threshold",
     "threshold_table",
     "classification_report",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "normalized_mean_absolute_error",
     "precision_recall_fscore_at_k",
     "top_k_accuracy_score",
     "top_k_labels",

@@ -36,6 +36,10 @@ __all__ = [
     "check_bool",
     "check_max_fpr",
     "check_curve_coordinates",
+    "check_real_array",
+    "check_output_weights",
+    "check_regression_targets",
+    "check_rating_range",
 ]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted")
@@ -656,3 +660,146 @@ def check_curve_coordinates(v, name):
     if np.isinf(arr).any():
         raise ValueError(f"{name} contains infinite values")
     return arr
+
+
+# -- regression targets: real-valued y_true / y_pred, 1 or several outputs ----------
+#
+# One block for evalkit.regression (the sklearn mirrors MAE, MSE, RMSE and NMAE).
+# Arrays are cast to the float dtype scikit-learn would use (the most precise float
+# dtype among the inputs that are arrays, else float64), so the numbers match it
+# bit for bit.
+
+MULTIOUTPUT = {"raw_values": "one error per output",
+               "uniform_average": "the plain mean over outputs"}
+
+
+def _float_dtype(*arrays):
+    """scikit-learn's choice of float dtype: the widest float dtype among real arrays."""
+    floats = [a.dtype for a in arrays
+              if hasattr(a, "dtype") and getattr(a.dtype, "kind", None) == "f"]
+    return np.result_type(*floats) if floats else np.dtype(np.float64)
+
+
+def check_real_array(y, name, *, dtype=np.float64, max_ndim=2):
+    """Validate real-valued targets: 1-D (or n x m), non-empty, finite numbers.
+
+    Returns a float array of ``dtype``. Booleans and integers are accepted;
+    strings are read as numbers when they are numbers.
+
+    >>> check_real_array([3, 4.5], "y_true")
+    array([3. , 4.5])
+    >>> check_real_array([3, float("inf")], "y_pred")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred contains infinite values
+    """
+    _array_like(y, name, "an array-like of numbers", ordered=True)
+    try:
+        arr = np.asarray(y)
+    except ValueError:  # ragged nested lists
+        raise ValueError(f"{name} has rows of different lengths: every row must hold "
+                         "one value per output") from None
+    if arr.ndim == 0 or arr.ndim > max_ndim:
+        shape = "1-D" if max_ndim == 1 else "1-D or 2-D (n samples x m outputs)"
+        raise ValueError(f"{name} must be {shape}, got an array of shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one sample is needed")
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError(f"{name} has no columns: at least one output is needed")
+    if arr.dtype.kind == "c":
+        raise TypeError(f"{name} contains complex numbers")
+    if arr.dtype.kind == "O" and any(v is None for v in arr.ravel()):
+        raise ValueError(f"{name} contains None")
+    arr = _numeric(arr, name).astype(dtype, copy=False)
+    if not np.isfinite(arr).all():
+        bad = "NaN" if np.isnan(arr).any() else "infinite values"
+        raise ValueError(f"{name} contains {bad}")
+    return arr
+
+
+def check_output_weights(weights, n_outputs, name="multioutput"):
+    """Validate custom output weights: 1-D, one per output (m >= 2), >= 0, not all zero.
+
+    >>> check_output_weights([1, 3], 2)
+    array([1., 3.])
+    >>> check_output_weights([1, 3], 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: multioutput weights are useful only with several outputs; y_true and y_pred have 1
+    """
+    w = check_real_array(weights, name, max_ndim=1)
+    if n_outputs == 1:
+        raise ValueError(f"{name} weights are useful only with several outputs; "
+                         "y_true and y_pred have 1")
+    if len(w) != n_outputs:
+        raise ValueError(f"{name} has {len(w)} weights but there are {n_outputs} outputs: "
+                         "give one weight per output")
+    if (w < 0).any():
+        raise ValueError(f"{name} contains negative weights such as "
+                         f"{w[np.argmax(w < 0)].item()!r}: weights must be >= 0")
+    if not w.any():
+        raise ValueError(f"{name} weights are all zero: at least one output must count")
+    return w
+
+
+def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average"):
+    """Validate a regression problem as scikit-learn's ``_check_reg_targets`` does.
+
+    Returns ``(y_true, y_pred, sample_weight, multioutput)``: both targets as
+    n x m float arrays (a 1-D input is one output), ``sample_weight`` None or
+    a length-n float array (>= 0, not all zero: see :func:`check_sample_weight`),
+    and ``multioutput`` one of ``"raw_values"``, ``"uniform_average"`` or an
+    array of m output weights.
+
+    >>> yt, yp, w, mo = check_regression_targets([3, 5], [2.5, 5])
+    >>> yt.shape, mo
+    ((2, 1), 'uniform_average')
+    >>> check_regression_targets([[1, 2]], [[1, 2, 3]])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_pred have different numbers of outputs (2 and 3)
+    """
+    dtype = _float_dtype(y_true, y_pred, sample_weight)
+    yt = check_real_array(y_true, "y_true", dtype=dtype)
+    yp = check_real_array(y_pred, "y_pred", dtype=dtype)
+    check_same_length(y_true=yt, y_pred=yp)
+    yt = yt.reshape(len(yt), -1)
+    yp = yp.reshape(len(yp), -1)
+    if yt.shape[1] != yp.shape[1]:
+        raise ValueError(f"y_true and y_pred have different numbers of outputs "
+                         f"({yt.shape[1]} and {yp.shape[1]})")
+    w = check_sample_weight(sample_weight, len(yt))
+    if w is not None:
+        w = w.astype(dtype, copy=False)
+    if isinstance(multioutput, str):
+        multioutput = check_choice(multioutput, MULTIOUTPUT, "multioutput")
+    else:
+        if multioutput is None or np.isscalar(multioutput):
+            raise TypeError("multioutput must be 'raw_values', 'uniform_average' or an "
+                            f"array of output weights, got {multioutput!r}")
+        multioutput = check_output_weights(multioutput, yt.shape[1])
+    return yt, yp, w, multioutput
+
+
+def check_rating_range(rating_range, name="rating_range"):
+    """Validate a rating scale ``(lo, hi)``: two finite real numbers with lo < hi.
+
+    >>> check_rating_range((1, 5))
+    (1.0, 5.0)
+    >>> check_rating_range((5, 1))
+    Traceback (most recent call last):
+    ...
+    ValueError: rating_range must be (lo, hi) with lo < hi, the lowest and highest possible rating; got (5, 1)
+    """
+    if (isinstance(rating_range, (str, bytes, set, frozenset, dict))
+            or not hasattr(rating_range, "__len__") or len(rating_range) != 2):
+        raise TypeError(f"{name} must be a pair (lo, hi) of numbers, got {rating_range!r}")
+    lo, hi = rating_range
+    for v in (lo, hi):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+            raise TypeError(f"{name} must be a pair (lo, hi) of finite numbers, "
+                            f"got {rating_range!r}")
+    if not lo < hi:
+        raise ValueError(f"{name} must be (lo, hi) with lo < hi, the lowest and highest "
+                         f"possible rating; got {rating_range!r}")
+    return float(lo), float(hi)
