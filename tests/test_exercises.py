@@ -96,7 +96,7 @@ def test_module_registers_its_own_exercises(path):
     assert registered, f"{path.name} registers no exercise"
     for ex in registered:
         assert re.fullmatch(rf"{number}\.[1-9]\d*", ex.id), ex.id
-        assert ex.kind in ("value", "function")
+        assert ex.kind in ("value", "function", "choice")
         assert ex.cases, f"{ex.id} has no case"
         assert ex.solution is not None, f"{ex.id} has no solution"
 
