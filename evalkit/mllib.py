@@ -183,6 +183,9 @@ class BinaryClassificationMetrics:
 
     See Also
     --------
+    BinaryClassificationMetrics.from_sweep : the same evaluator built from a
+        :class:`~evalkit._sweep.Sweep` (e.g. the sum of the sweeps of a data
+        set's partitions: counts add).
     spark_steps : the intermediate values of Spark's computation, by partition.
 
     Notes
@@ -219,12 +222,52 @@ class BinaryClassificationMetrics:
         self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
 
     @classmethod
-    def _from_sweep(cls, sweep, *, num_bins=0, bin_threshold="last", pr_first_point="spark"):
-        """An evaluator over an already swept (and binned) table: for :class:`SparkSteps`."""
+    def from_sweep(cls, sweep, num_bins=0, *, bin_threshold="last", pr_first_point="spark"):
+        """The evaluator of counts already made: a :class:`~evalkit._sweep.Sweep`.
+
+        Counts are the seam for scale: a cluster (or a loop over batches)
+        only has to produce a sweep per part of the data; the parts' sweeps
+        add up (``sweep_a + sweep_b``, see :meth:`Sweep.__add__`) to the sweep
+        of the whole, and this builds Spark's evaluator on it. The sweep's
+        ``tps`` and ``fps`` are taken as Spark's cumulative counts and
+        ``n_pos``, ``n_neg`` as its totals; ``num_bins`` then down-samples
+        (one partition) as the constructor does.
+
+        Parameters
+        ----------
+        sweep : Sweep
+            From :func:`~evalkit._sweep.threshold_sweep` (which keeps samples
+            of weight 0, as Spark does), or a sum of them.
+        num_bins, bin_threshold, pr_first_point
+            As for :class:`BinaryClassificationMetrics`.
+
+        Examples
+        --------
+        >>> from evalkit._sweep import threshold_sweep
+        >>> a = threshold_sweep([1, 0, 1], [0.9, 0.5, 0.5])
+        >>> b = threshold_sweep([0, 1], [0.7, 0.5])
+        >>> whole = BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.5, 1), (0.7, 0), (0.5, 1)])
+        >>> m = BinaryClassificationMetrics.from_sweep(a + b)
+        >>> m.cumulative_counts().tolist() == whole.cumulative_counts().tolist()
+        True
+        >>> m.area_under_roc() == whole.area_under_roc()
+        True
+        """
+        if not isinstance(sweep, Sweep):
+            raise TypeError(f"sweep must be a Sweep (from threshold_sweep, or a sum of them), "
+                            f"got {type(sweep).__name__}")
         self = cls.__new__(cls)
-        self.num_bins, self.bin_threshold = num_bins, bin_threshold
+        self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
+        self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
         self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
-        self.sweep = sweep
+        self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
+        return self
+
+    @classmethod
+    def _of_steps(cls, sweep, *, num_bins, bin_threshold, pr_first_point="spark"):
+        """An evaluator over Spark's cumulative counts already binned (for :class:`SparkSteps`)."""
+        self = cls.from_sweep(sweep, bin_threshold=bin_threshold, pr_first_point=pr_first_point)
+        self.num_bins = num_bins
         return self
 
     def __repr__(self):
@@ -503,7 +546,7 @@ class SparkSteps:
 
     def metrics(self, *, pr_first_point="spark"):
         """A :class:`BinaryClassificationMetrics` over these cumulative counts (this partitioning)."""
-        return BinaryClassificationMetrics._from_sweep(
+        return BinaryClassificationMetrics._of_steps(
             self._sweep(), num_bins=self.num_bins, bin_threshold=self.bin_threshold,
             pr_first_point=pr_first_point)
 
