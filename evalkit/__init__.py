@@ -33,10 +33,45 @@ from .curves import (
     roc_curve,
     threshold_table,
 )
+from .regression import (
+    mean_absolute_error,
+    mean_squared_error,
+    normalized_mean_absolute_error,
+    root_mean_squared_error,
+)
 from .report import classification_report
-from .mllib import (BinaryClassificationMetrics, MulticlassMetrics, SparkSteps, spark_format,
-                    spark_steps)
+from .mllib import BinaryClassificationMetrics, SparkSteps, spark_format, spark_steps
+from .mllib import MulticlassMetrics, RankingMetrics
+from .ranking import (
+    RankingHits,
+    arhr_at_k,
+    average_precision,
+    catalog_coverage,
+    dcg_at_k,
+    dcg_score,
+    distributional_coverage,
+    gini_index,
+    hit_rate_at_k,
+    lists_from_frame,
+    mean_average_precision,
+    mean_reciprocal_rank,
+    ndcg_at_k,
+    ndcg_score,
+    precision_at_k,
+    ranking_hits,
+    recall_at_k,
+)
 from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
+from .uncertainty import (
+    Comparison,
+    ConfidenceInterval,
+    bootstrap_ci,
+    delong_test,
+    paired_bootstrap,
+    permutation_test,
+    proportion_ci,
+    roc_auc_ci,
+)
 
 __all__ = [
     "BinaryCounts",
@@ -61,6 +96,10 @@ __all__ = [
     "best_threshold",
     "threshold_table",
     "classification_report",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "normalized_mean_absolute_error",
     "precision_recall_fscore_at_k",
     "top_k_accuracy_score",
     "top_k_labels",
@@ -70,6 +109,32 @@ __all__ = [
     "SparkSteps",
     "spark_format",
     "spark_steps",
+    "RankingMetrics",
+    "RankingHits",
+    "ranking_hits",
+    "precision_at_k",
+    "recall_at_k",
+    "average_precision",
+    "mean_average_precision",
+    "dcg_at_k",
+    "ndcg_at_k",
+    "mean_reciprocal_rank",
+    "hit_rate_at_k",
+    "arhr_at_k",
+    "catalog_coverage",
+    "distributional_coverage",
+    "gini_index",
+    "lists_from_frame",
+    "dcg_score",
+    "ndcg_score",
+    "ConfidenceInterval",
+    "Comparison",
+    "bootstrap_ci",
+    "paired_bootstrap",
+    "permutation_test",
+    "roc_auc_ci",
+    "delong_test",
+    "proportion_ci",
 ]
 
 __version__ = "0.1.0"

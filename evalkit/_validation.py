@@ -8,6 +8,7 @@ nan, a bare numpy warning or an ``IndexError``.
 
 from __future__ import annotations
 
+import itertools
 import numbers
 
 import numpy as np
@@ -36,6 +37,18 @@ __all__ = [
     "check_bool",
     "check_max_fpr",
     "check_curve_coordinates",
+    "check_item_ids",
+    "check_ranked",
+    "check_grades",
+    "check_relevant",
+    "check_confidence",
+    "check_random_state",
+    "check_probabilities",
+    "check_proportion",
+    "check_real_array",
+    "check_output_weights",
+    "check_regression_targets",
+    "check_rating_range",
 ]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted")
@@ -656,3 +669,448 @@ def check_curve_coordinates(v, name):
     if np.isinf(arr).any():
         raise ValueError(f"{name} contains infinite values")
     return arr
+
+
+# -- ranking inputs: ranked lists of item ids and each user's relevant items ----------
+#
+# One block (appended) for evalkit.ranking and evalkit.mllib.RankingMetrics. A ranked
+# list or a set of relevant items becomes a flat array of ids plus row offsets
+# (row i is ``items[offsets[i]:offsets[i + 1]]``); _counts.ranking_hits does the rest.
+
+_ORDERED_ROWS = (list, tuple, np.ndarray)
+_GROUPS = {"number": "numbers", "string": "strings", "bytes": "bytes", "object": "other hashable values"}
+
+
+def _id_group(t):
+    if issubclass(t, (bool, np.bool_, numbers.Real)) and not issubclass(t, (complex, np.complexfloating)):
+        return "number"
+    if issubclass(t, (str, np.str_)):
+        return "string"
+    if issubclass(t, (bytes, np.bytes_)):
+        return "bytes"
+    return "object"
+
+
+def check_item_ids(flat, name):
+    """Validate item ids (a list or 1-D array): hashable, one kind (numbers, strings...), no NaN.
+
+    Returns a 1-D numpy array: int64 or float64 for numbers, a string dtype for
+    strings, ``object`` for other hashable ids (tuples, say).
+
+    >>> check_item_ids([3, 1, 2], "ranked").tolist()
+    [3, 1, 2]
+    >>> check_item_ids([[1], 2], "ranked")
+    Traceback (most recent call last):
+    ...
+    TypeError: ranked holds unhashable item ids such as [1] (list): ids must be numbers, strings or other hashable values
+    """
+    if isinstance(flat, np.ndarray) and flat.dtype.kind in "biufUS":
+        arr = flat
+    else:
+        kinds = set(map(type, flat))
+        for t in kinds:
+            if t.__hash__ is None or issubclass(t, np.ndarray):
+                bad = next(v for v in flat if type(v) is t)
+                raise TypeError(f"{name} holds unhashable item ids such as {bad!r} ({t.__name__}): "
+                                "ids must be numbers, strings or other hashable values")
+        groups = {_id_group(t) for t in kinds}
+        if len(groups) > 1:
+            shown = " and ".join(sorted(_GROUPS[g] for g in groups))
+            raise TypeError(f"{name} mixes {shown} as item ids; use one kind of id (e.g. all strings)")
+        group = groups.pop() if groups else "number"
+        if group == "object" or (group == "number" and any(issubclass(t, (numbers.Complex,)) and not
+                                                           issubclass(t, numbers.Real) for t in kinds)):
+            arr = np.empty(len(flat), dtype=object)
+            arr[:] = list(flat)
+            return arr
+        arr = np.asarray(flat) if len(flat) else np.zeros(0, dtype=np.int64)
+        if group == "number" and arr.dtype.kind not in "biuf":
+            arr = arr.astype(np.float64)
+    if arr.dtype.kind == "c":
+        raise TypeError(f"{name} holds complex numbers as item ids")
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind == "f" and arr.size and not np.isfinite(arr).all():
+        bad = "NaN" if np.isnan(arr).any() else "infinite values"
+        raise ValueError(f"{name} holds {bad} as item ids")
+    return arr
+
+
+def _rows(value, name, what):
+    """A top-level sequence of per-user rows (refusing None, scalars, sets, dicts, empty)."""
+    _array_like(value, name, what, ordered=True)
+    if isinstance(value, np.ndarray) and value.dtype != object:
+        if value.ndim == 0:
+            raise TypeError(f"{name} must be {what}, got a 0-d array")
+        if value.shape[0] == 0:
+            raise ValueError(f"{name} is empty: at least one user is needed")
+        return value
+    rows = list(value.values) if hasattr(value, "values") and not isinstance(value, np.ndarray) \
+        else list(value)
+    if not rows:
+        raise ValueError(f"{name} is empty: at least one user is needed")
+    return rows
+
+
+def _flatten(rows, name, row_types):
+    """Flat ids and offsets of a list of per-user rows (each must be one of ``row_types``)."""
+    kinds = set(map(type, rows))
+    for t in kinds:
+        if not issubclass(t, row_types):
+            i, bad = next((i, r) for i, r in enumerate(rows) if type(r) is t)
+            if issubclass(t, (set, frozenset, dict)):
+                raise TypeError(f"{name}[{i}] is a {t.__name__}: a ranked list must be ordered "
+                                "(a list, tuple or array, best item first)")
+            if np.isscalar(bad) or isinstance(bad, (str, bytes)) or bad is None:
+                raise TypeError(f"{name}[{i}] is the single value {bad!r}, not a list: give one "
+                                "list of item ids per user")
+            raise TypeError(f"{name}[{i}] is a {t.__name__}, not a list of item ids")
+    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    if kinds <= {np.ndarray} and all(r.ndim == 1 and r.dtype.kind in "biufUS" for r in rows):
+        flat = np.concatenate(rows) if offsets[-1] else np.zeros(0, dtype=np.int64)
+    else:
+        bad = next((i for i, r in enumerate(rows) if isinstance(r, np.ndarray) and r.ndim != 1), None)
+        if bad is not None:
+            raise ValueError(f"{name}[{bad}] must be 1-D, got an array of shape {rows[bad].shape}")
+        flat = list(itertools.chain.from_iterable(rows))
+    return check_item_ids(flat, name), offsets
+
+
+def check_ranked(ranked, name="ranked"):
+    """Validate ranked lists: one ordered list of item ids per user, best first.
+
+    ``ranked`` is a 2-D array (users x positions) or a list of lists, tuples
+    or 1-D arrays (ragged: lists may differ in length, and may be empty).
+    Returns ``(items, offsets)``: user i's list is ``items[offsets[i]:offsets[i+1]]``.
+    Repeated items are found later, when the ids are encoded.
+
+    >>> items, offsets = check_ranked([[3, 1], [2], []])
+    >>> items.tolist(), offsets.tolist()
+    ([3, 1, 2], [0, 2, 3, 3])
+    >>> check_ranked([{1, 2}])
+    Traceback (most recent call last):
+    ...
+    TypeError: ranked[0] is a set: a ranked list must be ordered (a list, tuple or array, best item first)
+    """
+    what = "one ranked list of item ids per user (a list of lists or a 2-D array)"
+    rows = _rows(ranked, name, what)
+    if isinstance(rows, np.ndarray):
+        if rows.ndim != 2:
+            raise ValueError(f"{name} must be 2-D (users x ranked items) or a list of lists, "
+                             f"got an array of shape {rows.shape}")
+        n, m = rows.shape
+        return check_item_ids(rows.reshape(-1), name), np.arange(0, n * m + 1, max(m, 1)) \
+            if m else np.zeros(n + 1, dtype=np.int64)
+    return _flatten(rows, name, _ORDERED_ROWS)
+
+
+def check_grades(grades, name="relevant"):
+    """Validate relevance grades: real numbers, finite, >= 0 (0 = judged not relevant).
+
+    >>> check_grades([2, 0, 1]).tolist()
+    [2.0, 0.0, 1.0]
+    >>> check_grades([1, -1])
+    Traceback (most recent call last):
+    ...
+    ValueError: relevant has negative relevance grades such as -1.0: grades must be >= 0 (0 means not relevant)
+    """
+    arr = np.asarray(grades)
+    if arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} has relevance grades that are not numbers "
+                            f"(dtype {arr.dtype})") from None
+    arr = arr.astype(np.float64)
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} has NaN or infinite relevance grades")
+    if (arr < 0).any():
+        raise ValueError(f"{name} has negative relevance grades such as {arr[np.argmax(arr < 0)].item()!r}: "
+                         "grades must be >= 0 (0 means not relevant)")
+    return arr
+
+
+def check_relevant(relevant, n_users, name="relevant", of="ranked"):
+    """Validate each user's relevant items: sets or lists, or dicts item -> grade.
+
+    ``relevant[i]`` belongs to ``ranked[i]``: a set, list, tuple or 1-D array
+    of ids (binary relevance), or a dict id -> grade >= 0 (graded relevance;
+    grade 0 means judged not relevant). A 1-D array or a list of single ids
+    means one relevant item per user (leave-one-out). Returns
+    ``(items, offsets, grades)``, ``grades`` None when no row is a dict.
+
+    >>> items, offsets, grades = check_relevant([{"a": 2, "b": 0}, {"c"}], 2)
+    >>> items.tolist(), offsets.tolist(), grades.tolist()
+    (['a', 'b', 'c'], [0, 2, 3], [2.0, 0.0, 1.0])
+    >>> check_relevant([[1], [2]], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: ranked and relevant have different numbers of users (3 and 2)
+    """
+    what = "the relevant items of each user (a list of sets, lists or dicts item -> grade)"
+    if isinstance(relevant, (dict, set, frozenset)):
+        raise TypeError(f"{name} must be a list with one entry per user (in the order of {of}), "
+                        f"got a {type(relevant).__name__}")
+    rows = _rows(relevant, name, what)
+    n = len(rows)
+    if n != n_users:
+        raise ValueError(f"{of} and {name} have different numbers of users ({n_users} and {n})")
+    if isinstance(rows, np.ndarray):
+        if rows.ndim == 1:
+            return check_item_ids(rows, name), np.arange(n + 1), None
+        if rows.ndim != 2:
+            raise ValueError(f"{name} must be a list of per-user items or a 2-D array, "
+                             f"got an array of shape {rows.shape}")
+        m = rows.shape[1]
+        return check_item_ids(rows.reshape(-1), name), np.arange(0, n * m + 1, max(m, 1)) \
+            if m else np.zeros(n + 1, dtype=np.int64), None
+    kinds = set(map(type, rows))
+    containers = (list, tuple, np.ndarray, set, frozenset, dict)
+    if not any(issubclass(t, containers) for t in kinds):  # one id per user
+        return check_item_ids(rows, name), np.arange(n + 1), None
+    graded = any(issubclass(t, dict) for t in kinds)
+    if not graded:
+        return (*_flatten(rows, name, (list, tuple, np.ndarray, set, frozenset)), None)
+    keys, values = [], []
+    for i, r in enumerate(rows):
+        if isinstance(r, dict):
+            keys.append(list(r.keys()))
+            values.append(list(r.values()))
+        elif isinstance(r, containers):
+            keys.append(list(r))
+            values.append([1.0] * len(keys[-1]))
+        else:
+            raise TypeError(f"{name}[{i}] is the single value {r!r}: give a set, list or dict "
+                            "per user")
+    items, offsets = _flatten(keys, name, (list,))
+    grades = check_grades(list(itertools.chain.from_iterable(values)), name)
+    return items, offsets, grades
+
+
+# -- regression targets: real-valued y_true / y_pred, 1 or several outputs ----------
+#
+# One block for evalkit.regression (the sklearn mirrors MAE, MSE, RMSE and NMAE).
+# Arrays are cast to the float dtype scikit-learn would use (the most precise float
+# dtype among the inputs that are arrays, else float64), so the numbers match it
+# bit for bit.
+
+MULTIOUTPUT = {"raw_values": "one error per output",
+               "uniform_average": "the plain mean over outputs"}
+
+
+def _float_dtype(*arrays):
+    """scikit-learn's choice of float dtype: the widest float dtype among real arrays."""
+    floats = [a.dtype for a in arrays
+              if hasattr(a, "dtype") and getattr(a.dtype, "kind", None) == "f"]
+    return np.result_type(*floats) if floats else np.dtype(np.float64)
+
+
+def check_real_array(y, name, *, dtype=np.float64, max_ndim=2):
+    """Validate real-valued targets: 1-D (or n x m), non-empty, finite numbers.
+
+    Returns a float array of ``dtype``. Booleans and integers are accepted;
+    strings are read as numbers when they are numbers.
+
+    >>> check_real_array([3, 4.5], "y_true")
+    array([3. , 4.5])
+    >>> check_real_array([3, float("inf")], "y_pred")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred contains infinite values
+    """
+    _array_like(y, name, "an array-like of numbers", ordered=True)
+    try:
+        arr = np.asarray(y)
+    except ValueError:  # ragged nested lists
+        raise ValueError(f"{name} has rows of different lengths: every row must hold "
+                         "one value per output") from None
+    if arr.ndim == 0 or arr.ndim > max_ndim:
+        shape = "1-D" if max_ndim == 1 else "1-D or 2-D (n samples x m outputs)"
+        raise ValueError(f"{name} must be {shape}, got an array of shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one sample is needed")
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError(f"{name} has no columns: at least one output is needed")
+    if arr.dtype.kind == "c":
+        raise TypeError(f"{name} contains complex numbers")
+    if arr.dtype.kind == "O" and any(v is None for v in arr.ravel()):
+        raise ValueError(f"{name} contains None")
+    arr = _numeric(arr, name).astype(dtype, copy=False)
+    if not np.isfinite(arr).all():
+        bad = "NaN" if np.isnan(arr).any() else "infinite values"
+        raise ValueError(f"{name} contains {bad}")
+    return arr
+
+
+def check_output_weights(weights, n_outputs, name="multioutput"):
+    """Validate custom output weights: 1-D, one per output (m >= 2), >= 0, not all zero.
+
+    >>> check_output_weights([1, 3], 2)
+    array([1., 3.])
+    >>> check_output_weights([1, 3], 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: multioutput weights are useful only with several outputs; y_true and y_pred have 1
+    """
+    w = check_real_array(weights, name, max_ndim=1)
+    if n_outputs == 1:
+        raise ValueError(f"{name} weights are useful only with several outputs; "
+                         "y_true and y_pred have 1")
+    if len(w) != n_outputs:
+        raise ValueError(f"{name} has {len(w)} weights but there are {n_outputs} outputs: "
+                         "give one weight per output")
+    if (w < 0).any():
+        raise ValueError(f"{name} contains negative weights such as "
+                         f"{w[np.argmax(w < 0)].item()!r}: weights must be >= 0")
+    if not w.any():
+        raise ValueError(f"{name} weights are all zero: at least one output must count")
+    return w
+
+
+def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average"):
+    """Validate a regression problem as scikit-learn's ``_check_reg_targets`` does.
+
+    Returns ``(y_true, y_pred, sample_weight, multioutput)``: both targets as
+    n x m float arrays (a 1-D input is one output), ``sample_weight`` None or
+    a length-n float array (>= 0, not all zero: see :func:`check_sample_weight`),
+    and ``multioutput`` one of ``"raw_values"``, ``"uniform_average"`` or an
+    array of m output weights.
+
+    >>> yt, yp, w, mo = check_regression_targets([3, 5], [2.5, 5])
+    >>> yt.shape, mo
+    ((2, 1), 'uniform_average')
+    >>> check_regression_targets([[1, 2]], [[1, 2, 3]])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_pred have different numbers of outputs (2 and 3)
+    """
+    dtype = _float_dtype(y_true, y_pred, sample_weight)
+    yt = check_real_array(y_true, "y_true", dtype=dtype)
+    yp = check_real_array(y_pred, "y_pred", dtype=dtype)
+    check_same_length(y_true=yt, y_pred=yp)
+    yt = yt.reshape(len(yt), -1)
+    yp = yp.reshape(len(yp), -1)
+    if yt.shape[1] != yp.shape[1]:
+        raise ValueError(f"y_true and y_pred have different numbers of outputs "
+                         f"({yt.shape[1]} and {yp.shape[1]})")
+    w = check_sample_weight(sample_weight, len(yt))
+    if w is not None:
+        w = w.astype(dtype, copy=False)
+    if isinstance(multioutput, str):
+        multioutput = check_choice(multioutput, MULTIOUTPUT, "multioutput")
+    else:
+        if multioutput is None or np.isscalar(multioutput):
+            raise TypeError("multioutput must be 'raw_values', 'uniform_average' or an "
+                            f"array of output weights, got {multioutput!r}")
+        multioutput = check_output_weights(multioutput, yt.shape[1])
+    return yt, yp, w, multioutput
+
+
+def check_rating_range(rating_range, name="rating_range"):
+    """Validate a rating scale ``(lo, hi)``: two finite real numbers with lo < hi.
+
+    >>> check_rating_range((1, 5))
+    (1.0, 5.0)
+    >>> check_rating_range((5, 1))
+    Traceback (most recent call last):
+    ...
+    ValueError: rating_range must be (lo, hi) with lo < hi, the lowest and highest possible rating; got (5, 1)
+    """
+    if (isinstance(rating_range, (str, bytes, set, frozenset, dict))
+            or not hasattr(rating_range, "__len__") or len(rating_range) != 2):
+        raise TypeError(f"{name} must be a pair (lo, hi) of numbers, got {rating_range!r}")
+    lo, hi = rating_range
+    for v in (lo, hi):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+            raise TypeError(f"{name} must be a pair (lo, hi) of finite numbers, "
+                            f"got {rating_range!r}")
+    if not lo < hi:
+        raise ValueError(f"{name} must be (lo, hi) with lo < hi, the lowest and highest "
+                         f"possible rating; got {rating_range!r}")
+    return float(lo), float(hi)
+
+
+# -- uncertainty and calibration (evalkit.uncertainty, evalkit.calibration) ----
+
+
+def check_confidence(confidence, name="confidence"):
+    """Validate a confidence level: a real number strictly between 0 and 1.
+
+    >>> check_confidence(0.95)
+    0.95
+    >>> check_confidence(95)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be strictly between 0 and 1 (0.95 for a 95 % interval); got 95
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
+        raise TypeError(f"{name} must be a real number between 0 and 1, got {confidence!r}")
+    if not 0 < confidence < 1:  # also refuses nan
+        raise ValueError(
+            f"{name} must be strictly between 0 and 1 (0.95 for a 95 % interval); got {confidence!r}")
+    return float(confidence)
+
+
+def check_random_state(random_state, name="random_state"):
+    """A ``numpy.random.Generator`` from ``None``, an integer seed or a Generator.
+
+    >>> int(check_random_state(0).integers(10)) == int(check_random_state(0).integers(10))
+    True
+    >>> check_random_state("0")
+    Traceback (most recent call last):
+    ...
+    TypeError: random_state must be None, an integer seed or a numpy.random.Generator, got '0'
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or (isinstance(random_state, numbers.Integral)
+                                and not isinstance(random_state, bool)):
+        if random_state is not None and random_state < 0:
+            raise ValueError(f"{name} must be a non-negative integer seed; got {random_state!r}")
+        return np.random.default_rng(random_state)
+    raise TypeError(f"{name} must be None, an integer seed or a numpy.random.Generator, "
+                    f"got {random_state!r}")
+
+
+def check_probabilities(y_prob, name="y_prob"):
+    """Validate 1-D probabilities: finite scores in [0, 1].
+
+    >>> check_probabilities([0.2, 1.0])
+    array([0.2, 1. ])
+    >>> check_probabilities([0.2, 1.5])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_prob contains values outside [0, 1] such as 1.5: give probabilities, not decision scores
+    """
+    arr = check_scores(y_prob, name)
+    bad = (arr < 0) | (arr > 1)
+    if bad.any():
+        raise ValueError(f"{name} contains values outside [0, 1] such as {arr[np.argmax(bad)].item()!r}: "
+                         "give probabilities, not decision scores")
+    return arr.astype(np.float64, copy=False)
+
+
+def check_proportion(successes, trials):
+    """Validate a count of successes out of trials: integers, 0 <= successes <= trials, trials >= 1.
+
+    >>> check_proportion(9, 10)
+    (9, 10)
+    >>> check_proportion(11, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: successes (11) must not exceed trials (10)
+    """
+    values = []
+    for value, name, minimum in ((successes, "successes", 0), (trials, "trials", 1)):
+        if isinstance(value, (float, np.floating)) and np.isfinite(value) and value == int(value):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an integer count, got {value!r}")
+        if value < minimum:
+            raise ValueError(f"{name} must be >= {minimum}; got {value!r}")
+        values.append(int(value))
+    if values[0] > values[1]:
+        raise ValueError(f"successes ({values[0]}) must not exceed trials ({values[1]})")
+    return values[0], values[1]
