@@ -14,7 +14,11 @@ computes the metrics from them, with the same numbers.
 * :func:`classification_counts` -- per-class counts (one ``groupBy``) from
   which the classification report and ``precision_recall_fscore_support``
   run;
-* :func:`topk_report` -- the top-k report over an array column.
+* :func:`topk_report` -- the top-k report over an array column;
+* :func:`ranking_hits`, :func:`ranking_metrics` -- a recommender's per-user
+  hits on the cluster, then :mod:`evalkit.ranking`'s metrics and conventions
+  (:func:`lists_from_long` turns long ``(user, item, score)`` tables into
+  one row of lists per user).
 
 pyspark is imported inside the functions: ``import evalkit`` never imports
 it, and ``import evalkit.spark`` works without it. The executors need
@@ -38,7 +42,8 @@ from ._validation import (check_digits, check_integer, check_output, check_zero_
 from .mllib import BinaryClassificationMetrics
 
 __all__ = ["session", "binary_metrics", "SparkBinaryClassificationMetrics",
-           "classification_counts", "SparkClassCounts", "topk_report"]
+           "classification_counts", "SparkClassCounts", "topk_report", "ranking_hits",
+           "ranking_metrics", "lists_from_long", "RANKING_METRICS"]
 
 
 # -- the session -------------------------------------------------------------------
@@ -846,3 +851,156 @@ def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None,
     headers = (f"precision@{k}", f"recall@{k}", f"f1-score@{k}", "support")
     return render_report(names, p, r, f, s, averages, headers=headers, digits=digits,
                          output=output)
+
+
+# -- ranking -----------------------------------------------------------------------------
+
+RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "ndcg_at_k",
+                   "mean_reciprocal_rank", "hit_rate_at_k")
+
+
+def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None):
+    """Per-user hits of ranked lists held in a DataFrame, found on the cluster.
+
+    One row per user: ``ranked_col`` an array of item ids (best first) and
+    ``relevant_col`` an array of the user's relevant items (binary
+    relevance). On the executors, each row's first ``k`` items (all with
+    ``k=None``) are matched against its relevant items: what reaches the
+    driver is, per user, only the 0-based positions of the hits, the number
+    of relevant items R and the list length -- an
+    :class:`evalkit.RankingHits`, from which every metric of
+    :mod:`evalkit.ranking` is computed at any cut-off up to ``k``, with any
+    of its conventions (``convention="spark"`` gives Spark's numbers).
+
+    A relevant item listed twice counts once (R counts distinct items); an
+    item repeated in a ranked list counts as a hit each time, as Spark does.
+    Null arrays are empty lists.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    ranked_col, relevant_col : str
+        Array columns holding item ids of the same kind.
+    k : int, optional
+        The deepest cut-off that will be asked for (less reaches the driver).
+
+    Returns
+    -------
+    evalkit.RankingHits
+    """
+    _check_df(df)
+    if k is not None:
+        k = check_integer(k, "k", minimum=1)
+    from pyspark.sql import functions as F
+
+    from ._counts import RankingHits
+
+    rt = _column(df, "ranked_col", ranked_col, ("ArrayType",), "arrays of item ids")
+    tt = _column(df, "relevant_col", relevant_col, ("ArrayType",), "arrays of item ids")
+    if (_type_name(rt.elementType) in _NUMERIC) != (_type_name(tt.elementType) in _NUMERIC):
+        raise ValueError(f"ranked_col {ranked_col!r} ({rt.simpleString()}) and relevant_col "
+                         f"{relevant_col!r} ({tt.simpleString()}) hold different kinds of item "
+                         "ids: no item could ever be a hit")
+    ranked = F.coalesce(F.col(ranked_col), F.array().cast(rt))
+    relevant = F.array_distinct(F.coalesce(F.col(relevant_col), F.array().cast(tt)))
+    top = ranked if k is None else F.slice(ranked, 1, k)
+    positions = F.filter(F.transform(top, lambda x, i: F.when(F.array_contains(relevant, x), i)
+                                     .otherwise(F.lit(-1))), lambda p: p >= 0)
+    table = df.select(positions.alias("pos"), F.size(relevant).alias("r"),
+                      F.size(ranked).alias("len")).toArrow()
+    pos = table.column("pos").combine_chunks()
+    lengths = pos.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
+    n = len(table)
+    user = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    position = pos.flatten().to_numpy(zero_copy_only=False).astype(np.int64)
+    return RankingHits(user, position, np.ones(len(position)),
+                       table.column("r").to_numpy().astype(np.int64),
+                       table.column("len").to_numpy().astype(np.int64))
+
+
+def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", convention="evalkit",
+                    metrics=RANKING_METRICS):
+    """Ranking metrics of a recommender whose lists live in a DataFrame (one row per user).
+
+    The per-user hits are found on the cluster (:func:`ranking_hits`), then
+    each metric is :mod:`evalkit.ranking`'s at cut-off ``k`` with
+    ``convention`` (``"evalkit"``, ``"trec"``, ``"ranx"``, ``"spark"``, ...;
+    see :mod:`evalkit.ranking` for what each changes): with
+    ``convention="spark"``, precision@k, recall@k, MAP@k and NDCG@k are
+    Spark's ``precisionAt``, ``recallAt``, ``meanAveragePrecisionAt`` and
+    ``ndcgAt``.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    k : int
+    ranked_col, relevant_col : str
+    convention : str, default "evalkit"
+    metrics : sequence of str
+        Any of ``RANKING_METRICS``.
+
+    Returns
+    -------
+    dict
+        metric name -> value (``mean_average_precision`` and
+        ``mean_reciprocal_rank`` are cut at k).
+
+    Examples
+    --------
+    >>> from evalkit.spark import session, ranking_metrics
+    >>> df = session().createDataFrame([([1, 2, 3], [1, 3]), ([4, 5, 6], [5, 7])],
+    ...                                ["ranked", "relevant"])               # doctest: +SKIP
+    >>> ranking_metrics(df, k=3)["precision_at_k"]                          # doctest: +SKIP
+    0.5
+    """
+    from . import ranking as rk
+
+    k = check_integer(k, "k", minimum=1)
+    unknown = [m for m in metrics if m not in RANKING_METRICS]
+    if unknown:
+        raise ValueError(f"metrics must be among {list(RANKING_METRICS)}; got {unknown}")
+    hits = ranking_hits(df, ranked_col=ranked_col, relevant_col=relevant_col, k=k)
+    call = {
+        "precision_at_k": lambda: rk.precision_at_k(hits, None, k, convention=convention),
+        "recall_at_k": lambda: rk.recall_at_k(hits, None, k, convention=convention),
+        "mean_average_precision": lambda: rk.mean_average_precision(hits, None, k,
+                                                                    convention=convention),
+        "ndcg_at_k": lambda: rk.ndcg_at_k(hits, None, k, convention=convention),
+        "mean_reciprocal_rank": lambda: rk.mean_reciprocal_rank(hits, None, k=k,
+                                                                convention=convention),
+        "hit_rate_at_k": lambda: rk.hit_rate_at_k(hits, None, k, convention=convention),
+    }
+    return {m: call[m]() for m in metrics}
+
+
+def lists_from_long(predictions, truth, *, user_col="user", item_col="item", score_col="score",
+                    k=None):
+    """Long ``(user, item, score)`` predictions and ``(user, item)`` truth -> one row per user.
+
+    On the cluster: each user's predicted items sorted by score, highest
+    first (ties: the larger item id first, trec_eval's rule), cut at ``k``;
+    the user's relevant items collected; joined on the user (a user with
+    truth but no prediction gets an empty list; predictions of users absent
+    from the truth are dropped, as trec_eval drops unjudged queries). The
+    result has columns ``user_col``, ``ranked`` and ``relevant``, ready for
+    :func:`ranking_metrics`.
+    """
+    _check_df(predictions, "predictions")
+    _check_df(truth, "truth")
+    from pyspark.sql import functions as F
+
+    for frame_, name in ((predictions, "predictions"), (truth, "truth")):
+        for arg, col in (("user_col", user_col), ("item_col", item_col)):
+            fields = [f.name for f in frame_.schema.fields]
+            if col not in fields:
+                raise ValueError(f"{arg} {col!r} is not a column of {name}; its columns are {fields}")
+    _column(predictions, "score_col", score_col, _NUMERIC, "numbers")
+    ordered = F.sort_array(F.collect_list(F.struct(
+        F.col(score_col).cast("double").alias("s"), F.col(item_col).alias("i"))), asc=False)
+    ranked = F.transform(ordered, lambda x: x["i"])
+    lists = predictions.groupBy(user_col).agg(ranked.alias("ranked"))
+    if k is not None:
+        lists = lists.select(user_col, F.slice("ranked", 1, check_integer(k, "k", minimum=1))
+                             .alias("ranked"))
+    rel = truth.groupBy(user_col).agg(F.collect_set(item_col).alias("relevant"))
+    return rel.join(lists, on=user_col, how="left").select(user_col, "ranked", "relevant")
