@@ -22,8 +22,9 @@ import warnings
 
 import numpy as np
 
+from ._curves import average_precision, doubled_trapezoids, pr_bends, pr_points, roc_bends, roc_points, trapezoid
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._sweep import _sweep_unweighted, _sweep_weighted, positive_mask
+from ._sweep import _sweep_weighted, positive_mask, sweep_scores
 from ._validation import (
     check_average,
     check_beta,
@@ -69,16 +70,8 @@ def _sweep(y_true, y_score, pos_label=None, sample_weight=None):
     Samples of weight 0 are dropped first (scikit-learn's convention: they
     make no threshold). Unweighted input takes the sweep's sort-only path.
     """
-    pos = positive_mask(y_true, pos_label)
-    scores = check_scores(y_score)
-    check_same_length(y_true=pos, y_score=scores)
-    w = check_sample_weight(sample_weight, len(pos))
-    if w is None:
-        return _sweep_unweighted(pos, scores), scores.dtype
-    keep = w != 0
-    if not keep.all():
-        pos, scores, w = pos[keep], scores[keep], w[keep]
-    return _sweep_weighted(pos, scores, w), scores.dtype
+    return sweep_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
+                        zero_weight="drop")
 
 
 def _float_counts(sweep):
@@ -175,48 +168,18 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     sweep, _ = _sweep(y_true, y_score, pos_label, sample_weight)
-    tps, fps, thresholds = sweep.tps, sweep.fps, sweep.thresholds
-    if drop_intermediate and len(fps) > 2:
-        # keep a point where fps or tps bends: a non-zero second difference, i.e. the
-        # step before it differs from the step after it (exact on integer counts)
-        kept = np.flatnonzero(_bends(tps, fps))
-        tps, fps, thresholds = tps[kept], fps[kept], thresholds[kept]
-    m = len(tps) + 1
-    fpr, tpr, thr = np.empty(m), np.empty(m), np.empty(m)
-    fpr[0] = tpr[0] = 0.0  # the extra point (0, 0) at threshold inf
-    thr[0] = np.inf
-    thr[1:] = thresholds
-    if fps[-1] <= 0:
+    kept = None
+    if drop_intermediate and len(sweep) > 2:
+        kept = np.flatnonzero(roc_bends(sweep.tps, sweep.fps))
+    fpr, tpr = roc_points(sweep, "sklearn", kept=kept)
+    thr = np.empty(len(fpr))
+    thr[0] = np.inf  # the extra point (0, 0): nothing predicted positive
+    thr[1:] = sweep.thresholds if kept is None else sweep.thresholds[kept]
+    if sweep.n_neg <= 0:
         _warn("No negative samples in y_true, false positive value should be meaningless")
-        fpr[:] = np.nan
-    else:
-        np.divide(fps, float(fps[-1]), out=fpr[1:])
-    if tps[-1] <= 0:
+    if sweep.n_pos <= 0:
         _warn("No positive samples in y_true, true positive value should be meaningless")
-        tpr[:] = np.nan
-    else:
-        np.divide(tps, float(tps[-1]), out=tpr[1:])
     return fpr, tpr, thr
-
-
-def _bends(tps, fps):
-    """Mask of the points where the step of tps or of fps changes; both ends kept.
-
-    ``diff(x, 2) != 0`` is ``step[i] != step[i + 1]`` with ``step = diff(x)``
-    (exact for floats too: a difference of finite floats is 0 only when they
-    are equal). Computed block by block, so no curve-sized temporary is made.
-    """
-    m = len(tps)
-    keep = np.empty(m, dtype=bool)
-    keep[0] = keep[-1] = True
-    for i in range(1, m - 1, _BLOCK):
-        j = min(i + _BLOCK, m - 1)  # points i .. j-1, which need steps i-1 .. j
-        out = keep[i:j]
-        step = np.diff(fps[i - 1:j + 1])
-        np.not_equal(step[1:], step[:-1], out=out)
-        step = np.diff(tps[i - 1:j + 1])
-        out |= step[1:] != step[:-1]
-    return keep
 
 
 def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
@@ -257,32 +220,14 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
-    tps, fps = sweep.tps, sweep.fps
     thresholds = sweep.thresholds.astype(dtype, copy=False)
-    if drop_intermediate and len(fps) > 2:
-        # keep a point unless tps is the same before and after it
-        keep = np.empty(len(tps), dtype=bool)
-        keep[0] = keep[-1] = True
-        step = np.diff(tps) != 0
-        np.logical_or(step[:-1], step[1:], out=keep[1:-1])
-        kept = np.flatnonzero(keep)
-        tps, fps, thresholds = tps[kept], fps[kept], thresholds[kept]
-    m = len(tps)
-    precision, recall = np.empty(m + 1), np.empty(m + 1)
-    precision[m], recall[m] = 1.0, 0.0  # the last point: (recall 0, precision 1)
-    # the curve runs by increasing threshold: fill the first m entries backwards
-    predicted = tps + fps
-    if (predicted == 0).any():
-        precision[:m] = 0.0
-        np.divide(tps, predicted, out=precision[m - 1::-1] if m else precision[:0],
-                  where=predicted != 0)
-    else:
-        np.divide(tps, predicted, out=precision[m - 1::-1])
-    if tps[-1] == 0:
+    kept = None
+    if drop_intermediate and len(sweep) > 2:
+        kept = np.flatnonzero(pr_bends(sweep.tps))
+        thresholds = thresholds[kept]
+    recall, precision = pr_points(sweep, "sklearn", kept=kept)
+    if sweep.n_pos == 0:
         _warn("No positive class found in y_true, recall is set to one for all thresholds.")
-        recall[:m] = 1.0
-    else:
-        np.divide(tps, float(tps[-1]), out=recall[m - 1::-1])
     return precision, recall, thresholds[::-1]
 
 
@@ -331,8 +276,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
             f"pos_label={pos_label!r} is not a valid label: it should be one of {classes.tolist()}")
     precision, recall, _ = precision_recall_curve(y, y_score, pos_label=pos_label,
                                                   sample_weight=sample_weight)
-    # recall decreases along the curve, so -diff is the recall gained at each point
-    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+    return average_precision(recall, precision)
 
 
 def auc(x, y):
@@ -375,7 +319,7 @@ def auc(x, y):
                 "x is neither increasing nor decreasing: the trapezoidal rule needs monotonic x "
                 "(sort the points by x first)")
         direction = -1.0
-    return float(direction * np.sum(dx * (ys[1:] + ys[:-1])) / 2.0)
+    return direction * trapezoid(xs, ys)
 
 
 # -- the area under the ROC curve, three ways ----------------------------------------
@@ -569,11 +513,10 @@ def _twice_u_of_sorted_keys(keys):
 
 
 def _twice_u_from_sweep(sweep):
-    # trapezoids on integer counts: 2U = Σ Δfps_i (tps_i + tps_{i-1})
-    tps = np.asarray(sweep.tps, dtype=np.int64)
-    fps = np.asarray(sweep.fps, dtype=np.int64)
-    d_fps = np.diff(fps, prepend=0)
-    return int(np.dot(d_fps, tps + np.r_[0, tps[:-1]])), int(sweep.n_pos), int(sweep.n_neg)
+    # trapezoids on integer counts from (0, 0): 2U = Σ Δfps_i (tps_i + tps_{i-1}), exact
+    tps = np.r_[0, np.asarray(sweep.tps, dtype=np.int64)]
+    fps = np.r_[0, np.asarray(sweep.fps, dtype=np.int64)]
+    return int(np.sum(doubled_trapezoids(fps, tps))), int(sweep.n_pos), int(sweep.n_neg)
 
 
 def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_fpr=None,

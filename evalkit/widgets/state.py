@@ -17,6 +17,7 @@ import numbers
 
 import numpy as np
 
+from .._curves import roc_points, trapezoid
 from .._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
 from .._sweep import Sweep, positive_mask, threshold_sweep
 from .._validation import check_beta, check_zero_division
@@ -325,9 +326,9 @@ def roc_builder_state(y_true, y_score, step, *, pos_label=None):
     step = int(step)
     scores = np.asarray(y_score, dtype=float)
     order = np.argsort(-scores, kind="stable")
-    fpr_path = np.r_[0.0, sw.fps[:step] / sw.n_neg]
-    tpr_path = np.r_[0.0, sw.tps[:step] / sw.n_pos]
-    area = float(np.sum(np.diff(fpr_path) * (tpr_path[1:] + tpr_path[:-1]) / 2))
+    fpr, tpr = roc_points(sw)
+    fpr_path, tpr_path = fpr[:step + 1], tpr[:step + 1]
+    area = trapezoid(fpr_path, tpr_path)
     if step:
         threshold = float(sw.thresholds[step - 1])
         new = [int(i) for i in order if scores[i] == threshold]

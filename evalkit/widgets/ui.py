@@ -20,6 +20,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
 from .._validation import check_scores
 from ..binary import LAYOUTS
@@ -249,15 +250,13 @@ class ThresholdExplorer(_Shown, W.VBox):
         ax_h.set_xlabel("score")
         ax_h.legend(fontsize=8, loc="upper center")
 
-        tpr = np.r_[0.0, sw.tps / sw.n_pos]
-        fpr = np.r_[0.0, sw.fps / sw.n_neg]
+        fpr, tpr = roc_points(sw)
         ax_roc.plot(fpr, tpr, color=NEG_COLOR, lw=1.5)
         ax_roc.plot([0, 1], [0, 1], ls="--", color="0.6", lw=1)
         ax_roc.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), xlabel="FPR", ylabel="TPR (recall)")
         ax_roc.set_title("ROC curve", fontsize=9)
 
-        recall = sw.tps / sw.n_pos
-        precision = sw.tps / (sw.tps + sw.fps)
+        recall, precision = pr_points(sw, "sklearn")
         ax_pr.plot(recall, precision, color=NEG_COLOR, lw=1.5)
         ax_pr.axhline(sw.n_pos / (sw.n_pos + sw.n_neg), ls="--", color="0.6", lw=1)
         ax_pr.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), xlabel="recall", ylabel="precision")
