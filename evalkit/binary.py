@@ -14,8 +14,8 @@ from ._validation import check_sample_weight, check_targets, check_zero_division
 __all__ = ["BinaryCounts", "binary_counts"]
 
 #: Layouts of the 2 x 2 table. "actual-by-predicted" (rows are the actual
-#: class, as in scikit-learn and seed 004); "predicted-by-actual" (rows are
-#: the prediction, as in seeds 000 and 003).
+#: class, as in scikit-learn and the macro/micro post); "predicted-by-actual" (rows
+#: are the prediction, as in the Spark and recommender-metrics posts).
 LAYOUTS = ("actual-by-predicted", "predicted-by-actual")
 
 
@@ -44,7 +44,7 @@ class BinaryCounts:
 
     Examples
     --------
-    Seed 000's table: 1 woman found, 10 missed, 89 men correctly left out.
+    The Spark post's table: 1 woman found, 10 missed, 89 men correctly left out.
 
     >>> c = BinaryCounts(tp=1, fp=0, fn=10, tn=89)
     >>> c.accuracy(), c.precision(), round(c.recall(), 4), round(c.f1(), 4)

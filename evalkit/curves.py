@@ -12,7 +12,7 @@ sweep, so they never make a threshold.
 The area under the ROC curve is computed three ways that agree exactly:
 
 * :func:`roc_auc_score` -- the area (trapezoids between the curve's points);
-* :func:`roc_auc_rank` -- the rank-sum (Mann-Whitney) formula of seed 003;
+* :func:`roc_auc_rank` -- the rank-sum (Mann-Whitney) formula of the recommender-metrics post;
 * :func:`roc_auc_pairs` -- every positive-negative pair counted, a tie as 1/2.
 """
 
@@ -525,7 +525,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
 
     ``AUC = ∫ TPR d(FPR)``, the trapezoid area under :func:`roc_curve`, which
     equals ``(#(s+ > s-) + #(s+ = s-)/2) / (P·N)`` over all positive-negative
-    pairs (seed 001's "probability that a positive scores higher"). Binary:
+    pairs (the logistic-regression post's "probability that a positive scores higher"). Binary:
     the larger of the two labels is positive (``np.unique`` order), as in
     scikit-learn, whose numbers this mirrors. Unweighted input takes an exact
     integer path: one sort of keys carrying the label bit, no argsort, no
@@ -559,7 +559,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
 
     Examples
     --------
-    Seed 001's three score sequences for the clicks (1, 0, 1, 0, 0, 0):
+    The logistic-regression post's three score sequences for the clicks (1, 0, 1, 0, 0, 0):
 
     >>> y = [1, 0, 1, 0, 0, 0]
     >>> roc_auc_score(y, [0.9, 0.7, 0.8, 0.6, 0.5, 0.4])
@@ -624,7 +624,7 @@ def _binary_ranking_input(y_true, y_score, pos_label):
 
 
 def roc_auc_rank(y_true, y_score, *, pos_label=None):
-    """ROC AUC by the rank-sum (Mann-Whitney, 秩和) formula of seed 003.
+    """ROC AUC by the rank-sum (Mann-Whitney, 秩和) formula of the recommender-metrics post.
 
     Rank all samples by score from the lowest (rank 1) to the highest (rank
     n), tied scores sharing their average rank; with ``P`` positives and
@@ -651,7 +651,7 @@ def roc_auc_rank(y_true, y_score, *, pos_label=None):
 
     Examples
     --------
-    Seed 001's second sequence: ranks of the positives 6 and 4 among 6.
+    The logistic-regression post's second sequence: ranks of the positives 6 and 4 among 6.
 
     >>> roc_auc_rank([1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])  # (10 - 3) / 8
     0.875
@@ -697,7 +697,8 @@ def roc_auc_pairs(y_true, y_score, *, pos_label=None, max_pairs=10**7):
 
     Examples
     --------
-    Seed 001's second sequence: of the 2 x 4 pairs, only (sample 3, sample 2) is lost.
+    The logistic-regression post's second sequence: of the 2 x 4 pairs, only (sample 3,
+    sample 2) is lost.
 
     >>> roc_auc_pairs([1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])  # 7 / 8
     0.875
@@ -738,12 +739,12 @@ _METRICS = {
 def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sample_weight=None):
     """The threshold whose predictions ``score >= t`` maximize a metric, and that maximum.
 
-    Seed 000's recipe ("pick the threshold with the highest F-measure"), in
+    The Spark post's recipe ("pick the threshold with the highest F-measure"), in
     one pass over the sweep: the metric is computed at every distinct score
     at once, then ``argmax``. The candidates are the distinct scores (as
     Spark's ``fMeasureByThreshold`` and scikit-learn's
     ``metric_at_thresholds``), so "predict nothing positive" is not one.
-    **Ties: the highest threshold wins** -- seed 000 takes ``.head()`` of
+    **Ties: the highest threshold wins** -- the Spark post takes ``.head()`` of
     Spark's rows, which come in descending threshold order. Undefined ratios
     are 0.0 with an ``UndefinedMetricWarning`` (scikit-learn's default).
 
@@ -776,7 +777,7 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
 
     Examples
     --------
-    Seed 000's data: the best F1 (1.0) is reached at threshold 0.4.
+    The Spark post's data: the best F1 (1.0) is reached at threshold 0.4.
 
     >>> y = [1] * 11 + [0] * 89
     >>> s = [1.0] + [0.6] * 5 + [0.4] * 5 + [0.0] * 89

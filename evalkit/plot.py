@@ -300,8 +300,9 @@ def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, nor
     scikit-learn return it: ``C[i, j]`` = samples of actual class ``i``
     predicted as class ``j``. ``layout`` only chooses how it is drawn:
     ``"actual-by-predicted"`` puts the actual class on the rows
-    (scikit-learn's ``ConfusionMatrixDisplay``, seed 004),
-    ``"predicted-by-actual"`` the prediction (seeds 000 and 003). The axis
+    (scikit-learn's ``ConfusionMatrixDisplay``, the macro/micro post),
+    ``"predicted-by-actual"`` the prediction (the Spark and recommender-metrics
+    posts). The axis
     labels say which is which.
 
     ``normalize`` as in scikit-learn, by class, whatever the layout:
@@ -384,18 +385,18 @@ def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, nor
     return ax
 
 
-# -- ROC by hand (seed 001) -------------------------------------------------------
+# -- ROC by hand (the logistic-regression post) --------------------------------
 
 
 def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance=True):
-    """Draw the ROC curve the way seed 001 builds it by hand, one sample at a time.
+    """Draw the ROC curve the way the logistic-regression post builds it by hand, one sample at a time.
 
     Sort the samples by score, highest first, and take them from the top one
     at a time, predicting positive every sample taken so far. Each positive
     taken moves the point up by 1/P (TPR = TP / P), each negative right by
     1/N (FPR = FP / N); the path from (0, 0) to (1, 1) is a staircase and the
     shaded area under it is the AUC. Point ``k`` (after ``k`` samples) is
-    annotated ``"k: (FPR, TPR)"``, as in seed 001's list of six points.
+    annotated ``"k: (FPR, TPR)"``, as in the post's list of six points.
 
     Ties: samples with the same score cannot be taken one at a time (no
     threshold separates them), so a block of tied scores is taken at once and
@@ -423,7 +424,7 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance
 
     Examples
     --------
-    Seed 001's sequence 2: sample 2 (a negative) is ranked above sample 3 (a positive).
+    The logistic-regression post's sequence 2: sample 2 (a negative) is ranked above sample 3 (a positive).
 
     >>> import matplotlib; matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt

@@ -321,7 +321,7 @@ class ThresholdExplorer(_Shown, W.VBox):
 
 
 class ImbalanceExplorer(_Shown, W.VBox):
-    """A class-ratio slider and the "always predict the majority" baseline (seeds 000 and 001)."""
+    """A class-ratio slider and the "always predict the majority" baseline (the Spark and logistic-regression posts)."""
 
     _text_of = staticmethod(imbalance_text)
 
@@ -360,8 +360,8 @@ class ImbalanceExplorer(_Shown, W.VBox):
                                  ("minority_recall", POS_COLOR, "minority recall")):
             ax.plot(pcts, [s[key] for s in states], color=color, lw=1.5, label=name)
             self._curves[key] = color
-        for pct, seed in ((90, "seed 000: 90 / 10"), (99, "seed 001: 99 / 1")):
-            ax.annotate(seed, (pct, pct / 100), xytext=(pct - 24, pct / 100 - 0.3), fontsize=8,
+        for pct, seed in ((90, "the Spark post: 90 / 10"), (99, "the logistic-regression post: 99 / 1")):
+            ax.annotate(seed, (pct, pct / 100), xytext=(pct - 40, pct / 100 - 0.3), fontsize=8,
                         arrowprops={"arrowstyle": "->", "color": "0.5"})
         ax.set(xlim=(49, 100), ylim=(-0.05, 1.05), xlabel="majority class share (%)",
                ylabel="score of the baseline")
@@ -397,7 +397,7 @@ class ImbalanceExplorer(_Shown, W.VBox):
 
 
 class RocBuilder(_Shown, W.VBox):
-    """Seed 001's ROC curve, built one sample (one distinct score) at a time."""
+    """The logistic-regression post's ROC curve, built one sample (one distinct score) at a time."""
 
     _text_of = staticmethod(roc_builder_text)
 
