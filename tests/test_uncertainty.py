@@ -592,3 +592,21 @@ def test_delong_bad_input():
 def test_bad_stratify():
     with pytest.raises(ValueError, match="stratify must be True, False or one stratum per sample"):
         ek.bootstrap_ci(ek.f1_score, Y, P, stratify=[0, 1])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_stratified_auc_shortcut_equals_the_counts(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 200))
+    y = (rng.random(n) < 0.3).astype(int)
+    y[:2] = [0, 1]
+    s = np.round(rng.random(n) + 0.4 * y, 1)
+    engine = U._ScoreEngine("auc", y == 1, s)
+    # positives are the smaller class: both draw them first from the same stream
+    fast = engine.stratified_auc(np.random.default_rng(seed), 50)
+    slow, undefined = engine.values(*engine.draw(np.random.default_rng(seed), 50, True))
+    assert not undefined.any()
+    np.testing.assert_allclose(fast, slow, rtol=1e-14)
+    flipped = U._ScoreEngine("auc", y == 0, -s)  # negatives the smaller class now
+    fast = flipped.stratified_auc(np.random.default_rng(seed), 4000)
+    assert fast.mean() == pytest.approx(slow.mean(), abs=4 * slow.std() / math.sqrt(50))
