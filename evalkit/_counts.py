@@ -38,6 +38,63 @@ class ClassCounts(NamedTuple):
     support: np.ndarray
     total: float
 
+    def __add__(self, other):
+        """The counts of two disjoint parts of the data add up to the counts of the whole.
+
+        Counts of the same class are added; a class present in only one part
+        keeps its counts (zero in the other). The classes of the sum: the
+        same labels in the same order when both parts have them; else the
+        sorted union when both are sorted (as :func:`class_counts` sorts
+        them by default), else the first part's labels and then the second's
+        new ones. ``sum(parts)`` works too (it starts from 0). Unlike a
+        tuple's ``+``, this never concatenates.
+
+        >>> a = class_counts([0, 0, 1], [0, 1, 1])
+        >>> b = class_counts([2, 1], [2, 0])
+        >>> c = a + b
+        >>> c.labels.tolist(), c.tp.tolist(), c.predicted.tolist(), c.support.tolist(), c.total
+        ([0, 1, 2], [1, 1, 1], [2, 2, 1], [2, 2, 1], 5)
+        """
+        if not isinstance(other, ClassCounts):
+            return NotImplemented
+        a_labels, b_labels = np.asarray(self.labels), np.asarray(other.labels)
+        if len(a_labels) and len(b_labels) and _is_str(a_labels) != _is_str(b_labels):
+            raise TypeError("cannot add counts of string labels to counts of numeric labels")
+        total = self.total + other.total
+        if a_labels.shape == b_labels.shape and np.array_equal(a_labels, b_labels):
+            return ClassCounts(a_labels.copy(), np.add(self.tp, other.tp),
+                               np.add(self.predicted, other.predicted),
+                               np.add(self.support, other.support), total)
+        both = np.concatenate([a_labels, b_labels])
+
+        def ascending(x):
+            return len(x) < 2 or bool(np.all(x[1:] > x[:-1]))
+
+        if ascending(a_labels) and ascending(b_labels):
+            labels = np.unique(both)
+        else:
+            _, first = np.unique(both, return_index=True)
+            labels = both[np.sort(first)]
+        order = np.argsort(labels, kind="stable")
+        sorted_labels = labels[order]
+
+        def spread(part_labels, values):
+            out = np.zeros(len(labels), dtype=np.result_type(values, np.int64))
+            at = order[np.searchsorted(sorted_labels, part_labels)]
+            out[at] = values
+            return out
+
+        def add(name):
+            return (spread(a_labels, getattr(self, name))
+                    + spread(b_labels, getattr(other, name)))
+
+        return ClassCounts(labels, add("tp"), add("predicted"), add("support"), total)
+
+    def __radd__(self, other):
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self  # sum(parts) starts from 0
+        return NotImplemented
+
 
 def _is_str(arr):
     return arr.dtype.kind in "USa" or (

@@ -183,6 +183,9 @@ class BinaryClassificationMetrics:
 
     See Also
     --------
+    BinaryClassificationMetrics.from_sweep : the same evaluator built from a
+        :class:`~evalkit._sweep.Sweep` (e.g. the sum of the sweeps of a data
+        set's partitions: counts add).
     spark_steps : the intermediate values of Spark's computation, by partition.
 
     Notes
@@ -219,12 +222,52 @@ class BinaryClassificationMetrics:
         self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
 
     @classmethod
-    def _from_sweep(cls, sweep, *, num_bins=0, bin_threshold="last", pr_first_point="spark"):
-        """An evaluator over an already swept (and binned) table: for :class:`SparkSteps`."""
+    def from_sweep(cls, sweep, num_bins=0, *, bin_threshold="last", pr_first_point="spark"):
+        """The evaluator of counts already made: a :class:`~evalkit._sweep.Sweep`.
+
+        Counts are the seam for scale: a cluster (or a loop over batches)
+        only has to produce a sweep per part of the data; the parts' sweeps
+        add up (``sweep_a + sweep_b``, see :meth:`Sweep.__add__`) to the sweep
+        of the whole, and this builds Spark's evaluator on it. The sweep's
+        ``tps`` and ``fps`` are taken as Spark's cumulative counts and
+        ``n_pos``, ``n_neg`` as its totals; ``num_bins`` then down-samples
+        (one partition) as the constructor does.
+
+        Parameters
+        ----------
+        sweep : Sweep
+            From :func:`~evalkit._sweep.threshold_sweep` (which keeps samples
+            of weight 0, as Spark does), or a sum of them.
+        num_bins, bin_threshold, pr_first_point
+            As for :class:`BinaryClassificationMetrics`.
+
+        Examples
+        --------
+        >>> from evalkit._sweep import threshold_sweep
+        >>> a = threshold_sweep([1, 0, 1], [0.9, 0.5, 0.5])
+        >>> b = threshold_sweep([0, 1], [0.7, 0.5])
+        >>> whole = BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.5, 1), (0.7, 0), (0.5, 1)])
+        >>> m = BinaryClassificationMetrics.from_sweep(a + b)
+        >>> m.cumulative_counts().tolist() == whole.cumulative_counts().tolist()
+        True
+        >>> m.area_under_roc() == whole.area_under_roc()
+        True
+        """
+        if not isinstance(sweep, Sweep):
+            raise TypeError(f"sweep must be a Sweep (from threshold_sweep, or a sum of them), "
+                            f"got {type(sweep).__name__}")
         self = cls.__new__(cls)
-        self.num_bins, self.bin_threshold = num_bins, bin_threshold
+        self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
+        self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
         self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
-        self.sweep = sweep
+        self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
+        return self
+
+    @classmethod
+    def _of_steps(cls, sweep, *, num_bins, bin_threshold, pr_first_point="spark"):
+        """An evaluator over Spark's cumulative counts already binned (for :class:`SparkSteps`)."""
+        self = cls.from_sweep(sweep, bin_threshold=bin_threshold, pr_first_point=pr_first_point)
+        self.num_bins = num_bins
         return self
 
     def __repr__(self):
@@ -503,7 +546,7 @@ class SparkSteps:
 
     def metrics(self, *, pr_first_point="spark"):
         """A :class:`BinaryClassificationMetrics` over these cumulative counts (this partitioning)."""
-        return BinaryClassificationMetrics._from_sweep(
+        return BinaryClassificationMetrics._of_steps(
             self._sweep(), num_bins=self.num_bins, bin_threshold=self.bin_threshold,
             pr_first_point=pr_first_point)
 
@@ -653,6 +696,162 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
                       partitionwise_cumulative_counts=scan, cumulative_counts=cumulative,
                       num_bins=num_bins, bin_threshold=bin_threshold,
                       weighted=not np.issubdtype(base.sweep.tps.dtype, np.integer))
+
+
+# -- MulticlassMetrics (one block, appended: Spark's per-label arithmetic on the confusion table) --
+
+__all__ += ["MulticlassMetrics"]
+
+
+class MulticlassMetrics:
+    """Spark MLlib's ``MulticlassMetrics`` on numpy: ``(prediction, label[, weight])`` rows.
+
+    Spark sums the weight of every ``(label, prediction)`` pair (the confusion
+    table; weight 1.0 per row without a weight column), then, for a label c
+    with ``tp_c`` (rows of c predicted c), ``fp_c`` (rows of another label
+    predicted c), ``n_c`` (rows of c) and ``n`` (all rows):
+
+    * precision(c) = tp_c / (tp_c + fp_c), **0.0** when nothing is predicted c;
+    * recall(c) = true_positive_rate(c) = tp_c / n_c;
+    * false_positive_rate(c) = fp_c / (n - n_c);
+    * f_measure(c, β) = (1 + β²)·P·R / (β²·P + R), 0.0 when P + R = 0;
+    * accuracy = Σ tp_c / n; hamming_loss = (rows with prediction ≠ label) / n;
+    * weighted_*: Σ_c metric(c)·n_c / n over the labels (scikit-learn's
+      ``average="weighted"``; weighted recall equals accuracy).
+
+    ``labels()`` are the distinct *true* labels, ascending, as Spark's (a
+    class that is only ever predicted has no row, and no precision: Spark
+    raises there, this raises a ``ValueError``). scikit-learn's report covers
+    the union of true and predicted labels instead; its weighted averages are
+    the same whenever every predicted class also occurs as a label.
+
+    Parameters
+    ----------
+    prediction_and_labels : array-like of shape (n, 2) or (n, 3)
+        Rows of ``(prediction, label)`` or ``(prediction, label, weight)``;
+        note Spark's order, prediction first.
+
+    Examples
+    --------
+    >>> m = MulticlassMetrics([(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (2.0, 2.0), (1.0, 2.0)])
+    >>> m.labels().tolist(), m.precision(1.0), m.recall(2.0), m.accuracy()
+    ([0.0, 1.0, 2.0], 0.3333333333333333, 0.5, 0.6)
+    >>> m.confusion_matrix().tolist()
+    [[1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
+    """
+
+    def __init__(self, prediction_and_labels):
+        from ._validation import _array_like, _numeric, check_sample_weight
+
+        name = "prediction_and_labels"
+        _array_like(prediction_and_labels, name, "rows of (prediction, label[, weight])",
+                    ordered=True)
+        try:
+            arr = np.asarray(prediction_and_labels)
+        except ValueError:
+            raise ValueError(f"{name} has rows of different lengths") from None
+        if arr.ndim != 2 or arr.shape[1] not in (2, 3) or arr.shape[0] == 0:
+            raise ValueError(f"{name} must hold n >= 1 rows of (prediction, label) or "
+                             f"(prediction, label, weight), got an array of shape {arr.shape}")
+        arr = _numeric(arr, name).astype(np.float64)
+        if not np.isfinite(arr[:, :2]).all():
+            raise ValueError(f"{name} contains NaN or infinite predictions or labels")
+        w = (np.ones(len(arr)) if arr.shape[1] == 2 else
+             check_sample_weight(arr[:, 2], len(arr), name=f"{name} column 2 (weights)"))
+        pred, label = arr[:, 0], arr[:, 1]
+        classes, codes = np.unique(np.r_[label, pred], return_inverse=True)
+        k = len(classes)
+        t, p = codes[:len(arr)], codes[len(arr):]
+        cells = np.zeros(k * k)
+        np.add.at(cells, t * k + p, w)  # in row order, as one partition of reduceByKey
+        self._classes = classes
+        self._cells = cells.reshape(k, k)  # rows: label, columns: prediction
+        self._n_c = self._cells.sum(axis=1)
+        self._is_label = np.bincount(t, minlength=k) > 0
+        self._n = float(self._n_c.sum())
+
+    def _index(self, label):
+        i = int(np.searchsorted(self._classes, label))
+        if i >= len(self._classes) or self._classes[i] != label or not self._is_label[i]:
+            raise ValueError(f"label {label!r} is not one of the labels {self.labels().tolist()}")
+        return i
+
+    def labels(self):
+        """The distinct true labels, ascending (Spark's ``labels``)."""
+        return self._classes[self._is_label].copy()
+
+    def confusion_matrix(self):
+        """Rows: true label, columns: predicted label, both over :meth:`labels` (Spark's layout)."""
+        keep = self._is_label
+        return self._cells[np.ix_(keep, keep)].copy()
+
+    def _tp_fp(self, i):
+        tp = float(self._cells[i, i])
+        fp = float(self._cells[:, i].sum() - self._cells[i, i])
+        return tp, fp
+
+    def precision(self, label):
+        """tp / (tp + fp) for ``label``; 0.0 when nothing is predicted ``label``."""
+        tp, fp = self._tp_fp(self._index(label))
+        return 0.0 if tp + fp == 0 else tp / (tp + fp)
+
+    def recall(self, label):
+        """tp / n_label: the share of rows of ``label`` predicted ``label``."""
+        i = self._index(label)
+        return float(self._cells[i, i]) / float(self._n_c[i])
+
+    def true_positive_rate(self, label):
+        """The same as :meth:`recall`."""
+        return self.recall(label)
+
+    def false_positive_rate(self, label):
+        """fp / (n - n_label): of the rows of other labels, the share predicted ``label``."""
+        i = self._index(label)
+        _, fp = self._tp_fp(i)
+        return fp / (self._n - float(self._n_c[i]))
+
+    def f_measure(self, label, beta=1.0):
+        """(1 + β²)·P·R / (β²·P + R) for ``label``; 0.0 when P + R = 0."""
+        from ._validation import check_beta
+
+        beta = check_beta(beta)
+        p, r = self.precision(label), self.recall(label)
+        b2 = beta * beta
+        return 0.0 if p + r == 0 else (1 + b2) * p * r / (b2 * p + r)
+
+    def accuracy(self):
+        """Σ tp / n (the weight of the diagonal over the total)."""
+        return float(np.trace(self._cells)) / self._n
+
+    def hamming_loss(self):
+        """The weight of rows whose prediction differs from the label, over n."""
+        return float(self._cells.sum() - np.trace(self._cells)) / self._n
+
+    def _weighted(self, metric):
+        total = 0.0
+        for c in self.labels():
+            total += metric(c) * float(self._n_c[self._index(c)]) / self._n
+        return total
+
+    def weighted_recall(self):
+        """Σ_c recall(c)·n_c / n (equals accuracy)."""
+        return self._weighted(self.recall)
+
+    def weighted_true_positive_rate(self):
+        """The same as :meth:`weighted_recall`."""
+        return self.weighted_recall()
+
+    def weighted_precision(self):
+        """Σ_c precision(c)·n_c / n."""
+        return self._weighted(self.precision)
+
+    def weighted_false_positive_rate(self):
+        """Σ_c false_positive_rate(c)·n_c / n."""
+        return self._weighted(self.false_positive_rate)
+
+    def weighted_f_measure(self, beta=1.0):
+        """Σ_c f_measure(c, β)·n_c / n."""
+        return self._weighted(lambda c: self.f_measure(c, beta))
 
 
 # -- RankingMetrics (one block, appended: evalkit.ranking's hits, Spark's arithmetic) ------
