@@ -12,6 +12,7 @@ Metrics never look at samples; they look at the counts made here:
 from __future__ import annotations
 
 import itertools
+import numbers
 from typing import NamedTuple
 
 import numpy as np
@@ -436,7 +437,14 @@ class RankingHits:
                    np.concatenate([p.n_ranked for p in parts]), ideal, given, graded)
 
     def __add__(self, other):
+        if not isinstance(other, RankingHits):
+            return NotImplemented
         return RankingHits.concat([self, other])
+
+    def __radd__(self, other):
+        if isinstance(other, numbers.Number) and other == 0:  # sum() starts from 0
+            return self
+        return NotImplemented
 
 
 def _demo():
