@@ -33,9 +33,25 @@ from .curves import (
     roc_curve,
     threshold_table,
 )
+from .regression import (
+    mean_absolute_error,
+    mean_squared_error,
+    normalized_mean_absolute_error,
+    root_mean_squared_error,
+)
 from .report import classification_report
 from .mllib import BinaryClassificationMetrics, SparkSteps, spark_format, spark_steps
 from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
+from .uncertainty import (
+    Comparison,
+    ConfidenceInterval,
+    bootstrap_ci,
+    delong_test,
+    paired_bootstrap,
+    permutation_test,
+    proportion_ci,
+    roc_auc_ci,
+)
 
 __all__ = [
     "BinaryCounts",
@@ -60,6 +76,10 @@ __all__ = [
     "best_threshold",
     "threshold_table",
     "classification_report",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "normalized_mean_absolute_error",
     "precision_recall_fscore_at_k",
     "top_k_accuracy_score",
     "top_k_labels",
@@ -68,6 +88,14 @@ __all__ = [
     "SparkSteps",
     "spark_format",
     "spark_steps",
+    "ConfidenceInterval",
+    "Comparison",
+    "bootstrap_ci",
+    "paired_bootstrap",
+    "permutation_test",
+    "roc_auc_ci",
+    "delong_test",
+    "proportion_ci",
 ]
 
 __version__ = "0.1.0"

@@ -13,7 +13,7 @@ The engine has five generic checks, and every other check is built on them:
 * :func:`check_real` -- a real number in a range, NaN and infinity refused
   unless allowed;
 * :func:`check_choice` -- one of a set of named options;
-* :func:`as_array` / :func:`check_real_array` -- an array-like of a given
+* :func:`as_array` / :func:`check_real_values` -- an array-like of a given
   number of dimensions (scalars, ``None``, sets, ragged lists refused), and
   one holding real numbers only (complex numbers, strings -- even numeric
   ones, as scikit-learn -- and dates refused; ``longdouble`` kept as it is,
@@ -38,6 +38,7 @@ __all__ = [
     "check_real",
     "check_choice",
     "as_array",
+    "check_real_values",
     "check_real_array",
     "as_1d",
     # domain checks built on it
@@ -73,6 +74,15 @@ __all__ = [
     "check_exactly_one",
     "check_binary_or_matrix_scores",
     "check_columns_match_classes",
+    "check_count_matrix",
+    "check_row_labels",
+    "check_confidence",
+    "check_random_state",
+    "check_probabilities",
+    "check_proportion",
+    "check_output_weights",
+    "check_regression_targets",
+    "check_rating_range",
 ]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted")
@@ -262,7 +272,7 @@ def _is_string_like(arr):
     return False
 
 
-def check_real_array(arr, name, *, finite=True, allow_nan=False):
+def check_real_values(arr, name, *, finite=True, allow_nan=False):
     """Refuse an array that does not hold real numbers; return it (object arrays as float64).
 
     Booleans, integers and floats of every width pass unchanged -- float32
@@ -273,13 +283,13 @@ def check_real_array(arr, name, *, finite=True, allow_nan=False):
     objects. With ``finite``, NaN and infinity are refused (``allow_nan``
     lets NaN through).
 
-    >>> check_real_array(np.array([0.5, 1]), "y_score")
+    >>> check_real_values(np.array([0.5, 1]), "y_score")
     array([0.5, 1. ])
-    >>> check_real_array(np.array(["0.5", "1"]), "y_score")
+    >>> check_real_values(np.array(["0.5", "1"]), "y_score")
     Traceback (most recent call last):
     ...
     TypeError: y_score must hold numbers, got strings such as '0.5'
-    >>> check_real_array(np.array([1 + 2j]), "y_score")
+    >>> check_real_values(np.array([1 + 2j]), "y_score")
     Traceback (most recent call last):
     ...
     TypeError: y_score must hold real numbers, got complex numbers such as (1+2j)
@@ -377,7 +387,7 @@ def check_labels(y, name):
             if all(isinstance(v, (bool, np.bool_)) for v in arr):
                 arr, kind = arr.astype(bool), "b"
             else:
-                arr = check_real_array(arr, name, finite=False)
+                arr = check_real_values(arr, name, finite=False)
                 kind = arr.dtype.kind
     if kind == "c":
         raise TypeError(f"{name} contains complex numbers")
@@ -507,7 +517,7 @@ def check_label_subset(labels, classes, name="labels"):
             f"labels in the data are {'strings' if _is_string_like(classes) else 'numbers'}"
         )
     if lab.dtype.kind == "O":
-        lab = lab.astype(str) if _is_string_like(lab) else check_real_array(lab, name)
+        lab = lab.astype(str) if _is_string_like(lab) else check_real_values(lab, name)
     elif lab.dtype.kind not in "biufUS":
         raise TypeError(f"{name} must hold labels (integers, booleans or strings), "
                         f"got dtype {lab.dtype}")
@@ -544,7 +554,7 @@ def check_scores(y_score, name="y_score"):
     ...
     ValueError: y_score contains NaN
     """
-    return check_real_array(as_1d(y_score, name), name)
+    return check_real_values(as_1d(y_score, name), name)
 
 
 def check_sample_weight(sample_weight, n, name="sample_weight"):
@@ -561,7 +571,7 @@ def check_sample_weight(sample_weight, n, name="sample_weight"):
     """
     if sample_weight is None:
         return None
-    w = check_real_array(as_1d(sample_weight, name), name, finite=False)
+    w = check_real_values(as_1d(sample_weight, name), name, finite=False)
     w = w.astype(float)
     if len(w) != n:
         raise ValueError(f"{name} has {len(w)} values but there are {n} samples")
@@ -805,7 +815,7 @@ def check_score_matrix(y_score, name="y_score", *, allow_1d=False):
                          f"got an array of shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty: at least one sample and one class are needed")
-    arr = check_real_array(arr, name)
+    arr = check_real_values(arr, name)
     if arr.dtype.kind != "f":
         arr = arr.astype(np.float64)
     return arr
@@ -998,7 +1008,7 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
                          f"got an array of shape {arr.shape}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty: at least one (score, label) row is needed")
-    arr = check_real_array(arr, name, finite=False).astype(np.float64)
+    arr = check_real_values(arr, name, finite=False).astype(np.float64)
     for col, what in ((0, "scores"), (1, "labels")):
         v = arr[:, col]
         if np.isnan(v).any():
@@ -1039,7 +1049,7 @@ def check_curve_coordinates(v, name):
     ValueError: y contains infinite values
     """
     arr = as_array(v, name, empty=False)
-    arr = check_real_array(arr, name, allow_nan=True)
+    arr = check_real_values(arr, name, allow_nan=True)
     if arr.dtype.kind != "f" or arr.dtype.itemsize < 8:
         arr = arr.astype(np.float64)
     return arr
@@ -1095,3 +1105,284 @@ def check_columns_match_classes(n_columns, n_classes, name="y_score"):
             f"{name} has {n_columns} columns but y_true has {n_classes} classes; "
             "give labels= with every class, in sorted order")
     return n_columns
+
+
+# -- regression targets: real-valued y_true / y_pred, 1 or several outputs ----------
+#
+# One block for evalkit.regression (the sklearn mirrors MAE, MSE, RMSE and NMAE).
+# Arrays are cast to the float dtype scikit-learn would use (the most precise float
+# dtype among the inputs that are arrays, else float64), so the numbers match it
+# bit for bit.
+
+MULTIOUTPUT = {"raw_values": "one error per output",
+               "uniform_average": "the plain mean over outputs"}
+
+
+def _float_dtype(*arrays):
+    """scikit-learn's choice of float dtype: the widest float dtype among real arrays."""
+    floats = [a.dtype for a in arrays
+              if hasattr(a, "dtype") and getattr(a.dtype, "kind", None) == "f"]
+    return np.result_type(*floats) if floats else np.dtype(np.float64)
+
+
+def check_real_array(y, name, *, dtype=np.float64, max_ndim=2):
+    """Validate real-valued targets: 1-D (or n x m), non-empty, finite numbers.
+
+    Returns a float array of ``dtype``. Booleans and integers are accepted;
+    complex numbers and strings (even numeric ones) are refused, as
+    scikit-learn refuses them (:func:`check_real_values`).
+
+    >>> check_real_array([3, 4.5], "y_true")
+    array([3. , 4.5])
+    >>> check_real_array([3, float("inf")], "y_pred")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred contains infinite values
+    """
+    _array_like(y, name, "an array-like of numbers", ordered=True)
+    try:
+        arr = np.asarray(y)
+    except ValueError:  # ragged nested lists
+        raise ValueError(f"{name} has rows of different lengths: every row must hold "
+                         "one value per output") from None
+    if arr.ndim == 0 or arr.ndim > max_ndim:
+        shape = "1-D" if max_ndim == 1 else "1-D or 2-D (n samples x m outputs)"
+        raise ValueError(f"{name} must be {shape}, got an array of shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one sample is needed")
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError(f"{name} has no columns: at least one output is needed")
+    if arr.dtype.kind == "O" and any(v is None for v in arr.ravel()):
+        raise ValueError(f"{name} contains None")
+    arr = check_real_values(arr, name, finite=False).astype(dtype, copy=False)
+    if not np.isfinite(arr).all():
+        bad = "NaN" if np.isnan(arr).any() else "infinite values"
+        raise ValueError(f"{name} contains {bad}")
+    return arr
+
+
+def check_output_weights(weights, n_outputs, name="multioutput"):
+    """Validate custom output weights: 1-D, one per output (m >= 2), >= 0, not all zero.
+
+    >>> check_output_weights([1, 3], 2)
+    array([1., 3.])
+    >>> check_output_weights([1, 3], 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: multioutput weights are useful only with several outputs; y_true and y_pred have 1
+    """
+    w = check_real_array(weights, name, max_ndim=1)
+    if n_outputs == 1:
+        raise ValueError(f"{name} weights are useful only with several outputs; "
+                         "y_true and y_pred have 1")
+    if len(w) != n_outputs:
+        raise ValueError(f"{name} has {len(w)} weights but there are {n_outputs} outputs: "
+                         "give one weight per output")
+    if (w < 0).any():
+        raise ValueError(f"{name} contains negative weights such as "
+                         f"{w[np.argmax(w < 0)].item()!r}: weights must be >= 0")
+    if not w.any():
+        raise ValueError(f"{name} weights are all zero: at least one output must count")
+    return w
+
+
+def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average"):
+    """Validate a regression problem as scikit-learn's ``_check_reg_targets`` does.
+
+    Returns ``(y_true, y_pred, sample_weight, multioutput)``: both targets as
+    n x m float arrays (a 1-D input is one output), ``sample_weight`` None or
+    a length-n float array (>= 0, not all zero: see :func:`check_sample_weight`),
+    and ``multioutput`` one of ``"raw_values"``, ``"uniform_average"`` or an
+    array of m output weights.
+
+    >>> yt, yp, w, mo = check_regression_targets([3, 5], [2.5, 5])
+    >>> yt.shape, mo
+    ((2, 1), 'uniform_average')
+    >>> check_regression_targets([[1, 2]], [[1, 2, 3]])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_pred have different numbers of outputs (2 and 3)
+    """
+    dtype = _float_dtype(y_true, y_pred, sample_weight)
+    yt = check_real_array(y_true, "y_true", dtype=dtype)
+    yp = check_real_array(y_pred, "y_pred", dtype=dtype)
+    check_same_length(y_true=yt, y_pred=yp)
+    yt = yt.reshape(len(yt), -1)
+    yp = yp.reshape(len(yp), -1)
+    if yt.shape[1] != yp.shape[1]:
+        raise ValueError(f"y_true and y_pred have different numbers of outputs "
+                         f"({yt.shape[1]} and {yp.shape[1]})")
+    w = check_sample_weight(sample_weight, len(yt))
+    if w is not None:
+        w = w.astype(dtype, copy=False)
+    if isinstance(multioutput, str):
+        multioutput = check_choice(multioutput, MULTIOUTPUT, "multioutput")
+    else:
+        if multioutput is None or np.isscalar(multioutput):
+            raise TypeError("multioutput must be 'raw_values', 'uniform_average' or an "
+                            f"array of output weights, got {multioutput!r}")
+        multioutput = check_output_weights(multioutput, yt.shape[1])
+    return yt, yp, w, multioutput
+
+
+def check_rating_range(rating_range, name="rating_range"):
+    """Validate a rating scale ``(lo, hi)``: two finite real numbers with lo < hi.
+
+    >>> check_rating_range((1, 5))
+    (1.0, 5.0)
+    >>> check_rating_range((5, 1))
+    Traceback (most recent call last):
+    ...
+    ValueError: rating_range must be (lo, hi) with lo < hi, the lowest and highest possible rating; got (5, 1)
+    """
+    if (isinstance(rating_range, (str, bytes, set, frozenset, dict))
+            or not hasattr(rating_range, "__len__") or len(rating_range) != 2):
+        raise TypeError(f"{name} must be a pair (lo, hi) of numbers, got {rating_range!r}")
+    lo, hi = rating_range
+    for v in (lo, hi):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+            raise TypeError(f"{name} must be a pair (lo, hi) of finite numbers, "
+                            f"got {rating_range!r}")
+    if not lo < hi:
+        raise ValueError(f"{name} must be (lo, hi) with lo < hi, the lowest and highest "
+                         f"possible rating; got {rating_range!r}")
+    return float(lo), float(hi)
+
+
+# -- uncertainty and calibration (evalkit.uncertainty, evalkit.calibration) ----
+
+
+def check_confidence(confidence, name="confidence"):
+    """Validate a confidence level: a real number strictly between 0 and 1.
+
+    >>> check_confidence(0.95)
+    0.95
+    >>> check_confidence(95)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be strictly between 0 and 1 (0.95 for a 95 % interval); got 95
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
+        raise TypeError(f"{name} must be a real number between 0 and 1, got {confidence!r}")
+    if not 0 < confidence < 1:  # also refuses nan
+        raise ValueError(
+            f"{name} must be strictly between 0 and 1 (0.95 for a 95 % interval); got {confidence!r}")
+    return float(confidence)
+
+
+def check_random_state(random_state, name="random_state"):
+    """A ``numpy.random.Generator`` from ``None``, an integer seed or a Generator.
+
+    >>> int(check_random_state(0).integers(10)) == int(check_random_state(0).integers(10))
+    True
+    >>> check_random_state("0")
+    Traceback (most recent call last):
+    ...
+    TypeError: random_state must be None, an integer seed or a numpy.random.Generator, got '0'
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or (isinstance(random_state, numbers.Integral)
+                                and not isinstance(random_state, bool)):
+        if random_state is not None and random_state < 0:
+            raise ValueError(f"{name} must be a non-negative integer seed; got {random_state!r}")
+        return np.random.default_rng(random_state)
+    raise TypeError(f"{name} must be None, an integer seed or a numpy.random.Generator, "
+                    f"got {random_state!r}")
+
+
+def check_probabilities(y_prob, name="y_prob"):
+    """Validate 1-D probabilities: finite scores in [0, 1].
+
+    >>> check_probabilities([0.2, 1.0])
+    array([0.2, 1. ])
+    >>> check_probabilities([0.2, 1.5])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_prob contains values outside [0, 1] such as 1.5: give probabilities, not decision scores
+    """
+    arr = check_scores(y_prob, name)
+    bad = (arr < 0) | (arr > 1)
+    if bad.any():
+        raise ValueError(f"{name} contains values outside [0, 1] such as {arr[np.argmax(bad)].item()!r}: "
+                         "give probabilities, not decision scores")
+    return arr.astype(np.float64, copy=False)
+
+
+def check_proportion(successes, trials):
+    """Validate a count of successes out of trials: integers, 0 <= successes <= trials, trials >= 1.
+
+    >>> check_proportion(9, 10)
+    (9, 10)
+    >>> check_proportion(11, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: successes (11) must not exceed trials (10)
+    """
+    values = []
+    for value, name, minimum in ((successes, "successes", 0), (trials, "trials", 1)):
+        if isinstance(value, (float, np.floating)) and np.isfinite(value) and value == int(value):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an integer count, got {value!r}")
+        if value < minimum:
+            raise ValueError(f"{name} must be >= {minimum}; got {value!r}")
+        values.append(int(value))
+    if values[0] > values[1]:
+        raise ValueError(f"successes ({values[0]}) must not exceed trials ({values[1]})")
+    return values[0], values[1]
+
+
+# -- confusion matrices given as counts (evalkit.plot, evalkit.datasets) ------------
+
+
+def check_count_matrix(counts, name="counts", *, whole=False):
+    """Validate a confusion matrix of counts: square (C x C), real numbers, finite, >= 0.
+
+    With ``whole`` the counts must also be whole numbers (each one a number
+    of samples). Returns the matrix as a numpy array (not copied).
+
+    >>> check_count_matrix([[1, 0], [2, 3]]).shape
+    (2, 2)
+    >>> check_count_matrix([[1, 0, 2]])
+    Traceback (most recent call last):
+    ...
+    ValueError: counts must be a square matrix (C x C), got shape (1, 3)
+    >>> check_count_matrix([[1, 0.5], [0, 2]], whole=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: counts must be whole non-negative numbers (one sample per count)
+    """
+    _array_like(counts, name, "a square matrix of counts", ordered=True)
+    try:
+        m = np.asarray(counts)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} has rows of different lengths: it must be a square "
+                         "matrix (C x C)") from None
+    if m.ndim != 2 or m.shape[0] != m.shape[1] or m.shape[0] == 0:
+        raise ValueError(f"{name} must be a square matrix (C x C), got shape {m.shape}")
+    m = check_real_values(m, name, finite=False)
+    if whole:
+        if not np.all(np.isfinite(m)) or np.any(m < 0) or np.any(m != np.round(m)):
+            raise ValueError(f"{name} must be whole non-negative numbers (one sample per count)")
+        return m
+    if not np.all(np.isfinite(m)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    if np.any(m < 0):
+        raise ValueError(f"{name} contains negative values: counts must be >= 0")
+    return m
+
+
+def check_row_labels(labels, n_rows, name="labels", *, of="counts"):
+    """Validate labels naming the rows (and columns) of a matrix: 1-D, one per row.
+
+    >>> check_row_labels(["a"], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: labels must have one entry per row of counts (2), got 1
+    """
+    lab = np.asarray(labels)
+    if lab.ndim != 1 or len(lab) != n_rows:
+        raise ValueError(f"{name} must have one entry per row of {of} ({n_rows}), "
+                         f"got {len(np.ravel(lab))}")
+    return lab

@@ -1,8 +1,13 @@
-"""The seeds' worked examples, in one place, for the notebooks and the tests.
+"""The worked examples of the course's source posts, in one place, for the notebooks and the tests.
 
 Each function returns fresh numpy arrays (or a :class:`~evalkit.BinaryCounts`)
-exactly as the blog post builds them; the docstring says which post and
-section.
+exactly as the post builds them; the docstring names the post and the section.
+The posts are named as in the course's Sources section (notebook 00): "the
+Spark post", "the logistic-regression post" (机器学习逻辑回归分类评估方法),
+"the top-k post", "the recommender-metrics post" and "the macro/micro post".
+
+:func:`labels_from_counts` turns counts back into one (actual, predicted) pair
+per sample, for the functions that want labels.
 """
 
 from __future__ import annotations
@@ -11,18 +16,19 @@ import numpy as np
 
 __all__ = [
     "students",
-    "seed000_table",
-    "seed000_spark_first",
-    "seed000_spark_scores",
-    "seed001_sequences",
-    "seed002_three_class",
-    "seed002_topk",
-    "seed004_macro",
+    "students_one_found",
+    "students_hard_scores",
+    "students_soft_scores",
+    "click_sequences",
+    "three_class_example",
+    "six_class_top5",
+    "macro_f1_example",
+    "labels_from_counts",
 ]
 
 
 def students():
-    """Seed 000: a department of 100 students, 90 men and 10 women.
+    """The Spark post's department of 100 students, 90 men and 10 women.
 
     Returns ``(y_true, y_pred)``: the students' sexes and the lazy model that
     predicts "man" for everyone.
@@ -35,12 +41,13 @@ def students():
     return y_true, np.full(100, "man")
 
 
-def seed000_table():
-    """Seed 000's adjusted table (women are positive): TP=1, FP=0, FN=10, TN=89.
+def students_one_found():
+    """The Spark post's adjusted table (women are positive): TP=1, FP=0, FN=10, TN=89.
 
-    Note that TP + FN = 11 actual positives, not the story's 10 women.
+    One woman found, ten missed, 89 men rightly left out. Note that TP + FN = 11
+    actual positives, not the story's 10 women.
 
-    >>> seed000_table()
+    >>> students_one_found()
     BinaryCounts(tp=1, fp=0, fn=10, tn=89)
     """
     from .binary import BinaryCounts
@@ -48,25 +55,26 @@ def seed000_table():
     return BinaryCounts(tp=1, fp=0, fn=10, tn=89)
 
 
-def seed000_spark_first():
-    """Seed 000's first Spark input, as (score, label) pairs in the seed's order.
+def students_hard_scores():
+    """The Spark post's first Spark input: the adjusted table as hard scores 1.0 / 0.0.
 
-    ``TP ++ TN ++ FP``: one (1.0, 1.0), 89 times (0.0, 0.0) and 10 times
-    (0.0, 1.0) -- the array the seed calls ``FP`` holds false negatives.
+    ``TP ++ TN ++ FP`` in the post's order: one (1.0, 1.0), 89 times
+    (0.0, 0.0) and 10 times (0.0, 1.0) -- the array the post calls ``FP``
+    holds false negatives.
 
     Returns ``(scores, labels)`` as float arrays.
 
-    >>> s, y = seed000_spark_first()
-    >>> len(s), int(y.sum())
-    (100, 11)
+    >>> s, y = students_hard_scores()
+    >>> len(s), int(y.sum()), sorted(set(s.tolist()))
+    (100, 11, [0.0, 1.0])
     """
     scores = np.r_[1.0, np.zeros(89), np.zeros(10)]
     labels = np.r_[1.0, np.zeros(89), np.ones(10)]
     return scores, labels
 
 
-def seed000_spark_scores():
-    """Seed 000's second Spark input: its 10 missed women now scored 0.6 (5) and 0.4 (5).
+def students_soft_scores():
+    """The Spark post's second Spark input: its 10 missed women now scored 0.6 (5) and 0.4 (5).
 
     ``TP ++ TN ++ FP1 ++ FP2`` = (1.0, 1) once, (0.0, 0) 89 times, (0.6, 1)
     5 times, (0.4, 1) 5 times, in that order (``sc.parallelize(all, 2)``
@@ -74,7 +82,7 @@ def seed000_spark_scores():
 
     Returns ``(scores, labels)`` as float arrays.
 
-    >>> s, y = seed000_spark_scores()
+    >>> s, y = students_soft_scores()
     >>> sorted(set(s.tolist())), int(y.sum())
     ([0.0, 0.4, 0.6, 1.0], 11)
     """
@@ -83,14 +91,14 @@ def seed000_spark_scores():
     return scores, labels
 
 
-def seed001_sequences():
-    """Seed 001's six impressions, two clicked, and its three score sequences.
+def click_sequences():
+    """The logistic-regression post's six impressions, two clicked, and its three score sequences.
 
-    Returns ``(y_true, sequences)``: ``y_true = [1, 0, 1, 0, 0, 0]`` (sample
+    Returns ``(y_true, sequences)``: ``y_true = [1, 0, 1, 0, 0, 0]`` (impression
     i+1 clicked or not) and a dict of the three probability sequences, whose
-    ROC areas the seed gives as 1.0, 0.875 and 0.0.
+    ROC areas the post gives as 1.0, 0.875 and 0.0.
 
-    >>> y, seqs = seed001_sequences()
+    >>> y, seqs = click_sequences()
     >>> y.tolist(), seqs["sequence 2"].tolist()
     ([1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
     """
@@ -103,19 +111,19 @@ def seed001_sequences():
     return y_true, sequences
 
 
-def seed002_three_class():
-    """Seed 002's classification_report example: ``(y_true, y_pred)``.
+def three_class_example():
+    """The top-k post's three-class classification_report example: ``(y_true, y_pred)``.
 
-    >>> seed002_three_class()
+    >>> three_class_example()
     (array([0, 1, 2, 2, 0]), array([1, 0, 2, 1, 1]))
     """
     return np.array([0, 1, 2, 2, 0]), np.array([1, 0, 2, 1, 1])
 
 
-def seed002_topk():
-    """Seed 002's six-class top-5 example: ``(y_true, y_top5)``, most likely first.
+def six_class_top5():
+    """The top-k post's six-class example: ``(y_true, y_top5)``, each row most likely first.
 
-    >>> y, top5 = seed002_topk()
+    >>> y, top5 = six_class_top5()
     >>> y.shape, top5.shape
     ((10,), (10, 5))
     """
@@ -135,10 +143,61 @@ def seed002_topk():
     return y_true, y_top5
 
 
-def seed004_macro():
-    """Seed-004-style data where the two macro-F1 definitions differ: ``(y_true, y_pred)``.
+def macro_f1_example():
+    """Labels on which the macro/micro post's two macro-F1 definitions differ: ``(y_true, y_pred)``.
 
-    >>> seed004_macro()
+    The F1 of the macro precision and recall is not the mean of the per-class F1s here.
+
+    >>> macro_f1_example()
     (array([0, 0, 0, 1, 1, 2]), array([0, 0, 1, 1, 2, 2]))
     """
     return np.array([0, 0, 0, 1, 1, 2]), np.array([0, 0, 1, 1, 2, 2])
+
+
+def labels_from_counts(counts, labels=None):
+    """One (actual, predicted) pair per sample, from a confusion matrix or a ``BinaryCounts``.
+
+    For a square matrix ``C`` (rows actual, columns predicted, as
+    :func:`evalkit.confusion_matrix` lays it out) the result holds ``C[i, j]``
+    samples of actual class ``labels[i]`` predicted as ``labels[j]``, grouped by
+    cell in row-major order. A :class:`~evalkit.BinaryCounts` is the matrix
+    ``[[tn, fp], [fn, tp]]`` with ``labels = (negative, positive)``, default
+    ``(0, 1)``. The inverse of ``confusion_matrix``:
+    ``confusion_matrix(*labels_from_counts(C)) == C``.
+
+    Parameters
+    ----------
+    counts : BinaryCounts or array-like of shape (m, m)
+        Whole, non-negative counts.
+    labels : array-like of length m, optional
+        The class of each row and column, default ``0 .. m-1``.
+
+    Returns
+    -------
+    y_true, y_pred : ndarray of shape (C.sum(),)
+
+    Examples
+    --------
+    >>> y_true, y_pred = labels_from_counts([[2, 1], [0, 3]], labels=["cat", "dog"])
+    >>> y_true.tolist()
+    ['cat', 'cat', 'cat', 'dog', 'dog', 'dog']
+    >>> y_pred.tolist()
+    ['cat', 'cat', 'dog', 'dog', 'dog', 'dog']
+    >>> from evalkit import BinaryCounts, binary_counts
+    >>> y_true, y_pred = labels_from_counts(BinaryCounts(tp=1, fp=0, fn=10, tn=89))
+    >>> binary_counts(y_true, y_pred)
+    BinaryCounts(tp=1, fp=0, fn=10, tn=89)
+    """
+    from ._validation import check_count_matrix, check_row_labels
+    from .binary import BinaryCounts
+
+    if isinstance(counts, BinaryCounts):
+        counts = [[counts.tn, counts.fp], [counts.fn, counts.tp]]
+        if labels is None:
+            labels = [0, 1]
+    matrix = check_count_matrix(counts, whole=True)
+    m = matrix.shape[0]
+    classes = np.arange(m) if labels is None else check_row_labels(labels, m)
+    n = matrix.astype(np.int64).ravel()
+    actual, predicted = np.indices((m, m))
+    return np.repeat(classes[actual.ravel()], n), np.repeat(classes[predicted.ravel()], n)

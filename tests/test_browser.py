@@ -271,6 +271,37 @@ def widget_notebooks() -> list[Path]:
             if "evalkit.widgets" in p.read_text("utf-8") and not p.name.startswith("00-")]
 
 
+# A Chinese character (CJK Unified Ideographs or its extension A).
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def fonts_rendering_chinese(page) -> tuple[str, list[dict]]:
+    """(the Chinese text of the first element that has some, the fonts Chromium drew it with).
+
+    The fonts come from the DevTools protocol (``CSS.getPlatformFontsForNode``):
+    each is {familyName, isCustomFont (a web font), glyphCount}.
+    """
+    page.evaluate("document.fonts.ready.then(() => true)")
+    text = page.evaluate(r"""() => {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            if (/[\u3400-\u4dbf\u4e00-\u9fff]/.test(n.textContent)
+                    && n.parentElement.offsetParent !== null) {
+                n.parentElement.id = 'cjk-probe';
+                return n.parentElement.textContent;
+            }
+        }
+        return null;
+    }""")
+    assert text, "the page shows no Chinese text"
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#cjk-probe"})["nodeId"]
+    return text, cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+
+
 def test_static_site_renders_widgets_offline(chromium_path, tmp_path):
     sys.path.insert(0, str(ROOT / "tools"))
     try:
@@ -309,6 +340,17 @@ def test_static_site_renders_widgets_offline(chromium_path, tmp_path):
             assert link.count() == 1, f"the index does not link to notebooks/{page_nb.stem}.html"
             title = page.inner_text("h1").strip()
             assert title, "the index page has no title"
+
+            # The glossary's Chinese terms are drawn with the shipped web font,
+            # not as empty boxes (a stock Debian Chromium has no CJK font).
+            text, fonts = fonts_rendering_chinese(page)
+            n_chinese = len(_CJK.findall(text))
+            # (the font's own name may add a style: "Noto Sans SC Thin")
+            web = [f for f in fonts if f["familyName"].startswith(make_site.CJK_FONT_FAMILY)]
+            assert web and all(f["isCustomFont"] for f in web), (text, fonts)
+            assert sum(f["glyphCount"] for f in web) >= n_chinese, (text, fonts)
+            font_css = site / "_static" / make_site.CJK_FONT_CSS
+            assert font_css.exists() and list((font_css.parent / "files").glob("*.woff2"))
 
             link.click()
             page.wait_for_url(f"**/notebooks/{page_nb.stem}.html")

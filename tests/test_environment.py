@@ -9,6 +9,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Conda-only entries that have no counterpart in pyproject's dependency lists.
@@ -136,3 +138,63 @@ def test_import_evalkit_stays_light():
         check=True,
     ).stdout.strip()
     assert out == "[]", f"`import evalkit` imported {out}"
+
+
+# -- the lock (constraints.txt, `make lock`) ----------------------------------------
+
+LOCK = ROOT / "constraints.txt"
+# Every extra the lock resolves (make lock); the venv installs all but bench.
+LOCKED_EXTRAS = ("course", "test", "spark", "bench")
+
+
+def lock_pins() -> dict[str, str]:
+    pins = {}
+    for line in LOCK.read_text("utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, sep, version = line.partition("==")
+        assert sep and version, f"constraints.txt: {line!r} is not a `name==version` pin"
+        pins[normalize(name)] = version
+    return pins
+
+
+def test_lock_pins_every_requirement_within_its_bounds():
+    from packaging.specifiers import SpecifierSet
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    reqs = list(project["dependencies"])
+    for extra in LOCKED_EXTRAS:
+        reqs += project["optional-dependencies"][extra]
+    pins = lock_pins()
+    missing = sorted({split_requirement(r)[0] for r in reqs} - set(pins))
+    assert not missing, f"constraints.txt lacks {missing}: run `make lock`"
+    outside = {name: (pins[name], spec) for name, spec in map(split_requirement, reqs)
+               if spec and pins[name] not in SpecifierSet(spec)}
+    assert not outside, f"locked versions outside pyproject.toml's bounds: {outside}; run `make lock`"
+
+
+def test_venv_runs_the_locked_versions():
+    from importlib.metadata import PackageNotFoundError, version
+
+    pins = lock_pins()
+    differ = {}
+    for name in ("numpy", "pandas", "matplotlib", "scikit-learn", "pyspark", "nbval", "ipywidgets"):
+        try:
+            got = version(name)
+        except PackageNotFoundError:
+            continue
+        if got != pins[name]:
+            differ[name] = (got, pins[name])
+    assert not differ, f"installed vs locked: {differ}; rebuild with `make clean venv`"
+
+
+def test_locked_pandas_is_one_pyspark_does_not_warn_about():
+    # PySpark checks pandas against its minimum on every pandas conversion.
+    utils = pytest.importorskip("pyspark.sql.pandas.utils")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        utils.require_minimum_pandas_version()
+        utils.require_minimum_pyarrow_version()

@@ -19,11 +19,11 @@ import sklearn.metrics as skm
 
 import evalkit as ek
 from evalkit._sweep import threshold_sweep
-from evalkit.datasets import seed000_spark_first, seed000_spark_scores
+from evalkit.datasets import students_hard_scores, students_soft_scores
 from evalkit.mllib import _range_partition_sizes
 
-SEED_FIRST = list(zip(*seed000_spark_first()))
-SEED_SCORES = list(zip(*seed000_spark_scores()))
+SEED_FIRST = list(zip(*students_hard_scores()))
+SEED_SCORES = list(zip(*students_soft_scores()))
 
 
 def spark_lines(curve):

@@ -152,7 +152,7 @@ SEED_001_AUC = {"sequence 1": 1.0, "sequence 2": 0.875, "sequence 3": 0.0}
 
 @pytest.mark.parametrize("name", sorted(SEED_001_POINTS))
 def test_roc_steps_reproduces_seed_001(name):
-    y, sequences = datasets.seed001_sequences()
+    y, sequences = datasets.click_sequences()
     ax = plot.roc_steps(y, sequences[name])
     path = ax.lines[0].get_xydata()
     assert path[0].tolist() == [0.0, 0.0]
@@ -192,7 +192,7 @@ def test_roc_steps_numbers_points_by_samples_taken():
 
 def test_roc_steps_on_a_given_ax():
     fig, ax = plt.subplots()
-    y, sequences = datasets.seed001_sequences()
+    y, sequences = datasets.click_sequences()
     assert plot.roc_steps(y, sequences["sequence 2"], ax=ax) is ax
 
 

@@ -14,7 +14,7 @@ import sklearn.metrics as skm
 
 import evalkit as ek
 from evalkit._sweep import threshold_sweep
-from evalkit.datasets import seed001_sequences
+from evalkit.datasets import click_sequences
 from evalkit.widgets import (
     EXPLORER_KEYS,
     confusion_html,
@@ -185,7 +185,7 @@ SEED001_AUC = {"sequence 1": 1.0, "sequence 2": 0.875, "sequence 3": 0.0}
 
 @pytest.mark.parametrize("name", sorted(SEED001_POINTS))
 def test_roc_builder_follows_seed001(name):
-    y, seqs = seed001_sequences()
+    y, seqs = click_sequences()
     p = seqs[name]
     st0 = roc_builder_state(y, p, 0)
     assert (st0["fpr"], st0["tpr"], st0["area"], st0["new"]) == (0.0, 0.0, 0.0, [])
@@ -319,7 +319,7 @@ def test_imbalance_explorer_follows_its_slider():
 
 
 def test_roc_builder_buttons_and_slider():
-    y, seqs = seed001_sequences()
+    y, seqs = click_sequences()
     p = seqs["sequence 2"]
     w = roc_builder(y, p)
     assert isinstance(w, ipywidgets.VBox)

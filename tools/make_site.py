@@ -11,10 +11,13 @@ stored, exports each with nbconvert's HTML exporter (JupyterLab's template,
     site/index.html              the course map (00-index), links into notebooks/
     site/notebooks/NN-x.html     one page per notebook; links NN-x.ipynb -> NN-x.html
     site/figures/                copied from figures/
-    site/_static/                the widget renderer, require.js and MathJax
+    site/_static/                the widget renderer, require.js, MathJax and the
+                                 Chinese web font (Noto Sans SC)
 
 The pages' widgets render from the saved widget state with
-``@jupyter-widgets/html-manager``; that bundle, require.js and MathJax come
+``@jupyter-widgets/html-manager``; that bundle, require.js, MathJax and the
+Noto Sans SC web font (so the Chinese terms render on a machine without CJK
+fonts) come
 from npm packages pinned by version and integrity in ``tools/site-js.json``,
 fetched once with ``npm pack`` into ``build/site-js/`` and served from
 ``_static/``: no page loads anything from a CDN when it is viewed.
@@ -45,6 +48,9 @@ CACHE = ROOT / "build" / "site-js"
 NOTEBOOK_PATTERN = re.compile(r"^(\d\d)-[^/]+\.ipynb$")
 INDEX_STEM = "00-index"
 EXECUTE_TIMEOUT_S = 600
+# The web font for the Chinese terms (tools/site-js.json), linked from every page.
+CJK_FONT_CSS = "fonts/noto-sans-sc/400.css"
+CJK_FONT_FAMILY = "Noto Sans SC"
 
 # href="01-accuracy-paradox.ipynb#x" -> href="01-accuracy-paradox.html#x"
 _NB_LINK = re.compile(r'(href=")((?:\.\./notebooks/|notebooks/)?)(\d\d-[^"/#?]+)\.ipynb([#?][^"]*)?"')
@@ -87,13 +93,14 @@ def install_static(static: Path, pins: Path = PINS, cache: Path = CACHE) -> None
     for pkg in json.loads(pins.read_text("utf-8"))["packages"]:
         tarball = fetch_package(pkg, cache)
         skip = tuple(pkg.get("skip_suffixes", ()))
+        keep = tuple(pkg.get("keep_suffixes", ("",)))  # "" : every name ends with it
         with tarfile.open(tarball, "r:gz") as tar:
             members = {m.name: m for m in tar.getmembers() if m.isfile()}
             for src, dest in pkg["files"].items():
                 if src.endswith("/"):
                     chosen = [(n, dest + n[len(src):]) for n in members
                               if n.startswith(src) and "/" not in n[len(src):]
-                              and not n.endswith(skip)]
+                              and not n.endswith(skip) and n.endswith(keep)]
                 else:
                     chosen = [(src, dest)]
                 if not chosen or any(n not in members for n, _ in chosen):
@@ -134,7 +141,7 @@ def export(nb, static_prefix: str) -> str:
     exporter.require_js_url = f"{static_prefix}/require.js"
     exporter.widget_renderer_url = f"{static_prefix}/html-manager/embed-amd.js"
     exporter.mathjax_url = f"{static_prefix}/mathjax/tex-svg-full.js"
-    body, _ = exporter.from_notebook_node(nb)
+    body, _ = exporter.from_notebook_node(nb, resources={"cjk_font_css": f"{static_prefix}/{CJK_FONT_CSS}"})
     return body
 
 

@@ -6,33 +6,51 @@ exercise's id and the learner's answer. The checker computes the expected
 result with evalkit itself (never a stored number), runs every case and says
 which cases pass, without printing the expected values.
 
-An answer is either a value (``kind="value"``) or a function the learner
-wrote (``kind="function"``), which is called on each case's arguments.
+An answer is a value (``kind="value"``; numbers may be floats, ints or exact
+``fractions.Fraction``), a function the learner wrote (``kind="function"``),
+called on each case's arguments, or the letter of one of the exercise's
+``choices`` (``kind="choice"``, for judgement questions). A number that agrees
+with the expected one to every digit it gives (0.79 for 95/120) is reported as
+close, not right: the checker asks for the exact value. Every exercise has a
+hint, shown only when asked: ``check(id, answer, hint=True)`` or ``hint(id)``.
 
->>> from evalkit.exercises import Exercise, Case, check, register
->>> _ = register(Exercise("99.1", "the accuracy of 90 right out of 100", "value",
-...                       [Case("90 of 100", {}, lambda: 0.9)]))
+>>> from fractions import Fraction
+>>> from evalkit.exercises import Exercise, Case, check, hint, register
+>>> _ = register(Exercise("99.1", "the accuracy of 95 right out of 120", "value",
+...                       [Case("95 of 120", {}, lambda: 95 / 120)],
+...                       hint="right answers over all answers"))
 >>> check("99.1", ...)
 exercise 99.1: no answer yet -- replace ... with your answer and run this cell again
->>> check("99.1", 0.9)
+>>> check("99.1", Fraction(95, 120))
 exercise 99.1: 1 of 1 cases pass -- well done
->>> check("99.1", 0.8)
+>>> check("99.1", 0.79)
 exercise 99.1: 0 of 1 cases pass
-  ✗ 90 of 100
+  ✗ 95 of 120 (close -- give the exact value, e.g. as a fraction)
+>>> check("99.1", 0.8, hint=True)
+exercise 99.1: 0 of 1 cases pass
+  ✗ 95 of 120
+hint: right answers over all answers
+>>> hint("99.1")
+hint for exercise 99.1: right answers over all answers
 """
 
 from __future__ import annotations
 
 import importlib
 import math
+import numbers
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["Case", "Exercise", "Result", "check", "register", "exercises"]
+__all__ = ["Case", "Exercise", "Hint", "Result", "check", "hint", "register", "exercises"]
 
 _REGISTRY: dict[str, "Exercise"] = {}
+
+KINDS = ("value", "function", "choice")
+CLOSE = "close -- give the exact value, e.g. as a fraction"
 
 
 @dataclass(frozen=True)
@@ -46,14 +64,21 @@ class Case:
 
 @dataclass(frozen=True)
 class Exercise:
-    """An exercise: its id ("NN.k"), a one-line prompt, value or function, and cases."""
+    """An exercise: its id ("NN.k"), a one-line prompt, its kind, cases and a hint.
+
+    ``kind`` is ``"value"``, ``"function"`` or ``"choice"``; a choice exercise
+    lists its options in ``choices`` (letter -> text) and its cases return the
+    right letter. ``hint`` is shown only when the learner asks for it.
+    """
 
     id: str
     prompt: str
-    kind: str  # "value" or "function"
+    kind: str  # "value", "function" or "choice"
     cases: list
     rtol: float = 1e-9
     solution: Any = field(default=None, compare=False)  # a correct answer, for the tests
+    hint: str = ""
+    choices: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -63,32 +88,47 @@ class Result:
     id: str
     outcomes: tuple  # (description, passed, note)
     answered: bool = True
+    hint: str = ""  # shown only when asked for
 
     @property
     def passed(self):
         return self.answered and all(ok for _, ok, _ in self.outcomes)
 
     def __repr__(self):
+        tail = [f"hint: {self.hint}"] if self.hint else []
         if not self.answered:
-            return (f"exercise {self.id}: no answer yet -- replace ... with your answer "
-                    "and run this cell again")
+            return "\n".join([f"exercise {self.id}: no answer yet -- replace ... with your answer "
+                              "and run this cell again"] + tail)
         n_ok = sum(ok for _, ok, _ in self.outcomes)
         head = f"exercise {self.id}: {n_ok} of {len(self.outcomes)} cases pass"
         if self.passed:
-            return head + " -- well done"
+            return "\n".join([head + " -- well done"] + tail)
         lines = [head]
         for description, ok, note in self.outcomes:
             if not ok:
                 lines.append(f"  ✗ {description}" + (f" ({note})" if note else ""))
-        return "\n".join(lines)
+        return "\n".join(lines + tail)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """An exercise's hint. Prints as the learner sees it."""
+
+    id: str
+    text: str
+
+    def __repr__(self):
+        return f"hint for exercise {self.id}: {self.text or 'none -- this one is on your own'}"
 
 
 def register(exercise):
     """Add an exercise to the registry (ids are unique) and return it."""
     if not isinstance(exercise, Exercise):
         raise TypeError(f"exercise must be an Exercise, got {type(exercise).__name__}")
-    if exercise.kind not in ("value", "function"):
-        raise ValueError(f"kind must be 'value' or 'function'; got {exercise.kind!r}")
+    if exercise.kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}; got {exercise.kind!r}")
+    if exercise.kind == "choice" and not exercise.choices:
+        raise ValueError(f"choices must list the options of choice exercise {exercise.id}")
     _REGISTRY[exercise.id] = exercise
     return exercise
 
@@ -113,13 +153,27 @@ def exercises(notebook=None):
     return [e for k, e in sorted(_REGISTRY.items()) if notebook is None or k.startswith(notebook + ".")]
 
 
+def hint(exercise_id):
+    """The hint of exercise ``exercise_id`` (it never gives the answer away)."""
+    ex = _load(exercise_id)
+    return Hint(ex.id, ex.hint)
+
+
+def _is_number(v):
+    """A real number: int, float, Fraction, numpy scalar -- not a bool."""
+    return isinstance(v, (numbers.Real, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
 def _numeric(x):
     """True for numbers and (nested) sequences/arrays of numbers only."""
     if isinstance(x, (str, bytes)) or x is None or x is ...:
         return False
     arr = np.asarray(x, dtype=object)
-    return all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-               for v in arr.ravel()) if arr.size else True
+    return all(_is_number(v) for v in arr.ravel()) if arr.size else True
+
+
+def _as_float(x):
+    return np.asarray(np.vectorize(float, otypes=[float])(np.asarray(x, dtype=object)), dtype=float)
 
 
 def _same(got, want, rtol):
@@ -128,30 +182,86 @@ def _same(got, want, rtol):
             return type(got) is type(want) and got == want
         if not _numeric(got):
             return False
-        g = np.asarray(got, dtype=float)
-        w = np.asarray(want, dtype=float)
+        g, w = _as_float(got), _as_float(want)
         return g.shape == w.shape and bool(np.allclose(g, w, rtol=rtol, atol=1e-12, equal_nan=True))
     except (TypeError, ValueError):
         return False
 
 
-def check(exercise_id, answer):
-    """Check ``answer`` to exercise ``exercise_id`` case by case; return a printable Result."""
+def _decimals(v):
+    """(decimals, significant digits) of a hand-typed float, from its shortest repr; else None."""
+    if not isinstance(v, (float, np.floating)) or not math.isfinite(v) or v == 0:
+        return None
+    sign, digits, exponent = Decimal(repr(float(v))).as_tuple()
+    if exponent >= 0:
+        return None
+    return -exponent, len(str(int("".join(map(str, digits)))))
+
+
+def _agrees_to_digits_given(got, want):
+    """True if ``got`` is ``want`` rounded or cut to the (at least 2) significant digits it gives."""
+    places = _decimals(got)
+    if places is None or places[1] < 2 or not _is_number(want):
+        return False
+    d = places[0]
+    w = float(want)
+    scale = 10.0 ** d
+    candidates = (round(w, d), math.trunc(w * scale) / scale)
+    return any(math.isclose(float(got), c, rel_tol=0, abs_tol=0.5 / scale / 100) for c in candidates)
+
+
+def _close(got, want):
+    """Every number of ``got`` exact or agreeing to the digits given, one at least only agreeing."""
+    if not _numeric(got) or isinstance(want, (str, bool)) or want is None:
+        return False
+    try:
+        g = np.asarray(got, dtype=object)
+        w = np.asarray(want, dtype=object)
+    except (TypeError, ValueError):
+        return False
+    if g.shape != w.shape or not g.size or not all(_is_number(v) for v in w.ravel()):
+        return False
+    near = [_agrees_to_digits_given(a, b) for a, b in zip(g.ravel(), w.ravel())]
+    exact = [_same(a, b, 1e-9) for a, b in zip(g.ravel(), w.ravel())]
+    return any(near) and all(n or e for n, e in zip(near, exact))
+
+
+def _normalise_choice(answer):
+    if not isinstance(answer, str):
+        return None
+    return answer.strip().strip("()").strip().lower() or None
+
+
+def check(exercise_id, answer, hint=False):
+    """Check ``answer`` to exercise ``exercise_id`` case by case; return a printable Result.
+
+    With ``hint=True`` the exercise's hint is printed below the result.
+    """
     ex = _load(exercise_id)
+    shown = ex.hint if hint else ""
     if answer is ... or answer is None:
-        return Result(ex.id, (), answered=False)
+        return Result(ex.id, (), answered=False, hint=shown)
     if ex.kind == "function" and not callable(answer):
         return Result(ex.id, tuple((c.description, False, "the answer should be a function")
-                                   for c in ex.cases))
+                                   for c in ex.cases), hint=shown)
+    if ex.kind == "choice":
+        letter = _normalise_choice(answer)
+        options = {k.lower() for k in ex.choices}
+        if letter not in options:
+            note = "answer with one of " + ", ".join(repr(k) for k in ex.choices)
+            return Result(ex.id, tuple((c.description, False, note) for c in ex.cases), hint=shown)
+        answer = letter
     if ex.kind == "function":
         try:  # a stub whose body is still `return ...` is not an answer yet
             if ex.cases and answer(**ex.cases[0].kwargs) is ...:
-                return Result(ex.id, (), answered=False)
+                return Result(ex.id, (), answered=False, hint=shown)
         except Exception:  # reported case by case below
             pass
     outcomes = []
     for case in ex.cases:
         want = case.expected(**case.kwargs)
+        if ex.kind == "choice":
+            want = str(want).lower()
         note = ""
         if ex.kind == "function":
             try:
@@ -161,7 +271,10 @@ def check(exercise_id, answer):
         else:
             got = answer
         ok = not note and _same(got, want, ex.rtol)
-        if not ok and not note and isinstance(got, float) and math.isnan(got):
-            note = "got nan"
+        if not ok and not note:
+            if isinstance(got, float) and math.isnan(got):
+                note = "got nan"
+            elif _close(got, want):
+                note = CLOSE
         outcomes.append((case.description, ok, note))
-    return Result(ex.id, tuple(outcomes))
+    return Result(ex.id, tuple(outcomes), hint=shown)

@@ -38,6 +38,7 @@ EX_01_1 = register(Exercise(
     cases=[Case("recall of 'woman' in the 6 / 2 / 4 / 88 table", {},
                 lambda: _TABLE_01_1.recall())],
     solution=6 / (6 + 4),
+    hint='recall divides by the women who are really there: find the column of actual women',
 ))
 
 
@@ -78,6 +79,7 @@ EX_01_2 = register(Exercise(
         _fbeta_case("P = R = 0, beta = 1", _HOPELESS, 1.0),
     ],
     solution=_f_beta_solution,
+    hint='F-beta is a weighted harmonic mean; beta > 1 weights recall. Check where beta² goes in the denominator',
 ))
 
 
@@ -107,6 +109,7 @@ EX_01_3 = register(Exercise(
         _majority_case("a tie: 50 and 50", [50, 50]),
     ],
     solution=lambda class_sizes: max(class_sizes) / sum(class_sizes),
+    hint='the lazy model is right exactly on the members of the class it always predicts',
 ))
 
 

@@ -18,13 +18,13 @@ import numpy as np
 
 import evalkit as ek
 
-from ..datasets import seed000_spark_first, seed000_spark_scores
+from ..datasets import students_hard_scores, students_soft_scores
 from . import Case, Exercise, register
 
 __all__ = ["EX_02_1", "EX_02_2", "EX_02_3", "WRONG_ANSWERS"]
 
-_SEED_SCORES = np.column_stack(seed000_spark_scores())
-_SEED_FIRST = np.column_stack(seed000_spark_first())
+_SEED_SCORES = np.column_stack(students_soft_scores())
+_SEED_FIRST = np.column_stack(students_hard_scores())
 
 # --------------------------------------------------------------------------
 # 02.1  the confusion matrix at threshold 0.6
@@ -44,6 +44,7 @@ EX_02_1 = register(Exercise(
     cases=[Case("threshold 0.6: score >= 0.6 is predicted a woman", {},
                 lambda: _counts_at(_SEED_SCORES, 0.6))],
     solution=(6, 0, 5, 89),
+    hint='at threshold t Spark predicts positive every score >= t; count the women and men on each side',
 ))
 
 
@@ -82,6 +83,7 @@ EX_02_2 = register(Exercise(
         _scan_case("200 rows in 7 partitions", _rows(2, 200, 2), 7),
     ],
     solution=_scan_left_solution,
+    hint='scanLeft starts from an empty counter and keeps every running total, the last one included',
 ))
 
 
@@ -129,6 +131,7 @@ EX_02_3 = register(Exercise(
         _best_case("300 rows", _rows(4, 300, 3)),
     ],
     solution=_best_solution,
+    hint='walk the thresholds from the highest down and keep the first one that beats the best F1 so far',
 ))
 
 

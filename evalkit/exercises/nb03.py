@@ -17,12 +17,12 @@ import numpy as np
 
 import evalkit as ek
 
-from ..datasets import seed001_sequences
+from ..datasets import click_sequences
 from . import Case, Exercise, register
 
 __all__ = ["EX_03_1", "EX_03_2", "EX_03_3", "WRONG_ANSWERS"]
 
-_Y, _SEQUENCES = seed001_sequences()          # clicks (1, 0, 1, 0, 0, 0)
+_Y, _SEQUENCES = click_sequences()          # clicks (1, 0, 1, 0, 0, 0)
 
 # --------------------------------------------------------------------------
 # 03.1  the six (FPR, TPR) points of a fourth ranking of seed 001's impressions
@@ -42,6 +42,7 @@ EX_03_1 = register(Exercise(
     kind="value",
     cases=[Case("six points, one per sample taken", {}, lambda: _points(_Y, SCORES_03_1))],
     solution=[[0.25, 0.0], [0.25, 0.5], [0.5, 0.5], [0.5, 1.0], [0.75, 1.0], [1.0, 1.0]],
+    hint='sort by score, highest first; a click moves you up by 1/2, a non-click right by 1/4',
 ))
 
 
@@ -80,6 +81,7 @@ EX_03_2 = register(Exercise(
         _auc_case("40 samples with many ties", _Y_RANDOM, _S_RANDOM),
     ],
     solution=_pair_auc_solution,
+    hint="compare every positive's score with every negative's (numpy broadcasting: pos[:, None] > neg[None, :])",
 ))
 
 
@@ -95,6 +97,7 @@ EX_03_3 = register(Exercise(
     cases=[Case("samples 2 and 3 tied, 4 and 5 tied", {},
                 lambda: ek.roc_auc_score(_Y, SCORES_03_3))],
     solution=7.5 / 8,
+    hint='list the 8 (click, non-click) pairs; a pair whose scores are equal counts one half',
 ))
 
 

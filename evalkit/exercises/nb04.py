@@ -17,13 +17,13 @@ import numpy as np
 
 import evalkit as ek
 
-from ..datasets import seed001_sequences
+from ..datasets import click_sequences
 from ..mllib import BinaryClassificationMetrics
 from . import Case, Exercise, register
 
 __all__ = ["EX_04_1", "EX_04_2", "EX_04_3", "WRONG_ANSWERS"]
 
-_Y, _SEQUENCES = seed001_sequences()
+_Y, _SEQUENCES = click_sequences()
 
 
 def _case(description, y_true, y_score, metric):

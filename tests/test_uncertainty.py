@@ -1,0 +1,594 @@
+"""evalkit.uncertainty against independent oracles.
+
+* the count paths (cells of the confusion matrix, groups of the sweep) equal
+  the metric itself called on the resample they stand for;
+* percentile and BCa intervals equal scipy.stats.bootstrap's on the same
+  resamples; proportion intervals equal statsmodels';
+* DeLong equals an O(n^2) structural-components DeLong written here and the
+  ``confidenceinterval`` package;
+* coverage: 95 % intervals cover the true AUC / F1 of a known process
+  93-97 % of the time;
+* one test per kind of bad input.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+import scipy.stats
+from statistics import NormalDist
+
+import evalkit as ek
+from evalkit import uncertainty as U
+from evalkit.exceptions import UndefinedMetricWarning
+
+
+def quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def labels(rng, n, n_classes, acc=0.7):
+    y = rng.integers(0, n_classes, n)
+    yhat = np.where(rng.random(n) < acc, y, rng.integers(0, n_classes, n))
+    return y, yhat
+
+
+# -- the count paths equal the metric on the resample they stand for ----------------
+
+LABEL_CASES = [
+    (ek.accuracy_score, {}),
+    (ek.accuracy_score, {"normalize": False}),
+    (ek.precision_score, {}),
+    (ek.recall_score, {"pos_label": 0}),
+    (ek.f1_score, {}),
+    (ek.f1_score, {"zero_division": 1.0}),
+    (ek.f1_score, {"average": "macro"}),
+    (ek.f1_score, {"average": "micro"}),
+    (ek.f1_score, {"average": "weighted"}),
+    (ek.precision_score, {"average": "macro", "zero_division": np.nan}),
+    (ek.recall_score, {"average": "weighted", "labels": [2, 0, 7]}),
+    (ek.fbeta_score, {"beta": 2.0, "average": "macro"}),
+    (ek.fbeta_score, {"beta": 0.5}),
+    (ek.macro_f1, {}),
+    (ek.macro_f1, {"definition": "f1_of_means"}),
+]
+
+
+@pytest.mark.parametrize("metric, kwargs", LABEL_CASES)
+@pytest.mark.parametrize("seed", range(4))
+def test_cell_counts_equal_the_metric_on_the_resample(metric, kwargs, seed):
+    rng = np.random.default_rng(seed)
+    binary = kwargs.get("average", "binary") == "binary"
+    n_classes = 2 if binary else int(rng.integers(3, 6))
+    y, yhat = labels(rng, int(rng.integers(5, 40)), n_classes, acc=rng.random())
+    spec, classes, (t, p) = U._label_spec(metric, kwargs, y, [yhat])
+    cells, counts, strata = U._cells([t, p], len(classes))
+    ct, cp = cells // len(classes), cells % len(classes)
+    drawn = np.vstack([U._draw_cells(rng, counts, strata, 30, True),
+                       U._draw_cells(rng, counts, strata, 30, False),
+                       rng.integers(0, 3, (30, len(cells)))])  # also counts no bootstrap draws
+    drawn = drawn[drawn.sum(axis=1) > 0]
+    values, _ = quiet(spec.values, *U._per_class(drawn, ct, cp, len(classes)))
+    for row, v in zip(drawn, values):
+        yt = np.repeat(classes[ct], row)
+        yp = np.repeat(classes[cp], row)
+        expected = quiet(metric, yt, yp, **kwargs)
+        np.testing.assert_allclose(v, expected, rtol=1e-12, atol=1e-15, equal_nan=True)
+
+
+@pytest.mark.parametrize("metric", [ek.roc_auc_score, ek.average_precision_score])
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("stratify", [True, False])
+def test_sweep_counts_equal_the_metric_on_the_resample(metric, seed, stratify):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 60))
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = np.round(rng.random(n) + 0.5 * y, int(rng.integers(1, 3)))  # ties
+    kind = U._SCORE_METRICS[metric]
+    engine = U._ScoreEngine(kind, y == 1, s)
+    assert engine.full() == pytest.approx(metric(y, s), rel=1e-12)
+    pos, neg = engine.draw(rng, 40, stratify)
+    values, undefined = engine.values(pos, neg)
+    # the same resample, as rows: group g's score repeated by its counts
+    group_scores = np.unique(s)[::-1]
+    for b in range(40):
+        yt = np.r_[np.ones(pos[b].sum(), int), np.zeros(neg[b].sum(), int)]
+        ss = np.r_[np.repeat(group_scores, pos[b]), np.repeat(group_scores, neg[b])]
+        if undefined[b]:
+            assert len(np.unique(yt)) < 2
+            continue
+        assert values[b] == pytest.approx(metric(yt, ss), rel=1e-12)
+
+
+@pytest.mark.parametrize("metric", [ek.roc_auc_score, ek.average_precision_score])
+def test_sweep_jackknife_is_leave_one_out(metric):
+    rng = np.random.default_rng(3)
+    n = 40
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.random(n) + 0.4 * y, 1)
+    engine = U._ScoreEngine(U._SCORE_METRICS[metric], y == 1, s)
+    values, weights = engine.jackknife()
+    loo = sorted(metric(np.delete(y, i), np.delete(s, i)) for i in range(n))
+    got = sorted(np.repeat(values, weights.astype(int)))
+    np.testing.assert_allclose(got, loo, rtol=1e-12)
+
+
+def test_label_jackknife_is_leave_one_out():
+    rng = np.random.default_rng(4)
+    y, yhat = labels(rng, 30, 3)
+    spec, classes, (t, p) = U._label_spec(ek.f1_score, {"average": "macro"}, y, [yhat])
+    cells, counts, _ = U._cells([t, p], len(classes))
+    values, weights = U._label_jackknife(spec, counts, cells // 3, cells % 3, 3)
+    loo = sorted(quiet(ek.f1_score, np.delete(y, i), np.delete(yhat, i), average="macro")
+                 for i in range(30))
+    np.testing.assert_allclose(sorted(np.repeat(values, weights)), loo, rtol=1e-12)
+
+
+def test_count_path_and_row_path_give_the_same_distribution():
+    rng = np.random.default_rng(5)
+    y, yhat = labels(rng, 300, 2, acc=0.8)
+    fast = ek.bootstrap_ci(ek.f1_score, y, yhat, n_resamples=4000, random_state=1)
+    slow = ek.bootstrap_ci(lambda a, b: ek.f1_score(a, b), y, yhat, n_resamples=4000,
+                           random_state=2)
+    assert fast.scheme.startswith("cell counts") and slow.scheme.startswith("rows")
+    assert fast.estimate == slow.estimate
+    sd = slow.distribution.std()
+    assert abs(fast.distribution.mean() - slow.distribution.mean()) < 4 * sd / math.sqrt(4000)
+    assert fast.distribution.std() == pytest.approx(sd, rel=0.08)
+    assert fast.low == pytest.approx(slow.low, abs=sd / 4)
+    assert fast.high == pytest.approx(slow.high, abs=sd / 4)
+
+
+def test_stratified_accuracy_has_the_binomial_variance():
+    rng = np.random.default_rng(6)
+    y, yhat = labels(rng, 400, 3, acc=0.6)
+    n_c = np.bincount(y)
+    r_c = np.bincount(y[y == yhat], minlength=3) / n_c
+    strat = ek.bootstrap_ci(ek.accuracy_score, y, yhat, n_resamples=20000, random_state=0)
+    plain = ek.bootstrap_ci(ek.accuracy_score, y, yhat, n_resamples=20000, random_state=0,
+                            stratify=False)
+    acc = np.mean(y == yhat)
+    assert plain.distribution.var() == pytest.approx(acc * (1 - acc) / 400, rel=0.05)
+    assert strat.distribution.var() == pytest.approx(
+        np.sum(n_c * r_c * (1 - r_c)) / 400**2, rel=0.05)
+    assert "stratified" in strat.scheme and "not stratified" in plain.scheme
+
+
+# -- intervals: scipy.stats.bootstrap on the same resamples ---------------------------
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("confidence", [0.9, 0.95])
+def test_intervals_equal_scipy_on_the_same_resamples(method, seed, confidence):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(30, 200))
+    y = rng.integers(0, 2, n)
+    yhat = np.where(rng.random(n) < 0.75, y, 1 - y)
+
+    def accuracy(a, b, axis=-1):
+        return np.mean(a == b, axis=axis)
+
+    ours = ek.bootstrap_ci(lambda a, b: float(accuracy(a, b)), y, yhat, n_resamples=999,
+                           confidence=confidence, method=method, stratify=False,
+                           random_state=np.random.default_rng(100 + seed))
+    ref = scipy.stats.bootstrap((y, yhat), accuracy, paired=True, n_resamples=999,
+                                confidence_level=confidence, method=method,
+                                rng=np.random.default_rng(100 + seed))
+    np.testing.assert_allclose(np.sort(ours.distribution), np.sort(ref.bootstrap_distribution),
+                               rtol=1e-12)
+    assert ours.low == pytest.approx(ref.confidence_interval.low, rel=1e-10)
+    assert ours.high == pytest.approx(ref.confidence_interval.high, rel=1e-10)
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_per_user_mean_equals_scipy(method):
+    rng = np.random.default_rng(7)
+    ap = rng.beta(2, 3, 150)  # per-user average precision, say
+    ours = ek.bootstrap_ci(np.mean, ap, method=method, n_resamples=1500,
+                           random_state=np.random.default_rng(9))
+    ref = scipy.stats.bootstrap((ap,), np.mean, n_resamples=1500, method=method,
+                                rng=np.random.default_rng(9))
+    assert ours.low == pytest.approx(ref.confidence_interval.low, rel=1e-10)
+    assert ours.high == pytest.approx(ref.confidence_interval.high, rel=1e-10)
+    assert ours.scheme.startswith("rows") and "not stratified" in ours.scheme
+
+
+def test_bca_on_the_count_path_is_close_to_scipy():
+    rng = np.random.default_rng(8)
+    y, yhat = labels(rng, 250, 2, acc=0.85)
+
+    def accuracy(a, b, axis=-1):
+        return np.mean(a == b, axis=axis)
+
+    ours = ek.bootstrap_ci(ek.accuracy_score, y, yhat, method="bca", stratify=False,
+                           n_resamples=20000, random_state=0)
+    ref = scipy.stats.bootstrap((y, yhat), accuracy, paired=True, n_resamples=20000,
+                                method="bca", rng=np.random.default_rng(0))
+    sd = ours.distribution.std()
+    assert ours.low == pytest.approx(ref.confidence_interval.low, abs=sd / 5)
+    assert ours.high == pytest.approx(ref.confidence_interval.high, abs=sd / 5)
+
+
+# -- proportions: statsmodels ------------------------------------------------------
+
+
+@pytest.mark.parametrize("method, sm", [("wilson", "wilson"), ("clopper-pearson", "beta"),
+                                        ("normal", "normal")])
+def test_proportion_ci_equals_statsmodels(method, sm):
+    from statsmodels.stats.proportion import proportion_confint
+
+    rng = np.random.default_rng(10)
+    cases = [(0, 10), (10, 10), (1, 1), (0, 1), (90, 100), (3, 7)]
+    cases += [(int(x), int(n)) for n in rng.integers(1, 500, 30) for x in [rng.integers(0, n + 1)]]
+    for x, n in cases:
+        for conf in (0.8, 0.95, 0.99):
+            ci = ek.proportion_ci(x, n, confidence=conf, method=method)
+            lo, hi = proportion_confint(x, n, alpha=1 - conf, method=sm)
+            assert ci.estimate == x / n
+            assert ci.low == pytest.approx(max(lo, 0.0), abs=1e-12)
+            assert ci.high == pytest.approx(min(hi, 1.0), abs=1e-12)
+
+
+# -- DeLong: an O(n^2) structural-components oracle and the confidenceinterval package ---
+
+
+def delong_brute(y, scores_list):
+    """DeLong et al. (1988) by definition: psi(x, y) over all pairs, then the covariance."""
+    y = np.asarray(y)
+    top = np.unique(y)[-1]
+    pos, neg = y == top, y != top
+    v10, v01, aucs = [], [], []
+    for s in scores_list:
+        s = np.asarray(s, dtype=float)
+        psi = (s[pos][:, None] > s[neg][None, :]) + 0.5 * (s[pos][:, None] == s[neg][None, :])
+        aucs.append(psi.mean())
+        v10.append(psi.mean(axis=1))
+        v01.append(psi.mean(axis=0))
+    m, n = pos.sum(), neg.sum()
+    s10 = np.atleast_2d(np.cov(np.array(v10)))
+    s01 = np.atleast_2d(np.cov(np.array(v01)))
+    return np.array(aucs), s10 / m + s01 / n
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_delong_equals_the_structural_components(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(10, 300))
+    y = rng.integers(0, 2, n)
+    y[:4] = [0, 1, 0, 1]
+    s = np.round(rng.normal(size=n) + y * rng.random() * 2, int(rng.integers(0, 3)))
+    if seed % 2:
+        y = np.where(y == 1, "spam", "ham")  # the larger label is positive
+    aucs, cov = delong_brute(y, [s])
+    ci = ek.roc_auc_ci(y, s, confidence=0.9)
+    assert ci.estimate == pytest.approx(aucs[0], rel=1e-12)
+    assert ci.standard_error == pytest.approx(math.sqrt(cov[0, 0]), rel=1e-10)
+    z = NormalDist().inv_cdf(0.95)
+    assert ci.low == pytest.approx(max(0, aucs[0] - z * ci.standard_error), rel=1e-12)
+    assert ci.high == pytest.approx(min(1, aucs[0] + z * ci.standard_error), rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_delong_test_equals_the_structural_components(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(10, 300))
+    y = rng.integers(0, 2, n)
+    y[:4] = [0, 1, 0, 1]
+    a = np.round(rng.normal(size=n) + y, int(rng.integers(0, 3)))
+    b = np.round(0.5 * a + rng.normal(size=n) + 0.5 * y, 1)
+    aucs, cov = delong_brute(y, [a, b])
+    t = ek.delong_test(y, a, b)
+    var = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
+    z = (aucs[0] - aucs[1]) / math.sqrt(var)
+    assert t.estimate_a == pytest.approx(aucs[0], rel=1e-12)
+    assert t.estimate_b == pytest.approx(aucs[1], rel=1e-12)
+    assert t.statistic == pytest.approx(z, rel=1e-9)
+    assert t.p_value == pytest.approx(2 * (1 - NormalDist().cdf(abs(z))), rel=1e-9, abs=1e-15)
+    half = NormalDist().inv_cdf(0.975) * math.sqrt(var)
+    assert t.low == pytest.approx(max(-1, t.estimate - half), rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_delong_equals_the_confidenceinterval_package(seed):
+    from confidenceinterval import roc_auc_score as ci_auc
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 2000))
+    y = rng.integers(0, 2, n)
+    s = rng.normal(size=n) + y * (0.2 + rng.random())
+    ours = ek.roc_auc_ci(y, s)
+    auc, (lo, hi) = ci_auc(list(y), list(s), confidence_level=0.95, method="delong")
+    assert ours.estimate == pytest.approx(auc, rel=1e-6)  # the package rounds to float32
+    assert ours.low == pytest.approx(max(lo, 0.0), rel=1e-6)
+    assert ours.high == pytest.approx(min(hi, 1.0), rel=1e-6)
+
+
+def test_roc_auc_ci_bootstrap_is_bootstrap_ci():
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 200)
+    s = rng.random(200) + 0.3 * y
+    a = ek.roc_auc_ci(y, s, method="bootstrap", random_state=3)
+    b = ek.bootstrap_ci(ek.roc_auc_score, y, s, random_state=3)
+    assert (a.low, a.high, a.estimate) == (b.low, b.high, b.estimate)
+    d = ek.roc_auc_ci(y, s)
+    assert d.low == pytest.approx(a.low, abs=0.02) and d.high == pytest.approx(a.high, abs=0.02)
+
+
+# -- coverage -------------------------------------------------------------------------
+
+
+def test_delong_and_bootstrap_cover_the_true_auc():
+    # binormal: positives N(1, 1), negatives N(0, 1): AUC = Phi(1 / sqrt 2)
+    true_auc = NormalDist().cdf(1 / math.sqrt(2))
+    rng = np.random.default_rng(12)
+    hits_delong = hits_boot = 0
+    sims = 1000
+    for _ in range(sims):
+        y = np.r_[np.ones(60, int), np.zeros(90, int)]
+        s = rng.normal(size=150) + y
+        d = ek.roc_auc_ci(y, s)
+        b = ek.bootstrap_ci(ek.roc_auc_score, y, s, n_resamples=500, random_state=rng)
+        hits_delong += d.low <= true_auc <= d.high
+        hits_boot += b.low <= true_auc <= b.high
+    assert 0.93 <= hits_delong / sims <= 0.97
+    assert 0.93 <= hits_boot / sims <= 0.97
+
+
+def test_bootstrap_covers_the_true_f1():
+    # y ~ Bernoulli(0.3); P(pred 1 | y 1) = 0.8, P(pred 1 | y 0) = 0.1:
+    # F1 = 2 tp / (2 tp + fp + fn) with tp = 0.24, fp = 0.07, fn = 0.06
+    true_f1 = 0.48 / (0.48 + 0.13)
+    rng = np.random.default_rng(13)
+    sims = 1000
+    hits = {True: 0, False: 0}
+    for _ in range(sims):
+        y = (rng.random(400) < 0.3).astype(int)
+        yhat = np.where(y == 1, rng.random(400) < 0.8, rng.random(400) < 0.1).astype(int)
+        for stratify in (True, False):
+            ci = ek.bootstrap_ci(ek.f1_score, y, yhat, n_resamples=1000, stratify=stratify,
+                                 random_state=rng)
+            hits[stratify] += ci.low <= true_f1 <= ci.high
+    assert 0.93 <= hits[False] / sims <= 0.97
+    assert 0.92 <= hits[True] / sims <= 0.97  # stratified: conditional on the class counts
+
+
+# -- paired comparisons ---------------------------------------------------------------
+
+
+def test_paired_bootstrap_of_a_model_against_itself():
+    rng = np.random.default_rng(14)
+    y, yhat = labels(rng, 100, 3)
+    d = ek.paired_bootstrap(ek.f1_score, y, yhat, yhat, average="macro", random_state=0)
+    assert (d.estimate, d.low, d.high, d.p_value) == (0.0, 0.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("metric, kwargs", [(ek.f1_score, {"average": "macro"}),
+                                            (ek.accuracy_score, {}),
+                                            (ek.roc_auc_score, {})])
+def test_paired_bootstrap_count_path_matches_the_row_path(metric, kwargs):
+    rng = np.random.default_rng(15)
+    n = 300
+    if metric is ek.roc_auc_score:
+        y = rng.integers(0, 2, n)
+        a = np.round(rng.random(n) + 0.5 * y, 2)
+        b = np.round(rng.random(n) + 0.3 * y + 0.3 * a, 2)
+    else:
+        y, a = labels(rng, n, 3, acc=0.75)
+        b = np.where(rng.random(n) < 0.8, a, rng.integers(0, 3, n))
+    fast = ek.paired_bootstrap(metric, y, a, b, n_resamples=3000, random_state=1, **kwargs)
+    slow = ek.paired_bootstrap(lambda t, p: metric(t, p, **kwargs), y, a, b, n_resamples=3000,
+                               random_state=2)
+    assert not fast.scheme.startswith("rows") and slow.scheme.startswith("rows")
+    assert fast.estimate == pytest.approx(slow.estimate, rel=1e-12)
+    sd = slow.distribution.std()
+    assert fast.distribution.std() == pytest.approx(sd, rel=0.1)
+    assert fast.low == pytest.approx(slow.low, abs=sd / 3)
+    assert fast.high == pytest.approx(slow.high, abs=sd / 3)
+    assert fast.p_value == pytest.approx(slow.p_value, abs=0.05)
+    bca = ek.paired_bootstrap(metric, y, a, b, n_resamples=3000, random_state=1, method="bca",
+                              **kwargs)
+    assert bca.low == pytest.approx(fast.low, abs=sd / 2)
+
+
+def test_permutation_test_exact_for_per_user_values():
+    rng = np.random.default_rng(16)
+    a = rng.random(10)
+    b = a - 0.1 + 0.3 * rng.random(10)
+    d = a - b
+    signs = np.array(np.meshgrid(*[[1, -1]] * 10)).reshape(10, -1).T
+    exact = np.mean(np.abs((signs * d).mean(axis=1)) >= abs(d.mean()) - 1e-12)
+    t = ek.permutation_test(np.mean, None, a, b, n_permutations=20000, random_state=0)
+    assert t.estimate == pytest.approx(d.mean())
+    assert t.p_value == pytest.approx(exact, abs=0.01)
+    assert t.low is None and t.high is None
+
+
+def test_permutation_test_count_path_matches_the_row_path():
+    rng = np.random.default_rng(17)
+    y, a = labels(rng, 200, 3, acc=0.7)
+    b = np.where(rng.random(200) < 0.85, a, rng.integers(0, 3, 200))
+    fast = ek.permutation_test(ek.f1_score, y, a, b, average="macro", n_permutations=4000,
+                               random_state=0)
+    slow = ek.permutation_test(lambda t, p: ek.f1_score(t, p, average="macro"), y, a, b,
+                               n_permutations=2000, random_state=0)
+    assert fast.scheme.startswith("swap counts") and slow.scheme.startswith("rows")
+    assert fast.p_value == pytest.approx(slow.p_value, abs=0.04)
+    assert fast.distribution.std() == pytest.approx(slow.distribution.std(), rel=0.1)
+
+
+def test_per_user_paired_bootstrap():
+    rng = np.random.default_rng(18)
+    a = rng.beta(2, 3, 300)
+    b = np.clip(a - 0.05 + 0.1 * rng.random(300), 0, 1)
+    d = ek.paired_bootstrap(np.mean, None, a, b, random_state=0)
+    ref = scipy.stats.bootstrap((a - b,), np.mean, n_resamples=2000,
+                                rng=np.random.default_rng(0), method="percentile")
+    assert d.low == pytest.approx(ref.confidence_interval.low, rel=1e-10)
+    assert d.high == pytest.approx(ref.confidence_interval.high, rel=1e-10)
+
+
+# -- results ---------------------------------------------------------------------------
+
+
+def test_result_objects_read_well():
+    ci = ek.bootstrap_ci(ek.accuracy_score, [0, 1, 1, 0, 1], [0, 1, 0, 0, 1], random_state=0,
+                         n_resamples=100)
+    text = repr(ci)
+    assert text.startswith("ConfidenceInterval(estimate=0.8, low=")
+    assert "method='percentile', n_resamples=100, n_skipped=0" in text
+    assert ci.interval == (ci.low, ci.high) and ci.width == ci.high - ci.low
+    assert "95 % CI" in str(ci)
+    t = ek.delong_test([0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.6, 0.2, 0.4],
+                       [0.2, 0.8, 0.1, 0.7, 0.5, 0.3])
+    assert repr(t).startswith("Comparison(estimate=") and "p_value=" in repr(t)
+    assert "p = " in str(t)
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+Y, P = [0, 1, 1, 0, 1, 0], [0, 1, 0, 0, 1, 1]
+
+
+@pytest.mark.parametrize("confidence", [0, 1, 1.5, -0.1, 95, float("nan")])
+def test_confidence_outside_0_1(confidence):
+    with pytest.raises(ValueError, match="confidence must be strictly between 0 and 1"):
+        ek.bootstrap_ci(ek.f1_score, Y, P, confidence=confidence)
+    with pytest.raises(ValueError, match="confidence must be strictly between 0 and 1"):
+        ek.roc_auc_ci(Y, P, confidence=confidence)
+    with pytest.raises(ValueError, match="confidence must be strictly between 0 and 1"):
+        ek.proportion_ci(3, 6, confidence=confidence)
+
+
+@pytest.mark.parametrize("confidence", ["0.95", True, None])
+def test_confidence_not_a_number(confidence):
+    with pytest.raises(TypeError, match="confidence must be a real number"):
+        ek.paired_bootstrap(ek.f1_score, Y, P, P, confidence=confidence)
+
+
+@pytest.mark.parametrize("n", [0, -5])
+def test_n_resamples_below_1(n):
+    with pytest.raises(ValueError, match="n_resamples must be >= 1"):
+        ek.bootstrap_ci(ek.f1_score, Y, P, n_resamples=n)
+    with pytest.raises(ValueError, match="n_permutations must be >= 1"):
+        ek.permutation_test(ek.f1_score, Y, P, P, n_permutations=n)
+
+
+def test_n_resamples_not_an_integer():
+    with pytest.raises(TypeError, match="n_resamples must be an integer"):
+        ek.bootstrap_ci(ek.f1_score, Y, P, n_resamples=100.5)
+
+
+def test_unknown_method():
+    with pytest.raises(ValueError, match="method must be 'percentile'"):
+        ek.bootstrap_ci(ek.f1_score, Y, P, method="basic")
+    with pytest.raises(ValueError, match="method must be 'delong'"):
+        ek.roc_auc_ci(Y, P, method="hanley")
+    with pytest.raises(ValueError, match="method must be 'wilson'"):
+        ek.proportion_ci(3, 6, method="beta")
+
+
+def test_bad_random_state():
+    with pytest.raises(TypeError, match="random_state must be None, an integer seed"):
+        ek.bootstrap_ci(ek.f1_score, Y, P, random_state="seed")
+
+
+def test_metric_not_callable_or_no_arrays():
+    with pytest.raises(TypeError, match="metric must be a callable"):
+        ek.bootstrap_ci("f1", Y, P)
+    with pytest.raises(TypeError, match="needs the metric's arrays"):
+        ek.bootstrap_ci(ek.f1_score)
+
+
+def test_arrays_of_different_lengths():
+    with pytest.raises(ValueError, match="different lengths"):
+        ek.bootstrap_ci(lambda a, b: 0.5, Y, P[:-1])
+    with pytest.raises(ValueError, match="score_b"):
+        ek.delong_test(Y, P, P[:-1])
+
+
+def test_metric_returning_many_numbers():
+    with pytest.raises(TypeError, match="metric must return a single number"):
+        ek.bootstrap_ci(ek.f1_score, Y, P, average=None)
+
+
+def test_metric_undefined_on_the_data():
+    with pytest.raises(ValueError, match="undefined \\(nan\\) on the data itself"):
+        quiet(ek.bootstrap_ci, ek.roc_auc_score, [1, 1, 1], [0.2, 0.3, 0.4])
+    with pytest.raises(ValueError, match="y_true has one class"):
+        ek.roc_auc_ci([1, 1, 1], [0.2, 0.3, 0.4])
+
+
+@pytest.mark.parametrize("metric", [ek.roc_auc_score, lambda t, s: ek.roc_auc_score(t, s)])
+def test_resamples_with_one_class_are_skipped_and_counted(metric):
+    y = np.r_[1, np.zeros(19, int)]
+    s = np.linspace(0, 1, 20)
+    with pytest.warns(UndefinedMetricWarning, match=r"of 500 resamples were skipped"):
+        ci = ek.bootstrap_ci(metric, y, s, n_resamples=500, stratify=False, random_state=0)
+    assert 100 < ci.n_skipped < 250  # P(no positive drawn) = (19/20)^20 = 0.36
+    assert len(ci.distribution) == 500 - ci.n_skipped
+    assert not np.isnan(ci.distribution).any() and not math.isnan(ci.low)
+    assert "n_skipped=" in repr(ci)
+    strat = ek.bootstrap_ci(metric, y, s, n_resamples=500, random_state=0)  # stratified: never
+    assert strat.n_skipped == 0
+
+
+def test_metric_undefined_on_every_resample():
+    def unique_only(a, b):
+        return 0.5 if len(np.unique(a)) == len(a) else float("nan")
+
+    with pytest.raises(ValueError, match="undefined on every one of the 200 resamples"):
+        quiet(ek.bootstrap_ci, unique_only, np.arange(20), np.arange(20), n_resamples=200,
+              stratify=False)
+
+
+def test_zero_division_on_resamples_is_reported():
+    y = np.r_[np.ones(2, int), np.zeros(30, int)]
+    yhat = np.r_[1, 0, np.zeros(30, int)]
+    with pytest.warns(UndefinedMetricWarning, match=r"ill-defined \(0/0\) on \d+ of 1000"):
+        ek.bootstrap_ci(ek.precision_score, y, yhat, n_resamples=1000, stratify=False,
+                        random_state=0)
+    with pytest.warns(UndefinedMetricWarning, match="resamples were skipped"):
+        ci = ek.bootstrap_ci(ek.precision_score, y, yhat, n_resamples=1000, stratify=False,
+                             random_state=0, zero_division=np.nan)
+    assert ci.n_skipped > 0 and not np.isnan(ci.distribution).any()
+
+
+def test_bca_undefined():
+    def distinct(a, b):  # a resample has fewer distinct rows than the data: all below
+        return float(len(np.unique(a)))
+
+    with pytest.raises(ValueError, match="method='bca' is undefined here"):
+        ek.bootstrap_ci(distinct, np.arange(30), np.arange(30), method="bca", stratify=False,
+                        random_state=0, n_resamples=200)
+
+
+@pytest.mark.parametrize("successes, trials, error, words", [
+    (11, 10, ValueError, r"successes \(11\) must not exceed trials \(10\)"),
+    (0, 0, ValueError, "trials must be >= 1"),
+    (-1, 10, ValueError, "successes must be >= 0"),
+    (2.5, 10, TypeError, "successes must be an integer count"),
+    (True, 10, TypeError, "successes must be an integer count"),
+    (3, "10", TypeError, "trials must be an integer count"),
+])
+def test_bad_proportion(successes, trials, error, words):
+    with pytest.raises(error, match=words):
+        ek.proportion_ci(successes, trials)
+
+
+def test_delong_bad_input():
+    with pytest.raises(ValueError, match="y_true has 3 classes"):
+        ek.roc_auc_ci([0, 1, 2], [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match="at least 2 of each"):
+        ek.delong_test([0, 1, 1], [0.1, 0.2, 0.3], [0.3, 0.2, 0.1])
+    with pytest.raises(ValueError, match="score_a contains NaN"):
+        ek.delong_test([0, 1, 1, 0], [0.1, np.nan, 0.3, 0.2], [0.3, 0.2, 0.1, 0.0])
+
+
+def test_bad_stratify():
+    with pytest.raises(ValueError, match="stratify must be True, False or one stratum per sample"):
+        ek.bootstrap_ci(ek.f1_score, Y, P, stratify=[0, 1])
