@@ -41,6 +41,26 @@ from .regression import (
 )
 from .report import classification_report
 from .mllib import BinaryClassificationMetrics, SparkSteps, spark_format, spark_steps
+from .mllib import RankingMetrics
+from .ranking import (
+    RankingHits,
+    arhr_at_k,
+    average_precision,
+    catalog_coverage,
+    dcg_at_k,
+    dcg_score,
+    distributional_coverage,
+    gini_index,
+    hit_rate_at_k,
+    lists_from_frame,
+    mean_average_precision,
+    mean_reciprocal_rank,
+    ndcg_at_k,
+    ndcg_score,
+    precision_at_k,
+    ranking_hits,
+    recall_at_k,
+)
 from .topk import precision_recall_fscore_at_k, top_k_accuracy_score, top_k_labels, topk_report
 from .uncertainty import (
     Comparison,
@@ -88,6 +108,24 @@ __all__ = [
     "SparkSteps",
     "spark_format",
     "spark_steps",
+    "RankingMetrics",
+    "RankingHits",
+    "ranking_hits",
+    "precision_at_k",
+    "recall_at_k",
+    "average_precision",
+    "mean_average_precision",
+    "dcg_at_k",
+    "ndcg_at_k",
+    "mean_reciprocal_rank",
+    "hit_rate_at_k",
+    "arhr_at_k",
+    "catalog_coverage",
+    "distributional_coverage",
+    "gini_index",
+    "lists_from_frame",
+    "dcg_score",
+    "ndcg_score",
     "ConfidenceInterval",
     "Comparison",
     "bootstrap_ci",

@@ -11,6 +11,7 @@ Metrics never look at samples; they look at the counts made here:
 
 from __future__ import annotations
 
+import itertools
 from typing import NamedTuple
 
 import numpy as np
@@ -18,7 +19,7 @@ import numpy as np
 from ._validation import check_label_subset, check_pos_label, check_sample_weight, check_targets
 
 __all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
-           "topk_code_counts"]
+           "topk_code_counts", "RankingHits", "encode_items", "ranking_hits"]
 
 
 class ClassCounts(NamedTuple):
@@ -34,6 +35,63 @@ class ClassCounts(NamedTuple):
     predicted: np.ndarray
     support: np.ndarray
     total: float
+
+    def __add__(self, other):
+        """The counts of two disjoint parts of the data add up to the counts of the whole.
+
+        Counts of the same class are added; a class present in only one part
+        keeps its counts (zero in the other). The classes of the sum: the
+        same labels in the same order when both parts have them; else the
+        sorted union when both are sorted (as :func:`class_counts` sorts
+        them by default), else the first part's labels and then the second's
+        new ones. ``sum(parts)`` works too (it starts from 0). Unlike a
+        tuple's ``+``, this never concatenates.
+
+        >>> a = class_counts([0, 0, 1], [0, 1, 1])
+        >>> b = class_counts([2, 1], [2, 0])
+        >>> c = a + b
+        >>> c.labels.tolist(), c.tp.tolist(), c.predicted.tolist(), c.support.tolist(), c.total
+        ([0, 1, 2], [1, 1, 1], [2, 2, 1], [2, 2, 1], 5)
+        """
+        if not isinstance(other, ClassCounts):
+            return NotImplemented
+        a_labels, b_labels = np.asarray(self.labels), np.asarray(other.labels)
+        if len(a_labels) and len(b_labels) and _is_str(a_labels) != _is_str(b_labels):
+            raise TypeError("cannot add counts of string labels to counts of numeric labels")
+        total = self.total + other.total
+        if a_labels.shape == b_labels.shape and np.array_equal(a_labels, b_labels):
+            return ClassCounts(a_labels.copy(), np.add(self.tp, other.tp),
+                               np.add(self.predicted, other.predicted),
+                               np.add(self.support, other.support), total)
+        both = np.concatenate([a_labels, b_labels])
+
+        def ascending(x):
+            return len(x) < 2 or bool(np.all(x[1:] > x[:-1]))
+
+        if ascending(a_labels) and ascending(b_labels):
+            labels = np.unique(both)
+        else:
+            _, first = np.unique(both, return_index=True)
+            labels = both[np.sort(first)]
+        order = np.argsort(labels, kind="stable")
+        sorted_labels = labels[order]
+
+        def spread(part_labels, values):
+            out = np.zeros(len(labels), dtype=np.result_type(values, np.int64))
+            at = order[np.searchsorted(sorted_labels, part_labels)]
+            out[at] = values
+            return out
+
+        def add(name):
+            return (spread(a_labels, getattr(self, name))
+                    + spread(b_labels, getattr(other, name)))
+
+        return ClassCounts(labels, add("tp"), add("predicted"), add("support"), total)
+
+    def __radd__(self, other):
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self  # sum(parts) starts from 0
+        return NotImplemented
 
 
 def _is_str(arr):
@@ -223,3 +281,318 @@ def topk_code_counts(t, block, n_classes, *, distinct=False):
         predicted -= np.bincount(_repeats(block), minlength=n_classes)
     support = np.bincount(t, minlength=n_classes)
     return tp, predicted, support
+
+
+# -- per-user hits: the counts of ranking -------------------------------------------
+#
+# One pass finds, for every user, where each relevant item sits in the ranked list.
+# Stored sparse -- one (user, position, gain) triple per hit -- with each user's number
+# of relevant items (R) and list length; the users x k hit matrix is .matrix(k). Every
+# ranking metric at every cut-off k is arithmetic on these, and the hits of two sets of
+# users add up (RankingHits.concat) to the hits of both, which is how evalkit.spark
+# can compute them partition by partition.
+
+_TABLE_SIZE = 1 << 22  # entries of the per-block lookup table (a few MB)
+
+
+class RankingHits:
+    """Per-user hits of ranked lists: the counts every ranking metric is computed from.
+
+    Attributes
+    ----------
+    n_users : int
+    user, position : int64 arrays
+        One entry per hit (a relevant item found in a ranked list), sorted by
+        user then position; ``position`` is 0-based (rank - 1).
+    gain : float64 array
+        The hit's relevance grade (1.0 for binary relevance; always > 0).
+    n_relevant : int64 array (n_users,)
+        R: the user's relevant items (grade > 0), retrieved or not.
+    n_ranked : int64 array (n_users,)
+        The length of the user's ranked list.
+    ideal : float64 array (n_users, max R) or None
+        The user's relevant grades sorted in decreasing order, padded with 0
+        (None for binary relevance: then it is R ones).
+    given : float64 array (n_users, width) or None
+        The grades of the user's judged items in the order they were given
+        (dict order), zeros included; for Spark's graded ideal DCG.
+
+    Examples
+    --------
+    >>> h = ranking_hits(*_demo())
+    >>> h.user.tolist(), h.position.tolist(), h.n_relevant.tolist()
+    ([0, 0, 1], [0, 2, 1], [2, 3])
+    >>> h.matrix(3).astype(int).tolist()
+    [[1, 0, 1], [0, 1, 0]]
+    """
+
+    __slots__ = ("n_users", "user", "position", "gain", "n_relevant", "n_ranked", "ideal", "given",
+                 "graded")
+
+    def __init__(self, user, position, gain, n_relevant, n_ranked, ideal=None, given=None,
+                 graded=None):
+        self.user = np.asarray(user, dtype=np.int64)
+        self.position = np.asarray(position, dtype=np.int64)
+        self.gain = np.asarray(gain, dtype=np.float64)
+        self.n_relevant = np.asarray(n_relevant, dtype=np.int64)
+        self.n_ranked = np.asarray(n_ranked, dtype=np.int64)
+        self.n_users = len(self.n_relevant)
+        self.ideal = ideal
+        self.given = given
+        self.graded = ideal is not None if graded is None else graded
+
+    def __repr__(self):
+        return (f"RankingHits({self.n_users} users, {len(self.user)} hits, "
+                f"{'graded' if self.graded else 'binary'})")
+
+    @property
+    def depth(self):
+        """The longest ranked list."""
+        return int(self.n_ranked.max()) if self.n_users else 0
+
+    def matrix(self, k=None):
+        """The users x k hit matrix: gains at each rank (booleans for binary relevance)."""
+        k = self.depth if k is None else int(k)
+        keep = self.position < k
+        out = np.zeros((self.n_users, k), dtype=np.float64 if self.graded else bool)
+        out[self.user[keep], self.position[keep]] = self.gain[keep] if self.graded else True
+        return out
+
+    def ideal_grades(self, width):
+        """The ideal (decreasing) grades of each user's relevant items, n_users x width."""
+        if self.ideal is None:
+            return (np.arange(width) < self.n_relevant[:, None]).astype(np.float64)
+        out = np.zeros((self.n_users, width))
+        w = min(width, self.ideal.shape[1])
+        out[:, :w] = self.ideal[:, :w]
+        return out
+
+    def given_grades(self, width):
+        """The grades in the order given (Spark's ideal), n_users x width."""
+        if self.given is None:
+            return self.ideal_grades(width)
+        out = np.zeros((self.n_users, width))
+        w = min(width, self.given.shape[1])
+        out[:, :w] = self.given[:, :w]
+        return out
+
+    def within(self, k):
+        """``(user, position, gain)`` of the hits ranked in the top k (k=None: all)."""
+        if k is None:
+            return self.user, self.position, self.gain
+        keep = self.position < k
+        return self.user[keep], self.position[keep], self.gain[keep]
+
+    def hits_at(self, k):
+        """Per user, the number of relevant items in the top k (hits@k)."""
+        user, _, _ = self.within(k)
+        return np.bincount(user, minlength=self.n_users)
+
+    @classmethod
+    def concat(cls, parts):
+        """The hits of several disjoint sets of users, stacked in order (partitions add up).
+
+        >>> a = ranking_hits(*_demo())
+        >>> b = RankingHits.concat([a, a])
+        >>> b.n_users, b.user.tolist()
+        (4, [0, 0, 1, 2, 2, 3])
+        """
+        parts = list(parts)
+        if not parts:
+            raise ValueError("parts is empty: give at least one RankingHits")
+        starts = np.cumsum([0] + [p.n_users for p in parts])
+        graded = any(p.graded for p in parts)
+
+        def stacked(get):
+            mats = [get(p) for p in parts]
+            width = max(m.shape[1] for m in mats)
+            return np.vstack([np.pad(m, ((0, 0), (0, width - m.shape[1]))) for m in mats])
+
+        ideal = given = None
+        if graded:
+            ideal = stacked(lambda p: p.ideal_grades(int(p.n_relevant.max(initial=0))))
+            given = stacked(lambda p: p.given if p.given is not None
+                            else p.ideal_grades(int(p.n_relevant.max(initial=0))))
+        return cls(np.concatenate([p.user + s for p, s in zip(parts, starts)]),
+                   np.concatenate([p.position for p in parts]),
+                   np.concatenate([p.gain for p in parts]),
+                   np.concatenate([p.n_relevant for p in parts]),
+                   np.concatenate([p.n_ranked for p in parts]), ideal, given, graded)
+
+    def __add__(self, other):
+        return RankingHits.concat([self, other])
+
+
+def _demo():
+    """Two users, for the doctests: ranked [[1, 2, 3], [4, 5, 6]], relevant [{1, 3}, {5, 7, 8}]."""
+    return (np.array([1, 2, 3, 4, 5, 6]), np.array([0, 3, 6]), np.array([1, 3, 5, 7, 8]),
+            np.array([0, 2, 5]), None)
+
+
+def encode_items(a, b):
+    """Integer codes 0..C-1 for two arrays of validated item ids: ``(codes_a, codes_b, C)``.
+
+    Integers in a compact range are shifted (no sort); anything else goes
+    through one :func:`numpy.unique` (or a dict, for object ids).
+
+    >>> ca, cb, c = encode_items(np.array([10, 12]), np.array([11]))
+    >>> ca.tolist(), cb.tolist(), c
+    ([0, 2], [1], 3)
+    """
+    n = len(a)
+    if a.dtype.kind == "f" or b.dtype.kind == "f":
+        both = np.concatenate([a, b]).astype(np.float64)
+        if np.array_equal(both, np.round(both)) and (np.abs(both) < 2 ** 53).all():
+            a, b = a.astype(np.int64), b.astype(np.int64)
+    if a.dtype.kind in "iu" and b.dtype.kind in "iu" and n + len(b):
+        ai, bi = a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)
+        lo = min(int(ai.min(initial=np.iinfo(np.int64).max)), int(bi.min(initial=np.iinfo(np.int64).max)))
+        hi = max(int(ai.max(initial=np.iinfo(np.int64).min)), int(bi.max(initial=np.iinfo(np.int64).min)))
+        if hi - lo < 4 * (n + len(b)) + (1 << 16):
+            return ai - lo, bi - lo, hi - lo + 1
+    if a.dtype == object or b.dtype == object:
+        lookup = {}
+        codes = np.fromiter((lookup.setdefault(v, len(lookup)) for v in itertools.chain(a, b)),
+                            dtype=np.int64, count=n + len(b))
+        return codes[:n], codes[n:], max(len(lookup), 1)
+    both = np.concatenate([a, b])
+    uniq, codes = np.unique(both, return_inverse=True)
+    codes = codes.reshape(-1)
+    return codes[:n], codes[n:], max(len(uniq), 1)
+
+
+def _find_in_rows(q_codes, q_off, s_codes, s_off, n_codes):
+    """For each query id, its 0-based position in the same user's searched row, or -1.
+
+    Also checks that no searched row repeats an id: returns ``(cols, repeat)``
+    with ``repeat`` the flat index of the first repeated entry of ``s`` (-1 if
+    none). Users are processed in blocks with one lookup table of
+    ``users_in_block x n_codes`` entries holding positions: written for the
+    searched rows, read back for the check and for the queries, and verified
+    against the ids (so the table is never cleared). Huge catalogues take a
+    sort-based path.
+    """
+    n = len(s_off) - 1
+    s_len = np.diff(s_off)
+    q_len = np.diff(q_off)
+    cols = np.full(len(q_codes), -1, dtype=np.int64)
+    block = _TABLE_SIZE // max(n_codes, 1)
+    if block < 16:
+        return _find_sorted(q_codes, q_off, s_codes, s_off, n_codes)
+    block = min(block, n)
+    width = int(s_len.max(initial=0))
+    dtype = np.uint8 if width <= 255 else np.uint16 if width <= 65535 else np.int64
+    table = np.zeros(block * n_codes, dtype=dtype)
+    uniform = len(set(s_len.tolist())) == 1 if n < 4096 else bool((s_len == s_len[0]).all())
+    for u0 in range(0, n, block):
+        u1 = min(n, u0 + block)
+        a, b = int(s_off[u0]), int(s_off[u1])
+        base = np.arange(u1 - u0, dtype=np.int64) * n_codes
+        if uniform:
+            m = int(s_len[0])
+            keys = (s_codes[a:b].reshape(u1 - u0, m) + base[:, None]).reshape(-1)
+            pos = np.broadcast_to(np.arange(m, dtype=dtype), (u1 - u0, m)).reshape(-1)
+        else:
+            lens = s_len[u0:u1]
+            keys = np.repeat(base, lens) + s_codes[a:b]
+            pos = (np.arange(b - a) - np.repeat(s_off[u0:u1] - a, lens)).astype(dtype)
+        table[keys] = pos
+        bad = table[keys] != pos
+        if bad.any():
+            return cols, a + int(np.argmax(bad))
+        c, d = int(q_off[u0]), int(q_off[u1])
+        if d == c:
+            continue
+        quser = np.repeat(np.arange(u0, u1), q_len[u0:u1])
+        got = table[base[quser - u0] + q_codes[c:d]].astype(np.int64)
+        ok = got < s_len[quser]
+        at = s_off[quser] + np.where(ok, got, 0)
+        ok &= s_codes[np.minimum(at, len(s_codes) - 1)] == q_codes[c:d] if len(s_codes) else False
+        cols[c:d] = np.where(ok, got, -1)
+    return cols, -1
+
+
+def _find_sorted(q_codes, q_off, s_codes, s_off, n_codes):
+    """:func:`_find_in_rows` by sorting user-item keys (for catalogues too big for a table)."""
+    n = len(s_off) - 1
+    s_user = np.repeat(np.arange(n, dtype=np.int64), np.diff(s_off))
+    keys = s_user * n_codes + s_codes
+    order = np.argsort(keys, kind="stable")
+    srt = keys[order]
+    same = np.flatnonzero(srt[1:] == srt[:-1])
+    if len(same):
+        return np.full(len(q_codes), -1, dtype=np.int64), int(order[same + 1].min())
+    q_user = np.repeat(np.arange(n, dtype=np.int64), np.diff(q_off))
+    qk = q_user * n_codes + q_codes
+    at = np.minimum(np.searchsorted(srt, qk), max(len(srt) - 1, 0))
+    cols = np.full(len(q_codes), -1, dtype=np.int64)
+    if len(srt):
+        found = srt[at] == qk
+        flat = order[at[found]]
+        cols[found] = flat - s_off[s_user[flat]]
+    return cols, -1
+
+
+def _by_user_rank(user, values, n_users, width, descending=True):
+    """An n_users x width matrix of each user's values, sorted (decreasing) within the user."""
+    order = np.lexsort((-values if descending else values, user))
+    user, values = user[order], values[order]
+    first = np.searchsorted(user, np.arange(n_users))
+    rank = np.arange(len(user)) - first[user]
+    out = np.zeros((n_users, max(width, 0)))
+    keep = rank < width
+    out[user[keep], rank[keep]] = values[keep]
+    return out
+
+
+def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error", names=("ranked", "relevant")):
+    """Per-user hits of validated ranked lists and relevant items (see :class:`RankingHits`).
+
+    ``r_items``/``r_off``: the ranked lists, flat with row offsets;
+    ``t_items``/``t_off``/``grades``: the relevant items (``grades`` None for
+    binary relevance). ``repeats="error"`` refuses a ranked list or a
+    relevant set that repeats an item; ``"count"`` (Spark's behaviour) counts
+    every occurrence in a ranked list as a hit (relevant rows must be distinct).
+
+    >>> ranking_hits(*_demo())
+    RankingHits(2 users, 3 hits, binary)
+    """
+    rc, tc, n_codes = encode_items(r_items, t_items)
+    n = len(r_off) - 1
+    t_user = np.repeat(np.arange(n, dtype=np.int64), np.diff(t_off))
+    if len(tc):  # relevant rows must not repeat an item
+        _, rep = _find_in_rows(tc[:0], np.zeros(n + 1, dtype=np.int64), tc, t_off, n_codes)
+        if rep >= 0:
+            u = int(t_user[rep])
+            raise ValueError(f"{names[1]}[{u}] repeats the item {t_items[rep].item()!r}: "
+                             "list each relevant item once")
+    g = np.ones(len(tc)) if grades is None else grades
+    relevant = g > 0
+    n_relevant = np.bincount(t_user[relevant], minlength=n)
+    if repeats == "error":
+        cols, rep = _find_in_rows(tc, t_off, rc, r_off, n_codes)
+        if rep >= 0:
+            u = int(np.searchsorted(r_off, rep, side="right") - 1)
+            raise ValueError(f"{names[0]}[{u}] repeats the item {r_items[rep].item()!r}: a ranked "
+                             "list holds each item once")
+        hit = (cols >= 0) & relevant
+        user, position, gain = t_user[hit], cols[hit], g[hit]
+        order = np.lexsort((position, user))
+        user, position, gain = user[order], position[order], gain[order]
+    else:
+        cols, _ = _find_in_rows(rc, r_off, tc, t_off, n_codes)
+        r_user = np.repeat(np.arange(n, dtype=np.int64), np.diff(r_off))
+        found = np.flatnonzero(cols >= 0)
+        gain = g[t_off[r_user[found]] + cols[found]]
+        keep = gain > 0
+        found, gain = found[keep], gain[keep]
+        user = r_user[found]
+        position = found - r_off[user]
+    ideal = given = None
+    if grades is not None:
+        ideal = _by_user_rank(t_user[relevant], g[relevant], n, int(n_relevant.max(initial=0)))
+        t_len = np.diff(t_off)
+        given = np.zeros((n, int(t_len.max(initial=0))))
+        given[t_user, np.arange(len(tc)) - t_off[t_user]] = g
+    return RankingHits(user, position, gain, n_relevant, np.diff(r_off), ideal, given,
+                       graded=grades is not None)

@@ -84,6 +84,52 @@ class Sweep:
     def __len__(self):
         return len(self.thresholds)
 
+    def counts_above(self, thresholds):
+        """Cumulative ``(tps, fps)`` of predicting ``score >= t`` for each ``t`` of ``thresholds``.
+
+        ``t`` need not be one of this sweep's thresholds: the counts are those
+        of the lowest threshold ``>= t`` (0 when there is none).
+
+        >>> s = threshold_sweep([0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8])
+        >>> [v.tolist() for v in s.counts_above(np.array([0.9, 0.5, 0.35]))]
+        [[0, 0, 2], [0, 1, 1]]
+        """
+        t = np.asarray(thresholds)
+        rows = len(self.thresholds) - np.searchsorted(self.thresholds[::-1], t, "left")
+        return np.r_[0, self.tps][rows], np.r_[0, self.fps][rows]
+
+    def __add__(self, other):
+        """Merge the sweeps of two disjoint parts of the data: the sweep of the whole.
+
+        The thresholds of the sum are the union of both parts' thresholds
+        (descending); at each threshold ``t`` the counts are the parts'
+        counts of ``score >= t`` added, ``tps(t) = tps_a(t) + tps_b(t)`` (a
+        part without the score ``t`` contributes the counts at its lowest
+        threshold above ``t``), and so are the totals. With integer counts the
+        sum equals :func:`threshold_sweep` of the concatenated data exactly;
+        weighted counts agree up to the order of the float additions. The
+        parts must be unbinned (or binned with ``bin_threshold="last"``,
+        whose points are exact). ``sum(parts)`` works too (it starts from 0).
+
+        >>> a = threshold_sweep([1, 0, 1], [0.9, 0.5, 0.5])
+        >>> b = threshold_sweep([0, 1], [0.7, 0.5])
+        >>> s = a + b
+        >>> s.thresholds.tolist(), s.tps.tolist(), s.fps.tolist(), s.n_pos, s.n_neg
+        ([0.9, 0.7, 0.5], [1, 1, 3], [0, 1, 2], 3, 2)
+        """
+        if not isinstance(other, Sweep):
+            return NotImplemented
+        thresholds = np.union1d(self.thresholds, other.thresholds)[::-1]
+        tps_a, fps_a = self.counts_above(thresholds)
+        tps_b, fps_b = other.counts_above(thresholds)
+        return Sweep(thresholds, tps_a + tps_b, fps_a + fps_b, self.n_pos + other.n_pos,
+                     self.n_neg + other.n_neg)
+
+    def __radd__(self, other):
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self  # sum(parts) starts from 0
+        return NotImplemented
+
     def precision(self, zero_division="warn"):
         """Precision at each threshold: tps / (tps + fps)."""
         return precision_of(self.tps, self.fps, zero_division)

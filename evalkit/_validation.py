@@ -25,6 +25,7 @@ The domain checks (labels, scores, weights, ``average``, ``beta``,
 
 from __future__ import annotations
 
+import itertools
 import numbers
 
 import numpy as np
@@ -76,6 +77,10 @@ __all__ = [
     "check_columns_match_classes",
     "check_count_matrix",
     "check_row_labels",
+    "check_item_ids",
+    "check_ranked",
+    "check_grades",
+    "check_relevant",
     "check_confidence",
     "check_random_state",
     "check_probabilities",
@@ -1105,6 +1110,224 @@ def check_columns_match_classes(n_columns, n_classes, name="y_score"):
             f"{name} has {n_columns} columns but y_true has {n_classes} classes; "
             "give labels= with every class, in sorted order")
     return n_columns
+
+
+# -- ranking inputs: ranked lists of item ids and each user's relevant items ----------
+#
+# One block (appended) for evalkit.ranking and evalkit.mllib.RankingMetrics. A ranked
+# list or a set of relevant items becomes a flat array of ids plus row offsets
+# (row i is ``items[offsets[i]:offsets[i + 1]]``); _counts.ranking_hits does the rest.
+
+_ORDERED_ROWS = (list, tuple, np.ndarray)
+_GROUPS = {"number": "numbers", "string": "strings", "bytes": "bytes", "object": "other hashable values"}
+
+
+def _id_group(t):
+    if issubclass(t, (bool, np.bool_, numbers.Real)) and not issubclass(t, (complex, np.complexfloating)):
+        return "number"
+    if issubclass(t, (str, np.str_)):
+        return "string"
+    if issubclass(t, (bytes, np.bytes_)):
+        return "bytes"
+    return "object"
+
+
+def check_item_ids(flat, name):
+    """Validate item ids (a list or 1-D array): hashable, one kind (numbers, strings...), no NaN.
+
+    Returns a 1-D numpy array: int64 or float64 for numbers, a string dtype for
+    strings, ``object`` for other hashable ids (tuples, say).
+
+    >>> check_item_ids([3, 1, 2], "ranked").tolist()
+    [3, 1, 2]
+    >>> check_item_ids([[1], 2], "ranked")
+    Traceback (most recent call last):
+    ...
+    TypeError: ranked holds unhashable item ids such as [1] (list): ids must be numbers, strings or other hashable values
+    """
+    if isinstance(flat, np.ndarray) and flat.dtype.kind in "biufUS":
+        arr = flat
+    else:
+        kinds = set(map(type, flat))
+        for t in kinds:
+            if t.__hash__ is None or issubclass(t, np.ndarray):
+                bad = next(v for v in flat if type(v) is t)
+                raise TypeError(f"{name} holds unhashable item ids such as {bad!r} ({t.__name__}): "
+                                "ids must be numbers, strings or other hashable values")
+        groups = {_id_group(t) for t in kinds}
+        if len(groups) > 1:
+            shown = " and ".join(sorted(_GROUPS[g] for g in groups))
+            raise TypeError(f"{name} mixes {shown} as item ids; use one kind of id (e.g. all strings)")
+        group = groups.pop() if groups else "number"
+        if group == "object" or (group == "number" and any(issubclass(t, (numbers.Complex,)) and not
+                                                           issubclass(t, numbers.Real) for t in kinds)):
+            arr = np.empty(len(flat), dtype=object)
+            arr[:] = list(flat)
+            return arr
+        arr = np.asarray(flat) if len(flat) else np.zeros(0, dtype=np.int64)
+        if group == "number" and arr.dtype.kind not in "biuf":
+            arr = arr.astype(np.float64)
+    if arr.dtype.kind == "c":
+        raise TypeError(f"{name} holds complex numbers as item ids")
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind == "f" and arr.size and not np.isfinite(arr).all():
+        bad = "NaN" if np.isnan(arr).any() else "infinite values"
+        raise ValueError(f"{name} holds {bad} as item ids")
+    return arr
+
+
+def _rows(value, name, what):
+    """A top-level sequence of per-user rows (refusing None, scalars, sets, dicts, empty)."""
+    _array_like(value, name, what, ordered=True)
+    if isinstance(value, np.ndarray) and value.dtype != object:
+        if value.ndim == 0:
+            raise TypeError(f"{name} must be {what}, got a 0-d array")
+        if value.shape[0] == 0:
+            raise ValueError(f"{name} is empty: at least one user is needed")
+        return value
+    rows = list(value.values) if hasattr(value, "values") and not isinstance(value, np.ndarray) \
+        else list(value)
+    if not rows:
+        raise ValueError(f"{name} is empty: at least one user is needed")
+    return rows
+
+
+def _flatten(rows, name, row_types):
+    """Flat ids and offsets of a list of per-user rows (each must be one of ``row_types``)."""
+    kinds = set(map(type, rows))
+    for t in kinds:
+        if not issubclass(t, row_types):
+            i, bad = next((i, r) for i, r in enumerate(rows) if type(r) is t)
+            if issubclass(t, (set, frozenset, dict)):
+                raise TypeError(f"{name}[{i}] is a {t.__name__}: a ranked list must be ordered "
+                                "(a list, tuple or array, best item first)")
+            if np.isscalar(bad) or isinstance(bad, (str, bytes)) or bad is None:
+                raise TypeError(f"{name}[{i}] is the single value {bad!r}, not a list: give one "
+                                "list of item ids per user")
+            raise TypeError(f"{name}[{i}] is a {t.__name__}, not a list of item ids")
+    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    if kinds <= {np.ndarray} and all(r.ndim == 1 and r.dtype.kind in "biufUS" for r in rows):
+        flat = np.concatenate(rows) if offsets[-1] else np.zeros(0, dtype=np.int64)
+    else:
+        bad = next((i for i, r in enumerate(rows) if isinstance(r, np.ndarray) and r.ndim != 1), None)
+        if bad is not None:
+            raise ValueError(f"{name}[{bad}] must be 1-D, got an array of shape {rows[bad].shape}")
+        flat = list(itertools.chain.from_iterable(rows))
+    return check_item_ids(flat, name), offsets
+
+
+def check_ranked(ranked, name="ranked"):
+    """Validate ranked lists: one ordered list of item ids per user, best first.
+
+    ``ranked`` is a 2-D array (users x positions) or a list of lists, tuples
+    or 1-D arrays (ragged: lists may differ in length, and may be empty).
+    Returns ``(items, offsets)``: user i's list is ``items[offsets[i]:offsets[i+1]]``.
+    Repeated items are found later, when the ids are encoded.
+
+    >>> items, offsets = check_ranked([[3, 1], [2], []])
+    >>> items.tolist(), offsets.tolist()
+    ([3, 1, 2], [0, 2, 3, 3])
+    >>> check_ranked([{1, 2}])
+    Traceback (most recent call last):
+    ...
+    TypeError: ranked[0] is a set: a ranked list must be ordered (a list, tuple or array, best item first)
+    """
+    what = "one ranked list of item ids per user (a list of lists or a 2-D array)"
+    rows = _rows(ranked, name, what)
+    if isinstance(rows, np.ndarray):
+        if rows.ndim != 2:
+            raise ValueError(f"{name} must be 2-D (users x ranked items) or a list of lists, "
+                             f"got an array of shape {rows.shape}")
+        n, m = rows.shape
+        return check_item_ids(rows.reshape(-1), name), np.arange(0, n * m + 1, max(m, 1)) \
+            if m else np.zeros(n + 1, dtype=np.int64)
+    return _flatten(rows, name, _ORDERED_ROWS)
+
+
+def check_grades(grades, name="relevant"):
+    """Validate relevance grades: real numbers, finite, >= 0 (0 = judged not relevant).
+
+    >>> check_grades([2, 0, 1]).tolist()
+    [2.0, 0.0, 1.0]
+    >>> check_grades([1, -1])
+    Traceback (most recent call last):
+    ...
+    ValueError: relevant has negative relevance grades such as -1.0: grades must be >= 0 (0 means not relevant)
+    """
+    arr = np.asarray(grades)
+    if arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} has relevance grades that are not numbers "
+                            f"(dtype {arr.dtype})") from None
+    arr = arr.astype(np.float64)
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} has NaN or infinite relevance grades")
+    if (arr < 0).any():
+        raise ValueError(f"{name} has negative relevance grades such as {arr[np.argmax(arr < 0)].item()!r}: "
+                         "grades must be >= 0 (0 means not relevant)")
+    return arr
+
+
+def check_relevant(relevant, n_users, name="relevant", of="ranked"):
+    """Validate each user's relevant items: sets or lists, or dicts item -> grade.
+
+    ``relevant[i]`` belongs to ``ranked[i]``: a set, list, tuple or 1-D array
+    of ids (binary relevance), or a dict id -> grade >= 0 (graded relevance;
+    grade 0 means judged not relevant). A 1-D array or a list of single ids
+    means one relevant item per user (leave-one-out). Returns
+    ``(items, offsets, grades)``, ``grades`` None when no row is a dict.
+
+    >>> items, offsets, grades = check_relevant([{"a": 2, "b": 0}, {"c"}], 2)
+    >>> items.tolist(), offsets.tolist(), grades.tolist()
+    (['a', 'b', 'c'], [0, 2, 3], [2.0, 0.0, 1.0])
+    >>> check_relevant([[1], [2]], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: ranked and relevant have different numbers of users (3 and 2)
+    """
+    what = "the relevant items of each user (a list of sets, lists or dicts item -> grade)"
+    if isinstance(relevant, (dict, set, frozenset)):
+        raise TypeError(f"{name} must be a list with one entry per user (in the order of {of}), "
+                        f"got a {type(relevant).__name__}")
+    rows = _rows(relevant, name, what)
+    n = len(rows)
+    if n != n_users:
+        raise ValueError(f"{of} and {name} have different numbers of users ({n_users} and {n})")
+    if isinstance(rows, np.ndarray):
+        if rows.ndim == 1:
+            return check_item_ids(rows, name), np.arange(n + 1), None
+        if rows.ndim != 2:
+            raise ValueError(f"{name} must be a list of per-user items or a 2-D array, "
+                             f"got an array of shape {rows.shape}")
+        m = rows.shape[1]
+        return check_item_ids(rows.reshape(-1), name), np.arange(0, n * m + 1, max(m, 1)) \
+            if m else np.zeros(n + 1, dtype=np.int64), None
+    kinds = set(map(type, rows))
+    containers = (list, tuple, np.ndarray, set, frozenset, dict)
+    if not any(issubclass(t, containers) for t in kinds):  # one id per user
+        return check_item_ids(rows, name), np.arange(n + 1), None
+    graded = any(issubclass(t, dict) for t in kinds)
+    if not graded:
+        return (*_flatten(rows, name, (list, tuple, np.ndarray, set, frozenset)), None)
+    keys, values = [], []
+    for i, r in enumerate(rows):
+        if isinstance(r, dict):
+            keys.append(list(r.keys()))
+            values.append(list(r.values()))
+        elif isinstance(r, containers):
+            keys.append(list(r))
+            values.append([1.0] * len(keys[-1]))
+        else:
+            raise TypeError(f"{name}[{i}] is the single value {r!r}: give a set, list or dict "
+                            "per user")
+    items, offsets = _flatten(keys, name, (list,))
+    grades = check_grades(list(itertools.chain.from_iterable(values)), name)
+    return items, offsets, grades
 
 
 # -- regression targets: real-valued y_true / y_pred, 1 or several outputs ----------

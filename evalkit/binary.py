@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -189,6 +190,28 @@ class BinaryCounts:
 
     def __str__(self):
         return self.table()
+
+    # -- counts add ---------------------------------------------------------
+    def __add__(self, other):
+        """The counts of two disjoint parts of the data add up to the counts of the whole.
+
+        ``(a + b).tp = a.tp + b.tp``, and so for fp, fn and tn: split the
+        samples into partitions (Spark's partitions, batches of a stream),
+        count each, add the counts; every ratio of the sum is the ratio of the
+        whole. ``sum(parts)`` works too (it starts from 0).
+
+        >>> BinaryCounts(tp=1, fp=0, fn=4, tn=40) + BinaryCounts(tp=0, fp=0, fn=6, tn=49)
+        BinaryCounts(tp=1, fp=0, fn=10, tn=89)
+        """
+        if not isinstance(other, BinaryCounts):
+            return NotImplemented
+        return BinaryCounts(tp=self.tp + other.tp, fp=self.fp + other.fp,
+                            fn=self.fn + other.fn, tn=self.tn + other.tn)
+
+    def __radd__(self, other):
+        if isinstance(other, numbers.Integral) and not isinstance(other, bool) and other == 0:
+            return self  # sum(parts) starts from 0
+        return NotImplemented
 
 
 def binary_counts(y_true, y_pred, *, pos_label=1, sample_weight=None):

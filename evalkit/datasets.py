@@ -23,6 +23,7 @@ __all__ = [
     "three_class_example",
     "six_class_top5",
     "macro_f1_example",
+    "breast_cancer_2_4",
     "labels_from_counts",
 ]
 
@@ -152,6 +153,28 @@ def macro_f1_example():
     (array([0, 0, 0, 1, 1, 2]), array([0, 0, 1, 1, 2, 2]))
     """
     return np.array([0, 0, 0, 1, 1, 2]), np.array([0, 0, 1, 1, 2, 2])
+
+
+def breast_cancer_2_4():
+    """scikit-learn's breast-cancer data, labelled as the logistic-regression post's UCI file: 2 benign, 4 malignant.
+
+    The post's ``classification_report(..., labels=(2, 4), target_names=("良性", "恶性"))``
+    reads the UCI *Breast Cancer Wisconsin (Original)* file, whose class column
+    holds 2 (benign, 良性) and 4 (malignant, 恶性). scikit-learn ships the
+    related *Diagnostic* data set instead (569 tumours, 30 features, target 0
+    malignant / 1 benign); this function relabels its target the post's way.
+    Needs scikit-learn (imported here only).
+
+    Returns ``(X, y)``: the features, shape (569, 30), and the labels 2 / 4.
+
+    >>> X, y = breast_cancer_2_4()
+    >>> X.shape, sorted(set(y.tolist())), int((y == 4).sum())
+    ((569, 30), [2, 4], 212)
+    """
+    from sklearn.datasets import load_breast_cancer
+
+    X, target = load_breast_cancer(return_X_y=True)
+    return X, np.where(target == 1, 2, 4)
 
 
 def labels_from_counts(counts, labels=None):

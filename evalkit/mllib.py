@@ -183,6 +183,9 @@ class BinaryClassificationMetrics:
 
     See Also
     --------
+    BinaryClassificationMetrics.from_sweep : the same evaluator built from a
+        :class:`~evalkit._sweep.Sweep` (e.g. the sum of the sweeps of a data
+        set's partitions: counts add).
     spark_steps : the intermediate values of Spark's computation, by partition.
 
     Notes
@@ -219,12 +222,52 @@ class BinaryClassificationMetrics:
         self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
 
     @classmethod
-    def _from_sweep(cls, sweep, *, num_bins=0, bin_threshold="last", pr_first_point="spark"):
-        """An evaluator over an already swept (and binned) table: for :class:`SparkSteps`."""
+    def from_sweep(cls, sweep, num_bins=0, *, bin_threshold="last", pr_first_point="spark"):
+        """The evaluator of counts already made: a :class:`~evalkit._sweep.Sweep`.
+
+        Counts are the seam for scale: a cluster (or a loop over batches)
+        only has to produce a sweep per part of the data; the parts' sweeps
+        add up (``sweep_a + sweep_b``, see :meth:`Sweep.__add__`) to the sweep
+        of the whole, and this builds Spark's evaluator on it. The sweep's
+        ``tps`` and ``fps`` are taken as Spark's cumulative counts and
+        ``n_pos``, ``n_neg`` as its totals; ``num_bins`` then down-samples
+        (one partition) as the constructor does.
+
+        Parameters
+        ----------
+        sweep : Sweep
+            From :func:`~evalkit._sweep.threshold_sweep` (which keeps samples
+            of weight 0, as Spark does), or a sum of them.
+        num_bins, bin_threshold, pr_first_point
+            As for :class:`BinaryClassificationMetrics`.
+
+        Examples
+        --------
+        >>> from evalkit._sweep import threshold_sweep
+        >>> a = threshold_sweep([1, 0, 1], [0.9, 0.5, 0.5])
+        >>> b = threshold_sweep([0, 1], [0.7, 0.5])
+        >>> whole = BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.5, 1), (0.7, 0), (0.5, 1)])
+        >>> m = BinaryClassificationMetrics.from_sweep(a + b)
+        >>> m.cumulative_counts().tolist() == whole.cumulative_counts().tolist()
+        True
+        >>> m.area_under_roc() == whole.area_under_roc()
+        True
+        """
+        if not isinstance(sweep, Sweep):
+            raise TypeError(f"sweep must be a Sweep (from threshold_sweep, or a sum of them), "
+                            f"got {type(sweep).__name__}")
         self = cls.__new__(cls)
-        self.num_bins, self.bin_threshold = num_bins, bin_threshold
+        self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
+        self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
         self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
-        self.sweep = sweep
+        self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
+        return self
+
+    @classmethod
+    def _of_steps(cls, sweep, *, num_bins, bin_threshold, pr_first_point="spark"):
+        """An evaluator over Spark's cumulative counts already binned (for :class:`SparkSteps`)."""
+        self = cls.from_sweep(sweep, bin_threshold=bin_threshold, pr_first_point=pr_first_point)
+        self.num_bins = num_bins
         return self
 
     def __repr__(self):
@@ -503,7 +546,7 @@ class SparkSteps:
 
     def metrics(self, *, pr_first_point="spark"):
         """A :class:`BinaryClassificationMetrics` over these cumulative counts (this partitioning)."""
-        return BinaryClassificationMetrics._from_sweep(
+        return BinaryClassificationMetrics._of_steps(
             self._sweep(), num_bins=self.num_bins, bin_threshold=self.bin_threshold,
             pr_first_point=pr_first_point)
 
@@ -653,3 +696,239 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
                       partitionwise_cumulative_counts=scan, cumulative_counts=cumulative,
                       num_bins=num_bins, bin_threshold=bin_threshold,
                       weighted=not np.issubdtype(base.sweep.tps.dtype, np.integer))
+
+
+# -- RankingMetrics (one block, appended: evalkit.ranking's hits, Spark's arithmetic) ------
+
+__all__ += ["RankingMetrics"]
+
+
+def _spark_mean(values, num_partitions=1):
+    """``RDD[Double].mean()`` as Spark computes it: a StatCounter per partition, then merged.
+
+    Within a partition: ``delta = x - mu; n += 1; mu += delta / n`` (Welford);
+    partitions are the slices of ``sc.parallelize(rows, num_partitions)`` and are
+    merged in partition order with StatCounter's rule (Spark merges them in the
+    order tasks finish, which for three or more partitions can move the last digit).
+    """
+    values = [float(v) for v in values]
+    n_all = len(values)
+    stats = []
+    for i in range(num_partitions):
+        part = values[i * n_all // num_partitions:(i + 1) * n_all // num_partitions]
+        n, mu = 0, 0.0
+        for v in part:
+            n += 1
+            mu += (v - mu) / n
+        stats.append((n, mu))
+    n, mu = 0, 0.0
+    for n2, mu2 in stats:
+        if n == 0:
+            n, mu = n2, mu2
+        elif n2 != 0:
+            delta = mu2 - mu
+            if n2 * 10 < n:
+                mu = mu + (delta * n2) / (n + n2)
+            elif n * 10 < n2:
+                mu = mu2 - (delta * n) / (n + n2)
+            else:
+                mu = (mu * n + mu2 * n2) / (n + n2)
+            n += n2
+    return mu if n else float("nan")
+
+
+def _ranking_rows(prediction_and_labels, name="prediction_and_labels"):
+    """Split Spark's rows into predictions, labels and relevance arrays (validated)."""
+    if prediction_and_labels is None:
+        raise TypeError(f"{name} is required, got None")
+    if hasattr(prediction_and_labels, "itertuples"):
+        rows = [tuple(r) for r in prediction_and_labels.itertuples(index=False)]
+    elif isinstance(prediction_and_labels, (list, tuple)):
+        rows = list(prediction_and_labels)
+    else:
+        raise TypeError(f"{name} must be a list of (prediction, labels) or (prediction, labels, "
+                        f"relevance) rows, got a {type(prediction_and_labels).__name__}")
+    if not rows:
+        raise ValueError(f"{name} is empty: at least one row is needed")
+    preds, labels, rels = [], [], []
+    for i, row in enumerate(rows):
+        if not isinstance(row, (tuple, list)) or len(row) not in (2, 3):
+            raise ValueError(f"{name}[{i}] must be a (prediction, labels) or (prediction, labels, "
+                             f"relevance) tuple, got {row!r}")
+        for j, what in enumerate(("prediction", "labels", "relevance")[:len(row)]):
+            if isinstance(row[j], (set, frozenset, dict, str, bytes)) or np.isscalar(row[j]) \
+                    or row[j] is None:
+                raise TypeError(f"{name}[{i}] {what} must be an array (a list), got {row[j]!r}")
+        preds.append(list(row[0]))
+        labels.append(list(row[1]))
+        rels.append(list(row[2]) if len(row) == 3 else [])
+    return preds, labels, rels
+
+
+class RankingMetrics:
+    """Spark MLlib's ``RankingMetrics`` on numpy: P@k, R@k, MAP, MAP@k and NDCG@k, Spark's numbers.
+
+    Each row is ``(prediction, labels)`` -- a ranked array of item ids and the
+    array of relevant ids -- or, as in Spark 3.4 and later, ``(prediction,
+    labels, relevance)`` with one relevance value per label (graded NDCG).
+    For each row (with L = the distinct labels, n = the prediction's length):
+
+    * ``precision_at(k)`` = |{first min(n, k) predictions} ∩ L| / k;
+    * ``recall_at(k)`` = the same count / |L|;
+    * ``mean_average_precision_at(k)`` = (Σ_{hits i ≤ k} hits so far / i) /
+      min(|L|, k); ``mean_average_precision()`` the same with k = max(n, |L|),
+      i.e. / |L|;
+    * ``ndcg_at(k)``: binary (no relevance): DCG = Σ 1/ln(i+1) over hits in the
+      first min(n, k), IDCG = Σ_{i ≤ min(|L|, k)} 1/ln(i+1); graded: gains
+      2^rel - 1 with rel looked up by item (0 when absent), and the IDCG from
+      **the labels in the order given** (``labels[0..min(|L|,k)-1]``), not
+      sorted by relevance.
+
+    A row with no labels scores 0 (Spark logs "Empty ground truth set"), and
+    the result is the mean over all rows, computed as Spark's
+    ``RDD.mean()`` (a Welford running mean per partition) so the digits
+    match. A prediction that repeats an item counts each occurrence, as
+    Spark does.
+
+    The graded ideal DCG is a Spark slip, reproduced, not fixed: Spark does
+    not sort the labels by relevance, so with the labels given in increasing
+    order of relevance NDCG can exceed 1 (Spark's own test data with both
+    label arrays reversed gives NDCG@3 = 1.7502). Pass labels sorted by
+    relevance, best first, or use :func:`evalkit.ndcg_at_k` (which sorts).
+    PySpark 4.3's Python wrapper passes only the first two columns to the JVM,
+    so graded NDCG through it silently returns the binary value; the JVM's
+    ``RankingMetrics.of`` on 3-tuples gives the graded one, which this class
+    reproduces.
+
+    Parameters
+    ----------
+    prediction_and_labels : list of tuples, or a DataFrame of 2 or 3 columns
+        ``(prediction, labels)`` or ``(prediction, labels, relevance)`` rows.
+    num_partitions : int, default 1
+        The partitions of ``sc.parallelize(rows, num_partitions)``: only the
+        last digit of the means depends on it.
+
+    Attributes
+    ----------
+    hits : RankingHits
+        The per-user hits (binary: membership in the labels).
+
+    Examples
+    --------
+    Spark's own test data (``RankingMetricsSuite``):
+
+    >>> rows = [([1, 6, 2, 7, 8, 3, 9, 10, 4, 5], [1, 2, 3, 4, 5]),
+    ...         ([4, 1, 5, 6, 2, 7, 3, 8, 9, 10], [1, 2, 3]),
+    ...         ([1, 2, 3, 4, 5], [])]
+    >>> m = RankingMetrics(rows)
+    >>> round(m.precision_at(5), 6), round(m.mean_average_precision(), 6), round(m.ndcg_at(3), 6)
+    (0.266667, 0.355026, 0.333333)
+    >>> graded = [(p, l, r) for (p, l), r in zip(rows, [[3, 2, 1, 1, 1], [2, 0, 0], []])]
+    >>> round(RankingMetrics(graded).ndcg_at(3), 6)
+    0.511959
+    """
+
+    def __init__(self, prediction_and_labels, *, num_partitions=1):
+        from ._counts import ranking_hits
+        from ._validation import check_grades, check_item_ids
+
+        preds, labels, rels = _ranking_rows(prediction_and_labels)
+        self.num_partitions = check_integer(num_partitions, "num_partitions", minimum=1)
+        name = "prediction_and_labels"
+        p_items, p_off = _flat(preds, f"{name} predictions", check_item_ids)
+        label_sets = [list(dict.fromkeys(lab)) for lab in labels]
+        l_items, l_off = _flat(label_sets, f"{name} labels", check_item_ids)
+        if len(p_items) and len(l_items) and (p_items.dtype.kind in "US") != (l_items.dtype.kind in "US"):
+            raise TypeError(f"{name} predictions and labels hold different kinds of item ids")
+        self.hits = ranking_hits(p_items, p_off, l_items, l_off, None, repeats="count",
+                                 names=(f"{name} predictions", f"{name} labels"))
+        self._n_labels = np.diff(l_off)
+        self._graded = [bool(len(r)) for r in rels]
+        self._graded_hits = None
+        if any(self._graded):
+            # Spark: relMap = (labels zip relevance).toMap -- the last value of a repeated label wins
+            maps = [dict(zip(lab, check_grades(rel, f"{name}[{i}] relevance").tolist()
+                             if rel else [])) for i, (lab, rel) in enumerate(zip(labels, rels))]
+            k_items, k_off = _flat([list(mp) for mp in maps], f"{name} labels", check_item_ids)
+            grades = np.array([g for mp in maps for g in mp.values()], dtype=np.float64)
+            self._graded_hits = ranking_hits(p_items, p_off, k_items, k_off, grades, repeats="count")
+            width = int(self._n_labels.max(initial=0))
+            self._ideal_rel = np.zeros((len(labels), width))
+            for i, lab in enumerate(labels):
+                n_distinct = int(self._n_labels[i])
+                self._ideal_rel[i, :n_distinct] = [maps[i].get(v, 0.0) for v in lab[:n_distinct]]
+
+    def __repr__(self):
+        return f"RankingMetrics({self.hits.n_users} rows)"
+
+    def _mean(self, values):
+        return _spark_mean(values, self.num_partitions)
+
+    def _k(self, k):
+        from ._validation import check_k
+        return check_k(k, name="k")
+
+    def precision_at(self, k):
+        """Mean precision at k: relevant items in the first k predictions / k (0 for no labels)."""
+        k = self._k(k)
+        hits = self.hits.hits_at(k)
+        return self._mean(np.where(self._n_labels > 0, hits / k, 0.0))
+
+    def recall_at(self, k):
+        """Mean recall at k: relevant items in the first k predictions / |labels| (Spark 3.0+)."""
+        k = self._k(k)
+        hits = self.hits.hits_at(k).astype(np.float64)
+        n = self._n_labels
+        return self._mean(np.divide(hits, n, out=np.zeros_like(hits), where=n > 0))
+
+    def _ap(self, k):
+        h = self.hits
+        user, position, _ = h.within(k)
+        first = np.searchsorted(user, np.arange(h.n_users))
+        nth = (np.arange(len(user)) - first[user] + 1).astype(np.float64)
+        prec_sum = np.bincount(user, nth / (position + 1), minlength=h.n_users)  # summed in rank order
+        n = self._n_labels
+        den = n if k is None else np.minimum(n, k)
+        return np.divide(prec_sum, den, out=np.zeros_like(prec_sum), where=n > 0)
+
+    def mean_average_precision(self):
+        """Mean average precision: per row (Σ_{hits} precision at the hit) / |labels|."""
+        return self._mean(self._ap(None))
+
+    def mean_average_precision_at(self, k):
+        """Mean average precision at k: per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k)."""
+        return self._mean(self._ap(self._k(k)))
+
+    def ndcg_at(self, k):
+        """Mean NDCG at k, Spark's way: binary rows 1/ln(i+1) gains; graded rows 2^rel - 1, ideal as given."""
+        k = self._k(k)
+        n_lab = self._n_labels
+        h = self.hits
+        user, position, _ = h.within(k)
+        width = int(max(h.depth, int(n_lab.max(initial=0)), 1))
+        width = min(width, k)
+        gain = 1.0 / np.log(np.arange(width) + 2.0)
+        dcg = np.bincount(user, gain[position], minlength=h.n_users)   # in rank order, as Spark's loop
+        idcg_table = np.concatenate([[0.0], np.cumsum(gain)])
+        idcg = idcg_table[np.minimum(n_lab, width)]
+        if self._graded_hits is not None:
+            g = self._graded_hits
+            gu, gp, gg = g.within(k)
+            terms = (np.exp2(gg) - 1.0) / np.log(gp + 2.0)
+            gdcg = np.bincount(gu, terms, minlength=h.n_users)
+            w = min(width, self._ideal_rel.shape[1])
+            ideal_terms = (np.exp2(self._ideal_rel[:, :w]) - 1.0) / np.log(np.arange(w) + 2.0)
+            cum = np.concatenate([np.zeros((h.n_users, 1)), np.cumsum(ideal_terms, axis=1)], axis=1)
+            gidcg = cum[np.arange(h.n_users), np.minimum(n_lab, w)]
+            graded = np.array(self._graded)
+            dcg = np.where(graded, gdcg, dcg)
+            idcg = np.where(graded, gidcg, idcg)
+        ok = (n_lab > 0) & (idcg != 0)
+        return self._mean(np.divide(dcg, idcg, out=np.zeros_like(dcg), where=ok))
+
+
+def _flat(rows, name, check_item_ids):
+    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return check_item_ids([v for r in rows for v in r], name), offsets

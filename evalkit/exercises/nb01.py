@@ -1,18 +1,19 @@
 """Exercises of notebook 01, the accuracy paradox.
 
-* 01.1 -- read a confusion matrix laid out as seed 000 lays it out (rows are
-  the prediction) and give the recall;
-* 01.2 -- write ``f_beta(p, r, beta)`` from precision and recall (the
-  misprinted formula of seed 000 passes beta = 1 and fails the rest);
-* 01.3 -- write ``majority_accuracy(class_sizes)``, the accuracy of always
-  predicting the largest class.
+* 01.1 -- transfer: precision, recall and F1 of a new table laid out as the
+  Spark post lays it out (rows are the prediction);
+* 01.2 -- judgement: which of two screening models, and by which number
+  (F2, since a missed cancer is the costly error); a choice;
+* 01.3 -- transfer: write ``majority_accuracy(class_sizes)``, the accuracy
+  of always predicting the largest class, for any number of classes.
 
-Every expected value is computed with evalkit: F-beta from the counts of a
-real table (as scikit-learn computes it), the learner from that table's
-precision and recall.
+Every expected value is computed with evalkit (``BinaryCounts``,
+``accuracy_score``), never typed in.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 
@@ -23,63 +24,58 @@ from . import Case, Exercise, register
 __all__ = ["EX_01_1", "EX_01_2", "EX_01_3", "WRONG_ANSWERS"]
 
 # --------------------------------------------------------------------------
-# 01.1  the recall of a table in seed 000's layout (predicted x actual):
+# 01.1  precision, recall and F1 of a table in the Spark post's layout
+#       (predicted x actual):
 #
-#                   actual woman  actual man
-#   predicted woman        6           2
-#   predicted man          4          88
+#                       actual spam  actual not spam
+#   predicted spam           45             5
+#   predicted not spam       15           935
 
-_TABLE_01_1 = ek.BinaryCounts(tp=6, fp=2, fn=4, tn=88)
+_SPAM = ek.BinaryCounts(tp=45, fp=5, fn=15, tn=935)
 
 EX_01_1 = register(Exercise(
     id="01.1",
-    prompt="the recall of the women in the table (rows: predicted, columns: actual)",
+    prompt="[precision, recall, F1] of spam in the table (rows: predicted, columns: actual)",
     kind="value",
-    cases=[Case("recall of 'woman' in the 6 / 2 / 4 / 88 table", {},
-                lambda: _TABLE_01_1.recall())],
-    solution=6 / (6 + 4),
-    hint='recall divides by the women who are really there: find the column of actual women',
+    cases=[Case("spam in the 45 / 5 / 15 / 935 table", {},
+                lambda: [_SPAM.precision(), _SPAM.recall(), _SPAM.f1()])],
+    solution=[Fraction(45, 50), Fraction(45, 60), Fraction(90, 110)],
+    hint="Rows are the prediction here: the first row is everything called spam (precision "
+         "divides by it), the first column everything that is spam (recall divides by it). "
+         "F1 = 2·TP / (2·TP + FP + FN).",
 ))
 
 
 # --------------------------------------------------------------------------
-# 01.2  f_beta(p, r, beta) from precision and recall
+# 01.2  which model for a cancer screening, and by which number
+
+SCREENING = {"X": ek.BinaryCounts(tp=30, fp=5, fn=20, tn=945),
+             "Y": ek.BinaryCounts(tp=47, fp=60, fn=3, tn=890)}
 
 
-def _fbeta_case(description, counts, beta):
-    """A case whose arguments are the table's P and R, and whose reference is F from counts."""
-    p = counts.precision(zero_division=0.0)
-    r = counts.recall(zero_division=0.0)
-    return Case(description, {"p": p, "r": r, "beta": beta},
-                lambda p, r, beta: counts.f_beta(beta, zero_division=0.0))
-
-
-_SEED_A = ek.BinaryCounts(tp=1, fp=0, fn=10, tn=89)         # P = 1,   R = 1/11
-_SEED_B = ek.BinaryCounts(tp=171, fp=19, fn=729, tn=9081)   # P = 0.9, R = 0.19
-_PERFECT = ek.BinaryCounts(tp=10, fp=0, fn=0, tn=90)        # P = R = 1
-_HOPELESS = ek.BinaryCounts(tp=0, fp=3, fn=10, tn=87)       # P = R = 0
-
-
-def _f_beta_solution(p, r, beta):
-    b2 = beta * beta
-    den = b2 * p + r
-    return 0.0 if den == 0 else (1 + b2) * p * r / den
+def _screening_choice():
+    """The option whose claim holds: recall-weighted F2 (a missed cancer is the costly error)."""
+    x, y = SCREENING["X"], SCREENING["Y"]
+    if y.f_beta(2) > x.f_beta(2) and y.recall() > x.recall():
+        return "b"
+    raise AssertionError("the screening data no longer make the F2 option true")
 
 
 EX_01_2 = register(Exercise(
     id="01.2",
-    prompt="f_beta(p, r, beta): F-beta from precision and recall (0.0 when p = r = 0)",
-    kind="function",
-    cases=[
-        _fbeta_case("P = 1, R = 1/11, beta = 1 (seed 000's table)", _SEED_A, 1.0),
-        _fbeta_case("P = 0.9, R = 0.19, beta = 1", _SEED_B, 1.0),
-        _fbeta_case("P = 0.9, R = 0.19, beta = 2", _SEED_B, 2.0),
-        _fbeta_case("P = 1, R = 1/11, beta = 0.5", _SEED_A, 0.5),
-        _fbeta_case("P = R = 1, beta = 2 (a perfect model)", _PERFECT, 2.0),
-        _fbeta_case("P = R = 0, beta = 1", _HOPELESS, 1.0),
-    ],
-    solution=_f_beta_solution,
-    hint='F-beta is a weighted harmonic mean; beta > 1 weights recall. Check where beta² goes in the denominator',
+    prompt="cancer screening, missed cancers are the costly error: model X or Y, and by which number?",
+    kind="choice",
+    choices={
+        "a": "X: its F0.5 is higher, and precision is what matters",
+        "b": "Y: its F2 is higher, and recall should count more when a missed cancer is the costly error",
+        "c": "X: its accuracy is higher",
+    },
+    cases=[Case("the model and the number for a screening test", {}, _screening_choice)],
+    solution="b",
+    hint="Which error is expensive here, a false positive or a false negative? F-beta with beta > 1 "
+         "counts recall more, beta < 1 precision. Compute both models' F0.5 and F2 with "
+         "ek.BinaryCounts(tp=..., fp=..., fn=..., tn=...).f_beta(beta), and remember that 950 of "
+         "the 1000 patients are healthy when you look at accuracy.",
 ))
 
 
@@ -117,15 +113,11 @@ EX_01_3 = register(Exercise(
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 WRONG_ANSWERS = {
-    "01.1": [6 / (6 + 2)],  # the precision: the table read as actual x predicted
-    "01.2": [
-        # seed 000's misprinted weighted F: (1 + b²)·P·R / (b²·(P + R))
-        lambda p, r, beta: 0.0 if p + r == 0 else (1 + beta**2) * p * r / (beta**2 * (p + r)),
-        # the arithmetic mean, whatever beta
-        lambda p, r, beta: (p + r) / 2,
-        # beta weighting precision instead of recall
-        lambda p, r, beta: _f_beta_solution(r, p, beta),
+    "01.1": [
+        [45 / 60, 45 / 50, 90 / 110],     # the table read as actual x predicted
+        [0.9, 0.75, 0.825],               # the arithmetic mean for F1
     ],
+    "01.2": ["a", "c"],
     "01.3": [
         lambda class_sizes: class_sizes[0] / sum(class_sizes),  # "the first class is the majority"
         lambda class_sizes: min(class_sizes) / sum(class_sizes),

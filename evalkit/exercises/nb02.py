@@ -1,15 +1,16 @@
 """Exercises of notebook 02, thresholds the Spark way.
 
-* 02.1 -- read the confusion matrix Spark builds at threshold 0.6 on seed
-  000's second data set, as (tp, fp, fn, tn);
-* 02.2 -- write ``scan_left(agg)``: Spark's ``partitionwiseCumulativeCounts``
-  from the per-partition sums;
-* 02.3 -- write ``best_threshold_f1(scores, labels)``: the threshold of the
-  highest F1 Spark reports, the highest threshold on a tie (seed 000 takes
-  the first row of Spark's descending list).
+* 02.1 -- transfer: Spark's confusion matrix of nine new (score, label) rows
+  at a threshold two rows sit exactly on (Spark predicts ``score >= t``);
+* 02.2 -- transfer: the threshold of the lowest expected cost on the same
+  rows, when a false negative costs five false positives (it is not the
+  threshold of the highest F1);
+* 02.3 -- judgement: what to report after tuning a threshold on the
+  validation set (a choice).
 
-Every expected value is computed with evalkit (``spark_steps`` and
-``BinaryClassificationMetrics``), never typed in.
+Every expected value is computed with evalkit (``BinaryClassificationMetrics``,
+``best_threshold``), never typed in; the right choice of 02.3 comes from a
+simulation of tuning on one split and scoring on another.
 """
 
 from __future__ import annotations
@@ -18,16 +19,17 @@ import numpy as np
 
 import evalkit as ek
 
-from ..datasets import students_hard_scores, students_soft_scores
 from . import Case, Exercise, register
 
-__all__ = ["EX_02_1", "EX_02_2", "EX_02_3", "WRONG_ANSWERS"]
+__all__ = ["EX_02_1", "EX_02_2", "EX_02_3", "ROWS", "WRONG_ANSWERS"]
 
-_SEED_SCORES = np.column_stack(students_soft_scores())
-_SEED_FIRST = np.column_stack(students_hard_scores())
+#: the nine (score, label) rows of 02.1 and 02.2
+ROWS = np.array([(0.9, 1), (0.8, 0), (0.7, 1), (0.7, 0), (0.5, 1),
+                 (0.4, 0), (0.4, 0), (0.3, 1), (0.1, 0)], dtype=float)
+C_FP, C_FN = 1.0, 5.0
 
 # --------------------------------------------------------------------------
-# 02.1  the confusion matrix at threshold 0.6
+# 02.1  the confusion matrix at threshold 0.4
 
 
 def _counts_at(rows, threshold):
@@ -39,128 +41,90 @@ def _counts_at(rows, threshold):
 
 EX_02_1 = register(Exercise(
     id="02.1",
-    prompt="(tp, fp, fn, tn) of Spark's confusion matrix at threshold 0.6, seed 000's second data set",
+    prompt="(tp, fp, fn, tn) of Spark's confusion matrix at threshold 0.4 for the nine rows",
     kind="value",
-    cases=[Case("threshold 0.6: score >= 0.6 is predicted a woman", {},
-                lambda: _counts_at(_SEED_SCORES, 0.6))],
-    solution=(6, 0, 5, 89),
-    hint='at threshold t Spark predicts positive every score >= t; count the women and men on each side',
+    cases=[Case("threshold 0.4: score >= 0.4 is predicted positive", {},
+                lambda: _counts_at(ROWS, 0.4))],
+    solution=(3, 4, 1, 1),
+    hint="Spark predicts positive when score >= threshold, so both rows scored exactly 0.4 are "
+         "predicted positive. Count the labels 1 and 0 above and below the line.",
 ))
 
 
 # --------------------------------------------------------------------------
-# 02.2  scan_left(agg): the counts before each partition, then the total
+# 02.2  the threshold of the lowest cost
 
 
-def _rows(seed, n, decimals):
-    rng = np.random.default_rng(seed)
-    s = np.round(rng.random(n), decimals)
-    return np.column_stack((s, (rng.random(n) < s).astype(float)))
+def _cheapest_threshold(rows, c_fp, c_fn):
+    def minus_cost(tp, fp, fn, tn):
+        return -(c_fp * fp + c_fn * fn)
 
-
-def _scan_case(description, rows, num_partitions):
-    steps = ek.spark_steps(rows, num_partitions=num_partitions)
-    return Case(description, {"agg": steps.agg.astype(int).tolist()},
-                lambda agg: steps.partitionwise_cumulative_counts)
-
-
-def _scan_left_solution(agg):
-    out = [[0, 0]]
-    for pos, neg in agg:
-        out.append([out[-1][0] + pos, out[-1][1] + neg])
-    return out
+    return ek.best_threshold(rows[:, 1], rows[:, 0], metric=minus_cost)[0]
 
 
 EX_02_2 = register(Exercise(
     id="02.2",
-    prompt="scan_left(agg): [[0, 0], then the running sums of the per-partition [numPos, numNeg]]",
-    kind="function",
-    cases=[
-        _scan_case("seed 000's data in 2 partitions", _SEED_SCORES, 2),
-        _scan_case("seed 000's data in 3 partitions", _SEED_SCORES, 3),
-        _scan_case("seed 000's first data set, 1 partition", _SEED_FIRST, 1),
-        _scan_case("60 rows with ties in 4 partitions", _rows(1, 60, 1), 4),
-        _scan_case("200 rows in 7 partitions", _rows(2, 200, 2), 7),
-    ],
-    solution=_scan_left_solution,
-    hint='scanLeft starts from an empty counter and keeps every running total, the last one included',
+    prompt="the threshold of the lowest c_FP·FP + c_FN·FN (c_FP = 1, c_FN = 5) for the nine rows",
+    kind="value",
+    cases=[Case("c_FN = 5 c_FP, thresholds among the distinct scores", {},
+                lambda: _cheapest_threshold(ROWS, C_FP, C_FN))],
+    solution=0.3,
+    hint="Make a table with one row per distinct score: FP and FN when everything scored at or "
+         "above it is predicted positive, then 1·FP + 5·FN. The lowest total wins. (It need not be "
+         "the threshold of the highest F1.)",
 ))
 
 
 # --------------------------------------------------------------------------
-# 02.3  best_threshold_f1(scores, labels): argmax of fMeasureByThreshold
+# 02.3  what to report after tuning a threshold
 
 
-def _best_f1_threshold(scores, labels):
-    f = ek.BinaryClassificationMetrics(np.column_stack((scores, labels))).f_measure_by_threshold()
-    return f[np.argmax(f[:, 1]), 0]  # rows run from the highest threshold: the first max wins
+def _optimism(n=300, splits=100, seed=0):
+    """Mean of (F1 of the tuned threshold where it was tuned) - (its F1 on the other half)."""
+    rng = np.random.default_rng(seed)
+    gaps = []
+    for _ in range(splits):
+        y = (rng.random(n) < 0.4).astype(int)
+        s = rng.normal(0.0, 1.0, n) + 2.0 * y
+        tune = rng.random(n) < 0.5
+        t, f_tune = ek.best_threshold(y[tune], s[tune])
+        gaps.append(f_tune - ek.f1_score(y[~tune], s[~tune] >= t))
+    return float(np.mean(gaps))
 
 
-def _best_case(description, rows):
-    return Case(description, {"scores": rows[:, 0].copy(), "labels": rows[:, 1].copy()},
-                _best_f1_threshold)
-
-
-# F1 = 2/3 both at 0.9 (tp 1, fp 0 of 2 positives) and at 0.5 (tp 2, fp 2): the highest wins
-_TIE = np.array([(0.9, 1), (0.6, 0), (0.5, 1), (0.5, 0), (0.1, 0)], dtype=float)
-
-
-def _best_solution(scores, labels):
-    scores, labels = np.asarray(scores, dtype=float), np.asarray(labels) > 0.5
-    best_t, best_f = None, -1.0
-    for t in sorted(set(scores.tolist()), reverse=True):
-        pred = scores >= t
-        tp = np.sum(pred & labels)
-        p = tp / pred.sum()
-        r = tp / labels.sum()
-        f = 0.0 if p + r == 0 else 2 * p * r / (p + r)
-        if f > best_f:
-            best_t, best_f = t, f
-    return best_t
+def _what_to_report():
+    # if the tuned F1 overstates the F1 on fresh data, only fresh data gives an honest figure
+    return "b" if _optimism() > 0 else "a"
 
 
 EX_02_3 = register(Exercise(
     id="02.3",
-    prompt="best_threshold_f1(scores, labels): the threshold of the highest F1, the highest on a tie",
-    kind="function",
-    cases=[
-        _best_case("seed 000's second data set", _SEED_SCORES),
-        _best_case("seed 000's first data set", _SEED_FIRST),
-        _best_case("a tie between two thresholds", _TIE),
-        _best_case("80 rows with ties", _rows(3, 80, 1)),
-        _best_case("300 rows", _rows(4, 300, 3)),
-    ],
-    solution=_best_solution,
-    hint='walk the thresholds from the highest down and keep the first one that beats the best F1 so far',
+    prompt="a threshold tuned by max F1 on the validation set: what goes in the report?",
+    kind="choice",
+    choices={
+        "a": "the tuned F1, since the validation set was not used to fit the model",
+        "b": "both thresholds' F1 on data used for neither fitting nor tuning, with an interval "
+             "for the difference",
+        "c": "the tuned F1, because the highest F1 over all thresholds is the model's true F1",
+    },
+    cases=[Case("the honest figure for a tuned threshold", {}, _what_to_report)],
+    solution="b",
+    hint="Picking the best of many thresholds on one data set is itself fitting: the winner is "
+         "partly the one that got lucky on that data. Section 5.2 measures how lucky.",
 ))
 
 
 # --------------------------------------------------------------------------
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
-
-def _lowest_of_ties(scores, labels):
-    f = ek.BinaryClassificationMetrics(np.column_stack((scores, labels))).f_measure_by_threshold()
-    last = len(f) - 1 - np.argmax(f[::-1, 1])
-    return f[last, 0]
-
-
-def _best_precision(scores, labels):
-    p = ek.BinaryClassificationMetrics(np.column_stack((scores, labels))).precision_by_threshold()
-    return p[np.argmax(p[:, 1]), 0]
-
-
 WRONG_ANSWERS = {
     "02.1": [
-        (6, 5, 0, 89),        # fp and fn swapped: the seed's FP1 array read as false positives
-        (1, 0, 10, 89),       # the matrix at threshold 1.0
+        (3, 2, 1, 3),         # score > 0.4: the tied rows left out
+        (3, 1, 4, 1),         # fp and fn swapped
     ],
     "02.2": [
-        lambda agg: np.cumsum(agg, axis=0).tolist(),           # no (0, 0) first row
-        lambda agg: [[0, 0]] + np.cumsum(agg, axis=0).tolist()[:-1],   # no total at the end
+        0.5,                  # the highest F1 (tied with 0.3), not the lowest cost
+        0.1,                  # everything predicted positive
     ],
-    "02.3": [
-        _lowest_of_ties,      # the last maximum: the lowest threshold on a tie
-        _best_precision,      # the best precision instead of F1
-    ],
+    "02.3": ["a", "c"],
 }

@@ -1,47 +1,36 @@
 """Exercises of notebook 04, AUC three ways and the area under the PR curve.
 
-* 04.1 -- write ``rank_auc(y_true, y_score)``: the ROC AUC by seed 003's
-  rank-sum formula, tied scores sharing their average rank;
-* 04.2 -- write ``average_precision(y_true, y_score)`` from seed 003's AP
-  formula with its index corrected, (1/r)·Σ_j j / r_j, for distinct scores;
-* 04.3 -- Spark's ``areaUnderPR`` of a small ranking whose top score is tied
-  between a positive and a negative (so its first point matters).
+* 04.1 -- transfer: the rank sum W of the positives and the ROC AUC from it,
+  by hand, on nine new scores with ties (W is not U: the AUC is
+  (W - M(M+1)/2) / (M N));
+* 04.2 -- judgement: two fraud models, rare positives, a review budget of
+  the top 100: the ROC AUC prefers one model, the top of the ranking (and
+  the average precision) the other; a choice;
+* 04.3 -- transfer: Spark's ``areaUnderPR`` of a small ranking whose top
+  score is tied between a positive and a negative (so its first point
+  matters).
 
-Every expected value is computed with evalkit (``roc_auc_score``,
-``average_precision_score``, ``spark.BinaryClassificationMetrics``).
+Every expected value is computed (numpy ranks, ``roc_auc_score``, the
+precision of the top 100, ``mllib.BinaryClassificationMetrics``), never typed
+in.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 
 import evalkit as ek
 
-from ..datasets import click_sequences
 from ..mllib import BinaryClassificationMetrics
 from . import Case, Exercise, register
 
-__all__ = ["EX_04_1", "EX_04_2", "EX_04_3", "WRONG_ANSWERS"]
-
-_Y, _SEQUENCES = click_sequences()
-
-
-def _case(description, y_true, y_score, metric):
-    return Case(description, {"y_true": np.asarray(y_true), "y_score": np.asarray(y_score)},
-                lambda y_true, y_score: metric(y_true, y_score))
-
-
-# --------------------------------------------------------------------------
-# 04.1  rank_auc(y_true, y_score)
-
-_rng = np.random.default_rng(4)
-_Y_TIES = _rng.integers(0, 2, 60)
-_S_TIES = np.round(_Y_TIES * 0.8 + _rng.normal(0, 1, 60))          # integers: many ties
-_Y_BIG = _rng.integers(0, 2, 500)
-_S_BIG = _Y_BIG + _rng.normal(0, 1.5, 500)
+__all__ = ["EX_04_1", "EX_04_2", "EX_04_3", "WRONG_ANSWERS", "fraud_scores"]
 
 
 def _average_ranks(y_score):
+    """Ranks 1 (lowest) .. n, tied scores sharing their average rank."""
     y_score = np.asarray(y_score, dtype=float)
     ordinal = np.empty(len(y_score))
     ordinal[np.argsort(y_score, kind="stable")] = np.arange(1, len(y_score) + 1)
@@ -49,56 +38,84 @@ def _average_ranks(y_score):
     return (np.bincount(group, weights=ordinal) / np.bincount(group))[group]
 
 
-def _rank_auc_solution(y_true, y_score):
-    y_true = np.asarray(y_true)
-    ranks = _average_ranks(y_score)
-    m = int(y_true.sum())
-    n = len(y_true) - m
-    return (ranks[y_true == 1].sum() - m * (m + 1) / 2) / (m * n)
+# --------------------------------------------------------------------------
+# 04.1  the rank sum W and the AUC from it, by hand
+
+Y_04_1 = np.array([1, 0, 1, 1, 0, 0, 1, 0, 0])
+S_04_1 = np.array([0.9, 0.8, 0.8, 0.6, 0.5, 0.5, 0.4, 0.2, 0.1])
+
+
+def _w_and_auc():
+    w = float(_average_ranks(S_04_1)[Y_04_1 == 1].sum())
+    return [w, ek.roc_auc_score(Y_04_1, S_04_1)]
 
 
 EX_04_1 = register(Exercise(
     id="04.1",
-    prompt="rank_auc(y_true, y_score): ROC AUC by the rank-sum formula, average ranks for ties",
-    kind="function",
-    cases=[
-        _case("seed 001, sequence 2", _Y, _SEQUENCES["sequence 2"], ek.roc_auc_score),
-        _case("seed 001, sequence 3", _Y, _SEQUENCES["sequence 3"], ek.roc_auc_score),
-        _case("hard predictions (scores 0 and 1)", _Y, [1, 1, 0, 0, 0, 0], ek.roc_auc_score),
-        _case("60 samples, integer scores with many ties", _Y_TIES, _S_TIES, ek.roc_auc_score),
-        _case("500 samples, distinct scores", _Y_BIG, _S_BIG, ek.roc_auc_score),
-    ],
-    solution=_rank_auc_solution,
+    prompt="[W, auc] for y = [1, 0, 1, 1, 0, 0, 1, 0, 0], "
+           "scores = [0.9, 0.8, 0.8, 0.6, 0.5, 0.5, 0.4, 0.2, 0.1]",
+    kind="value",
+    cases=[Case("the rank sum W and the AUC of the nine scores", {}, _w_and_auc)],
+    solution=[Fraction(51, 2), Fraction(31, 40)],
+    hint="Sort the scores from lowest to highest; two tied scores both get the mean of the two "
+         "ranks they occupy. W adds the ranks of the clicked items only. W is not yet the "
+         "number of pairs won: subtract M(M+1)/2 (M clicked items) to get U, then divide U "
+         "by M times N.",
 ))
 
 
 # --------------------------------------------------------------------------
-# 04.2  average_precision(y_true, y_score), distinct scores
-
-_Y_AP = _rng.integers(0, 2, 200)
-_Y_AP[0] = 1
-_S_AP = _Y_AP * 0.7 + _rng.random(200)                               # distinct (continuous)
+# 04.2  which fraud model: ROC AUC or the top of the ranking?
 
 
-def _ap_solution(y_true, y_score):
-    ranked = np.asarray(y_true)[np.argsort(-np.asarray(y_score), kind="stable")]
-    r_j = np.flatnonzero(ranked == 1) + 1
-    return float(np.mean(np.arange(1, len(r_j) + 1) / r_j))
+def fraud_scores():
+    """Two fraud models on the same 20,000 payments, about 1 in 200 fraud.
+
+    Returns ``(y_true, score_a, score_b)``. Model A shifts every fraud's score
+    up a little; model B scores half the frauds very high and the other half
+    only a little above the honest payments.
+
+    >>> y, a, b = fraud_scores()
+    >>> y.shape, a.shape, b.shape
+    ((20000,), (20000,), (20000,))
+    """
+    rng = np.random.default_rng(1)
+    n = 20_000
+    y = (rng.random(n) < 0.005).astype(int)
+    score_a = rng.normal(0.0, 1.0, n) + 2.3 * y
+    score_b = rng.normal(0.0, 1.0, n)
+    frauds = np.flatnonzero(y == 1)
+    obvious = rng.random(len(frauds)) < 0.5
+    score_b[frauds] += np.where(obvious, 4.0, 1.5)
+    return y, score_a, score_b
+
+
+def _precision_of_top(y_true, y_score, k=100):
+    return float(np.mean(y_true[np.argsort(-y_score, kind="stable")[:k]]))
+
+
+def _better_for_the_review_team():
+    y, a, b = fraud_scores()
+    return "a" if _precision_of_top(y, a) > _precision_of_top(y, b) else "b"
 
 
 EX_04_2 = register(Exercise(
     id="04.2",
-    prompt="average_precision(y_true, y_score): (1/r)·Σ_j j / r_j for distinct scores",
-    kind="function",
-    cases=[
-        _case("seed 001, sequence 1", _Y, _SEQUENCES["sequence 1"], ek.average_precision_score),
-        _case("seed 001, sequence 2", _Y, _SEQUENCES["sequence 2"], ek.average_precision_score),
-        _case("seed 001, sequence 3", _Y, _SEQUENCES["sequence 3"], ek.average_precision_score),
-        _case("one positive, ranked third", [0, 0, 1, 0], [0.9, 0.8, 0.7, 0.1],
-              ek.average_precision_score),
-        _case("200 samples", _Y_AP, _S_AP, ek.average_precision_score),
-    ],
-    solution=_ap_solution,
+    prompt="two fraud models, the team reviews the top 100 a day: which one?",
+    kind="choice",
+    choices={
+        "a": "model A, because its ROC AUC is higher",
+        "b": "model B, because the team sees the top of the ranking, where its precision "
+             "(and its AP) is higher",
+        "c": "either; their ROC AUCs are within a few hundredths",
+    },
+    cases=[Case("the model that serves a team reviewing the top 100", {},
+                _better_for_the_review_team)],
+    solution="b",
+    hint="Compute ek.roc_auc_score and ek.average_precision_score for each model, and the share "
+         "of fraud among the 100 payments each model scores highest (sort by score, descending). "
+         "The ROC curve divides false alarms by all the honest payments; the reviewers only "
+         "see the ones at the top.",
 ))
 
 
@@ -119,8 +136,13 @@ EX_04_3 = register(Exercise(
     prompt="Spark's areaUnderPR for y = [1, 0, 0, 1, 0, 1, 0], "
            "scores = [0.8, 0.8, 0.6, 0.5, 0.4, 0.3, 0.1]",
     kind="value",
-    cases=[Case("trapezoids from (0, precision at 0.8)", {}, _spark_area)],
-    solution=1 / 6 + (1 / 3) * (1 / 3 + 1 / 2) / 2 + (1 / 3) * (2 / 5 + 1 / 2) / 2,
+    cases=[Case("trapezoids from (0, precision at the highest score)", {}, _spark_area)],
+    solution=Fraction(1, 6) + Fraction(1, 3) * (Fraction(1, 3) + Fraction(1, 2)) / 2
+    + Fraction(1, 3) * (Fraction(2, 5) + Fraction(1, 2)) / 2,
+    hint="One point per distinct score, from the highest: (recall, precision) with recall = TP / 3 "
+         "and precision = TP / (TP + FP) of everything scored at or above it. Spark starts at "
+         "recall 0 with the precision of the first point, then joins the points by straight "
+         "lines: add up the trapezoids, (R_k - R_k-1) times the mean of the two precisions.",
 ))
 
 
@@ -128,30 +150,24 @@ EX_04_3 = register(Exercise(
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 
-def _rank_auc_ordinal(y_true, y_score):
+def _ordinal_w_and_auc():
     """Ties broken by position instead of averaged."""
-    y_true = np.asarray(y_true)
-    ranks = np.empty(len(y_true))
-    ranks[np.argsort(np.asarray(y_score), kind="stable")] = np.arange(1, len(y_true) + 1)
-    m = int(y_true.sum())
-    return (ranks[y_true == 1].sum() - m * (m + 1) / 2) / (m * (len(y_true) - m))
+    ranks = np.empty(len(S_04_1))
+    ranks[np.argsort(S_04_1, kind="stable")] = np.arange(1, len(S_04_1) + 1)
+    m, n = int(Y_04_1.sum()), int(len(Y_04_1) - Y_04_1.sum())
+    w = float(ranks[Y_04_1 == 1].sum())
+    return [w, (w - m * (m + 1) / 2) / (m * n)]
 
 
-def _rank_auc_pairs_of_positives(y_true, y_score):
-    """Subtracting M(M-1)/2, 'the pairs of two positives'."""
-    y_true = np.asarray(y_true)
-    m = int(y_true.sum())
-    return (_average_ranks(y_score)[y_true == 1].sum() - m * (m - 1) / 2) / (m * (len(y_true) - m))
-
-
-def _ap_mean_precision_at_every_rank(y_true, y_score):
-    ranked = np.asarray(y_true)[np.argsort(-np.asarray(y_score), kind="stable")]
-    return float(np.mean(np.cumsum(ranked) / np.arange(1, len(ranked) + 1)))
-
+_W, _AUC = _w_and_auc()
+_M, _N = int(Y_04_1.sum()), int(len(Y_04_1) - Y_04_1.sum())
 
 WRONG_ANSWERS = {
-    "04.1": [_rank_auc_ordinal, _rank_auc_pairs_of_positives],
-    "04.2": [_ap_mean_precision_at_every_rank],
+    "04.1": [[_W, _W / (_M * _N)],                                  # W divided without subtracting
+             [_W - _M * (_M + 1) / 2, _AUC],                        # U given for W
+             [_W, (_W - _M * (_M - 1) / 2) / (_M * _N)],            # "pairs of two positives"
+             _ordinal_w_and_auc()],
+    "04.2": ["a", "c"],
     "04.3": [ek.average_precision_score(Y_04_3, S_04_3),    # AP (steps), not trapezoids
              _spark_area("legacy")],                        # first point (0, 1)
 }

@@ -1,158 +1,131 @@
 """Exercises of notebook 05, multiclass averaging.
 
-* 05.1 -- write ``macro_recall(y_true, y_pred)``, scikit-learn's macro
-  recall (a class that never occurs in ``y_true`` counts, with recall 0);
-* 05.2 -- the micro-averaged F1 of a model given by its confusion matrix
-  (it is the accuracy: the trace over the total);
-* 05.3 -- write ``f1_of_means(y_true, y_pred)``, the second macro-F1 of
-  seed 004: the harmonic mean of macro precision and macro recall.
+* 05.1 -- transfer: the macro-averaged recall of a model given by a new
+  3 x 3 confusion matrix, by hand;
+* 05.2 -- transfer: the micro-averaged F1 of the same model (it is the
+  accuracy: the trace over the total);
+* 05.3 -- judgement: which average to report so that a model missing the
+  rare, critical class cannot look good; a choice.
 
-Every expected value is computed with evalkit.
+Every expected value is computed with evalkit from the matrices below
+(``datasets.labels_from_counts`` turns them into labels), never typed in.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 
 import evalkit as ek
 
+from ..datasets import labels_from_counts
 from . import Case, Exercise, register
 
-__all__ = ["EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS", "MODEL_M_MATRIX",
-           "EXERCISE_MATRIX", "model_m_labels"]
+__all__ = ["EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS", "EXERCISE_MATRIX",
+           "TRIAGE_CLASSES", "TRIAGE_X", "TRIAGE_Y"]
 
-# --------------------------------------------------------------------------
-# Data shared with the notebook.
-
-#: Section 6's imbalanced problem: rows actual, columns predicted, classes
-#: "common", "rare", "very rare". Model M never predicts "very rare".
-MODEL_M_CLASSES = np.array(["common", "rare", "very rare"])
-MODEL_M_MATRIX = np.array([[830, 20, 0],
-                           [30, 90, 0],
-                           [30, 0, 0]])
-
-
-def model_m_labels():
-    """y_true and y_pred of model M, built from its confusion matrix."""
-    actual, predicted = np.indices(MODEL_M_MATRIX.shape)
-    counts = MODEL_M_MATRIX.ravel()
-    return (np.repeat(MODEL_M_CLASSES[actual.ravel()], counts),
-            np.repeat(MODEL_M_CLASSES[predicted.ravel()], counts))
-
-
-def _random_problem(seed, n=200, n_classes=5):
-    rng = np.random.default_rng(seed)
-    y_true = rng.integers(0, n_classes, n)
-    y_pred = np.where(rng.random(n) < 0.6, y_true, rng.integers(0, n_classes, n))
-    return y_true.tolist(), y_pred.tolist()
-
-
-_Y_M, _YHAT_M = model_m_labels()
-_CASES = [
-    ("seed 002's three classes", [0, 1, 2, 2, 0], [1, 0, 2, 1, 1]),
-    ("six samples, three classes", [0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 2, 2]),
-    ("model M (1,000 samples, imbalanced)", _Y_M.tolist(), _YHAT_M.tolist()),
-    ("strings, and a class that is only ever predicted",
-     ["cat", "cat", "dog", "dog"], ["cat", "owl", "dog", "cat"]),
-    ("200 random samples, five classes", *_random_problem(5)),
-]
-
-
-def _cases(reference):
-    return [Case(description, {"y_true": list(y_true), "y_pred": list(y_pred)}, reference)
-            for description, y_true, y_pred in _CASES]
-
-
-# --------------------------------------------------------------------------
-# 05.1  macro recall
-
-
-def _macro_recall_solution(y_true, y_pred):
-    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
-    recalls = []
-    for c in np.union1d(y_true, y_pred):
-        support = np.sum(y_true == c)
-        found = np.sum((y_true == c) & (y_pred == c))
-        recalls.append(found / support if support else 0.0)
-    return float(np.mean(recalls))
-
-
-EX_05_1 = register(Exercise(
-    id="05.1",
-    prompt="macro_recall(y_true, y_pred): the plain mean of the per-class recalls",
-    kind="function",
-    cases=_cases(lambda y_true, y_pred: ek.recall_score(y_true, y_pred, average="macro",
-                                                        zero_division=0.0)),
-    solution=_macro_recall_solution,
-))
-
-
-# --------------------------------------------------------------------------
-# 05.2  the micro-averaged F1 of a model given by its confusion matrix
-
-#: The exercise's matrix: rows actual, columns predicted.
+#: The matrix of 05.1 and 05.2: rows actual, columns predicted.
 EXERCISE_MATRIX = np.array([[50, 3, 2],
                             [4, 30, 6],
                             [1, 9, 15]])
 
+# --------------------------------------------------------------------------
+# 05.1  macro recall of the matrix
 
-def _from_matrix(matrix):
-    actual, predicted = np.indices(matrix.shape)
-    return np.repeat(actual.ravel(), matrix.ravel()), np.repeat(predicted.ravel(), matrix.ravel())
+
+def _macro_recall():
+    return ek.recall_score(*labels_from_counts(EXERCISE_MATRIX), average="macro")
+
+
+EX_05_1 = register(Exercise(
+    id="05.1",
+    prompt="the macro-averaged recall of the model whose confusion matrix is given",
+    kind="value",
+    cases=[Case("macro recall of the 3 x 3 matrix", {}, _macro_recall)],
+    solution=(Fraction(50, 55) + Fraction(30, 40) + Fraction(15, 25)) / 3,
+    hint="Recall divides by the actual class, that is, by the row: for each class, the diagonal "
+         "cell over its row's total. Macro is the plain mean of the three recalls, each class "
+         "counting once whatever its size.",
+))
+
+
+# --------------------------------------------------------------------------
+# 05.2  the micro-averaged F1 of the same matrix
+
+
+def _micro_f1(matrix=EXERCISE_MATRIX):
+    return ek.f1_score(*labels_from_counts(matrix), average="micro")
 
 
 EX_05_2 = register(Exercise(
     id="05.2",
     prompt="the micro-averaged F1 of the model whose confusion matrix is given",
     kind="value",
-    cases=[Case("micro F1 of the 3 x 3 matrix", {},
-                lambda: ek.f1_score(*_from_matrix(EXERCISE_MATRIX), average="micro"))],
-    solution=(50 + 30 + 15) / 120,
+    cases=[Case("micro F1 of the 3 x 3 matrix", {}, _micro_f1)],
+    solution=Fraction(50 + 30 + 15, 120),
+    hint="With one predicted label per sample, every error is one false negative of its actual "
+         "class and one false positive of its predicted class, so pooled precision and pooled "
+         "recall have the same denominator: the number of samples. Which familiar metric is that?",
 ))
 
 
 # --------------------------------------------------------------------------
-# 05.3  the other macro-F1: F1 of macro precision and macro recall
+# 05.3  which average cannot hide a class the model ignores?
+
+TRIAGE_CLASSES = ["routine", "urgent", "critical"]
+#: Model X never predicts "critical"; model Y finds most critical calls.
+TRIAGE_X = np.array([[885, 15, 0],
+                     [20, 70, 0],
+                     [4, 6, 0]])
+TRIAGE_Y = np.array([[860, 30, 10],
+                     [18, 68, 4],
+                     [1, 2, 7]])
+_AVERAGES = {"a": "micro", "b": "weighted", "c": "macro"}
 
 
-def _f1_of_means_solution(y_true, y_pred):
-    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
-    ps, rs = [], []
-    for c in np.union1d(y_true, y_pred):
-        tp = np.sum((y_true == c) & (y_pred == c))
-        predicted, support = np.sum(y_pred == c), np.sum(y_true == c)
-        ps.append(tp / predicted if predicted else 0.0)
-        rs.append(tp / support if support else 0.0)
-    p, r = np.mean(ps), np.mean(rs)
-    return 0.0 if p + r == 0 else float(2 * p * r / (p + r))
+def _f1(matrix, average):
+    y_true, y_pred = labels_from_counts(matrix, labels=TRIAGE_CLASSES)
+    return ek.f1_score(y_true, y_pred, average=average, zero_division=0.0)
+
+
+def _the_average_that_sees_the_missed_class():
+    """The one average under which the model that never predicts 'critical' scores lower."""
+    seeing = [letter for letter, average in _AVERAGES.items()
+              if _f1(TRIAGE_X, average) < _f1(TRIAGE_Y, average)]
+    if len(seeing) != 1:
+        raise RuntimeError(f"05.3's matrices should single out one average, got {seeing}")
+    return seeing[0]
 
 
 EX_05_3 = register(Exercise(
     id="05.3",
-    prompt="f1_of_means(y_true, y_pred): 2·P̄·R̄ / (P̄ + R̄) from macro precision and recall",
-    kind="function",
-    cases=_cases(lambda y_true, y_pred: ek.macro_f1(y_true, y_pred, definition="f1_of_means",
-                                                    zero_division=0.0)),
-    solution=_f1_of_means_solution,
+    prompt="which headline F1 cannot look good for a model that misses the critical calls?",
+    kind="choice",
+    choices={
+        "a": "micro F1, because it counts every call, and the classes are imbalanced",
+        "b": "weighted F1, because it weights each class by its number of calls",
+        "c": "macro F1, because each class counts the same, however few its calls",
+    },
+    cases=[Case("the average that a model ignoring the critical calls cannot game", {},
+                _the_average_that_sees_the_missed_class)],
+    solution="c",
+    hint="Model X never predicts the critical class, so that class's F1 is 0 for X. How much can "
+         "10 calls out of 1,000 move an average that counts calls, or weights classes by their "
+         "calls? Compute all three averages for both models and see which one ranks X below Y.",
 ))
 
 
 # --------------------------------------------------------------------------
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
-def _micro(y_true, y_pred):
-    return float(np.mean(np.asarray(y_true) == np.asarray(y_pred)))
-
-
-def _macro_over_true_classes(y_true, y_pred):
-    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
-    return float(np.mean([np.mean(y_pred[y_true == c] == c) for c in np.unique(y_true)]))
-
+_Y, _YHAT = labels_from_counts(EXERCISE_MATRIX)
 
 WRONG_ANSWERS = {
-    "05.1": [_micro, _macro_over_true_classes],
-    "05.2": [ek.f1_score(*_from_matrix(EXERCISE_MATRIX), average="macro"),
-             ek.f1_score(*_from_matrix(EXERCISE_MATRIX), average="weighted")],
-    "05.3": [lambda y_true, y_pred: ek.f1_score(y_true, y_pred, average="macro",
-                                                zero_division=0.0)],
+    "05.1": [ek.recall_score(_Y, _YHAT, average="micro"),          # the accuracy
+             ek.precision_score(_Y, _YHAT, average="macro"),        # columns, not rows
+             ek.recall_score(_Y, _YHAT, average="weighted")],       # weighted = accuracy
+    "05.2": [ek.f1_score(_Y, _YHAT, average="macro"),
+             ek.f1_score(_Y, _YHAT, average="weighted")],
+    "05.3": ["a", "b"],
 }

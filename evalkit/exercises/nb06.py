@@ -1,16 +1,19 @@
 """Exercises of notebook 06, the top-k report.
 
-* 06.1 -- write ``recall_at_k(y_true, y_topk, k)``, the micro recall@k:
-  the share of rows whose true label is among their first k;
-* 06.2 -- write ``class_precision_at_k(y_true, y_topk, k, label)``, the
-  precision@k of one class, a row counting once even if it repeats the label;
-* 06.3 -- write ``weighted_precision_at_k(y_true, y_topk, k)`` without the
-  seed's rounding before averaging.
+* 06.1 -- transfer: the precision@2 of one class on a new, small set of
+  suggestions, a repeated label counting once per row;
+* 06.2 -- transfer: the micro-averaged F1@2 of the same suggestions,
+  2·Σtp / (Σsupport + Σpredicted);
+* 06.3 -- judgement: which number of the top-k report answers "how often was
+  the bought item among the k suggestions?" (micro recall@k, the top-k
+  accuracy); a choice.
 
-Every expected value is computed with evalkit.
+Every expected value is computed with evalkit, never typed in.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 
@@ -18,140 +21,124 @@ import evalkit as ek
 
 from . import Case, Exercise, register
 
-__all__ = ["EX_06_1", "EX_06_2", "EX_06_3", "WRONG_ANSWERS", "SEED_Y", "SEED_TOP5"]
+__all__ = ["EX_06_1", "EX_06_2", "EX_06_3", "WRONG_ANSWERS", "BOOKSHOP_BOUGHT",
+           "BOOKSHOP_SUGGESTED"]
 
-#: Seed 002's six-class example: true labels and each row's top 5.
-SEED_Y = [0, 5, 0, 3, 4, 2, 1, 1, 5, 4]
-SEED_TOP5 = [[0, 0, 2, 1, 5], [2, 2, 4, 1, 4], [4, 5, 1, 3, 5], [5, 4, 2, 4, 3],
-             [2, 0, 0, 2, 3], [3, 3, 4, 1, 4], [1, 1, 0, 1, 2], [1, 4, 4, 2, 4],
-             [4, 1, 3, 3, 5], [2, 4, 2, 2, 3]]
-
-
-def _random_ranking(seed, n=120, n_classes=12, m=6):
-    """Ranked lists from a noisy score matrix: distinct labels, the true one often high."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, n_classes, n)
-    scores = rng.random((n, n_classes))
-    scores[np.arange(n), y] += rng.random(n)
-    top = ek.top_k_labels(scores, m)
-    return y.tolist(), top.tolist()
-
-
-_RANDOM_Y, _RANDOM_TOP = _random_ranking(6)
-
-
-def _case(description, y_true, y_topk, k, **extra):
-    return (description, {"y_true": list(y_true), "y_topk": [list(r) for r in y_topk],
-                          "k": k, **extra})
+#: The bookshop of 06.1 and 06.2: the genre each customer bought, and the
+#: three genres suggested to them, best first (customer 3's list repeats "crime").
+BOOKSHOP_BOUGHT = ["poetry", "crime", "crime", "history", "poetry", "crime", "scifi", "history"]
+BOOKSHOP_SUGGESTED = [["poetry", "crime", "scifi"],
+                      ["history", "crime", "crime"],
+                      ["crime", "crime", "poetry"],
+                      ["crime", "history", "scifi"],
+                      ["scifi", "crime", "poetry"],
+                      ["poetry", "history", "crime"],
+                      ["scifi", "scifi", "history"],
+                      ["crime", "poetry", "history"]]
 
 
 # --------------------------------------------------------------------------
-# 06.1  micro recall@k = top-k accuracy
+# 06.1  precision@2 of "crime", once per row
 
 
-def _recall_at_k_solution(y_true, y_topk, k):
-    return float(np.mean([y in row[:k] for y, row in zip(y_true, y_topk)]))
-
-
-def _micro_recall(y_true, y_topk, k):
-    return ek.precision_recall_fscore_at_k(y_true, y_topk, k=k, average="micro")[1]
+def _crime_precision_at_2():
+    p, _, _, _ = ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=2,
+                                                 labels=["crime"])
+    return float(p[0])
 
 
 EX_06_1 = register(Exercise(
     id="06.1",
-    prompt="recall_at_k(y_true, y_topk, k): the share of rows whose label is in their first k",
-    kind="function",
-    cases=[Case(d, kw, _micro_recall) for d, kw in [
-        _case("seed 002, k = 1", SEED_Y, SEED_TOP5, 1),
-        _case("seed 002, k = 3", SEED_Y, SEED_TOP5, 3),
-        _case("seed 002, k = 5", SEED_Y, SEED_TOP5, 5),
-        _case("120 ranked rows, 12 classes, k = 2", _RANDOM_Y, _RANDOM_TOP, 2),
-    ]],
-    solution=_recall_at_k_solution,
+    prompt="the precision@2 of the genre 'crime' in the bookshop's suggestions",
+    kind="value",
+    cases=[Case("precision@2 of crime, first two suggestions only", {}, _crime_precision_at_2)],
+    solution=Fraction(2, 6),
+    hint="Look only at the first two suggestions of each row. Count the customers whose first two "
+         "include crime -- once per customer, even where crime appears twice -- and, among them, "
+         "those who bought crime.",
 ))
 
 
 # --------------------------------------------------------------------------
-# 06.2  precision@k of one class, repeats counted once
+# 06.2  micro F1@2
 
 
-def _class_precision_solution(y_true, y_topk, k, label):
-    listed = [label in row[:k] for row in y_topk]
-    hits = [ok and y == label for ok, y in zip(listed, y_true)]
-    return sum(hits) / sum(listed) if sum(listed) else 0.0
-
-
-def _class_precision(y_true, y_topk, k, label):
-    p, _, _, _ = ek.precision_recall_fscore_at_k(y_true, y_topk, k=k, labels=[label])
-    return float(p[0])
+def _micro_f1_at_2():
+    return ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=2,
+                                           average="micro")[2]
 
 
 EX_06_2 = register(Exercise(
     id="06.2",
-    prompt="class_precision_at_k(y_true, y_topk, k, label): precision@k of one class",
-    kind="function",
-    cases=[Case(d, kw, _class_precision) for d, kw in [
-        _case("seed 002, class 1, k = 4 (rows repeat it)", SEED_Y, SEED_TOP5, 4, label=1),
-        _case("seed 002, class 0, k = 3", SEED_Y, SEED_TOP5, 3, label=0),
-        _case("seed 002, class 4, k = 5", SEED_Y, SEED_TOP5, 5, label=4),
-        _case("seed 002, class 3, k = 1 (no row lists it)", SEED_Y, SEED_TOP5, 1, label=3),
-        _case("120 ranked rows, class 7, k = 3", _RANDOM_Y, _RANDOM_TOP, 3, label=7),
-    ]],
-    solution=_class_precision_solution,
+    prompt="the micro-averaged F1@2 of the bookshop's suggestions",
+    kind="value",
+    cases=[Case("micro F1@2 over all genres", {}, _micro_f1_at_2)],
+    solution=Fraction(2 * 5, 8 + 14),
+    hint="Pool the counts over the genres: the hits (customers whose first two include what they "
+         "bought), the supports (one per customer) and the predictions (distinct genres in each "
+         "customer's first two). Then F1 = 2 x hits / (supports + predictions).",
 ))
 
 
 # --------------------------------------------------------------------------
-# 06.3  weighted precision@k from unrounded values
+# 06.3  which number is "how often was the bought item among the suggestions?"
+
+_NAMES = {"a": ("macro", 0), "b": ("micro", 0), "c": ("macro", 1), "d": ("micro", 1)}
 
 
-def _weighted_solution(y_true, y_topk, k):
-    total, n = 0.0, len(y_true)
-    for c in set(y_true) | {x for row in y_topk for x in row[:k]}:
-        listed = sum(c in row[:k] for row in y_topk)
-        hits = sum(c in row[:k] and y == c for y, row in zip(y_true, y_topk))
-        support = sum(y == c for y in y_true)
-        total += (hits / listed if listed else 0.0) * support
-    return total / n
+def _random_shop(seed=63, n=300, n_items=12, k=3):
+    rng = np.random.default_rng(seed)
+    bought = rng.integers(0, n_items, n)
+    scores = rng.random((n, n_items))
+    scores[np.arange(n), bought] += rng.random(n)
+    return bought, ek.top_k_labels(scores, k)
 
 
-def _weighted(y_true, y_topk, k):
-    return ek.precision_recall_fscore_at_k(y_true, y_topk, k=k, average="weighted")[0]
+def _the_number_that_answers():
+    """The one entry of the report that equals the share of rows whose label is in the top 3."""
+    bought, shown = _random_shop()
+    share = float(np.mean([b in row for b, row in zip(bought, shown)]))
+    matches = [letter for letter, (average, which) in _NAMES.items()
+               if np.isclose(ek.precision_recall_fscore_at_k(bought, shown, k=3, average=average)[which],
+                             share)]
+    if len(matches) != 1:
+        raise RuntimeError(f"06.3's data should single out one entry, got {matches}")
+    return matches[0]
 
 
 EX_06_3 = register(Exercise(
     id="06.3",
-    prompt="weighted_precision_at_k(y_true, y_topk, k): support-weighted precision@k, unrounded",
-    kind="function",
-    cases=[Case(d, kw, _weighted) for d, kw in [
-        _case("seed 002, k = 3", SEED_Y, SEED_TOP5, 3),
-        _case("seed 002, k = 5", SEED_Y, SEED_TOP5, 5),
-        _case("120 ranked rows, 12 classes, k = 3", _RANDOM_Y, _RANDOM_TOP, 3),
-    ]],
-    solution=_weighted_solution,
+    prompt="which number of the top-k report is 'how often was the bought item among the three?'",
+    kind="choice",
+    choices={"a": "macro precision@3", "b": "micro precision@3", "c": "macro recall@3",
+             "d": "micro recall@3"},
+    cases=[Case("the report entry that is the share of page views with a hit", {},
+                _the_number_that_answers)],
+    solution="d",
+    hint="The question divides by the number of page views: one per customer, whatever they bought. "
+         "Which ratio has the customers of the class in its denominator, and which average pools "
+         "the counts before dividing rather than averaging the classes?",
 ))
 
 
 # --------------------------------------------------------------------------
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
-def _macro_recall(y_true, y_topk, k):
-    return ek.precision_recall_fscore_at_k(y_true, y_topk, k=k, average="macro")[1]
 
-
-def _precision_counting_repeats(y_true, y_topk, k, label):
-    listed = sum(row[:k].count(label) for row in y_topk)
-    hits = sum(row[:k].count(label) for y, row in zip(y_true, y_topk) if y == label)
-    return hits / listed if listed else 0.0
-
-
-def _seed_rounding(y_true, y_topk, k):
-    p, _, _, s = ek.precision_recall_fscore_at_k(y_true, y_topk, k=k)
-    return round(float(np.sum(np.round(p, 2) * s) / len(y_true)), 2)
+def _counting_repeats():
+    rows = [row[:2] for row in BOOKSHOP_SUGGESTED]
+    listed = sum(row.count("crime") for row in rows)
+    hits = sum(row.count("crime") for b, row in zip(BOOKSHOP_BOUGHT, rows) if b == "crime")
+    return hits / listed
 
 
 WRONG_ANSWERS = {
-    "06.1": [_macro_recall],
-    "06.2": [_precision_counting_repeats],
-    "06.3": [_seed_rounding],
+    "06.1": [_counting_repeats(),                                      # a repeat counted twice
+             ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=3,
+                                             labels=["crime"])[0][0]],  # all three suggestions
+    "06.2": [ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=2,
+                                             average="macro")[2],
+             ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=2,
+                                             average="weighted")[2]],
+    "06.3": ["a", "b", "c"],
 }

@@ -1,0 +1,174 @@
+"""Exercises of notebook 07, rating errors.
+
+* 07.1 -- the NMAE of one user on the Jester scale (-10 to +10): transfer
+  of section 5 to a new scale;
+* 07.2 -- write ``user_averaged_rmse(y_true, y_pred, users)``: each user's
+  RMSE, then the mean over users;
+* 07.3 -- a judgement: two models, one with the lower MAE and one with the
+  lower RMSE, for a site where a large miss loses a subscriber.
+
+Every expected value is computed with evalkit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import evalkit as ek
+
+from . import Case, Exercise, register
+
+__all__ = ["EX_07_1", "EX_07_2", "EX_07_3", "WRONG_ANSWERS", "two_models"]
+
+
+# --------------------------------------------------------------------------
+# 07.1  one user's NMAE on the Jester scale
+
+JESTER_RANGE = (-10, 10)
+Y_07_1 = np.array([7.5, -3.0, 9.0, 1.5])
+P_07_1 = np.array([5.0, -6.0, 9.5, 4.0])
+
+EX_07_1 = register(Exercise(
+    id="07.1",
+    prompt="the NMAE of a user who rated four jokes on the -10..10 scale",
+    kind="value",
+    cases=[Case("ratings 7.5, -3.0, 9.0, 1.5; predictions 5.0, -6.0, 9.5, 4.0", {},
+                lambda: ek.normalized_mean_absolute_error(Y_07_1, P_07_1,
+                                                          rating_range=JESTER_RANGE))],
+    solution=(2.5 + 3.0 + 0.5 + 2.5) / 4 / 20,
+    hint="First the MAE: the mean of the four |prediction - rating|. Then divide by the width of "
+         "the scale, the highest possible rating minus the lowest possible one (not the highest "
+         "this user gave).",
+))
+
+
+# --------------------------------------------------------------------------
+# 07.2  user-averaged RMSE
+
+def _section_1():
+    users = ["ann"] * 4 + ["bob"] * 3 + ["cai"] * 5 + ["dan"] * 2
+    y = [5, 4, 3, 4, 2, 1, 4, 4, 5, 3, 2, 1, 3, 5]
+    p = [4.5, 4.0, 3.5, 3.0, 3.0, 1.5, 3.5, 4.0, 4.5, 3.0, 2.5, 1.5, 4.0, 4.5]
+    return y, p, users
+
+
+def _random_ratings(seed, n=300, n_users=25, strings=False):
+    rng = np.random.default_rng(seed)
+    # heavy and light users: user u has weight 1 / (u + 1)
+    weights = 1.0 / np.arange(1, n_users + 1)
+    users = rng.choice(n_users, n, p=weights / weights.sum())
+    y = rng.integers(1, 6, n).astype(float)
+    p = np.clip(y + rng.normal(0, 0.4 + users / n_users, n), 1, 5).round(2)
+    users = [f"user{u:02d}" for u in users] if strings else users.tolist()
+    return y.tolist(), p.tolist(), users
+
+
+def _user_averaged_rmse_reference(y_true, y_pred, users):
+    y_true, y_pred, users = np.asarray(y_true), np.asarray(y_pred), np.asarray(users)
+    return float(np.mean([ek.root_mean_squared_error(y_true[users == u], y_pred[users == u])
+                          for u in np.unique(users)]))
+
+
+def _user_averaged_rmse_solution(y_true, y_pred, users):
+    import pandas as pd
+
+    frame = pd.DataFrame({"user": users, "sq": (np.asarray(y_pred, float)
+                                                - np.asarray(y_true, float)) ** 2})
+    return float(np.sqrt(frame.groupby("user")["sq"].mean()).mean())
+
+
+_CASES_07_2 = [
+    ("the ratings of section 1", *_section_1()),
+    ("one user", [1, 2, 3, 4, 5], [1.5, 2.0, 2.0, 4.5, 5.0], ["u"] * 5),
+    ("300 ratings, 25 heavy and light users", *_random_ratings(1)),
+    ("user ids as strings, not in order", *_random_ratings(2, n=120, n_users=8, strings=True)),
+]
+
+EX_07_2 = register(Exercise(
+    id="07.2",
+    prompt="user_averaged_rmse(y_true, y_pred, users): the mean over users of each user's RMSE",
+    kind="function",
+    cases=[Case(d, {"y_true": list(y), "y_pred": list(p), "users": list(u)},
+                _user_averaged_rmse_reference) for d, y, p, u in _CASES_07_2],
+    solution=_user_averaged_rmse_solution,
+    hint="Group the squared errors by user; per user take the mean and then the square root (the "
+         "RMSE of that user); finally the plain mean of those RMSEs. Taking the square root after "
+         "averaging over all users gives a different number.",
+))
+
+
+# --------------------------------------------------------------------------
+# 07.3  which model for a site where a large miss loses a subscriber
+
+
+def two_models():
+    """400 test ratings (1-5 stars) and two models' predictions: ``(y, pred_a, pred_b)``.
+
+    Model A is very close on most ratings and 2.5 stars off on about 8 % of
+    them; model B is a little off everywhere.
+
+    >>> y, a, b = two_models()
+    >>> y.shape, a.shape, b.shape
+    ((400,), (400,), (400,))
+    """
+    rng = np.random.default_rng(7)
+    n = 400
+    y = rng.choice([1, 2, 3, 4, 5], n, p=[0.1, 0.15, 0.25, 0.3, 0.2]).astype(float)
+    big = rng.random(n) < 0.08
+    a = y + rng.choice([-0.25, 0.0, 0.25], n)
+    a[big] = np.where(y[big] <= 2.5, y[big] + 2.5, y[big] - 2.5)
+    a = np.clip(a, 1, 5)
+    b = np.clip(np.round(y + rng.normal(0, 0.6, n), 1), 1, 5)
+    return y, a, b
+
+
+def _lost_subscribers(y, pred):
+    return int(np.sum((pred >= 4) & (y <= 2)))
+
+
+def _model_for_the_site():
+    y, a, b = two_models()
+    rmse_a, rmse_b = ek.root_mean_squared_error(y, a), ek.root_mean_squared_error(y, b)
+    fewer_losses_b = _lost_subscribers(y, b) < _lost_subscribers(y, a)
+    return "b" if (rmse_b < rmse_a) and fewer_losses_b else "a"
+
+
+EX_07_3 = register(Exercise(
+    id="07.3",
+    prompt="two models, a site where a large miss loses a subscriber: which one, and why?",
+    kind="choice",
+    choices={
+        "a": "model A, because its MAE is lower",
+        "b": "model B, because its RMSE is lower: it makes fewer large misses",
+        "c": "either: a lower MAE and a lower RMSE cancel out",
+    },
+    cases=[Case("the model for a site where large misses are what costs", {},
+                _model_for_the_site)],
+    solution="b",
+    hint="Compute ek.mean_absolute_error and ek.root_mean_squared_error for both models, and "
+         "count, for each, the ratings of 2 or less it predicted at 4 or more. Which metric "
+         "charges more for a large miss?",
+))
+
+
+# --------------------------------------------------------------------------
+# Tempting wrong answers the checker must reject (tests/test_exercises.py).
+
+def _pooled_rmse(y_true, y_pred, users):
+    return ek.root_mean_squared_error(y_true, y_pred)
+
+
+def _sqrt_of_mean_user_mse(y_true, y_pred, users):
+    y_true, y_pred, users = np.asarray(y_true), np.asarray(y_pred), np.asarray(users)
+    return float(np.sqrt(np.mean([ek.mean_squared_error(y_true[users == u], y_pred[users == u])
+                                  for u in np.unique(users)])))
+
+
+_MAE_07_1 = ek.mean_absolute_error(Y_07_1, P_07_1)
+
+WRONG_ANSWERS = {
+    "07.1": [_MAE_07_1, _MAE_07_1 / 10, _MAE_07_1 / 21,
+             _MAE_07_1 / float(Y_07_1.max() - Y_07_1.min())],
+    "07.2": [_pooled_rmse, _sqrt_of_mean_user_mse],
+    "07.3": ["a", "c"],
+}

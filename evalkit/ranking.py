@@ -1,0 +1,1099 @@
+"""Ranking metrics for recommenders: P@k, R@k, AP/MAP, DCG/NDCG, MRR, HR, ARHR, coverage.
+
+The shape recommenders have: ``ranked[i]`` is user i's ranked list of item
+ids, best first (a list of lists, ragged, or a 2-D array), and
+``relevant[i]`` that user's relevant items -- a set or list (binary
+relevance) or a dict item -> grade (graded relevance; grade 0 = judged not
+relevant). A long table of (user, item, score or rank) rows becomes these
+lists through :func:`lists_from_frame`.
+
+Counts first, as everywhere in evalkit: :func:`ranking_hits` finds, in one
+pass, where every relevant item sits in every user's list (a
+:class:`~evalkit._counts.RankingHits`: the users x k hit matrix, stored as hit
+positions, plus each user's number of relevant items R). Every list metric
+is arithmetic on it, at any cut-off k, and every function accepts a
+``RankingHits`` in place of ``ranked`` (with ``relevant=None``), so
+several metrics and cut-offs cost one pass. Hits of disjoint sets of users
+add up (``RankingHits.concat``).
+
+Where the libraries disagree, each choice is a named option, and
+``convention=`` picks a library's bundle of them (an explicit option always
+wins over the preset):
+
+================  ==============  =============  ===========  ==========  ========  ==========
+option            ``"evalkit"``   ``"trec"``     ``"ranx"``   ``"spark"`` sklearn   torchmetrics
+================  ==============  =============  ===========  ==========  ========  ==========
+``denominator``   relevant (R)    relevant       relevant     min(R, k)   hits      hits
+``gain``          linear          linear         linear       exponential linear    linear
+``ideal``         relevant        relevant       relevant     given       candidates candidates
+``empty``         warn            skip           zero         zero        zero      zero
+``hit_rate``      hits_over_tests any_hit        any_hit      --          --        any_hit
+``ties``          input           item_desc      input        input       --        input
+================  ==============  =============  ===========  ==========  ========  ==========
+
+``"recbole"``: denominator min(R, k), linear (binary) gain, ideal from all
+relevant, empty users skipped (RecBole filters them out), hit rate any_hit.
+("--": the library has no such metric; evalkit's default is kept.)
+
+* ``denominator`` (AP / MAP@k): ``"relevant"`` divides by R, the user's
+  relevant items (trec_eval ``map``/``map_cut``, ranx, the
+  recommender-metrics post's AP); ``"min_relevant_k"`` by min(R, k) (Spark
+  ``meanAveragePrecisionAt``, RecBole, Microsoft recommenders ``map_at_k``);
+  ``"hits"`` by the relevant items found in the top k (torchmetrics; sklearn's
+  ``average_precision_score`` on a row).
+* ``gain`` (DCG): ``"linear"`` g, or ``"exponential"`` 2^g - 1 (Spark's graded
+  NDCG, ranx ``ndcg_burges``); the same for binary relevance.
+* ``ideal`` (the NDCG normaliser): ``"relevant"``, the best order of all of
+  the user's relevant items, retrieved or not (trec_eval, ranx, Spark binary);
+  ``"candidates"``, the best order of the items in the list only (sklearn,
+  torchmetrics); ``"given"``, the grades in the order they were given (Spark
+  3.4+ graded: it does not sort them, so NDCG can exceed 1 -- a Spark slip).
+* ``empty`` (users with no relevant item): ``"warn"`` 0.0 with an
+  :class:`~evalkit.UndefinedMetricWarning`, ``"zero"`` 0.0, ``"one"`` 1.0
+  (all kept in the mean), ``"skip"`` left out of the mean (nan per user), or
+  ``"error"``.
+* ``ties`` (only where scores are ranked, :func:`lists_from_frame`):
+  ``"input"`` keeps the rows' order, ``"item_desc"`` puts the larger item id
+  first (trec_eval: by document id, descending), ``"item_asc"``. Tie
+  averaging (sklearn) needs scores, not lists: :func:`ndcg_score`.
+
+Examples
+--------
+The recommender-metrics post's MRR: first hits at ranks 3, 2 and 1.
+
+>>> ranked = [["a", "b", "c"], ["d", "e", "f"], ["g", "h", "i"]]
+>>> relevant = [{"c"}, {"e"}, {"g"}]
+>>> round(mean_reciprocal_rank(ranked, relevant), 2)
+0.61
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+from ._counts import RankingHits, encode_items
+from ._counts import ranking_hits as _count_hits
+from ._validation import (check_bool, check_choice, check_item_ids, check_k, check_ranked,
+                          check_relevant, check_same_length, check_sample_weight,
+                          check_score_matrix)
+from .exceptions import UndefinedMetricWarning
+
+__all__ = [
+    "RankingHits",
+    "ranking_hits",
+    "precision_at_k",
+    "recall_at_k",
+    "average_precision",
+    "mean_average_precision",
+    "dcg_at_k",
+    "ndcg_at_k",
+    "mean_reciprocal_rank",
+    "hit_rate_at_k",
+    "arhr_at_k",
+    "catalog_coverage",
+    "distributional_coverage",
+    "gini_index",
+    "lists_from_frame",
+    "dcg_score",
+    "ndcg_score",
+    "CONVENTIONS",
+]
+
+# -- the options and the presets ------------------------------------------------------
+
+OPTIONS = {
+    "denominator": {
+        "relevant": "R, the user's relevant items: trec_eval, ranx, the recommender-metrics post",
+        "min_relevant_k": "min(R, k): Spark meanAveragePrecisionAt, RecBole, MS recommenders",
+        "hits": "relevant items in the top k: torchmetrics",
+    },
+    "gain": {"linear": "g: trec_eval, ranx ndcg, sklearn",
+             "exponential": "2^g - 1: Spark graded, ranx ndcg_burges"},
+    "ideal": {
+        "relevant": "all of the user's relevant items, best first: trec_eval, ranx",
+        "candidates": "the items in the list only: sklearn, torchmetrics",
+        "given": "the grades in the order given, unsorted: Spark 3.4+ graded",
+    },
+    "empty": {
+        "warn": "0.0 with a warning, kept in the mean",
+        "zero": "0.0, kept in the mean: Spark, ranx, torchmetrics",
+        "one": "1.0, kept in the mean: torchmetrics 'pos'",
+        "skip": "left out of the mean: trec_eval, RecBole",
+        "error": "a ValueError",
+    },
+    "hit_rate": {
+        "hits_over_tests": "total hits / total relevant items: the recommender-metrics post",
+        "any_hit": "share of users with a hit in the top k: RecBole, ranx, trec_eval success",
+    },
+    "ties": {
+        "input": "equal scores keep the order of the rows",
+        "item_desc": "equal scores: larger item id first, as trec_eval",
+        "item_asc": "equal scores: smaller item id first",
+    },
+    "users": {
+        "truth": "every user of the truth (no predictions: an empty list)",
+        "predictions": "every user with predictions (no truth: no relevant items)",
+        "both": "users in both tables, as trec_eval and MS recommenders",
+        "union": "users in either table",
+    },
+}
+
+_EVALKIT = {"denominator": "relevant", "gain": "linear", "ideal": "relevant", "empty": "warn",
+            "hit_rate": "hits_over_tests", "ties": "input", "users": "truth"}
+
+#: The presets: a library's choice for each option it defines (evalkit's default elsewhere).
+CONVENTIONS = {
+    "evalkit": dict(_EVALKIT),
+    "trec": {"denominator": "relevant", "gain": "linear", "ideal": "relevant", "empty": "skip",
+             "hit_rate": "any_hit", "ties": "item_desc", "users": "both"},
+    "ranx": {"denominator": "relevant", "gain": "linear", "ideal": "relevant", "empty": "zero",
+             "hit_rate": "any_hit", "ties": "input"},
+    "spark": {"denominator": "min_relevant_k", "gain": "exponential", "ideal": "given",
+              "empty": "zero"},
+    "sklearn": {"denominator": "hits", "gain": "linear", "ideal": "candidates", "empty": "zero"},
+    "torchmetrics": {"denominator": "hits", "gain": "linear", "ideal": "candidates",
+                     "empty": "zero", "hit_rate": "any_hit"},
+    "recbole": {"denominator": "min_relevant_k", "gain": "linear", "ideal": "relevant",
+                "empty": "skip", "hit_rate": "any_hit"},
+}
+
+
+def _options(convention, **given):
+    """Resolve options: explicit ones win, then the preset's, then evalkit's defaults."""
+    check_choice(convention, {c: "" for c in CONVENTIONS}, "convention")
+    preset = CONVENTIONS[convention]
+    out = {}
+    for name, value in given.items():
+        if value is None:
+            value = preset.get(name, _EVALKIT[name])
+        out[name] = check_choice(value, OPTIONS[name], name)
+    return out
+
+
+# -- input -> hits ---------------------------------------------------------------------
+
+
+def ranking_hits(ranked, relevant):
+    """Validate ranked lists and relevant items and find every hit in one pass.
+
+    A hit is a relevant item (grade > 0) in a user's ranked list; its
+    position is its 0-based rank. The result, a :class:`RankingHits`, holds
+    the hit positions and gains (the users x k hit matrix, ``.matrix(k)``),
+    each user's number of relevant items R and list length, and for graded
+    relevance the ideal grades. Pass it to any metric of this module in place
+    of ``ranked`` (``relevant=None``) to compute several metrics and cut-offs
+    from one pass. ``RankingHits.concat`` stacks the hits of disjoint users.
+
+    Parameters
+    ----------
+    ranked : list of lists or 2-D array
+        One ranked list of item ids per user, best first; lists may differ in
+        length (and be empty); an item may appear once per list.
+    relevant : list of sets, lists or dicts
+        ``relevant[i]`` are user i's relevant items: a set or list, or a dict
+        item -> grade >= 0 for graded relevance. A flat list or 1-D array
+        gives one relevant item per user.
+
+    Returns
+    -------
+    RankingHits
+
+    Examples
+    --------
+    >>> h = ranking_hits([[1, 2, 3], [4, 5, 6]], [{1, 3}, {5, 7, 8}])
+    >>> h.matrix(3).astype(int).tolist(), h.n_relevant.tolist()
+    ([[1, 0, 1], [0, 1, 0]], [2, 3])
+    """
+    r_items, r_off = check_ranked(ranked, "ranked")
+    n = len(r_off) - 1
+    t_items, t_off, grades = check_relevant(relevant, n, "relevant")
+    _same_kind(r_items, t_items)
+    return _count_hits(r_items, r_off, t_items, t_off, grades)
+
+
+def _same_kind(r_items, t_items):
+    def kind(a):
+        return "strings" if a.dtype.kind in "US" else "numbers" if a.dtype.kind in "biuf" else "other"
+    if len(r_items) and len(t_items) and kind(r_items) != kind(t_items):
+        raise TypeError(f"ranked and relevant hold different kinds of item ids ({kind(r_items)} and "
+                        f"{kind(t_items)}): no item could ever be a hit; use the same kind in both")
+
+
+def _hits(ranked, relevant):
+    if isinstance(ranked, RankingHits):
+        if relevant is not None:
+            raise ValueError("relevant must be None when ranked is a RankingHits (the hits "
+                             "already hold the relevant items)")
+        return ranked
+    if relevant is None:
+        raise TypeError("relevant is required, got None")
+    return ranking_hits(ranked, relevant)
+
+
+def _k(k, name="k", allow_none=False):
+    if k is None and allow_none:
+        return None
+    return check_k(k, name=name)
+
+
+# -- means over users, with the empty-user rule -----------------------------------------
+
+
+def _finish(values, hits, empty, what, per_user, stacklevel=3):
+    """Apply the ``empty`` rule to users with no relevant item, then average (or not)."""
+    per_user = check_bool(per_user, "per_user")
+    values = np.asarray(values, dtype=np.float64)
+    no_rel = hits.n_relevant == 0
+    if no_rel.any():
+        first = int(np.argmax(no_rel))
+        if empty == "error":
+            raise ValueError(f"relevant[{first}] has no relevant item: {what} is undefined for "
+                             "such a user (empty='error'; 'zero', 'one', 'skip' or 'warn' decide)")
+        if empty == "warn":
+            warnings.warn(
+                f"{what} is ill-defined and being set to 0.0 for {int(no_rel.sum())} user(s) with "
+                f"no relevant items (such as user {first}). Use the `empty` parameter to control "
+                "this behavior.", UndefinedMetricWarning, stacklevel=stacklevel)
+        values = values.copy()
+        values[no_rel] = {"warn": 0.0, "zero": 0.0, "one": 1.0, "skip": np.nan}[empty]
+    if per_user:
+        return values
+    if empty == "skip":
+        values = values[~no_rel]
+        if not len(values):
+            warnings.warn(f"{what} is ill-defined and being set to 0.0: every user was skipped "
+                          "(no user has a relevant item)", UndefinedMetricWarning,
+                          stacklevel=stacklevel)
+            return 0.0
+    return float(values.mean())
+
+
+def _safe_div(num, den):
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den != 0)
+
+
+# -- the list metrics --------------------------------------------------------------------
+
+
+def precision_at_k(ranked, relevant, k, *, adaptive_k=False, empty=None, convention="evalkit",
+                   per_user=False):
+    """Precision at k (精确率@k): the share of the top k that is relevant, averaged over users.
+
+    P@k(u) = hits@k(u) / k, where hits@k(u) counts user u's relevant items
+    among the first k of the list. A list shorter than k counts as padded
+    with non-relevant items (trec_eval, Spark ``precisionAt``, ranx); with
+    ``adaptive_k=True`` the denominator is min(k, list length) instead
+    (torchmetrics ``adaptive_k``).
+
+    Parameters
+    ----------
+    ranked : list of lists, 2-D array or RankingHits
+        One ranked list of item ids per user, best first (see
+        :func:`ranking_hits`); or the hits already found (``relevant=None``).
+    relevant : list of sets, lists or dicts, or None
+        Each user's relevant items (a dict item -> grade: grade > 0 is relevant).
+    k : int
+        The cut-off, >= 1.
+    adaptive_k : bool, default False
+    empty : {"warn", "zero", "one", "skip", "error"}, optional
+        Users with no relevant item (default from ``convention``; evalkit:
+        "warn", 0.0 with a warning; trec_eval skips them; Spark scores 0).
+    convention : {"evalkit", "trec", "ranx", "spark", "sklearn", "torchmetrics", "recbole"}
+        The preset that fills the options left as None.
+    per_user : bool, default False
+        Return the per-user values (nan for skipped users) instead of the mean.
+
+    Returns
+    -------
+    float or ndarray of shape (n_users,)
+
+    Examples
+    --------
+    >>> precision_at_k([[1, 2, 3], [4, 5, 6]], [{1, 3}, {5, 7, 8}], 2)
+    0.5
+    >>> precision_at_k([[1, 2, 3], [4, 5]], [{1, 3}, {5}], 3, per_user=True).tolist()
+    [0.6666666666666666, 0.3333333333333333]
+    """
+    h = _hits(ranked, relevant)
+    k = _k(k)
+    check_bool(adaptive_k, "adaptive_k")
+    opt = _options(convention, empty=empty)
+    den = np.minimum(k, h.n_ranked) if adaptive_k else k
+    return _finish(_safe_div(h.hits_at(k), den), h, opt["empty"], "Precision@k", per_user)
+
+
+def recall_at_k(ranked, relevant, k, *, empty=None, convention="evalkit", per_user=False):
+    """Recall at k (召回率@k): the share of each user's relevant items found in the top k.
+
+    R@k(u) = hits@k(u) / R(u), with R(u) the user's relevant items, retrieved
+    or not (trec_eval ``recall_k``, ranx, Spark ``recallAt``, RecBole).
+    Parameters as in :func:`precision_at_k`.
+
+    Examples
+    --------
+    >>> recall_at_k([[1, 2, 3], [4, 5, 6]], [{1, 3}, {5, 7, 8}], 3)
+    0.6666666666666666
+    """
+    h = _hits(ranked, relevant)
+    k = _k(k)
+    opt = _options(convention, empty=empty)
+    return _finish(_safe_div(h.hits_at(k), h.n_relevant), h, opt["empty"], "Recall@k", per_user)
+
+
+def _ap(h, k, denominator):
+    """Per-user AP@k: the sum of precision@rank over the hits in the top k, / the denominator."""
+    user, position, _ = h.within(k)
+    first = np.searchsorted(user, np.arange(h.n_users))
+    nth = np.arange(len(user)) - first[user] + 1          # the hit is the nth of its user
+    prec_sum = np.bincount(user, nth / (position + 1.0), minlength=h.n_users)
+    if denominator == "relevant":
+        den = h.n_relevant
+    elif denominator == "min_relevant_k":
+        den = h.n_relevant if k is None else np.minimum(h.n_relevant, k)
+    else:
+        den = np.bincount(user, minlength=h.n_users)
+    return _safe_div(prec_sum, den)
+
+
+def mean_average_precision(ranked, relevant, k=None, *, denominator=None, empty=None,
+                           convention="evalkit", per_user=False):
+    """Mean average precision (MAP, 平均精度均值), optionally cut at k: AP averaged over users.
+
+    AP@k(u) = (1/D) Σ_{j ≤ k, item j relevant} P@j(u), the precision at the
+    rank of each hit in the top k; with the post's notation (hits at ranks
+    r_1 < r_2 < ...), AP = (1/D) Σ_i i / r_i. k=None: the whole list. The
+    denominator D is the convention libraries disagree on (``denominator``):
+
+    * ``"relevant"``: R(u), all the user's relevant items -- evalkit's
+      default, the recommender-metrics post, trec_eval ``map``/``map_cut``,
+      ranx. A relevant item never retrieved pulls AP down.
+    * ``"min_relevant_k"``: min(R(u), k) -- Spark ``meanAveragePrecisionAt``
+      (its ``meanAveragePrecision`` is this with k = the list, i.e. R), RecBole,
+      Microsoft recommenders ``map_at_k``: a user with more relevant items
+      than k can still reach 1.
+    * ``"hits"``: the hits in the top k -- torchmetrics ``RetrievalMAP``: AP is
+      1 whenever the hits come first, however many relevant items were missed.
+
+    Parameters
+    ----------
+    ranked, relevant, empty, convention, per_user
+        As in :func:`precision_at_k`.
+    k : int or None, default None
+        The cut-off (None: the whole list).
+    denominator : {"relevant", "min_relevant_k", "hits"}, optional
+
+    Examples
+    --------
+    >>> ranked, relevant = [[1, 2, 3, 4]], [{1, 3, 9}]
+    >>> mean_average_precision(ranked, relevant)               # (1/1 + 2/3) / 3
+    0.5555555555555555
+    >>> mean_average_precision(ranked, relevant, 2, denominator="min_relevant_k")  # (1/1) / 2
+    0.5
+    >>> mean_average_precision(ranked, relevant, convention="torchmetrics")  # (1/1 + 2/3) / 2
+    0.8333333333333333
+    """
+    h = _hits(ranked, relevant)
+    k = _k(k, allow_none=True)
+    opt = _options(convention, denominator=denominator, empty=empty)
+    return _finish(_ap(h, k, opt["denominator"]), h, opt["empty"], "Average precision", per_user)
+
+
+def average_precision(ranked, relevant, k=None, *, denominator=None, empty=None,
+                      convention="evalkit"):
+    """Average precision (AP, 平均精度) of one ranked list: "order-sensitive recall".
+
+    AP = (1/D) Σ_{i=1..r} i / r_i, where r_i is the rank of the i-th relevant
+    item found (the recommender-metrics post's formula), equivalently
+    (1/D) Σ_{j: item j relevant} P@j. D is R, the number of relevant items
+    (``denominator="relevant"``, the post's r; "min_relevant_k" and "hits"
+    as in :func:`mean_average_precision`). For many users use
+    :func:`mean_average_precision` (``per_user=True`` for each AP).
+
+    Parameters
+    ----------
+    ranked : sequence
+        One ranked list of item ids, best first.
+    relevant : set, list or dict
+        Its relevant items.
+    k, denominator, empty, convention
+        As in :func:`mean_average_precision`.
+
+    Examples
+    --------
+    Hits at ranks 1, 3 and 6 of three relevant items: (1/1 + 2/3 + 3/6) / 3.
+
+    >>> round(average_precision(list("abcdef"), {"a", "c", "f"}), 6)
+    0.722222
+    """
+    if isinstance(ranked, RankingHits):
+        raise TypeError("ranked must be one ranked list; for hits use mean_average_precision")
+    if isinstance(ranked, (set, frozenset, dict)):
+        raise TypeError(f"ranked must be one ranked list (ordered), got a {type(ranked).__name__}")
+    if isinstance(ranked, np.ndarray) and ranked.ndim != 1:
+        raise ValueError(f"ranked must be one ranked list (1-D), got an array of shape {ranked.shape}: "
+                         "for many users use mean_average_precision(..., per_user=True)")
+    if isinstance(ranked, (list, tuple)) and any(isinstance(v, (list, tuple, np.ndarray, set))
+                                                 for v in ranked):
+        raise TypeError("ranked must be one ranked list of item ids, got a list of lists: for many "
+                        "users use mean_average_precision(..., per_user=True)")
+    if relevant is None:
+        raise TypeError("relevant is required, got None")
+    if np.isscalar(relevant):
+        relevant = [relevant]
+    ranked = [] if ranked is None else ranked
+    if np.isscalar(ranked):
+        raise TypeError(f"ranked must be one ranked list of item ids, got the scalar {ranked!r}")
+    h = ranking_hits([list(ranked)], [relevant])
+    k = _k(k, allow_none=True)
+    opt = _options(convention, denominator=denominator, empty=empty)
+    values = _finish(_ap(h, k, opt["denominator"]), h, opt["empty"], "Average precision", True)
+    return float(values[0])
+
+
+_DISCOUNT_CACHE = {}
+
+
+def _discount(width, log_base=2.0):
+    """1 / log_b(j + 2) for ranks j = 0..width-1."""
+    return 1.0 / (np.log(np.arange(width) + 2.0) / math.log(log_base))
+
+
+def _gain(g, gain):
+    return g if gain == "linear" else np.exp2(g) - 1.0
+
+
+def _dcg(h, k, gain, log_base=2.0):
+    user, position, g = h.within(k)
+    return np.bincount(user, _gain(g, gain) * _discount(h.depth if k is None else k, log_base)[position],
+                       minlength=h.n_users)
+
+
+def _idcg(h, k, gain, ideal, log_base=2.0):
+    if ideal == "candidates":
+        user, _, g = h.within(None)       # the best order of the list's own items
+        width = int(np.bincount(user, minlength=1).max()) if len(user) else 0
+        width = width if k is None else min(k, width)
+        order = np.lexsort((-g, user))
+        user, g = user[order], g[order]
+        nth = np.arange(len(user)) - np.searchsorted(user, np.arange(h.n_users))[user]
+        keep = nth < width
+        return np.bincount(user[keep], _gain(g[keep], gain) * _discount(width, log_base)[nth[keep]],
+                           minlength=h.n_users)
+    if ideal == "relevant" and not h.graded:
+        width = int(h.n_relevant.max(initial=0))
+        width = width if k is None else min(k, width)
+        cum = np.concatenate([[0.0], np.cumsum(_discount(width, log_base))])
+        return cum[np.minimum(h.n_relevant, width)]
+    if ideal == "relevant":
+        width = h.ideal.shape[1] if k is None else min(k, h.ideal.shape[1])
+        grades = h.ideal_grades(width)
+    else:
+        width = (h.given.shape[1] if h.given is not None else int(h.n_relevant.max(initial=0)))
+        width = width if k is None else min(k, width)
+        grades = h.given_grades(width)
+    return _gain(grades, gain) @ _discount(width, log_base)
+
+
+def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit", per_user=False):
+    """Discounted cumulative gain at k (DCG@k, 折扣累积增益), averaged over users.
+
+    DCG@k(u) = Σ_{j=1..k} gain(g_j) / log_b(j + 1), where g_j is the grade of
+    the item at rank j (1 relevant / 0 not, for binary relevance), as in the
+    recommender-metrics post (b = 2, linear gain). ``gain="linear"`` uses g
+    (trec_eval, ranx, sklearn); ``"exponential"`` 2^g - 1 (Spark graded, ranx
+    ``ndcg_burges``); the two agree for binary relevance. Users with no
+    relevant item have DCG 0 and count in the mean.
+
+    Parameters
+    ----------
+    ranked, relevant, convention, per_user
+        As in :func:`precision_at_k`.
+    k : int or None
+        The cut-off (None: the whole list).
+    gain : {"linear", "exponential"}, optional
+    log_base : float, default 2
+        The base b of the discount (> 1).
+
+    Examples
+    --------
+    >>> round(dcg_at_k([["a", "b", "c"]], [{"a": 3, "c": 1}], 3), 6)   # 3/log2(2) + 1/log2(4)
+    3.5
+    >>> round(dcg_at_k([["a", "b", "c"]], [{"a": 3, "c": 1}], 3, gain="exponential"), 6)  # 7 + 1/2
+    7.5
+    """
+    h = _hits(ranked, relevant)
+    k = _k(k, allow_none=True)
+    opt = _options(convention, gain=gain)
+    log_base = _log_base(log_base)
+    values = _dcg(h, k, opt["gain"], log_base)
+    return values if check_bool(per_user, "per_user") else float(values.mean())
+
+
+def _log_base(log_base):
+    if isinstance(log_base, bool) or not isinstance(log_base, numbers.Real):
+        raise TypeError(f"log_base must be a real number > 1, got {log_base!r}")
+    if not log_base > 1 or not math.isfinite(log_base):
+        raise ValueError(f"log_base must be a real number > 1 (the base of the rank discount); "
+                         f"got {log_base!r}")
+    return float(log_base)
+
+
+def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, empty=None, convention="evalkit",
+              per_user=False):
+    """Normalized DCG at k (NDCG@k, 归一化折扣累积增益), averaged over users.
+
+    NDCG@k(u) = DCG@k(u) / IDCG@k(u), IDCG being the DCG of the best possible
+    order, cut at k; 0 when IDCG is 0. DCG as in :func:`dcg_at_k` (log2
+    discount; the base cancels). The ideal order is the convention
+    libraries disagree on (``ideal``):
+
+    * ``"relevant"``: all the user's relevant items sorted by grade, retrieved
+      or not -- evalkit's default, trec_eval ``ndcg_cut``, ranx, Spark binary;
+    * ``"candidates"``: only the items in the list, sorted -- sklearn
+      ``ndcg_score``, torchmetrics: a relevant item the recommender missed does
+      not lower the score;
+    * ``"given"``: the grades in the order the dict gives them, not sorted --
+      Spark 3.4+ graded ``ndcgAt``. That is a Spark slip: with the grades
+      given in increasing order NDCG exceeds 1. Used by ``convention="spark"``
+      so that its numbers are reproduced; pass grades best first.
+
+    Parameters
+    ----------
+    ranked, relevant, empty, convention, per_user
+        As in :func:`precision_at_k`.
+    k : int or None
+        The cut-off (None: the whole list).
+    gain : {"linear", "exponential"}, optional
+    ideal : {"relevant", "candidates", "given"}, optional
+
+    Examples
+    --------
+    >>> ndcg_at_k([[1, 2, 3]], [{1, 2}], 3)                       # the ideal order
+    1.0
+    >>> round(ndcg_at_k([[3, 1]], [{1, 2}], 2), 4)                # 1/log2(3) / (1 + 1/log2(3))
+    0.3869
+    >>> round(ndcg_at_k([[3, 1]], [{1, 2}], 2, ideal="candidates"), 4)   # 2 is not a candidate
+    0.6309
+    """
+    h = _hits(ranked, relevant)
+    k = _k(k, allow_none=True)
+    opt = _options(convention, gain=gain, ideal=ideal, empty=empty)
+    dcg = _dcg(h, k, opt["gain"])
+    idcg = _idcg(h, k, opt["gain"], opt["ideal"])
+    return _finish(_safe_div(dcg, idcg), h, opt["empty"], "NDCG", per_user)
+
+
+def mean_reciprocal_rank(ranked, relevant, *, k=None, empty=None, convention="evalkit",
+                         per_user=False):
+    """Mean reciprocal rank (MRR, 平均倒数排名): 1 / the rank of the first hit, averaged.
+
+    MRR = (1/Q) Σ_u 1 / rank_u, rank_u the rank of the first relevant item in
+    user u's list; 0 for a user with no hit (in the top k, if k is given: MRR@k
+    as RecBole). The recommender-metrics post's example: first hits at ranks
+    3, 2 and 1 give (1/3 + 1/2 + 1) / 3 = 0.61.
+
+    Parameters
+    ----------
+    ranked, relevant, empty, convention, per_user
+        As in :func:`precision_at_k`.
+    k : int or None, default None
+        Only hits in the top k count.
+
+    Examples
+    --------
+    >>> round(mean_reciprocal_rank([[5, 6, 1], [6, 2, 7], [3, 8, 9]], [{1}, {2}, {3}]), 2)
+    0.61
+    """
+    h = _hits(ranked, relevant)
+    k = _k(k, allow_none=True)
+    opt = _options(convention, empty=empty)
+    user, position, _ = h.within(k)
+    first = np.ones(len(user), dtype=bool)
+    first[1:] = user[1:] != user[:-1]
+    rr = np.zeros(h.n_users)
+    rr[user[first]] = 1.0 / (position[first] + 1.0)
+    return _finish(rr, h, opt["empty"], "Reciprocal rank", per_user)
+
+
+def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, empty=None, convention="evalkit",
+                  per_user=False):
+    """Hit rate at k (HR@k, 命中率): two metrics share the name; ``hit_rate`` chooses.
+
+    * ``"hits_over_tests"`` (evalkit's default, the recommender-metrics post):
+      HR@k = Σ_u hits@k(u) / Σ_u R(u), the hits in all top-k lists over all
+      test items -- really a micro-averaged recall@k. The post's example:
+      (6 + 5 + 4) / (10 + 12 + 8) = 0.5. Users with no relevant item add
+      nothing to either sum. ``per_user=True`` gives each user's
+      hits@k / R(u), whose mean weighted by R(u) is HR.
+    * ``"any_hit"``: the share of users with at least one relevant item in the
+      top k (Deshpande & Karypis's leave-one-out HR, RecBole ``Hit``, ranx
+      ``hit_rate``, trec_eval ``success``). With one relevant item per user the
+      two agree.
+
+    Parameters
+    ----------
+    ranked, relevant, k, empty, convention, per_user
+        As in :func:`precision_at_k` (``empty`` applies to "any_hit" and to the
+        per-user values; "error" refuses empty users in both).
+    hit_rate : {"hits_over_tests", "any_hit"}, optional
+
+    Examples
+    --------
+    >>> ranked = [[1, 2, 3], [4, 5, 6]]
+    >>> relevant = [{1, 3}, {7, 8}]
+    >>> hit_rate_at_k(ranked, relevant, 3)                      # (2 + 0) / (2 + 2)
+    0.5
+    >>> hit_rate_at_k(ranked, relevant, 3, hit_rate="any_hit")  # one user of two
+    0.5
+    >>> hit_rate_at_k(ranked, relevant, 1, hit_rate="any_hit")
+    0.5
+    """
+    h = _hits(ranked, relevant)
+    k = _k(k)
+    opt = _options(convention, hit_rate=hit_rate, empty=empty)
+    hits = h.hits_at(k)
+    per_user = check_bool(per_user, "per_user")
+    if opt["hit_rate"] == "any_hit":
+        return _finish((hits > 0).astype(float), h, opt["empty"], "Hit rate", per_user)
+    if per_user:
+        return _finish(_safe_div(hits, h.n_relevant), h, opt["empty"], "Hit rate", True)
+    if opt["empty"] == "error" and (h.n_relevant == 0).any():
+        _finish(np.zeros(h.n_users), h, "error", "Hit rate", False)
+    total = int(h.n_relevant.sum())
+    if total == 0:
+        warnings.warn("Hit rate is ill-defined and being set to 0.0: no user has a relevant item",
+                      UndefinedMetricWarning, stacklevel=2)
+        return 0.0
+    return int(hits.sum()) / total
+
+
+def arhr_at_k(ranked, relevant, k, *, empty=None, convention="evalkit", per_user=False):
+    """Average reciprocal hit rank at k (ARHR, 平均倒数命中排名; Deshpande & Karypis 2004).
+
+    ARHR@k = (1/#users) Σ_u Σ_{hits j in u's top k} 1 / rank_j: a hit rate
+    weighted by how high the hit is ranked. With one relevant item per user
+    (the leave-one-out protocol it was introduced for) it equals MRR@k; with
+    more, each hit adds its reciprocal rank (so a user can exceed 1).
+
+    Parameters
+    ----------
+    ranked, relevant, k, empty, convention, per_user
+        As in :func:`precision_at_k`.
+
+    Examples
+    --------
+    >>> arhr_at_k([[1, 2, 3], [4, 5, 6]], [{2}, {9}], 3)   # (1/2 + 0) / 2
+    0.25
+    """
+    h = _hits(ranked, relevant)
+    k = _k(k)
+    opt = _options(convention, empty=empty)
+    user, position, _ = h.within(k)
+    values = np.bincount(user, 1.0 / (position + 1.0), minlength=h.n_users)
+    return _finish(values, h, opt["empty"], "ARHR", per_user)
+
+
+# -- beyond accuracy: what is recommended ---------------------------------------------------
+
+
+def _recommended(ranked, k):
+    """Validated top-k item ids of every list (flat)."""
+    if isinstance(ranked, RankingHits):
+        raise TypeError("ranked must be the ranked lists (coverage looks at the items, "
+                        "which RankingHits does not keep)")
+    items, offsets = check_ranked(ranked, "ranked")
+    if k is not None:
+        k = _k(k)
+        lengths = np.diff(offsets)
+        col = np.arange(len(items)) - np.repeat(offsets[:-1], lengths)
+        items = items[col < k]
+    return items
+
+
+def _catalog_codes(items, catalog):
+    """Codes of recommended items in 0..N-1 for a catalogue (an int N or a collection of ids)."""
+    if isinstance(catalog, numbers.Integral) and not isinstance(catalog, bool):
+        if catalog < 1:
+            raise ValueError(f"catalog must be >= 1 (the number of items), got {catalog!r}")
+        _, codes, n = encode_items(items[:0], items)
+        n_distinct = len(np.unique(codes)) if len(codes) else 0
+        if n_distinct > catalog:
+            raise ValueError(f"catalog={catalog} is smaller than the {n_distinct} distinct items "
+                             "recommended")
+        return codes, int(catalog)
+    if isinstance(catalog, (str, bytes)) or catalog is None or np.isscalar(catalog):
+        raise TypeError(f"catalog must be the number of items or a collection of item ids, "
+                        f"got {catalog!r}")
+    cat = check_item_ids(list(catalog) if not isinstance(catalog, np.ndarray) else catalog, "catalog")
+    if not len(cat):
+        raise ValueError("catalog is empty: at least one item is needed")
+    cat = np.unique(cat) if cat.dtype != object else np.array(list(dict.fromkeys(cat)), dtype=object)
+    cc, ic, _ = encode_items(cat, items)
+    lut = np.full(max(int(cc.max(initial=0)), int(ic.max(initial=0))) + 1, -1)
+    lut[cc] = np.arange(len(cc))
+    codes = lut[ic]
+    if (codes < 0).any():
+        bad = items[np.argmax(codes < 0)]
+        raise ValueError(f"ranked recommends items that are not in catalog, such as {bad!r}")
+    return codes, len(cat)
+
+
+def catalog_coverage(ranked, catalog, *, k=None):
+    """Catalogue coverage (覆盖率): the share of the catalogue that is recommended to someone.
+
+    coverage = |∪_u top-k(u)| / |catalogue| (the recommender-metrics post's
+    "items the system can recommend / all items"; RecBole ``ItemCoverage``,
+    Microsoft recommenders ``catalog_coverage`` with the training items as the
+    catalogue).
+
+    Parameters
+    ----------
+    ranked : list of lists or 2-D array
+        One ranked list per user.
+    catalog : int or collection of item ids
+        The number of items, or the items themselves (then every recommended
+        item must be in it).
+    k : int or None, default None
+        Only the top k of each list (None: whole lists).
+
+    Examples
+    --------
+    >>> catalog_coverage([[1, 2], [2, 3]], 10)
+    0.3
+    >>> catalog_coverage([[1, 2], [2, 3]], [1, 2, 3, 4], k=1)
+    0.5
+    """
+    items = _recommended(ranked, k)
+    codes, n = _catalog_codes(items, catalog)
+    return len(np.unique(codes)) / n
+
+
+def distributional_coverage(ranked, *, k=None, base=2):
+    """Distributional coverage: the entropy of how often each item is recommended.
+
+    H = -Σ_i p(i) log_b p(i), p(i) = (times item i is recommended) / (all
+    recommendations); 0 when everyone gets the same items, log_b(N) when N
+    items are recommended equally often (Microsoft recommenders
+    ``distributional_coverage``: base 2, not normalised; RecBole's
+    ``ShannonEntropy`` uses ln and divides by the number of distinct items).
+
+    Parameters
+    ----------
+    ranked : list of lists or 2-D array
+    k : int or None, default None
+        Only the top k of each list.
+    base : float, default 2
+
+    Examples
+    --------
+    >>> distributional_coverage([[1, 2], [3, 4]])     # four items, once each: log2(4)
+    2.0
+    >>> distributional_coverage([[1, 2], [1, 2]])     # two items, twice each
+    1.0
+    """
+    base = _log_base(base) if base != math.e else math.e
+    items = _recommended(ranked, k)
+    if not len(items):
+        raise ValueError("ranked recommends no item: the distribution is undefined")
+    _, codes, _ = encode_items(items[:0], items)
+    counts = np.bincount(codes)
+    p = counts[counts > 0] / len(items)
+    return float(-(p * np.log(p)).sum() / math.log(base)) + 0.0
+
+
+def gini_index(ranked, catalog=None, *, k=None):
+    """Gini index of recommendation counts: 0 when every item is recommended equally, ~1 when few are.
+
+    G = Σ_{i=1..N} (2i - N - 1) c_(i) / (N Σ_i c_i), with c_(1) <= ... <= c_(N)
+    the times each of the N catalogue items is recommended, sorted; items never
+    recommended count 0 (RecBole ``GiniIndex``). ``catalog=None`` takes the
+    recommended items as the catalogue.
+
+    Parameters
+    ----------
+    ranked : list of lists or 2-D array
+    catalog : int, collection of item ids, or None
+    k : int or None, default None
+        Only the top k of each list.
+
+    Examples
+    --------
+    >>> gini_index([[1, 2], [2, 1]])            # two items, equally often
+    0.0
+    >>> gini_index([[1], [1]], catalog=4)       # one item of four gets everything: (4 - 1) / 4
+    0.75
+    """
+    items = _recommended(ranked, k)
+    if not len(items):
+        raise ValueError("ranked recommends no item: the Gini index is undefined")
+    if catalog is None:
+        _, codes, _ = encode_items(items[:0], items)
+        counts = np.bincount(codes)
+        counts = counts[counts > 0]
+    else:
+        codes, n = _catalog_codes(items, catalog)
+        counts = np.bincount(codes, minlength=n)
+    c = np.sort(counts).astype(np.float64)
+    n = len(c)
+    i = np.arange(1, n + 1)
+    return float(((2 * i - n - 1) * c).sum() / (n * c.sum())) + 0.0
+
+
+# -- the long table converter -------------------------------------------------------------
+
+
+def _column(frame, name, what):
+    try:
+        col = frame[name]
+    except (KeyError, IndexError, TypeError, ValueError):
+        raise ValueError(f"{what} has no column {name!r}") from None
+    arr = np.asarray(col)
+    if arr.ndim != 1:
+        raise ValueError(f"{what}[{name!r}] must be 1-D, got shape {arr.shape}")
+    return arr
+
+
+def lists_from_frame(predictions, truth=None, *, user="user", item="item", score=None, rank=None,
+                     grade=None, ties=None, users=None, convention="evalkit"):
+    """Turn long tables of (user, item, score or rank) rows into ranked lists and relevant sets.
+
+    ``predictions`` has one row per recommended (user, item) with a
+    ``score`` (higher first) or a ``rank`` (1 first) column; ``truth`` one
+    row per relevant (user, item), with an optional ``grade`` column for
+    graded relevance. Any mapping of column names to 1-D arrays works (a
+    pandas or polars DataFrame, a dict of arrays). Equal scores are ordered
+    by ``ties``: ``"input"`` keeps the rows' order (stable sort; ranx and
+    pandas-based libraries in practice), ``"item_desc"`` puts the larger item
+    id first (trec_eval, which compares document ids as strings: pass
+    string ids to match it exactly), ``"item_asc"`` the smaller.
+
+    Parameters
+    ----------
+    predictions : DataFrame or mapping of columns
+    truth : DataFrame or mapping of columns, optional
+    user, item : str
+        Column names (both tables).
+    score, rank : str, optional
+        Exactly one: the predictions' ordering column.
+    grade : str, optional
+        The truth's grade column (graded relevance).
+    ties : {"input", "item_desc", "item_asc"}, optional
+    users : {"truth", "predictions", "both", "union"}, optional
+        Which users are evaluated: evalkit's default ``"truth"`` (a user with no
+        prediction gets an empty list, predictions of users absent from the
+        truth are dropped); ``"both"`` as trec_eval and Microsoft recommenders.
+    convention : str
+        Preset for ``ties`` and ``users`` (see the module docs).
+
+    Returns
+    -------
+    users : ndarray
+        The user ids, sorted.
+    ranked : list of ndarrays
+        Each user's items, best first.
+    relevant : list of ndarrays or dicts, or None
+        Each user's relevant items (dicts item -> grade with ``grade``); None
+        without ``truth``.
+
+    Examples
+    --------
+    >>> pred = {"user": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "d"],
+    ...         "score": [0.2, 0.9, 0.2, 0.5, 0.7]}
+    >>> truth = {"user": [1, 2], "item": ["a", "a"]}
+    >>> u, ranked, relevant = lists_from_frame(pred, truth, score="score")
+    >>> u.tolist(), [r.tolist() for r in ranked]
+    ([1, 2], [['b', 'a', 'c'], ['d', 'a']])
+    >>> [r.tolist() for r in lists_from_frame(pred, truth, score="score", ties="item_desc")[1]]
+    [['b', 'c', 'a'], ['d', 'a']]
+    """
+    opt = _options(convention, ties=ties, users=users)
+    if (score is None) == (rank is None):
+        raise ValueError("score and rank: give exactly one of them (the column that orders "
+                         "each user's items)")
+    if predictions is None:
+        raise TypeError("predictions is required, got None")
+    pu = _column(predictions, user, "predictions")
+    pi = check_item_ids(_column(predictions, item, "predictions"), f"predictions[{item!r}]")
+    order_col = score if score is not None else rank
+    key = _column(predictions, order_col, "predictions").astype(np.float64)
+    check_same_length(**{f"predictions[{user!r}]": pu, f"predictions[{item!r}]": pi,
+                         f"predictions[{order_col!r}]": key})
+    if not np.isfinite(key).all():
+        raise ValueError(f"predictions[{order_col!r}] contains NaN or infinite values")
+    if score is not None:
+        key = -key
+    tu = ti = tg = None
+    if truth is not None:
+        tu = _column(truth, user, "truth")
+        ti = check_item_ids(_column(truth, item, "truth"), f"truth[{item!r}]")
+        tg = None if grade is None else _column(truth, grade, "truth")
+        check_same_length(**{f"truth[{user!r}]": tu, f"truth[{item!r}]": ti})
+        if tg is not None:
+            from ._validation import check_grades
+            check_same_length(**{f"truth[{user!r}]": tu, f"truth[{grade!r}]": tg})
+            tg = check_grades(tg, f"truth[{grade!r}]")
+    elif grade is not None:
+        raise ValueError("grade names a column of truth, but truth is None")
+    all_users = pu if tu is None else np.concatenate([pu, tu])
+    uniq, ucodes = np.unique(all_users, return_inverse=True)
+    ucodes = ucodes.reshape(-1)
+    pcode, tcode = ucodes[:len(pu)], ucodes[len(pu):]
+    in_pred = np.zeros(len(uniq), bool)
+    in_pred[pcode] = True
+    in_truth = np.zeros(len(uniq), bool)
+    if tu is not None:
+        in_truth[tcode] = True
+    else:
+        in_truth[:] = True
+    choose = {"truth": in_truth, "predictions": in_pred, "both": in_truth & in_pred,
+              "union": in_truth | in_pred}[opt["users"] if tu is not None else "predictions"]
+    if opt["ties"] == "input":
+        tie = np.arange(len(pi))
+    else:
+        _, tie, _ = encode_items(pi, pi[:0])
+        if pi.dtype.kind not in "iu":
+            tie = np.unique(pi, return_inverse=True)[1].reshape(-1) if pi.dtype != object else tie
+        if opt["ties"] == "item_desc":
+            tie = -tie
+    order = np.lexsort((tie, key, pcode))
+    pcode_s, items_s = pcode[order], pi[order]
+    bounds = np.searchsorted(pcode_s, np.arange(len(uniq) + 1))
+    keep = np.flatnonzero(choose)
+    ranked = [items_s[bounds[u]:bounds[u + 1]] for u in keep]
+    if tu is None:
+        return uniq[keep], ranked, None
+    torder = np.argsort(tcode, kind="stable")
+    tb = np.searchsorted(tcode[torder], np.arange(len(uniq) + 1))
+    ti_s = ti[torder]
+    if tg is None:
+        relevant = [ti_s[tb[u]:tb[u + 1]] for u in keep]
+    else:
+        tg_s = tg[torder]
+        relevant = [dict(zip(ti_s[tb[u]:tb[u + 1]].tolist(), tg_s[tb[u]:tb[u + 1]].tolist()))
+                    for u in keep]
+    return uniq[keep], ranked, relevant
+
+
+# -- scikit-learn's shape: relevance and score matrices -------------------------------------
+
+
+def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
+    """Per-row DCG of ``y_true`` gains ordered by ``y_score``, tie-averaged unless ``ignore_ties``."""
+    n, m = y_true.shape
+    disc = _discount(m, log_base)
+    if k is not None:
+        disc[k:] = 0.0
+    if ignore_ties:
+        # sklearn's order: argsort ascending, reversed (among equal scores, the last column first)
+        ranking = np.argsort(y_score)[:, ::-1]
+        return np.take_along_axis(y_true, ranking, axis=1) @ disc
+    order = np.argsort(-y_score, axis=1, kind="stable")
+    s = np.take_along_axis(y_score, order, axis=1)
+    g = np.take_along_axis(y_true, order, axis=1)
+    new = np.ones((n, m), dtype=bool)
+    np.not_equal(s[:, 1:], s[:, :-1], out=new[:, 1:])
+    if new.all():
+        return g @ disc
+    # McSherry & Najork: a tied group's gains are replaced by their mean
+    flat_new = new.reshape(-1)
+    group = np.cumsum(flat_new) - 1
+    n_groups = int(group[-1]) + 1
+    total = np.bincount(group, g.reshape(-1), minlength=n_groups)
+    count = np.bincount(group, minlength=n_groups)
+    dsum = np.bincount(group, np.broadcast_to(disc, (n, m)).reshape(-1), minlength=n_groups)
+    row = np.repeat(np.arange(n), m)[flat_new]
+    return np.bincount(row, total / count * dsum, minlength=n)
+
+
+def _check_relevance_scores(y_true, y_score, k, sample_weight, for_ndcg):
+    yt = check_score_matrix(y_true, "y_true")
+    ys = check_score_matrix(y_score, "y_score")
+    if yt.shape != ys.shape:
+        raise ValueError(f"y_true and y_score have different shapes ({yt.shape} and {ys.shape}): "
+                         "one row per query, one column per document")
+    if yt.shape[1] < 2:
+        raise ValueError(f"{'NDCG' if for_ndcg else 'DCG'} is only meaningful when there is more than "
+                         f"1 document per row; y_true has {yt.shape[1]} column")
+    if for_ndcg and (yt < 0).any():
+        raise ValueError("y_true has negative values such as "
+                         f"{yt[np.unravel_index(np.argmax(yt < 0), yt.shape)].item()!r}: "
+                         "ndcg_score should not be used on negative y_true values")
+    if k is not None:
+        k = check_k(k)
+    w = check_sample_weight(sample_weight, yt.shape[0])
+    return yt.astype(np.float64, copy=False), ys, k, w
+
+
+def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore_ties=False):
+    """Discounted cumulative gain from relevance and score matrices, as ``sklearn.metrics.dcg_score``.
+
+    Per row, DCG@k = Σ_{j=1..k} y_true_(j) / log_b(j + 1), with the columns
+    ordered by decreasing ``y_score`` (linear gain; the average over rows,
+    weighted by ``sample_weight``). Equal scores: by default every ordering
+    of a tied group counts equally, i.e. each tied item gets the group's mean
+    gain (McSherry & Najork 2008, as sklearn); ``ignore_ties=True`` orders
+    them as sklearn does then (the later column first), faster. Same
+    arguments and numbers as scikit-learn.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_queries, n_documents)
+        Graded relevance of each document (may be negative here, as in sklearn).
+    y_score : array-like of the same shape
+        Predicted scores.
+    k : int, optional
+        Only the top k count.
+    log_base : float, default 2
+    sample_weight : array-like of shape (n_queries,), optional
+    ignore_ties : bool, default False
+
+    Examples
+    --------
+    >>> round(dcg_score([[10, 0, 0, 1, 5]], [[0.1, 0.2, 0.3, 4, 70]]), 6)
+    9.499458
+    >>> round(dcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]]), 6)   # tied: 10, 5 -> 7.5 each; 0, 0, 1
+    12.67115
+    """
+    log_base = _log_base(log_base)
+    check_bool(ignore_ties, "ignore_ties")
+    yt, ys, k, w = _check_relevance_scores(y_true, y_score, k, sample_weight, False)
+    return float(np.average(_dcg_rows(yt, ys, k, log_base, ignore_ties), weights=w))
+
+
+def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False):
+    """Normalized DCG from relevance and score matrices, as ``sklearn.metrics.ndcg_score``.
+
+    Per row, NDCG@k = DCG@k / IDCG@k, where the ideal DCG orders **the row's
+    own documents** by ``y_true`` (sklearn's convention, ``ideal="candidates"``
+    in :func:`ndcg_at_k`); rows whose documents are all irrelevant score 0.
+    Ties in ``y_score`` are averaged over unless ``ignore_ties`` (see
+    :func:`dcg_score`). Same arguments and numbers as scikit-learn.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_queries, n_documents)
+        Non-negative relevance.
+    y_score : array-like of the same shape
+    k : int, optional
+    sample_weight : array-like of shape (n_queries,), optional
+    ignore_ties : bool, default False
+
+    Examples
+    --------
+    >>> round(ndcg_score([[10, 0, 0, 1, 5]], [[0.1, 0.2, 0.3, 4, 70]]), 6)
+    0.695694
+    >>> round(ndcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]], k=1), 6)   # tie: mean of 10 and 5
+    0.75
+    """
+    check_bool(ignore_ties, "ignore_ties")
+    yt, ys, k, w = _check_relevance_scores(y_true, y_score, k, sample_weight, True)
+    gain = _dcg_rows(yt, ys, k, 2.0, ignore_ties)
+    best = _dcg_rows(yt, yt, k, 2.0, True)
+    out = np.divide(gain, best, out=np.zeros_like(gain), where=best != 0)
+    return float(np.average(out, weights=w))
