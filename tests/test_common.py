@@ -148,6 +148,11 @@ def _rows(rng, n):
     return (np.column_stack([s, y]).astype(np.float64),)
 
 
+def _label_rows(rng, n):
+    y, p = _labels(rng, n)
+    return (np.column_stack([p, y]).astype(np.float64),)
+
+
 def _matrix(rng, n):
     return (rng.integers(0, 9, (n, 3)).astype(np.float64),)
 
@@ -189,6 +194,7 @@ INPUTS = {
         (np.column_stack([np.arange(6.0), np.ones(6)]),),    # no negatives
     )),
     "matrix": Kind(_matrix, ("matrix",), weights=None),
+    "label_rows": Kind(_label_rows, ("rows",), weights="column", binary=False),
 }
 
 
@@ -234,6 +240,11 @@ def _bcm(method, *args):
         options = {k: kw.pop(k) for k in ("num_bins", "bin_threshold", "pr_first_point") if k in kw}
         return getattr(ek.BinaryClassificationMetrics(rows, **options), method)(*args, **kw)
     return call
+
+
+def _mcm(method, *args):
+    """A MulticlassMetrics method, registered on the (prediction, label) rows."""
+    return lambda rows: getattr(ek.MulticlassMetrics(rows), method)(*args)
 
 
 def _topk_scores(fn):
@@ -375,6 +386,15 @@ METRICS = {
     "BinaryClassificationMetrics.roc:bins": Case(_bcm("roc"), "score_label_rows",
                                                  {"num_bins": 3}, api=_BCM),
     # partitions are made in input order; a weight column changes the printed steps
+    "MulticlassMetrics.confusion_matrix": Case(_mcm("confusion_matrix"), "label_rows",
+                                               api=ek.MulticlassMetrics),
+    "MulticlassMetrics.accuracy": Case(_mcm("accuracy"), "label_rows", api=ek.MulticlassMetrics),
+    "MulticlassMetrics.weighted_f_measure": Case(_mcm("weighted_f_measure", 2.0), "label_rows",
+                                                 api=ek.MulticlassMetrics),
+    "MulticlassMetrics.precision": Case(_mcm("precision", 1.0), "label_rows",
+                                        api=ek.MulticlassMetrics),
+    "MulticlassMetrics.hamming_loss": Case(_mcm("hamming_loss"), "label_rows",
+                                           api=ek.MulticlassMetrics),
     "spark_steps": Case(ek.spark_steps, "score_label_rows", order=False, weights=False),
 }
 
