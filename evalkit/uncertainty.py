@@ -1200,12 +1200,20 @@ def _auc_input(y_true, y_score, name="y_score"):
     y = check_labels(y_true, "y_true")
     scores = check_scores(y_score, name)
     check_same_length(**{"y_true": y, name: scores})
-    classes = np.unique(y)
-    if len(classes) != 2:
-        what = "one class" if len(classes) < 2 else f"{len(classes)} classes"
+    if y.dtype.kind in "biuf":  # two passes, no sort
+        lo, hi = y.min(), y.max()
+        positive = y == hi
+        n_pos = int(np.count_nonzero(positive))
+        n_classes = 1 if lo == hi else (2 if n_pos + np.count_nonzero(y == lo) == len(y) else 3)
+    else:
+        classes = np.unique(y)
+        n_classes = len(classes)
+        positive = y == classes[-1]
+    if n_classes != 2:
+        what = "one class" if n_classes < 2 else "more than 2 classes"
         raise ValueError(f"y_true has {what}: the AUC's interval needs binary y_true with both "
                          "classes present (the larger label is positive)")
-    return y == classes[-1], scores
+    return positive, scores
 
 
 def _delong_groups(positive, scores):
@@ -1226,6 +1234,51 @@ def _delong_groups(positive, scores):
     v01 = (2 * tps - pos_g) / (2.0 * P)
     auc = float(np.dot(pos_g, v10)) / P
     return auc, v10, pos_g, v01, neg_g
+
+
+_TOP = np.uint64(1 << 63)
+_ONE = np.uint64(1)
+
+
+def _delong_distinct(positive, scores):
+    """``(auc, variance)`` from one sort of label-carrying keys; None if scores tie.
+
+    A float's bits (flipped for negative numbers) sort like the float; with
+    the label in the lowest bit, one ``np.sort`` orders the samples and
+    keeps their labels -- no argsort. With distinct scores the j-th
+    positive at sorted position i has ``i - j`` negatives below it (its
+    component times N) and a negative at i has ``P - (positives up to i)``
+    positives above it (its component times P).
+    """
+    x = np.add(scores, 0.0, dtype=np.float64)  # a copy; -0.0 becomes 0.0
+    k = x.view(np.uint64)
+    if x.min() < 0:
+        negative = k >= _TOP
+        np.invert(k, out=k, where=negative)
+        np.bitwise_or(k, _TOP, out=k, where=~negative)
+        k -= k.min()
+    if k.max() >= _TOP:
+        return None
+    k <<= _ONE
+    np.bitwise_or(k, positive, out=k)
+    k.sort()
+    lab = (k & _ONE).view(np.int64)
+    k >>= _ONE
+    if np.count_nonzero(k[1:] == k[:-1]):
+        return None
+    n = len(k)
+    cp = np.cumsum(lab)
+    P = int(cp[-1])
+    N = n - P
+    is_pos = lab.view(np.int64).astype(bool)
+    below = np.arange(1, n + 1, dtype=np.int64)
+    below -= cp  # negatives up to position i
+    a = below[is_pos].astype(np.float64)  # negatives below each positive
+    b = np.subtract(P, cp[~is_pos], dtype=np.float64)  # positives above each negative
+    auc = float(a.sum()) / (P * N)
+    s10 = float(a.var(ddof=1)) / (N * N) if P > 1 else 0.0
+    s01 = float(b.var(ddof=1)) / (P * P) if N > 1 else 0.0
+    return auc, s10 / P + s01 / N
 
 
 def _delong_var(auc, v10, pos_g, v01, neg_g):
@@ -1284,8 +1337,14 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
                             n_resamples=n_resamples, confidence=confidence, stratify=stratify,
                             random_state=random_state)
     positive, scores = _auc_input(y_true, y_score)
-    auc, v10, pos_g, v01, neg_g = _delong_groups(positive, scores)
-    se = math.sqrt(max(_delong_var(auc, v10, pos_g, v01, neg_g), 0.0))
+    fast = None
+    if scores.dtype.kind == "f" or np.abs(scores).max() <= 2**53:
+        fast = _delong_distinct(positive, scores)
+    if fast is None:  # ties: components per group of equal scores, from the sweep
+        groups = _delong_groups(positive, scores)
+        fast = groups[0], _delong_var(*groups)
+    auc, var = fast
+    se = math.sqrt(max(var, 0.0))
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
     return ConfidenceInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), confidence,
                               "delong", standard_error=se,

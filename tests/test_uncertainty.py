@@ -581,7 +581,7 @@ def test_bad_proportion(successes, trials, error, words):
 
 
 def test_delong_bad_input():
-    with pytest.raises(ValueError, match="y_true has 3 classes"):
+    with pytest.raises(ValueError, match="y_true has more than 2 classes"):
         ek.roc_auc_ci([0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(ValueError, match="at least 2 of each"):
         ek.delong_test([0, 1, 1], [0.1, 0.2, 0.3], [0.3, 0.2, 0.1])
@@ -610,3 +610,20 @@ def test_stratified_auc_shortcut_equals_the_counts(seed):
     flipped = U._ScoreEngine("auc", y == 0, -s)  # negatives the smaller class now
     fast = flipped.stratified_auc(np.random.default_rng(seed), 4000)
     assert fast.mean() == pytest.approx(slow.mean(), abs=4 * slow.std() / math.sqrt(50))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_delong_distinct_path_equals_the_group_path_and_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 400))
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = rng.normal(size=n) + y - (seed % 2) * 3  # negative scores on odd seeds
+    fast = U._delong_distinct(y == 1, s)
+    groups = U._delong_groups(y == 1, s)
+    aucs, cov = delong_brute(y, [s])
+    assert fast[0] == pytest.approx(groups[0], rel=1e-12) == pytest.approx(aucs[0], rel=1e-12)
+    assert fast[1] == pytest.approx(U._delong_var(*groups), rel=1e-9)
+    assert fast[1] == pytest.approx(cov[0, 0], rel=1e-9)
+    s[1] = s[0]  # a tie: the distinct path steps aside
+    assert U._delong_distinct(y == 1, s) is None
