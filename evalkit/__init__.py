@@ -48,7 +48,7 @@ from .regression import (
 )
 from .report import classification_report
 from .mllib import BinaryClassificationMetrics, SparkSteps, spark_format, spark_steps
-from .mllib import RankingMetrics
+from .mllib import MulticlassMetrics, RankingMetrics
 from .ranking import (
     RankingHits,
     arhr_at_k,
@@ -112,6 +112,7 @@ __all__ = [
     "top_k_labels",
     "topk_report",
     "BinaryClassificationMetrics",
+    "MulticlassMetrics",
     "SparkSteps",
     "spark_format",
     "spark_steps",

@@ -938,7 +938,9 @@ def check_real_array(y, name, *, dtype=np.float64, max_ndim=2):
     if arr.dtype.kind == "O" and any(v is None for v in arr.ravel()):
         raise ValueError(f"{name} contains None")
     arr = _numeric(arr, name).astype(dtype, copy=False)
-    if not np.isfinite(arr).all():
+    # a finite sum means every value is finite (one pass, no temporary); an infinite or
+    # NaN sum may also come from overflow, so then look value by value
+    if not np.isfinite(arr.sum()) and not np.isfinite(arr).all():
         bad = "NaN" if np.isnan(arr).any() else "infinite values"
         raise ValueError(f"{name} contains {bad}")
     return arr

@@ -698,6 +698,162 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
                       weighted=not np.issubdtype(base.sweep.tps.dtype, np.integer))
 
 
+# -- MulticlassMetrics (one block, appended: Spark's per-label arithmetic on the confusion table) --
+
+__all__ += ["MulticlassMetrics"]
+
+
+class MulticlassMetrics:
+    """Spark MLlib's ``MulticlassMetrics`` on numpy: ``(prediction, label[, weight])`` rows.
+
+    Spark sums the weight of every ``(label, prediction)`` pair (the confusion
+    table; weight 1.0 per row without a weight column), then, for a label c
+    with ``tp_c`` (rows of c predicted c), ``fp_c`` (rows of another label
+    predicted c), ``n_c`` (rows of c) and ``n`` (all rows):
+
+    * precision(c) = tp_c / (tp_c + fp_c), **0.0** when nothing is predicted c;
+    * recall(c) = true_positive_rate(c) = tp_c / n_c;
+    * false_positive_rate(c) = fp_c / (n - n_c);
+    * f_measure(c, β) = (1 + β²)·P·R / (β²·P + R), 0.0 when P + R = 0;
+    * accuracy = Σ tp_c / n; hamming_loss = (rows with prediction ≠ label) / n;
+    * weighted_*: Σ_c metric(c)·n_c / n over the labels (scikit-learn's
+      ``average="weighted"``; weighted recall equals accuracy).
+
+    ``labels()`` are the distinct *true* labels, ascending, as Spark's (a
+    class that is only ever predicted has no row, and no precision: Spark
+    raises there, this raises a ``ValueError``). scikit-learn's report covers
+    the union of true and predicted labels instead; its weighted averages are
+    the same whenever every predicted class also occurs as a label.
+
+    Parameters
+    ----------
+    prediction_and_labels : array-like of shape (n, 2) or (n, 3)
+        Rows of ``(prediction, label)`` or ``(prediction, label, weight)``;
+        note Spark's order, prediction first.
+
+    Examples
+    --------
+    >>> m = MulticlassMetrics([(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (2.0, 2.0), (1.0, 2.0)])
+    >>> m.labels().tolist(), m.precision(1.0), m.recall(2.0), m.accuracy()
+    ([0.0, 1.0, 2.0], 0.3333333333333333, 0.5, 0.6)
+    >>> m.confusion_matrix().tolist()
+    [[1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
+    """
+
+    def __init__(self, prediction_and_labels):
+        from ._validation import _array_like, _numeric, check_sample_weight
+
+        name = "prediction_and_labels"
+        _array_like(prediction_and_labels, name, "rows of (prediction, label[, weight])",
+                    ordered=True)
+        try:
+            arr = np.asarray(prediction_and_labels)
+        except ValueError:
+            raise ValueError(f"{name} has rows of different lengths") from None
+        if arr.ndim != 2 or arr.shape[1] not in (2, 3) or arr.shape[0] == 0:
+            raise ValueError(f"{name} must hold n >= 1 rows of (prediction, label) or "
+                             f"(prediction, label, weight), got an array of shape {arr.shape}")
+        arr = _numeric(arr, name).astype(np.float64)
+        if not np.isfinite(arr[:, :2]).all():
+            raise ValueError(f"{name} contains NaN or infinite predictions or labels")
+        w = (np.ones(len(arr)) if arr.shape[1] == 2 else
+             check_sample_weight(arr[:, 2], len(arr), name=f"{name} column 2 (weights)"))
+        pred, label = arr[:, 0], arr[:, 1]
+        classes, codes = np.unique(np.r_[label, pred], return_inverse=True)
+        k = len(classes)
+        t, p = codes[:len(arr)], codes[len(arr):]
+        cells = np.zeros(k * k)
+        np.add.at(cells, t * k + p, w)  # in row order, as one partition of reduceByKey
+        self._classes = classes
+        self._cells = cells.reshape(k, k)  # rows: label, columns: prediction
+        self._n_c = self._cells.sum(axis=1)
+        self._is_label = np.bincount(t, minlength=k) > 0
+        self._n = float(self._n_c.sum())
+
+    def _index(self, label):
+        i = int(np.searchsorted(self._classes, label))
+        if i >= len(self._classes) or self._classes[i] != label or not self._is_label[i]:
+            raise ValueError(f"label {label!r} is not one of the labels {self.labels().tolist()}")
+        return i
+
+    def labels(self):
+        """The distinct true labels, ascending (Spark's ``labels``)."""
+        return self._classes[self._is_label].copy()
+
+    def confusion_matrix(self):
+        """Rows: true label, columns: predicted label, both over :meth:`labels` (Spark's layout)."""
+        keep = self._is_label
+        return self._cells[np.ix_(keep, keep)].copy()
+
+    def _tp_fp(self, i):
+        tp = float(self._cells[i, i])
+        fp = float(self._cells[:, i].sum() - self._cells[i, i])
+        return tp, fp
+
+    def precision(self, label):
+        """tp / (tp + fp) for ``label``; 0.0 when nothing is predicted ``label``."""
+        tp, fp = self._tp_fp(self._index(label))
+        return 0.0 if tp + fp == 0 else tp / (tp + fp)
+
+    def recall(self, label):
+        """tp / n_label: the share of rows of ``label`` predicted ``label``."""
+        i = self._index(label)
+        return float(self._cells[i, i]) / float(self._n_c[i])
+
+    def true_positive_rate(self, label):
+        """The same as :meth:`recall`."""
+        return self.recall(label)
+
+    def false_positive_rate(self, label):
+        """fp / (n - n_label): of the rows of other labels, the share predicted ``label``."""
+        i = self._index(label)
+        _, fp = self._tp_fp(i)
+        return fp / (self._n - float(self._n_c[i]))
+
+    def f_measure(self, label, beta=1.0):
+        """(1 + β²)·P·R / (β²·P + R) for ``label``; 0.0 when P + R = 0."""
+        from ._validation import check_beta
+
+        beta = check_beta(beta)
+        p, r = self.precision(label), self.recall(label)
+        b2 = beta * beta
+        return 0.0 if p + r == 0 else (1 + b2) * p * r / (b2 * p + r)
+
+    def accuracy(self):
+        """Σ tp / n (the weight of the diagonal over the total)."""
+        return float(np.trace(self._cells)) / self._n
+
+    def hamming_loss(self):
+        """The weight of rows whose prediction differs from the label, over n."""
+        return float(self._cells.sum() - np.trace(self._cells)) / self._n
+
+    def _weighted(self, metric):
+        total = 0.0
+        for c in self.labels():
+            total += metric(c) * float(self._n_c[self._index(c)]) / self._n
+        return total
+
+    def weighted_recall(self):
+        """Σ_c recall(c)·n_c / n (equals accuracy)."""
+        return self._weighted(self.recall)
+
+    def weighted_true_positive_rate(self):
+        """The same as :meth:`weighted_recall`."""
+        return self.weighted_recall()
+
+    def weighted_precision(self):
+        """Σ_c precision(c)·n_c / n."""
+        return self._weighted(self.precision)
+
+    def weighted_false_positive_rate(self):
+        """Σ_c false_positive_rate(c)·n_c / n."""
+        return self._weighted(self.false_positive_rate)
+
+    def weighted_f_measure(self, beta=1.0):
+        """Σ_c f_measure(c, β)·n_c / n."""
+        return self._weighted(lambda c: self.f_measure(c, beta))
+
+
 # -- RankingMetrics (one block, appended: evalkit.ranking's hits, Spark's arithmetic) ------
 
 __all__ += ["RankingMetrics"]

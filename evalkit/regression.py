@@ -142,6 +142,23 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
     return _over_outputs(np.sqrt(np.average((yt - yp) ** 2, weights=w, axis=0)), multioutput)
 
 
+def _group_codes(groups):
+    """``(users, codes)``: the sorted distinct groups and each rating's index into them.
+
+    Integer ids in a range not much wider than the number of ratings are
+    coded by counting (linear time); other ids by :func:`numpy.unique` (a sort).
+    """
+    if groups.dtype.kind in "iu":
+        lo, hi = int(groups.min()), int(groups.max())
+        if hi - lo <= 2 * len(groups):
+            offset = (groups - lo).astype(np.intp)
+            present = np.bincount(offset, minlength=hi - lo + 1) > 0
+            codes = np.cumsum(present) - 1
+            return (np.flatnonzero(present) + lo).astype(groups.dtype), codes[offset]
+    users, inverse = np.unique(groups, return_inverse=True)
+    return users, inverse.reshape(-1)
+
+
 def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, groups=None,
                                    per_group=False, sample_weight=None):
     """Normalized mean absolute error (标准平均绝对误差): the MAE over the width of the scale.
@@ -204,7 +221,7 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, groups=None,
         return float(np.average(errors, weights=w))
     g = check_labels(groups, "groups")
     check_same_length(y_true=yt, groups=g)
-    users, inverse = np.unique(g, return_inverse=True)
+    users, inverse = _group_codes(g)
     weights = np.ones_like(errors) if w is None else w
     totals = np.bincount(inverse, weights=weights, minlength=len(users))
     if (totals == 0).any():

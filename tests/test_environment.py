@@ -124,9 +124,9 @@ def test_environment_installs_evalkit_itself():
 
 
 def test_import_evalkit_stays_light():
-    heavy = ("pandas", "matplotlib", "ipywidgets")
+    heavy = ("pandas", "matplotlib", "ipywidgets", "pyspark", "py4j", "pyarrow")
     code = (
-        "import sys, evalkit\n"
+        "import sys, evalkit, evalkit.spark\n"
         f"heavy = {heavy!r}\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
     )

@@ -196,8 +196,11 @@ def test_nmae_against_brute_force():
         y_pred = rng.uniform(lo - 1, hi + 1, n)
         w = rng.random(n) + 0.05 if rng.random() < 0.4 else None
         groups = rng.integers(0, 6, n)
-        if rng.random() < 0.3:
+        r = rng.random()
+        if r < 0.3:
             groups = np.array(["u%d" % g for g in groups])
+        elif r < 0.5:  # integer ids far apart and negative: coded by sorting, not counting
+            groups = groups * 10**9 - 7
         got = ek.normalized_mean_absolute_error(y_true, y_pred, rating_range=(lo, hi),
                                                 sample_weight=w)
         assert got == pytest.approx(_nmae_brute(y_true, y_pred, lo, hi, w=w), rel=1e-12)

@@ -1,0 +1,848 @@
+"""evalkit on Apache Spark: the counts are computed on the cluster, numpy does the rest.
+
+Every metric in evalkit is a function of counts, and counts add: the counts
+of two parts of the data sum to the counts of the whole. So a Spark job only
+has to produce counts -- a confusion table, per-class counts, the cumulative
+counts of a threshold sweep -- and the numpy code that runs on one machine
+computes the metrics from them, with the same numbers.
+
+* :func:`session` -- a local SparkSession for a laptop or the tests (a
+  session that already runs is returned untouched);
+* :func:`binary_metrics` -- Spark MLlib's ``BinaryClassificationMetrics``
+  (thresholds, metric by threshold, ROC and PR curves, both areas) on a
+  DataFrame, as an :class:`evalkit.BinaryClassificationMetrics`;
+* :func:`classification_counts` -- per-class counts (one ``groupBy``) from
+  which the classification report and ``precision_recall_fscore_support``
+  run;
+* :func:`topk_report` -- the top-k report over an array column.
+
+pyspark is imported inside the functions: ``import evalkit`` never imports
+it, and ``import evalkit.spark`` works without it. The executors need
+evalkit and numpy installed (the functions that run there are evalkit's).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+
+from ._counts import ClassCounts
+from ._sweep import Sweep, _sweep_unweighted
+from ._validation import (check_digits, check_integer, check_output, check_zero_division)
+from .mllib import BinaryClassificationMetrics
+
+__all__ = ["session", "binary_metrics", "SparkBinaryClassificationMetrics",
+           "classification_counts", "SparkClassCounts", "topk_report"]
+
+
+# -- the session -------------------------------------------------------------------
+
+_LOG4J2 = """\
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n
+logger.repl.name = org.apache.spark.repl.Main
+logger.repl.level = error
+"""
+
+
+def _quiet_log4j2_file():
+    path = os.path.join(tempfile.gettempdir(), "evalkit-spark-log4j2.properties")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(_LOG4J2)
+    return path
+
+
+def _quiet_pyspark_warnings():
+    """PySpark 4.3 warns on every pandas conversion that pandas 3 is not fully supported."""
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas",
+                            category=FutureWarning)
+
+
+@contextlib.contextmanager
+def _jvm_stderr_to(path):
+    """Start the JVM with its stderr (Java's own warnings, Spark's log) going to ``path``.
+
+    The JVM is a child process: it inherits file descriptor 2 when it starts,
+    so pointing fd 2 at a file for the duration of the start keeps the JVM's
+    messages out of a notebook's cells (Jupyter forwards fd 2 to them) for the
+    JVM's whole life, while Python's own stderr is restored at once.
+    """
+    sys.stderr.flush()
+    saved = os.dup(2)
+    target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        os.dup2(target, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(target)
+
+
+def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffle_partitions=4,
+            log_level="ERROR", log_file=None, config=None):
+    """Start (or return) a local SparkSession with settings that suit a laptop and the tests.
+
+    If a SparkSession is already active -- yours, on a cluster or not -- it is
+    returned as it is: nothing here changes a user's session. Otherwise a new
+    one starts with ``master``, ``spark.driver.memory = driver_memory``, few
+    shuffle partitions (``spark.sql.shuffle.partitions``; Spark's default of
+    200 makes small jobs slow on a laptop), no web UI and no console progress
+    bar, Arrow on for ``toPandas``/``createDataFrame``, the driver on
+    127.0.0.1, Python workers running this interpreter, and Spark's log
+    reduced to errors from the start: no startup banner or Java warning in
+    a notebook (the JVM's stderr goes to ``log_file``), and PySpark's
+    warning that it does not fully support pandas 3 filtered out.
+
+    Parameters
+    ----------
+    app_name : str, default "evalkit"
+    master : str, default "local[2]"
+        ``"local[*]"`` uses every core.
+    driver_memory : str, default "2g"
+        Takes effect only when this call starts the JVM.
+    shuffle_partitions : int, default 4
+    log_level : str, default "ERROR"
+        Passed to ``SparkContext.setLogLevel`` on a new session.
+    log_file : str, optional
+        Where the JVM's own stderr goes (Java's warnings, Spark's log at
+        ``log_level``); by default nowhere. Errors still reach Python as
+        exceptions.
+    config : dict, optional
+        More Spark settings for a new session.
+
+    Returns
+    -------
+    pyspark.sql.SparkSession
+
+    Examples
+    --------
+    >>> from evalkit.spark import session
+    >>> spark = session()                                   # doctest: +SKIP
+    >>> spark.conf.get("spark.sql.shuffle.partitions")      # doctest: +SKIP
+    '4'
+    """
+    shuffle_partitions = check_integer(shuffle_partitions, "shuffle_partitions", minimum=1)
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    quiet = f"-Dlog4j2.configurationFile=file:{_quiet_log4j2_file()}"
+    settings = {
+        "spark.driver.memory": driver_memory,
+        "spark.sql.shuffle.partitions": str(shuffle_partitions),
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.execution.arrow.pyspark.enabled": "true",
+        "spark.driver.host": "127.0.0.1",
+        "spark.driver.bindAddress": "127.0.0.1",
+        "spark.driver.extraJavaOptions": quiet,
+        "spark.executor.extraJavaOptions": quiet,
+        "spark.sql.session.timeZone": "UTC",
+    }
+    settings.update(config or {})
+    builder = SparkSession.builder.master(master).appName(app_name)
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    _quiet_pyspark_warnings()
+    with _jvm_stderr_to(log_file or os.devnull):
+        spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel(log_level)
+    return spark
+
+
+# -- checking a DataFrame's columns ------------------------------------------------------
+
+_NUMERIC = ("ByteType", "ShortType", "IntegerType", "LongType", "FloatType", "DoubleType",
+            "DecimalType")
+
+
+def _type_name(dtype):
+    return type(dtype).__name__
+
+
+def _check_df(df, name="df"):
+    from pyspark.sql import DataFrame
+
+    if not isinstance(df, DataFrame):
+        raise TypeError(f"{name} must be a pyspark.sql.DataFrame, got {type(df).__name__}")
+
+
+def _column(df, arg, col, kinds, what):
+    """The type of column ``col`` (given as argument ``arg``), or a ValueError naming both."""
+    if not isinstance(col, str):
+        raise TypeError(f"{arg} must be a column name (str), got {col!r}")
+    fields = {f.name: f.dataType for f in df.schema.fields}
+    if col not in fields:
+        raise ValueError(f"{arg} {col!r} is not a column of the DataFrame; "
+                         f"its columns are {list(fields)}")
+    dtype = fields[col]
+    if kinds is not None and _type_name(dtype) not in kinds:
+        raise ValueError(f"{arg} {col!r} must hold {what}, but its type is "
+                         f"{dtype.simpleString()}")
+    return dtype
+
+
+def _raise_first(problems):
+    """Raise the first ``(count, message)`` whose count is non-zero."""
+    for count, message in problems:
+        if count:
+            raise ValueError(message.format(count=int(count)))
+
+
+# -- binary metrics ----------------------------------------------------------------------
+
+_BUCKET, _S, _Y, _W = "__evalkit_bucket", "__evalkit_s", "__evalkit_y", "__evalkit_w"
+_QUANTILES = 64           # score quantiles taken in the first job, to cut buckets from
+_ROWS_PER_BUCKET = 250_000   # rows per bucket the executors sweep (at most 4 per core)
+
+
+def _trapezoids(x, y):
+    """Spark's trapezoids between consecutive points, summed left to right (as the mirror)."""
+    if len(x) < 2:
+        return 0.0
+    return float(np.cumsum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0)[-1])
+
+
+def _trap(a, b):
+    return (b[0] - a[0]) * (b[1] + a[1]) / 2.0
+
+
+def _bucket_points(table, *, offsets, totals, num_bins, weighted, mode, first_bucket):
+    """Runs on an executor: the sweep of one bucket (a range of scores), from its offsets.
+
+    ``table`` holds the rows of one bucket (all copies of each of its scores):
+    the bucket id, score, label and weight (or per-score counts). Sorted and
+    counted per distinct score with evalkit's own sweep, then started at the
+    bucket's offsets -- the counts of every higher bucket -- to give the
+    global cumulative counts; ``numBins`` chunks are cut at global distinct
+    indices. ``mode="curve"`` returns the kept points; ``mode="areas"`` one
+    row: the trapezoid sums inside the bucket and its first and last points.
+    """
+    import pyarrow as pa
+
+    b = int(table.column(0)[0].as_py())
+    s = table.column(1).to_numpy()
+    pos_w = table.column(2).to_numpy()
+    neg_w = table.column(3).to_numpy()
+    t0, f0, d0 = offsets[b]
+    n_pos, n_neg, m = totals
+    if not weighted and (pos_w + neg_w == 1).all():
+        # one row per sample: evalkit's sort-only sweep
+        local = _sweep_unweighted(pos_w.astype(bool), s)
+        thresholds, tps, fps = local.thresholds, local.tps, local.fps
+    else:
+        # weights, or rows that already carry counts per score: sort, then running sums
+        order = np.argsort(-s, kind="stable")
+        ss = s[order]
+        last = np.r_[np.flatnonzero(ss[1:] != ss[:-1]), len(ss) - 1]
+        tps = np.cumsum(pos_w[order])[last]
+        fps = np.cumsum(neg_w[order])[last]
+        thresholds = ss[last]
+    tps = tps + t0
+    fps = fps + f0
+    index = np.arange(d0, d0 + len(thresholds))
+    grouping = m // num_bins if num_bins else 0
+    if grouping >= 2:
+        keep = ((index + 1) % grouping == 0) | (index == m - 1)
+        thresholds, tps, fps, index = thresholds[keep], tps[keep], fps[keep], index[keep]
+    if mode == "curve":
+        count = pa.float64() if weighted else pa.int64()
+        return pa.table({"b": pa.array(np.full(len(tps), b, dtype=np.int32)),
+                         "t": pa.array(thresholds, type=pa.float64()),
+                         "tp": pa.array(tps, type=count), "fp": pa.array(fps, type=count)})
+    sweep = Sweep(thresholds, tps, fps, n_pos, n_neg)
+    fpr, tpr, precision = sweep.fpr("spark"), sweep.recall("spark"), sweep.precision("spark")
+    first_overall = b == first_bucket and len(index) > 0
+    if first_overall:  # this bucket holds the highest kept point: start from (0, 0), (0, p)
+        roc = _trapezoids(np.r_[0.0, fpr], np.r_[0.0, tpr])
+        pr = _trapezoids(np.r_[0.0, tpr], np.r_[precision[:1], precision])
+    else:
+        roc, pr = _trapezoids(fpr, tpr), _trapezoids(tpr, precision)
+    nan = float("nan")
+    k = len(thresholds)
+
+    def end(v, i):
+        return float(v[i]) if k else nan
+
+    return pa.table({
+        "b": pa.array([b], type=pa.int32()), "n": pa.array([k], type=pa.int64()), "first": [bool(first_overall)], "roc": [roc], "pr": [pr],
+        "fpr0": [end(fpr, 0)], "tpr0": [end(tpr, 0)], "prec0": [end(precision, 0)],
+        "fpr1": [end(fpr, -1)], "tpr1": [end(tpr, -1)], "prec1": [end(precision, -1)],
+    })
+
+
+class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
+    """:class:`evalkit.BinaryClassificationMetrics` whose counts live on a Spark cluster.
+
+    Returned by :func:`binary_metrics`. Every method of the numpy mirror is
+    here, with the same numbers. The two areas are computed on the executors
+    (one job for both; only a few numbers per bucket reach the driver); the
+    first method that needs the curve itself (``thresholds``, ``roc``, ``pr``,
+    ``*_by_threshold``, ``sweep``) collects its points once -- every distinct
+    score with ``num_bins=0``, about ``num_bins`` points otherwise -- and from
+    then on everything is numpy on the driver.
+
+    Attributes
+    ----------
+    n_pos, n_neg : int or float
+        The positives and negatives (sums of weights with a weight column).
+    num_distinct : int or None
+        The number of distinct scores when it was counted (``num_bins > 0``).
+    num_buckets : int
+        The ranges of scores the sweep was cut into on the cluster.
+    """
+
+    def __init__(self, plan):
+        self._plan = plan
+        self.num_bins = plan["num_bins"]
+        self.bin_threshold = "last"
+        self.pr_first_point = "spark"
+        self.n_pos, self.n_neg = plan["totals"][:2]
+        self.num_distinct = plan["num_distinct"]
+        self.num_buckets = plan["num_buckets"]
+        self._sweep = None
+        self._areas = None
+
+    def __repr__(self):
+        return (f"SparkBinaryClassificationMetrics(P={self.n_pos}, N={self.n_neg}, "
+                f"num_bins={self.num_bins}, {self.num_buckets} buckets, "
+                f"curve {'collected' if self._sweep is not None else 'not collected'})")
+
+    @property
+    def sweep(self):
+        """The (binned) threshold sweep, collected from the cluster on first use."""
+        if self._sweep is None:
+            self._sweep = _collect_sweep(self._plan)
+        return self._sweep
+
+    def _cluster_areas(self):
+        if self._areas is None:
+            self._areas = _areas_on_executors(self._plan)
+        return self._areas
+
+    def area_under_roc(self):
+        """Area under the ROC curve by trapezoids, as Spark's ``areaUnderROC``.
+
+        Computed on the executors (each bucket sums its trapezoids; the driver
+        adds the trapezoids between buckets), unless the curve was already
+        collected, when it is the numpy mirror's computation on it.
+        """
+        if self._sweep is not None:
+            return super().area_under_roc()
+        return self._cluster_areas()[0]
+
+    def area_under_pr(self):
+        """Area under the PR curve by trapezoids, as Spark's ``areaUnderPR``.
+
+        Computed on the executors, as :meth:`area_under_roc`.
+        """
+        if self._sweep is not None:
+            return super().area_under_pr()
+        return self._cluster_areas()[1]
+
+
+def _grouped(plan, mode):
+    """The DataFrame of bucket results (``mode`` "areas" or "curve")."""
+    from pyspark.sql import types as T
+
+    weighted = plan["weighted"]
+    fn = functools.partial(_bucket_points, offsets=plan["offsets"], totals=plan["totals"],
+                           num_bins=plan["num_bins"], weighted=weighted, mode=mode,
+                           first_bucket=plan["first_bucket"])
+    count_type = T.DoubleType() if weighted else T.LongType()
+    if mode == "curve":
+        schema = T.StructType([T.StructField("b", T.IntegerType()),
+                               T.StructField("t", T.DoubleType()),
+                               T.StructField("tp", count_type), T.StructField("fp", count_type)])
+    else:
+        d = T.DoubleType()
+        schema = T.StructType(
+            [T.StructField("b", T.IntegerType()), T.StructField("n", T.LongType()),
+             T.StructField("first", T.BooleanType())]
+            + [T.StructField(c, d) for c in ("roc", "pr", "fpr0", "tpr0", "prec0",
+                                              "fpr1", "tpr1", "prec1")])
+    rows = plan["rows"]
+    return rows.groupBy(_BUCKET).applyInArrow(fn, schema)
+
+
+def _collect_sweep(plan):
+    table = _grouped(plan, "curve").toArrow()
+    b = table.column("b").to_numpy()
+    order = np.argsort(b, kind="stable")
+    thresholds = table.column("t").to_numpy()[order]
+    tps = table.column("tp").to_numpy()[order]
+    fps = table.column("fp").to_numpy()[order]
+    n_pos, n_neg, _ = plan["totals"]
+    if not plan["weighted"]:
+        tps, fps = tps.astype(np.int64), fps.astype(np.int64)
+    return Sweep(thresholds, tps, fps, n_pos, n_neg)
+
+
+def _areas_on_executors(plan):
+    rows = sorted(_grouped(plan, "areas").collect(), key=lambda r: r["b"])
+    rows = [r for r in rows if r["n"] > 0]
+    roc = pr = 0.0
+    prev_roc = prev_pr = None
+    for r in rows:
+        if r["first"]:
+            roc, pr = r["roc"], r["pr"]
+        else:
+            roc += _trap(prev_roc, (r["fpr0"], r["tpr0"]))
+            roc += r["roc"]
+            pr += _trap(prev_pr, (r["tpr0"], r["prec0"]))
+            pr += r["pr"]
+        prev_roc, prev_pr = (r["fpr1"], r["tpr1"]), (r["tpr1"], r["prec1"])
+    if prev_roc is not None:
+        roc += _trap(prev_roc, (1.0, 1.0))
+    return float(roc), float(pr)
+
+
+def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None, num_bins=0):
+    """Spark MLlib's ``BinaryClassificationMetrics`` on a DataFrame, computed as counts.
+
+    Every distinct score ``t`` (highest first) is a threshold; ``TP(t)`` and
+    ``FP(t)`` count the positive and negative rows scored ``>= t`` (sums of
+    weights with ``weight_col``); precision, recall, F-measure, ROC and PR
+    follow with Spark's conventions (see :class:`evalkit.BinaryClassificationMetrics`).
+    The sweep is computed on the cluster the way Spark computes it --
+    counts per distinct score, sorted descending, a total per part of the
+    sorted scores, offsets, running sums from each offset -- with DataFrame
+    aggregations and Arrow batches instead of RDDs of Java objects:
+
+    1. one aggregation validates the columns and takes the totals and 64
+       approximate score quantiles;
+    2. the quantiles cut the scores into buckets (ranges; all copies of a
+       score fall in one) and one aggregation totals each bucket (and counts
+       its distinct scores when ``num_bins > 0``); the driver turns the
+       totals into offsets, as Spark's ``scanLeft``;
+    3. each bucket is sorted and swept on an executor by evalkit's numpy
+       sweep, started at its offset: only a few numbers per bucket (the
+       areas) or the kept points (the curve) leave it.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    label_col : str, default "label"
+        0 or 1 (numeric or boolean); anything else is an error.
+    score_col : str, default "score"
+        Numeric, finite, not null.
+    weight_col : str, optional
+        Numeric, finite, >= 0; Spark 3's weighted metrics.
+    num_bins : int, default 0
+        Spark's ``numBins``: 0 keeps every distinct score; ``k > 0`` groups
+        the ``m`` distinct scores into chunks of ``floor(m / k)`` consecutive
+        ones (when that is >= 2), each labelled by its lowest score, as the
+        numpy mirror does on one partition (Spark cuts its chunks within each
+        partition of its own sort, so on several partitions its points move
+        with the partitioning; these do not).
+
+    Returns
+    -------
+    SparkBinaryClassificationMetrics
+        An :class:`evalkit.BinaryClassificationMetrics`.
+
+    Raises
+    ------
+    ValueError
+        Naming the column: missing, or of a non-numeric type (before any job
+        runs); null, NaN or infinite scores, labels other than 0 and 1,
+        null, NaN, infinite or negative weights, or no rows at all (from the
+        first job).
+
+    Examples
+    --------
+    The Spark post's second data set (a session is needed; the tests run it):
+
+    >>> from evalkit.spark import session, binary_metrics
+    >>> spark = session()                                                 # doctest: +SKIP
+    >>> rows = [(1.0, 1)] + [(0.6, 1)] * 5 + [(0.4, 1)] * 5 + [(0.0, 0)] * 89
+    >>> df = spark.createDataFrame(rows, ["score", "label"])              # doctest: +SKIP
+    >>> m = binary_metrics(df)                                            # doctest: +SKIP
+    >>> m.f_measure_by_threshold()[:, 1].tolist()                         # doctest: +SKIP
+    [0.16666666666666669, 0.7058823529411764, 1.0, 0.19819819819819817]
+    """
+    _check_df(df)
+    num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
+    from pyspark.sql import functions as F
+
+    _column(df, "score_col", score_col, _NUMERIC, "numbers")
+    _column(df, "label_col", label_col, _NUMERIC + ("BooleanType",), "0 or 1 (numbers or booleans)")
+    if weight_col is not None:
+        _column(df, "weight_col", weight_col, _NUMERIC, "numbers")
+    weighted = weight_col is not None
+
+    s = F.col(score_col).cast("double")
+    y = F.col(label_col).cast("double")
+    w = F.col(weight_col).cast("double") if weighted else None
+    base = df.select(s.alias(_S), y.alias(_Y), *([w.alias(_W)] if weighted else []))
+    S, Y = F.col(_S), F.col(_Y)
+
+    def count_if(cond):
+        return F.sum(F.when(cond, 1).otherwise(0))
+
+    aggs = [
+        F.count(F.lit(1)).alias("n"),
+        count_if(S.isNull()).alias("s_null"),
+        count_if(F.isnan(S)).alias("s_nan"),
+        count_if(S.isin(float("inf"), float("-inf"))).alias("s_inf"),
+        count_if(Y.isNull()).alias("y_null"),
+        count_if(~Y.isin(0.0, 1.0)).alias("y_bad"),
+        F.first(F.when(~Y.isin(0.0, 1.0), Y), ignorenulls=True).alias("y_example"),
+        F.percentile_approx(S, [i / _QUANTILES for i in range(1, _QUANTILES)], 100)
+        .alias("q"),
+    ]
+    if weighted:
+        W = F.col(_W)
+        aggs += [
+            count_if(W.isNull()).alias("w_null"),
+            count_if(F.isnan(W) | W.isin(float("inf"), float("-inf"))).alias("w_nan"),
+            count_if(W < 0).alias("w_neg"),
+            F.min(W).alias("w_min"),
+            F.coalesce(F.sum(F.when(Y == 1.0, W).otherwise(0.0)), F.lit(0.0)).alias("pos"),
+            F.coalesce(F.sum(F.when(Y == 0.0, W).otherwise(0.0)), F.lit(0.0)).alias("neg"),
+        ]
+    else:
+        aggs += [count_if(Y == 1.0).alias("pos"), count_if(Y == 0.0).alias("neg")]
+    first = base.agg(*aggs).collect()[0]
+
+    sc, lc, wc = f"score_col {score_col!r}", f"label_col {label_col!r}", f"weight_col {weight_col!r}"
+    problems = [
+        (first["n"] == 0, "df is empty: binary_metrics needs at least one row"),
+        (first["s_null"], sc + " contains {count} null values"),
+        (first["s_nan"], sc + " contains {count} NaN values"),
+        (first["s_inf"], sc + " contains {count} infinite values"),
+        (first["y_null"], lc + " contains {count} null values"),
+        (first["y_bad"], lc + " must hold 0 or 1; {count} rows hold other values, such as "
+         + repr(first["y_example"])),
+    ]
+    if weighted:
+        problems += [
+            (first["w_null"], wc + " contains {count} null values"),
+            (first["w_nan"], wc + " contains {count} NaN or infinite values"),
+            (first["w_neg"], wc + " contains {count} negative values, such as "
+             + repr(first["w_min"]) + ": weights count rows and must be >= 0"),
+            (first["pos"] + first["neg"] == 0, wc + " is all zeros: at least one row must count"),
+        ]
+    _raise_first(problems)
+
+    n = int(first["n"])
+    n_pos, n_neg = first["pos"], first["neg"]
+    if weighted:
+        n_pos, n_neg = float(n_pos), float(n_neg)
+    else:
+        n_pos, n_neg = int(n_pos), int(n_neg)
+    spark = df.sparkSession
+    parallelism = spark.sparkContext.defaultParallelism
+    num_buckets = int(min(max(1, -(-n // _ROWS_PER_BUCKET)), 4 * parallelism, _QUANTILES))
+    q = sorted(set(first["q"] or []))
+    if num_buckets > 1 and len(q) > 0:
+        picks = np.linspace(0, len(q), num_buckets + 1)[1:-1]
+        bounds = sorted({q[min(int(p), len(q) - 1)] for p in picks}, reverse=True)
+    else:
+        bounds = []
+    # bucket 0 holds the highest scores: the number of bounds above the score
+    bucket = F.lit(0)
+    for bound in bounds:
+        bucket = bucket + (S < F.lit(float(bound))).cast("int")
+    if weighted:
+        pos = F.when(Y == 1.0, F.col(_W)).otherwise(0.0)
+        neg = F.when(Y == 0.0, F.col(_W)).otherwise(0.0)
+    else:
+        pos = Y.cast("long")
+        neg = (F.lit(1) - Y).cast("long")
+    rows = base.select(bucket.cast("int").alias(_BUCKET), S, pos.alias("p"), neg.alias("q"))
+
+    num_distinct = None
+    if len(bounds) == 0:
+        per_bucket = {0: (n_pos, n_neg, None)}
+        if num_bins:
+            num_distinct = base.select(S).distinct().count()
+            per_bucket = {0: (n_pos, n_neg, num_distinct)}
+    else:
+        aggs = [F.sum("p").alias("p"), F.sum("q").alias("q")]
+        if num_bins:
+            aggs.append(F.countDistinct(_S).alias("d"))
+        per_bucket = {r[_BUCKET]: (r["p"], r["q"], r["d"] if num_bins else None)
+                      for r in rows.groupBy(_BUCKET).agg(*aggs).collect()}
+        if num_bins:
+            num_distinct = int(sum(v[2] for v in per_bucket.values()))
+    # scanLeft: the counts (and distinct scores) above each bucket
+    offsets, tp, fp, d = {}, 0, 0, 0
+    if weighted:
+        tp = fp = 0.0
+    grouping = (num_distinct or 0) // num_bins if num_bins else 0
+    first_index = grouping - 1 if grouping >= 2 else 0   # the highest point kept
+    first_bucket = None
+    for b in sorted(per_bucket):
+        offsets[b] = (tp, fp, d)
+        p, q_, dd = per_bucket[b]
+        tp, fp, d = tp + p, fp + q_, d + (dd or 0)
+        if first_bucket is None and (dd is None or d > first_index):
+            first_bucket = b
+    plan = {"first_bucket": first_bucket, "rows": rows, "offsets": offsets, "totals": (n_pos, n_neg, num_distinct or 0),
+            "num_bins": num_bins, "weighted": weighted, "num_distinct": num_distinct,
+            "num_buckets": len(per_bucket)}
+    return SparkBinaryClassificationMetrics(plan)
+
+
+# -- per-class counts --------------------------------------------------------------------
+
+
+class SparkClassCounts:
+    """Per-class counts computed on a cluster, and the reports that read them.
+
+    ``pairs`` is the confusion table ``(label, prediction, count)``; the
+    per-class counts (``counts``: labels, tp, predicted, support, total) are
+    its row and column sums. The methods are evalkit's, run on these counts.
+    """
+
+    def __init__(self, labels, matrix):
+        self.labels = labels
+        self.matrix = matrix
+
+    @property
+    def counts(self):
+        m = self.matrix
+        return ClassCounts(self.labels, np.diagonal(m).copy(), m.sum(axis=0), m.sum(axis=1),
+                           int(m.sum()))
+
+    def confusion_matrix(self):
+        """The confusion matrix: rows actual, columns predicted, classes sorted."""
+        return self.matrix.copy()
+
+    def as_weighted_samples(self):
+        """``(y_true, y_pred, sample_weight)``: one row per non-empty cell, its count the weight."""
+        t, p = np.nonzero(self.matrix)
+        return self.labels[t], self.labels[p], self.matrix[t, p].astype(float)
+
+    def multiclass_metrics(self):
+        """Spark's ``MulticlassMetrics`` (the numpy mirror) on these counts (numeric labels).
+
+        Each cell of the confusion table becomes one ``(prediction, label,
+        weight = count)`` row: Spark's weighted counts are those very sums.
+        """
+        from .mllib import MulticlassMetrics
+
+        if self.labels.dtype.kind not in "biuf":
+            raise ValueError("multiclass_metrics needs numeric labels, as Spark's "
+                             f"MulticlassMetrics; the labels are {self.labels.tolist()}")
+        t, p = np.nonzero(self.matrix)
+        return MulticlassMetrics(np.column_stack(
+            (self.labels[p].astype(float), self.labels[t].astype(float),
+             self.matrix[t, p].astype(float))))
+
+    def accuracy_score(self):
+        """Accuracy = Σ tp / n."""
+        c = self.counts
+        return float(c.tp.sum() / c.total)
+
+    def classification_report(self, *, target_names=None, digits=2, output_dict=False,
+                              zero_division="warn", output=None):
+        """:func:`evalkit.classification_report` on these counts (every class shown)."""
+        from .report import _rows, render_report
+
+        zero_division = check_zero_division(zero_division)
+        digits = check_digits(digits)
+        output = check_output(output, output_dict)
+        c = self.counts
+        tp, predicted, support = c.tp, c.predicted, c.support
+        if tp.sum() == 0:
+            tp, predicted, support = (x.astype(float) for x in (tp, predicted, support))
+        names = ["%s" % label for label in c.labels] if target_names is None else list(target_names)
+        if len(names) != len(c.labels):
+            raise ValueError(f"target_names has {len(names)} names but there are "
+                             f"{len(c.labels)} classes")
+        p, r, f, s, averages = _rows(tp, predicted, support, zero_division=zero_division,
+                                     micro_heading="accuracy")
+        return render_report(names, p, r, f, s, averages, digits=digits, output=output)
+
+    def precision_recall_fscore_support(self, *, beta=1.0, average=None, zero_division="warn"):
+        """:func:`evalkit.precision_recall_fscore_support` on these counts (every class)."""
+        from ._validation import check_average, check_beta
+        from .classification import _scores_from_counts
+
+        zero_division = check_zero_division(zero_division)
+        check_average(average, (None, "micro", "macro", "weighted"))
+        beta = check_beta(beta)
+        c = self.counts
+        return _scores_from_counts(c.tp, c.predicted, c.support, beta=beta, average=average,
+                                   zero_division=zero_division, stacklevel=4)
+
+
+def _labels_array(values):
+    arr = np.array(values)
+    if arr.dtype.kind == "O":
+        arr = np.array([str(v) for v in values])
+    return arr
+
+
+def classification_counts(df, label_col="label", prediction_col="prediction"):
+    """Per-class counts of a classifier's predictions, by one ``groupBy`` on the cluster.
+
+    ``count(label, prediction)`` for every pair that occurs: the confusion
+    matrix, from which ``tp_c`` (the diagonal), ``predicted_c`` (column
+    sums) and ``support_c`` (row sums) follow -- everything the
+    classification report, ``precision_recall_fscore_support`` and Spark's
+    ``MulticlassMetrics`` need. Only the non-empty cells (at most C²
+    numbers) reach the driver.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    label_col, prediction_col : str
+        Columns of the same kind (numbers, strings or booleans), not null.
+
+    Returns
+    -------
+    SparkClassCounts
+
+    Examples
+    --------
+    >>> from evalkit.spark import session, classification_counts
+    >>> df = session().createDataFrame([(0, 0), (1, 1), (1, 0)], ["label", "prediction"])  # doctest: +SKIP
+    >>> classification_counts(df).confusion_matrix().tolist()                       # doctest: +SKIP
+    [[1, 0], [1, 1]]
+    """
+    _check_df(df)
+    from pyspark.sql import functions as F
+
+    lt = _column(df, "label_col", label_col, None, "labels")
+    pt = _column(df, "prediction_col", prediction_col, None, "labels")
+    kinds = {"label": lt, "prediction": pt}
+    numeric = {k: _type_name(v) in _NUMERIC for k, v in kinds.items()}
+    if numeric["label"] != numeric["prediction"]:
+        raise ValueError(f"label_col {label_col!r} ({lt.simpleString()}) and prediction_col "
+                         f"{prediction_col!r} ({pt.simpleString()}) must hold the same kind of "
+                         "labels (both numbers or both strings)")
+    rows = (df.groupBy(F.col(label_col).alias("t"), F.col(prediction_col).alias("p"))
+            .count().collect())
+    if not rows:
+        raise ValueError("df is empty: classification_counts needs at least one row")
+    for r in rows:
+        for key, arg, col in (("t", "label_col", label_col), ("p", "prediction_col", prediction_col)):
+            v = r[key]
+            if v is None or (isinstance(v, float) and not np.isfinite(v)):
+                raise ValueError(f"{arg} {col!r} contains {'null' if v is None else v} values")
+    values = sorted({r["t"] for r in rows} | {r["p"] for r in rows})
+    labels = _labels_array(values)
+    index = {v: i for i, v in enumerate(values)}
+    matrix = np.zeros((len(values), len(values)), dtype=np.int64)
+    for r in rows:
+        matrix[index[r["t"]], index[r["p"]]] += r["count"]
+    return SparkClassCounts(labels, matrix)
+
+
+# -- top-k -------------------------------------------------------------------------------
+
+
+def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None, digits=2,
+                output_dict=False, zero_division=0.0, output=None):
+    """:func:`evalkit.topk_report` over a DataFrame with an array column of ranked labels.
+
+    For class c: ``tp_c`` = rows of class c whose first ``k`` labels contain c,
+    ``predicted_c`` = rows whose first ``k`` labels contain c (once per row),
+    ``support_c`` = rows of class c -- counted on the cluster in one
+    ``groupBy`` over the exploded first ``k`` labels; the report is then
+    laid out on the driver as :func:`evalkit.topk_report` lays it out
+    (precision@k, recall@k, F1@k, micro/macro/weighted averages).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    label_col : str
+    topk_col : str
+        An array column, most likely label first, at least ``k`` long in every row.
+    k : int
+    target_names, digits, output_dict, zero_division, output
+        As :func:`evalkit.topk_report`.
+
+    Returns
+    -------
+    str, dict or pandas.DataFrame
+
+    Examples
+    --------
+    >>> from evalkit.spark import session, topk_report
+    >>> df = session().createDataFrame([(0, [0, 1]), (1, [0, 2])], ["label", "topk"])  # doctest: +SKIP
+    >>> print(topk_report(df, k=2))                                             # doctest: +SKIP
+    """
+    _check_df(df)
+    k = check_integer(k, "k", minimum=1)
+    zero_division = check_zero_division(zero_division)
+    digits = check_digits(digits)
+    output = check_output(output, output_dict)
+    from pyspark.sql import functions as F
+
+    lt = _column(df, "label_col", label_col, None, "labels")
+    at = _column(df, "topk_col", topk_col, ("ArrayType",), "arrays of labels")
+    et = at.elementType
+    if (_type_name(lt) in _NUMERIC) != (_type_name(et) in _NUMERIC):
+        raise ValueError(f"topk_col {topk_col!r} holds {et.simpleString()} labels but label_col "
+                         f"{label_col!r} holds {lt.simpleString()}: they must be the same kind")
+    label = F.col(label_col)
+    if _type_name(lt) in _NUMERIC and _type_name(et) in _NUMERIC:
+        label = label.cast("double")
+        top = F.transform(F.slice(F.col(topk_col), 1, k), lambda x: x.cast("double"))
+    else:
+        top = F.slice(F.col(topk_col), 1, k)
+    base = df.select(label.alias("t"), top.alias("top"),
+                     F.size(F.col(topk_col)).alias("size"))
+    entry = F.struct
+    items = F.transform(F.array_distinct(F.col("top")),
+                        lambda x: entry(x.alias("c"), F.lit(0).alias("sup"), F.lit(1).alias("pred"),
+                                        (x == F.col("t")).cast("int").alias("hit"),
+                                        F.lit(0).alias("short"), F.lit(0).alias("null")))
+    own = F.array(entry(F.col("t").alias("c"), F.lit(1).alias("sup"), F.lit(0).alias("pred"),
+                        F.lit(0).alias("hit"),
+                        (F.coalesce(F.col("size"), F.lit(-1)) < k).cast("int").alias("short"),
+                        F.col("t").isNull().cast("int").alias("null")))
+    exploded = base.select(F.explode(F.concat(own, items)).alias("e"))
+    rows = (exploded.groupBy(F.col("e.c").alias("c"))
+            .agg(F.sum("e.sup").alias("sup"), F.sum("e.pred").alias("pred"),
+                 F.sum("e.hit").alias("hit"), F.sum("e.short").alias("short"),
+                 F.sum("e.null").alias("null"))
+            .collect())
+    if not rows:
+        raise ValueError("df is empty: topk_report needs at least one row")
+    short = sum(r["short"] for r in rows)
+    if short:
+        raise ValueError(f"topk_col {topk_col!r} has {short} rows with fewer than k={k} labels "
+                         "(or null)")
+    if sum(r["null"] for r in rows):
+        raise ValueError(f"label_col {label_col!r} contains null values")
+    if any(r["c"] is None for r in rows):
+        raise ValueError(f"topk_col {topk_col!r} contains null labels")
+    rows = sorted(rows, key=lambda r: r["c"])
+    labels = _labels_array([r["c"] for r in rows])
+    if labels.dtype.kind == "f" and all(float(v).is_integer() for v in labels) \
+            and _type_name(lt) not in ("FloatType", "DoubleType", "DecimalType"):
+        labels = labels.astype(np.int64)
+    tp = np.array([r["hit"] for r in rows], dtype=np.int64)
+    predicted = np.array([r["pred"] for r in rows], dtype=np.int64)
+    support = np.array([r["sup"] for r in rows], dtype=np.int64)
+    from .report import _rows, render_report
+
+    names = ["%s" % v for v in labels] if target_names is None else list(target_names)
+    if len(names) != len(labels):
+        raise ValueError(f"target_names has {len(names)} names but the report has "
+                         f"{len(labels)} classes ({labels.tolist()})")
+    p, r, f, s, averages = _rows(tp, predicted, support, zero_division=zero_division,
+                                 micro_heading="micro avg")
+    headers = (f"precision@{k}", f"recall@{k}", f"f1-score@{k}", "support")
+    return render_report(names, p, r, f, s, averages, headers=headers, digits=digits,
+                         output=output)

@@ -1,0 +1,440 @@
+"""evalkit.spark against real PySpark (local mode) and against the numpy code.
+
+Oracles: Spark's own JVM ``BinaryClassificationMetrics`` (built with the same
+numBins, curves reached through the JVM object and converted in bulk),
+``pyspark.ml.evaluation.BinaryClassificationEvaluator``, PySpark's
+``MulticlassMetrics``, scikit-learn and evalkit's numpy functions on the
+collected data. One SparkSession for the whole run (``spark`` fixture, session
+scope); skipped without pyspark or Java -- except under ``CI=true``, where a
+missing Spark fails. Data stay small: a few hundred rows per case.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+
+import evalkit as ek
+import evalkit.spark as eks
+
+SEED_FIRST = [(1.0, 1.0)] + [(0.0, 0.0)] * 89 + [(0.0, 1.0)] * 10
+SEED_SCORES = [(1.0, 1.0)] + [(0.0, 0.0)] * 89 + [(0.6, 1.0)] * 5 + [(0.4, 1.0)] * 5
+
+JAVA_HELP = ("Java is not installed: Spark needs a Java 17+ runtime on PATH or in JAVA_HOME "
+             "(Debian/Ubuntu: sudo apt-get install openjdk-17-jre-headless; macOS: "
+             "brew install openjdk@17; or conda install -c conda-forge openjdk=17)")
+
+
+def _spark_missing():
+    try:
+        import pyarrow  # noqa: F401
+        import pyspark  # noqa: F401
+    except ImportError:
+        return "pyspark or pyarrow is not installed (pip install -e '.[spark]')"
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        return JAVA_HELP
+    return None
+
+
+@pytest.fixture(scope="session")
+def spark():
+    missing = _spark_missing()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but the real-Spark tests cannot run: {missing}")
+        pytest.skip(missing)
+    return eks.session("evalkit-tests", shuffle_partitions=2)
+
+
+def frame(spark, rows, names=("score", "label", "weight"), partitions=1):
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    rows = [tuple(None if v is None else float(v) for v in r) for r in rows]
+    schema = StructType([StructField(n, DoubleType(), True) for n in names[:len(rows[0])]])
+    return spark.createDataFrame(spark.sparkContext.parallelize(rows, partitions), schema)
+
+
+def random_rows(rng, n, decimals=2, weighted=False):
+    s = np.round(rng.random(n), decimals)
+    y = (rng.random(n) < s).astype(float)
+    cols = [s, y]
+    if weighted:
+        w = rng.random(n) * 3
+        w[rng.random(n) < 0.1] = 0.0
+        cols.append(w)
+    return np.column_stack(cols)
+
+
+# -- Spark's own classes, reached through the JVM ---------------------------------------
+
+
+def _to_numpy(spark, jrdd):
+    """A JVM RDD[Double] collected as a numpy array (pickled in bulk by PySpark's SerDe)."""
+    from pyspark.mllib.common import _java2py
+
+    return np.array(_java2py(spark.sparkContext, jrdd).collect(), dtype=float)
+
+
+class JvmBinaryMetrics:
+    """org.apache.spark.mllib.evaluation.BinaryClassificationMetrics(rdd, numBins) itself.
+
+    PySpark's wrapper always passes numBins = 1000 and exposes only the two
+    areas; the JVM class takes any numBins, and its curves (RDDs of Scala
+    tuples, which ``_java2py`` cannot convert) come out in bulk as
+    ``JavaPairRDD.fromJavaRDD(curve).keys()`` and ``.values()``.
+    """
+
+    def __init__(self, spark, df, num_bins=0):
+        self.spark = spark
+        jvm = spark.sparkContext._jvm
+        enc = jvm.org.apache.spark.sql.Encoders
+        cols = df.columns
+        ds = getattr(df._jdf, "as")(enc.tuple(*[enc.DOUBLE()] * len(cols)))
+        self.j = jvm.org.apache.spark.mllib.evaluation.BinaryClassificationMetrics(
+            ds.rdd(), num_bins)
+        self._pair = jvm.org.apache.spark.api.java.JavaPairRDD.fromJavaRDD
+
+    def thresholds(self):
+        return _to_numpy(self.spark, self.j.thresholds().toJavaRDD())
+
+    def curve(self, name, *args):
+        pairs = self._pair(getattr(self.j, name)(*args).toJavaRDD())
+        return np.column_stack((_to_numpy(self.spark, pairs.keys()),
+                                _to_numpy(self.spark, pairs.values())))
+
+
+def assert_same(ours, theirs, exact=True, exact_areas=None):
+    """Thresholds, P/R/F by threshold (beta 1 and 0.5), roc, pr and both areas agree.
+
+    Spark sums the areas' trapezoids per partition of its curve RDD (a
+    partition of its own for the first and the last point) and then adds
+    the partial sums: one ulp from a left-to-right sum, so the areas are
+    compared to 1e-12 against the JVM, exactly against the mirror.
+    """
+    if exact_areas is None:
+        exact_areas = not isinstance(theirs, JvmBinaryMetrics)
+    check = (np.testing.assert_array_equal if exact else
+             lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15))
+    check(ours.thresholds(), theirs.thresholds())
+    for name, method, args in (("precisionByThreshold", "precision_by_threshold", ()),
+                               ("recallByThreshold", "recall_by_threshold", ()),
+                               ("fMeasureByThreshold", "f_measure_by_threshold", (1.0,)),
+                               ("fMeasureByThreshold", "f_measure_by_threshold", (0.5,)),
+                               ("roc", "roc", ()), ("pr", "pr", ())):
+        mine = getattr(ours, method)(*args)
+        other = theirs.curve(name, *args) if isinstance(theirs, JvmBinaryMetrics) else \
+            getattr(theirs, method)(*args)
+        check(mine, other)
+    for method, jname in (("area_under_roc", "areaUnderROC"), ("area_under_pr", "areaUnderPR")):
+        a = getattr(ours, method)()
+        b = getattr(theirs.j, jname)() if isinstance(theirs, JvmBinaryMetrics) else \
+            getattr(theirs, method)()
+        if exact and exact_areas:
+            assert a == b, (method, a, b)
+        else:
+            assert a == pytest.approx(b, rel=1e-12, abs=1e-15), (method, a, b)
+
+
+def evaluator_areas(df, num_bins=0, weight_col=None):
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+
+    out = []
+    for metric in ("areaUnderROC", "areaUnderPR"):
+        e = BinaryClassificationEvaluator(rawPredictionCol="score", labelCol="label",
+                                          metricName=metric, numBins=num_bins)
+        if weight_col:
+            e.setWeightCol(weight_col)
+        out.append(e.evaluate(df))
+    return out
+
+
+# -- without Spark ----------------------------------------------------------------------
+
+
+def test_import_evalkit_spark_does_not_import_pyspark():
+    code = ("import sys, evalkit, evalkit.spark\n"
+            "print(sorted(m for m in ('pyspark', 'py4j', 'pyarrow') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "[]"
+
+
+def test_not_a_dataframe():
+    pytest.importorskip("pyspark")
+    with pytest.raises(TypeError, match="df must be a pyspark.sql.DataFrame, got list"):
+        eks.binary_metrics([(0.5, 1.0)])
+    with pytest.raises(TypeError, match="df must be a pyspark.sql.DataFrame"):
+        eks.classification_counts(None)
+
+
+# -- binary metrics: the Spark post, randomized data, weights ------------------------------
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("rows", [SEED_FIRST, SEED_SCORES], ids=["first", "second"])
+def test_binary_metrics_the_spark_posts_example(spark, rows):
+    df = frame(spark, rows, partitions=2)
+    ours = eks.binary_metrics(df)
+    assert isinstance(ours, ek.BinaryClassificationMetrics)
+    mirror = ek.BinaryClassificationMetrics(rows)
+    roc, pr = ours.area_under_roc(), ours.area_under_pr()   # on the executors
+    assert ours._sweep is None, "areas must not collect the curve"
+    assert (roc, pr) == (mirror.area_under_roc(), mirror.area_under_pr())
+    assert_same(ours, mirror)
+    assert_same(ours, JvmBinaryMetrics(spark, df))
+    assert evaluator_areas(df) == pytest.approx([roc, pr], rel=1e-12)
+    assert [ek.spark_format(r) for r in ours.f_measure_by_threshold()][0] == \
+        "(1.0,0.16666666666666669)"
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("seed, partitions", [(0, 1), (1, 2), (2, 4)])
+def test_binary_metrics_random_ties_any_partitioning(spark, seed, partitions):
+    rng = np.random.default_rng(seed)
+    rows = random_rows(rng, n=int(rng.integers(150, 300)), decimals=int(rng.integers(1, 3)))
+    df = frame(spark, rows, partitions=partitions)
+    for num_bins in (0, 7):
+        ours = eks.binary_metrics(df, num_bins=num_bins)
+        mirror = ek.BinaryClassificationMetrics(rows, num_bins)
+        areas = ours.area_under_roc(), ours.area_under_pr()
+        assert areas == (mirror.area_under_roc(), mirror.area_under_pr())
+        # counts are exact whatever the partitioning: the numpy mirror bit for bit
+        assert_same(ours, mirror)
+        jvm = JvmBinaryMetrics(spark, df, num_bins)
+        if num_bins == 0 or partitions == 1:
+            # without binning Spark's cumulative counts do not depend on its partitions
+            assert_same(ours, jvm)
+        else:
+            # Spark cuts its chunks within each partition of its sort: the one-partition
+            # chunks are evalkit's (and the mirror's)
+            assert_same(ours, JvmBinaryMetrics(spark, df.coalesce(1), num_bins))
+    assert evaluator_areas(df) == pytest.approx(areas_exact(rows), rel=1e-12)
+
+
+def areas_exact(rows):
+    m = ek.BinaryClassificationMetrics(rows)
+    return [m.area_under_roc(), m.area_under_pr()]
+
+
+@pytest.mark.spark
+def test_binary_metrics_many_buckets(spark, monkeypatch):
+    """Several buckets on the executors: offsets, chunks across buckets, boundary trapezoids."""
+    monkeypatch.setattr(eks, "_ROWS_PER_BUCKET", 40)
+    rng = np.random.default_rng(7)
+    rows = random_rows(rng, n=400, decimals=3)
+    df = frame(spark, rows, partitions=3)
+    for num_bins in (0, 5, 33):
+        ours = eks.binary_metrics(df, num_bins=num_bins)
+        assert ours.num_buckets > 3
+        areas = ours.area_under_roc(), ours.area_under_pr()
+        mirror = ek.BinaryClassificationMetrics(rows, num_bins)
+        assert areas == pytest.approx((mirror.area_under_roc(), mirror.area_under_pr()),
+                                      rel=1e-13)
+        assert_same(ours, mirror)  # the collected curve: exact
+
+
+@pytest.mark.spark
+def test_binary_metrics_weighted(spark, monkeypatch):
+    rng = np.random.default_rng(11)
+    rows = random_rows(rng, n=250, decimals=2, weighted=True)
+    df = frame(spark, rows, partitions=2)
+    for num_bins in (0, 6):
+        ours = eks.binary_metrics(df, weight_col="weight", num_bins=num_bins)
+        areas = ours.area_under_roc(), ours.area_under_pr()
+        mirror = ek.BinaryClassificationMetrics(rows, num_bins)
+        # sums of weights are added in another order: equal to ~1e-15, not bit for bit
+        assert areas == pytest.approx((mirror.area_under_roc(), mirror.area_under_pr()),
+                                      rel=1e-12)
+        assert_same(ours, mirror, exact=False)
+        assert_same(ours, JvmBinaryMetrics(spark, df.coalesce(1), num_bins), exact=False)
+    ours = eks.binary_metrics(df, weight_col="weight")
+    assert evaluator_areas(df, weight_col="weight") == \
+        pytest.approx([ours.area_under_roc(), ours.area_under_pr()], rel=1e-12)
+    monkeypatch.setattr(eks, "_ROWS_PER_BUCKET", 30)
+    many = eks.binary_metrics(df, weight_col="weight")
+    assert many.num_buckets > 2
+    assert many.area_under_pr() == pytest.approx(ours.area_under_pr(), rel=1e-12)
+    assert_same(many, ek.BinaryClassificationMetrics(rows), exact=False)
+
+
+@pytest.mark.spark
+def test_binary_metrics_column_names_types_and_one_class(spark):
+    df = spark.createDataFrame([(True, 3), (False, 1), (True, 2), (False, 2)], ["clicked", "s"])
+    ours = eks.binary_metrics(df, label_col="clicked", score_col="s")
+    mirror = ek.BinaryClassificationMetrics([(3, 1), (1, 0), (2, 1), (2, 0)])
+    assert_same(ours, mirror)
+    only = eks.binary_metrics(frame(spark, [(0.3, 0.0), (0.7, 0.0)]))   # no positives
+    assert only.area_under_roc() == ek.BinaryClassificationMetrics([(0.3, 0), (0.7, 0)]) \
+        .area_under_roc()
+    assert_same(only, ek.BinaryClassificationMetrics([(0.3, 0), (0.7, 0)]))
+
+
+# -- bad input ----------------------------------------------------------------------------
+
+
+def _jobs(spark):
+    return len(spark.sparkContext.statusTracker().getJobIdsForGroup())
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("kwargs, words", [
+    ({"score_col": "prob"}, r"score_col 'prob' is not a column of the DataFrame; its columns"),
+    ({"label_col": "y"}, r"label_col 'y' is not a column"),
+    ({"weight_col": "w"}, r"weight_col 'w' is not a column"),
+    ({"score_col": "name"}, r"score_col 'name' must hold numbers, but its type is string"),
+    ({"weight_col": "name"}, r"weight_col 'name' must hold numbers"),
+])
+def test_bad_columns_fail_before_any_job(spark, kwargs, words):
+    df = spark.createDataFrame([(0.5, 1.0, "a")], ["score", "label", "name"])
+    before = _jobs(spark)
+    with pytest.raises(ValueError, match=words):
+        eks.binary_metrics(df, **kwargs)
+    assert _jobs(spark) == before
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("rows, kwargs, words", [
+    ([(0.5, 1.0, 1.0), (None, 0.0, 1.0)], {}, r"score_col 'score' contains 1 null values"),
+    ([(0.5, 1.0, 1.0), (float("nan"), 0.0, 1.0)], {}, r"score_col 'score' contains 1 NaN"),
+    ([(0.5, 1.0, 1.0), (float("inf"), 0.0, 1.0)], {}, r"score_col 'score' contains 1 infinite"),
+    ([(0.5, 2.0, 1.0), (0.2, 0.0, 1.0)], {},
+     r"label_col 'label' must hold 0 or 1; 1 rows hold other values, such as 2.0"),
+    ([(0.5, None, 1.0)], {}, r"label_col 'label' contains 1 null values"),
+    ([(0.5, 1.0, -1.0), (0.2, 0.0, 1.0)], {"weight_col": "weight"},
+     r"weight_col 'weight' contains 1 negative values, such as -1.0"),
+    ([(0.5, 1.0, None)], {"weight_col": "weight"}, r"weight_col 'weight' contains 1 null"),
+    ([(0.5, 1.0, 0.0)], {"weight_col": "weight"}, r"weight_col 'weight' is all zeros"),
+])
+def test_bad_values_fail_in_the_first_job(spark, rows, kwargs, words):
+    df = frame(spark, rows)
+    before = _jobs(spark)
+    with pytest.raises(ValueError, match=words):
+        eks.binary_metrics(df, **kwargs)
+    # one query: with adaptive execution its shuffle stage and its result stage are two jobs
+    assert _jobs(spark) - before <= 2
+
+
+@pytest.mark.spark
+def test_bad_options_and_empty(spark):
+    df = frame(spark, SEED_SCORES)
+    with pytest.raises(ValueError, match="num_bins must be >= 0"):
+        eks.binary_metrics(df, num_bins=-1)
+    with pytest.raises(TypeError, match="score_col must be a column name"):
+        eks.binary_metrics(df, score_col=3)
+    with pytest.raises(ValueError, match="df is empty"):
+        eks.binary_metrics(df.limit(0))
+
+
+# -- per-class counts and the reports ----------------------------------------------------------
+
+
+@pytest.mark.spark
+def test_classification_counts_report_equals_spark_sklearn_and_evalkit(spark):
+    from pyspark.mllib.evaluation import MulticlassMetrics as PySparkMulticlass
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 4, 300)
+    pred = np.where(rng.random(300) < 0.6, y, rng.integers(0, 4, 300))
+    df = spark.createDataFrame([(int(a), int(b)) for a, b in zip(y, pred)],
+                               ["label", "prediction"]).repartition(3)
+    counts = eks.classification_counts(df)
+    assert counts.classification_report() == ek.classification_report(y, pred) == \
+        skm.classification_report(y, pred)
+    assert counts.classification_report(output_dict=True) == \
+        skm.classification_report(y, pred, output_dict=True)
+    for average in (None, "macro", "weighted", "micro"):
+        ours = counts.precision_recall_fscore_support(average=average)
+        np.testing.assert_array_equal(
+            np.array(ours[:3], dtype=float),
+            np.array(skm.precision_recall_fscore_support(y, pred, average=average)[:3],
+                     dtype=float))
+    np.testing.assert_array_equal(counts.confusion_matrix(), skm.confusion_matrix(y, pred))
+    spark_mc = PySparkMulticlass(spark.sparkContext.parallelize(
+        [(float(b), float(a)) for a, b in zip(y, pred)], 2))
+    p, r, f, _ = counts.precision_recall_fscore_support(average="weighted")
+    assert p == pytest.approx(spark_mc.weightedPrecision, rel=1e-12)
+    assert r == pytest.approx(spark_mc.weightedRecall, rel=1e-12)
+    assert f == pytest.approx(spark_mc.weightedFMeasure(), rel=1e-12)
+    assert counts.accuracy_score() == spark_mc.accuracy == skm.accuracy_score(y, pred)
+    mirror = counts.multiclass_metrics()
+    assert mirror.weighted_precision() == pytest.approx(spark_mc.weightedPrecision, rel=1e-12)
+    names = eks.classification_counts(
+        spark.createDataFrame([("cat", "dog"), ("dog", "dog"), ("cat", "cat")], ["t", "p"]),
+        "t", "p")
+    assert names.classification_report() == skm.classification_report(
+        ["cat", "dog", "cat"], ["dog", "dog", "cat"])
+
+
+@pytest.mark.spark
+def test_multiclass_metrics_mirror_equals_spark(spark):
+    from pyspark.mllib.evaluation import MulticlassMetrics as PySparkMulticlass
+
+    rng = np.random.default_rng(9)
+    for weighted in (False, True):
+        y = rng.integers(0, 4, 200).astype(float)
+        pred = np.where(rng.random(200) < 0.5, y, rng.integers(0, 5, 200)).astype(float)
+        cols = [pred, y] + ([rng.random(200) * 2] if weighted else [])
+        rows = np.column_stack(cols)
+        ours = ek.MulticlassMetrics(rows)
+        theirs = PySparkMulticlass(spark.sparkContext.parallelize(
+            [tuple(r) for r in rows.tolist()], 1))
+        close = (lambda a, b: a == pytest.approx(b, rel=1e-12)) if weighted else \
+            (lambda a, b: a == b)
+        np.testing.assert_allclose(ours.confusion_matrix(), theirs.confusionMatrix().toArray(),
+                                   rtol=0 if not weighted else 1e-12)
+        for c in ours.labels():
+            for name, spark_name in (("precision", "precision"), ("recall", "recall"),
+                                     ("false_positive_rate", "falsePositiveRate"),
+                                     ("true_positive_rate", "truePositiveRate"),
+                                     ("f_measure", "fMeasure")):
+                assert close(getattr(ours, name)(c), getattr(theirs, spark_name)(c)), (name, c)
+            assert close(ours.f_measure(c, 0.5), theirs.fMeasure(c, 0.5))
+        assert close(ours.accuracy(), theirs.accuracy)
+        assert close(ours.hamming_loss(), theirs.call("hammingLoss"))  # no Python wrapper
+        for name, spark_name in (("weighted_precision", "weightedPrecision"),
+                                 ("weighted_recall", "weightedRecall"),
+                                 ("weighted_false_positive_rate", "weightedFalsePositiveRate"),
+                                 ("weighted_true_positive_rate", "weightedTruePositiveRate")):
+            assert getattr(ours, name)() == pytest.approx(getattr(theirs, spark_name), rel=1e-12)
+        assert ours.weighted_f_measure(0.5) == pytest.approx(theirs.weightedFMeasure(0.5),
+                                                             rel=1e-12)
+
+
+# -- top-k ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.spark
+def test_topk_report_equals_evalkit_on_collected_data(spark):
+    rng = np.random.default_rng(3)
+    n, c = 300, 6
+    y = rng.integers(0, c, n)
+    top = np.argsort(rng.random((n, c)) + np.eye(c)[y] * 0.3, axis=1)[:, ::-1][:, :4]
+    top[::7, 1] = top[::7, 0]          # repeats inside a row count once
+    df = spark.createDataFrame([(int(a), [int(v) for v in row]) for a, row in zip(y, top)],
+                               ["label", "topk"]).repartition(2)
+    for k in (1, 3):
+        assert eks.topk_report(df, topk_col="topk", k=k) == ek.topk_report(y, top, k=k)
+        assert eks.topk_report(df, topk_col="topk", k=k, output_dict=True) == \
+            ek.topk_report(y, top, k=k, output_dict=True)
+    with pytest.raises(ValueError, match=r"topk_col 'topk' has 300 rows with fewer than k=5"):
+        eks.topk_report(df, topk_col="topk", k=5)
+    with pytest.raises(ValueError, match=r"topk_col 'label' must hold arrays of labels"):
+        eks.topk_report(df, topk_col="label", k=1)
+
+
+# -- the session -----------------------------------------------------------------------------------
+
+
+@pytest.mark.spark
+def test_session_returns_the_running_session_untouched(spark):
+    assert spark.conf.get("spark.sql.shuffle.partitions") == "2"
+    again = eks.session(shuffle_partitions=7, log_level="INFO")
+    assert again is spark
+    assert spark.conf.get("spark.sql.shuffle.partitions") == "2"
+    assert spark.conf.get("spark.sql.execution.arrow.pyspark.enabled") == "true"
