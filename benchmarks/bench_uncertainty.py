@@ -51,8 +51,17 @@ def scores_1e5():
     return _scores()
 
 
+@functools.lru_cache(maxsize=None)
 def scores_1e6():
-    return _scores(10**6)
+    """A model's probabilities: a logistic of a binormal score (distinct values)."""
+    rng = np.random.default_rng(3)
+    y = (rng.random(10**6) < 0.3).astype(np.int64)
+    return y, 1 / (1 + np.exp(-rng.normal(-1.0 + 1.2 * y, 1.0)))
+
+
+def scores_1e6_ties():
+    y, p = scores_1e6()
+    return y, np.round(p, 3)
 
 
 def loop_ci(metric, y, pred, *, n_resamples, confidence=0.95, seed=0):
@@ -109,6 +118,15 @@ WORKLOADS = [
         reference_name="evalkit roc_auc_score",
         check=same_auc,
         note="target: within 3x of one roc_auc_score call (the row reads 'x slower')",
+    ),
+    Workload(
+        name="roc_auc_ci(delong) 10^6 tied scores vs one roc_auc_score",
+        setup=scores_1e6_ties,
+        evalkit=ek.roc_auc_ci,
+        reference=ek.roc_auc_score,
+        reference_name="evalkit roc_auc_score",
+        check=same_auc,
+        note="probabilities rounded to 3 decimals: tied groups get one component each",
     ),
     Workload(
         name="roc_auc_ci(delong) 10^6 scores vs sklearn roc_auc_score",

@@ -1240,45 +1240,77 @@ _TOP = np.uint64(1 << 63)
 _ONE = np.uint64(1)
 
 
-def _delong_distinct(positive, scores):
-    """``(auc, variance)`` from one sort of label-carrying keys; None if scores tie.
+def _delong_sorted(positive, scores):
+    """``(auc, variance)`` from one sort of label-carrying keys (Sun & Xu 2014); None if too wide.
 
-    A float's bits (flipped for negative numbers) sort like the float; with
-    the label in the lowest bit, one ``np.sort`` orders the samples and
-    keeps their labels -- no argsort. With distinct scores the j-th
-    positive at sorted position i has ``i - j`` negatives below it (its
-    component times N) and a negative at i has ``P - (positives up to i)``
-    positives above it (its component times P).
+    A non-negative float's bits sort like the float (other scores are
+    mapped to order-keeping keys first); shifted left by one, the free
+    lowest bit holds the label, so one ``np.sort`` orders the samples and
+    keeps their labels -- no argsort. Then per group of equal scores (in
+    ascending order) with ``p_g`` positives and ``n_g`` negatives and
+    cumulative counts ``cp_g``, ``cn_g`` through the group: a positive's
+    component is ``(2 cn_g - n_g) / 2N`` (negatives below, ties half), a
+    negative's ``(2 (P - cp_g) + p_g) / 2P`` (positives above, ties half).
+    ``None`` when the keys span 2**63 or more (the sweep's argsort path then).
     """
-    x = np.add(scores, 0.0, dtype=np.float64)  # a copy; -0.0 becomes 0.0
-    k = x.view(np.uint64)
-    if x.min() < 0:
-        negative = k >= _TOP
-        np.invert(k, out=k, where=negative)
-        np.bitwise_or(k, _TOP, out=k, where=~negative)
-        k -= k.min()
-    if k.max() >= _TOP:
-        return None
-    k <<= _ONE
-    np.bitwise_or(k, positive, out=k)
-    k.sort()
-    lab = (k & _ONE).view(np.int64)
-    k >>= _ONE
-    if np.count_nonzero(k[1:] == k[:-1]):
-        return None
-    n = len(k)
-    cp = np.cumsum(lab)
-    P = int(cp[-1])
+    if scores.dtype == np.float64 and scores.min() >= 0:
+        keys = np.left_shift(scores.view(np.uint64), _ONE)  # -0.0 becomes +0.0's key
+    else:
+        x = np.add(scores, 0.0, dtype=np.float64)  # a copy; -0.0 becomes 0.0
+        keys = x.view(np.uint64)
+        if x.min() < 0:
+            negative = keys >= _TOP
+            np.invert(keys, out=keys, where=negative)
+            np.bitwise_or(keys, _TOP, out=keys, where=~negative)
+            keys -= keys.min()
+        if keys.max() >= _TOP:
+            return None
+        keys <<= _ONE
+    np.bitwise_or(keys, positive, out=keys)
+    keys.sort()
+    n = len(keys)
+    is_pos = (keys & _ONE).astype(bool)
+    keys >>= _ONE
+    equal = keys[:-1] == keys[1:]  # equal[i]: samples i and i + 1 tie
+    del keys
+    # twice each component times N (positives) or P (negatives), as if no score tied: the
+    # j-th positive (from 0) at position i has i - j negatives below it; the j-th negative
+    # at position i has i - j positives below it, so P - (i - j) above
+    twice_a = np.flatnonzero(is_pos)
+    P = len(twice_a)
     N = n - P
-    is_pos = lab.view(np.int64).astype(bool)
-    below = np.arange(1, n + 1, dtype=np.int64)
-    below -= cp  # negatives up to position i
-    a = below[is_pos].astype(np.float64)  # negatives below each positive
-    b = np.subtract(P, cp[~is_pos], dtype=np.float64)  # positives above each negative
-    auc = float(a.sum()) / (P * N)
-    s10 = float(a.var(ddof=1)) / (N * N) if P > 1 else 0.0
-    s01 = float(b.var(ddof=1)) / (P * P) if N > 1 else 0.0
+    pos_at = twice_a.copy() if equal.any() else None
+    twice_a -= np.arange(P)
+    twice_a *= 2
+    np.logical_not(is_pos, out=is_pos)
+    twice_b = np.flatnonzero(is_pos)
+    twice_b -= np.arange(N)
+    np.subtract(P, twice_b, out=twice_b)
+    twice_b *= 2
+    if pos_at is not None:  # each group of tied scores: the same component, ties half
+        step = np.diff(equal.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+        first = np.flatnonzero(step == 1)  # first sample of each tied group
+        stop = np.flatnonzero(step == -1) + 1  # one past its last
+        pos_before = np.searchsorted(pos_at, first)
+        pos_through = np.searchsorted(pos_at, stop)
+        neg_before, neg_through = first - pos_before, stop - pos_through
+        p_t, n_t = pos_through - pos_before, neg_through - neg_before
+        twice_a[_ranges(pos_before, p_t)] = np.repeat(2 * neg_before + n_t, p_t)
+        twice_b[_ranges(neg_before, n_t)] = np.repeat(2 * (P - pos_through) + p_t, n_t)
+    a, b = twice_a.astype(np.float64), twice_b.astype(np.float64)
+    auc = float(a.sum()) / (2.0 * P * N)
+    a -= 2 * auc * N
+    b -= 2 * auc * P
+    s10 = float(np.dot(a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
+    s01 = float(np.dot(b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
     return auc, s10 / P + s01 / N
+
+
+def _ranges(starts, lengths):
+    """``concatenate([arange(s, s + m) for s, m in zip(starts, lengths)])``, vectorized."""
+    total = int(lengths.sum())
+    offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return np.arange(total) + offsets
 
 
 def _delong_var(auc, v10, pos_g, v01, neg_g):
@@ -1339,8 +1371,8 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
     positive, scores = _auc_input(y_true, y_score)
     fast = None
     if scores.dtype.kind == "f" or np.abs(scores).max() <= 2**53:
-        fast = _delong_distinct(positive, scores)
-    if fast is None:  # ties: components per group of equal scores, from the sweep
+        fast = _delong_sorted(positive, scores)
+    if fast is None:  # keys too wide: components per score group from the sweep's argsort
         groups = _delong_groups(positive, scores)
         fast = groups[0], _delong_var(*groups)
     auc, var = fast
