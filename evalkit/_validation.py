@@ -25,8 +25,10 @@ The domain checks (labels, scores, weights, ``average``, ``beta``,
 
 from __future__ import annotations
 
+import array
 import itertools
 import numbers
+import operator
 
 import numpy as np
 
@@ -1145,9 +1147,20 @@ def check_item_ids(flat, name):
     ...
     TypeError: ranked holds unhashable item ids such as [1] (list): ids must be numbers, strings or other hashable values
     """
+    arr = None
     if isinstance(flat, np.ndarray) and flat.dtype.kind in "biufUS":
         arr = flat
-    else:
+    elif isinstance(flat, list) and flat:
+        try:  # Python ints: one strict C loop (floats, strings, None... raise)
+            arr = np.frombuffer(array.array("q", flat), dtype=np.int64)
+        except (TypeError, OverflowError):
+            try:  # other numbers: one C loop; anything else is looked at type by type below
+                arr = np.asarray(flat)
+            except (ValueError, TypeError, OverflowError):
+                arr = None
+            if arr is not None and (arr.ndim != 1 or arr.dtype.kind not in "biuf"):
+                arr = None
+    if arr is None:
         kinds = set(map(type, flat))
         for t in kinds:
             if t.__hash__ is None or issubclass(t, np.ndarray):
@@ -1209,7 +1222,8 @@ def _flatten(rows, name, row_types):
     lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
     offsets = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    if kinds <= {np.ndarray} and all(r.ndim == 1 and r.dtype.kind in "biufUS" for r in rows):
+    if kinds <= {np.ndarray} and set(map(operator.attrgetter("ndim"), rows)) == {1} and all(
+            d.kind in "biufUS" for d in set(map(operator.attrgetter("dtype"), rows))):
         flat = np.concatenate(rows) if offsets[-1] else np.zeros(0, dtype=np.int64)
     else:
         bad = next((i for i, r in enumerate(rows) if isinstance(r, np.ndarray) and r.ndim != 1), None)

@@ -983,24 +983,13 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
 # -- scikit-learn's shape: relevance and score matrices -------------------------------------
 
 
-def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
-    """Per-row DCG of ``y_true`` gains ordered by ``y_score``, tie-averaged unless ``ignore_ties``."""
-    n, m = y_true.shape
-    disc = _discount(m, log_base)
-    if k is not None:
-        disc[k:] = 0.0
-    if ignore_ties:
-        # sklearn's order: argsort ascending, reversed (among equal scores, the last column first)
-        ranking = np.argsort(y_score)[:, ::-1]
-        return np.take_along_axis(y_true, ranking, axis=1) @ disc
-    order = np.argsort(-y_score, axis=1, kind="stable")
-    s = np.take_along_axis(y_score, order, axis=1)
-    g = np.take_along_axis(y_true, order, axis=1)
+def _tie_averaged(s, g, disc):
+    """Σ_groups mean(gain) · Σ discount over each row's runs of equal (sorted) scores."""
+    n, m = s.shape
     new = np.ones((n, m), dtype=bool)
     np.not_equal(s[:, 1:], s[:, :-1], out=new[:, 1:])
     if new.all():
-        return g @ disc
-    # McSherry & Najork: a tied group's gains are replaced by their mean
+        return (g * disc).sum(axis=1) if disc.ndim == 2 else g @ disc
     flat_new = new.reshape(-1)
     group = np.cumsum(flat_new) - 1
     n_groups = int(group[-1]) + 1
@@ -1009,6 +998,53 @@ def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
     dsum = np.bincount(group, np.broadcast_to(disc, (n, m)).reshape(-1), minlength=n_groups)
     row = np.repeat(np.arange(n), m)[flat_new]
     return np.bincount(row, total / count * dsum, minlength=n)
+
+
+def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
+    """Per-row DCG of ``y_true`` gains ordered by ``y_score``, tie-averaged unless ``ignore_ties``.
+
+    Tie averaging (McSherry & Najork 2008, sklearn's default): each item of a
+    run of equal scores gets the run's mean gain. With a cut-off k < m, only
+    the k largest scores are sorted (``argpartition``): the runs above the
+    k-th score lie wholly in the top k, and the run at the k-th score gets its
+    mean gain (over the whole row) times the discounts of its positions < k.
+    """
+    n, m = y_true.shape
+    disc = _discount(m, log_base)
+    if k is not None:
+        disc[k:] = 0.0
+    if ignore_ties:
+        # sklearn's order: argsort ascending, reversed (among equal scores, the last column first)
+        ranking = np.argsort(y_score)[:, ::-1]
+        return np.take_along_axis(y_true, ranking, axis=1) @ disc
+    if k is None or k >= m:
+        order = np.argsort(-y_score, axis=1, kind="stable")
+        return _tie_averaged(np.take_along_axis(y_score, order, axis=1),
+                             np.take_along_axis(y_true, order, axis=1), disc)
+    part = np.argpartition(-y_score, k - 1, axis=1)[:, :k]
+    top_s = np.take_along_axis(y_score, part, axis=1)
+    kth = top_s.min(axis=1)
+    order = np.argsort(-top_s, axis=1, kind="stable")
+    s = np.take_along_axis(top_s, order, axis=1)
+    g = np.take_along_axis(np.take_along_axis(y_true, part, axis=1), order, axis=1)
+    above = s > kth[:, None]                       # a prefix of each sorted row
+    out = _tie_averaged(s, g, np.where(above, disc[:k], 0.0))
+    at_kth = y_score == kth[:, None]
+    mean_kth = (y_true * at_kth).sum(axis=1) / at_kth.sum(axis=1)
+    cum = np.concatenate([[0.0], np.cumsum(disc[:k])])
+    a = above.sum(axis=1)
+    return out + mean_kth * (cum[k] - cum[a])
+
+
+def _ideal_dcg_rows(y_true, k, log_base):
+    """Per-row DCG of the row's own gains in decreasing order, cut at k (sklearn's normaliser)."""
+    n, m = y_true.shape
+    if k is None or k >= m:
+        best = np.sort(y_true, axis=1)[:, ::-1]
+        return best @ _discount(m, log_base)
+    top = np.partition(y_true, m - k, axis=1)[:, m - k:]
+    best = np.sort(top, axis=1)[:, ::-1]
+    return best @ _discount(k, log_base)
 
 
 def _check_relevance_scores(y_true, y_score, k, sample_weight, for_ndcg):
@@ -1094,6 +1130,6 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     check_bool(ignore_ties, "ignore_ties")
     yt, ys, k, w = _check_relevance_scores(y_true, y_score, k, sample_weight, True)
     gain = _dcg_rows(yt, ys, k, 2.0, ignore_ties)
-    best = _dcg_rows(yt, yt, k, 2.0, True)
+    best = _ideal_dcg_rows(yt, k, 2.0)
     out = np.divide(gain, best, out=np.zeros_like(gain), where=best != 0)
     return float(np.average(out, weights=w))

@@ -119,6 +119,11 @@ def _curve(rng, n):
     return x, rng.integers(0, 9, n).astype(np.float64) / 8
 
 
+def _binary_probs(rng, n):
+    y, s = _binary_scores(rng, n)
+    return y, s / 8  # multiples of 1/8 in [0, 1]: exact in float32 and float64
+
+
 def _ratings(rng, n):
     y = rng.integers(1, 6, n)
     return y, np.clip(y + rng.integers(-2, 3, n), 1, 5)
@@ -180,6 +185,9 @@ INPUTS = {
     )),
     "curve": Kind(_curve, ("real", "real"), weights=None),
     "ratings": Kind(_ratings, ("scores", "scores"), binary=False),
+    "binary_probs": Kind(_binary_probs, ("labels", "real"), edges=(
+        (np.zeros(6, int), np.linspace(0, 1, 6)),  # one class only
+    )),
     # one user per row: 5 ranked item ids, 2 relevant ones
     "ranking": Kind(_ranking, ("matrix", "matrix"), weights=None, binary=False),
     # one user's ranked list of item ids and the user's relevant ids
@@ -339,6 +347,16 @@ METRICS = {
     "root_mean_squared_error": Case(ek.root_mean_squared_error, "ratings", float32_rounds=True),
     "normalized_mean_absolute_error": Case(ek.normalized_mean_absolute_error, "ratings",
                                            {"rating_range": (1, 5)}, float32_rounds=True),
+    # calibration (evalkit.calibration)
+    "brier_score_loss": Case(ek.brier_score_loss, "binary_probs", strings=_POS_B,
+                             float32_rounds=True),
+    "log_loss": Case(ek.log_loss, "binary_probs", float32_rounds=True),
+    "calibration_curve": Case(ek.calibration_curve, "binary_probs", strings=_POS_B,
+                              float32_rounds=True),
+    "expected_calibration_error": Case(ek.expected_calibration_error, "binary_probs",
+                                       strings=_POS_B, float32_rounds=True),
+    "maximum_calibration_error": Case(ek.maximum_calibration_error, "binary_probs",
+                                      strings=_POS_B, float32_rounds=True),
     # uncertainty (evalkit.uncertainty); resampling is seeded
     "roc_auc_ci": Case(ek.roc_auc_ci, "binary_scores", {"random_state": 0}, strings=None),
     "roc_auc_ci:bootstrap": Case(ek.roc_auc_ci, "binary_scores",

@@ -240,6 +240,8 @@ def test_every_cutoff_from_one_pass_and_partitions_add_up():
     np.testing.assert_array_equal(both.matrix(), whole.matrix())
     np.testing.assert_array_equal(both.n_relevant, whole.n_relevant)
     np.testing.assert_array_equal((a + b).n_ranked, whole.n_ranked)
+    thirds = [ek.ranking_hits(ranked[i:i + 14], relevant[i:i + 14]) for i in (0, 14, 28)]
+    np.testing.assert_array_equal(sum(thirds).matrix(), whole.matrix())   # sum() works
     for k in (1, 2, 5, 10, 100):
         for fn in (ek.ndcg_at_k, ek.precision_at_k, ek.recall_at_k, ek.arhr_at_k):
             assert fn(both, None, k) == fn(whole, None, k) == fn(ranked, relevant, k)
