@@ -43,6 +43,7 @@ __all__ = [
     "check_ranked",
     "check_grades",
     "check_relevant",
+    "check_log_base",
     "check_confidence",
     "check_random_state",
     "check_probabilities",
@@ -844,6 +845,24 @@ def check_grades(grades, name="relevant"):
         raise ValueError(f"{name} has negative relevance grades such as {arr[np.argmax(arr < 0)].item()!r}: "
                          "grades must be >= 0 (0 means not relevant)")
     return arr
+
+
+def check_log_base(log_base, name="log_base"):
+    """Validate the base of a logarithmic rank discount: a finite real number > 1.
+
+    >>> check_log_base(2)
+    2.0
+    >>> check_log_base(1)
+    Traceback (most recent call last):
+    ...
+    ValueError: log_base must be a real number > 1 (the base of the rank discount); got 1
+    """
+    if isinstance(log_base, bool) or not isinstance(log_base, numbers.Real):
+        raise TypeError(f"{name} must be a real number > 1, got {log_base!r}")
+    if not log_base > 1 or not np.isfinite(log_base):
+        raise ValueError(f"{name} must be a real number > 1 (the base of the rank discount); "
+                         f"got {log_base!r}")
+    return float(log_base)
 
 
 def check_relevant(relevant, n_users, name="relevant", of="ranked"):
