@@ -246,6 +246,7 @@ def _k(k, name="k", allow_none=False):
 
 def _finish(values, hits, empty, what, per_user, stacklevel=3):
     """Apply the ``empty`` rule to users with no relevant item, then average (or not)."""
+    per_user = check_bool(per_user, "per_user")
     values = np.asarray(values, dtype=np.float64)
     no_rel = hits.n_relevant == 0
     if no_rel.any():
@@ -446,6 +447,8 @@ def average_precision(ranked, relevant, k=None, *, denominator=None, empty=None,
         raise TypeError("relevant is required, got None")
     if np.isscalar(relevant):
         relevant = [relevant]
+    elif hasattr(relevant, "__array__") and not isinstance(relevant, np.ndarray):
+        relevant = np.asarray(relevant)   # a pandas Series of ids
     ranked = [] if ranked is None else ranked
     if np.isscalar(ranked):
         raise TypeError(f"ranked must be one ranked list of item ids, got the scalar {ranked!r}")
@@ -532,7 +535,7 @@ def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit"
     opt = _options(convention, gain=gain)
     log_base = check_log_base(log_base)
     values = _dcg(h, k, opt["gain"], log_base)
-    return values if per_user else float(values.mean())
+    return values if check_bool(per_user, "per_user") else float(values.mean())
 
 
 def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, empty=None, convention="evalkit",
@@ -649,6 +652,7 @@ def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, empty=None, convention=
     k = _k(k)
     opt = _options(convention, hit_rate=hit_rate, empty=empty)
     hits = h.hits_at(k)
+    per_user = check_bool(per_user, "per_user")
     if opt["hit_rate"] == "any_hit":
         return _finish((hits > 0).astype(float), h, opt["empty"], "Hit rate", per_user)
     if per_user:
