@@ -83,6 +83,7 @@ __all__ = [
     "check_ranked",
     "check_grades",
     "check_relevant",
+    "check_log_base",
     "check_confidence",
     "check_random_state",
     "check_probabilities",
@@ -1190,6 +1191,12 @@ def check_item_ids(flat, name):
     return arr
 
 
+def _array_row(t):
+    """True for array-likes other than numpy arrays (pandas Series, Index, ...)."""
+    return (hasattr(t, "__array__") and not issubclass(t, (np.ndarray, str, bytes))
+            and not issubclass(t, np.generic))
+
+
 def _rows(value, name, what):
     """A top-level sequence of per-user rows (refusing None, scalars, sets, dicts, empty)."""
     _array_like(value, name, what, ordered=True)
@@ -1209,6 +1216,10 @@ def _rows(value, name, what):
 def _flatten(rows, name, row_types):
     """Flat ids and offsets of a list of per-user rows (each must be one of ``row_types``)."""
     kinds = set(map(type, rows))
+    arrays = {t for t in kinds if _array_row(t)}
+    if arrays:  # pandas Series, Index, ...: as numpy arrays
+        rows = [np.asarray(r) if type(r) in arrays else r for r in rows]
+        kinds = (kinds - arrays) | {np.ndarray}
     for t in kinds:
         if not issubclass(t, row_types):
             i, bad = next((i, r) for i, r in enumerate(rows) if type(r) is t)
@@ -1287,6 +1298,24 @@ def check_grades(grades, name="relevant"):
     return arr
 
 
+def check_log_base(log_base, name="log_base"):
+    """Validate the base of a logarithmic rank discount: a finite real number > 1.
+
+    >>> check_log_base(2)
+    2.0
+    >>> check_log_base(1)
+    Traceback (most recent call last):
+    ...
+    ValueError: log_base must be a real number > 1 (the base of the rank discount); got 1
+    """
+    if isinstance(log_base, bool) or not isinstance(log_base, numbers.Real):
+        raise TypeError(f"{name} must be a real number > 1, got {log_base!r}")
+    if not log_base > 1 or not np.isfinite(log_base):
+        raise ValueError(f"{name} must be a real number > 1 (the base of the rank discount); "
+                         f"got {log_base!r}")
+    return float(log_base)
+
+
 def check_relevant(relevant, n_users, name="relevant", of="ranked"):
     """Validate each user's relevant items: sets or lists, or dicts item -> grade.
 
@@ -1323,6 +1352,9 @@ def check_relevant(relevant, n_users, name="relevant", of="ranked"):
             if m else np.zeros(n + 1, dtype=np.int64), None
     kinds = set(map(type, rows))
     containers = (list, tuple, np.ndarray, set, frozenset, dict)
+    if any(_array_row(t) for t in kinds):  # pandas Series, ...: as numpy arrays
+        rows = [np.asarray(r) if _array_row(type(r)) else r for r in rows]
+        kinds = set(map(type, rows))
     if not any(issubclass(t, containers) for t in kinds):  # one id per user
         return check_item_ids(rows, name), np.arange(n + 1), None
     graded = any(issubclass(t, dict) for t in kinds)

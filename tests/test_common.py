@@ -367,8 +367,7 @@ METRICS = {
     "precision_at_k": Case(ek.precision_at_k, "ranking", {"k": 3}),
     "recall_at_k": Case(ek.recall_at_k, "ranking", {"k": 3}),
     "mean_average_precision": Case(ek.mean_average_precision, "ranking"),
-    # TODO (ranking): a pandas Series as one user's list is read as a list of lists
-    "average_precision": Case(ek.average_precision, "one_list", order=False, pandas=False),
+    "average_precision": Case(ek.average_precision, "one_list", order=False),  # ranks matter
     "dcg_at_k": Case(ek.dcg_at_k, "ranking", {"k": 3}),
     "ndcg_at_k": Case(ek.ndcg_at_k, "ranking", {"k": 3}),
     "mean_reciprocal_rank": Case(ek.mean_reciprocal_rank, "ranking"),
