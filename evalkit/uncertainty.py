@@ -1200,12 +1200,20 @@ def _auc_input(y_true, y_score, name="y_score"):
     y = check_labels(y_true, "y_true")
     scores = check_scores(y_score, name)
     check_same_length(**{"y_true": y, name: scores})
-    classes = np.unique(y)
-    if len(classes) != 2:
-        what = "one class" if len(classes) < 2 else f"{len(classes)} classes"
+    if y.dtype.kind in "biuf":  # two passes, no sort
+        lo, hi = y.min(), y.max()
+        positive = y == hi
+        n_pos = int(np.count_nonzero(positive))
+        n_classes = 1 if lo == hi else (2 if n_pos + np.count_nonzero(y == lo) == len(y) else 3)
+    else:
+        classes = np.unique(y)
+        n_classes = len(classes)
+        positive = y == classes[-1]
+    if n_classes != 2:
+        what = "one class" if n_classes < 2 else "more than 2 classes"
         raise ValueError(f"y_true has {what}: the AUC's interval needs binary y_true with both "
                          "classes present (the larger label is positive)")
-    return y == classes[-1], scores
+    return positive, scores
 
 
 def _delong_groups(positive, scores):
@@ -1226,6 +1234,83 @@ def _delong_groups(positive, scores):
     v01 = (2 * tps - pos_g) / (2.0 * P)
     auc = float(np.dot(pos_g, v10)) / P
     return auc, v10, pos_g, v01, neg_g
+
+
+_TOP = np.uint64(1 << 63)
+_ONE = np.uint64(1)
+
+
+def _delong_sorted(positive, scores):
+    """``(auc, variance)`` from one sort of label-carrying keys (Sun & Xu 2014); None if too wide.
+
+    A non-negative float's bits sort like the float (other scores are
+    mapped to order-keeping keys first); shifted left by one, the free
+    lowest bit holds the label, so one ``np.sort`` orders the samples and
+    keeps their labels -- no argsort. Then per group of equal scores (in
+    ascending order) with ``p_g`` positives and ``n_g`` negatives and
+    cumulative counts ``cp_g``, ``cn_g`` through the group: a positive's
+    component is ``(2 cn_g - n_g) / 2N`` (negatives below, ties half), a
+    negative's ``(2 (P - cp_g) + p_g) / 2P`` (positives above, ties half).
+    ``None`` when the keys span 2**63 or more (the sweep's argsort path then).
+    """
+    if scores.dtype == np.float64 and scores.min() >= 0:
+        keys = np.left_shift(scores.view(np.uint64), _ONE)  # -0.0 becomes +0.0's key
+    else:
+        x = np.add(scores, 0.0, dtype=np.float64)  # a copy; -0.0 becomes 0.0
+        keys = x.view(np.uint64)
+        if x.min() < 0:
+            negative = keys >= _TOP
+            np.invert(keys, out=keys, where=negative)
+            np.bitwise_or(keys, _TOP, out=keys, where=~negative)
+            keys -= keys.min()
+        if keys.max() >= _TOP:
+            return None
+        keys <<= _ONE
+    np.bitwise_or(keys, positive, out=keys)
+    keys.sort()
+    n = len(keys)
+    is_pos = (keys & _ONE).astype(bool)
+    keys >>= _ONE
+    equal = keys[:-1] == keys[1:]  # equal[i]: samples i and i + 1 tie
+    del keys
+    # twice each component times N (positives) or P (negatives), as if no score tied: the
+    # j-th positive (from 0) at position i has i - j negatives below it; the j-th negative
+    # at position i has i - j positives below it, so P - (i - j) above
+    twice_a = np.flatnonzero(is_pos)
+    P = len(twice_a)
+    N = n - P
+    pos_at = twice_a.copy() if equal.any() else None
+    twice_a -= np.arange(P)
+    twice_a *= 2
+    np.logical_not(is_pos, out=is_pos)
+    twice_b = np.flatnonzero(is_pos)
+    twice_b -= np.arange(N)
+    np.subtract(P, twice_b, out=twice_b)
+    twice_b *= 2
+    if pos_at is not None:  # each group of tied scores: the same component, ties half
+        step = np.diff(equal.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+        first = np.flatnonzero(step == 1)  # first sample of each tied group
+        stop = np.flatnonzero(step == -1) + 1  # one past its last
+        pos_before = np.searchsorted(pos_at, first)
+        pos_through = np.searchsorted(pos_at, stop)
+        neg_before, neg_through = first - pos_before, stop - pos_through
+        p_t, n_t = pos_through - pos_before, neg_through - neg_before
+        twice_a[_ranges(pos_before, p_t)] = np.repeat(2 * neg_before + n_t, p_t)
+        twice_b[_ranges(neg_before, n_t)] = np.repeat(2 * (P - pos_through) + p_t, n_t)
+    a, b = twice_a.astype(np.float64), twice_b.astype(np.float64)
+    auc = float(a.sum()) / (2.0 * P * N)
+    a -= 2 * auc * N
+    b -= 2 * auc * P
+    s10 = float(np.dot(a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
+    s01 = float(np.dot(b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
+    return auc, s10 / P + s01 / N
+
+
+def _ranges(starts, lengths):
+    """``concatenate([arange(s, s + m) for s, m in zip(starts, lengths)])``, vectorized."""
+    total = int(lengths.sum())
+    offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return np.arange(total) + offsets
 
 
 def _delong_var(auc, v10, pos_g, v01, neg_g):
@@ -1284,8 +1369,15 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
                             n_resamples=n_resamples, confidence=confidence, stratify=stratify,
                             random_state=random_state)
     positive, scores = _auc_input(y_true, y_score)
-    auc, v10, pos_g, v01, neg_g = _delong_groups(positive, scores)
-    se = math.sqrt(max(_delong_var(auc, v10, pos_g, v01, neg_g), 0.0))
+    _strata(stratify, positive, len(positive))  # refused here too, though DeLong needs no strata
+    fast = None
+    if scores.dtype.kind == "f" or np.abs(scores).max() <= 2**53:
+        fast = _delong_sorted(positive, scores)
+    if fast is None:  # keys too wide: components per score group from the sweep's argsort
+        groups = _delong_groups(positive, scores)
+        fast = groups[0], _delong_var(*groups)
+    auc, var = fast
+    se = math.sqrt(max(var, 0.0))
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
     return ConfidenceInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), confidence,
                               "delong", standard_error=se,
