@@ -250,6 +250,14 @@ def _bcm(method, *args):
     return call
 
 
+def _rm(method, *args):
+    """A RankingMetrics method, registered on (prediction, labels) rows of two matrices."""
+    def call(ranked, relevant, **kw):
+        rows = list(zip(np.asarray(ranked), np.asarray(relevant)))
+        return getattr(ek.RankingMetrics(rows, **kw), method)(*args)
+    return call
+
+
 def _mcm(method, *args):
     """A MulticlassMetrics method, registered on the (prediction, label) rows."""
     return lambda rows: getattr(ek.MulticlassMetrics(rows), method)(*args)
@@ -373,6 +381,8 @@ METRICS = {
     "mean_reciprocal_rank": Case(ek.mean_reciprocal_rank, "ranking"),
     "hit_rate_at_k": Case(ek.hit_rate_at_k, "ranking", {"k": 3}),
     "arhr_at_k": Case(ek.arhr_at_k, "ranking", {"k": 3}),
+    # the per-user hits: one RankingHits, users in input order
+    "ranking_hits": Case(ek.ranking_hits, "ranking", order=False),
     "catalog_coverage": Case(lambda ranked, **kw: ek.catalog_coverage(ranked, np.arange(9), **kw),
                              "matrix", api=ek.catalog_coverage),
     "distributional_coverage": Case(ek.distributional_coverage, "matrix"),
@@ -403,6 +413,13 @@ METRICS = {
     "BinaryClassificationMetrics.roc:bins": Case(_bcm("roc"), "score_label_rows",
                                                  {"num_bins": 3}, api=_BCM),
     # partitions are made in input order; a weight column changes the printed steps
+    "RankingMetrics.precision_at": Case(_rm("precision_at", 3), "ranking", api=ek.RankingMetrics),
+    "RankingMetrics.recall_at": Case(_rm("recall_at", 3), "ranking", api=ek.RankingMetrics),
+    "RankingMetrics.ndcg_at": Case(_rm("ndcg_at", 3), "ranking", api=ek.RankingMetrics),
+    "RankingMetrics.mean_average_precision": Case(_rm("mean_average_precision"), "ranking",
+                                                  api=ek.RankingMetrics),
+    "RankingMetrics.mean_average_precision_at": Case(_rm("mean_average_precision_at", 2),
+                                                     "ranking", api=ek.RankingMetrics),
     "MulticlassMetrics.confusion_matrix": Case(_mcm("confusion_matrix"), "label_rows",
                                                api=ek.MulticlassMetrics),
     "MulticlassMetrics.accuracy": Case(_mcm("accuracy"), "label_rows", api=ek.MulticlassMetrics),
@@ -421,10 +438,6 @@ NOT_METRICS = {"UndefinedMetricWarning", "BinaryCounts", "BinaryClassificationMe
                "SparkSteps", "spark_format",
                # result classes of evalkit.uncertainty and evalkit.ranking, a converter
                "ConfidenceInterval", "Comparison", "RankingHits", "lists_from_frame",
-               # TODO (ranking): ranking_hits returns a RankingHits and RankingMetrics
-               # takes Spark's (prediction, labels) pairs; register them with a kind of
-               # their own ("ranking_pairs") and teach _leaves to compare a RankingHits
-               "ranking_hits", "RankingMetrics",
                # TODO (uncertainty): wrappers that take a metric; register them with
                # their own kind of input. proportion_ci takes two counts, not arrays.
                "bootstrap_ci", "paired_bootstrap", "permutation_test", "proportion_ci"}
@@ -453,6 +466,15 @@ BAD_OPTIONS = {
     "num_partitions": [0, 1.5],
     "layout": ["rows", None],
     "pos_label": [[1], {1}],
+    # evalkit.ranking's conventions
+    "convention": ["lucene", None, 1],
+    "denominator": ["k", 1],
+    "gain": ["log", 1],
+    "ideal": ["best", 1],
+    "empty": ["nan", 0],
+    "hit_rate": ["users", 1],
+    "log_base": [1, 0.5, "2", True, float("inf")],
+    "base": [1, "e"],
 }
 #: Options whose bad values need the option's own default type (confusion_matrix's
 #: normalize is a choice, accuracy_score's a bool).
@@ -485,6 +507,8 @@ def _leaves(obj):
         return [leaf for key, value in obj.items() for leaf in [str(key), *_leaves(value)]]
     if dataclasses.is_dataclass(obj):
         return [leaf for f in dataclasses.fields(obj) for leaf in _leaves(getattr(obj, f.name))]
+    if type(obj).__name__ == "RankingHits":
+        return [obj.user, obj.position, obj.gain, obj.n_relevant, obj.n_ranked, obj.ideal, obj.given]
     if type(obj).__name__ == "DataFrame":
         return [obj.to_numpy(), [str(i) for i in obj.index], [str(c) for c in obj.columns]]
     raise TypeError(f"test_common cannot compare a {type(obj).__name__}: teach _leaves")
