@@ -18,7 +18,6 @@ The area under the ROC curve is computed three ways that agree exactly:
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
@@ -39,7 +38,7 @@ from ._validation import (
     check_scores,
     check_zero_division,
 )
-from .exceptions import UndefinedMetricWarning
+from .exceptions import UndefinedMetricWarning, warn_at_caller
 
 __all__ = [
     "confusion_matrix_at_thresholds",
@@ -79,7 +78,7 @@ def _float_counts(sweep):
 
 
 def _warn(message, category=UndefinedMetricWarning):
-    warnings.warn(message, category, stacklevel=3)
+    warn_at_caller(message, category)
 
 
 # -- the scikit-learn mirrors ----------------------------------------------------
@@ -240,7 +239,10 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     uninterpolated definition, mirrored exactly. It is not the trapezoid
     area: Spark's ``areaUnderPR`` joins the PR points with straight lines
     and starts from (recall 0, precision at the highest threshold), which
-    is often more optimistic. Binary only.
+    is often more optimistic. Multiclass ``y_true`` (one-vs-rest on the
+    columns of 2-D ``y_score``) and multilabel-indicator ``y_true`` are
+    averaged over the classes by ``average``, as scikit-learn does
+    (:mod:`evalkit._multiclass`).
 
     Parameters
     ----------
@@ -264,13 +266,14 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     0.8333
     """
     check_average(average, _AVERAGES)
-    y = check_labels(y_true, "y_true")
-    classes = np.unique(y)
-    if len(classes) > 2:
-        raise ValueError(
-            f"y_true has {len(classes)} classes: average_precision_score supports binary "
-            "y_true only (multiclass and multilabel averaging are not supported yet); "
-            "for one class against the rest, pass y_true == that_class")
+    y = None if np.ndim(y_true) == 2 else check_labels(y_true, "y_true")
+    classes = None if y is None else np.unique(y)
+    if y is None or np.ndim(y_score) == 2 or len(classes) > 2:
+        from ._multiclass import multiclass_average_precision  # multiclass / multilabel
+
+        return multiclass_average_precision(
+            y_true, y_score, average=average, pos_label=pos_label, sample_weight=sample_weight,
+            binary=lambda t, s, w: average_precision_score(t, s, sample_weight=w))
     if len(classes) == 2 and pos_label not in classes.tolist():
         raise ValueError(
             f"pos_label={pos_label!r} is not a valid label: it should be one of {classes.tolist()}")
@@ -550,8 +553,14 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         Partial AUC over ``FPR <= max_fpr``, McClish-standardized.
     multi_class : {"raise", "ovr", "ovo"}, default="raise"
     labels : array-like, default=None
-        Accepted for compatibility; multiclass ROC AUC is not supported yet
-        (a ValueError says so).
+        Multiclass only: the sorted classes naming the columns of ``y_score``
+        (default: the classes of ``y_true``).
+
+    Multiclass ``y_true`` with 2-D ``y_score`` (rows summing to 1): one-vs-rest
+    (``multi_class="ovr"``, averages "macro", "weighted", "micro" or None) or
+    one-vs-one (``"ovo"``, Hand & Till 2001, "macro" or "weighted");
+    multilabel-indicator ``y_true``: one AUC per column, averaged by
+    ``average`` -- scikit-learn's numbers (:mod:`evalkit._multiclass`).
 
     Returns
     -------
@@ -572,12 +581,14 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     check_average(average, _AVERAGES)
     check_choice(multi_class, _MULTI_CLASS, "multi_class")
     max_fpr = check_max_fpr(max_fpr)
+    if np.ndim(y_score) == 2 or np.ndim(y_true) == 2:
+        from ._multiclass import multiclass_roc_auc  # multiclass (ovr / ovo) and multilabel
+
+        return multiclass_roc_auc(
+            y_true, y_score, average=average, sample_weight=sample_weight, max_fpr=max_fpr,
+            multi_class=multi_class, labels=labels,
+            binary=lambda t, s, w, m: roc_auc_score(t, s, sample_weight=w, max_fpr=m))
     y = check_labels(y_true, "y_true")
-    if np.ndim(y_score) == 2:
-        raise ValueError(
-            f"y_score must be 1-D (one score per sample), got shape {np.shape(y_score)}: 2-D "
-            "(n_samples, n_classes) scores are for multiclass ROC AUC, which evalkit does not "
-            "support yet")
     scores = check_scores(y_score)
     check_same_length(y_true=y, y_score=scores)
     w = check_sample_weight(sample_weight, len(y))
@@ -593,9 +604,8 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     n_classes, positive = _larger_class(y)
     if n_classes > 2:
         raise ValueError(
-            f"y_true has {n_classes} classes: roc_auc_score supports binary y_true only; "
-            "multiclass ROC AUC (multi_class='ovr' or 'ovo') is not supported yet. For one "
-            "class against the rest, pass y_true == that_class with that class's scores")
+            f"y_true has {n_classes} classes, so y_score must be of shape (n_samples, "
+            f"n_classes) with multi_class='ovr' or 'ovo'; got 1-D scores")
     if n_classes < 2:
         _warn(_ONE_CLASS)
         return np.nan

@@ -25,7 +25,7 @@ from ._sweep import ZERO_WEIGHTS, sweep_scores
 from ._validation import check_bool, check_choice
 from .binary import LAYOUTS, BinaryCounts
 
-__all__ = ["roc", "pr", "confusion", "roc_steps"]
+__all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
 
 FIRST_POINTS = ("sklearn", "spark")
 NORMALIZES = (None, "true", "pred", "all")
@@ -476,4 +476,101 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance
     ax.set_ylabel("True positive rate, TPR = TP / P")
     _unit_square(ax)
     ax.legend(loc="best")
+    return ax
+
+
+# -- calibration: the reliability diagram ------------------------------------------
+
+
+def reliability(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None, ax=None,
+                label=None, hist=True, **line_kw):
+    """Plot the reliability diagram: observed share of positives against mean prediction.
+
+    One point per non-empty bin of :func:`evalkit.calibration_curve` (same
+    bins: ``strategy="uniform"`` equal-width, ``"quantile"`` equal-mass;
+    edges belong to the lower bin), x = the bin's mean predicted
+    probability, y = its share of positives; a calibrated model lies on the
+    dashed diagonal, an over-confident one below it on the right and above
+    it on the left. ``hist=True`` adds the histogram of ``y_prob`` (the same
+    ``n_bins`` bins) as light bars on a second y-axis, scaled to the lower
+    third, so sparse bins are visible. The legend shows the expected
+    calibration error on these bins (:func:`evalkit.expected_calibration_error`).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels.
+    y_prob : array-like of shape (n_samples,)
+        Probabilities of ``pos_label``, in [0, 1].
+    n_bins : int, default=10
+    strategy : {"uniform", "quantile"}, default="uniform"
+    pos_label : label, optional
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    label : str, optional
+        Legend label of the curve; ``"ECE = 0.xxx"`` when None.
+    hist : bool, default=True
+        Draw the histogram of the predictions.
+    **line_kw
+        Passed to ``ax.plot`` for the curve.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The curve is the Axes' line with gid ``"evalkit-reliability"``; the
+        histogram's bars are on ``ax.evalkit_hist_axes`` (a twin Axes).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> ax = reliability([0, 0, 0, 1, 1, 1], [0.1, 0.2, 0.6, 0.4, 0.8, 0.9], n_bins=2)
+    >>> line = [ln for ln in ax.lines if ln.get_gid() == "evalkit-reliability"][0]
+    >>> [[round(v, 4) for v in xy] for xy in line.get_xydata().tolist()]
+    [[0.2333, 0.3333], [0.7667, 0.6667]]
+    >>> line.get_label()
+    'ECE = 0.100'
+    >>> plt.close(ax.figure)
+    """
+    from .calibration import _bins, check_choice, _STRATEGIES
+
+    if not isinstance(hist, (bool, np.bool_)):
+        raise TypeError(f"hist must be True or False, got {hist!r}")
+    check_choice(strategy, _STRATEGIES, "strategy")
+    total, pred, true = _bins(y_true, y_prob, pos_label, n_bins, strategy)
+    keep = total != 0
+    x, y = pred[keep] / total[keep], true[keep] / total[keep]
+    ece = float(np.dot(total[keep], np.abs(y - x)) / total.sum())
+    ax = _axes(ax)
+    if not any(line.get_gid() == "evalkit-diagonal" for line in ax.lines):
+        ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
+                label="perfectly calibrated", gid="evalkit-diagonal")
+    line_kw.setdefault("marker", "o")
+    ax.plot(x, y, label=f"ECE = {ece:.3f}" if label is None else label,
+            gid="evalkit-reliability", **line_kw)
+    if hist:
+        p = np.asarray(y_prob, dtype=float)
+        if strategy == "uniform":
+            edges = np.linspace(0, 1, n_bins + 1)
+        else:
+            edges = np.percentile(p, np.linspace(0, 100, n_bins + 1))
+        twin = getattr(ax, "evalkit_hist_axes", None)
+        if twin is None:
+            twin = ax.twinx()
+            ax.evalkit_hist_axes = twin
+        widths = np.diff(edges)
+        twin.bar(edges[:-1], total, width=widths, align="edge", alpha=0.25,
+                 color=ax.lines[-1].get_color(), edgecolor="none", gid="evalkit-histogram")
+        twin.set_ylim(0, 3 * max(1, max(bar.get_height() for bar in twin.patches)))
+        twin.set_ylabel("samples per bin")
+    ax.set_xlabel("Mean predicted probability (per bin)")
+    ax.set_ylabel("Share of positives (per bin)")
+    _unit_square(ax)
+    if getattr(ax, "evalkit_hist_axes", None) is not None:
+        # a twinned Axes cannot keep an equal data aspect with fixed limits
+        # (matplotlib would move the limits and log that it did): keep the
+        # unit square square through the box aspect instead
+        ax.set_aspect("auto")
+        ax.set_box_aspect(1)
+    ax.legend(loc="upper left")
     return ax

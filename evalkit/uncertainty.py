@@ -459,6 +459,33 @@ class _ScoreEngine:
         both = np.bincount((idx + 2 * offsets).ravel(), minlength=2 * size * G).reshape(size, G, 2)
         return both[:, :, 1], both[:, :, 0]
 
+    def stratified_auc(self, rng, size):
+        """AUCs of ``size`` stratified resamples, counting only the smaller class.
+
+        The smaller class's draws are counted per group (one bincount); the
+        larger class's draws only look up what a row of their group wins
+        against those counts (a gather), e.g. for a drawn negative of group g
+        ``2 x wins = 2 Σ_{h≤g} P_h - P_g``. Same numbers as :meth:`values` on
+        :meth:`draw`'s counts, about half the work.
+        """
+        G = self.n_groups
+        offsets = (np.arange(size, dtype=np.int64) * G)[:, None]
+        small_is_pos = self.P <= self.N
+        small, m_small = (self.pos_rows, self.P) if small_is_pos else (self.neg_rows, self.N)
+        large, m_large = (self.neg_rows, self.N) if small_is_pos else (self.pos_rows, self.P)
+        idx = small[rng.integers(0, m_small, size=(size, m_small))]
+        counts = np.bincount((idx + offsets).ravel(), minlength=size * G).reshape(size, G)
+        cum = np.cumsum(counts, axis=1)
+        if small_is_pos:  # what a negative of group g loses, twice
+            win = 2 * cum - counts
+        else:  # what a positive of group g wins, twice: negatives below and half the tied
+            win = 2 * (m_small - cum) + counts
+        del cum, counts
+        idx = large[rng.integers(0, m_large, size=(size, m_large))]
+        idx += offsets
+        twice_u = win.ravel()[idx].sum(axis=1)
+        return twice_u / (2.0 * self.P * self.N)
+
     def values(self, pos, neg):
         """Metric values (size,) and a mask of resamples where it is undefined."""
         p_tot = pos.sum(axis=1)
@@ -843,6 +870,11 @@ def _label_jackknife(spec, counts, ct, cp, n_classes):
 def _bootstrap_scores(engine, estimate, n_resamples, confidence, method, stratify, rng):
     dist, undefined = [], []
     for size in _chunks(n_resamples, 3 * (engine.P + engine.N)):
+        if stratify and engine.kind == "auc":  # both classes in every resample
+            v = engine.stratified_auc(rng, size)
+            dist.append(v)
+            undefined.append(np.zeros(size, dtype=bool))
+            continue
         v, u = engine.values(*engine.draw(rng, size, stratify))
         dist.append(v)
         undefined.append(u)
@@ -1168,12 +1200,20 @@ def _auc_input(y_true, y_score, name="y_score"):
     y = check_labels(y_true, "y_true")
     scores = check_scores(y_score, name)
     check_same_length(**{"y_true": y, name: scores})
-    classes = np.unique(y)
-    if len(classes) != 2:
-        what = "one class" if len(classes) < 2 else f"{len(classes)} classes"
+    if y.dtype.kind in "biuf":  # two passes, no sort
+        lo, hi = y.min(), y.max()
+        positive = y == hi
+        n_pos = int(np.count_nonzero(positive))
+        n_classes = 1 if lo == hi else (2 if n_pos + np.count_nonzero(y == lo) == len(y) else 3)
+    else:
+        classes = np.unique(y)
+        n_classes = len(classes)
+        positive = y == classes[-1]
+    if n_classes != 2:
+        what = "one class" if n_classes < 2 else "more than 2 classes"
         raise ValueError(f"y_true has {what}: the AUC's interval needs binary y_true with both "
                          "classes present (the larger label is positive)")
-    return y == classes[-1], scores
+    return positive, scores
 
 
 def _delong_groups(positive, scores):
@@ -1194,6 +1234,83 @@ def _delong_groups(positive, scores):
     v01 = (2 * tps - pos_g) / (2.0 * P)
     auc = float(np.dot(pos_g, v10)) / P
     return auc, v10, pos_g, v01, neg_g
+
+
+_TOP = np.uint64(1 << 63)
+_ONE = np.uint64(1)
+
+
+def _delong_sorted(positive, scores):
+    """``(auc, variance)`` from one sort of label-carrying keys (Sun & Xu 2014); None if too wide.
+
+    A non-negative float's bits sort like the float (other scores are
+    mapped to order-keeping keys first); shifted left by one, the free
+    lowest bit holds the label, so one ``np.sort`` orders the samples and
+    keeps their labels -- no argsort. Then per group of equal scores (in
+    ascending order) with ``p_g`` positives and ``n_g`` negatives and
+    cumulative counts ``cp_g``, ``cn_g`` through the group: a positive's
+    component is ``(2 cn_g - n_g) / 2N`` (negatives below, ties half), a
+    negative's ``(2 (P - cp_g) + p_g) / 2P`` (positives above, ties half).
+    ``None`` when the keys span 2**63 or more (the sweep's argsort path then).
+    """
+    if scores.dtype == np.float64 and scores.min() >= 0:
+        keys = np.left_shift(scores.view(np.uint64), _ONE)  # -0.0 becomes +0.0's key
+    else:
+        x = np.add(scores, 0.0, dtype=np.float64)  # a copy; -0.0 becomes 0.0
+        keys = x.view(np.uint64)
+        if x.min() < 0:
+            negative = keys >= _TOP
+            np.invert(keys, out=keys, where=negative)
+            np.bitwise_or(keys, _TOP, out=keys, where=~negative)
+            keys -= keys.min()
+        if keys.max() >= _TOP:
+            return None
+        keys <<= _ONE
+    np.bitwise_or(keys, positive, out=keys)
+    keys.sort()
+    n = len(keys)
+    is_pos = (keys & _ONE).astype(bool)
+    keys >>= _ONE
+    equal = keys[:-1] == keys[1:]  # equal[i]: samples i and i + 1 tie
+    del keys
+    # twice each component times N (positives) or P (negatives), as if no score tied: the
+    # j-th positive (from 0) at position i has i - j negatives below it; the j-th negative
+    # at position i has i - j positives below it, so P - (i - j) above
+    twice_a = np.flatnonzero(is_pos)
+    P = len(twice_a)
+    N = n - P
+    pos_at = twice_a.copy() if equal.any() else None
+    twice_a -= np.arange(P)
+    twice_a *= 2
+    np.logical_not(is_pos, out=is_pos)
+    twice_b = np.flatnonzero(is_pos)
+    twice_b -= np.arange(N)
+    np.subtract(P, twice_b, out=twice_b)
+    twice_b *= 2
+    if pos_at is not None:  # each group of tied scores: the same component, ties half
+        step = np.diff(equal.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+        first = np.flatnonzero(step == 1)  # first sample of each tied group
+        stop = np.flatnonzero(step == -1) + 1  # one past its last
+        pos_before = np.searchsorted(pos_at, first)
+        pos_through = np.searchsorted(pos_at, stop)
+        neg_before, neg_through = first - pos_before, stop - pos_through
+        p_t, n_t = pos_through - pos_before, neg_through - neg_before
+        twice_a[_ranges(pos_before, p_t)] = np.repeat(2 * neg_before + n_t, p_t)
+        twice_b[_ranges(neg_before, n_t)] = np.repeat(2 * (P - pos_through) + p_t, n_t)
+    a, b = twice_a.astype(np.float64), twice_b.astype(np.float64)
+    auc = float(a.sum()) / (2.0 * P * N)
+    a -= 2 * auc * N
+    b -= 2 * auc * P
+    s10 = float(np.dot(a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
+    s01 = float(np.dot(b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
+    return auc, s10 / P + s01 / N
+
+
+def _ranges(starts, lengths):
+    """``concatenate([arange(s, s + m) for s, m in zip(starts, lengths)])``, vectorized."""
+    total = int(lengths.sum())
+    offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return np.arange(total) + offsets
 
 
 def _delong_var(auc, v10, pos_g, v01, neg_g):
@@ -1252,8 +1369,15 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
                             n_resamples=n_resamples, confidence=confidence, stratify=stratify,
                             random_state=random_state)
     positive, scores = _auc_input(y_true, y_score)
-    auc, v10, pos_g, v01, neg_g = _delong_groups(positive, scores)
-    se = math.sqrt(max(_delong_var(auc, v10, pos_g, v01, neg_g), 0.0))
+    _strata(stratify, positive, len(positive))  # refused here too, though DeLong needs no strata
+    fast = None
+    if scores.dtype.kind == "f" or np.abs(scores).max() <= 2**53:
+        fast = _delong_sorted(positive, scores)
+    if fast is None:  # keys too wide: components per score group from the sweep's argsort
+        groups = _delong_groups(positive, scores)
+        fast = groups[0], _delong_var(*groups)
+    auc, var = fast
+    se = math.sqrt(max(var, 0.0))
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
     return ConfidenceInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), confidence,
                               "delong", standard_error=se,

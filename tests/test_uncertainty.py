@@ -581,7 +581,7 @@ def test_bad_proportion(successes, trials, error, words):
 
 
 def test_delong_bad_input():
-    with pytest.raises(ValueError, match="y_true has 3 classes"):
+    with pytest.raises(ValueError, match="y_true has more than 2 classes"):
         ek.roc_auc_ci([0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(ValueError, match="at least 2 of each"):
         ek.delong_test([0, 1, 1], [0.1, 0.2, 0.3], [0.3, 0.2, 0.1])
@@ -592,3 +592,44 @@ def test_delong_bad_input():
 def test_bad_stratify():
     with pytest.raises(ValueError, match="stratify must be True, False or one stratum per sample"):
         ek.bootstrap_ci(ek.f1_score, Y, P, stratify=[0, 1])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_stratified_auc_shortcut_equals_the_counts(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 200))
+    y = (rng.random(n) < 0.3).astype(int)
+    y[:2] = [0, 1]
+    s = np.round(rng.random(n) + 0.4 * y, 1)
+    engine = U._ScoreEngine("auc", y == 1, s)
+    # positives are the smaller class: both draw them first from the same stream
+    fast = engine.stratified_auc(np.random.default_rng(seed), 50)
+    slow, undefined = engine.values(*engine.draw(np.random.default_rng(seed), 50, True))
+    assert not undefined.any()
+    np.testing.assert_allclose(fast, slow, rtol=1e-14)
+    flipped = U._ScoreEngine("auc", y == 0, -s)  # negatives the smaller class now
+    fast = flipped.stratified_auc(np.random.default_rng(seed), 4000)
+    assert fast.mean() == pytest.approx(slow.mean(), abs=4 * slow.std() / math.sqrt(50))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_delong_key_path_equals_the_sweep_path_and_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 400))
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = np.tanh(rng.normal(size=n) + y) - (seed % 2) * 0.5  # negative scores on odd seeds
+    fast = U._delong_sorted(y == 1, s)
+    groups = U._delong_groups(y == 1, s)
+    aucs, cov = delong_brute(y, [s])
+    assert fast[0] == pytest.approx(groups[0], rel=1e-12) == pytest.approx(aucs[0], rel=1e-12)
+    assert fast[1] == pytest.approx(U._delong_var(*groups), rel=1e-9)
+    assert fast[1] == pytest.approx(cov[0, 0], rel=1e-9)
+    s[1] = s[0]  # a tie
+    s[3:6] = s[2]
+    tied = U._delong_sorted(y == 1, s)
+    aucs, cov = delong_brute(y, [s])
+    assert tied[0] == pytest.approx(aucs[0], rel=1e-12) and tied[1] == pytest.approx(cov[0, 0])
+    wide = np.r_[-3.0, 3.0, s[2:]]  # keys spanning 2**63 with the label bit: the sweep path
+    assert U._delong_sorted(y == 1, wide) is None
+    assert ek.roc_auc_ci(y, wide).estimate == pytest.approx(delong_brute(y, [wide])[0][0])
