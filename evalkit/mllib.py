@@ -28,7 +28,7 @@ prints numbers and tuples as Spark (Scala) prints them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 import numpy as np
@@ -320,7 +320,6 @@ class BinaryClassificationMetrics:
     (1.0, 1.0)
     """
 
-    num_partitions = 1
     #: (numPos, numNeg) per sweep row as Spark sums them; None: the steps of the cumulative counts
     _binned = None
     #: sweep rows per partition of Spark's sorted RDD; None: one partition
@@ -391,6 +390,7 @@ class BinaryClassificationMetrics:
         self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
         self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
         self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
+        self.num_partitions = 1
         self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
         return self
 
@@ -644,7 +644,8 @@ class SparkSteps:
     num_bins: int
     bin_threshold: str
     weighted: bool
-    _replayed: dict = field(default=None, repr=False)
+
+    _replayed = None  # the replay these steps come from (set by spark_steps)
 
     STEPS = ("counts", "binned_counts", "agg", "partitionwise_cumulative_counts",
              "total_count", "cumulative_counts", "confusions")
@@ -798,15 +799,16 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
                 num_bins=num_bins, bin_threshold=bin_threshold)
     keys, num_pos, num_neg = r["counts"]
     labels_b, bin_pos, bin_neg = r["binned"]
-    return SparkSteps(
+    steps = SparkSteps(
         counts=np.column_stack((keys, num_pos, num_neg)).astype(float),
         partition_sizes=r["sizes"],
         binned_counts=np.column_stack((labels_b, bin_pos, bin_neg)).astype(float),
         partition_index=r["partition_index"], agg=r["agg"].astype(float),
         partitionwise_cumulative_counts=r["scan"].astype(float),
         cumulative_counts=np.column_stack((labels_b, r["tps"], r["fps"])).astype(float),
-        num_bins=num_bins, bin_threshold=bin_threshold, weighted=weights is not None,
-        _replayed=r)
+        num_bins=num_bins, bin_threshold=bin_threshold, weighted=weights is not None)
+    object.__setattr__(steps, "_replayed", r)  # frozen: set once, here
+    return steps
 
 
 # -- MulticlassMetrics (one block, appended: Spark's per-label arithmetic on the confusion table) --
