@@ -17,9 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import check_sample_weight, check_targets
-
-from ._validation import check_pos_label
+from ._validation import check_label_subset, check_pos_label, check_sample_weight, check_targets
 
 __all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
            "topk_code_counts", "RankingHits", "encode_items", "ranking_hits"]
@@ -143,21 +141,7 @@ def encode_labels(y_true, y_pred):
 
 def _select(classes, labels, name="labels"):
     """Positions of ``labels`` in ``classes`` (-1 where a label is absent)."""
-    labels = np.asarray(labels)
-    if labels.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {labels.shape}")
-    if len(labels) == 0:
-        raise ValueError(f"{name} is empty: give at least one label, or None for all")
-    if _is_str(labels) != _is_str(classes):
-        raise TypeError(
-            f"{name} holds {'strings' if _is_str(labels) else 'numbers'} but the "
-            f"labels in the data are {'strings' if _is_str(classes) else 'numbers'}"
-        )
-    if labels.dtype.kind == "O":
-        labels = labels.astype(str) if _is_str(labels) else labels.astype(float)
-    uniq, counts = np.unique(labels, return_counts=True)
-    if (counts > 1).any():
-        raise ValueError(f"{name} contains duplicates such as {uniq[counts > 1][0].item()!r}")
+    labels = check_label_subset(labels, classes, name)
     pos = np.searchsorted(classes, labels)
     pos = np.minimum(pos, len(classes) - 1)
     found = classes[pos] == labels

@@ -18,7 +18,6 @@ The area under the ROC curve is computed three ways that agree exactly:
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
@@ -38,7 +37,7 @@ from ._validation import (
     check_scores,
     check_zero_division,
 )
-from .exceptions import UndefinedMetricWarning
+from .exceptions import UndefinedMetricWarning, warn_at_caller
 
 __all__ = [
     "confusion_matrix_at_thresholds",
@@ -86,7 +85,7 @@ def _float_counts(sweep):
 
 
 def _warn(message, category=UndefinedMetricWarning):
-    warnings.warn(message, category, stacklevel=3)
+    warn_at_caller(message, category)
 
 
 # -- the scikit-learn mirrors ----------------------------------------------------

@@ -741,7 +741,7 @@ class MulticlassMetrics:
     """
 
     def __init__(self, prediction_and_labels):
-        from ._validation import _array_like, _numeric, check_sample_weight
+        from ._validation import _array_like, check_real_values, check_sample_weight
 
         name = "prediction_and_labels"
         _array_like(prediction_and_labels, name, "rows of (prediction, label[, weight])",
@@ -753,7 +753,7 @@ class MulticlassMetrics:
         if arr.ndim != 2 or arr.shape[1] not in (2, 3) or arr.shape[0] == 0:
             raise ValueError(f"{name} must hold n >= 1 rows of (prediction, label) or "
                              f"(prediction, label, weight), got an array of shape {arr.shape}")
-        arr = _numeric(arr, name).astype(np.float64)
+        arr = check_real_values(arr, name, finite=False).astype(np.float64)
         if not np.isfinite(arr[:, :2]).all():
             raise ValueError(f"{name} contains NaN or infinite predictions or labels")
         w = (np.ones(len(arr)) if arr.shape[1] == 2 else

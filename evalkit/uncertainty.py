@@ -1449,6 +1449,7 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
                             n_resamples=n_resamples, confidence=confidence, stratify=stratify,
                             random_state=random_state)
     positive, scores = _auc_input(y_true, y_score)
+    _strata(stratify, positive, len(positive))  # refused here too, though DeLong needs no strata
     fast = None
     if scores.dtype.kind == "f" or np.abs(scores).max() <= 2**53:
         fast = _delong_sorted(positive, scores)
