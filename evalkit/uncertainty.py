@@ -38,6 +38,8 @@ class counts vary too).
 from __future__ import annotations
 
 import math
+import os
+import sys
 import warnings
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -76,6 +78,17 @@ _NORMAL = NormalDist()
 _METHODS = {"percentile": "quantiles of the resampled values",
             "bca": "bias-corrected and accelerated, Efron 1987"}
 _CHUNK = 1 << 22  # about this many numbers per block of resamples
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _warn(message, category=UndefinedMetricWarning):
+    """Warn at the caller's line: the first frame outside the evalkit package."""
+    frame, level = sys._getframe(0), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_HERE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 def _f(x):
@@ -693,16 +706,14 @@ def _report_skipped(n_skipped, n, reason):
         raise ValueError(f"the metric is undefined on every one of the {n} resamples ({reason}): "
                          "no interval can be computed")
     if n_skipped:
-        warnings.warn(f"{n_skipped} of {n} resamples were skipped: the metric is undefined on them "
-                      f"({reason}); the interval uses the other {n - n_skipped} (see n_skipped)",
-                      UndefinedMetricWarning, stacklevel=3)
+        _warn(f"{n_skipped} of {n} resamples were skipped: the metric is undefined on them "
+              f"({reason}); the interval uses the other {n - n_skipped} (see n_skipped)")
 
 
 def _report_undefined(n_undefined, n, spec):
     if n_undefined and spec.warn:
-        warnings.warn(f"the metric is ill-defined (0/0) on {n_undefined} of {n} resamples and was "
-                      "set to 0.0 there (zero_division='warn'); pass zero_division=nan to skip "
-                      "them instead", UndefinedMetricWarning, stacklevel=3)
+        _warn(f"the metric is ill-defined (0/0) on {n_undefined} of {n} resamples and was set "
+              "to 0.0 there (zero_division='warn'); pass zero_division=nan to skip them instead")
 
 
 def _check_common(n_resamples, confidence, method, random_state):
@@ -721,7 +732,11 @@ def _chunks(total, per):
 
 def _estimate(metric, arrays, kwargs):
     args = [a for a in arrays if a is not None]
-    value = _scalar(metric(*args, **kwargs))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = _scalar(metric(*args, **kwargs))
+    for w in caught:  # the metric's own warnings, moved to the caller's line
+        _warn(str(w.message), w.category)
     if np.isnan(value):
         raise ValueError("metric is undefined (nan) on the data itself: there is nothing to put "
                          "an interval around (e.g. the AUC with one class present)")
