@@ -48,6 +48,7 @@ class Workload:
     check: Callable[[Any, Any], Any] | None = None  # raises if results differ
     budget_s: float | None = None  # target for evalkit's best time; never fails
     note: str = ""
+    repeat: int | None = None  # samples for this workload (fewer for very slow references)
 
     @classmethod
     def coerce(cls, obj: Any) -> "Workload":

@@ -80,8 +80,9 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
                 rows.append((w.name, "check failed", "", "", ""))
                 continue
+        repeat = min(args.repeat, w.repeat) if w.repeat else args.repeat
         ek = best_of(run_ek, repeat=args.repeat)
-        ref = best_of(run_ref, repeat=args.repeat) if run_ref else None
+        ref = best_of(run_ref, repeat=repeat) if run_ref else None
 
         ref_cell = f"{format_seconds(ref.best_s)} {w.reference_name}" if ref else "—"
         if ref:

@@ -10,6 +10,13 @@ and numbers follow ``sklearn.metrics``; Spark's conventions are named options.
 """
 
 from .binary import BinaryCounts, binary_counts
+from .calibration import (
+    brier_score_loss,
+    calibration_curve,
+    expected_calibration_error,
+    log_loss,
+    maximum_calibration_error,
+)
 from .classification import (
     accuracy_score,
     confusion_matrix,
@@ -135,6 +142,11 @@ __all__ = [
     "roc_auc_ci",
     "delong_test",
     "proportion_ci",
+    "brier_score_loss",
+    "log_loss",
+    "calibration_curve",
+    "expected_calibration_error",
+    "maximum_calibration_error",
 ]
 
 __version__ = "0.1.0"

@@ -12,13 +12,12 @@ Metrics never look at samples; they look at the counts made here:
 from __future__ import annotations
 
 import itertools
+import numbers
 from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import check_sample_weight, check_targets
-
-from ._validation import check_pos_label
+from ._validation import check_label_subset, check_pos_label, check_sample_weight, check_targets
 
 __all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
            "topk_code_counts", "RankingHits", "encode_items", "ranking_hits"]
@@ -142,21 +141,7 @@ def encode_labels(y_true, y_pred):
 
 def _select(classes, labels, name="labels"):
     """Positions of ``labels`` in ``classes`` (-1 where a label is absent)."""
-    labels = np.asarray(labels)
-    if labels.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {labels.shape}")
-    if len(labels) == 0:
-        raise ValueError(f"{name} is empty: give at least one label, or None for all")
-    if _is_str(labels) != _is_str(classes):
-        raise TypeError(
-            f"{name} holds {'strings' if _is_str(labels) else 'numbers'} but the "
-            f"labels in the data are {'strings' if _is_str(classes) else 'numbers'}"
-        )
-    if labels.dtype.kind == "O":
-        labels = labels.astype(str) if _is_str(labels) else labels.astype(float)
-    uniq, counts = np.unique(labels, return_counts=True)
-    if (counts > 1).any():
-        raise ValueError(f"{name} contains duplicates such as {uniq[counts > 1][0].item()!r}")
+    labels = check_label_subset(labels, classes, name)
     pos = np.searchsorted(classes, labels)
     pos = np.minimum(pos, len(classes) - 1)
     found = classes[pos] == labels
@@ -436,7 +421,14 @@ class RankingHits:
                    np.concatenate([p.n_ranked for p in parts]), ideal, given, graded)
 
     def __add__(self, other):
+        if not isinstance(other, RankingHits):
+            return NotImplemented
         return RankingHits.concat([self, other])
+
+    def __radd__(self, other):
+        if isinstance(other, numbers.Number) and other == 0:  # sum() starts from 0
+            return self
+        return NotImplemented
 
 
 def _demo():
@@ -465,6 +457,8 @@ def encode_items(a, b):
         lo = min(int(ai.min(initial=np.iinfo(np.int64).max)), int(bi.min(initial=np.iinfo(np.int64).max)))
         hi = max(int(ai.max(initial=np.iinfo(np.int64).min)), int(bi.max(initial=np.iinfo(np.int64).min)))
         if hi - lo < 4 * (n + len(b)) + (1 << 16):
+            if lo == 0:
+                return ai, bi, hi + 1
             return ai - lo, bi - lo, hi - lo + 1
     if a.dtype == object or b.dtype == object:
         lookup = {}
@@ -477,16 +471,17 @@ def encode_items(a, b):
     return codes[:n], codes[n:], max(len(uniq), 1)
 
 
-def _find_in_rows(q_codes, q_off, s_codes, s_off, n_codes):
+def _find_in_rows(q_codes, q_off, s_codes, s_off, n_codes, *, check_q=False):
     """For each query id, its 0-based position in the same user's searched row, or -1.
 
-    Also checks that no searched row repeats an id: returns ``(cols, repeat)``
-    with ``repeat`` the flat index of the first repeated entry of ``s`` (-1 if
-    none). Users are processed in blocks with one lookup table of
-    ``users_in_block x n_codes`` entries holding positions: written for the
-    searched rows, read back for the check and for the queries, and verified
-    against the ids (so the table is never cleared). Huge catalogues take a
-    sort-based path.
+    Also checks that no searched row (and, with ``check_q``, no query row)
+    repeats an id: returns ``(cols, s_repeat, q_repeat)``, the repeats being
+    the flat index of the first repeated entry (-1 if none). Users are
+    processed in blocks with one lookup table of ``users_in_block x n_codes``
+    small integers: the searched rows' positions are written, read back for
+    the check and for the queries, and every answer is verified against the
+    ids -- so the table is never cleared (a stale entry that passes the check
+    is a true answer). Catalogues too big for a table take a sort-based path.
     """
     n = len(s_off) - 1
     s_len = np.diff(s_off)
@@ -494,12 +489,13 @@ def _find_in_rows(q_codes, q_off, s_codes, s_off, n_codes):
     cols = np.full(len(q_codes), -1, dtype=np.int64)
     block = _TABLE_SIZE // max(n_codes, 1)
     if block < 16:
-        return _find_sorted(q_codes, q_off, s_codes, s_off, n_codes)
+        return _find_sorted(q_codes, q_off, s_codes, s_off, n_codes, check_q=check_q)
     block = min(block, n)
-    width = int(s_len.max(initial=0))
+    width = max(int(s_len.max(initial=0)), int(q_len.max(initial=0)) if check_q else 0)
     dtype = np.uint8 if width <= 255 else np.uint16 if width <= 65535 else np.int64
     table = np.zeros(block * n_codes, dtype=dtype)
-    uniform = len(set(s_len.tolist())) == 1 if n < 4096 else bool((s_len == s_len[0]).all())
+    uniform = n > 0 and bool((s_len == s_len[0]).all())
+    last = len(s_codes) - 1
     for u0 in range(0, n, block):
         u1 = min(n, u0 + block)
         a, b = int(s_off[u0]), int(s_off[u1])
@@ -515,38 +511,59 @@ def _find_in_rows(q_codes, q_off, s_codes, s_off, n_codes):
         table[keys] = pos
         bad = table[keys] != pos
         if bad.any():
-            return cols, a + int(np.argmax(bad))
+            return cols, a + int(np.argmax(bad)), -1
         c, d = int(q_off[u0]), int(q_off[u1])
         if d == c:
             continue
-        quser = np.repeat(np.arange(u0, u1), q_len[u0:u1])
-        got = table[base[quser - u0] + q_codes[c:d]].astype(np.int64)
-        ok = got < s_len[quser]
-        at = s_off[quser] + np.where(ok, got, 0)
-        ok &= s_codes[np.minimum(at, len(s_codes) - 1)] == q_codes[c:d] if len(s_codes) else False
-        cols[c:d] = np.where(ok, got, -1)
-    return cols, -1
+        local = np.repeat(np.arange(u1 - u0), q_len[u0:u1])
+        q = q_codes[c:d]
+        qkeys = base[local] + q
+        got = table[qkeys].astype(np.int64)
+        ok = got < s_len[u0 + local]
+        if last >= 0:
+            at = np.minimum(s_off[u0 + local] + np.where(ok, got, 0), last)
+            ok &= s_codes[at] == q
+            cols[c:d] = np.where(ok, got, -1)
+        if check_q:
+            qpos = (np.arange(d - c) - (q_off[u0 + local] - c)).astype(dtype)
+            table[qkeys] = qpos
+            bad = table[qkeys] != qpos
+            if bad.any():
+                return cols, -1, c + int(np.argmax(bad))
+    return cols, -1, -1
 
 
-def _find_sorted(q_codes, q_off, s_codes, s_off, n_codes):
-    """:func:`_find_in_rows` by sorting user-item keys (for catalogues too big for a table)."""
-    n = len(s_off) - 1
-    s_user = np.repeat(np.arange(n, dtype=np.int64), np.diff(s_off))
-    keys = s_user * n_codes + s_codes
+def _first_repeat(keys):
+    """The index of the first entry of ``keys`` equal to an earlier one (-1 if none)."""
     order = np.argsort(keys, kind="stable")
     srt = keys[order]
     same = np.flatnonzero(srt[1:] == srt[:-1])
-    if len(same):
-        return np.full(len(q_codes), -1, dtype=np.int64), int(order[same + 1].min())
+    return int(order[same + 1].min()) if len(same) else -1
+
+
+def _find_sorted(q_codes, q_off, s_codes, s_off, n_codes, *, check_q=False):
+    """:func:`_find_in_rows` by sorting user-item keys (for catalogues too big for a table)."""
+    n = len(s_off) - 1
+    cols = np.full(len(q_codes), -1, dtype=np.int64)
+    s_user = np.repeat(np.arange(n, dtype=np.int64), np.diff(s_off))
+    keys = s_user * n_codes + s_codes
+    rep = _first_repeat(keys)
+    if rep >= 0:
+        return cols, rep, -1
     q_user = np.repeat(np.arange(n, dtype=np.int64), np.diff(q_off))
     qk = q_user * n_codes + q_codes
-    at = np.minimum(np.searchsorted(srt, qk), max(len(srt) - 1, 0))
-    cols = np.full(len(q_codes), -1, dtype=np.int64)
+    if check_q:
+        rep = _first_repeat(qk)
+        if rep >= 0:
+            return cols, -1, rep
+    order = np.argsort(keys)
+    srt = keys[order]
     if len(srt):
+        at = np.minimum(np.searchsorted(srt, qk), len(srt) - 1)
         found = srt[at] == qk
         flat = order[at[found]]
         cols[found] = flat - s_off[s_user[flat]]
-    return cols, -1
+    return cols, -1, -1
 
 
 def _by_user_rank(user, values, n_users, width, descending=True):
@@ -575,28 +592,45 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error", nam
     """
     rc, tc, n_codes = encode_items(r_items, t_items)
     n = len(r_off) - 1
-    t_user = np.repeat(np.arange(n, dtype=np.int64), np.diff(t_off))
-    if len(tc):  # relevant rows must not repeat an item
-        _, rep = _find_in_rows(tc[:0], np.zeros(n + 1, dtype=np.int64), tc, t_off, n_codes)
-        if rep >= 0:
-            u = int(t_user[rep])
-            raise ValueError(f"{names[1]}[{u}] repeats the item {t_items[rep].item()!r}: "
-                             "list each relevant item once")
+    t_len = np.diff(t_off)
+    t_user = np.repeat(np.arange(n, dtype=np.int64), t_len)
     g = np.ones(len(tc)) if grades is None else grades
-    relevant = g > 0
-    n_relevant = np.bincount(t_user[relevant], minlength=n)
+    relevant = g > 0 if grades is not None else None
+    n_relevant = t_len if grades is None else np.bincount(t_user[relevant], minlength=n)
+
+    def refuse_relevant_repeat(rep):
+        raise ValueError(f"{names[1]}[{int(t_user[rep])}] repeats the item {t_items[rep].item()!r}: "
+                         "list each relevant item once")
+
     if repeats == "error":
-        cols, rep = _find_in_rows(tc, t_off, rc, r_off, n_codes)
+        cols, rep, t_rep = _find_in_rows(tc, t_off, rc, r_off, n_codes, check_q=True)
         if rep >= 0:
             u = int(np.searchsorted(r_off, rep, side="right") - 1)
             raise ValueError(f"{names[0]}[{u}] repeats the item {r_items[rep].item()!r}: a ranked "
                              "list holds each item once")
-        hit = (cols >= 0) & relevant
-        user, position, gain = t_user[hit], cols[hit], g[hit]
-        order = np.lexsort((position, user))
-        user, position, gain = user[order], position[order], gain[order]
+        if t_rep >= 0:
+            refuse_relevant_repeat(t_rep)
+        hit = cols >= 0
+        if relevant is not None:
+            hit &= relevant
+        depth = int(np.diff(r_off).max(initial=0))
+        if grades is None and n * depth <= 8 * len(rc) + (1 << 20):
+            # sort the hits by (user, position) by marking a users x depth mask
+            mask = np.zeros(n * depth, dtype=bool)
+            mask[t_user[hit] * depth + cols[hit]] = True
+            flat = np.flatnonzero(mask)
+            user, position = np.divmod(flat, depth)
+            gain = np.ones(len(flat))
+        else:
+            user, position, gain = t_user[hit], cols[hit], g[hit]
+            order = np.argsort(user * max(depth, 1) + position, kind="stable")
+            user, position, gain = user[order], position[order], gain[order]
     else:
-        cols, _ = _find_in_rows(rc, r_off, tc, t_off, n_codes)
+        if len(tc):
+            t_rep = _find_in_rows(tc[:0], np.zeros(n + 1, dtype=np.int64), tc, t_off, n_codes)[1]
+            if t_rep >= 0:
+                refuse_relevant_repeat(t_rep)
+        cols, _, _ = _find_in_rows(rc, r_off, tc, t_off, n_codes)
         r_user = np.repeat(np.arange(n, dtype=np.int64), np.diff(r_off))
         found = np.flatnonzero(cols >= 0)
         gain = g[t_off[r_user[found]] + cols[found]]
@@ -604,10 +638,11 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error", nam
         found, gain = found[keep], gain[keep]
         user = r_user[found]
         position = found - r_off[user]
+    if relevant is None:
+        relevant = slice(None)
     ideal = given = None
     if grades is not None:
         ideal = _by_user_rank(t_user[relevant], g[relevant], n, int(n_relevant.max(initial=0)))
-        t_len = np.diff(t_off)
         given = np.zeros((n, int(t_len.max(initial=0))))
         given[t_user, np.arange(len(tc)) - t_off[t_user]] = g
     return RankingHits(user, position, gain, n_relevant, np.diff(r_off), ideal, given,

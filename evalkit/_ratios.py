@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
-from .exceptions import UndefinedMetricWarning
+from .exceptions import warn_at_caller
 
 __all__ = ["ratio", "zero_division_value"]
 
@@ -34,6 +32,9 @@ def ratio(numerator, denominator, *, zero_division="warn", what="Precision",
     what, because, per : str
         Words of the warning: "{what} is ill-defined and being set to 0.0
         in {per} with {because}".
+    stacklevel : int
+        Ignored (kept for callers): the warning always points at the first
+        line outside evalkit (:func:`evalkit.exceptions.warn_at_caller`).
 
     Examples
     --------
@@ -53,12 +54,9 @@ def ratio(numerator, denominator, *, zero_division="warn", what="Precision",
         out = np.where(undefined, zero_division_value(zero_division), out)
         if zero_division == "warn":
             where = "due to" if out.size == 1 else f"in {per} with"
-            warnings.warn(
+            warn_at_caller(
                 f"{what} is ill-defined and being set to 0.0 {where} {because}. "
-                "Use `zero_division` parameter to control this behavior.",
-                UndefinedMetricWarning,
-                stacklevel=stacklevel,
-            )
+                "Use `zero_division` parameter to control this behavior.")
     return float(out[0]) if scalar else out
 
 

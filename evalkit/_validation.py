@@ -1,51 +1,93 @@
-"""Input validation: the one place where labels, scores and options are checked.
+"""Input validation: the one engine every public argument goes through.
 
-Every public function of evalkit sends its arguments through here before it
-counts anything, so that bad input fails early with a ``ValueError`` or
-``TypeError`` that names the argument and the problem, never later as a silent
-nan, a bare numpy warning or an ``IndexError``.
+Every public function of evalkit sends each of its arguments through a check
+here before it counts anything, so that bad input fails early with a
+``ValueError`` or ``TypeError`` whose message starts with the argument's name
+and says what is wrong -- never later as a silent nan, a bare numpy warning,
+a wrong number or an ``IndexError``.
+
+The engine has five generic checks, and every other check is built on them:
+
+* :func:`check_bool` -- a flag: ``True`` or ``False``, not a truthy string;
+* :func:`check_integer` -- an integer in a range (``bool`` refused);
+* :func:`check_real` -- a real number in a range, NaN and infinity refused
+  unless allowed;
+* :func:`check_choice` -- one of a set of named options;
+* :func:`as_array` / :func:`check_real_values` -- an array-like of a given
+  number of dimensions (scalars, ``None``, sets, ragged lists refused), and
+  one holding real numbers only (complex numbers, strings -- even numeric
+  ones, as scikit-learn -- and dates refused; ``longdouble`` kept as it is,
+  so that no two scores are rounded into a false tie).
+
+The domain checks (labels, scores, weights, ``average``, ``beta``,
+``zero_division``, ``k``, ...) follow.
 """
 
 from __future__ import annotations
 
+import array
 import itertools
 import numbers
+import operator
 
 import numpy as np
 
+from .exceptions import warn_at_caller
+
 __all__ = [
+    # the generic engine
+    "check_bool",
+    "check_integer",
+    "check_real",
+    "check_choice",
+    "as_array",
+    "check_real_values",
+    "check_real_array",
     "as_1d",
+    # domain checks built on it
     "check_labels",
+    "check_label_subset",
+    "check_labels_in_y_true",
     "check_scores",
     "check_sample_weight",
     "check_same_length",
+    "check_same_kind",
     "check_targets",
+    "check_binary_average",
     "check_average",
     "check_beta",
     "check_zero_division",
     "check_pos_label",
+    "check_pos_label_type",
+    "check_warn_for",
+    "check_count",
     "check_k",
     "check_label_matrix",
     "check_score_matrix",
     "check_column_labels",
+    "check_sorted_labels",
+    "check_labels_name_columns",
     "check_digits",
     "check_output",
+    "check_target_names",
     "check_ties",
     "check_score_and_labels",
-    "check_integer",
-    "check_choice",
-    "check_bool",
     "check_max_fpr",
     "check_curve_coordinates",
+    "check_exactly_one",
+    "check_binary_or_matrix_scores",
+    "check_columns_match_classes",
+    "check_count_matrix",
+    "check_row_labels",
     "check_item_ids",
     "check_ranked",
     "check_grades",
     "check_relevant",
+    "check_log_base",
     "check_confidence",
     "check_random_state",
     "check_probabilities",
     "check_proportion",
-    "check_real_array",
     "check_output_weights",
     "check_regression_targets",
     "check_rating_range",
@@ -54,24 +96,250 @@ __all__ = [
 AVERAGES = (None, "binary", "micro", "macro", "weighted")
 
 
+# -- the generic engine --------------------------------------------------------
+
+
+def check_bool(value, name):
+    """Validate a flag: ``True`` or ``False`` (numpy booleans too), not a truthy string.
+
+    >>> check_bool(True, "drop_intermediate")
+    True
+    >>> check_bool("yes", "drop_intermediate")
+    Traceback (most recent call last):
+    ...
+    TypeError: drop_intermediate must be True or False, got 'yes'
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _why(meaning):
+    return f" ({meaning})" if meaning else ""
+
+
+def _range_text(minimum, maximum, open_min, open_max):
+    if minimum is not None and maximum is not None:
+        return f"in {'(' if open_min else '['}{minimum}, {maximum}{')' if open_max else ']'}"
+    if minimum is not None:
+        return f"{'>' if open_min else '>='} {minimum}"
+    return f"{'<' if open_max else '<='} {maximum}"
+
+
+def _check_range(value, name, minimum, maximum, open_min, open_max, meaning):
+    low = minimum is not None and (value <= minimum if open_min else value < minimum)
+    high = maximum is not None and (value >= maximum if open_max else value > maximum)
+    if low or high:
+        raise ValueError(f"{name} must be {_range_text(minimum, maximum, open_min, open_max)}"
+                         f"{_why(meaning)}; got {value!r}")
+
+
+def check_integer(value, name, *, minimum=0, maximum=None, meaning="", allow_none=False):
+    """Validate an integer option in ``[minimum, maximum]`` (``meaning`` explains it).
+
+    Python and numpy integers are accepted; booleans, floats (even 3.0) and
+    strings are refused, as scikit-learn's parameter validation refuses them.
+    ``minimum=None`` leaves the lower end open; ``allow_none`` lets ``None`` through.
+
+    >>> check_integer(3, "num_bins")
+    3
+    >>> check_integer(-1, "num_bins", meaning="0 means no down-sampling")
+    Traceback (most recent call last):
+    ...
+    ValueError: num_bins must be >= 0 (0 means no down-sampling); got -1
+    >>> check_integer(2.0, "k")
+    Traceback (most recent call last):
+    ...
+    TypeError: k must be an integer, got 2.0
+    """
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer{' or None' if allow_none else ''}, "
+                        f"got {value!r}")
+    _check_range(value, name, minimum, maximum, False, False, meaning)
+    return int(value)
+
+
+def check_real(value, name, *, minimum=None, maximum=None, open_min=False, open_max=False,
+               allow_inf=False, allow_nan=False, allow_none=False, meaning=""):
+    """Validate a real-number option, optionally in a range (open or closed at each end).
+
+    Python and numpy integers and floats are accepted and returned as a
+    float; booleans, strings and complex numbers are refused. NaN and
+    infinity are refused unless ``allow_nan`` / ``allow_inf``.
+
+    >>> check_real(0.25, "threshold")
+    0.25
+    >>> check_real(0, "max_fpr", minimum=0, maximum=1, open_min=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_fpr must be in (0, 1]; got 0
+    >>> check_real("0.5", "threshold")
+    Traceback (most recent call last):
+    ...
+    TypeError: threshold must be a real number, got '0.5'
+    """
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number{' or None' if allow_none else ''}, "
+                        f"got {value!r}")
+    x = float(value)
+    if x != x:
+        if allow_nan:
+            return x
+        if minimum is not None or maximum is not None:  # say the range, not only "no NaN"
+            raise ValueError(f"{name} must be {_range_text(minimum, maximum, open_min, open_max)}"
+                             f"{_why(meaning)}; got {value!r}")
+        raise ValueError(f"{name} must not be NaN")
+    if np.isinf(x) and not allow_inf:
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    _check_range(value, name, minimum, maximum, open_min, open_max, meaning)
+    return x
+
+
+def check_choice(value, choices, name):
+    """Refuse an option that is not one of ``choices``.
+
+    ``choices`` is a dict (choice -> what it means; the message lists the
+    meanings) or a sequence (the message lists the choices). ``None`` is a
+    choice only when listed. Only strings (and ``None``) are ever choices, so
+    ``1`` is not ``True`` and an array is refused, not compared.
+
+    >>> check_choice("last", {"last": "Spark 3+", "first": "Spark 1.x"}, "bin_threshold")
+    'last'
+    >>> check_choice("middle", {"last": "Spark 3+", "first": "Spark 1.x"}, "bin_threshold")
+    Traceback (most recent call last):
+    ...
+    ValueError: bin_threshold must be 'last' (Spark 3+) or 'first' (Spark 1.x); got 'middle'
+    >>> check_choice("mean", (None, "macro"), "average")
+    Traceback (most recent call last):
+    ...
+    ValueError: average must be one of None, 'macro'; got 'mean'
+    """
+    valid = (value is None or isinstance(value, str)) and value in choices
+    if not valid:
+        if isinstance(choices, dict):
+            listed = [f"{c!r} ({m})" if m else repr(c) for c, m in choices.items()]
+            text = listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " or " + listed[-1]
+        else:
+            text = "one of " + ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be {text}; got {value!r}")
+    return value
+
+
 def _array_like(y, name, expected, *, ordered=False):
     """Refuse ``None`` and scalars (and, if ``ordered``, sets and dicts) before ``np.asarray``."""
     if y is None:
         raise TypeError(f"{name} is required, got None")
-    if isinstance(y, (str, bytes)) or np.isscalar(y):
+    if isinstance(y, (str, bytes)) or np.isscalar(y) or (isinstance(y, np.ndarray) and y.ndim == 0):
         raise TypeError(f"{name} must be {expected}, got the scalar {y!r}")
     if ordered and isinstance(y, (set, frozenset, dict)):
         raise TypeError(f"{name} must be an ordered array-like, got a {type(y).__name__}")
 
 
-def _numeric(arr, name):
-    """``arr`` if it holds booleans or real numbers, else converted to float64 (or a TypeError)."""
-    if arr.dtype.kind not in "biuf":
+def as_array(y, name, *, ndim=1, expected="an array-like of values", ragged="", empty=True):
+    """Read an array-like as a numpy array with ``ndim`` dimensions, or raise naming ``name``.
+
+    Lists, tuples, numpy arrays, pandas Series and other array-likes are
+    accepted; ``None``, a scalar, a set or dict, a ragged nested list (the
+    message ends with ``ragged`` when given) and, unless ``empty`` is false,
+    an empty input are refused. ``ndim`` is an int or a tuple of allowed
+    numbers of dimensions. The array is not copied.
+
+    >>> as_array([[1, 0]], "y_topk", ndim=2).shape
+    (1, 2)
+    >>> as_array([[1, 0], [1]], "y_score", ndim=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score has rows of different lengths
+    """
+    _array_like(y, name, expected, ordered=True)
+    try:
+        arr = np.asarray(y)
+    except ValueError:  # ragged nested lists
+        raise ValueError(f"{name} has rows of different lengths{ragged}") from None
+    dims = (ndim,) if isinstance(ndim, int) else tuple(ndim)
+    if arr.ndim not in dims:
+        if arr.dtype.kind == "O" and arr.ndim == 1 and max(dims) >= 2 and any(
+                isinstance(v, (list, tuple, np.ndarray)) for v in arr):
+            raise ValueError(f"{name} has rows of different lengths{ragged}")
+        shape = "1-D" if dims == (1,) else " or ".join(f"{d}-D" for d in dims)
+        raise ValueError(f"{name} must be {shape}, got an array of shape {arr.shape}")
+    if empty and arr.size == 0:
+        raise ValueError(f"{name} is empty: at least one sample is needed")
+    return arr
+
+
+def _is_string_like(arr):
+    if arr.dtype.kind in "USa":
+        return True
+    if arr.dtype.kind == "O":
+        return any(isinstance(v, (str, bytes)) for v in arr.flat)
+    return False
+
+
+def check_real_values(arr, name, *, finite=True, allow_nan=False):
+    """Refuse an array that does not hold real numbers; return it (object arrays as float64).
+
+    Booleans, integers and floats of every width pass unchanged -- float32
+    stays float32 and ``longdouble`` stays ``longdouble``, so scores are
+    never rounded into false ties. Complex numbers are refused (the
+    imaginary part would be lost), and so are strings, even numeric ones
+    such as ``"0.5"`` (scikit-learn refuses them too), dates and other
+    objects. With ``finite``, NaN and infinity are refused (``allow_nan``
+    lets NaN through).
+
+    >>> check_real_values(np.array([0.5, 1]), "y_score")
+    array([0.5, 1. ])
+    >>> check_real_values(np.array(["0.5", "1"]), "y_score")
+    Traceback (most recent call last):
+    ...
+    TypeError: y_score must hold numbers, got strings such as '0.5'
+    >>> check_real_values(np.array([1 + 2j]), "y_score")
+    Traceback (most recent call last):
+    ...
+    TypeError: y_score must hold real numbers, got complex numbers such as (1+2j)
+    """
+    kind = arr.dtype.kind
+    if kind not in "biuf":
+        first = arr.flat[0] if arr.size else None
+        if kind == "O":
+            for v in arr.flat:
+                if isinstance(v, (str, bytes)):
+                    kind, first = "U", v
+                    break
+                if isinstance(v, (complex, np.complexfloating)):
+                    kind, first = "c", v
+                    break
+        if kind in "USa":
+            raise TypeError(f"{name} must hold numbers, got strings such as {_py(first)!r}")
+        if kind == "c":
+            raise TypeError(f"{name} must hold real numbers, got complex numbers such as "
+                            f"{_py(first)!r}")
+        if kind in "mM":
+            raise TypeError(f"{name} must hold numbers, got dates/times ({arr.dtype})")
         try:
+            if kind != "O":
+                raise TypeError
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
+            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}"
+                            f"{' holding ' + repr(_py(first)) if kind == 'O' else ''}") from None
+    if finite and arr.dtype.kind == "f" and not np.isfinite(arr).all():  # one pass when all is well
+        if np.isnan(arr).any():
+            if not allow_nan:
+                raise ValueError(f"{name} contains NaN")
+            if np.isinf(arr).any():
+                raise ValueError(f"{name} contains infinite values")
+        else:
+            raise ValueError(f"{name} contains infinite values")
     return arr
+
+
+def _py(x):
+    return x.item() if isinstance(x, np.generic) else x
 
 
 def as_1d(y, name):
@@ -87,24 +355,10 @@ def as_1d(y, name):
     ...
     ValueError: y_true must be 1-D, got an array of shape (1, 2)
     """
-    _array_like(y, name, "an array-like of values", ordered=True)
-    try:
-        arr = np.asarray(y)
-    except ValueError as exc:  # ragged nested lists
-        raise ValueError(f"{name} could not be read as an array: {exc}") from None
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
-    if arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty: at least one sample is needed")
-    return arr
+    return as_array(y, name, expected="an array-like of values")
 
 
-def _is_string_like(arr):
-    if arr.dtype.kind in "USa":
-        return True
-    if arr.dtype.kind == "O":
-        return any(isinstance(v, (str, bytes)) for v in arr)
-    return False
+# -- labels, scores, weights ------------------------------------------------------
 
 
 def check_labels(y, name):
@@ -138,11 +392,11 @@ def check_labels(y, name):
         if not any(has_str):
             if any(v is None for v in arr):
                 raise ValueError(f"{name} contains None")
-            try:
-                arr = arr.astype(float)
-            except (TypeError, ValueError):
-                raise TypeError(f"{name} contains values that are neither numbers nor strings") from None
-            kind = "f"
+            if all(isinstance(v, (bool, np.bool_)) for v in arr):
+                arr, kind = arr.astype(bool), "b"
+            else:
+                arr = check_real_values(arr, name, finite=False)
+                kind = arr.dtype.kind
     if kind == "c":
         raise TypeError(f"{name} contains complex numbers")
     if kind in "mM":
@@ -159,6 +413,9 @@ def check_labels(y, name):
                 f"{name} contains non-integer numbers such as {bad!r}: class labels "
                 "must be discrete (integers, booleans or strings), not scores"
             )
+    elif kind not in "biuUS" and not (kind == "O" and all(has_str)):  # all strings: fine
+        raise TypeError(f"{name} must hold class labels (integers, booleans or strings), "
+                        f"got dtype {arr.dtype}")
     return arr
 
 
@@ -179,6 +436,22 @@ def check_same_length(**arrays):
         )
 
 
+def check_same_kind(a, b, names):
+    """Refuse two label arrays of which one holds strings and the other numbers.
+
+    >>> check_same_kind(np.array(["a"]), np.array([1]), ("y_true", "labels"))
+    Traceback (most recent call last):
+    ...
+    TypeError: y_true and labels hold different kinds of labels (strings and numbers); use the same kind in both
+    """
+    sa, sb = _is_string_like(a), _is_string_like(b)
+    if sa != sb:
+        raise TypeError(
+            f"{names[0]} and {names[1]} hold different kinds of labels "
+            f"({'strings' if sa else 'numbers'} and {'strings' if sb else 'numbers'}); "
+            "use the same kind in both")
+
+
 def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
     """Validate a pair of label arrays and say what kind of problem they pose.
 
@@ -194,12 +467,7 @@ def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
     yt = check_labels(y_true, names[0])
     yp = check_labels(y_pred, names[1])
     check_same_length(**{names[0]: yt, names[1]: yp})
-    if _is_string_like(yt) != _is_string_like(yp):
-        raise TypeError(
-            f"{names[0]} and {names[1]} hold different kinds of labels "
-            f"({'strings' if _is_string_like(yt) else 'numbers'} and "
-            f"{'strings' if _is_string_like(yp) else 'numbers'}); use the same kind in both"
-        )
+    check_same_kind(yt, yp, names)
     n_distinct = _count_distinct(yt, yp)  # capped at 3
     return ("binary" if n_distinct <= 2 else "multiclass"), yt, yp
 
@@ -225,8 +493,67 @@ def _count_distinct(a, b):
     return 2
 
 
+def check_label_subset(labels, classes, name="labels"):
+    """Validate ``labels=`` (the classes to score, in order) against the ``classes`` present.
+
+    1-D, non-empty, no duplicates, and the same kind (strings or numbers) as
+    the labels in the data; labels absent from the data are allowed (they
+    get zero counts). Returns the labels as an array comparable with
+    ``classes`` (object arrays turned to str or float).
+
+    >>> check_label_subset([2, 0], np.array([0, 1, 2])).tolist()
+    [2, 0]
+    >>> check_label_subset([1, 0, 1], np.array([0, 1]))
+    Traceback (most recent call last):
+    ...
+    ValueError: labels contains duplicates such as 1
+    """
+    if labels is None:
+        raise TypeError(f"{name} is required here, got None")
+    if isinstance(labels, (str, bytes)) or np.isscalar(labels):
+        raise TypeError(f"{name} must be an array-like of labels, got the scalar {labels!r}")
+    if isinstance(labels, (set, frozenset, dict)):
+        raise TypeError(f"{name} must be an ordered array-like, got a {type(labels).__name__}")
+    lab = np.asarray(labels)
+    if lab.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {lab.shape}")
+    if len(lab) == 0:
+        raise ValueError(f"{name} is empty: give at least one label, or None for all")
+    if _is_string_like(lab) != _is_string_like(classes):
+        raise TypeError(
+            f"{name} holds {'strings' if _is_string_like(lab) else 'numbers'} but the "
+            f"labels in the data are {'strings' if _is_string_like(classes) else 'numbers'}"
+        )
+    if lab.dtype.kind == "O":
+        lab = lab.astype(str) if _is_string_like(lab) else check_real_values(lab, name)
+    elif lab.dtype.kind not in "biufUS":
+        raise TypeError(f"{name} must hold labels (integers, booleans or strings), "
+                        f"got dtype {lab.dtype}")
+    uniq, counts = np.unique(lab, return_counts=True)
+    if (counts > 1).any():
+        raise ValueError(f"{name} contains duplicates such as {uniq[counts > 1][0].item()!r}")
+    return lab
+
+
+def check_labels_in_y_true(labels, y_true, name="labels"):
+    """Refuse ``labels=`` of which none occurs in ``y_true`` (scikit-learn's rule).
+
+    >>> check_labels_in_y_true(np.array([5]), np.array([0, 1]))
+    Traceback (most recent call last):
+    ...
+    ValueError: labels: at least one label given must occur in y_true
+    """
+    if not np.isin(labels, y_true).any():
+        raise ValueError(f"{name}: at least one label given must occur in y_true")
+    return labels
+
+
 def check_scores(y_score, name="y_score"):
-    """Validate 1-D real-valued scores: finite, non-empty, numeric.
+    """Validate 1-D real-valued scores: finite, non-empty, real numbers.
+
+    Every integer and float dtype is kept as it is (``longdouble`` too, so
+    that close scores are not rounded into ties); complex numbers and
+    strings (numeric or not) are refused, as scikit-learn refuses them.
 
     >>> check_scores([0.9, 0.1])
     array([0.9, 0.1])
@@ -235,12 +562,7 @@ def check_scores(y_score, name="y_score"):
     ...
     ValueError: y_score contains NaN
     """
-    arr = _numeric(as_1d(y_score, name), name)
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():  # one pass when all is well
-        if np.isnan(arr).any():
-            raise ValueError(f"{name} contains NaN")
-        raise ValueError(f"{name} contains infinite values")
-    return arr
+    return check_real_values(as_1d(y_score, name), name)
 
 
 def check_sample_weight(sample_weight, n, name="sample_weight"):
@@ -257,9 +579,7 @@ def check_sample_weight(sample_weight, n, name="sample_weight"):
     """
     if sample_weight is None:
         return None
-    w = as_1d(sample_weight, name)
-    if w.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold numbers, got dtype {w.dtype}")
+    w = check_real_values(as_1d(sample_weight, name), name, finite=False)
     w = w.astype(float)
     if len(w) != n:
         raise ValueError(f"{name} has {len(w)} values but there are {n} samples")
@@ -275,7 +595,10 @@ def check_sample_weight(sample_weight, n, name="sample_weight"):
     return w
 
 
-def check_average(average, allowed=AVERAGES):
+# -- options ------------------------------------------------------------------------
+
+
+def check_average(average, allowed=AVERAGES, name="average"):
     """Refuse an unknown ``average``.
 
     >>> check_average("macro")
@@ -285,9 +608,22 @@ def check_average(average, allowed=AVERAGES):
     ...
     ValueError: average must be one of None, 'binary', 'micro', 'macro', 'weighted'; got 'mean'
     """
-    if average not in allowed or (average is not None and not isinstance(average, str)):
-        choices = ", ".join(repr(a) for a in allowed)
-        raise ValueError(f"average must be one of {choices}; got {average!r}")
+    return check_choice(average, allowed, name)
+
+
+def check_binary_average(kind, average):
+    """Refuse ``average="binary"`` for a multiclass target (scikit-learn's words).
+
+    >>> check_binary_average("multiclass", "binary")
+    Traceback (most recent call last):
+    ...
+    ValueError: average='binary' needs a binary target: Target is multiclass but average='binary'. Choose another average: one of None, 'micro', 'macro', 'weighted'.
+    """
+    if average == "binary" and kind != "binary":
+        raise ValueError(
+            "average='binary' needs a binary target: Target is multiclass but "
+            "average='binary'. Choose another average: one of None, 'micro', 'macro', "
+            "'weighted'.")
     return average
 
 
@@ -301,16 +637,11 @@ def check_beta(beta, name="beta"):
     ...
     ValueError: beta must be >= 0 (it weighs recall beta times as much as precision); got -1
     """
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {beta!r}")
-    if np.isnan(beta) or beta < 0:
-        raise ValueError(
-            f"{name} must be >= 0 (it weighs recall {name} times as much as precision); got {beta!r}"
-        )
-    return float(beta)
+    return check_real(beta, name, minimum=0, allow_inf=True,
+                      meaning=f"it weighs recall {name} times as much as precision")
 
 
-def check_zero_division(zero_division, *, allow_spark=False):
+def check_zero_division(zero_division, *, allow_spark=False, name="zero_division"):
     """Validate ``zero_division``: "warn", 0.0, 1.0 or nan (and "spark" where offered).
 
     >>> check_zero_division("warn")
@@ -323,11 +654,11 @@ def check_zero_division(zero_division, *, allow_spark=False):
     if isinstance(zero_division, str):
         if zero_division == "warn" or (allow_spark and zero_division == "spark"):
             return zero_division
-    elif isinstance(zero_division, numbers.Real) and not isinstance(zero_division, bool):
+    elif isinstance(zero_division, numbers.Real) and not isinstance(zero_division, (bool, np.bool_)):
         if np.isnan(zero_division) or zero_division in (0, 1):
             return float(zero_division)
     choices = '"warn", 0.0, 1.0' + (', nan or "spark"' if allow_spark else " or nan")
-    raise ValueError(f"zero_division must be {choices}; got {zero_division!r}")
+    raise ValueError(f"{name} must be {choices}; got {zero_division!r}")
 
 
 def check_pos_label(pos_label, present, name="pos_label"):
@@ -340,11 +671,70 @@ def check_pos_label(pos_label, present, name="pos_label"):
     ...
     ValueError: pos_label=1 is not a valid label: it should be one of ['no', 'yes']
     """
+    check_pos_label_type(pos_label, name)
     present = np.asarray(present)
     if not np.isin(np.asarray([pos_label], dtype=object), present.astype(object)).any():
         shown = present.tolist()
         raise ValueError(f"{name}={pos_label!r} is not a valid label: it should be one of {shown}")
     return pos_label
+
+
+def check_pos_label_type(pos_label, name="pos_label", *, allow_none=True):
+    """Refuse a ``pos_label`` that is not a single label: a real number, bool or str (or None).
+
+    >>> check_pos_label_type([1])
+    Traceback (most recent call last):
+    ...
+    TypeError: pos_label must be one label (a number, a bool or a string) or None, got [1]
+    """
+    if pos_label is None and allow_none:
+        return None
+    if not isinstance(pos_label, (numbers.Real, str, bytes, np.bool_)) or (
+            isinstance(pos_label, float) and pos_label != pos_label):
+        raise TypeError(f"{name} must be one label (a number, a bool or a string)"
+                        f"{' or None' if allow_none else ''}, got {pos_label!r}")
+    return pos_label
+
+
+WARN_FOR = ("precision", "recall", "f-score")
+
+
+def check_warn_for(warn_for, name="warn_for"):
+    """Validate ``warn_for``: a tuple, list or set of "precision", "recall", "f-score".
+
+    A bare string is refused (``"precision"`` would otherwise match
+    substrings), as scikit-learn refuses it.
+
+    >>> check_warn_for(["recall"])
+    ('recall',)
+    >>> check_warn_for("recall")
+    Traceback (most recent call last):
+    ...
+    TypeError: warn_for must be a tuple, list or set of 'precision', 'recall', 'f-score'; got the string 'recall'
+    """
+    if isinstance(warn_for, (str, bytes)):
+        raise TypeError(f"{name} must be a tuple, list or set of 'precision', 'recall', "
+                        f"'f-score'; got the string {warn_for!r}")
+    if not isinstance(warn_for, (tuple, list, set, frozenset)):
+        raise TypeError(f"{name} must be a tuple, list or set of 'precision', 'recall', "
+                        f"'f-score'; got {warn_for!r}")
+    for item in warn_for:
+        check_choice(item, WARN_FOR, f"{name} item")
+    return tuple(warn_for)
+
+
+def check_count(value, name):
+    """Validate one cell of a confusion matrix: a finite real number >= 0 (int kept int).
+
+    >>> check_count(3, "tp"), check_count(2.5, "fp")
+    (3, 2.5)
+    >>> check_count(-1, "tp")
+    Traceback (most recent call last):
+    ...
+    ValueError: tp must be >= 0 (it is a count); got -1
+    """
+    x = check_real(value, name, minimum=0, meaning="it is a count")
+    return int(value) if isinstance(value, numbers.Integral) else x
 
 
 # -- top-k inputs and report options -------------------------------------------
@@ -360,14 +750,11 @@ def check_k(k, *, m=None, name="k", of="y_topk"):
     ...
     ValueError: k=6 is larger than the 5 columns of y_topk: k must be between 1 and 5
     """
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {k!r}")
-    if k < 1:
-        raise ValueError(f"{name} must be >= 1 (the number of top predictions kept); got {k!r}")
+    k = check_integer(k, name, minimum=1, meaning="the number of top predictions kept")
     if m is not None and k > m:
         raise ValueError(f"{name}={k} is larger than the {m} columns of {of}: "
                          f"{name} must be between 1 and {m}")
-    return int(k)
+    return k
 
 
 def check_label_matrix(y, name="y_topk"):
@@ -415,7 +802,8 @@ def check_label_matrix(y, name="y_topk"):
 def check_score_matrix(y_score, name="y_score", *, allow_1d=False):
     """Validate a score matrix: n x C real numbers, finite, non-empty.
 
-    Integer and boolean scores are returned as float64; float32 stays float32.
+    Integer and boolean scores are returned as float64; float32 stays
+    float32 and longdouble longdouble. Complex numbers and strings are refused.
 
     >>> check_score_matrix([[0.1, 0.9], [0.8, 0.2]]).shape
     (2, 2)
@@ -424,7 +812,7 @@ def check_score_matrix(y_score, name="y_score", *, allow_1d=False):
     ...
     ValueError: y_score must be 2-D (n samples x C classes), got an array of shape (2,)
     """
-    _array_like(y_score, name, "an array-like of scores")
+    _array_like(y_score, name, "an array-like of scores", ordered=True)
     try:
         arr = np.asarray(y_score)
     except ValueError:
@@ -435,12 +823,9 @@ def check_score_matrix(y_score, name="y_score", *, allow_1d=False):
                          f"got an array of shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty: at least one sample and one class are needed")
-    arr = _numeric(arr, name)
+    arr = check_real_values(arr, name)
     if arr.dtype.kind != "f":
         arr = arr.astype(np.float64)
-    if not np.isfinite(arr).all():
-        bad = "NaN" if np.isnan(arr).any() else "infinite values"
-        raise ValueError(f"{name} contains {bad}")
     return arr
 
 
@@ -466,6 +851,41 @@ def check_column_labels(labels, n_columns, *, name="labels", of="y_score"):
     return lab
 
 
+def check_sorted_labels(labels, name="labels", *, of="y_score"):
+    """Refuse column labels that are not sorted (scikit-learn's rule for ``labels=``).
+
+    >>> check_sorted_labels(np.array([2, 0, 1]))
+    Traceback (most recent call last):
+    ...
+    ValueError: labels must be sorted (column j of y_score scores the j-th smallest label, as in scikit-learn)
+    """
+    if not (np.sort(labels) == labels).all():
+        raise ValueError(f"{name} must be sorted (column j of {of} scores the j-th "
+                         "smallest label, as in scikit-learn)")
+    return labels
+
+
+def check_labels_name_columns(y_true, columns, name="y_true", of="y_score"):
+    """Position of each true label among the column labels; all must be there.
+
+    >>> check_labels_name_columns(np.array(["b", "a"]), np.array(["a", "b"])).tolist()
+    [1, 0]
+    >>> check_labels_name_columns(np.array([3]), np.array([0, 1]))
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true contains labels that name no column of y_score, such as 3: name the columns with labels=
+    """
+    sorter = np.argsort(columns, kind="stable")
+    ordered = columns[sorter]
+    pos = np.minimum(np.searchsorted(ordered, y_true), len(columns) - 1)
+    found = ordered[pos] == y_true
+    if not found.all():
+        raise ValueError(
+            f"{name} contains labels that name no column of {of}, such as "
+            f"{y_true[np.argmin(found)].item()!r}: name the columns with labels=")
+    return sorter[pos]
+
+
 def check_digits(digits, name="digits"):
     """Validate the number of decimals shown: an integer >= 0.
 
@@ -476,21 +896,17 @@ def check_digits(digits, name="digits"):
     ...
     ValueError: digits must be >= 0; got -1
     """
-    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {digits!r}")
-    if digits < 0:
-        raise ValueError(f"{name} must be >= 0; got {digits!r}")
-    return int(digits)
+    return check_integer(digits, name, minimum=0)
 
 
-OUTPUTS = ("text", "dict", "frame")
+OUTPUTS = (None, "text", "dict", "frame")
 
 
 def check_output(output, output_dict=False):
     """Resolve a report's ``output`` ("text", "dict" or "frame") with ``output_dict``.
 
-    ``output=None`` follows ``output_dict`` (scikit-learn's keyword): "dict"
-    when it is true, else "text".
+    ``output=None`` follows ``output_dict`` (scikit-learn's keyword, a bool):
+    "dict" when it is true, else "text".
 
     >>> check_output(None, True), check_output("frame")
     ('dict', 'frame')
@@ -498,17 +914,56 @@ def check_output(output, output_dict=False):
     Traceback (most recent call last):
     ...
     ValueError: output must be one of None, 'text', 'dict', 'frame'; got 'html'
+    >>> check_output(None, "no")
+    Traceback (most recent call last):
+    ...
+    TypeError: output_dict must be True or False, got 'no'
     """
+    output_dict = check_bool(output_dict, "output_dict")
+    output = check_choice(output, OUTPUTS, "output")
     if output is None:
         return "dict" if output_dict else "text"
-    if not isinstance(output, str) or output not in OUTPUTS:
-        raise ValueError(f"output must be one of None, 'text', 'dict', 'frame'; got {output!r}")
     if output_dict and output != "dict":
         raise ValueError(f"output={output!r} contradicts output_dict=True: give one of them")
     return output
 
 
-TIES = ("first", "last")
+def check_target_names(target_names, n_classes, *, strict, classes=None, stacklevel=3):
+    """Validate a report's row names: a sequence of one name per class.
+
+    A different length is an error when ``strict`` (the classes were not
+    chosen with ``labels=``), else -- as scikit-learn -- a warning (rows stop
+    at the shorter). Returns the names as a list.
+
+    >>> check_target_names(["a", "b"], 2, strict=True)
+    ['a', 'b']
+    >>> check_target_names(["a"], 2, strict=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: target_names has 1 names but there are 2 classes in y_true and y_pred; give labels= to choose the classes they name
+    """
+    if isinstance(target_names, (str, bytes)) or np.isscalar(target_names) or isinstance(
+            target_names, (set, frozenset, dict)):
+        raise TypeError(f"target_names must be a list of names, one per class, "
+                        f"got {target_names!r}")
+    names = list(target_names)
+    if len(names) != n_classes:
+        if strict:
+            if classes is not None:
+                raise ValueError(f"target_names has {len(names)} names but the report has "
+                                 f"{n_classes} classes ({list(classes)})")
+            raise ValueError(
+                f"target_names has {len(names)} names but there are {n_classes} classes "
+                "in y_true and y_pred; give labels= to choose the classes they name")
+        warn_at_caller(f"labels size, {n_classes}, does not match size of target_names, "
+                       f"{len(names)}", UserWarning)
+    return names
+
+
+TIES = {
+    "first": "lower column index wins, as argmax",
+    "last": "higher column index wins, as sklearn's top_k_accuracy_score",
+}
 
 
 def check_ties(ties, name="ties"):
@@ -521,11 +976,7 @@ def check_ties(ties, name="ties"):
     ...
     ValueError: ties must be 'first' (lower column index wins, as argmax) or 'last' (higher column index wins, as sklearn's top_k_accuracy_score); got 'random'
     """
-    if not isinstance(ties, str) or ties not in TIES:
-        raise ValueError(
-            f"{name} must be 'first' (lower column index wins, as argmax) or 'last' (higher "
-            f"column index wins, as sklearn's top_k_accuracy_score); got {ties!r}")
-    return ties
+    return check_choice(ties, TIES, name)
 
 
 # -- Spark-style input: rows of (score, label[, weight]) -----------------------
@@ -565,7 +1016,7 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
                          f"got an array of shape {arr.shape}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty: at least one (score, label) row is needed")
-    arr = _numeric(arr, name).astype(np.float64)
+    arr = check_real_values(arr, name, finite=False).astype(np.float64)
     for col, what in ((0, "scores"), (1, "labels")):
         v = arr[:, col]
         if np.isnan(v).any():
@@ -578,56 +1029,6 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
     return np.array(arr[:, 0]), np.array(arr[:, 1]), weights  # contiguous copies
 
 
-def check_integer(value, name, *, minimum=0, meaning=""):
-    """Validate an integer option that must be >= ``minimum`` (``meaning`` explains it).
-
-    >>> check_integer(3, "num_bins")
-    3
-    >>> check_integer(-1, "num_bins", meaning="0 means no down-sampling")
-    Traceback (most recent call last):
-    ...
-    ValueError: num_bins must be >= 0 (0 means no down-sampling); got -1
-    """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < minimum:
-        why = f" ({meaning})" if meaning else ""
-        raise ValueError(f"{name} must be >= {minimum}{why}; got {value!r}")
-    return int(value)
-
-
-def check_choice(value, choices, name):
-    """Refuse an option that is not one of ``choices`` (a dict: choice -> what it means).
-
-    >>> check_choice("last", {"last": "Spark 3+", "first": "Spark 1.x"}, "bin_threshold")
-    'last'
-    >>> check_choice("middle", {"last": "Spark 3+", "first": "Spark 1.x"}, "bin_threshold")
-    Traceback (most recent call last):
-    ...
-    ValueError: bin_threshold must be 'last' (Spark 3+) or 'first' (Spark 1.x); got 'middle'
-    """
-    if not isinstance(value, str) or value not in choices:
-        listed = [f"{c!r} ({m})" if m else repr(c) for c, m in choices.items()]
-        text = listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " or " + listed[-1]
-        raise ValueError(f"{name} must be {text}; got {value!r}")
-    return value
-
-
-def check_bool(value, name):
-    """Validate a flag: ``True`` or ``False`` (numpy booleans too), not a truthy string.
-
-    >>> check_bool(True, "drop_intermediate")
-    True
-    >>> check_bool("yes", "drop_intermediate")
-    Traceback (most recent call last):
-    ...
-    TypeError: drop_intermediate must be True or False, got 'yes'
-    """
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
 def check_max_fpr(max_fpr, name="max_fpr"):
     """Validate the partial-AUC bound: ``None`` or a real number in (0, 1].
 
@@ -638,20 +1039,15 @@ def check_max_fpr(max_fpr, name="max_fpr"):
     ...
     ValueError: max_fpr must be in (0, 1] (the largest false positive rate kept); got 0
     """
-    if max_fpr is None:
-        return None
-    if isinstance(max_fpr, bool) or not isinstance(max_fpr, numbers.Real):
-        raise TypeError(f"{name} must be a real number in (0, 1] or None, got {max_fpr!r}")
-    if not 0 < max_fpr <= 1:
-        raise ValueError(
-            f"{name} must be in (0, 1] (the largest false positive rate kept); got {max_fpr!r}")
-    return float(max_fpr)
+    return check_real(max_fpr, name, minimum=0, maximum=1, open_min=True, allow_none=True,
+                      meaning="the largest false positive rate kept")
 
 
 def check_curve_coordinates(v, name):
     """Validate one coordinate of a curve's points: 1-D numbers, no infinity (NaN passes).
 
-    Returns float64. NaN is kept so that it propagates to the area, as in scikit-learn.
+    Returns float64 (longdouble kept). NaN is kept so that it propagates to
+    the area, as in scikit-learn.
 
     >>> check_curve_coordinates([0, 1], "x")
     array([0., 1.])
@@ -660,15 +1056,63 @@ def check_curve_coordinates(v, name):
     ...
     ValueError: y contains infinite values
     """
-    if v is None:
-        raise TypeError(f"{name} is required, got None")
-    arr = np.asarray(v)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
-    arr = _numeric(arr, name).astype(np.float64, copy=False)
-    if np.isinf(arr).any():
-        raise ValueError(f"{name} contains infinite values")
+    arr = as_array(v, name, empty=False)
+    arr = check_real_values(arr, name, allow_nan=True)
+    if arr.dtype.kind != "f" or arr.dtype.itemsize < 8:
+        arr = arr.astype(np.float64)
     return arr
+
+
+def check_exactly_one(**arguments):
+    """Refuse unless exactly one of the named arguments is given (not None).
+
+    >>> check_exactly_one(y_topk=None, y_score=None)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_topk and y_score: give exactly one of them
+    """
+    given = [name for name, value in arguments.items() if value is not None]
+    if len(given) != 1:
+        raise ValueError(f"{' and '.join(arguments)}: give exactly one of them")
+    return given[0]
+
+
+def check_binary_or_matrix_scores(scores, n_classes, *, binary, name="y_score"):
+    """Shape rule of ``top_k_accuracy_score``: 1-D (or one column) scores for a binary
+    target, an n x C matrix otherwise. Returns the scores (1-D for binary).
+
+    >>> check_binary_or_matrix_scores(np.zeros((2, 3)), 2, binary=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score has 3 columns but y_true is binary: give 1-D scores of the second class, or labels= with every class if y_true lacks some
+    """
+    if binary:
+        if scores.ndim == 2:
+            if scores.shape[1] != 1:
+                raise ValueError(
+                    f"{name} has {scores.shape[1]} columns but y_true is binary: give 1-D "
+                    "scores of the second class, or labels= with every class if y_true "
+                    "lacks some")
+            scores = scores[:, 0]
+    elif scores.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n samples x C classes) since y_true has "
+                         f"{n_classes} classes; got an array of shape {scores.shape}")
+    return scores
+
+
+def check_columns_match_classes(n_columns, n_classes, name="y_score"):
+    """Refuse a score matrix whose columns are not one per class of ``y_true``.
+
+    >>> check_columns_match_classes(3, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score has 3 columns but y_true has 2 classes; give labels= with every class, in sorted order
+    """
+    if n_columns != n_classes:
+        raise ValueError(
+            f"{name} has {n_columns} columns but y_true has {n_classes} classes; "
+            "give labels= with every class, in sorted order")
+    return n_columns
 
 
 # -- ranking inputs: ranked lists of item ids and each user's relevant items ----------
@@ -704,9 +1148,20 @@ def check_item_ids(flat, name):
     ...
     TypeError: ranked holds unhashable item ids such as [1] (list): ids must be numbers, strings or other hashable values
     """
+    arr = None
     if isinstance(flat, np.ndarray) and flat.dtype.kind in "biufUS":
         arr = flat
-    else:
+    elif isinstance(flat, list) and flat:
+        try:  # Python ints: one strict C loop (floats, strings, None... raise)
+            arr = np.frombuffer(array.array("q", flat), dtype=np.int64)
+        except (TypeError, OverflowError):
+            try:  # other numbers: one C loop; anything else is looked at type by type below
+                arr = np.asarray(flat)
+            except (ValueError, TypeError, OverflowError):
+                arr = None
+            if arr is not None and (arr.ndim != 1 or arr.dtype.kind not in "biuf"):
+                arr = None
+    if arr is None:
         kinds = set(map(type, flat))
         for t in kinds:
             if t.__hash__ is None or issubclass(t, np.ndarray):
@@ -736,6 +1191,12 @@ def check_item_ids(flat, name):
     return arr
 
 
+def _array_row(t):
+    """True for array-likes other than numpy arrays (pandas Series, Index, ...)."""
+    return (hasattr(t, "__array__") and not issubclass(t, (np.ndarray, str, bytes))
+            and not issubclass(t, np.generic))
+
+
 def _rows(value, name, what):
     """A top-level sequence of per-user rows (refusing None, scalars, sets, dicts, empty)."""
     _array_like(value, name, what, ordered=True)
@@ -755,6 +1216,10 @@ def _rows(value, name, what):
 def _flatten(rows, name, row_types):
     """Flat ids and offsets of a list of per-user rows (each must be one of ``row_types``)."""
     kinds = set(map(type, rows))
+    arrays = {t for t in kinds if _array_row(t)}
+    if arrays:  # pandas Series, Index, ...: as numpy arrays
+        rows = [np.asarray(r) if type(r) in arrays else r for r in rows]
+        kinds = (kinds - arrays) | {np.ndarray}
     for t in kinds:
         if not issubclass(t, row_types):
             i, bad = next((i, r) for i, r in enumerate(rows) if type(r) is t)
@@ -768,7 +1233,8 @@ def _flatten(rows, name, row_types):
     lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
     offsets = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    if kinds <= {np.ndarray} and all(r.ndim == 1 and r.dtype.kind in "biufUS" for r in rows):
+    if kinds <= {np.ndarray} and set(map(operator.attrgetter("ndim"), rows)) == {1} and all(
+            d.kind in "biufUS" for d in set(map(operator.attrgetter("dtype"), rows))):
         flat = np.concatenate(rows) if offsets[-1] else np.zeros(0, dtype=np.int64)
     else:
         bad = next((i for i, r in enumerate(rows) if isinstance(r, np.ndarray) and r.ndim != 1), None)
@@ -832,6 +1298,24 @@ def check_grades(grades, name="relevant"):
     return arr
 
 
+def check_log_base(log_base, name="log_base"):
+    """Validate the base of a logarithmic rank discount: a finite real number > 1.
+
+    >>> check_log_base(2)
+    2.0
+    >>> check_log_base(1)
+    Traceback (most recent call last):
+    ...
+    ValueError: log_base must be a real number > 1 (the base of the rank discount); got 1
+    """
+    if isinstance(log_base, bool) or not isinstance(log_base, numbers.Real):
+        raise TypeError(f"{name} must be a real number > 1, got {log_base!r}")
+    if not log_base > 1 or not np.isfinite(log_base):
+        raise ValueError(f"{name} must be a real number > 1 (the base of the rank discount); "
+                         f"got {log_base!r}")
+    return float(log_base)
+
+
 def check_relevant(relevant, n_users, name="relevant", of="ranked"):
     """Validate each user's relevant items: sets or lists, or dicts item -> grade.
 
@@ -868,6 +1352,9 @@ def check_relevant(relevant, n_users, name="relevant", of="ranked"):
             if m else np.zeros(n + 1, dtype=np.int64), None
     kinds = set(map(type, rows))
     containers = (list, tuple, np.ndarray, set, frozenset, dict)
+    if any(_array_row(t) for t in kinds):  # pandas Series, ...: as numpy arrays
+        rows = [np.asarray(r) if _array_row(type(r)) else r for r in rows]
+        kinds = set(map(type, rows))
     if not any(issubclass(t, containers) for t in kinds):  # one id per user
         return check_item_ids(rows, name), np.arange(n + 1), None
     graded = any(issubclass(t, dict) for t in kinds)
@@ -911,7 +1398,8 @@ def check_real_array(y, name, *, dtype=np.float64, max_ndim=2):
     """Validate real-valued targets: 1-D (or n x m), non-empty, finite numbers.
 
     Returns a float array of ``dtype``. Booleans and integers are accepted;
-    strings are read as numbers when they are numbers.
+    complex numbers and strings (even numeric ones) are refused, as
+    scikit-learn refuses them (:func:`check_real_values`).
 
     >>> check_real_array([3, 4.5], "y_true")
     array([3. , 4.5])
@@ -933,11 +1421,9 @@ def check_real_array(y, name, *, dtype=np.float64, max_ndim=2):
         raise ValueError(f"{name} is empty: at least one sample is needed")
     if arr.ndim == 2 and arr.shape[1] == 0:
         raise ValueError(f"{name} has no columns: at least one output is needed")
-    if arr.dtype.kind == "c":
-        raise TypeError(f"{name} contains complex numbers")
     if arr.dtype.kind == "O" and any(v is None for v in arr.ravel()):
         raise ValueError(f"{name} contains None")
-    arr = _numeric(arr, name).astype(dtype, copy=False)
+    arr = check_real_values(arr, name, finite=False).astype(dtype, copy=False)
     # a finite sum means every value is finite (one pass, no temporary); an infinite or
     # NaN sum may also come from overflow, so then look value by value
     if not np.isfinite(arr.sum()) and not np.isfinite(arr).all():
@@ -1116,3 +1602,58 @@ def check_proportion(successes, trials):
     if values[0] > values[1]:
         raise ValueError(f"successes ({values[0]}) must not exceed trials ({values[1]})")
     return values[0], values[1]
+
+
+# -- confusion matrices given as counts (evalkit.plot, evalkit.datasets) ------------
+
+
+def check_count_matrix(counts, name="counts", *, whole=False):
+    """Validate a confusion matrix of counts: square (C x C), real numbers, finite, >= 0.
+
+    With ``whole`` the counts must also be whole numbers (each one a number
+    of samples). Returns the matrix as a numpy array (not copied).
+
+    >>> check_count_matrix([[1, 0], [2, 3]]).shape
+    (2, 2)
+    >>> check_count_matrix([[1, 0, 2]])
+    Traceback (most recent call last):
+    ...
+    ValueError: counts must be a square matrix (C x C), got shape (1, 3)
+    >>> check_count_matrix([[1, 0.5], [0, 2]], whole=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: counts must be whole non-negative numbers (one sample per count)
+    """
+    _array_like(counts, name, "a square matrix of counts", ordered=True)
+    try:
+        m = np.asarray(counts)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} has rows of different lengths: it must be a square "
+                         "matrix (C x C)") from None
+    if m.ndim != 2 or m.shape[0] != m.shape[1] or m.shape[0] == 0:
+        raise ValueError(f"{name} must be a square matrix (C x C), got shape {m.shape}")
+    m = check_real_values(m, name, finite=False)
+    if whole:
+        if not np.all(np.isfinite(m)) or np.any(m < 0) or np.any(m != np.round(m)):
+            raise ValueError(f"{name} must be whole non-negative numbers (one sample per count)")
+        return m
+    if not np.all(np.isfinite(m)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    if np.any(m < 0):
+        raise ValueError(f"{name} contains negative values: counts must be >= 0")
+    return m
+
+
+def check_row_labels(labels, n_rows, name="labels", *, of="counts"):
+    """Validate labels naming the rows (and columns) of a matrix: 1-D, one per row.
+
+    >>> check_row_labels(["a"], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: labels must have one entry per row of counts (2), got 1
+    """
+    lab = np.asarray(labels)
+    if lab.ndim != 1 or len(lab) != n_rows:
+        raise ValueError(f"{name} must have one entry per row of {of} ({n_rows}), "
+                         f"got {len(np.ravel(lab))}")
+    return lab

@@ -9,26 +9,15 @@ import numpy as np
 
 from ._counts import binary_cells
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._validation import check_sample_weight, check_targets, check_zero_division
+from ._validation import (check_choice, check_count, check_pos_label_type, check_sample_weight, check_targets,
+                          check_zero_division)
 
 __all__ = ["BinaryCounts", "binary_counts"]
 
 #: Layouts of the 2 x 2 table. "actual-by-predicted" (rows are the actual
-#: class, as in scikit-learn and seed 004); "predicted-by-actual" (rows are
-#: the prediction, as in seeds 000 and 003).
+#: class, as in scikit-learn and the macro/micro post); "predicted-by-actual"
+#: (rows are the prediction, as in the Spark post and the recommender-metrics post).
 LAYOUTS = ("actual-by-predicted", "predicted-by-actual")
-
-
-def _count(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    if value < 0:
-        raise ValueError(f"{name} is a count and must be >= 0, got {value!r}")
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    return float(value)
 
 
 @dataclass(frozen=True)
@@ -44,7 +33,7 @@ class BinaryCounts:
 
     Examples
     --------
-    Seed 000's table: 1 woman found, 10 missed, 89 men correctly left out.
+    The Spark post's table: 1 woman found, 10 missed, 89 men correctly left out.
 
     >>> c = BinaryCounts(tp=1, fp=0, fn=10, tn=89)
     >>> c.accuracy(), c.precision(), round(c.recall(), 4), round(c.f1(), 4)
@@ -62,7 +51,7 @@ class BinaryCounts:
 
     def __post_init__(self):
         for name in ("tp", "fp", "fn", "tn"):
-            object.__setattr__(self, name, _count(getattr(self, name), name))
+            object.__setattr__(self, name, check_count(getattr(self, name), name))
 
     # -- sizes ------------------------------------------------------------
     @property
@@ -166,13 +155,12 @@ class BinaryCounts:
         array([[ 1, 10],
                [ 0, 89]])
         """
-        if layout not in LAYOUTS:
-            raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
+        check_choice(layout, LAYOUTS, "layout")
         m = np.array([[self.tp, self.fn], [self.fp, self.tn]])
         return m if layout == "actual-by-predicted" else m.T
 
     def table(self, layout="actual-by-predicted"):
-        """A readable text table in either layout the seeds use.
+        """A readable text table in either layout the posts use.
 
         >>> print(BinaryCounts(1, 0, 10, 89).table())
                      predicted positive  predicted negative
@@ -239,6 +227,7 @@ def binary_counts(y_true, y_pred, *, pos_label=1, sample_weight=None):
     >>> binary_counts(["m", "w", "w", "m"], ["m", "w", "m", "m"], pos_label="w")
     BinaryCounts(tp=1, fp=0, fn=1, tn=2)
     """
+    check_pos_label_type(pos_label, allow_none=False)
     _, yt, yp = check_targets(y_true, y_pred)
     w = check_sample_weight(sample_weight, len(yt))
     tp, fp, fn, tn = binary_cells(yt, yp, pos_label, w)

@@ -8,14 +8,15 @@ helper (:mod:`evalkit._ratios`).
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ._counts import _class_counts, confusion_counts, position_of, encode_labels
 from ._ratios import ratio, zero_division_value
-from ._validation import check_average, check_beta, check_sample_weight, check_targets
-from ._validation import check_zero_division
+from .exceptions import warn_at_caller
+from ._validation import (check_average, check_beta, check_binary_average, check_bool,
+                          check_choice, check_labels_in_y_true, check_pos_label_type,
+                          check_sample_weight, check_targets, check_warn_for,
+                          check_zero_division)
 
 __all__ = [
     "confusion_matrix",
@@ -60,25 +61,19 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
            [0, 1, 1],
            [0, 0, 1]])
     """
-    if normalize not in (None, "true", "pred", "all"):
-        raise ValueError(f"normalize must be one of None, 'true', 'pred', 'all'; got {normalize!r}")
+    check_choice(normalize, (None, "true", "pred", "all"), "normalize")
     _, yt, yp = check_targets(y_true, y_pred)
     w = check_sample_weight(sample_weight, len(yt))
-    if labels is not None:
-        lab = np.asarray(labels)
-        if lab.ndim == 1 and len(lab) == 0:
-            raise ValueError("labels is empty: give at least one label, or None for all")
     labels_used, cm = confusion_counts(yt, yp, labels, w)
     if labels is not None:
-        if not np.isin(labels_used, yt).any():
-            raise ValueError("labels: at least one label given must occur in y_true")
+        check_labels_in_y_true(labels_used, yt)
     integral = sample_weight is None or np.asarray(sample_weight).dtype.kind in "biu"
     cm = cm.astype(np.int64 if integral else np.float64)
     if cm.shape == (1, 1):
-        warnings.warn(
+        warn_at_caller(
             "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix "
             "to have the correct shape, use the 'labels' parameter to pass all known labels.",
-            UserWarning, stacklevel=2)
+            UserWarning)
     if normalize is None:
         return cm
     with np.errstate(all="ignore"):
@@ -103,6 +98,7 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
     >>> accuracy_score(["m"] * 90 + ["w"] * 10, ["m"] * 100)
     0.9
     """
+    normalize = check_bool(normalize, "normalize")
     _, yt, yp = check_targets(y_true, y_pred)
     w = check_sample_weight(sample_weight, len(yt))
     counts = _class_counts(yt, yp, None, w)
@@ -115,23 +111,17 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
 def _set_wise_labels(kind, yt, yp, average, labels, pos_label):
     """Which labels the set-wise metrics score, following scikit-learn's rules."""
     if average == "binary":
-        if kind != "binary":
-            raise ValueError(
-                "Target is multiclass but average='binary'. Choose another average: "
-                "one of None, 'micro', 'macro', 'weighted'."
-            )
+        check_binary_average(kind, average)
         classes, _, _ = encode_labels(yt, yp)
         if position_of(pos_label, classes) < 0:
             return "absent"  # one class present and it is not pos_label: all negative
         return [pos_label]
     if pos_label not in (None, 1):
-        warnings.warn(
+        warn_at_caller(
             f"Note that pos_label (set to {pos_label!r}) is ignored when average != 'binary' "
             f"(got {average!r}). You may use labels=[pos_label] to specify a single "
             "positive class.",
-            UserWarning,
-            stacklevel=4,
-        )
+            UserWarning)
     return labels
 
 
@@ -176,6 +166,8 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     zero_division = check_zero_division(zero_division)
     check_average(average)
     beta = check_beta(beta)
+    warn_for = check_warn_for(warn_for)
+    check_pos_label_type(pos_label)
     kind, yt, yp = check_targets(y_true, y_pred)
     w = check_sample_weight(sample_weight, len(yt))
     labels = _set_wise_labels(kind, yt, yp, average, labels, pos_label)
@@ -286,9 +278,15 @@ def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                        zero_division=zero_division)
 
 
+_DEFINITIONS = {
+    "mean_of_f1": "the mean of the per-class F1, as scikit-learn",
+    "f1_of_means": "the harmonic mean of macro precision and macro recall",
+}
+
+
 def macro_f1(y_true, y_pred, *, definition="mean_of_f1", labels=None, sample_weight=None,
              zero_division="warn"):
-    """Macro-averaged F1 under either of its two definitions (seed 004).
+    """Macro-averaged F1 under either of its two definitions (the macro/micro post).
 
     * ``"mean_of_f1"`` (scikit-learn's ``f1_score(average="macro")``):
       ``(1/m) Σ_c F1_c``;
@@ -303,9 +301,7 @@ def macro_f1(y_true, y_pred, *, definition="mean_of_f1", labels=None, sample_wei
     >>> round(macro_f1(y, yhat), 4), round(macro_f1(y, yhat, definition="f1_of_means"), 4)
     (0.6556, 0.6933)
     """
-    if definition not in ("mean_of_f1", "f1_of_means"):
-        raise ValueError(
-            f"definition must be 'mean_of_f1' or 'f1_of_means'; got {definition!r}")
+    check_choice(definition, _DEFINITIONS, "definition")
     p, r, f, _ = precision_recall_fscore_support(
         y_true, y_pred, labels=labels, average="macro", sample_weight=sample_weight,
         zero_division=zero_division,

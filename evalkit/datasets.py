@@ -211,23 +211,16 @@ def labels_from_counts(counts, labels=None):
     >>> binary_counts(y_true, y_pred)
     BinaryCounts(tp=1, fp=0, fn=10, tn=89)
     """
-    from ._validation import _array_like, _numeric
+    from ._validation import check_count_matrix, check_row_labels
     from .binary import BinaryCounts
 
     if isinstance(counts, BinaryCounts):
         counts = [[counts.tn, counts.fp], [counts.fn, counts.tp]]
         if labels is None:
             labels = [0, 1]
-    _array_like(counts, "counts", "a square matrix or a BinaryCounts", ordered=True)
-    matrix = _numeric(np.asarray(counts), "counts")
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] == 0:
-        raise ValueError(f"counts must be a square matrix, got shape {matrix.shape}")
-    if not np.all(np.isfinite(matrix)) or np.any(matrix < 0) or np.any(matrix != np.round(matrix)):
-        raise ValueError("counts must be whole non-negative numbers (one sample per count)")
+    matrix = check_count_matrix(counts, whole=True)
     m = matrix.shape[0]
-    classes = np.arange(m) if labels is None else np.asarray(labels)
-    if classes.ndim != 1 or len(classes) != m:
-        raise ValueError(f"labels must have one entry per row of counts ({m}), got {len(np.ravel(classes))}")
+    classes = np.arange(m) if labels is None else check_row_labels(labels, m)
     n = matrix.astype(np.int64).ravel()
     actual, predicted = np.indices((m, m))
     return np.repeat(classes[actual.ravel()], n), np.repeat(classes[predicted.ravel()], n)

@@ -1,6 +1,12 @@
-"""Warnings evalkit emits."""
+"""Warnings evalkit emits, and the one helper that emits them at the caller's line."""
 
-__all__ = ["UndefinedMetricWarning"]
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+__all__ = ["UndefinedMetricWarning", "warn_at_caller"]
 
 
 class UndefinedMetricWarning(UserWarning):
@@ -9,3 +15,32 @@ class UndefinedMetricWarning(UserWarning):
     The same idea, and the same message wording, as scikit-learn's
     ``sklearn.exceptions.UndefinedMetricWarning``.
     """
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _inside(filename):
+    return os.path.abspath(filename).startswith(_PACKAGE)
+
+
+def warn_at_caller(message, category=UndefinedMetricWarning):
+    """Warn at the first line outside evalkit: the user's call, however deep inside it is.
+
+    Every warning evalkit gives goes through here, so that its filename and
+    line number are the caller's (``stacklevel`` counted by walking the
+    stack past evalkit's own frames, rather than guessed per call site).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_at_caller("ill-defined")
+    >>> caught[0].filename.endswith("evalkit" + os.sep + "exceptions.py")
+    False
+    """
+    level = 2  # the frame that called warn_at_caller
+    frame = sys._getframe(1)
+    while frame is not None and _inside(frame.f_code.co_filename):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)

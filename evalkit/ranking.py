@@ -20,16 +20,17 @@ Where the libraries disagree, each choice is a named option, and
 ``convention=`` picks a library's bundle of them (an explicit option always
 wins over the preset):
 
-================  ==============  =============  ===========  ==========  ========  ==========
-option            ``"evalkit"``   ``"trec"``     ``"ranx"``   ``"spark"`` sklearn   torchmetrics
-================  ==============  =============  ===========  ==========  ========  ==========
-``denominator``   relevant (R)    relevant       relevant     min(R, k)   hits      hits
-``gain``          linear          linear         linear       exponential linear    linear
-``ideal``         relevant        relevant       relevant     given       candidates candidates
-``empty``         warn            skip           zero         zero        zero      zero
-``hit_rate``      hits_over_tests any_hit        any_hit      --          --        any_hit
-``ties``          input           item_desc      input        input       --        input
-================  ==============  =============  ===========  ==========  ========  ==========
+===============  ===============  =========  ========  ==============  ==========  ============
+option           evalkit          trec       ranx      spark           sklearn     torchmetrics
+===============  ===============  =========  ========  ==============  ==========  ============
+``denominator``  relevant (R)     relevant   relevant  min_relevant_k  hits        hits
+``gain``         linear           linear     linear    exponential     linear      linear
+``ideal``        relevant         relevant   relevant  given           candidates  candidates
+``empty``        warn             skip       zero      zero            zero        zero
+``hit_rate``     hits_over_tests  any_hit    any_hit   --              --          any_hit
+``ties``         input            item_desc  input     --              --          --
+``users``        truth            both       --        --              --          --
+===============  ===============  =========  ========  ==============  ==========  ============
 
 ``"recbole"``: denominator min(R, k), linear (binary) gain, ideal from all
 relevant, empty users skipped (RecBole filters them out), hit rate any_hit.
@@ -77,9 +78,9 @@ import numpy as np
 
 from ._counts import RankingHits, encode_items
 from ._counts import ranking_hits as _count_hits
-from ._validation import (check_bool, check_choice, check_item_ids, check_k, check_ranked,
-                          check_relevant, check_same_length, check_sample_weight,
-                          check_score_matrix)
+from ._validation import (check_bool, check_choice, check_grades, check_item_ids, check_k,
+                          check_log_base, check_ranked, check_relevant, check_same_length,
+                          check_sample_weight, check_score_matrix)
 from .exceptions import UndefinedMetricWarning
 
 __all__ = [
@@ -245,6 +246,7 @@ def _k(k, name="k", allow_none=False):
 
 def _finish(values, hits, empty, what, per_user, stacklevel=3):
     """Apply the ``empty`` rule to users with no relevant item, then average (or not)."""
+    per_user = check_bool(per_user, "per_user")
     values = np.asarray(values, dtype=np.float64)
     no_rel = hits.n_relevant == 0
     if no_rel.any():
@@ -445,6 +447,8 @@ def average_precision(ranked, relevant, k=None, *, denominator=None, empty=None,
         raise TypeError("relevant is required, got None")
     if np.isscalar(relevant):
         relevant = [relevant]
+    elif hasattr(relevant, "__array__") and not isinstance(relevant, np.ndarray):
+        relevant = np.asarray(relevant)   # a pandas Series of ids
     ranked = [] if ranked is None else ranked
     if np.isscalar(ranked):
         raise TypeError(f"ranked must be one ranked list of item ids, got the scalar {ranked!r}")
@@ -529,18 +533,9 @@ def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit"
     h = _hits(ranked, relevant)
     k = _k(k, allow_none=True)
     opt = _options(convention, gain=gain)
-    log_base = _log_base(log_base)
+    log_base = check_log_base(log_base)
     values = _dcg(h, k, opt["gain"], log_base)
-    return values if per_user else float(values.mean())
-
-
-def _log_base(log_base):
-    if isinstance(log_base, bool) or not isinstance(log_base, numbers.Real):
-        raise TypeError(f"log_base must be a real number > 1, got {log_base!r}")
-    if not log_base > 1 or not math.isfinite(log_base):
-        raise ValueError(f"log_base must be a real number > 1 (the base of the rank discount); "
-                         f"got {log_base!r}")
-    return float(log_base)
+    return values if check_bool(per_user, "per_user") else float(values.mean())
 
 
 def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, empty=None, convention="evalkit",
@@ -657,6 +652,7 @@ def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, empty=None, convention=
     k = _k(k)
     opt = _options(convention, hit_rate=hit_rate, empty=empty)
     hits = h.hits_at(k)
+    per_user = check_bool(per_user, "per_user")
     if opt["hit_rate"] == "any_hit":
         return _finish((hits > 0).astype(float), h, opt["empty"], "Hit rate", per_user)
     if per_user:
@@ -795,7 +791,7 @@ def distributional_coverage(ranked, *, k=None, base=2):
     >>> distributional_coverage([[1, 2], [1, 2]])     # two items, twice each
     1.0
     """
-    base = _log_base(base) if base != math.e else math.e
+    base = check_log_base(base, "base")
     items = _recommended(ranked, k)
     if not len(items):
         raise ValueError("ranked recommends no item: the distribution is undefined")
@@ -933,7 +929,6 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
         tg = None if grade is None else _column(truth, grade, "truth")
         check_same_length(**{f"truth[{user!r}]": tu, f"truth[{item!r}]": ti})
         if tg is not None:
-            from ._validation import check_grades
             check_same_length(**{f"truth[{user!r}]": tu, f"truth[{grade!r}]": tg})
             tg = check_grades(tg, f"truth[{grade!r}]")
     elif grade is not None:
@@ -981,24 +976,13 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
 # -- scikit-learn's shape: relevance and score matrices -------------------------------------
 
 
-def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
-    """Per-row DCG of ``y_true`` gains ordered by ``y_score``, tie-averaged unless ``ignore_ties``."""
-    n, m = y_true.shape
-    disc = _discount(m, log_base)
-    if k is not None:
-        disc[k:] = 0.0
-    if ignore_ties:
-        # sklearn's order: argsort ascending, reversed (among equal scores, the last column first)
-        ranking = np.argsort(y_score)[:, ::-1]
-        return np.take_along_axis(y_true, ranking, axis=1) @ disc
-    order = np.argsort(-y_score, axis=1, kind="stable")
-    s = np.take_along_axis(y_score, order, axis=1)
-    g = np.take_along_axis(y_true, order, axis=1)
+def _tie_averaged(s, g, disc):
+    """Σ_groups mean(gain) · Σ discount over each row's runs of equal (sorted) scores."""
+    n, m = s.shape
     new = np.ones((n, m), dtype=bool)
     np.not_equal(s[:, 1:], s[:, :-1], out=new[:, 1:])
     if new.all():
-        return g @ disc
-    # McSherry & Najork: a tied group's gains are replaced by their mean
+        return (g * disc).sum(axis=1) if disc.ndim == 2 else g @ disc
     flat_new = new.reshape(-1)
     group = np.cumsum(flat_new) - 1
     n_groups = int(group[-1]) + 1
@@ -1007,6 +991,53 @@ def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
     dsum = np.bincount(group, np.broadcast_to(disc, (n, m)).reshape(-1), minlength=n_groups)
     row = np.repeat(np.arange(n), m)[flat_new]
     return np.bincount(row, total / count * dsum, minlength=n)
+
+
+def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
+    """Per-row DCG of ``y_true`` gains ordered by ``y_score``, tie-averaged unless ``ignore_ties``.
+
+    Tie averaging (McSherry & Najork 2008, sklearn's default): each item of a
+    run of equal scores gets the run's mean gain. With a cut-off k < m, only
+    the k largest scores are sorted (``argpartition``): the runs above the
+    k-th score lie wholly in the top k, and the run at the k-th score gets its
+    mean gain (over the whole row) times the discounts of its positions < k.
+    """
+    n, m = y_true.shape
+    disc = _discount(m, log_base)
+    if k is not None:
+        disc[k:] = 0.0
+    if ignore_ties:
+        # sklearn's order: argsort ascending, reversed (among equal scores, the last column first)
+        ranking = np.argsort(y_score)[:, ::-1]
+        return np.take_along_axis(y_true, ranking, axis=1) @ disc
+    if k is None or k >= m:
+        order = np.argsort(-y_score, axis=1, kind="stable")
+        return _tie_averaged(np.take_along_axis(y_score, order, axis=1),
+                             np.take_along_axis(y_true, order, axis=1), disc)
+    part = np.argpartition(-y_score, k - 1, axis=1)[:, :k]
+    top_s = np.take_along_axis(y_score, part, axis=1)
+    kth = top_s.min(axis=1)
+    order = np.argsort(-top_s, axis=1, kind="stable")
+    s = np.take_along_axis(top_s, order, axis=1)
+    g = np.take_along_axis(np.take_along_axis(y_true, part, axis=1), order, axis=1)
+    above = s > kth[:, None]                       # a prefix of each sorted row
+    out = _tie_averaged(s, g, np.where(above, disc[:k], 0.0))
+    at_kth = y_score == kth[:, None]
+    mean_kth = (y_true * at_kth).sum(axis=1) / at_kth.sum(axis=1)
+    cum = np.concatenate([[0.0], np.cumsum(disc[:k])])
+    a = above.sum(axis=1)
+    return out + mean_kth * (cum[k] - cum[a])
+
+
+def _ideal_dcg_rows(y_true, k, log_base):
+    """Per-row DCG of the row's own gains in decreasing order, cut at k (sklearn's normaliser)."""
+    n, m = y_true.shape
+    if k is None or k >= m:
+        best = np.sort(y_true, axis=1)[:, ::-1]
+        return best @ _discount(m, log_base)
+    top = np.partition(y_true, m - k, axis=1)[:, m - k:]
+    best = np.sort(top, axis=1)[:, ::-1]
+    return best @ _discount(k, log_base)
 
 
 def _check_relevance_scores(y_true, y_score, k, sample_weight, for_ndcg):
@@ -1058,7 +1089,7 @@ def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore
     >>> round(dcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]]), 6)   # tied: 10, 5 -> 7.5 each; 0, 0, 1
     12.67115
     """
-    log_base = _log_base(log_base)
+    log_base = check_log_base(log_base)
     check_bool(ignore_ties, "ignore_ties")
     yt, ys, k, w = _check_relevance_scores(y_true, y_score, k, sample_weight, False)
     return float(np.average(_dcg_rows(yt, ys, k, log_base, ignore_ties), weights=w))
@@ -1092,6 +1123,6 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     check_bool(ignore_ties, "ignore_ties")
     yt, ys, k, w = _check_relevance_scores(y_true, y_score, k, sample_weight, True)
     gain = _dcg_rows(yt, ys, k, 2.0, ignore_ties)
-    best = _dcg_rows(yt, yt, k, 2.0, True)
+    best = _ideal_dcg_rows(yt, k, 2.0)
     out = np.divide(gain, best, out=np.zeros_like(gain), where=best != 0)
     return float(np.average(out, weights=w))

@@ -12,13 +12,12 @@ a dict (as ``output_dict=True``) or a pandas DataFrame; the top-k report
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
 from ._counts import _class_counts, _select, _take
-from ._validation import (check_digits, check_output, check_sample_weight, check_targets,
-                          check_zero_division)
+from ._validation import (check_digits, check_output, check_sample_weight, check_target_names,
+                          check_targets, check_zero_division)
 from .classification import _nanaverage, _scores_from_counts
 
 __all__ = ["classification_report", "render_report"]
@@ -186,7 +185,7 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None,
 
     Examples
     --------
-    Seed 002's three classes:
+    The top-k post's three classes:
 
     >>> print(classification_report([0, 1, 2, 2, 0], [1, 0, 2, 1, 1], zero_division=0.0))
                   precision    recall  f1-score   support
@@ -227,15 +226,8 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None,
     if target_names is None:
         names = ["%s" % label for label in shown]
     else:
-        names = list(target_names)
-        if len(names) != len(shown):
-            if not labels_given:
-                raise ValueError(
-                    f"target_names has {len(names)} names but there are {len(shown)} classes "
-                    "in y_true and y_pred; give labels= to choose the classes they name")
-            warnings.warn(
-                f"labels size, {len(shown)}, does not match size of target_names, "
-                f"{len(names)}", UserWarning, stacklevel=2)
+        names = check_target_names(target_names, len(shown), strict=not labels_given,
+                                   stacklevel=3)
 
     p, r, f, s, averages = _rows(tp, predicted, support, zero_division=zero_division,
                                  micro_heading="accuracy" if covers_all else "micro avg")

@@ -18,17 +18,17 @@ laid out by the same formatter as :func:`evalkit.classification_report`.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ._counts import ClassCounts, _select, _take, encode_labels, topk_code_counts
-from ._validation import (_is_string_like, check_average, check_column_labels, check_digits,
-                          check_k, check_label_matrix, check_labels, check_output,
-                          check_same_length, check_sample_weight, check_score_matrix,
-                          check_ties, check_zero_division)
+from ._validation import (check_average, check_binary_or_matrix_scores, check_bool,
+                          check_columns_match_classes, check_exactly_one, check_column_labels, check_digits,
+                          check_k, check_label_matrix, check_labels, check_labels_name_columns,
+                          check_output, check_same_kind, check_same_length,
+                          check_sample_weight, check_score_matrix, check_sorted_labels,
+                          check_target_names, check_ties, check_zero_division)
 from .classification import _scores_from_counts
-from .exceptions import UndefinedMetricWarning
+from .exceptions import warn_at_caller
 from .report import _rows, render_report
 
 __all__ = ["top_k_labels", "precision_recall_fscore_at_k", "topk_report", "top_k_accuracy_score"]
@@ -71,26 +71,6 @@ def _top_k_columns(scores, k, ties="first", ranked=False):
     return idx
 
 
-def _same_kind(yt, other, name):
-    if _is_string_like(yt) != _is_string_like(other):
-        kinds = ["strings" if _is_string_like(a) else "numbers" for a in (yt, other)]
-        raise TypeError(f"y_true and {name} hold different kinds of labels ({kinds[0]} and "
-                        f"{kinds[1]}); use the same kind in both")
-
-
-def _codes_in(yt, columns):
-    """Position of each true label among the column labels (all must be there)."""
-    sorter = np.argsort(columns, kind="stable")
-    ordered = columns[sorter]
-    pos = np.minimum(np.searchsorted(ordered, yt), len(columns) - 1)
-    found = ordered[pos] == yt
-    if not found.all():
-        raise ValueError(
-            f"y_true contains labels that name no column of y_score, such as "
-            f"{yt[np.argmin(found)].item()!r}: name the columns with labels=")
-    return sorter[pos]
-
-
 def top_k_labels(y_score, k, *, labels=None, ties="first"):
     """Each row's k most likely labels, most likely first: an n x k label matrix.
 
@@ -119,9 +99,8 @@ def top_k_labels(y_score, k, *, labels=None, ties="first"):
 
 def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
     """Validate the input and count tp / predicted / support per class at k."""
-    if (y_topk is None) == (y_score is None):
-        raise ValueError("y_topk and y_score: give exactly one of them (ranked label lists, "
-                         "or a score matrix whose top k are taken)")
+    check_exactly_one(y_topk=y_topk, y_score=y_score)
+    ties = check_ties(ties)
     yt = check_labels(y_true, "y_true")
     n = len(yt)
     if y_topk is not None:
@@ -129,7 +108,7 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
         check_same_length(y_true=yt, y_topk=ranked)
         k = check_k(k, m=ranked.shape[1], of="y_topk")
         block = check_labels(ranked[:, :k].reshape(-1), "y_topk")
-        _same_kind(yt, block, "y_topk")
+        check_same_kind(yt, block, ("y_true", "y_topk"))
         classes, t, codes = encode_labels(yt, block)
         tp, predicted, support = topk_code_counts(t, codes.reshape(n, k), len(classes))
         if labels is None:
@@ -141,8 +120,8 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
     k = check_k(k, m=scores.shape[1], of="y_score")
     ties = check_ties(ties)
     columns = check_column_labels(labels, scores.shape[1], of="y_score")
-    _same_kind(yt, columns, "labels")
-    t = _codes_in(yt, columns)
+    check_same_kind(yt, columns, ("y_true", "labels"))
+    t = check_labels_name_columns(yt, columns)
     idx = _top_k_columns(scores, k, ties)
     tp, predicted, support = topk_code_counts(t, idx, len(columns), distinct=True)
     present = np.flatnonzero((support > 0) | (predicted > 0))
@@ -189,7 +168,7 @@ def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels
 
     Examples
     --------
-    Seed 002's six classes, top 3:
+    The top-k post's six classes, top 3:
 
     >>> y = [0, 5, 0, 3, 4, 2, 1, 1, 5, 4]
     >>> top = [[0, 0, 2], [2, 2, 4], [4, 5, 1], [5, 4, 2], [2, 0, 0],
@@ -235,7 +214,7 @@ def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_nam
 
     Examples
     --------
-    Seed 002's report, computed without rounding first:
+    The top-k post's report, computed without rounding first:
 
     >>> y = [0, 5, 0, 3, 4, 2, 1, 1, 5, 4]
     >>> top = [[0, 0, 2], [2, 2, 4], [4, 5, 1], [5, 4, 2], [2, 0, 0],
@@ -262,10 +241,8 @@ def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_nam
     if target_names is None:
         names = ["%s" % label for label in counts.labels]
     else:
-        names = list(target_names)
-        if len(names) != len(counts.labels):
-            raise ValueError(f"target_names has {len(names)} names but the report has "
-                             f"{len(counts.labels)} classes ({counts.labels.tolist()})")
+        names = check_target_names(target_names, len(counts.labels), strict=True,
+                                   classes=counts.labels.tolist())
     tp, predicted, support = counts.tp, counts.predicted, counts.support
     p, r, f, s, averages = _rows(tp, predicted, support, zero_division=zero_division,
                                  micro_heading="micro avg")
@@ -302,43 +279,28 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     yt = check_labels(y_true, "y_true")
     k = check_k(k)
     ties = check_ties(ties)
-    if not isinstance(normalize, (bool, np.bool_)):
-        raise TypeError(f"normalize must be True or False, got {normalize!r}")
+    normalize = check_bool(normalize, "normalize")
     present = np.unique(yt)
+    if labels is not None:
+        labels = check_labels(labels, "labels")
     binary = len(present) <= 2 and not (labels is not None and len(labels) > 2)
     scores = check_score_matrix(y_score, "y_score", allow_1d=True)
-    if binary:
-        if scores.ndim == 2:
-            if scores.shape[1] != 1:
-                raise ValueError(
-                    f"y_score has {scores.shape[1]} columns but y_true is binary: give 1-D "
-                    "scores of the second class, or labels= with every class if y_true "
-                    "lacks some")
-            scores = scores[:, 0]
-    elif scores.ndim != 2:
-        raise ValueError(f"y_score must be 2-D (n samples x C classes) since y_true has "
-                         f"{len(present)} classes; got an array of shape {scores.shape}")
+    scores = check_binary_or_matrix_scores(scores, len(present), binary=binary)
     check_same_length(y_true=yt, y_score=scores)
     w = check_sample_weight(sample_weight, len(yt))
     n_columns = scores.shape[1] if scores.ndim == 2 else 2
     if labels is None:
         classes = present
-        if len(classes) != n_columns:
-            raise ValueError(
-                f"y_score has {n_columns} columns but y_true has {len(classes)} classes; "
-                "give labels= with every class, in sorted order")
+        check_columns_match_classes(n_columns, len(classes))
     else:
         classes = check_column_labels(labels, n_columns, of="y_score")
-        _same_kind(yt, classes, "labels")
-        if not (np.sort(classes) == classes).all():
-            raise ValueError("labels must be sorted (column j of y_score scores the j-th "
-                             "smallest label, as in scikit-learn)")
+        check_same_kind(yt, classes, ("y_true", "labels"))
+        check_sorted_labels(classes)
     if k >= len(classes):
-        warnings.warn(f"'k' ({k}) greater than or equal to 'n_classes' ({len(classes)}) "
-                      "will result in a perfect score and is therefore meaningless.",
-                      UndefinedMetricWarning, stacklevel=2)
+        warn_at_caller(f"'k' ({k}) greater than or equal to 'n_classes' ({len(classes)}) "
+                       "will result in a perfect score and is therefore meaningless.")
     if labels is not None:
-        t = _codes_in(yt, classes)
+        t = check_labels_name_columns(yt, classes)
     else:
         t = np.searchsorted(classes, yt)
     if binary:

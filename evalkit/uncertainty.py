@@ -38,6 +38,8 @@ class counts vary too).
 from __future__ import annotations
 
 import math
+import os
+import sys
 import warnings
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -76,6 +78,17 @@ _NORMAL = NormalDist()
 _METHODS = {"percentile": "quantiles of the resampled values",
             "bca": "bias-corrected and accelerated, Efron 1987"}
 _CHUNK = 1 << 22  # about this many numbers per block of resamples
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _warn(message, category=UndefinedMetricWarning):
+    """Warn at the caller's line: the first frame outside the evalkit package."""
+    frame, level = sys._getframe(0), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_HERE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 def _f(x):
@@ -381,6 +394,44 @@ def _label_spec(metric, kwargs, y_true, preds):
     return _LabelSpec(kind, kwargs, classes, problem), classes, codes
 
 
+def _topk_hits(kwargs, y_true, y_score, estimate):
+    """``(class codes, hits)`` of :func:`~evalkit.top_k_accuracy_score`'s rows, or None.
+
+    Each row is a hit when its true class is among its k best scores, by
+    the metric's own rules (ties, labels, the binary case). The metric has
+    already validated the input; if the hits do not reproduce its value
+    (they always should), None sends it to the rows path.
+    """
+    from . import topk as _topk
+    from ._validation import check_column_labels, check_score_matrix
+
+    if not set(kwargs) <= {"k", "normalize", "labels", "ties"}:
+        return None
+    k, labels, ties = kwargs.get("k", 2), kwargs.get("labels"), kwargs.get("ties", "last")
+    yt = check_labels(y_true, "y_true")
+    scores = check_score_matrix(y_score, "y_score", allow_1d=True)
+    present = np.unique(yt)
+    binary = len(present) <= 2 and not (labels is not None and len(labels) > 2)
+    if binary and scores.ndim == 2:
+        scores = scores[:, 0]
+    n_columns = scores.shape[1] if scores.ndim == 2 else 2
+    classes = present if labels is None else check_column_labels(labels, n_columns)
+    t = _topk._codes_in(yt, classes) if labels is not None else np.searchsorted(classes, yt)
+    if binary:
+        if k == 1:
+            threshold = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
+            hits = (scores > threshold).astype(np.int64) == t
+        else:
+            hits = np.ones(len(yt), dtype=bool)
+    else:
+        idx = _topk._top_k_columns(scores, k, ties)
+        hits = (idx == t[:, None]).any(axis=1)
+    normalize = kwargs.get("normalize", True)
+    if (hits.mean() if normalize else float(hits.sum())) != estimate:
+        return None
+    return t.astype(np.int64), hits.astype(np.int64), len(classes), bool(normalize)
+
+
 def _cells(codes, n_classes):
     """Distinct rows as cells: ``(cell codes, their counts, their stratum = true class)``."""
     key = codes[0].astype(np.int64)
@@ -458,6 +509,33 @@ class _ScoreEngine:
         idx = self.all_rows[rng.integers(0, n, size=(size, n))]
         both = np.bincount((idx + 2 * offsets).ravel(), minlength=2 * size * G).reshape(size, G, 2)
         return both[:, :, 1], both[:, :, 0]
+
+    def stratified_auc(self, rng, size):
+        """AUCs of ``size`` stratified resamples, counting only the smaller class.
+
+        The smaller class's draws are counted per group (one bincount); the
+        larger class's draws only look up what a row of their group wins
+        against those counts (a gather), e.g. for a drawn negative of group g
+        ``2 x wins = 2 Σ_{h≤g} P_h - P_g``. Same numbers as :meth:`values` on
+        :meth:`draw`'s counts, about half the work.
+        """
+        G = self.n_groups
+        offsets = (np.arange(size, dtype=np.int64) * G)[:, None]
+        small_is_pos = self.P <= self.N
+        small, m_small = (self.pos_rows, self.P) if small_is_pos else (self.neg_rows, self.N)
+        large, m_large = (self.neg_rows, self.N) if small_is_pos else (self.pos_rows, self.P)
+        idx = small[rng.integers(0, m_small, size=(size, m_small))]
+        counts = np.bincount((idx + offsets).ravel(), minlength=size * G).reshape(size, G)
+        cum = np.cumsum(counts, axis=1)
+        if small_is_pos:  # what a negative of group g loses, twice
+            win = 2 * cum - counts
+        else:  # what a positive of group g wins, twice: negatives below and half the tied
+            win = 2 * (m_small - cum) + counts
+        del cum, counts
+        idx = large[rng.integers(0, m_large, size=(size, m_large))]
+        idx += offsets
+        twice_u = win.ravel()[idx].sum(axis=1)
+        return twice_u / (2.0 * self.P * self.N)
 
     def values(self, pos, neg):
         """Metric values (size,) and a mask of resamples where it is undefined."""
@@ -628,16 +706,14 @@ def _report_skipped(n_skipped, n, reason):
         raise ValueError(f"the metric is undefined on every one of the {n} resamples ({reason}): "
                          "no interval can be computed")
     if n_skipped:
-        warnings.warn(f"{n_skipped} of {n} resamples were skipped: the metric is undefined on them "
-                      f"({reason}); the interval uses the other {n - n_skipped} (see n_skipped)",
-                      UndefinedMetricWarning, stacklevel=3)
+        _warn(f"{n_skipped} of {n} resamples were skipped: the metric is undefined on them "
+              f"({reason}); the interval uses the other {n - n_skipped} (see n_skipped)")
 
 
 def _report_undefined(n_undefined, n, spec):
     if n_undefined and spec.warn:
-        warnings.warn(f"the metric is ill-defined (0/0) on {n_undefined} of {n} resamples and was "
-                      "set to 0.0 there (zero_division='warn'); pass zero_division=nan to skip "
-                      "them instead", UndefinedMetricWarning, stacklevel=3)
+        _warn(f"the metric is ill-defined (0/0) on {n_undefined} of {n} resamples and was set "
+              "to 0.0 there (zero_division='warn'); pass zero_division=nan to skip them instead")
 
 
 def _check_common(n_resamples, confidence, method, random_state):
@@ -656,7 +732,11 @@ def _chunks(total, per):
 
 def _estimate(metric, arrays, kwargs):
     args = [a for a in arrays if a is not None]
-    value = _scalar(metric(*args, **kwargs))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = _scalar(metric(*args, **kwargs))
+    for w in caught:  # the metric's own warnings, moved to the caller's line
+        _warn(str(w.message), w.category)
     if np.isnan(value):
         raise ValueError("metric is undefined (nan) on the data itself: there is nothing to put "
                          "an interval around (e.g. the AUC with one class present)")
@@ -695,10 +775,17 @@ def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="per
     multinomial draw of the confusion-matrix cells, and for
     :func:`~evalkit.roc_auc_score` and :func:`~evalkit.average_precision_score`
     (binary, unweighted) a draw of the threshold sweep's (score group, label)
-    counts; every resample is evaluated at once as arrays ("cell counts" /
-    "sweep counts" scheme). Any other callable, or these with
+    counts; for :func:`~evalkit.top_k_accuracy_score` (unweighted) of the
+    (class, hit) cells; every resample is evaluated at once as arrays ("cell
+    counts" / "sweep counts" scheme). Any other callable, or these with
     ``sample_weight``, is called on each resample of the rows ("rows"
     scheme; ``sample_weight`` in ``metric_kwargs`` is resampled with them).
+
+    **BCa's jackknife.** The acceleration needs the metric with each row
+    left out: computed from the counts on the fast paths; on the rows path
+    it calls the metric n more times, or, above 2,000 rows, leaves out 2,000
+    groups of rows instead (rows ``i mod 2000``, the delete-a-group
+    jackknife).
 
     **Undefined resamples.** A resample on which the metric is nan or raises
     ValueError (e.g. the AUC of a resample with one class) is skipped,
@@ -760,6 +847,11 @@ def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="per
             spec, classes, (t, p) = found
             return _bootstrap_labels(spec, len(classes), t, p, estimate, n_resamples, confidence,
                                      method, bool(strat_flag), rng)
+        if metric is _topk_accuracy():
+            found = _topk_hits(metric_kwargs, arrays[0], arrays[1], estimate)
+            if found is not None:
+                return _bootstrap_hits(*found, estimate, n_resamples, confidence, method,
+                                       bool(strat_flag), rng)
         score_in = _score_input(_SCORE_METRICS.get(metric), metric, metric_kwargs, *arrays)
         if score_in is not None:
             engine = _ScoreEngine(_SCORE_METRICS[metric], *score_in)
@@ -798,6 +890,36 @@ def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="per
     low, high = _interval(dist, estimate, jack, confidence, method)
     return ConfidenceInterval(estimate, low, high, confidence, method, n_resamples, n_skipped,
                               "rows: " + scheme, None, dist)
+
+
+def _topk_accuracy():
+    from .topk import top_k_accuracy_score
+
+    return top_k_accuracy_score
+
+
+def _bootstrap_hits(t, hits, n_classes, normalize, estimate, n_resamples, confidence, method,
+                    stratify, rng):
+    """Top-k accuracy of resamples: multinomial counts of the (class, hit) cells."""
+    cells, counts, strata = _cells([t, hits], 2)
+    strata = cells // 2
+    hit = cells % 2
+    n = counts.sum()
+    dist = []
+    for size in _chunks(n_resamples, len(cells)):
+        drawn = _draw_cells(rng, counts, strata, size, stratify)
+        correct = drawn @ hit
+        dist.append(correct / n if normalize else correct.astype(np.float64))
+    dist = np.concatenate(dist)
+    jack = None
+    if method == "bca":
+        left = (np.dot(counts, hit) - hit) / ((n - 1) if normalize else 1.0)
+        jack = (left, counts)
+    low, high = _interval(dist, estimate, jack, confidence, method)
+    scheme = ("cell counts: (class, hit) multinomial per class of y_true (stratified)" if stratify
+              else "cell counts: (class, hit) multinomial over all cells (not stratified)")
+    return ConfidenceInterval(estimate, low, high, confidence, method, n_resamples, 0, scheme,
+                              None, dist)
 
 
 def _label_scheme(stratify):
@@ -843,6 +965,11 @@ def _label_jackknife(spec, counts, ct, cp, n_classes):
 def _bootstrap_scores(engine, estimate, n_resamples, confidence, method, stratify, rng):
     dist, undefined = [], []
     for size in _chunks(n_resamples, 3 * (engine.P + engine.N)):
+        if stratify and engine.kind == "auc":  # both classes in every resample
+            v = engine.stratified_auc(rng, size)
+            dist.append(v)
+            undefined.append(np.zeros(size, dtype=bool))
+            continue
         v, u = engine.values(*engine.draw(rng, size, stratify))
         dist.append(v)
         undefined.append(u)
@@ -1168,12 +1295,20 @@ def _auc_input(y_true, y_score, name="y_score"):
     y = check_labels(y_true, "y_true")
     scores = check_scores(y_score, name)
     check_same_length(**{"y_true": y, name: scores})
-    classes = np.unique(y)
-    if len(classes) != 2:
-        what = "one class" if len(classes) < 2 else f"{len(classes)} classes"
+    if y.dtype.kind in "biuf":  # two passes, no sort
+        lo, hi = y.min(), y.max()
+        positive = y == hi
+        n_pos = int(np.count_nonzero(positive))
+        n_classes = 1 if lo == hi else (2 if n_pos + np.count_nonzero(y == lo) == len(y) else 3)
+    else:
+        classes = np.unique(y)
+        n_classes = len(classes)
+        positive = y == classes[-1]
+    if n_classes != 2:
+        what = "one class" if n_classes < 2 else "more than 2 classes"
         raise ValueError(f"y_true has {what}: the AUC's interval needs binary y_true with both "
                          "classes present (the larger label is positive)")
-    return y == classes[-1], scores
+    return positive, scores
 
 
 def _delong_groups(positive, scores):
@@ -1194,6 +1329,83 @@ def _delong_groups(positive, scores):
     v01 = (2 * tps - pos_g) / (2.0 * P)
     auc = float(np.dot(pos_g, v10)) / P
     return auc, v10, pos_g, v01, neg_g
+
+
+_TOP = np.uint64(1 << 63)
+_ONE = np.uint64(1)
+
+
+def _delong_sorted(positive, scores):
+    """``(auc, variance)`` from one sort of label-carrying keys (Sun & Xu 2014); None if too wide.
+
+    A non-negative float's bits sort like the float (other scores are
+    mapped to order-keeping keys first); shifted left by one, the free
+    lowest bit holds the label, so one ``np.sort`` orders the samples and
+    keeps their labels -- no argsort. Then per group of equal scores (in
+    ascending order) with ``p_g`` positives and ``n_g`` negatives and
+    cumulative counts ``cp_g``, ``cn_g`` through the group: a positive's
+    component is ``(2 cn_g - n_g) / 2N`` (negatives below, ties half), a
+    negative's ``(2 (P - cp_g) + p_g) / 2P`` (positives above, ties half).
+    ``None`` when the keys span 2**63 or more (the sweep's argsort path then).
+    """
+    if scores.dtype == np.float64 and scores.min() >= 0:
+        keys = np.left_shift(scores.view(np.uint64), _ONE)  # -0.0 becomes +0.0's key
+    else:
+        x = np.add(scores, 0.0, dtype=np.float64)  # a copy; -0.0 becomes 0.0
+        keys = x.view(np.uint64)
+        if x.min() < 0:
+            negative = keys >= _TOP
+            np.invert(keys, out=keys, where=negative)
+            np.bitwise_or(keys, _TOP, out=keys, where=~negative)
+            keys -= keys.min()
+        if keys.max() >= _TOP:
+            return None
+        keys <<= _ONE
+    np.bitwise_or(keys, positive, out=keys)
+    keys.sort()
+    n = len(keys)
+    is_pos = (keys & _ONE).astype(bool)
+    keys >>= _ONE
+    equal = keys[:-1] == keys[1:]  # equal[i]: samples i and i + 1 tie
+    del keys
+    # twice each component times N (positives) or P (negatives), as if no score tied: the
+    # j-th positive (from 0) at position i has i - j negatives below it; the j-th negative
+    # at position i has i - j positives below it, so P - (i - j) above
+    twice_a = np.flatnonzero(is_pos)
+    P = len(twice_a)
+    N = n - P
+    pos_at = twice_a.copy() if equal.any() else None
+    twice_a -= np.arange(P)
+    twice_a *= 2
+    np.logical_not(is_pos, out=is_pos)
+    twice_b = np.flatnonzero(is_pos)
+    twice_b -= np.arange(N)
+    np.subtract(P, twice_b, out=twice_b)
+    twice_b *= 2
+    if pos_at is not None:  # each group of tied scores: the same component, ties half
+        step = np.diff(equal.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+        first = np.flatnonzero(step == 1)  # first sample of each tied group
+        stop = np.flatnonzero(step == -1) + 1  # one past its last
+        pos_before = np.searchsorted(pos_at, first)
+        pos_through = np.searchsorted(pos_at, stop)
+        neg_before, neg_through = first - pos_before, stop - pos_through
+        p_t, n_t = pos_through - pos_before, neg_through - neg_before
+        twice_a[_ranges(pos_before, p_t)] = np.repeat(2 * neg_before + n_t, p_t)
+        twice_b[_ranges(neg_before, n_t)] = np.repeat(2 * (P - pos_through) + p_t, n_t)
+    a, b = twice_a.astype(np.float64), twice_b.astype(np.float64)
+    auc = float(a.sum()) / (2.0 * P * N)
+    a -= 2 * auc * N
+    b -= 2 * auc * P
+    s10 = float(np.dot(a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
+    s01 = float(np.dot(b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
+    return auc, s10 / P + s01 / N
+
+
+def _ranges(starts, lengths):
+    """``concatenate([arange(s, s + m) for s, m in zip(starts, lengths)])``, vectorized."""
+    total = int(lengths.sum())
+    offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return np.arange(total) + offsets
 
 
 def _delong_var(auc, v10, pos_g, v01, neg_g):
@@ -1252,8 +1464,15 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
                             n_resamples=n_resamples, confidence=confidence, stratify=stratify,
                             random_state=random_state)
     positive, scores = _auc_input(y_true, y_score)
-    auc, v10, pos_g, v01, neg_g = _delong_groups(positive, scores)
-    se = math.sqrt(max(_delong_var(auc, v10, pos_g, v01, neg_g), 0.0))
+    _strata(stratify, positive, len(positive))  # refused here too, though DeLong needs no strata
+    fast = None
+    if scores.dtype.kind == "f" or np.abs(scores).max() <= 2**53:
+        fast = _delong_sorted(positive, scores)
+    if fast is None:  # keys too wide: components per score group from the sweep's argsort
+        groups = _delong_groups(positive, scores)
+        fast = groups[0], _delong_var(*groups)
+    auc, var = fast
+    se = math.sqrt(max(var, 0.0))
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
     return ConfidenceInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), confidence,
                               "delong", standard_error=se,

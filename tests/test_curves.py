@@ -516,12 +516,13 @@ def test_max_fpr_out_of_range(max_fpr):
         ek.roc_auc_score([0, 1], [0.1, 0.9], max_fpr=max_fpr)
 
 
-def test_multiclass_auc_is_not_supported_yet():
-    with pytest.raises(ValueError, match="y_true has 3 classes.*not supported yet"):
+def test_multiclass_auc_needs_a_score_matrix():
+    # multiclass AUC and AP themselves: tests/test_multiclass_auc.py
+    with pytest.raises(ValueError, match=r"y_score must be of shape \(n_samples, n_classes\)"):
         ek.roc_auc_score([0, 1, 2], [0.1, 0.5, 0.9], multi_class="ovr", labels=[0, 1, 2])
-    with pytest.raises(ValueError, match="multiclass ROC AUC, which evalkit does not support"):
+    with pytest.raises(ValueError, match="multi_class must be 'ovr'"):
         ek.roc_auc_score([0, 1, 2], [[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]])
-    with pytest.raises(ValueError, match="y_true has 3 classes.*binary y_true only"):
+    with pytest.raises(ValueError, match=r"y_score must be of shape \(n_samples, n_classes\)"):
         ek.average_precision_score([0, 1, 2], [0.1, 0.5, 0.9])
 
 

@@ -240,6 +240,8 @@ def test_every_cutoff_from_one_pass_and_partitions_add_up():
     np.testing.assert_array_equal(both.matrix(), whole.matrix())
     np.testing.assert_array_equal(both.n_relevant, whole.n_relevant)
     np.testing.assert_array_equal((a + b).n_ranked, whole.n_ranked)
+    thirds = [ek.ranking_hits(ranked[i:i + 14], relevant[i:i + 14]) for i in (0, 14, 28)]
+    np.testing.assert_array_equal(sum(thirds).matrix(), whole.matrix())   # sum() works
     for k in (1, 2, 5, 10, 100):
         for fn in (ek.ndcg_at_k, ek.precision_at_k, ek.recall_at_k, ek.arhr_at_k):
             assert fn(both, None, k) == fn(whole, None, k) == fn(ranked, relevant, k)
@@ -352,6 +354,10 @@ def test_trec_ties_by_document_id_descending():
     # input order (ranx): d1 first
     _, ranked_in, _ = ek.lists_from_frame(pred, truth, score="score", ties="input")
     assert ek.mean_reciprocal_rank(ranked_in, relevant) == 1.0
+    # sklearn averages over the tied orderings: NDCG@3 = (1/3)(1 + 1/log2(3) + 1/2) = 0.7103
+    tied = ek.ndcg_score([[1, 0, 0]], [[0.5, 0.5, 0.5]], k=3)
+    assert tied == pytest.approx(skm.ndcg_score([[1, 0, 0]], [[0.5, 0.5, 0.5]], k=3), abs=1e-15)
+    assert round(tied, 4) == 0.7103
 
 
 def _trec_frame(pred, truth):
@@ -549,6 +555,73 @@ def test_torchmetrics_average_precision_divides_by_hits():
     assert ek.mean_average_precision(ranked, relevant, 3, convention="torchmetrics") == 1.0
     assert ek.mean_average_precision(ranked, relevant, 3) == 0.5
     assert ek.mean_average_precision(ranked, relevant, 3, convention="spark") == 0.5
+
+
+def test_torchmetrics_doc_examples():
+    # RetrievalMAP / RetrievalMRR docs: indexes [0,0,0,1,1,1,1], preds [.2,.3,.5,.1,.3,.5,.2],
+    # target [F,F,T,F,T,F,T] -> MAP 0.7917, MRR 0.75; retrieval_normalized_dcg docs -> 0.6957
+    frame = {"user": [0, 0, 0, 1, 1, 1, 1], "item": list(range(7)),
+             "score": [0.2, 0.3, 0.5, 0.1, 0.3, 0.5, 0.2]}
+    truth = {"user": [0, 1, 1], "item": [2, 4, 6]}
+    _, ranked, relevant = ek.lists_from_frame(frame, truth, score="score")
+    assert round(ek.mean_average_precision(ranked, relevant, convention="torchmetrics"), 4) == 0.7917
+    assert ek.mean_reciprocal_rank(ranked, relevant, convention="torchmetrics") == 0.75
+    ranked = [list(np.argsort(-np.array([0.1, 0.2, 0.3, 4, 70])))]
+    relevant = [{0: 10, 3: 1, 4: 5}]
+    assert round(ek.ndcg_at_k(ranked, relevant, None, convention="torchmetrics"), 4) == 0.6957
+
+
+# RecBole's own fixtures (RUCAIBox/RecBole tests/metrics/test_topk_metrics.py): a hit matrix
+# pos_idx of 4 users x 3 ranks, pos_len = R, metric values at every cut-off 1..3.
+RECBOLE_POS = np.array([[0, 0, 0], [1, 1, 1], [1, 0, 1], [0, 0, 1]])
+RECBOLE_LEN = [1, 3, 4, 2]
+RECBOLE_ITEMS = np.array([[5, 7, 3], [4, 5, 2], [2, 3, 5], [1, 4, 6], [5, 3, 7]])
+
+
+def _recbole_lists():
+    ranked, relevant = [], []
+    for u, (row, r) in enumerate(zip(RECBOLE_POS, RECBOLE_LEN)):
+        items = [100 * u + j for j in range(3)]
+        ranked.append(items)
+        rel = {i for i, h in zip(items, row) if h}
+        rel |= {100 * u + 50 + j for j in range(r - len(rel))}   # relevant, never ranked
+        relevant.append(rel)
+    return ranked, relevant
+
+
+def test_recbole_preset_equals_recboles_own_fixtures():
+    ranked, relevant = _recbole_lists()
+    h = ek.ranking_hits(ranked, relevant)
+    log2 = np.log2
+    want = {
+        "hit": [[0, 0, 0], [1, 1, 1], [1, 1, 1], [0, 0, 1]],
+        "ndcg": [[0, 0, 0], [1, 1, 1],
+                 [1, 1 / log2(2) / (1 / log2(2) + 1 / log2(3)),
+                  (1 / log2(2) + 1 / log2(4)) / (1 / log2(2) + 1 / log2(3) + 1 / log2(4))],
+                 [0, 0, 1 / log2(4) / (1 / log2(2) + 1 / log2(3))]],
+        "mrr": [[0, 0, 0], [1, 1, 1], [1, 1, 1], [0, 0, 1 / 3]],
+        "map": [[0, 0, 0], [1, 1, 1], [1, 1 / 2, (1 / 3) * (1 / 1 + 2 / 3)], [0, 0, (1 / 3) * (1 / 2)]],
+        "recall": [[0, 0, 0], [1 / 3, 2 / 3, 1], [1 / 4, 1 / 4, 2 / 4], [0, 0, 1 / 2]],
+        "precision": [[0, 0, 0], [1, 1, 1], [1, 1 / 2, 2 / 3], [0, 0, 1 / 3]],
+    }
+    kw = {"convention": "recbole", "per_user": True}
+    got = {
+        "hit": [ek.hit_rate_at_k(h, None, k, **kw) for k in (1, 2, 3)],
+        "ndcg": [ek.ndcg_at_k(h, None, k, **kw) for k in (1, 2, 3)],
+        "mrr": [ek.mean_reciprocal_rank(h, None, k=k, **kw) for k in (1, 2, 3)],
+        "map": [ek.mean_average_precision(h, None, k, **kw) for k in (1, 2, 3)],
+        "recall": [ek.recall_at_k(h, None, k, **kw) for k in (1, 2, 3)],
+        "precision": [ek.precision_at_k(h, None, k, **kw) for k in (1, 2, 3)],
+    }
+    for name in want:
+        np.testing.assert_allclose(np.column_stack(got[name]), want[name], rtol=1e-12, err_msg=name)
+    assert ek.catalog_coverage(RECBOLE_ITEMS, 8) == 7 / 8
+    gini = ((-7) * 0 + (-5) * 1 + (-3) * 1 + (-1) * 2 + 1 * 2 + 3 * 2 + 5 * 3 + 7 * 4) / (8 * (3 * 5))
+    assert ek.gini_index(RECBOLE_ITEMS, 8) == pytest.approx(gini, abs=1e-15)
+    # RecBole's ShannonEntropy is the natural-log entropy divided by the distinct items (7)
+    p = np.array([1, 2, 3, 2, 4, 1, 2]) / 15
+    recbole_entropy = -np.mean(p * np.log(p))
+    assert ek.distributional_coverage(RECBOLE_ITEMS, base=math.e) / 7 == pytest.approx(recbole_entropy)
 
 
 def test_presets_bundle_options_and_explicit_options_win():

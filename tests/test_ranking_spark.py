@@ -1,0 +1,173 @@
+"""evalkit.mllib.RankingMetrics against real PySpark (marker ``spark``): Spark's numbers bit for bit.
+
+Binary relevance through PySpark's own ``RankingMetrics``; graded relevance through the
+JVM's ``RankingMetrics.of`` on an RDD of 3-tuples, because PySpark 4.3's Python wrapper
+passes only the first two columns to the JVM (graded NDCG through it returns the binary
+value). One local SparkSession for the module; skipped without pyspark or Java unless CI=true.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+
+import numpy as np
+import pytest
+
+import evalkit as ek
+
+pytestmark = pytest.mark.spark
+
+SUITE = [([1, 6, 2, 7, 8, 3, 9, 10, 4, 5], [1, 2, 3, 4, 5]),
+         ([4, 1, 5, 6, 2, 7, 3, 8, 9, 10], [1, 2, 3]),
+         ([1, 2, 3, 4, 5], [])]
+SUITE_RELEVANCE = [[3, 2, 1, 1, 1], [2, 0, 0], []]
+KS = (1, 2, 3, 5, 10, 15)
+
+
+def _spark_missing():
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        return "pyspark is not installed (pip install -e '.[test]')"
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        return "Java is not installed (Spark needs a JDK 17 or later on PATH or JAVA_HOME)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def spark():
+    missing = _spark_missing()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but the real-Spark tests cannot run: {missing}")
+        pytest.skip(missing)
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("evalkit-ranking-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.driver.host", "127.0.0.1")
+               .config("spark.sql.shuffle.partitions", "2")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def _floats(rows):
+    return [tuple([float(v) for v in col] for col in row) for row in rows]
+
+
+def python_wrapper(spark, rows, num_partitions):
+    """PySpark's RankingMetrics (binary: it drops a relevance column)."""
+    import warnings
+
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)   # its SQLContext use
+        return RankingMetrics(spark.sparkContext.parallelize(_floats(rows), num_partitions))
+
+
+def jvm_metrics(spark, rows, num_partitions):
+    """The JVM's RankingMetrics.of on a JavaRDD of Tuple2/Tuple3 of java lists of doubles."""
+    sc = spark.sparkContext
+    jvm = sc._jvm
+
+    def jlist(values):
+        out = jvm.java.util.ArrayList()
+        for v in values:
+            out.add(float(v))
+        return out
+
+    tuples = jvm.java.util.ArrayList()
+    for row in rows:
+        cols = [jlist(c) for c in row]
+        tuples.add(jvm.scala.Tuple3(*cols) if len(cols) == 3 else jvm.scala.Tuple2(*cols))
+    return jvm.org.apache.spark.mllib.evaluation.RankingMetrics.of(sc._jsc.parallelize(tuples, num_partitions))
+
+
+def random_rows(rng, n_rows, graded):
+    rows = []
+    for _ in range(n_rows):
+        n_items = int(rng.integers(3, 30))
+        pred = list(rng.integers(0, n_items, int(rng.integers(0, 15))))   # may repeat, as Spark allows
+        labels = list(rng.permutation(n_items)[:int(rng.integers(0, 8))])
+        if rng.random() < 0.2 and labels:          # a repeated label (Spark takes the set; the
+            labels.append(labels[0])               # graded ideal reads the array as given)
+        if graded:
+            rel = list(rng.integers(0, 4, len(labels)))
+            rows.append((pred, labels, rel))
+        else:
+            rows.append((pred, labels))
+    return rows
+
+
+def test_spark_suite_through_pyspark_and_the_jvm(spark):
+    ours = ek.RankingMetrics(SUITE, num_partitions=2)
+    theirs = python_wrapper(spark, SUITE, 2)
+    for k in KS:
+        assert ours.precision_at(k) == theirs.precisionAt(k)
+        assert ours.recall_at(k) == theirs.recallAt(k)
+        assert ours.ndcg_at(k) == theirs.ndcgAt(k)
+        assert ours.mean_average_precision_at(k) == theirs.meanAveragePrecisionAt(k)
+    assert ours.mean_average_precision() == theirs.meanAveragePrecision
+    graded = [(p, lab, r) for (p, lab), r in zip(SUITE, SUITE_RELEVANCE)]
+    jm = jvm_metrics(spark, graded, 2)
+    ours_graded = ek.RankingMetrics(graded, num_partitions=2)
+    for k in KS:
+        assert ours_graded.ndcg_at(k) == jm.ndcgAt(k)
+    assert round(jm.ndcgAt(3), 6) == 0.51196
+    # PySpark's Python wrapper drops the relevance column: it returns the binary NDCG
+    assert python_wrapper(spark, graded, 2).ndcgAt(3) == ours.ndcg_at(3) != jm.ndcgAt(3)
+
+
+def test_spark_graded_ideal_is_the_given_order(spark):
+    reversed_rows = [(p, lab[::-1], r[::-1]) for (p, lab), r in zip(SUITE, SUITE_RELEVANCE)]
+    jm = jvm_metrics(spark, reversed_rows, 1)
+    assert jm.ndcgAt(3) == ek.RankingMetrics(reversed_rows).ndcg_at(3)
+    assert jm.ndcgAt(3) > 1.75
+
+
+@pytest.mark.parametrize("graded", [False, True])
+def test_randomized_rows_bit_for_bit(spark, graded):
+    rng = np.random.default_rng(11 + graded)
+    for n_rows, parts in [(40, 1), (60, 2)]:
+        rows = random_rows(rng, n_rows, graded)
+        ours = ek.RankingMetrics(rows, num_partitions=parts)
+        jm = jvm_metrics(spark, rows, parts)
+        for k in (1, 4, 15):
+            assert ours.ndcg_at(k) == jm.ndcgAt(k), k
+            assert ours.precision_at(k) == jm.precisionAt(k), k
+            assert ours.recall_at(k) == jm.recallAt(k), k
+            assert ours.mean_average_precision_at(k) == jm.meanAveragePrecisionAt(k), k
+        assert ours.mean_average_precision() == jm.meanAveragePrecision()
+        if not graded:
+            py = python_wrapper(spark, rows, parts)
+            assert ours.ndcg_at(5) == py.ndcgAt(5)
+            assert ours.mean_average_precision() == py.meanAveragePrecision
+
+
+def test_ranking_presets_agree_with_spark_on_distinct_rows(spark):
+    # evalkit.ranking with convention="spark" (distinct predictions, labels sorted by relevance)
+    rng = np.random.default_rng(5)
+    rows = []
+    for _ in range(50):
+        items = rng.permutation(40)
+        pred = [int(v) for v in items[:int(rng.integers(1, 20))]]
+        labels = [int(v) for v in rng.permutation(40)[:int(rng.integers(1, 10))]]
+        rel = sorted((int(v) for v in rng.integers(1, 4, len(labels))), reverse=True)
+        rows.append((pred, labels, rel))
+    jm = jvm_metrics(spark, rows, 1)
+    ranked = [p for p, _, _ in rows]
+    sets = [set(lab) for _, lab, _ in rows]
+    grades = [dict(zip(lab, rel)) for _, lab, rel in rows]
+    for k in (1, 5, 10):
+        assert ek.ndcg_at_k(ranked, grades, k, convention="spark") == pytest.approx(jm.ndcgAt(k), abs=1e-14)
+        assert ek.precision_at_k(ranked, sets, k, convention="spark") == pytest.approx(jm.precisionAt(k), abs=1e-14)
+        assert ek.mean_average_precision(ranked, sets, k, convention="spark") == pytest.approx(
+            jm.meanAveragePrecisionAt(k), abs=1e-14)
+    assert ek.mean_average_precision(ranked, sets, convention="spark") == pytest.approx(
+        jm.meanAveragePrecision(), abs=1e-14)
