@@ -317,6 +317,9 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         self.num_bins = plan["num_bins"]
         self.bin_threshold = "last"
         self.pr_first_point = "spark"
+        self.num_partitions = 1          # the mirror's one-partition semantics
+        self._binned = None
+        self._partition_rows = None
         self.n_pos, self.n_neg = plan["totals"][:2]
         self._sweep = None
         self._areas = None
