@@ -242,6 +242,16 @@ def _counts(method, **fixed):
     return call
 
 
+def _around(wrapper, metric, **fixed):
+    """An evalkit.uncertainty wrapper around one metric; its options are the wrapper's own."""
+    def call(*args, **kw):
+        return wrapper(metric, *args, **{**fixed, **kw})
+    sig = inspect.signature(wrapper)
+    call.__signature__ = sig.replace(
+        parameters=[p for p in sig.parameters.values() if p.name != "metric"])
+    return call
+
+
 def _bcm(method, *args):
     """A BinaryClassificationMetrics method, registered on the rows it is built from."""
     def call(rows, **kw):
@@ -371,6 +381,18 @@ METRICS = {
                                  {"method": "bootstrap", "n_resamples": 50, "random_state": 0},
                                  strings=None, order=False),
     "delong_test": Case(ek.delong_test, "paired_scores", strings=None),
+    # the wrappers, each around one metric: F1 on the count path, the AUC on the sweep's
+    "bootstrap_ci": Case(_around(ek.bootstrap_ci, ek.f1_score, n_resamples=50, random_state=0),
+                         "binary_labels", strings=_POS_B, weights=False, warns=True),
+    "bootstrap_ci:auc": Case(_around(ek.bootstrap_ci, ek.roc_auc_score, n_resamples=50,
+                                      random_state=0),
+                             "binary_scores", strings=None, weights=False),
+    "paired_bootstrap": Case(_around(ek.paired_bootstrap, ek.roc_auc_score, n_resamples=50,
+                                      random_state=0),
+                             "paired_scores", strings=None, order=False),
+    "permutation_test": Case(_around(ek.permutation_test, ek.roc_auc_score, n_permutations=20,
+                                      random_state=0),
+                             "paired_scores", strings=None, order=False),
     # recommender lists (evalkit.ranking)
     "precision_at_k": Case(ek.precision_at_k, "ranking", {"k": 3}),
     "recall_at_k": Case(ek.recall_at_k, "ranking", {"k": 3}),
@@ -438,9 +460,8 @@ NOT_METRICS = {"UndefinedMetricWarning", "BinaryCounts", "BinaryClassificationMe
                "SparkSteps", "spark_format",
                # result classes of evalkit.uncertainty and evalkit.ranking, a converter
                "ConfidenceInterval", "Comparison", "RankingHits", "lists_from_frame",
-               # TODO (uncertainty): wrappers that take a metric; register them with
-               # their own kind of input. proportion_ci takes two counts, not arrays.
-               "bootstrap_ci", "paired_bootstrap", "permutation_test", "proportion_ci"}
+               # proportion_ci takes two counts, not arrays (tested in test_uncertainty)
+               "proportion_ci"}
 
 #: Bad values of each option (by keyword); each must be refused with a
 #: TypeError or ValueError whose message starts with the keyword. Options
