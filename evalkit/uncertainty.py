@@ -1007,8 +1007,9 @@ def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confid
     (the resampled differences shifted to mean 0, Hall & Wilson 1991).
     The count paths of :func:`bootstrap_ci` apply (the cells are then
     (actual, prediction of a, prediction of b)). Per-user values (one number
-    per user for each model, e.g. average precision): pass
-    ``metric=np.mean`` and ``y_true=None``; users are resampled.
+    per user for each model, e.g. ``ek.mean_average_precision(ranked,
+    relevant, per_user=True)``): pass ``metric=np.mean`` and ``y_true=None``;
+    users are resampled.
 
     Parameters
     ----------
