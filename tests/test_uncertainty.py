@@ -729,3 +729,15 @@ def test_ranking_metrics_over_users():
     assert d.low > 0 and d.p_value < 0.01
     t = ek.permutation_test(np.mean, None, ap_good, ap_bad, random_state=0)
     assert t.p_value < 0.01
+
+
+@pytest.mark.parametrize("digits", [0, 1, 2])
+def test_delong_few_distinct_scores(digits):
+    rng = np.random.default_rng(24 + digits)
+    n = 500
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = np.round(rng.random(n) * 0.7 + 0.3 * y, digits)  # many ties: the per-group path
+    aucs, cov = delong_brute(y, [s])
+    auc, var = U._delong_sorted(y == 1, s)
+    assert auc == pytest.approx(aucs[0], rel=1e-12) and var == pytest.approx(cov[0, 0], rel=1e-9)
