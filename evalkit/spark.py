@@ -69,8 +69,11 @@ def _quiet_log4j2_file():
 
 
 def _quiet_pyspark_warnings():
-    """PySpark 4.3 warns on every pandas conversion that pandas 3 is not fully supported."""
+    """PySpark's own noise: pandas 3 "not fully supported", and mllib's SQLContext deprecation."""
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas",
+                            category=FutureWarning)
+    # pyspark.mllib's own wrappers still build an SQLContext, which warns on every call
+    warnings.filterwarnings("ignore", message="Deprecated in 3.0.0. Use SparkSession.builder",
                             category=FutureWarning)
 
 
