@@ -425,8 +425,8 @@ def _sorted_label_keys(positive, scores):
     """
     if scores.dtype == np.float64:
         x = scores
-    elif scores.dtype.kind == "f" or (scores.dtype.kind in "biu"
-                                      and np.abs(scores).max() <= 2**53):
+    elif (scores.dtype.kind == "f" and scores.dtype.itemsize <= 8) or (
+            scores.dtype.kind in "biu" and np.abs(scores).max() <= 2**53):
         x = scores.astype(np.float64)
     else:
         return None

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 
 import numpy as np
 
@@ -51,6 +51,15 @@ PR_FIRST_POINTS = {
 # -- printing as Spark prints ----------------------------------------------------
 
 
+def _two_digits(x):
+    """The two-digit decimal closest to ``x``'s exact value, if it rounds back to ``x``."""
+    exact = Decimal(x)
+    shift = exact.adjusted() - 1  # 10**shift is the unit of the second digit
+    n = int((exact.scaleb(-shift)).to_integral_value(rounding=ROUND_HALF_EVEN))
+    candidate = Decimal(n).scaleb(shift)
+    return candidate.as_tuple() if float(candidate) == x else None
+
+
 def _java_double(x):
     """Java's ``Double.toString``: shortest digits; plain for 1e-3 <= |x| < 1e7, else d.dddE±n."""
     if math.isnan(x):
@@ -61,6 +70,10 @@ def _java_double(x):
         return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
     sign = "-" if x < 0 else ""
     t = Decimal(repr(abs(x))).as_tuple()  # repr: the shortest digits that round-trip
+    if len(t.digits) == 1:
+        # Java prints at least two digits, and of the two-digit decimals that round to x
+        # it takes the closest to x's exact value: Double.MIN_VALUE is 4.9E-324, not 5.0E-324
+        t = _two_digits(abs(x)) or t
     digits = "".join(map(str, t.digits)).rstrip("0")
     exp10 = len("".join(map(str, t.digits))) + t.exponent - 1  # position of the first digit
     digits = digits.lstrip("0") or "0"
@@ -80,9 +93,13 @@ def spark_format(value):
     ``Double.toString`` (the shortest digits that identify the double, like
     Python's ``repr``, but ``1.0E-4`` below 10⁻³ and ``1.0E7`` from 10⁷ on,
     and always a digit after the point), an integer (a ``Long``) plainly, and
-    a tuple as ``(a,b)`` -- no space after the comma. Java 17 and older
-    occasionally print one digit more than the shortest; Java 19 and later
-    print the shortest, as this does.
+    a tuple as ``(a,b)`` -- no space after the comma. Java prints at least
+    two significant digits: where the shortest has one, it takes the
+    two-digit decimal closest to the double's exact value, so
+    ``Double.MIN_VALUE`` (5e-324) prints ``4.9E-324``. Java 17 and older
+    occasionally print one digit more than the shortest (1e23 as
+    ``9.999999999999999E22``, 2 x MIN_VALUE as ``1.0E-323``); Java 19 and
+    later follow the rule above everywhere, as this does.
 
     Parameters
     ----------
@@ -99,6 +116,8 @@ def spark_format(value):
     '(1.0,0.09090909090909091)'
     >>> spark_format(0.0001), spark_format(12345678.0), spark_format(89)
     ('1.0E-4', '1.2345678E7', '89')
+    >>> spark_format(5e-324)
+    '4.9E-324'
     """
     if isinstance(value, (tuple, list, np.ndarray)):
         return "(" + ",".join(spark_format(v) for v in value) + ")"

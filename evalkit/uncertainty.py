@@ -1371,7 +1371,8 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
     positive, scores = _auc_input(y_true, y_score)
     _strata(stratify, positive, len(positive))  # refused here too, though DeLong needs no strata
     fast = None
-    if scores.dtype.kind == "f" or np.abs(scores).max() <= 2**53:
+    if (scores.dtype.kind == "f" and scores.dtype.itemsize <= 8) or (
+            scores.dtype.kind != "f" and np.abs(scores).max() <= 2**53):  # exact as float64
         fast = _delong_sorted(positive, scores)
     if fast is None:  # keys too wide: components per score group from the sweep's argsort
         groups = _delong_groups(positive, scores)

@@ -296,8 +296,9 @@ METRICS = {
                              strings=None),
     "BinaryCounts.f_beta": Case(_counts("f_beta", beta=2.0), "binary_labels",
                                 api=ek.BinaryCounts.f_beta, strings=None, warns=True),
+    # beta=0 is precision, and like fbeta_score(beta=0) it never warns
     "BinaryCounts.f_beta:0": Case(_counts("f_beta", beta=0.0), "binary_labels",
-                                  api=ek.BinaryCounts.f_beta, strings=None, warns=True),
+                                  api=ek.BinaryCounts.f_beta, strings=None),
     "BinaryCounts.f1": Case(_counts("f1"), "binary_labels", api=ek.BinaryCounts.f1,
                             strings=None, warns=True),
     "BinaryCounts.matrix": Case(_counts("matrix"), "binary_labels", api=ek.BinaryCounts.matrix,
@@ -739,3 +740,40 @@ def test_string_labels_are_integer_labels(name, case):
     else:
         strings = _convert(args, kind.roles, to_strings)
     assert_same(_quiet(case, *strings, **case.strings), _quiet(case, *args), exact=False)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).eps >= np.finfo(np.float64).eps,
+                    reason="longdouble is float64 on this platform")
+@pytest.mark.parametrize("name, case", [(k, c) for k, c in CASES if c.inputs == "binary_scores"],
+                         ids=[k for k, c in CASES if c.inputs == "binary_scores"])
+def test_longdouble_scores_are_not_rounded_into_ties(name, case):
+    # scores distinct in longdouble but equal as float64: rounding would tie them all
+    # (AUC 0.5 where scikit-learn says 1.0). Any order-only result must equal the
+    # result on float64 scores in the same order.
+    y, s = _data(case)
+    codes = np.unique(s, return_inverse=True)[1].reshape(-1)
+    tiny = np.longdouble(1) + codes.astype(np.longdouble) * np.finfo(np.longdouble).eps
+    assert len(np.unique(tiny.astype(np.float64))) == 1
+    result = _quiet(case, y, tiny)
+    if isinstance(result, (tuple, list)) or type(result).__name__ == "DataFrame":
+        return  # curves carry the thresholds themselves; their counts are checked below
+    assert_same(result, _quiet(case, y, codes.astype(np.float64)), exact=False)
+
+
+def test_longdouble_counts_at_thresholds_are_exact():
+    y = np.array([0, 0, 1, 1])
+    tiny = 1 + np.arange(4, dtype=np.longdouble) * np.finfo(np.longdouble).eps
+    tns, fps, fns, tps, thr = ek.confusion_matrix_at_thresholds(y, tiny)
+    assert tps.tolist() == [1, 2, 2, 2] and fps.tolist() == [0, 0, 1, 2]
+    assert thr.dtype == np.longdouble and (thr == tiny[::-1]).all()
+    fpr, tpr, _ = ek.roc_curve(y, tiny)
+    assert ek.auc(fpr, tpr) == 1.0
+
+
+def test_longdouble_rows_that_spark_would_round_are_refused():
+    tiny = 1 + np.arange(4, dtype=np.longdouble) * np.finfo(np.longdouble).eps
+    if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
+        with pytest.raises(TypeError, match="^score_and_labels holds .* cannot hold exactly"):
+            ek.BinaryClassificationMetrics(np.column_stack([tiny, [0, 0, 1, 1]]))
+    exact = np.array([[0.5, 1], [0.25, 0]], dtype=np.longdouble)  # exact as doubles: accepted
+    assert ek.BinaryClassificationMetrics(exact).area_under_roc() == 1.0
