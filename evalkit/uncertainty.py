@@ -59,7 +59,7 @@ from ._validation import (
     check_scores,
     check_targets,
 )
-from .exceptions import UndefinedMetricWarning
+from .exceptions import warn_at_caller
 
 __all__ = [
     "ConfidenceInterval",
@@ -655,16 +655,16 @@ def _report_skipped(n_skipped, n, reason):
         raise ValueError(f"the metric is undefined on every one of the {n} resamples ({reason}): "
                          "no interval can be computed")
     if n_skipped:
-        warnings.warn(f"{n_skipped} of {n} resamples were skipped: the metric is undefined on them "
-                      f"({reason}); the interval uses the other {n - n_skipped} (see n_skipped)",
-                      UndefinedMetricWarning, stacklevel=3)
+        warn_at_caller(f"{n_skipped} of {n} resamples were skipped: the metric is undefined on "
+                       f"them ({reason}); the interval uses the other {n - n_skipped} "
+                       "(see n_skipped)")
 
 
 def _report_undefined(n_undefined, n, spec):
     if n_undefined and spec.warn:
-        warnings.warn(f"the metric is ill-defined (0/0) on {n_undefined} of {n} resamples and was "
-                      "set to 0.0 there (zero_division='warn'); pass zero_division=nan to skip "
-                      "them instead", UndefinedMetricWarning, stacklevel=3)
+        warn_at_caller(f"the metric is ill-defined (0/0) on {n_undefined} of {n} resamples and "
+                       "was set to 0.0 there (zero_division='warn'); pass zero_division=nan to "
+                       "skip them instead")
 
 
 def _check_common(n_resamples, confidence, method, random_state):

@@ -222,6 +222,7 @@ class Case:
     pandas: bool = True             # check pandas Series / DataFrame input
     warns: bool = False             # some edge case of the kind makes it warn
     edge_kwargs: dict = dataclasses.field(default_factory=dict)  # extra kwargs for the edges
+    edges: tuple | None = None      # the case's own edge inputs (default: the kind's)
 
     def __call__(self, *args, **kwargs):
         return self.fn(*args, **{**self.kwargs, **kwargs})
@@ -364,6 +365,23 @@ METRICS = {
                                  {"method": "bootstrap", "n_resamples": 50, "random_state": 0},
                                  strings=None, order=False),
     "delong_test": Case(ek.delong_test, "paired_scores", strings=None),
+    # the resampling wrappers, around one metric each (few resamples, seeded); the
+    # edge: one positive among four rows, so unstratified resamples often lack it
+    "bootstrap_ci": Case(
+        lambda y, s, **kw: ek.bootstrap_ci(ek.roc_auc_score, y, s, **kw), "binary_scores",
+        {"n_resamples": 30, "random_state": 0}, api=ek.bootstrap_ci, strings=None, order=False,
+        weights=False, warns=True, edge_kwargs={"stratify": False},
+        edges=((np.array([0, 0, 0, 1]), np.array([0.1, 0.2, 0.3, 0.4])),)),
+    "paired_bootstrap": Case(
+        lambda y, a, b, **kw: ek.paired_bootstrap(ek.roc_auc_score, y, a, b, **kw),
+        "paired_scores", {"n_resamples": 30, "random_state": 0}, api=ek.paired_bootstrap,
+        strings=None, order=False, warns=True, edge_kwargs={"stratify": False},
+        edges=((np.array([0, 0, 0, 1]), np.array([0.1, 0.2, 0.3, 0.4]),
+                np.array([0.4, 0.3, 0.2, 0.1])),)),
+    "permutation_test": Case(
+        lambda y, a, b, **kw: ek.permutation_test(ek.roc_auc_score, y, a, b, **kw),
+        "paired_scores", {"n_permutations": 30, "random_state": 0}, api=ek.permutation_test,
+        strings=None, order=False),
     # recommender lists (evalkit.ranking)
     "precision_at_k": Case(ek.precision_at_k, "ranking", {"k": 3}),
     "recall_at_k": Case(ek.recall_at_k, "ranking", {"k": 3}),
@@ -426,9 +444,8 @@ NOT_METRICS = {"UndefinedMetricWarning", "BinaryCounts", "BinaryClassificationMe
                # takes Spark's (prediction, labels) pairs; register them with a kind of
                # their own ("ranking_pairs") and teach _leaves to compare a RankingHits
                "ranking_hits", "RankingMetrics",
-               # TODO (uncertainty): wrappers that take a metric; register them with
-               # their own kind of input. proportion_ci takes two counts, not arrays.
-               "bootstrap_ci", "paired_bootstrap", "permutation_test", "proportion_ci"}
+               # proportion_ci takes two counts, not arrays (tested in test_uncertainty)
+               "proportion_ci"}
 
 #: Bad values of each option (by keyword); each must be refused with a
 #: TypeError or ValueError whose message starts with the keyword. Options
@@ -637,6 +654,9 @@ def test_inputs_are_not_modified_and_results_share_no_memory(name, case):
 def _bad_options(case):
     params = case.options()
     for option, p in params.items():
+        if (p.default is inspect.Parameter.empty and p.kind != p.KEYWORD_ONLY
+                and option not in case.kwargs):
+            continue  # a positional argument (data, or bootstrap_ci's metric), not an option
         if option == "normalize" and p.default is None:
             yield option, BAD_CHOICE_NORMALIZE
         elif isinstance(p.default, bool):
@@ -665,7 +685,7 @@ def test_bad_options_are_refused_naming_the_option(name, case):
 def test_warnings_point_at_the_caller(name, case):
     kind = INPUTS[case.inputs]
     located = []
-    for args in kind.edges:
+    for args in kind.edges if case.edges is None else case.edges:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
