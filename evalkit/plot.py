@@ -529,5 +529,11 @@ def reliability(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None
     ax.set_xlabel("Mean predicted probability (per bin)")
     ax.set_ylabel("Share of positives (per bin)")
     _unit_square(ax)
+    if getattr(ax, "evalkit_hist_axes", None) is not None:
+        # a twinned Axes cannot keep an equal data aspect with fixed limits
+        # (matplotlib would move the limits and log that it did): keep the
+        # unit square square through the box aspect instead
+        ax.set_aspect("auto")
+        ax.set_box_aspect(1)
     ax.legend(loc="upper left")
     return ax

@@ -38,6 +38,8 @@ class counts vary too).
 from __future__ import annotations
 
 import math
+import os
+import sys
 import warnings
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -59,7 +61,7 @@ from ._validation import (
     check_scores,
     check_targets,
 )
-from .exceptions import warn_at_caller
+from .exceptions import UndefinedMetricWarning
 
 __all__ = [
     "ConfidenceInterval",
@@ -76,6 +78,17 @@ _NORMAL = NormalDist()
 _METHODS = {"percentile": "quantiles of the resampled values",
             "bca": "bias-corrected and accelerated, Efron 1987"}
 _CHUNK = 1 << 22  # about this many numbers per block of resamples
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _warn(message, category=UndefinedMetricWarning):
+    """Warn at the caller's line: the first frame outside the evalkit package."""
+    frame, level = sys._getframe(0), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_HERE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 def _f(x):
@@ -381,6 +394,44 @@ def _label_spec(metric, kwargs, y_true, preds):
     return _LabelSpec(kind, kwargs, classes, problem), classes, codes
 
 
+def _topk_hits(kwargs, y_true, y_score, estimate):
+    """``(class codes, hits)`` of :func:`~evalkit.top_k_accuracy_score`'s rows, or None.
+
+    Each row is a hit when its true class is among its k best scores, by
+    the metric's own rules (ties, labels, the binary case). The metric has
+    already validated the input; if the hits do not reproduce its value
+    (they always should), None sends it to the rows path.
+    """
+    from . import topk as _topk
+    from ._validation import check_column_labels, check_score_matrix
+
+    if not set(kwargs) <= {"k", "normalize", "labels", "ties"}:
+        return None
+    k, labels, ties = kwargs.get("k", 2), kwargs.get("labels"), kwargs.get("ties", "last")
+    yt = check_labels(y_true, "y_true")
+    scores = check_score_matrix(y_score, "y_score", allow_1d=True)
+    present = np.unique(yt)
+    binary = len(present) <= 2 and not (labels is not None and len(labels) > 2)
+    if binary and scores.ndim == 2:
+        scores = scores[:, 0]
+    n_columns = scores.shape[1] if scores.ndim == 2 else 2
+    classes = present if labels is None else check_column_labels(labels, n_columns)
+    t = _topk._codes_in(yt, classes) if labels is not None else np.searchsorted(classes, yt)
+    if binary:
+        if k == 1:
+            threshold = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
+            hits = (scores > threshold).astype(np.int64) == t
+        else:
+            hits = np.ones(len(yt), dtype=bool)
+    else:
+        idx = _topk._top_k_columns(scores, k, ties)
+        hits = (idx == t[:, None]).any(axis=1)
+    normalize = kwargs.get("normalize", True)
+    if (hits.mean() if normalize else float(hits.sum())) != estimate:
+        return None
+    return t.astype(np.int64), hits.astype(np.int64), len(classes), bool(normalize)
+
+
 def _cells(codes, n_classes):
     """Distinct rows as cells: ``(cell codes, their counts, their stratum = true class)``."""
     key = codes[0].astype(np.int64)
@@ -655,16 +706,14 @@ def _report_skipped(n_skipped, n, reason):
         raise ValueError(f"the metric is undefined on every one of the {n} resamples ({reason}): "
                          "no interval can be computed")
     if n_skipped:
-        warn_at_caller(f"{n_skipped} of {n} resamples were skipped: the metric is undefined on "
-                       f"them ({reason}); the interval uses the other {n - n_skipped} "
-                       "(see n_skipped)")
+        _warn(f"{n_skipped} of {n} resamples were skipped: the metric is undefined on them "
+              f"({reason}); the interval uses the other {n - n_skipped} (see n_skipped)")
 
 
 def _report_undefined(n_undefined, n, spec):
     if n_undefined and spec.warn:
-        warn_at_caller(f"the metric is ill-defined (0/0) on {n_undefined} of {n} resamples and "
-                       "was set to 0.0 there (zero_division='warn'); pass zero_division=nan to "
-                       "skip them instead")
+        _warn(f"the metric is ill-defined (0/0) on {n_undefined} of {n} resamples and was set "
+              "to 0.0 there (zero_division='warn'); pass zero_division=nan to skip them instead")
 
 
 def _check_common(n_resamples, confidence, method, random_state):
@@ -683,7 +732,11 @@ def _chunks(total, per):
 
 def _estimate(metric, arrays, kwargs):
     args = [a for a in arrays if a is not None]
-    value = _scalar(metric(*args, **kwargs))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = _scalar(metric(*args, **kwargs))
+    for w in caught:  # the metric's own warnings, moved to the caller's line
+        _warn(str(w.message), w.category)
     if np.isnan(value):
         raise ValueError("metric is undefined (nan) on the data itself: there is nothing to put "
                          "an interval around (e.g. the AUC with one class present)")
@@ -722,10 +775,17 @@ def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="per
     multinomial draw of the confusion-matrix cells, and for
     :func:`~evalkit.roc_auc_score` and :func:`~evalkit.average_precision_score`
     (binary, unweighted) a draw of the threshold sweep's (score group, label)
-    counts; every resample is evaluated at once as arrays ("cell counts" /
-    "sweep counts" scheme). Any other callable, or these with
+    counts; for :func:`~evalkit.top_k_accuracy_score` (unweighted) of the
+    (class, hit) cells; every resample is evaluated at once as arrays ("cell
+    counts" / "sweep counts" scheme). Any other callable, or these with
     ``sample_weight``, is called on each resample of the rows ("rows"
     scheme; ``sample_weight`` in ``metric_kwargs`` is resampled with them).
+
+    **BCa's jackknife.** The acceleration needs the metric with each row
+    left out: computed from the counts on the fast paths; on the rows path
+    it calls the metric n more times, or, above 2,000 rows, leaves out 2,000
+    groups of rows instead (rows ``i mod 2000``, the delete-a-group
+    jackknife).
 
     **Undefined resamples.** A resample on which the metric is nan or raises
     ValueError (e.g. the AUC of a resample with one class) is skipped,
@@ -787,6 +847,11 @@ def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="per
             spec, classes, (t, p) = found
             return _bootstrap_labels(spec, len(classes), t, p, estimate, n_resamples, confidence,
                                      method, bool(strat_flag), rng)
+        if metric is _topk_accuracy():
+            found = _topk_hits(metric_kwargs, arrays[0], arrays[1], estimate)
+            if found is not None:
+                return _bootstrap_hits(*found, estimate, n_resamples, confidence, method,
+                                       bool(strat_flag), rng)
         score_in = _score_input(_SCORE_METRICS.get(metric), metric, metric_kwargs, *arrays)
         if score_in is not None:
             engine = _ScoreEngine(_SCORE_METRICS[metric], *score_in)
@@ -825,6 +890,36 @@ def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="per
     low, high = _interval(dist, estimate, jack, confidence, method)
     return ConfidenceInterval(estimate, low, high, confidence, method, n_resamples, n_skipped,
                               "rows: " + scheme, None, dist)
+
+
+def _topk_accuracy():
+    from .topk import top_k_accuracy_score
+
+    return top_k_accuracy_score
+
+
+def _bootstrap_hits(t, hits, n_classes, normalize, estimate, n_resamples, confidence, method,
+                    stratify, rng):
+    """Top-k accuracy of resamples: multinomial counts of the (class, hit) cells."""
+    cells, counts, strata = _cells([t, hits], 2)
+    strata = cells // 2
+    hit = cells % 2
+    n = counts.sum()
+    dist = []
+    for size in _chunks(n_resamples, len(cells)):
+        drawn = _draw_cells(rng, counts, strata, size, stratify)
+        correct = drawn @ hit
+        dist.append(correct / n if normalize else correct.astype(np.float64))
+    dist = np.concatenate(dist)
+    jack = None
+    if method == "bca":
+        left = (np.dot(counts, hit) - hit) / ((n - 1) if normalize else 1.0)
+        jack = (left, counts)
+    low, high = _interval(dist, estimate, jack, confidence, method)
+    scheme = ("cell counts: (class, hit) multinomial per class of y_true (stratified)" if stratify
+              else "cell counts: (class, hit) multinomial over all cells (not stratified)")
+    return ConfidenceInterval(estimate, low, high, confidence, method, n_resamples, 0, scheme,
+                              None, dist)
 
 
 def _label_scheme(stratify):

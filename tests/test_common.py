@@ -243,11 +243,29 @@ def _counts(method, **fixed):
     return call
 
 
+def _around(wrapper, metric, **fixed):
+    """An evalkit.uncertainty wrapper around one metric; its options are the wrapper's own."""
+    def call(*args, **kw):
+        return wrapper(metric, *args, **{**fixed, **kw})
+    sig = inspect.signature(wrapper)
+    call.__signature__ = sig.replace(
+        parameters=[p for p in sig.parameters.values() if p.name != "metric"])
+    return call
+
+
 def _bcm(method, *args):
     """A BinaryClassificationMetrics method, registered on the rows it is built from."""
     def call(rows, **kw):
         options = {k: kw.pop(k) for k in ("num_bins", "bin_threshold", "pr_first_point") if k in kw}
         return getattr(ek.BinaryClassificationMetrics(rows, **options), method)(*args, **kw)
+    return call
+
+
+def _rm(method, *args):
+    """A RankingMetrics method, registered on (prediction, labels) rows of two matrices."""
+    def call(ranked, relevant, **kw):
+        rows = list(zip(np.asarray(ranked), np.asarray(relevant)))
+        return getattr(ek.RankingMetrics(rows, **kw), method)(*args)
     return call
 
 
@@ -365,23 +383,18 @@ METRICS = {
                                  {"method": "bootstrap", "n_resamples": 50, "random_state": 0},
                                  strings=None, order=False),
     "delong_test": Case(ek.delong_test, "paired_scores", strings=None),
-    # the resampling wrappers, around one metric each (few resamples, seeded); the
-    # edge: one positive among four rows, so unstratified resamples often lack it
-    "bootstrap_ci": Case(
-        lambda y, s, **kw: ek.bootstrap_ci(ek.roc_auc_score, y, s, **kw), "binary_scores",
-        {"n_resamples": 30, "random_state": 0}, api=ek.bootstrap_ci, strings=None, order=False,
-        weights=False, warns=True, edge_kwargs={"stratify": False},
-        edges=((np.array([0, 0, 0, 1]), np.array([0.1, 0.2, 0.3, 0.4])),)),
-    "paired_bootstrap": Case(
-        lambda y, a, b, **kw: ek.paired_bootstrap(ek.roc_auc_score, y, a, b, **kw),
-        "paired_scores", {"n_resamples": 30, "random_state": 0}, api=ek.paired_bootstrap,
-        strings=None, order=False, warns=True, edge_kwargs={"stratify": False},
-        edges=((np.array([0, 0, 0, 1]), np.array([0.1, 0.2, 0.3, 0.4]),
-                np.array([0.4, 0.3, 0.2, 0.1])),)),
-    "permutation_test": Case(
-        lambda y, a, b, **kw: ek.permutation_test(ek.roc_auc_score, y, a, b, **kw),
-        "paired_scores", {"n_permutations": 30, "random_state": 0}, api=ek.permutation_test,
-        strings=None, order=False),
+    # the wrappers, each around one metric: F1 on the count path, the AUC on the sweep's
+    "bootstrap_ci": Case(_around(ek.bootstrap_ci, ek.f1_score, n_resamples=50, random_state=0),
+                         "binary_labels", strings=_POS_B, weights=False, warns=True),
+    "bootstrap_ci:auc": Case(_around(ek.bootstrap_ci, ek.roc_auc_score, n_resamples=50,
+                                      random_state=0),
+                             "binary_scores", strings=None, weights=False),
+    "paired_bootstrap": Case(_around(ek.paired_bootstrap, ek.roc_auc_score, n_resamples=50,
+                                      random_state=0),
+                             "paired_scores", strings=None, order=False),
+    "permutation_test": Case(_around(ek.permutation_test, ek.roc_auc_score, n_permutations=20,
+                                      random_state=0),
+                             "paired_scores", strings=None, order=False),
     # recommender lists (evalkit.ranking)
     "precision_at_k": Case(ek.precision_at_k, "ranking", {"k": 3}),
     "recall_at_k": Case(ek.recall_at_k, "ranking", {"k": 3}),
@@ -392,6 +405,8 @@ METRICS = {
     "mean_reciprocal_rank": Case(ek.mean_reciprocal_rank, "ranking"),
     "hit_rate_at_k": Case(ek.hit_rate_at_k, "ranking", {"k": 3}),
     "arhr_at_k": Case(ek.arhr_at_k, "ranking", {"k": 3}),
+    # the per-user hits: one RankingHits, users in input order
+    "ranking_hits": Case(ek.ranking_hits, "ranking", order=False),
     "catalog_coverage": Case(lambda ranked, **kw: ek.catalog_coverage(ranked, np.arange(9), **kw),
                              "matrix", api=ek.catalog_coverage),
     "distributional_coverage": Case(ek.distributional_coverage, "matrix"),
@@ -422,6 +437,13 @@ METRICS = {
     "BinaryClassificationMetrics.roc:bins": Case(_bcm("roc"), "score_label_rows",
                                                  {"num_bins": 3}, api=_BCM),
     # partitions are made in input order; a weight column changes the printed steps
+    "RankingMetrics.precision_at": Case(_rm("precision_at", 3), "ranking", api=ek.RankingMetrics),
+    "RankingMetrics.recall_at": Case(_rm("recall_at", 3), "ranking", api=ek.RankingMetrics),
+    "RankingMetrics.ndcg_at": Case(_rm("ndcg_at", 3), "ranking", api=ek.RankingMetrics),
+    "RankingMetrics.mean_average_precision": Case(_rm("mean_average_precision"), "ranking",
+                                                  api=ek.RankingMetrics),
+    "RankingMetrics.mean_average_precision_at": Case(_rm("mean_average_precision_at", 2),
+                                                     "ranking", api=ek.RankingMetrics),
     "MulticlassMetrics.confusion_matrix": Case(_mcm("confusion_matrix"), "label_rows",
                                                api=ek.MulticlassMetrics),
     "MulticlassMetrics.accuracy": Case(_mcm("accuracy"), "label_rows", api=ek.MulticlassMetrics),
@@ -440,10 +462,6 @@ NOT_METRICS = {"UndefinedMetricWarning", "BinaryCounts", "BinaryClassificationMe
                "SparkSteps", "spark_format",
                # result classes of evalkit.uncertainty and evalkit.ranking, a converter
                "ConfidenceInterval", "Comparison", "RankingHits", "lists_from_frame",
-               # TODO (ranking): ranking_hits returns a RankingHits and RankingMetrics
-               # takes Spark's (prediction, labels) pairs; register them with a kind of
-               # their own ("ranking_pairs") and teach _leaves to compare a RankingHits
-               "ranking_hits", "RankingMetrics",
                # proportion_ci takes two counts, not arrays (tested in test_uncertainty)
                "proportion_ci"}
 
@@ -471,6 +489,15 @@ BAD_OPTIONS = {
     "num_partitions": [0, 1.5],
     "layout": ["rows", None],
     "pos_label": [[1], {1}],
+    # evalkit.ranking's conventions
+    "convention": ["lucene", None, 1],
+    "denominator": ["k", 1],
+    "gain": ["log", 1],
+    "ideal": ["best", 1],
+    "empty": ["nan", 0],
+    "hit_rate": ["users", 1],
+    "log_base": [1, 0.5, "2", True, float("inf")],
+    "base": [1, "e"],
 }
 #: Options whose bad values need the option's own default type (confusion_matrix's
 #: normalize is a choice, accuracy_score's a bool).
@@ -503,6 +530,8 @@ def _leaves(obj):
         return [leaf for key, value in obj.items() for leaf in [str(key), *_leaves(value)]]
     if dataclasses.is_dataclass(obj):
         return [leaf for f in dataclasses.fields(obj) for leaf in _leaves(getattr(obj, f.name))]
+    if type(obj).__name__ == "RankingHits":
+        return [obj.user, obj.position, obj.gain, obj.n_relevant, obj.n_ranked, obj.ideal, obj.given]
     if type(obj).__name__ == "DataFrame":
         return [obj.to_numpy(), [str(i) for i in obj.index], [str(c) for c in obj.columns]]
     raise TypeError(f"test_common cannot compare a {type(obj).__name__}: teach _leaves")

@@ -354,6 +354,10 @@ def test_trec_ties_by_document_id_descending():
     # input order (ranx): d1 first
     _, ranked_in, _ = ek.lists_from_frame(pred, truth, score="score", ties="input")
     assert ek.mean_reciprocal_rank(ranked_in, relevant) == 1.0
+    # sklearn averages over the tied orderings: NDCG@3 = (1/3)(1 + 1/log2(3) + 1/2) = 0.7103
+    tied = ek.ndcg_score([[1, 0, 0]], [[0.5, 0.5, 0.5]], k=3)
+    assert tied == pytest.approx(skm.ndcg_score([[1, 0, 0]], [[0.5, 0.5, 0.5]], k=3), abs=1e-15)
+    assert round(tied, 4) == 0.7103
 
 
 def _trec_frame(pred, truth):

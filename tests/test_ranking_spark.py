@@ -95,6 +95,8 @@ def random_rows(rng, n_rows, graded):
         n_items = int(rng.integers(3, 30))
         pred = list(rng.integers(0, n_items, int(rng.integers(0, 15))))   # may repeat, as Spark allows
         labels = list(rng.permutation(n_items)[:int(rng.integers(0, 8))])
+        if rng.random() < 0.2 and labels:          # a repeated label (Spark takes the set; the
+            labels.append(labels[0])               # graded ideal reads the array as given)
         if graded:
             rel = list(rng.integers(0, 4, len(labels)))
             rows.append((pred, labels, rel))

@@ -633,3 +633,78 @@ def test_delong_key_path_equals_the_sweep_path_and_brute_force(seed):
     wide = np.r_[-3.0, 3.0, s[2:]]  # keys spanning 2**63 with the label bit: the sweep path
     assert U._delong_sorted(y == 1, wide) is None
     assert ek.roc_auc_ci(y, wide).estimate == pytest.approx(delong_brute(y, [wide])[0][0])
+
+
+def test_weighted_and_multiclass_metrics_take_the_row_path():
+    rng = np.random.default_rng(19)
+    y, yhat = labels(rng, 120, 3)
+    w = rng.random(120)
+    ci = ek.bootstrap_ci(ek.f1_score, y, yhat, average="macro", sample_weight=w, n_resamples=300,
+                         random_state=0)
+    assert ci.scheme.startswith("rows") and "stratified" in ci.scheme
+    assert ci.estimate == ek.f1_score(y, yhat, average="macro", sample_weight=w)
+    # the weights travel with their rows: equal weights give the unweighted distribution
+    even = ek.bootstrap_ci(ek.accuracy_score, y, yhat, sample_weight=np.full(120, 2.0),
+                           n_resamples=300, random_state=0)
+    plain = ek.bootstrap_ci(lambda a, b: ek.accuracy_score(a, b), y, yhat, n_resamples=300,
+                            random_state=0)
+    np.testing.assert_allclose(even.distribution, plain.distribution, rtol=1e-12)
+    p = rng.dirichlet(np.ones(3), 120)
+    auc = ek.bootstrap_ci(ek.roc_auc_score, y, p, multi_class="ovr", n_resamples=200,
+                          random_state=0)
+    assert auc.low <= auc.estimate <= auc.high and auc.n_skipped == 0
+
+
+def test_bca_with_many_rows_uses_a_grouped_jackknife():
+    rng = np.random.default_rng(20)
+    v = rng.exponential(size=5000)
+    ci = ek.bootstrap_ci(lambda x: float(np.mean(x)), v, method="bca", n_resamples=500,
+                         random_state=0)
+    ref = scipy.stats.bootstrap((v,), np.mean, method="bca", n_resamples=500,
+                                rng=np.random.default_rng(0))
+    sd = ci.distribution.std()
+    assert ci.low == pytest.approx(ref.confidence_interval.low, abs=sd / 3)
+    assert ci.high == pytest.approx(ref.confidence_interval.high, abs=sd / 3)
+
+
+@pytest.mark.parametrize("kwargs", [{"k": 2}, {"k": 1}, {"k": 3, "ties": "first"},
+                                    {"k": 2, "normalize": False}])
+def test_top_k_accuracy_count_path(kwargs):
+    rng = np.random.default_rng(21)
+    n, c = 300, 5
+    y = rng.integers(0, c, n)
+    s = np.round(rng.dirichlet(np.ones(c), n) + 0.3 * np.eye(c)[y], 1)  # ties
+    fast = ek.bootstrap_ci(ek.top_k_accuracy_score, y, s, n_resamples=3000, random_state=0,
+                           **kwargs)
+    slow = ek.bootstrap_ci(lambda a, b: ek.top_k_accuracy_score(a, b, **kwargs), y, s,
+                           n_resamples=3000, random_state=1)
+    assert fast.scheme.startswith("cell counts: (class, hit)") and slow.scheme.startswith("rows")
+    assert fast.estimate == slow.estimate
+    sd = slow.distribution.std()
+    assert fast.distribution.std() == pytest.approx(sd, rel=0.1)
+    assert fast.low == pytest.approx(slow.low, abs=sd / 3)
+    bca = ek.bootstrap_ci(ek.top_k_accuracy_score, y, s, n_resamples=3000, random_state=0,
+                          method="bca", **kwargs)
+    slow_bca = ek.bootstrap_ci(lambda a, b: ek.top_k_accuracy_score(a, b, **kwargs), y, s,
+                               n_resamples=3000, random_state=1, method="bca")
+    step = 1 / n if kwargs.get("normalize", True) else 1  # the values are multiples of 1/n
+    assert bca.low == pytest.approx(slow_bca.low, abs=sd / 3 + step)
+    assert bca.high == pytest.approx(slow_bca.high, abs=sd / 3 + step)
+
+
+def test_top_k_accuracy_hits_reproduce_the_metric():
+    rng = np.random.default_rng(22)
+    for _ in range(20):
+        n, c = int(rng.integers(5, 60)), int(rng.integers(2, 6))
+        y = rng.integers(0, c, n)
+        y[:c] = np.arange(c)
+        s = np.round(rng.random((n, c)), 1)
+        kw = {"k": int(rng.integers(1, c + 1))}
+        if c == 2:
+            s = s[:, 1]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est = ek.top_k_accuracy_score(y, s, **kw)
+        found = U._topk_hits(kw, y, s, est)
+        assert found is not None
+        assert found[1].mean() == est
