@@ -14,9 +14,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._validation import check_labels, check_same_length, check_sample_weight, check_scores
+from ._validation import (
+    check_choice,
+    check_labels,
+    check_same_length,
+    check_sample_weight,
+    check_scores,
+)
 
-__all__ = ["Sweep", "threshold_sweep", "positive_mask"]
+__all__ = ["Sweep", "threshold_sweep", "sweep_scores", "positive_mask", "combine_by_key",
+           "sequential_sums", "ZERO_WEIGHTS", "ORDERS"]
 
 
 def positive_mask(y_true, pos_label=None, name="y_true"):
@@ -205,8 +212,52 @@ class Sweep:
         return Sweep(thresholds, self.tps[ends], self.fps[ends], self.n_pos, self.n_neg)
 
 
+#: What a sample of weight 0 does to a curve: the two libraries differ.
+ZERO_WEIGHTS = {
+    "drop": "scikit-learn: dropped before the sweep, its score makes no threshold",
+    "keep": "Spark: its score is a threshold like any other (no counts added there)",
+}
+
+
+#: In which order weighted counts are added: the last bits of the sums depend on it.
+ORDERS = {
+    "samples": "scikit-learn: one running sum over the samples, highest score first",
+    "spark": "Spark: the weights summed per distinct score in input order, then running sums",
+}
+
+
+def sweep_scores(y_true, y_score, *, pos_label=None, sample_weight=None, zero_weight="drop",
+                 order="samples"):
+    """Validate binary labels, scores and weights and sweep once: ``(sweep, dtype of the scores)``.
+
+    ``zero_weight`` says what a sample of weight 0 does (:data:`ZERO_WEIGHTS`):
+    ``"drop"`` -- scikit-learn's ``roc_curve`` and ``precision_recall_curve``
+    drop it, so its score makes no threshold; ``"keep"`` -- Spark keeps its
+    score as a threshold whose counts are those of the next higher one (where
+    nothing else is scored that high, precision there is 0/0). ``order``
+    (:data:`ORDERS`) is the order weights are added in, so that the sums are
+    scikit-learn's or Spark's to the last bit. Unweighted input takes the
+    sort-only path (integer counts are exact in any order).
+    """
+    check_choice(zero_weight, ZERO_WEIGHTS, "zero_weight")
+    check_choice(order, ORDERS, "order")
+    pos = positive_mask(y_true, pos_label)
+    scores = check_scores(y_score)
+    check_same_length(y_true=pos, y_score=scores)
+    w = check_sample_weight(sample_weight, len(pos))
+    if w is None:
+        return _sweep_unweighted(pos, scores), scores.dtype
+    if zero_weight == "drop":
+        keep = w != 0
+        if not keep.all():
+            pos, scores, w = pos[keep], scores[keep], w[keep]
+    if order == "spark":
+        return _sweep_spark(pos, scores, w), scores.dtype
+    return _sweep_weighted(pos, scores, w), scores.dtype
+
+
 def threshold_sweep(y_true, y_score, *, pos_label=None, sample_weight=None, num_bins=0,
-                    bin_threshold="last"):
+                    bin_threshold="last", zero_weight="keep"):
     """Validate binary labels and scores and sweep every threshold once.
 
     Returns a :class:`Sweep`: distinct scores in descending order (ties share
@@ -214,11 +265,13 @@ def threshold_sweep(y_true, y_score, *, pos_label=None, sample_weight=None, num_
     input takes a sort-only path (the positives' and negatives' scores sorted
     apart, counted with ``searchsorted``, no argsort); weighted input an
     argsort and cumulative sums. ``num_bins`` > 0 down-samples as Spark does
-    (:meth:`Sweep.binned`).
+    (:meth:`Sweep.binned`). Samples of weight 0 keep their thresholds, as in
+    Spark (``zero_weight="keep"``); ``"drop"`` drops them, as scikit-learn's
+    curves do.
 
     Examples
     --------
-    Seed 000's data: 1 positive at 1.0, 5 at 0.6, 5 at 0.4, 89 negatives at 0.0.
+    The Spark post's data: 1 positive at 1.0, 5 at 0.6, 5 at 0.4, 89 negatives at 0.0.
 
     >>> y = [1] * 11 + [0] * 89
     >>> s = [1.0] + [0.6] * 5 + [0.4] * 5 + [0.0] * 89
@@ -226,15 +279,91 @@ def threshold_sweep(y_true, y_score, *, pos_label=None, sample_weight=None, num_
     >>> sw.thresholds.tolist(), sw.tps.tolist(), sw.fps.tolist()
     ([1.0, 0.6, 0.4, 0.0], [1, 6, 11, 11], [0, 0, 0, 89])
     """
-    pos = positive_mask(y_true, pos_label)
-    scores = check_scores(y_score)
-    check_same_length(y_true=pos, y_score=scores)
-    w = check_sample_weight(sample_weight, len(pos))
-    if w is None:
-        sweep = _sweep_unweighted(pos, scores)
-    else:
-        sweep = _sweep_weighted(pos, scores, w)
+    sweep, _ = sweep_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
+                            zero_weight=zero_weight)
     return sweep.binned(num_bins, bin_threshold=bin_threshold) if num_bins else sweep
+
+
+# -- Spark's order of additions ------------------------------------------------
+
+_SHORT = 64  # segments up to this long are summed column by column, longer ones one by one
+
+
+def sequential_sums(values, starts):
+    """The sum of each segment ``values[starts[i]:starts[i + 1]]``, added left to right from 0.0.
+
+    As a Scala loop adds (``counter += x``), not numpy's pairwise ``sum`` or
+    ``reduceat``: bit for bit Spark's sums. Short segments are added column by
+    column (the j-th value of every segment longer than j at once), long ones
+    by one sequential ``cumsum`` each.
+    """
+    n = len(values)
+    ends = np.r_[starts[1:], n]
+    lengths = ends - starts
+    out = np.add(0.0, values[starts])  # Spark starts every counter at 0.0
+    short = np.flatnonzero((lengths > 1) & (lengths <= _SHORT))
+    if len(short):
+        order = short[np.argsort(-lengths[short], kind="stable")]
+        lens, first = lengths[order], starts[order]
+        acc = out[order]
+        active = np.searchsorted(-lens, -np.arange(1, int(lens[0])), side="left")
+        for j, k in enumerate(active, start=1):  # k segments are longer than j
+            acc[:k] += values[first[:k] + j]
+        out[order] = acc
+    for i in np.flatnonzero(lengths > _SHORT):
+        out[i] = np.cumsum(values[starts[i]:ends[i]])[-1] + 0.0
+    return out
+
+
+def _slices(n, num_slices):
+    """Which slice of ``sc.parallelize(rows, num_slices)`` each of ``n`` rows lands in.
+
+    Spark cuts a local collection at ``i * n / num_slices`` (integer division).
+    """
+    bounds = (np.arange(num_slices + 1, dtype=np.int64) * n) // num_slices
+    return np.searchsorted(bounds, np.arange(n), side="right") - 1
+
+
+def combine_by_key(scores, pos, weights, input_partitions):
+    """Spark's ``combineByKey``: weighted positives and negatives per distinct score.
+
+    Returns ``(scores, numPos, numNeg)``, highest score first. In each input
+    partition (a slice of the rows, as ``sc.parallelize`` cuts them) a
+    counter per score adds the rows' weights in input order; the partitions'
+    counters are then merged in partition order. Without weights the counts
+    are integers, exact in any order.
+    """
+    n = len(scores)
+    order = np.argsort(-scores, kind="stable")  # descending, ties in input order
+    s = scores[order] + 0.0  # -0.0 and 0.0 are one key here
+    key_start = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    p = pos[order]
+    if weights is None:
+        n_pos = np.add.reduceat(p.astype(np.int64), key_start)
+        n_all = np.diff(np.r_[key_start, n])
+        return s[key_start], n_pos, n_all - n_pos
+    w = weights[order]
+    wp = np.where(p, w, 0.0)  # x + 0.0 == x: adding the other class's rows changes nothing
+    wn = np.where(p, 0.0, w)
+    if input_partitions <= 1:
+        return s[key_start], sequential_sums(wp, key_start), sequential_sums(wn, key_start)
+    part = _slices(n, input_partitions)[order]
+    new = np.r_[True, (s[1:] != s[:-1]) | (part[1:] != part[:-1])]
+    run_start = np.flatnonzero(new)  # one run per (score, input partition)
+    run_pos, run_neg = sequential_sums(wp, run_start), sequential_sums(wn, run_start)
+    key_of_run = np.searchsorted(run_start, key_start)
+    return (s[key_start], sequential_sums(run_pos, key_of_run),
+            sequential_sums(run_neg, key_of_run))
+
+
+
+def _sweep_spark(pos, scores, w):
+    """Sweep in Spark's order: the weights summed per distinct score, then running sums (one partition)."""
+    keys, num_pos, num_neg = combine_by_key(scores, pos, w, 1)
+    tps, fps = np.cumsum(num_pos), np.cumsum(num_neg)
+    if scores.dtype.kind != "f":
+        keys = keys.astype(scores.dtype)
+    return Sweep(keys, tps, fps, tps[-1].item(), fps[-1].item())
 
 
 _TOP = np.uint64(1 << 63)

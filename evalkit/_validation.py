@@ -413,7 +413,7 @@ def check_labels(y, name):
                 f"{name} contains non-integer numbers such as {bad!r}: class labels "
                 "must be discrete (integers, booleans or strings), not scores"
             )
-    elif kind not in "biuUSO":  # "O" here holds strings only (checked above)
+    elif kind not in "biuUS" and not (kind == "O" and all(has_str)):  # all strings: fine
         raise TypeError(f"{name} must hold class labels (integers, booleans or strings), "
                         f"got dtype {arr.dtype}")
     return arr

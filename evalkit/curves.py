@@ -12,7 +12,7 @@ sweep, so they never make a threshold.
 The area under the ROC curve is computed three ways that agree exactly:
 
 * :func:`roc_auc_score` -- the area (trapezoids between the curve's points);
-* :func:`roc_auc_rank` -- the rank-sum (Mann-Whitney) formula of seed 003;
+* :func:`roc_auc_rank` -- the rank-sum (Mann-Whitney) formula of the recommender-metrics post;
 * :func:`roc_auc_pairs` -- every positive-negative pair counted, a tie as 1/2.
 """
 
@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._curves import average_precision, doubled_trapezoids, pr_bends, pr_points, roc_bends, roc_points, trapezoid
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._sweep import _sweep_unweighted, _sweep_weighted, positive_mask
+from ._sweep import _sweep_weighted, positive_mask, sweep_scores
 from ._validation import (
     check_average,
     check_beta,
@@ -68,16 +69,8 @@ def _sweep(y_true, y_score, pos_label=None, sample_weight=None):
     Samples of weight 0 are dropped first (scikit-learn's convention: they
     make no threshold). Unweighted input takes the sweep's sort-only path.
     """
-    pos = positive_mask(y_true, pos_label)
-    scores = check_scores(y_score)
-    check_same_length(y_true=pos, y_score=scores)
-    w = check_sample_weight(sample_weight, len(pos))
-    if w is None:
-        return _sweep_unweighted(pos, scores), scores.dtype
-    keep = w != 0
-    if not keep.all():
-        pos, scores, w = pos[keep], scores[keep], w[keep]
-    return _sweep_weighted(pos, scores, w), scores.dtype
+    return sweep_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
+                        zero_weight="drop")
 
 
 def _float_counts(sweep):
@@ -174,48 +167,18 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     sweep, _ = _sweep(y_true, y_score, pos_label, sample_weight)
-    tps, fps, thresholds = sweep.tps, sweep.fps, sweep.thresholds
-    if drop_intermediate and len(fps) > 2:
-        # keep a point where fps or tps bends: a non-zero second difference, i.e. the
-        # step before it differs from the step after it (exact on integer counts)
-        kept = np.flatnonzero(_bends(tps, fps))
-        tps, fps, thresholds = tps[kept], fps[kept], thresholds[kept]
-    m = len(tps) + 1
-    fpr, tpr, thr = np.empty(m), np.empty(m), np.empty(m)
-    fpr[0] = tpr[0] = 0.0  # the extra point (0, 0) at threshold inf
-    thr[0] = np.inf
-    thr[1:] = thresholds
-    if fps[-1] <= 0:
+    kept = None
+    if drop_intermediate and len(sweep) > 2:
+        kept = np.flatnonzero(roc_bends(sweep.tps, sweep.fps))
+    fpr, tpr = roc_points(sweep, "sklearn", kept=kept)
+    thr = np.empty(len(fpr))
+    thr[0] = np.inf  # the extra point (0, 0): nothing predicted positive
+    thr[1:] = sweep.thresholds if kept is None else sweep.thresholds[kept]
+    if sweep.n_neg <= 0:
         _warn("No negative samples in y_true, false positive value should be meaningless")
-        fpr[:] = np.nan
-    else:
-        np.divide(fps, float(fps[-1]), out=fpr[1:])
-    if tps[-1] <= 0:
+    if sweep.n_pos <= 0:
         _warn("No positive samples in y_true, true positive value should be meaningless")
-        tpr[:] = np.nan
-    else:
-        np.divide(tps, float(tps[-1]), out=tpr[1:])
     return fpr, tpr, thr
-
-
-def _bends(tps, fps):
-    """Mask of the points where the step of tps or of fps changes; both ends kept.
-
-    ``diff(x, 2) != 0`` is ``step[i] != step[i + 1]`` with ``step = diff(x)``
-    (exact for floats too: a difference of finite floats is 0 only when they
-    are equal). Computed block by block, so no curve-sized temporary is made.
-    """
-    m = len(tps)
-    keep = np.empty(m, dtype=bool)
-    keep[0] = keep[-1] = True
-    for i in range(1, m - 1, _BLOCK):
-        j = min(i + _BLOCK, m - 1)  # points i .. j-1, which need steps i-1 .. j
-        out = keep[i:j]
-        step = np.diff(fps[i - 1:j + 1])
-        np.not_equal(step[1:], step[:-1], out=out)
-        step = np.diff(tps[i - 1:j + 1])
-        out |= step[1:] != step[:-1]
-    return keep
 
 
 def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
@@ -256,32 +219,14 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
-    tps, fps = sweep.tps, sweep.fps
     thresholds = sweep.thresholds.astype(dtype, copy=False)
-    if drop_intermediate and len(fps) > 2:
-        # keep a point unless tps is the same before and after it
-        keep = np.empty(len(tps), dtype=bool)
-        keep[0] = keep[-1] = True
-        step = np.diff(tps) != 0
-        np.logical_or(step[:-1], step[1:], out=keep[1:-1])
-        kept = np.flatnonzero(keep)
-        tps, fps, thresholds = tps[kept], fps[kept], thresholds[kept]
-    m = len(tps)
-    precision, recall = np.empty(m + 1), np.empty(m + 1)
-    precision[m], recall[m] = 1.0, 0.0  # the last point: (recall 0, precision 1)
-    # the curve runs by increasing threshold: fill the first m entries backwards
-    predicted = tps + fps
-    if (predicted == 0).any():
-        precision[:m] = 0.0
-        np.divide(tps, predicted, out=precision[m - 1::-1] if m else precision[:0],
-                  where=predicted != 0)
-    else:
-        np.divide(tps, predicted, out=precision[m - 1::-1])
-    if tps[-1] == 0:
+    kept = None
+    if drop_intermediate and len(sweep) > 2:
+        kept = np.flatnonzero(pr_bends(sweep.tps))
+        thresholds = thresholds[kept]
+    recall, precision = pr_points(sweep, "sklearn", kept=kept)
+    if sweep.n_pos == 0:
         _warn("No positive class found in y_true, recall is set to one for all thresholds.")
-        recall[:m] = 1.0
-    else:
-        np.divide(tps, float(tps[-1]), out=recall[m - 1::-1])
     return precision, recall, thresholds[::-1]
 
 
@@ -334,8 +279,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
             f"pos_label={pos_label!r} is not a valid label: it should be one of {classes.tolist()}")
     precision, recall, _ = precision_recall_curve(y, y_score, pos_label=pos_label,
                                                   sample_weight=sample_weight)
-    # recall decreases along the curve, so -diff is the recall gained at each point
-    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+    return average_precision(recall, precision)
 
 
 def auc(x, y):
@@ -378,7 +322,7 @@ def auc(x, y):
                 "x is neither increasing nor decreasing: the trapezoidal rule needs monotonic x "
                 "(sort the points by x first)")
         direction = -1.0
-    return float(direction * np.sum(dx * (ys[1:] + ys[:-1])) / 2.0)
+    return direction * trapezoid(xs, ys)
 
 
 # -- the area under the ROC curve, three ways ----------------------------------------
@@ -572,11 +516,10 @@ def _twice_u_of_sorted_keys(keys):
 
 
 def _twice_u_from_sweep(sweep):
-    # trapezoids on integer counts: 2U = Σ Δfps_i (tps_i + tps_{i-1})
-    tps = np.asarray(sweep.tps, dtype=np.int64)
-    fps = np.asarray(sweep.fps, dtype=np.int64)
-    d_fps = np.diff(fps, prepend=0)
-    return int(np.dot(d_fps, tps + np.r_[0, tps[:-1]])), int(sweep.n_pos), int(sweep.n_neg)
+    # trapezoids on integer counts from (0, 0): 2U = Σ Δfps_i (tps_i + tps_{i-1}), exact
+    tps = np.r_[0, np.asarray(sweep.tps, dtype=np.int64)]
+    fps = np.r_[0, np.asarray(sweep.fps, dtype=np.int64)]
+    return int(np.sum(doubled_trapezoids(fps, tps))), int(sweep.n_pos), int(sweep.n_neg)
 
 
 def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_fpr=None,
@@ -585,7 +528,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
 
     ``AUC = ∫ TPR d(FPR)``, the trapezoid area under :func:`roc_curve`, which
     equals ``(#(s+ > s-) + #(s+ = s-)/2) / (P·N)`` over all positive-negative
-    pairs (seed 001's "probability that a positive scores higher"). Binary:
+    pairs (the logistic-regression post's "probability that a positive scores higher"). Binary:
     the larger of the two labels is positive (``np.unique`` order), as in
     scikit-learn, whose numbers this mirrors. Unweighted input takes an exact
     integer path: one sort of keys carrying the label bit, no argsort, no
@@ -625,7 +568,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
 
     Examples
     --------
-    Seed 001's three score sequences for the clicks (1, 0, 1, 0, 0, 0):
+    The logistic-regression post's three score sequences for the clicks (1, 0, 1, 0, 0, 0):
 
     >>> y = [1, 0, 1, 0, 0, 0]
     >>> roc_auc_score(y, [0.9, 0.7, 0.8, 0.6, 0.5, 0.4])
@@ -691,7 +634,7 @@ def _binary_ranking_input(y_true, y_score, pos_label):
 
 
 def roc_auc_rank(y_true, y_score, *, pos_label=None):
-    """ROC AUC by the rank-sum (Mann-Whitney, 秩和) formula of seed 003.
+    """ROC AUC by the rank-sum (Mann-Whitney, 秩和) formula of the recommender-metrics post.
 
     Rank all samples by score from the lowest (rank 1) to the highest (rank
     n), tied scores sharing their average rank; with ``P`` positives and
@@ -718,7 +661,7 @@ def roc_auc_rank(y_true, y_score, *, pos_label=None):
 
     Examples
     --------
-    Seed 001's second sequence: ranks of the positives 6 and 4 among 6.
+    The logistic-regression post's second sequence: ranks of the positives 6 and 4 among 6.
 
     >>> roc_auc_rank([1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])  # (10 - 3) / 8
     0.875
@@ -764,7 +707,8 @@ def roc_auc_pairs(y_true, y_score, *, pos_label=None, max_pairs=10**7):
 
     Examples
     --------
-    Seed 001's second sequence: of the 2 x 4 pairs, only (sample 3, sample 2) is lost.
+    The logistic-regression post's second sequence: of the 2 x 4 pairs, only (sample 3,
+    sample 2) is lost.
 
     >>> roc_auc_pairs([1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])  # 7 / 8
     0.875
@@ -805,12 +749,12 @@ _METRICS = {
 def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sample_weight=None):
     """The threshold whose predictions ``score >= t`` maximize a metric, and that maximum.
 
-    Seed 000's recipe ("pick the threshold with the highest F-measure"), in
+    The Spark post's recipe ("pick the threshold with the highest F-measure"), in
     one pass over the sweep: the metric is computed at every distinct score
     at once, then ``argmax``. The candidates are the distinct scores (as
     Spark's ``fMeasureByThreshold`` and scikit-learn's
     ``metric_at_thresholds``), so "predict nothing positive" is not one.
-    **Ties: the highest threshold wins** -- seed 000 takes ``.head()`` of
+    **Ties: the highest threshold wins** -- the Spark post takes ``.head()`` of
     Spark's rows, which come in descending threshold order. Undefined ratios
     are 0.0 with an ``UndefinedMetricWarning`` (scikit-learn's default).
 
@@ -843,7 +787,7 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
 
     Examples
     --------
-    Seed 000's data: the best F1 (1.0) is reached at threshold 0.4.
+    The Spark post's data: the best F1 (1.0) is reached at threshold 0.4.
 
     >>> y = [1] * 11 + [0] * 89
     >>> s = [1.0] + [0.6] * 5 + [0.4] * 5 + [0.0] * 89

@@ -33,18 +33,15 @@ from decimal import ROUND_HALF_EVEN, Decimal
 
 import numpy as np
 
-from ._sweep import Sweep, threshold_sweep
-from ._validation import check_choice, check_integer, check_score_and_labels
+from ._curves import PR_FIRST_POINTS, pr_points, roc_points, trapezoid
+from ._sweep import Sweep, combine_by_key, sequential_sums, threshold_sweep
+from ._validation import check_beta, check_choice, check_integer, check_score_and_labels
 
 __all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
 
 BIN_THRESHOLDS = {
     "last": "the chunk's lowest score, Spark 3.0 and later",
     "first": "the chunk's highest score, Spark before SPARK-27577",
-}
-PR_FIRST_POINTS = {
-    "spark": "(0, precision at the highest threshold), Spark 2.3 and later",
-    "legacy": "(0, 1.0), Spark 1.x to 2.2",
 }
 
 
@@ -133,18 +130,109 @@ def spark_format(value):
 
 
 def _counter(pos, neg, integral):
-    """``BinaryLabelCounter.toString``: {numPos: 6, numNeg: 0} (seed 000, Spark 1.6: Longs)."""
+    """``BinaryLabelCounter.toString``: {numPos: 6, numNeg: 0} (the Spark post, Spark 1.6: Longs)."""
     f = (lambda v: str(int(round(v)))) if integral else spark_format
     return f"{{numPos: {f(pos)}, numNeg: {f(neg)}}}"
 
 
-def _trapezoid(curve):
-    """Spark's ``AreaUnderCurve.of``: trapezoids (x2 - x1)·(y2 + y1) / 2.0, summed left to right."""
-    x, y = curve[:, 0], curve[:, 1]
-    if len(x) < 2:
-        return 0.0
-    areas = (x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0
-    return float(np.cumsum(areas)[-1])  # cumsum adds in order, as Spark's aggregate does
+# -- Spark's order of operations -------------------------------------------------
+
+def _range_partition_sizes(m, num_partitions):
+    """How many of ``m`` distinct scores each partition of ``sortByKey(ascending = false)`` holds.
+
+    Spark's ``RangePartitioner`` samples keys and places bounds so that
+    every partition holds about the same weight of sample. When the sample
+    holds every distinct score once (weight 1 each), its ``determineBounds``
+    walks the scores in ascending order and closes a partition at the first
+    score where the running weight reaches the next multiple of
+    ``m / num_partitions``; a descending sort numbers the partitions from the
+    top. Fewer partitions than asked are possible when ``m`` is small.
+    """
+    if num_partitions <= 1:
+        return (m,)
+    step = m / num_partitions
+    cum, target, bounds = 0.0, step, []
+    for i in range(m):  # ascending key index
+        if len(bounds) >= num_partitions - 1:
+            break
+        cum += 1.0
+        if cum >= target:
+            bounds.append(i)
+            target += step
+    edges = [-1, *bounds, m - 1]
+    ascending = [edges[j + 1] - edges[j] for j in range(len(edges) - 1)]
+    return tuple(reversed(ascending))
+
+
+def _replay(scores, pos, weights, *, sizes, input_partitions, num_bins, bin_threshold):
+    """Spark's steps 1-5 on numpy, in Spark's order of operations: a dict of every stage.
+
+    ``sizes``: distinct scores per partition of the sorted RDD (None: Spark's
+    split into ``input_partitions`` range partitions).
+    """
+    keys, num_pos, num_neg = combine_by_key(scores, pos, weights, input_partitions)
+    m = len(keys)
+    if sizes is None:
+        sizes = _range_partition_sizes(m, input_partitions)
+    bounds = np.cumsum((0,) + tuple(sizes))
+    grouping = m // num_bins if num_bins else 0
+
+    # numBins: chunks of `grouping` rows within each partition, summed from 0.0 in order
+    starts, labels, part_of = [], [], []
+    for p in range(len(sizes)):
+        a, b = int(bounds[p]), int(bounds[p + 1])
+        if a == b:
+            continue
+        if grouping >= 2:
+            first = np.arange(a, b, grouping)
+            last = np.minimum(first + grouping, b) - 1
+        else:
+            first = last = np.arange(a, b)
+        starts.append(first)
+        labels.append(keys[last] if bin_threshold == "last" else keys[first])
+        part_of.append(np.full(len(first), p))
+    starts, labels = np.concatenate(starts), np.concatenate(labels)
+    partition_index = np.concatenate(part_of)
+    if grouping >= 2:
+        bin_pos, bin_neg = sequential_sums(num_pos, starts), sequential_sums(num_neg, starts)
+        if weights is None:
+            bin_pos, bin_neg = bin_pos.astype(np.int64), bin_neg.astype(np.int64)
+    else:
+        bin_pos, bin_neg = num_pos, num_neg
+
+    # mapPartitions: one counter per partition; scanLeft: the offsets; then running sums
+    parts = np.flatnonzero(np.diff(bounds) > 0)
+    rows = np.bincount(partition_index, minlength=len(sizes))
+    firsts = np.r_[0, np.cumsum(rows)[:-1]]
+    zero = 0 if weights is None else 0.0
+    agg = np.zeros((len(sizes), 2), dtype=bin_pos.dtype)
+    tps, fps = np.empty_like(bin_pos), np.empty_like(bin_neg)
+    for p in parts:
+        sl = slice(int(firsts[p]), int(firsts[p] + rows[p]))
+        agg[p] = np.cumsum(bin_pos[sl])[-1] + zero, np.cumsum(bin_neg[sl])[-1] + zero
+    scan = np.zeros((len(sizes) + 1, 2), dtype=agg.dtype)
+    np.cumsum(agg, axis=0, out=scan[1:])
+    for p in parts:
+        sl = slice(int(firsts[p]), int(firsts[p] + rows[p]))
+        tps[sl] = np.cumsum(np.r_[scan[p, 0], bin_pos[sl]])[1:]
+        fps[sl] = np.cumsum(np.r_[scan[p, 1], bin_neg[sl]])[1:]
+    return {
+        "counts": (keys, num_pos, num_neg), "sizes": tuple(int(v) for v in sizes),
+        "binned": (labels, bin_pos, bin_neg), "partition_index": partition_index,
+        "agg": agg, "scan": scan, "tps": tps, "fps": fps, "rows": tuple(int(v) for v in rows),
+    }
+
+
+def _spark_f_measure(precision, recall, beta):
+    """Spark's ``FMeasure``: (1 + β²)·(P·R) / (β²·P + R) from Spark's P and R; 0.0 when P + R = 0."""
+    b2 = beta * beta
+    if np.isinf(b2):
+        return np.asarray(recall, dtype=float)
+    den = b2 * precision + recall
+    zero = den == 0  # P + R = 0 (and, for beta = 0, R = 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = (1.0 + b2) * (precision * recall) / np.where(zero, 1.0, den)
+    return np.where(zero, 0.0, out)
 
 
 # -- the evaluator ---------------------------------------------------------------
@@ -167,6 +255,18 @@ class BinaryClassificationMetrics:
       from that precision and recall (scikit-learn computes it from the counts,
       which can differ in the last digit), 0.0 when precision + recall = 0.
 
+    Samples of weight 0 keep their scores as thresholds, as in Spark
+    (scikit-learn's curves drop them: ``zero_weight="drop"`` elsewhere in
+    evalkit).
+
+    **Bit for bit.** The numbers are Spark's own, to the last bit, also with
+    weights: Spark's order of additions is replayed -- the weights summed per
+    distinct score in input order (per input partition, then the partitions
+    in order), the chunks of ``numBins`` summed in order, the running sums
+    started at each partition's offset, recall and FPR divided by Spark's
+    totals, and the areas summed within each partition first, then the
+    trapezoids joining the partitions.
+
     Parameters
     ----------
     score_and_labels : array-like of shape (n, 2) or (n, 3)
@@ -179,26 +279,34 @@ class BinaryClassificationMetrics:
         ``g >= 2`` (else nothing is grouped); a chunk carries the counts of
         all its rows, i.e. the cumulative counts at its lowest score. Spark
         groups within each partition of its sorted RDD, so its chunks restart
-        at partition boundaries: this is the one-partition result
-        (:func:`spark_steps` replays others).
+        at partition boundaries (see ``num_partitions``).
     bin_threshold : {"last", "first"}, default "last"
         The score that labels a chunk: ``"last"``, its lowest score, whose
         counts the chunk does carry (Spark 3.0 and later, SPARK-27577), or
         ``"first"``, its highest score (earlier Spark, e.g. the 1.6.1 that
-        seed 000 reads), which labels the point with a threshold that does
-        not produce it.
+        the Spark post reads), which labels the point with a threshold that
+        does not produce it.
     pr_first_point : {"spark", "legacy"}, default "spark"
         The point :meth:`pr` prepends at recall 0: ``"spark"`` is
         (0, precision at the highest threshold) (Spark 2.3 and later,
         SPARK-21806); ``"legacy"`` is (0, 1.0) (Spark 1.x to 2.2).
+    num_partitions : int, default 1
+        The partitions of Spark's RDD: the rows cut into ``num_partitions``
+        slices as ``sc.parallelize(rows, num_partitions)`` cuts them, and the
+        sorted counts into as many range partitions, as Spark's defaults do.
+        Spark places its range bounds by sampling at most 60 distinct scores
+        per partition, so the result is Spark's exactly while no partition
+        holds more; beyond that Spark's split depends on its sample (the
+        counts agree to rounding, ``numBins`` chunks may differ).
 
     Attributes
     ----------
-    num_bins, bin_threshold, pr_first_point
+    num_bins, bin_threshold, pr_first_point, num_partitions
         The options, as given.
     sweep : Sweep
         The (binned) threshold sweep every method reads: ``thresholds``,
-        ``tps``, ``fps``, ``n_pos``, ``n_neg``.
+        ``tps``, ``fps`` (Spark's cumulative counts), ``n_pos``, ``n_neg``
+        (Spark's totals).
 
     See Also
     --------
@@ -215,8 +323,8 @@ class BinaryClassificationMetrics:
 
     Examples
     --------
-    Seed 000's second data set: one woman scored 1.0, five 0.6, five 0.4, and
-    89 men 0.0.
+    The Spark post's second data set: one woman scored 1.0, five 0.6, five
+    0.4, and 89 men 0.0.
 
     >>> from evalkit.datasets import students_soft_scores
     >>> scores, labels = students_soft_scores()
@@ -231,14 +339,36 @@ class BinaryClassificationMetrics:
     (1.0, 1.0)
     """
 
+    #: (numPos, numNeg) per sweep row as Spark sums them; None: the steps of the cumulative counts
+    _binned = None
+    #: sweep rows per partition of Spark's sorted RDD; None: one partition
+    _partition_rows = None
+
     def __init__(self, score_and_labels, num_bins=0, *, bin_threshold="last",
-                 pr_first_point="spark"):
+                 pr_first_point="spark", num_partitions=1):
         scores, labels, weights = check_score_and_labels(score_and_labels)
         self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
         self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
         self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
-        sweep = threshold_sweep(labels > 0.5, scores, sample_weight=weights)
-        self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
+        self.num_partitions = check_integer(num_partitions, "num_partitions", minimum=1,
+                                            meaning="the partitions of Spark's RDD")
+        pos = labels > 0.5
+        if weights is None and self.num_partitions == 1:
+            # integer counts: exact in any order; the sort-only sweep
+            self.sweep = threshold_sweep(pos, scores).binned(self.num_bins,
+                                                             bin_threshold=self.bin_threshold)
+            return
+        r = _replay(scores, pos, weights, sizes=None, input_partitions=self.num_partitions,
+                    num_bins=self.num_bins, bin_threshold=self.bin_threshold)
+        self._set_replay(r)
+
+    def _set_replay(self, r):
+        labels, bin_pos, bin_neg = r["binned"]
+        total_pos, total_neg = r["scan"][-1]
+        cast = float if bin_pos.dtype.kind == "f" else int
+        self.sweep = Sweep(labels, r["tps"], r["fps"], cast(total_pos), cast(total_neg))
+        self._binned = (bin_pos, bin_neg)
+        self._partition_rows = r["rows"]
 
     @classmethod
     def from_sweep(cls, sweep, num_bins=0, *, bin_threshold="last", pr_first_point="spark"):
@@ -249,8 +379,8 @@ class BinaryClassificationMetrics:
         add up (``sweep_a + sweep_b``, see :meth:`Sweep.__add__`) to the sweep
         of the whole, and this builds Spark's evaluator on it. The sweep's
         ``tps`` and ``fps`` are taken as Spark's cumulative counts and
-        ``n_pos``, ``n_neg`` as its totals; ``num_bins`` then down-samples
-        (one partition) as the constructor does.
+        ``n_pos``, ``n_neg`` as its totals, in one partition; ``num_bins``
+        then down-samples as the constructor does.
 
         Parameters
         ----------
@@ -279,14 +409,8 @@ class BinaryClassificationMetrics:
         self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
         self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
         self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
+        self.num_partitions = 1
         self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
-        return self
-
-    @classmethod
-    def _of_steps(cls, sweep, *, num_bins, bin_threshold, pr_first_point="spark"):
-        """An evaluator over Spark's cumulative counts already binned (for :class:`SparkSteps`)."""
-        self = cls.from_sweep(sweep, bin_threshold=bin_threshold, pr_first_point=pr_first_point)
-        self.num_bins = num_bins
         return self
 
     def __repr__(self):
@@ -306,8 +430,8 @@ class BinaryClassificationMetrics:
         """Spark's binned counts: positives and negatives *at* each threshold (in each chunk).
 
         Row ``i`` is ``(threshold_i, numPos_i, numNeg_i)``; with no binning the
-        rows scored exactly ``threshold_i``. They are the steps of the
-        cumulative counts: ``numPos_i = TP_i - TP_(i-1)``.
+        rows scored exactly ``threshold_i``. The cumulative counts are their
+        running sums: ``TP_i = TP_(i-1) + numPos_i``.
 
         Returns
         -------
@@ -319,8 +443,11 @@ class BinaryClassificationMetrics:
         [[0.8, 1.0, 0.0], [0.2, 1.0, 1.0]]
         """
         sw = self.sweep
-        return np.column_stack((self.thresholds(), np.diff(sw.tps, prepend=0),
-                                np.diff(sw.fps, prepend=0))).astype(float)
+        if self._binned is not None:
+            bin_pos, bin_neg = self._binned
+        else:
+            bin_pos, bin_neg = np.diff(sw.tps, prepend=0), np.diff(sw.fps, prepend=0)
+        return np.column_stack((self.thresholds(), bin_pos, bin_neg)).astype(float)
 
     def cumulative_counts(self):
         """Spark's cumulative counts: ``(threshold, TP, FP)`` -- the rows scored ``>= threshold``.
@@ -355,6 +482,14 @@ class BinaryClassificationMetrics:
     def _by_threshold(self, values):
         return np.column_stack((self.thresholds(), np.asarray(values, dtype=float)))
 
+    def _precision(self):
+        # Spark's Precision: TP / (TP + FP), 1.0 when TP + FP = 0 (the PR curve's convention)
+        return pr_points(self.sweep, "spark")[1][1:]
+
+    def _recall(self):
+        # Spark's Recall: TP / P with Spark's total P, 0.0 when P = 0
+        return roc_points(self.sweep, "spark")[1][1:-1]
+
     def precision_by_threshold(self):
         """``(threshold, precision)``: precision = TP / (TP + FP), 1.0 when TP + FP = 0 (Spark).
 
@@ -372,7 +507,7 @@ class BinaryClassificationMetrics:
         >>> m.precision_by_threshold().tolist()
         [[0.9, 1.0], [0.5, 0.0], [0.1, 0.5]]
         """
-        return self._by_threshold(self.sweep.precision("spark"))
+        return self._by_threshold(self._precision())
 
     def recall_by_threshold(self):
         """``(threshold, recall)``: recall = TP / P, 0.0 when there are no positives (Spark).
@@ -380,7 +515,7 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).recall_by_threshold().tolist()
         [[0.9, 0.5], [0.5, 0.5], [0.1, 1.0]]
         """
-        return self._by_threshold(self.sweep.recall("spark"))
+        return self._by_threshold(self._recall())
 
     def f_measure_by_threshold(self, beta=1.0):
         """``(threshold, F_β)``: F_β = (1 + β²)·(P·R) / (β²·P + R) from Spark's P and R.
@@ -388,7 +523,8 @@ class BinaryClassificationMetrics:
         P and R are :meth:`precision_by_threshold` and
         :meth:`recall_by_threshold`; F is 0.0 when P + R = 0. From P and R, F1
         can differ from scikit-learn's ``2·TP / (2·TP + FP + FN)`` in the last
-        digit: 0.16666666666666669 against 0.16666666666666666 on seed 000.
+        digit: 0.16666666666666669 against 0.16666666666666666 on the Spark
+        post's data.
 
         Parameters
         ----------
@@ -405,7 +541,8 @@ class BinaryClassificationMetrics:
         >>> float(m.f_measure_by_threshold()[0, 1])
         0.16666666666666669
         """
-        return self._by_threshold(self.sweep.f_beta(beta, "spark"))
+        beta = check_beta(beta)
+        return self._by_threshold(_spark_f_measure(self._precision(), self._recall(), beta))
 
     # -- curves and areas ------------------------------------------------------
     def roc(self):
@@ -422,9 +559,7 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).roc().tolist()
         [[0.0, 0.0], [0.0, 0.5], [1.0, 0.5], [1.0, 1.0], [1.0, 1.0]]
         """
-        sw = self.sweep
-        return np.column_stack((np.r_[0.0, sw.fpr("spark"), 1.0],
-                                np.r_[0.0, sw.recall("spark"), 1.0]))
+        return np.column_stack(roc_points(self.sweep, "spark"))
 
     def pr(self):
         """The precision-recall curve: ``(recall, precision)`` at each threshold, one point prepended.
@@ -445,59 +580,45 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics(rows, pr_first_point="legacy").pr()[0].tolist()
         [0.0, 1.0]
         """
-        sw = self.sweep
-        precision = sw.precision("spark")
-        first = precision[0] if self.pr_first_point == "spark" else 1.0
-        return np.column_stack((np.r_[0.0, sw.recall("spark")], np.r_[first, precision]))
+        return np.column_stack(pr_points(self.sweep, "spark", first_point=self.pr_first_point))
+
+    def _rows_per_partition(self):
+        rows = self._partition_rows
+        return (len(self.sweep),) if rows is None else rows
 
     def area_under_roc(self):
         """Area under :meth:`roc`: Σ (x₂ − x₁)·(y₂ + y₁) / 2 over consecutive points (trapezoids).
 
-        Without binning it equals scikit-learn's ``roc_auc_score`` (ties
-        count half), up to the order of the additions.
+        Summed as Spark's ``AreaUnderCurve.of`` sums: within each partition of
+        the curve (the sorted partitions, (0, 0) added to the first and (1, 1)
+        to the last) first, then the trapezoids joining them. Without binning it equals
+        scikit-learn's ``roc_auc_score`` (ties count half), up to the order of
+        the additions.
 
         >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).area_under_roc()
         0.5
         """
-        return _trapezoid(self.roc())
+        fpr, tpr = roc_points(self.sweep, "spark")
+        rows = list(self._rows_per_partition())
+        rows[0] += 1
+        rows[-1] += 1
+        return trapezoid(fpr, tpr, partitions=rows)
 
     def area_under_pr(self):
         """Area under :meth:`pr` by trapezoids -- not scikit-learn's average precision (steps).
 
+        Summed as :meth:`area_under_roc` is (the first point belongs to the first partition).
+
         >>> BinaryClassificationMetrics([(0.9, 0), (0.5, 1), (0.1, 1)]).area_under_pr()
         0.41666666666666663
         """
-        return _trapezoid(self.pr())
+        recall, precision = pr_points(self.sweep, "spark", first_point=self.pr_first_point)
+        rows = list(self._rows_per_partition())
+        rows[0] += 1
+        return trapezoid(recall, precision, partitions=rows)
 
 
 # -- Spark's computation, step by step -------------------------------------------
-
-
-def _range_partition_sizes(m, num_partitions):
-    """How many of ``m`` distinct scores each partition of ``sortByKey(ascending = false)`` holds.
-
-    Spark's ``RangePartitioner`` samples keys and places bounds so that
-    every partition holds about the same weight of sample. When the sample
-    holds every distinct score once (weight 1 each), its ``determineBounds``
-    walks the scores in ascending order and closes a partition at the first
-    score where the running weight reaches the next multiple of
-    ``m / num_partitions``; a descending sort numbers the partitions from the
-    top. Fewer partitions than asked are possible when ``m`` is small.
-    """
-    if num_partitions <= 1:
-        return (m,)
-    step = m / num_partitions
-    cum, target, bounds = 0.0, step, []
-    for i in range(m):  # ascending key index
-        if len(bounds) >= num_partitions - 1:
-            break
-        cum += 1.0
-        if cum >= target:
-            bounds.append(i)
-            target += step
-    edges = [-1, *bounds, m - 1]
-    ascending = [edges[j + 1] - edges[j] for j in range(len(edges) - 1)]
-    return tuple(reversed(ascending))
 
 
 @dataclass(frozen=True, eq=False)
@@ -505,7 +626,8 @@ class SparkSteps:
     """The intermediate values of Spark's ``BinaryClassificationMetrics``, partition by partition.
 
     Returned by :func:`spark_steps`. Arrays hold one row per point, highest
-    score first; counts are numbers of rows (sums of weights when weighted).
+    score first; counts are numbers of rows (sums of weights when weighted),
+    added in Spark's order.
 
     Attributes
     ----------
@@ -542,6 +664,8 @@ class SparkSteps:
     bin_threshold: str
     weighted: bool
 
+    _replayed = None  # the replay these steps come from (set by spark_steps)
+
     STEPS = ("counts", "binned_counts", "agg", "partitionwise_cumulative_counts",
              "total_count", "cumulative_counts", "confusions")
 
@@ -550,32 +674,35 @@ class SparkSteps:
         """``(numPos, numNeg)`` of all rows: the last ``partitionwise_cumulative_counts``."""
         return self.partitionwise_cumulative_counts[-1]
 
-    def _sweep(self):
-        cum = self.cumulative_counts
-        cast = float if self.weighted else (lambda v: int(round(v)))
-        tps, fps = cum[:, 1], cum[:, 2]
-        if not self.weighted:
-            tps, fps = tps.astype(np.int64), fps.astype(np.int64)
-        p, n = self.total_count
-        return Sweep(cum[:, 0].copy(), tps, fps, cast(p), cast(n))
-
     def confusions(self):
         """``(threshold, BinaryCounts)`` per row: ``BinaryConfusionMatrixImpl(cumulative, total)``."""
         return self.metrics().confusions()
 
     def metrics(self, *, pr_first_point="spark"):
         """A :class:`BinaryClassificationMetrics` over these cumulative counts (this partitioning)."""
-        return BinaryClassificationMetrics._of_steps(
-            self._sweep(), num_bins=self.num_bins, bin_threshold=self.bin_threshold,
-            pr_first_point=pr_first_point)
+        m = BinaryClassificationMetrics.__new__(BinaryClassificationMetrics)
+        m.num_bins, m.bin_threshold = self.num_bins, self.bin_threshold
+        m.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
+        m.num_partitions = len(self.partition_sizes)
+        r = self._replayed
+        if r is None:  # built by hand: read the steps off the arrays
+            cum, binned = self.cumulative_counts, self.binned_counts
+            cast = np.float64 if self.weighted else np.int64
+            r = {"binned": (cum[:, 0].copy(), binned[:, 1].astype(cast), binned[:, 2].astype(cast)),
+                 "scan": self.partitionwise_cumulative_counts.astype(cast),
+                 "tps": cum[:, 1].astype(cast), "fps": cum[:, 2].astype(cast),
+                 "rows": tuple(np.bincount(self.partition_index,
+                                           minlength=len(self.partition_sizes)).tolist())}
+        m._set_replay(r)
+        return m
 
     def lines(self, step):
         """The lines Spark prints for ``step`` (``rdd.collect().foreach(println)``), as strings.
 
         ``step`` is one of ``SparkSteps.STEPS``: "counts", "binned_counts",
         "agg", "partitionwise_cumulative_counts", "total_count",
-        "cumulative_counts", "confusions". Counts print as seed 000's Spark
-        1.6 prints its ``Long`` counters, ``{numPos: 6, numNeg: 0}``.
+        "cumulative_counts", "confusions". Counts print as the Spark post's
+        Spark 1.6 prints its ``Long`` counters, ``{numPos: 6, numNeg: 0}``.
         """
         check_choice(step, dict.fromkeys(self.STEPS, ""), "step")
         integral = not self.weighted
@@ -592,10 +719,11 @@ class SparkSteps:
 
 
 def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num_bins=0,
-                bin_threshold="last"):
+                bin_threshold="last", input_partitions=None):
     """Replay Spark's ``BinaryClassificationMetrics`` step by step on a given partitioning.
 
-    The binned counts (positives and negatives per distinct score, highest
+    The rows are cut into input partitions as ``sc.parallelize`` cuts them;
+    the binned counts (positives and negatives per distinct score, highest
     first) are split into contiguous partitions, as ``sortByKey`` leaves
     them; then, as Spark does:
 
@@ -609,10 +737,11 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
       sum within partition ``p``: ``(threshold, TP, FP)``;
     * one confusion matrix per row: TP, FP, FN = P - TP, TN = N - FP.
 
-    Without binning the cumulative counts do not depend on the partitioning
-    (they equal :meth:`BinaryClassificationMetrics.cumulative_counts`); with
-    binning the chunks restart at every partition boundary, so the kept
-    points do.
+    Every sum is added in Spark's order (weights per score in input order,
+    input partitions in order, running sums from each offset), so weighted
+    counts are Spark's to the last bit. Without binning the cumulative counts
+    do not depend on the partitioning (up to that rounding); with binning the
+    chunks restart at every partition boundary, so the kept points do.
 
     Parameters
     ----------
@@ -623,8 +752,8 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
         splits them when its sample holds every distinct score (Spark samples
         up to 60 keys per partition, so this is Spark's split whenever each
         partition of the combined counts holds at most 60 distinct scores;
-        beyond that Spark's split depends on its random sample). On seed 000's
-        data the first of 2 partitions gets the scores 1.0 and 0.6.
+        beyond that Spark's split depends on its random sample). On the Spark
+        post's data the first of 2 partitions gets the scores 1.0 and 0.6.
     partition_sizes : sequence of int, optional
         The number of distinct scores in each partition, highest scores
         first, instead of ``num_partitions`` (they must add up to ``m``).
@@ -632,6 +761,10 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
         Spark's ``numBins`` (0: no grouping).
     bin_threshold : {"last", "first"}, default "last"
         The score that labels a chunk, as in :class:`BinaryClassificationMetrics`.
+    input_partitions : int, optional
+        The slices of the input rows (``sc.parallelize(rows, input_partitions)``),
+        which decide the order weights are added in; by default as many as the
+        sorted partitions, as Spark's defaults keep the number of partitions.
 
     Returns
     -------
@@ -639,7 +772,7 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
 
     Examples
     --------
-    Seed 000's second data set in 2 partitions:
+    The Spark post's second data set in 2 partitions:
 
     >>> from evalkit.datasets import students_soft_scores
     >>> steps = spark_steps(list(zip(*students_soft_scores())), num_partitions=2)
@@ -658,11 +791,11 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
     (0.4,{numPos: 11, numNeg: 0})
     (0.0,{numPos: 11, numNeg: 89})
     """
-    base = BinaryClassificationMetrics(score_and_labels)
+    scores, labels, weights = check_score_and_labels(score_and_labels)
     num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
     bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
-    counts = base.binned_counts()
-    m = len(counts)
+    pos = labels > 0.5
+    m = len(np.unique(scores))
     if partition_sizes is None:
         num_partitions = check_integer(num_partitions, "num_partitions", minimum=1,
                                        meaning="the partitions of the sorted counts")
@@ -677,44 +810,24 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
         if not sizes or sum(sizes) != m:
             raise ValueError(f"partition_sizes must add up to the {m} distinct scores; "
                              f"got {list(sizes)} (sum {sum(sizes)})")
-    bounds = np.cumsum((0,) + sizes)
-
-    # numBins: chunks of `grouping` rows within each partition
-    grouping = m // num_bins if num_bins else 0
-    rows, part_of = [], []
-    for p in range(len(sizes)):
-        a, b = int(bounds[p]), int(bounds[p + 1])
-        if a == b:
-            continue
-        if grouping >= 2:
-            ends = np.unique(np.r_[np.arange(a + grouping - 1, b, grouping), b - 1])
-            starts = np.r_[a, ends[:-1] + 1]
-        else:
-            starts = ends = np.arange(a, b)
-        for s, e in zip(starts, ends):
-            label = counts[e, 0] if bin_threshold == "last" else counts[s, 0]
-            rows.append((label, *counts[s:e + 1, 1:].sum(axis=0)))
-            part_of.append(p)
-    binned = np.array(rows, dtype=float).reshape(-1, 3)
-    partition_index = np.array(part_of, dtype=int)
-
-    # mapPartitions: one sum per partition; scanLeft: the offsets
-    agg = np.zeros((len(sizes), 2))
-    np.add.at(agg, partition_index, binned[:, 1:])
-    scan = np.vstack((np.zeros((1, 2)), np.cumsum(agg, axis=0)))
-
-    # mapPartitionsWithIndex: running sums within each partition, from its offset
-    cumulative = np.empty_like(binned)
-    cumulative[:, 0] = binned[:, 0]
-    for p in range(len(sizes)):
-        inside = partition_index == p
-        cumulative[inside, 1:] = scan[p] + np.cumsum(binned[inside, 1:], axis=0)
-
-    return SparkSteps(counts=counts, partition_sizes=sizes, binned_counts=binned,
-                      partition_index=partition_index, agg=agg,
-                      partitionwise_cumulative_counts=scan, cumulative_counts=cumulative,
-                      num_bins=num_bins, bin_threshold=bin_threshold,
-                      weighted=not np.issubdtype(base.sweep.tps.dtype, np.integer))
+    if input_partitions is None:
+        input_partitions = len(sizes)
+    input_partitions = check_integer(input_partitions, "input_partitions", minimum=1,
+                                     meaning="the slices of the input rows")
+    r = _replay(scores, pos, weights, sizes=sizes, input_partitions=input_partitions,
+                num_bins=num_bins, bin_threshold=bin_threshold)
+    keys, num_pos, num_neg = r["counts"]
+    labels_b, bin_pos, bin_neg = r["binned"]
+    steps = SparkSteps(
+        counts=np.column_stack((keys, num_pos, num_neg)).astype(float),
+        partition_sizes=r["sizes"],
+        binned_counts=np.column_stack((labels_b, bin_pos, bin_neg)).astype(float),
+        partition_index=r["partition_index"], agg=r["agg"].astype(float),
+        partitionwise_cumulative_counts=r["scan"].astype(float),
+        cumulative_counts=np.column_stack((labels_b, r["tps"], r["fps"])).astype(float),
+        num_bins=num_bins, bin_threshold=bin_threshold, weighted=weights is not None)
+    object.__setattr__(steps, "_replayed", r)  # frozen: set once, here
+    return steps
 
 
 # -- MulticlassMetrics (one block, appended: Spark's per-label arithmetic on the confusion table) --

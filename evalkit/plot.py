@@ -1,9 +1,12 @@
 """Plots of the threshold sweep: ROC, PR, the confusion matrix, and ROC by hand.
 
 Every curve here is read off one threshold sweep of its scores
-(:func:`~evalkit._sweep.threshold_sweep`, as :mod:`evalkit.curves` calls
-it) -- the same sweep the metrics use -- so a plotted point and the
-number a metric reports for that threshold cannot disagree. matplotlib is
+(:func:`~evalkit._sweep.sweep_scores`, as :mod:`evalkit.curves` calls it)
+and turned into points and areas by the one sweep-to-curve step
+(:mod:`evalkit._curves`) the metrics and the Spark mirror use, so a plotted
+point and the number a metric reports for that threshold cannot disagree.
+ROC plots draw the chance diagonal and PR plots the prevalence baseline
+(a random ranking's curves) unless asked not to. matplotlib is
 imported only when a function needs a new figure (``import evalkit`` never
 imports it). Each function takes ``ax=None`` (a new figure is made then) and
 returns the Axes it drew on, so figures can be composed and tested through
@@ -16,7 +19,10 @@ import numbers
 
 import numpy as np
 
+from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
+from ._sweep import ZERO_WEIGHTS, sweep_scores
+from ._validation import check_bool, check_choice
 from .binary import LAYOUTS, BinaryCounts
 
 __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
@@ -40,16 +46,16 @@ def _axes(ax, figsize=(4.8, 4.8)):
     return ax
 
 
-def _sweep_of(y_true, y_score, pos_label=None, sample_weight=None):
-    """The one threshold sweep, validated as the ranking metrics validate it.
+def _sweep_of(y_true, y_score, pos_label=None, sample_weight=None, zero_weight="drop",
+              order="samples"):
+    """The one threshold sweep, validated as the curve metrics validate it.
 
-    The same sweep as :func:`evalkit.roc_curve` and friends read: samples of
-    weight 0 are dropped first (scikit-learn's convention: they make no
-    threshold), so a plotted point is always a point of the metrics' curve.
+    ``zero_weight="drop"`` (scikit-learn's curves: a sample of weight 0
+    makes no threshold) or ``"keep"`` (Spark's: its score stays a threshold);
+    ``order`` the order weights are added in (scikit-learn's or Spark's).
     """
-    from .curves import _sweep
-
-    return _sweep(y_true, y_score, pos_label, sample_weight)[0]
+    return sweep_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
+                        zero_weight=zero_weight, order=order)[0]
 
 
 def _roc_points(sweep, name="y_true"):
@@ -59,18 +65,26 @@ def _roc_points(sweep, name="y_true"):
         raise ValueError(
             f"{name} has no {missing} samples: the ROC curve needs both classes "
             "(TPR = TP / P and FPR = FP / N)")
-    # FP / N and TP / P with N and P as totals (not fp + tn, which can differ in the last bit
-    # for weighted counts): the numbers of roc_curve and scikit-learn
-    fpr = np.r_[0.0, ratio(sweep.fps, sweep.n_neg)]
-    tpr = np.r_[0.0, ratio(sweep.tps, sweep.n_pos)]
-    return fpr, tpr
+    return roc_points(sweep, "sklearn")
 
 
-def _trapezoid(x, y):
-    """Area under the polyline through (x, y), by the trapezoid rule."""
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
-    return float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2.0))
+def _chance(ax, chance):
+    """The diagonal of a random ranking (AUC = 0.5), once per Axes."""
+    if check_bool(chance, "chance") and not any(
+            line.get_gid() == "evalkit-chance" for line in ax.lines):
+        ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
+                label="chance level (AUC = 0.5)", gid="evalkit-chance")
+
+
+def _prevalence(ax, baseline, prevalence):
+    """The PR curve of a random ranking: precision = P / (P + N) at every recall, once per value."""
+    if not check_bool(baseline, "baseline"):
+        return
+    for line in ax.lines:
+        if line.get_gid() == "evalkit-prevalence" and line.get_ydata()[0] == prevalence:
+            return
+    ax.plot([0, 1], [prevalence, prevalence], color="k", linestyle=":", linewidth=0.8,
+            label=f"chance level (prevalence = {_fmt(prevalence)})", gid="evalkit-prevalence")
 
 
 def _fmt(v, digits=3):
@@ -88,7 +102,7 @@ def _unit_square(ax):
 
 
 def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
-        chance=True, **line_kw):
+        chance=True, zero_weight="drop", **line_kw):
     """Plot the ROC curve: true positive rate against false positive rate.
 
     One point per distinct score ``t`` (predict positive when ``score >= t``),
@@ -115,6 +129,9 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
         Legend label of the curve; ``"AUC = 0.xx"`` when None.
     chance : bool, default True
         Also draw the diagonal of a random ranking (AUC = 0.5), once per Axes.
+    zero_weight : {"drop", "keep"}, default "drop"
+        A sample of weight 0: ``"drop"`` makes no point (scikit-learn's
+        ``roc_curve``), ``"keep"`` keeps its score's point (Spark's ``roc()``).
     **line_kw
         Passed to ``ax.plot`` for the curve.
 
@@ -134,15 +151,14 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
     'AUC = 0.75'
     >>> plt.close(ax.figure)
     """
-    sweep = _sweep_of(y_true, y_score, pos_label, sample_weight)
+    check_bool(chance, "chance")
+    sweep = _sweep_of(y_true, y_score, pos_label, sample_weight, zero_weight)
     fpr, tpr = _roc_points(sweep)
     ax = _axes(ax)
     if label is None:
-        label = f"AUC = {_trapezoid(fpr, tpr):.2f}"
+        label = f"AUC = {trapezoid(fpr, tpr):.2f}"
     ax.plot(fpr, tpr, label=label, **line_kw)
-    if chance and not any(line.get_gid() == "evalkit-chance" for line in ax.lines):
-        ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
-                label="chance level (AUC = 0.5)", gid="evalkit-chance")
+    _chance(ax, chance)
     ax.set_xlabel("False positive rate, FPR = FP / N")
     ax.set_ylabel("True positive rate, TPR = TP / P")
     _unit_square(ax)
@@ -154,7 +170,7 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
 
 
 def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
-       first_point="sklearn", **line_kw):
+       first_point="sklearn", baseline=True, zero_weight=None, **line_kw):
     """Plot the precision-recall curve: precision against recall.
 
     At each distinct score ``t``, ``recall(t) = TP(t) / P`` on x and
@@ -170,6 +186,12 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
       first (0, precision at the highest threshold), then the points from the
       highest threshold to the lowest, joined by straight lines, whose
       trapezoid area is Spark's ``areaUnderPR``. Legend: ``"area = 0.xx"``.
+      These are exactly the points of
+      :meth:`evalkit.BinaryClassificationMetrics.pr` (samples of weight 0
+      keep their thresholds there, as in Spark).
+
+    The baseline is a random ranking's curve: precision = P / (P + N), the
+    prevalence (正例比例), at every recall.
 
     Parameters
     ----------
@@ -181,6 +203,12 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
         Legend label; the area under the drawn curve (AP, or Spark's trapezoid area) when None.
     first_point : {"sklearn", "spark"}, default "sklearn"
         Whose curve to draw.
+    baseline : bool, default True
+        Also draw the prevalence line of a random ranking, once per value per Axes.
+    zero_weight : {"drop", "keep"}, optional
+        A sample of weight 0: ``"drop"`` makes no point (scikit-learn),
+        ``"keep"`` keeps its score's point (Spark). Default: the convention of
+        ``first_point``.
     **line_kw
         Passed to ``ax.plot`` (e.g. ``drawstyle="default"`` to join
         scikit-learn's points by straight lines instead).
@@ -188,7 +216,8 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
     Returns
     -------
     matplotlib.axes.Axes
-        ``ax.lines[0]`` holds the (recall, precision) points in the library's order.
+        ``ax.lines[0]`` (the first curve drawn on a new Axes) holds the (recall,
+        precision) points in the library's order; the baseline follows it.
 
     Examples
     --------
@@ -200,34 +229,36 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
     [[1.0, 0.5], [1.0, 0.6667], [0.5, 0.5], [0.5, 1.0], [0.0, 1.0]]
     >>> ax.lines[0].get_drawstyle(), ax.lines[0].get_label()
     ('steps-post', 'AP = 0.83')
+    >>> ax.lines[1].get_label()  # the baseline: half of the samples are positive
+    'chance level (prevalence = 0.5)'
     >>> ax = pr(y, s, first_point="spark", ax=ax)
-    >>> ax.lines[1].get_xydata().round(4).tolist()
+    >>> ax.lines[2].get_xydata().round(4).tolist()
     [[0.0, 1.0], [0.5, 1.0], [0.5, 0.5], [1.0, 0.6667], [1.0, 0.5]]
     >>> plt.close(ax.figure)
     """
     if first_point not in FIRST_POINTS:
         raise ValueError(f"first_point must be one of {FIRST_POINTS}; got {first_point!r}")
-    sweep = _sweep_of(y_true, y_score, pos_label, sample_weight)
+    check_bool(baseline, "baseline")
+    if zero_weight is None:
+        zero_weight = "drop" if first_point == "sklearn" else "keep"
+    check_choice(zero_weight, ZERO_WEIGHTS, "zero_weight")
+    order = "samples" if first_point == "sklearn" else "spark"
+    sweep = _sweep_of(y_true, y_score, pos_label, sample_weight, zero_weight, order)
     if sweep.n_pos == 0:
         raise ValueError("y_true has no positive samples: recall = TP / P is undefined")
-    # precision is 0/0 only where every sample so far weighs 0; scikit-learn gives 0 there
-    precision = sweep.precision(zero_division=0.0)
-    recall = ratio(sweep.tps, sweep.n_pos)
     ax = _axes(ax)
+    x, y = pr_points(sweep, first_point)
     if first_point == "sklearn":
-        x = np.r_[recall[::-1], 0.0]
-        y = np.r_[precision[::-1], 1.0]
-        area = float(np.sum(np.diff(np.r_[0.0, recall]) * precision))
+        area = average_precision(x, y)
         line_kw = {"drawstyle": "steps-post", **line_kw}
         name, where = "AP", "lower left"
     else:
-        x = np.r_[0.0, recall]
-        y = np.r_[precision[0], precision]
-        area = _trapezoid(x, y)
+        area = trapezoid(x, y, partitions=[len(x)])  # Spark's areaUnderPR, one partition
         name, where = "area", "lower left"
     if label is None:
         label = f"{name} = {area:.2f}"
     ax.plot(x, y, label=label, **line_kw)
+    _prevalence(ax, baseline, float(sweep.n_pos) / float(sweep.n_pos + sweep.n_neg))
     ax.set_xlabel("Recall = TP / P")
     ax.set_ylabel("Precision = TP / (TP + FP)")
     _unit_square(ax)
@@ -269,8 +300,9 @@ def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, nor
     scikit-learn return it: ``C[i, j]`` = samples of actual class ``i``
     predicted as class ``j``. ``layout`` only chooses how it is drawn:
     ``"actual-by-predicted"`` puts the actual class on the rows
-    (scikit-learn's ``ConfusionMatrixDisplay``, seed 004),
-    ``"predicted-by-actual"`` the prediction (seeds 000 and 003). The axis
+    (scikit-learn's ``ConfusionMatrixDisplay``, the macro/micro post),
+    ``"predicted-by-actual"`` the prediction (the Spark and recommender-metrics
+    posts). The axis
     labels say which is which.
 
     ``normalize`` as in scikit-learn, by class, whatever the layout:
@@ -353,18 +385,18 @@ def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, nor
     return ax
 
 
-# -- ROC by hand (seed 001) -------------------------------------------------------
+# -- ROC by hand (the logistic-regression post) --------------------------------
 
 
-def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True):
-    """Draw the ROC curve the way seed 001 builds it by hand, one sample at a time.
+def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance=True):
+    """Draw the ROC curve the way the logistic-regression post builds it by hand, one sample at a time.
 
     Sort the samples by score, highest first, and take them from the top one
     at a time, predicting positive every sample taken so far. Each positive
     taken moves the point up by 1/P (TPR = TP / P), each negative right by
     1/N (FPR = FP / N); the path from (0, 0) to (1, 1) is a staircase and the
     shaded area under it is the AUC. Point ``k`` (after ``k`` samples) is
-    annotated ``"k: (FPR, TPR)"``, as in seed 001's list of six points.
+    annotated ``"k: (FPR, TPR)"``, as in the post's list of six points.
 
     Ties: samples with the same score cannot be taken one at a time (no
     threshold separates them), so a block of tied scores is taken at once and
@@ -380,6 +412,8 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True):
         Where to draw; a new figure when None.
     annotate : bool, default True
         Write ``"k: (FPR, TPR)"`` beside each point.
+    chance : bool, default True
+        Also draw the diagonal of a random ranking (AUC = 0.5), once per Axes.
 
     Returns
     -------
@@ -390,7 +424,7 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True):
 
     Examples
     --------
-    Seed 001's sequence 2: sample 2 (a negative) is ranked above sample 3 (a positive).
+    The logistic-regression post's sequence 2: sample 2 (a negative) is ranked above sample 3 (a positive).
 
     >>> import matplotlib; matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
@@ -403,13 +437,16 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True):
     'area = 0.875'
     >>> plt.close(ax.figure)
     """
+    check_bool(annotate, "annotate")
+    check_bool(chance, "chance")
     sweep = _sweep_of(y_true, y_score, pos_label)
     fpr, tpr = _roc_points(sweep)
     taken = np.r_[0, sweep.tps + sweep.fps]
     ax = _axes(ax)
-    area = _trapezoid(fpr, tpr)
+    area = trapezoid(fpr, tpr)
     (path,) = ax.plot(fpr, tpr, marker="o", markersize=4, label=f"area = {_fmt(area, 4)}")
     ax.fill_between(fpr, tpr, color=path.get_color(), alpha=0.2, linewidth=0)
+    _chance(ax, chance)
     if annotate:
         for k in range(1, len(fpr)):
             up = tpr[k] > tpr[k - 1]

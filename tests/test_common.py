@@ -256,7 +256,8 @@ def _around(wrapper, metric, **fixed):
 def _bcm(method, *args):
     """A BinaryClassificationMetrics method, registered on the rows it is built from."""
     def call(rows, **kw):
-        options = {k: kw.pop(k) for k in ("num_bins", "bin_threshold", "pr_first_point") if k in kw}
+        options = {k: kw.pop(k) for k in ("num_bins", "bin_threshold", "pr_first_point",
+                                          "num_partitions") if k in kw}
         return getattr(ek.BinaryClassificationMetrics(rows, **options), method)(*args, **kw)
     return call
 
@@ -487,6 +488,8 @@ BAD_OPTIONS = {
     "metric": ["g-mean", 1],
     "definition": ["mean", None],
     "num_partitions": [0, 1.5],
+    "input_partitions": [0, 1.5],
+    "zero_weight": ["ignore", 1],
     "layout": ["rows", None],
     "pos_label": [[1], {1}],
     # evalkit.ranking's conventions

@@ -133,7 +133,8 @@ def test_pr_two_conventions_on_one_ax_differ_only_at_recall_zero():
     fig, ax = plt.subplots()
     assert plot.pr(y, s, ax=ax) is ax
     assert plot.pr(y, s, ax=ax, first_point="spark", label="Spark") is ax
-    sk, sp = ax.lines
+    sk, baseline, sp = ax.lines          # one baseline: both curves have prevalence 1/2
+    assert baseline.get_gid() == "evalkit-prevalence"
     assert sk.get_xydata()[-1].tolist() == [0.0, 1.0]
     assert sp.get_xydata()[0].tolist() == [0.0, 0.0]         # precision at 0.9 is 0 / 1
     assert sp.get_label() == "Spark"
@@ -352,5 +353,70 @@ def test_spark_curve_is_evalkit_spark_pr(y, s, w):
     rows = np.column_stack([s, y] if w is None else [s, y, w])
     m = BinaryClassificationMetrics(rows)
     ax = plot.pr(y, s, sample_weight=w, first_point="spark")
-    np.testing.assert_allclose(ax.lines[0].get_xydata(), m.pr(), rtol=1e-12)
+    np.testing.assert_array_equal(ax.lines[0].get_xydata(), m.pr())
     assert ax.lines[0].get_label() == f"area = {m.area_under_pr():.2f}"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_spark_curve_keeps_zero_weight_thresholds_as_the_mirror_does(seed):
+    from evalkit.mllib import BinaryClassificationMetrics
+
+    y, s, _ = random_scores(np.random.default_rng(100 + seed), n=40, ties=False)
+    w = np.random.default_rng(seed).uniform(0.1, 3.0, len(y))
+    w[np.argsort(-s)[:2]] = 0.0           # the top scores weigh 0: precision is 0/0 there
+    w[::5] = 0.0
+    m = BinaryClassificationMetrics(np.column_stack([s, y, w]))
+    ax = plot.pr(y, s, sample_weight=w, first_point="spark")
+    np.testing.assert_array_equal(ax.lines[0].get_xydata(), m.pr())
+    assert ax.lines[0].get_xydata()[1, 1] == 1.0      # Spark's precision for 0/0
+    # scikit-learn's convention drops those samples: fewer points
+    dropped = plot.pr(y, s, sample_weight=w, first_point="spark", zero_weight="drop")
+    assert len(dropped.lines[0].get_xydata()) < len(m.pr())
+    kept = plot.roc(y, s, sample_weight=w, zero_weight="keep")
+    np.testing.assert_allclose(kept.lines[0].get_xydata(), m.roc()[:-1], rtol=1e-12)
+    sk = plot.roc(y, s, sample_weight=w)
+    fpr, tpr, _ = skm.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_allclose(sk.lines[0].get_xydata(), np.c_[fpr, tpr], rtol=1e-12)
+    with pytest.raises(ValueError, match="^zero_weight must be 'drop'"):
+        plot.pr(y, s, sample_weight=w, zero_weight="ignore")
+
+
+# -- baselines: the chance diagonal and the prevalence line -----------------------
+
+
+@pytest.mark.parametrize("draw", [plot.roc, plot.roc_steps])
+def test_every_roc_plot_draws_the_chance_diagonal(draw):
+    y, s = [1, 0, 1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
+    ax = draw(y, s)
+    chance = [line for line in ax.lines if line.get_gid() == "evalkit-chance"]
+    assert len(chance) == 1
+    np.testing.assert_array_equal(chance[0].get_xydata(), [[0, 0], [1, 1]])
+    assert ax.lines[0].get_gid() != "evalkit-chance"   # the curve comes first
+    draw(y, s, ax=ax)
+    assert sum(line.get_gid() == "evalkit-chance" for line in ax.lines) == 1
+    off = draw(y, s, chance=False)
+    assert all(line.get_gid() != "evalkit-chance" for line in off.lines)
+    with pytest.raises(TypeError, match="^chance must be True or False"):
+        draw(y, s, chance="no")
+
+
+@pytest.mark.parametrize("first_point", ["sklearn", "spark"])
+@pytest.mark.parametrize("y, s, w", CASES[:6])
+def test_pr_plot_draws_the_prevalence_baseline(y, s, w, first_point):
+    ax = plot.pr(y, s, sample_weight=w, first_point=first_point)
+    lines = [line for line in ax.lines if line.get_gid() == "evalkit-prevalence"]
+    assert len(lines) == 1
+    w_ = np.ones(len(y)) if w is None else w
+    prevalence = w_[np.asarray(y) == 1].sum() / w_.sum()   # a random ranking's precision
+    np.testing.assert_allclose(lines[0].get_xydata(), [[0, prevalence], [1, prevalence]],
+                               rtol=1e-12)
+    assert lines[0].get_label() == f"chance level (prevalence = {prevalence:.3g})"
+    # another data set with another prevalence gets its own line; the same one does not
+    plot.pr(y, s, sample_weight=w, first_point=first_point, ax=ax)
+    assert sum(line.get_gid() == "evalkit-prevalence" for line in ax.lines) == 1
+    plot.pr([1, 0, 0, 0], [0.9, 0.1, 0.2, 0.3], ax=ax)
+    assert sum(line.get_gid() == "evalkit-prevalence" for line in ax.lines) == 2
+    off = plot.pr(y, s, sample_weight=w, first_point=first_point, baseline=False)
+    assert len(off.lines) == 1
+    with pytest.raises(TypeError, match="^baseline must be True or False"):
+        plot.pr(y, s, baseline=1)

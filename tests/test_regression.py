@@ -216,6 +216,18 @@ def test_nmae_against_brute_force():
         assert mean == pytest.approx(np.mean(list(want.values())), rel=1e-12)
 
 
+def test_nmae_groups_from_a_pandas_column():
+    """User ids as a pandas Series of Python strings (dtype object), as a DataFrame gives them."""
+    import pandas as pd
+
+    users = pd.Series(["ann", "ann", "bob"])
+    assert users.dtype == object
+    got = ek.normalized_mean_absolute_error([4, 2, 5], [3, 2, 4], rating_range=(1, 5),
+                                            groups=users, per_group=True)
+    assert got[0].tolist() == ["ann", "bob"]
+    np.testing.assert_allclose(got[1], [0.125, 0.25])
+
+
 def test_nmae_per_user_differs_from_pooled():
     """One heavy user with small errors, one light user with large ones."""
     y_true = [4] * 9 + [1]

@@ -17,6 +17,7 @@ import numbers
 
 import numpy as np
 
+from .._curves import roc_points, trapezoid
 from .._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
 from .._sweep import Sweep, positive_mask, threshold_sweep
 from .._validation import check_beta, check_zero_division
@@ -91,7 +92,7 @@ def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0, pos_label=N
 
     Examples
     --------
-    Seed 000's scores: one woman at 1.0, five at 0.6, five at 0.4, 89 men at 0.0.
+    The Spark post's scores: one woman at 1.0, five at 0.6, five at 0.4, 89 men at 0.0.
 
     >>> y = [1] * 11 + [0] * 89
     >>> s = [1.0] + [0.6] * 5 + [0.4] * 5 + [0.0] * 89
@@ -206,8 +207,9 @@ def imbalance_state(majority, *, n=100):
     accuracy = #majority / n = ``majority`` (it climbs with the imbalance),
     minority recall = 0 / #minority = 0 (always), majority recall = 1, and
     balanced accuracy = (0 + 1) / 2 = 0.5. Precision of the minority is 0/0,
-    reported as 0.0 (scikit-learn's ``zero_division`` default). Seeds 000
-    (90 men / 10 women: 90 %) and 001 (99 / 1: 99 %) are two points of it.
+    reported as 0.0 (scikit-learn's ``zero_division`` default). The Spark
+    post (90 men / 10 women: 90 %) and the logistic-regression post (99 / 1:
+    99 %) are two points of it.
 
     Parameters
     ----------
@@ -274,7 +276,7 @@ def imbalance_text(state):
 
 
 def roc_builder_state(y_true, y_score, step, *, pos_label=None):
-    """Seed 001's ROC construction after ``step`` steps: the path so far and its area.
+    """The logistic-regression post's ROC construction after ``step`` steps: the path so far and its area.
 
     Sort the samples by score, highest first; each step predicts the next
     sample positive too, i.e. lowers the threshold to its score: a positive
@@ -304,7 +306,7 @@ def roc_builder_state(y_true, y_score, step, *, pos_label=None):
 
     Examples
     --------
-    Seed 001, sequence 1: samples 1 and 3 (1-based) are clicked and scored highest.
+    The logistic-regression post, sequence 1: samples 1 and 3 (1-based) are clicked and scored highest.
 
     >>> y = [1, 0, 1, 0, 0, 0]
     >>> p = [0.9, 0.7, 0.8, 0.6, 0.5, 0.4]
@@ -325,9 +327,9 @@ def roc_builder_state(y_true, y_score, step, *, pos_label=None):
     step = int(step)
     scores = np.asarray(y_score, dtype=float)
     order = np.argsort(-scores, kind="stable")
-    fpr_path = np.r_[0.0, sw.fps[:step] / sw.n_neg]
-    tpr_path = np.r_[0.0, sw.tps[:step] / sw.n_pos]
-    area = float(np.sum(np.diff(fpr_path) * (tpr_path[1:] + tpr_path[:-1]) / 2))
+    fpr, tpr = roc_points(sw)
+    fpr_path, tpr_path = fpr[:step + 1], tpr[:step + 1]
+    area = trapezoid(fpr_path, tpr_path)
     if step:
         threshold = float(sw.thresholds[step - 1])
         new = [int(i) for i in order if scores[i] == threshold]
@@ -353,7 +355,7 @@ def roc_builder_state(y_true, y_score, step, *, pos_label=None):
 
 
 def roc_builder_text(state):
-    """The lines the ROC builder shows for ``state``, by key (samples numbered from 1, as in seed 001).
+    """The lines the ROC builder shows for ``state``, by key (samples numbered from 1, as in the post).
 
     >>> y, p = [1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
     >>> for line in roc_builder_text(roc_builder_state(y, p, 3)).values():

@@ -20,6 +20,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
 from .._validation import check_scores
 from ..binary import LAYOUTS
@@ -249,15 +250,13 @@ class ThresholdExplorer(_Shown, W.VBox):
         ax_h.set_xlabel("score")
         ax_h.legend(fontsize=8, loc="upper center")
 
-        tpr = np.r_[0.0, sw.tps / sw.n_pos]
-        fpr = np.r_[0.0, sw.fps / sw.n_neg]
+        fpr, tpr = roc_points(sw)
         ax_roc.plot(fpr, tpr, color=NEG_COLOR, lw=1.5)
         ax_roc.plot([0, 1], [0, 1], ls="--", color="0.6", lw=1)
         ax_roc.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), xlabel="FPR", ylabel="TPR (recall)")
         ax_roc.set_title("ROC curve", fontsize=9)
 
-        recall = sw.tps / sw.n_pos
-        precision = sw.tps / (sw.tps + sw.fps)
+        recall, precision = pr_points(sw, "sklearn")
         ax_pr.plot(recall, precision, color=NEG_COLOR, lw=1.5)
         ax_pr.axhline(sw.n_pos / (sw.n_pos + sw.n_neg), ls="--", color="0.6", lw=1)
         ax_pr.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), xlabel="recall", ylabel="precision")
@@ -322,7 +321,7 @@ class ThresholdExplorer(_Shown, W.VBox):
 
 
 class ImbalanceExplorer(_Shown, W.VBox):
-    """A class-ratio slider and the "always predict the majority" baseline (seeds 000 and 001)."""
+    """A class-ratio slider and the "always predict the majority" baseline (the Spark and logistic-regression posts)."""
 
     _text_of = staticmethod(imbalance_text)
 
@@ -361,8 +360,8 @@ class ImbalanceExplorer(_Shown, W.VBox):
                                  ("minority_recall", POS_COLOR, "minority recall")):
             ax.plot(pcts, [s[key] for s in states], color=color, lw=1.5, label=name)
             self._curves[key] = color
-        for pct, seed in ((90, "seed 000: 90 / 10"), (99, "seed 001: 99 / 1")):
-            ax.annotate(seed, (pct, pct / 100), xytext=(pct - 24, pct / 100 - 0.3), fontsize=8,
+        for pct, seed in ((90, "the Spark post: 90 / 10"), (99, "the logistic-regression post: 99 / 1")):
+            ax.annotate(seed, (pct, pct / 100), xytext=(pct - 40, pct / 100 - 0.3), fontsize=8,
                         arrowprops={"arrowstyle": "->", "color": "0.5"})
         ax.set(xlim=(49, 100), ylim=(-0.05, 1.05), xlabel="majority class share (%)",
                ylabel="score of the baseline")
@@ -398,7 +397,7 @@ class ImbalanceExplorer(_Shown, W.VBox):
 
 
 class RocBuilder(_Shown, W.VBox):
-    """Seed 001's ROC curve, built one sample (one distinct score) at a time."""
+    """The logistic-regression post's ROC curve, built one sample (one distinct score) at a time."""
 
     _text_of = staticmethod(roc_builder_text)
 

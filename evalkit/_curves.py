@@ -1,0 +1,258 @@
+"""Sweep to curves: the one step from cumulative counts to ROC and PR points and their areas.
+
+Every curve, area, plot and widget of evalkit goes through here, so a plotted
+point, a metric and a mirror's number for the same threshold cannot disagree:
+
+* :func:`roc_points` -- (FPR, TPR) = (FP / N, TP / P) at every row of a
+  :class:`~evalkit._sweep.Sweep`, in scikit-learn's or Spark's layout;
+* :func:`pr_points` -- (recall, precision) = (TP / P, TP / (TP + FP)), in
+  scikit-learn's layout (increasing threshold, then (0, 1)) or Spark's
+  (a first point at recall 0, then decreasing threshold);
+* :func:`trapezoid` -- the one trapezoid rule, summed numpy's way (pairwise,
+  as ``np.trapezoid`` and scikit-learn's ``auc``) or Spark's way (within each
+  partition first, then the trapezoids joining the partitions);
+* :func:`average_precision` -- the one step sum Σ (R_n − R_{n−1}) · P_n.
+
+The rates divide by the totals ``n_pos`` and ``n_neg`` (not by tp + fn,
+which can differ from the total in the last bit for weighted counts), as both
+scikit-learn and Spark do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["CONVENTIONS", "PR_FIRST_POINTS", "rate", "roc_points", "pr_points", "trapezoid",
+           "average_precision", "doubled_trapezoids", "roc_bends", "pr_bends"]
+
+#: The two layouts of a curve and what each means.
+CONVENTIONS = {
+    "sklearn": "scikit-learn: (0, 0) first for ROC; PR by increasing threshold, then (0, 1)",
+    "spark": "Spark MLlib: ROC from (0, 0) to an appended (1, 1); PR from a point at recall 0",
+}
+#: Spark's point at recall 0 of the PR curve.
+PR_FIRST_POINTS = {
+    "spark": "(0, precision at the highest threshold), Spark 2.3 and later",
+    "legacy": "(0, 1.0), Spark 1.x to 2.2",
+}
+
+_BLOCK = 1 << 15  # elements per block: a block's temporaries stay in the CPU cache
+
+
+def rate(counts, total, undefined, out=None):
+    """``counts / total`` as float64; every entry is ``undefined`` when ``total`` is 0.
+
+    ``out`` (optional) receives the result, so a curve can be filled in place.
+    """
+    total = float(total)
+    if out is None:
+        out = np.empty(len(counts))
+    if total == 0:
+        out[:] = undefined
+    else:
+        np.divide(counts, total, out=out)
+    return out
+
+
+def _precision(tps, fps, undefined, out=None):
+    """``tps / (tps + fps)``; ``undefined`` where nothing is predicted positive."""
+    predicted = tps + fps
+    if out is None:
+        out = np.empty(len(tps))
+    if (predicted == 0).any():
+        out[:] = undefined
+        np.divide(tps, predicted, out=out, where=predicted != 0)
+    else:
+        np.divide(tps, predicted, out=out)
+    return out
+
+
+def roc_bends(tps, fps):
+    """Mask of the sweep rows where the step of tps or of fps changes; both ends kept.
+
+    scikit-learn's ``drop_intermediate``: a point with ``diff(x, 2) == 0`` for
+    both coordinates lies on a straight segment and changes no area. Computed
+    block by block (exact on integer counts; for floats a difference of
+    finite floats is 0 only when they are equal), so no curve-sized
+    temporary is made.
+    """
+    m = len(tps)
+    keep = np.empty(m, dtype=bool)
+    keep[0] = keep[-1] = True
+    for i in range(1, m - 1, _BLOCK):
+        j = min(i + _BLOCK, m - 1)  # points i .. j-1, which need steps i-1 .. j
+        out = keep[i:j]
+        step = np.diff(fps[i - 1:j + 1])
+        np.not_equal(step[1:], step[:-1], out=out)
+        step = np.diff(tps[i - 1:j + 1])
+        out |= step[1:] != step[:-1]
+    return keep
+
+
+def pr_bends(tps):
+    """Mask of the sweep rows kept by the PR curve's ``drop_intermediate``.
+
+    A row is dropped when tps is the same before and after it (inside a
+    vertical run of equal recall); both ends are kept.
+    """
+    keep = np.empty(len(tps), dtype=bool)
+    keep[0] = keep[-1] = True
+    step = np.diff(tps) != 0
+    np.logical_or(step[:-1], step[1:], out=keep[1:-1])
+    return keep
+
+
+def _rows(sweep, kept):
+    if kept is None:
+        return sweep.tps, sweep.fps
+    return sweep.tps[kept], sweep.fps[kept]
+
+
+def roc_points(sweep, convention="sklearn", *, kept=None):
+    """The ROC curve of a sweep: ``(fpr, tpr)``, FPR = FP / N and TPR = TP / P.
+
+    ``convention="sklearn"``: (0, 0), then one point per sweep row (highest
+    threshold first); a rate whose total is 0 is nan everywhere (the caller
+    warns, as scikit-learn does). ``"spark"``: (0, 0), one point per row,
+    then (1, 1) appended; a rate whose total is 0 is 0.0 (Spark's
+    ``FalsePositiveRate`` and ``Recall``). ``kept`` (optional indices or
+    mask) keeps only those rows (``drop_intermediate``).
+
+    >>> from evalkit._sweep import threshold_sweep
+    >>> s = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> [v.tolist() for v in roc_points(s)]
+    [[0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0]]
+    >>> [v.tolist() for v in roc_points(s, "spark")][0]
+    [0.0, 0.0, 0.5, 0.5, 1.0, 1.0]
+    """
+    tps, fps = _rows(sweep, kept)
+    m = len(tps)
+    spark = _convention(convention) == "spark"
+    undefined = 0.0 if spark else np.nan
+    size = m + 2 if spark else m + 1
+    fpr, tpr = np.empty(size), np.empty(size)
+    fpr[0] = tpr[0] = 0.0
+    rate(fps, sweep.n_neg, undefined, out=fpr[1:m + 1])
+    rate(tps, sweep.n_pos, undefined, out=tpr[1:m + 1])
+    if spark:
+        fpr[-1] = tpr[-1] = 1.0
+    elif float(sweep.n_neg) == 0:
+        fpr[0] = np.nan
+    if not spark and float(sweep.n_pos) == 0:
+        tpr[0] = np.nan
+    return fpr, tpr
+
+
+def pr_points(sweep, convention="sklearn", *, first_point="spark", kept=None):
+    """The precision-recall curve of a sweep: ``(recall, precision)``.
+
+    recall = TP / P, precision = TP / (TP + FP).
+
+    * ``convention="sklearn"`` (``precision_recall_curve``): the rows by
+      increasing threshold, then (recall 0, precision 1) appended; precision
+      0/0 (only rows of weight 0 scored that high) is 0.0, and with no
+      positives recall is 1.0 everywhere (the caller warns).
+    * ``"spark"`` (``BinaryClassificationMetrics.pr()``): first a point at
+      recall 0 -- ``first_point="spark"``: (0, precision at the highest
+      threshold), Spark 2.3 and later; ``"legacy"``: (0, 1.0) -- then the
+      rows by decreasing threshold; precision 0/0 is 1.0 and recall with no
+      positives 0.0 (Spark's ``Precision`` and ``Recall``).
+
+    ``kept`` (optional indices or mask) keeps only those rows.
+
+    >>> from evalkit._sweep import threshold_sweep
+    >>> s = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> r, p = pr_points(s)
+    >>> r.tolist(), [round(v, 4) for v in p.tolist()]
+    ([1.0, 1.0, 0.5, 0.5, 0.0], [0.5, 0.6667, 0.5, 1.0, 1.0])
+    >>> r, p = pr_points(s, "spark")
+    >>> r.tolist(), [round(v, 4) for v in p.tolist()]
+    ([0.0, 0.5, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.6667, 0.5])
+    """
+    tps, fps = _rows(sweep, kept)
+    m = len(tps)
+    recall, precision = np.empty(m + 1), np.empty(m + 1)
+    if _convention(convention) == "sklearn":
+        recall[m], precision[m] = 0.0, 1.0  # the last point: (recall 0, precision 1)
+        # the curve runs by increasing threshold: fill the first m entries backwards
+        back = slice(m - 1, None, -1) if m else slice(0, 0)
+        rate(tps, sweep.n_pos, 1.0, out=recall[back])
+        _precision(tps, fps, 0.0, out=precision[back])
+        return recall, precision
+    if first_point not in PR_FIRST_POINTS:
+        raise ValueError(f"first_point must be one of {tuple(PR_FIRST_POINTS)}; got {first_point!r}")
+    recall[0] = 0.0
+    rate(tps, sweep.n_pos, 0.0, out=recall[1:])
+    _precision(tps, fps, 1.0, out=precision[1:])
+    precision[0] = precision[1] if first_point == "spark" and m else 1.0
+    return recall, precision
+
+
+def _convention(convention):
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {tuple(CONVENTIONS)}; got {convention!r}")
+    return convention
+
+
+def doubled_trapezoids(x, y):
+    """Twice the area of each trapezoid between consecutive points: ``(x₂ − x₁)·(y₂ + y₁)``.
+
+    The one trapezoid formula; on integer counts the terms are exact integers.
+    """
+    return (x[1:] - x[:-1]) * (y[1:] + y[:-1])
+
+
+def trapezoid(x, y, *, partitions=None):
+    """Area under the polyline through ``(x, y)`` by the trapezoid rule: Σ (x₂ − x₁)·(y₂ + y₁) / 2.
+
+    Each trapezoid is ``(x₂ − x₁)·(y₂ + y₁) / 2.0``, as numpy's
+    ``trapezoid``, scikit-learn's ``auc`` and Spark's ``AreaUnderCurve``
+    compute it. Summed:
+
+    * ``partitions=None`` -- numpy's pairwise sum, as ``np.trapezoid`` (so
+      scikit-learn's ``auc``) sums;
+    * ``partitions`` -- a sequence of point counts, one per partition of
+      Spark's curve RDD (in order; 0 for an empty partition, which Spark
+      skips): Spark's ``AreaUnderCurve.of`` adds the trapezoids within each
+      partition from left to right, then the partitions' areas in order, then
+      the trapezoids that join the last point of a partition to the first of
+      the next (from left to right), and adds the two sums.
+
+    >>> trapezoid(np.array([0.0, 0.0, 0.5, 0.5, 1.0]), np.array([0.0, 0.5, 0.5, 1.0, 1.0]))
+    0.75
+    >>> trapezoid(np.array([0.0, 0.5, 1.0]), np.array([0.0, 1.0, 1.0]), partitions=[1, 2])
+    0.75
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if len(x) < 2:
+        return 0.0
+    terms = doubled_trapezoids(x, y) / 2.0
+    if partitions is None:
+        return float(np.sum(terms))
+    sizes = np.asarray(partitions, dtype=np.int64)
+    sizes = sizes[sizes > 0]
+    if int(sizes.sum()) != len(x):
+        raise ValueError(f"partitions must add up to the {len(x)} points; got {sizes.sum()}")
+    ends = np.cumsum(sizes)  # one past each partition's last point
+    local = 0.0
+    for start, end in zip(ends - sizes, ends):
+        inside = terms[start:end - 1]  # trapezoids between points start .. end-1
+        local += float(np.cumsum(inside)[-1]) if len(inside) else 0.0
+    joins = terms[ends[:-1] - 1]  # from each partition's last point to the next one's first
+    return local + (float(np.cumsum(joins)[-1]) if len(joins) else 0.0)
+
+
+def average_precision(recall, precision):
+    """The step sum AP = Σ_n (R_n − R_{n−1}) · P_n over scikit-learn's PR points.
+
+    ``recall`` and ``precision`` as :func:`pr_points` gives them with
+    ``convention="sklearn"`` (recall decreasing to the final (0, 1)): each
+    precision weighted by the recall gained at its threshold --
+    scikit-learn's uninterpolated average precision, summed as it sums
+    (``-np.sum(np.diff(recall) * precision[:-1])``), never below 0.
+
+    >>> average_precision(np.array([1.0, 1.0, 0.5, 0.5, 0.0]), np.array([0.5, 2 / 3, 0.5, 1.0, 1.0]))
+    0.8333333333333333
+    """
+    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))

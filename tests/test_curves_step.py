@@ -1,0 +1,179 @@
+"""evalkit._curves, the one sweep-to-curve step, and Spark's order of additions in _sweep.
+
+Oracles: scikit-learn's curves and average precision (bit for bit), numpy's
+trapezoid, and plain-Python replays of Spark's loops (AreaUnderCurve.of,
+combineByKey's counters) on randomized data with ties, weights and zero weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+
+from evalkit import _curves
+from evalkit._sweep import combine_by_key, sequential_sums, sweep_scores, threshold_sweep
+
+
+def random_case(rng, weighted=True):
+    n = int(rng.integers(5, 200))
+    s = np.round(rng.random(n), int(rng.integers(1, 4)))
+    y = (rng.random(n) < s).astype(int)
+    y[:2] = [0, 1]
+    w = None
+    if weighted:
+        w = rng.random(n) * 3
+        w[rng.random(n) < 0.15] = 0.0
+        w[:2] = 1.0
+    return y, s, w
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_sklearn_layout_is_sklearns_curves_bit_for_bit(seed):
+    y, s, w = random_case(np.random.default_rng(seed), weighted=seed % 3 != 0)
+    sweep, _ = sweep_scores(y, s, sample_weight=w, zero_weight="drop")
+    fpr, tpr = _curves.roc_points(sweep)
+    sk_fpr, sk_tpr, _ = skm.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_array_equal(fpr, sk_fpr)
+    np.testing.assert_array_equal(tpr, sk_tpr)
+    recall, precision = _curves.pr_points(sweep)
+    sk_p, sk_r, _ = skm.precision_recall_curve(y, s, sample_weight=w)
+    np.testing.assert_array_equal(recall, sk_r)
+    np.testing.assert_array_equal(precision, sk_p)
+    assert _curves.average_precision(recall, precision) == \
+        skm.average_precision_score(y, s, sample_weight=w)
+    assert _curves.trapezoid(fpr, tpr) == skm.auc(sk_fpr, sk_tpr)
+
+
+def test_spark_layout_points_and_undefined_rates():
+    sweep = threshold_sweep([0, 1, 0, 1], [0.9, 0.8, 0.8, 0.1])
+    fpr, tpr = _curves.roc_points(sweep, "spark")
+    assert fpr.tolist() == [0.0, 0.5, 1.0, 1.0, 1.0]
+    assert tpr.tolist() == [0.0, 0.0, 0.5, 1.0, 1.0]
+    recall, precision = _curves.pr_points(sweep, "spark")
+    assert recall.tolist() == [0.0, 0.0, 0.5, 1.0]
+    assert precision.tolist() == [0.0, 0.0, 1 / 3, 0.5]
+    legacy = _curves.pr_points(sweep, "spark", first_point="legacy")[1]
+    assert legacy[0] == 1.0 and legacy[1:].tolist() == precision[1:].tolist()
+    # no negatives: scikit-learn's FPR is nan everywhere, Spark's 0.0
+    one_class = threshold_sweep([1, 1], [0.3, 0.6])
+    assert np.isnan(_curves.roc_points(one_class)[0]).all()
+    assert _curves.roc_points(one_class, "spark")[0].tolist() == [0.0, 0.0, 0.0, 1.0]
+    # no positives: scikit-learn's recall is 1.0 (then the final 0), Spark's 0.0
+    none = threshold_sweep([0, 0], [0.3, 0.6])
+    assert _curves.pr_points(none)[0].tolist() == [1.0, 1.0, 0.0]
+    assert _curves.pr_points(none, "spark")[0].tolist() == [0.0, 0.0, 0.0]
+    # precision 0/0 (a top score of weight 0): 0.0 for scikit-learn, 1.0 for Spark
+    zero_top = threshold_sweep([1, 0, 1], [0.9, 0.5, 0.2], sample_weight=[0.0, 1.0, 1.0])
+    assert _curves.pr_points(zero_top)[1][-2] == 0.0
+    assert _curves.pr_points(zero_top, "spark")[1][:2].tolist() == [1.0, 1.0]
+    with pytest.raises(ValueError, match="^convention must be one of"):
+        _curves.roc_points(sweep, "numpy")
+    with pytest.raises(ValueError, match="^first_point must be one of"):
+        _curves.pr_points(sweep, "spark", first_point="sklearn")
+
+
+def spark_area(points, partitions):
+    """AreaUnderCurve.of, transcribed loop by loop in Python floats."""
+    local, ends = [], []
+    i = 0
+    for size in partitions:
+        if size == 0:
+            continue
+        part = points[i:i + size]
+        i += size
+        area = 0.0
+        for a, b in zip(part[:-1], part[1:]):
+            area += (b[0] - a[0]) * (b[1] + a[1]) / 2.0
+        local.append(area)
+        ends.append((part[0], part[-1]))
+    total = 0.0
+    for area in local:
+        total += area
+    joins = 0.0
+    for (_, last), (first, _) in zip(ends[:-1], ends[1:]):
+        joins += (first[0] - last[0]) * (first[1] + last[1]) / 2.0
+    return total + joins
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_one_trapezoid_rule_summed_numpys_or_sparks_way(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 300))
+    x = np.sort(rng.random(n))
+    y = rng.random(n)
+    assert _curves.trapezoid(x, y) == np.trapezoid(y, x)
+    cuts = np.sort(rng.integers(0, n + 1, int(rng.integers(0, 5))))
+    sizes = np.diff(np.r_[0, cuts, n]).tolist()  # may hold empty partitions
+    points = list(zip(x.tolist(), y.tolist()))
+    assert _curves.trapezoid(x, y, partitions=sizes) == spark_area(points, sizes)
+    with pytest.raises(ValueError, match="partitions must add up"):
+        _curves.trapezoid(x, y, partitions=[n + 1])
+
+
+def test_doubled_trapezoids_are_exact_on_integer_counts():
+    fps = np.array([0, 0, 1, 1, 3], dtype=np.int64)
+    tps = np.array([0, 2, 2, 3, 3], dtype=np.int64)
+    d = _curves.doubled_trapezoids(fps, tps)
+    assert d.dtype == np.int64 and d.tolist() == [0, 4, 0, 12]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sequential_sums_add_left_to_right(seed):
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(1, 12, 40)
+    lengths[rng.integers(0, 40, 3)] = rng.integers(65, 300, 3)  # a few long segments
+    values = rng.random(int(lengths.sum())) * 10 ** rng.uniform(-3, 3, int(lengths.sum()))
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    got = sequential_sums(values, starts)
+    want = []
+    for a, m in zip(starts, lengths):
+        total = 0.0
+        for v in values[a:a + m].tolist():
+            total += v
+        want.append(total)
+    assert got.tolist() == want
+
+
+@pytest.mark.parametrize("slices", [1, 2, 3, 7])
+def test_combine_by_key_adds_as_sparks_counters(slices):
+    rng = np.random.default_rng(slices)
+    n = 150
+    s = np.round(rng.random(n), 1)
+    pos = rng.random(n) < s
+    w = rng.random(n) * 5
+    keys, num_pos, num_neg = combine_by_key(s, pos, w, slices)
+    # Python replay: a counter per score in each slice, in input order; slices merged in order
+    bounds = [(i * n) // slices for i in range(slices + 1)]
+    merged = {}
+    for i in range(slices):
+        local = {}
+        for j in range(bounds[i], bounds[i + 1]):
+            c = local.setdefault(float(s[j]), [0.0, 0.0])
+            c[0 if pos[j] else 1] += float(w[j])
+        for k, (p_, n_) in local.items():
+            if k in merged:
+                merged[k] = [merged[k][0] + p_, merged[k][1] + n_]
+            else:
+                merged[k] = [p_, n_]
+    order = sorted(merged, reverse=True)
+    assert keys.tolist() == order
+    assert num_pos.tolist() == [merged[k][0] for k in order]
+    assert num_neg.tolist() == [merged[k][1] for k in order]
+    # without weights the counts are integers
+    keys, num_pos, num_neg = combine_by_key(s, pos, None, slices)
+    assert num_pos.dtype.kind == "i" and int(num_pos.sum() + num_neg.sum()) == n
+
+
+def test_zero_weight_and_order_options():
+    y, s, w = [1, 0, 1, 0], [0.9, 0.7, 0.5, 0.3], [1.0, 0.0, 2.0, 1.0]
+    drop, _ = sweep_scores(y, s, sample_weight=w, zero_weight="drop")
+    keep, _ = sweep_scores(y, s, sample_weight=w, zero_weight="keep")
+    assert drop.thresholds.tolist() == [0.9, 0.5, 0.3]
+    assert keep.thresholds.tolist() == [0.9, 0.7, 0.5, 0.3]
+    spark, _ = sweep_scores(y, s, sample_weight=w, zero_weight="keep", order="spark")
+    np.testing.assert_array_equal(spark.tps, keep.tps)
+    with pytest.raises(ValueError, match="^zero_weight must be 'drop'"):
+        sweep_scores(y, s, zero_weight="ignore")
+    with pytest.raises(ValueError, match="^order must be 'samples'"):
+        sweep_scores(y, s, order="random")
