@@ -4,6 +4,7 @@
 #   make lock    re-resolve pyproject.toml's dependencies into constraints.txt
 #   make test    lint (ruff) + unit tests + doctests + every notebook re-run by nbval
 #   make bench   evalkit vs its reference implementations (BENCH=substring)
+#   make bench-spark  evalkit.spark vs Spark's own evaluators on local[2] (10^6 and 10^7 rows; slow)
 #   make index   regenerate the course map and the prev/next navigation cells
 #   make site    the course as static HTML in site/ (open site/index.html)
 #   make clean   remove .venv and caches
@@ -26,7 +27,7 @@ LAB_ARGS ?=
 # Substring filter(s) for the benchmark workloads, e.g. BENCH=confusion.
 BENCH ?=
 
-.PHONY: venv lock lab test bench index site clean
+.PHONY: venv lock lab test bench bench-spark index site clean
 
 venv: $(STAMP)
 
@@ -80,6 +81,11 @@ $(BENCH_STAMP): $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/run.py $(BENCH)
+
+# evalkit.spark vs Spark's own evaluators on local[2]; each Spark job is timed once
+# (minutes at 10^7 rows), ratios in one run. BENCH_SPARK_ARGS="--sizes 1e6" for a quick one.
+bench-spark: venv
+	$(BIN)/python benchmarks/bench_spark.py $(BENCH_SPARK_ARGS)
 
 # The index tool needs only the standard library.
 index:

@@ -318,6 +318,15 @@ class RankingHits:
         The grades of the user's judged items in the order they were given
         (dict order), zeros included; for Spark's graded ideal DCG.
 
+    Notes
+    -----
+    Hits found only in each list's first k (as ``evalkit.spark.ranking_hits``
+    with ``k`` does) serve every metric at cut-offs up to k, except the
+    ``ideal="candidates"`` normaliser, which needs the whole list. Built by
+    hand, the hits are checked (a position inside the user's list, a gain
+    > 0, one hit per position) and sorted by user and position. (A list that
+    repeats a relevant item, which Spark allows, can have more hits than R.)
+
     Examples
     --------
     >>> h = ranking_hits(*_demo())
@@ -332,15 +341,23 @@ class RankingHits:
 
     def __init__(self, user, position, gain, n_relevant, n_ranked, ideal=None, given=None,
                  graded=None):
-        self.user = np.asarray(user, dtype=np.int64)
-        self.position = np.asarray(position, dtype=np.int64)
-        self.gain = np.asarray(gain, dtype=np.float64)
-        self.n_relevant = np.asarray(n_relevant, dtype=np.int64)
-        self.n_ranked = np.asarray(n_ranked, dtype=np.int64)
+        user = np.asarray(user, dtype=np.int64).reshape(-1)
+        position = np.asarray(position, dtype=np.int64).reshape(-1)
+        gain = np.asarray(gain, dtype=np.float64).reshape(-1)
+        self.n_relevant = np.asarray(n_relevant, dtype=np.int64).reshape(-1)
+        self.n_ranked = np.asarray(n_ranked, dtype=np.int64).reshape(-1)
         self.n_users = len(self.n_relevant)
-        self.ideal = ideal
-        self.given = given
-        self.graded = ideal is not None if graded is None else graded
+        _check_hits(user, position, gain, self.n_relevant, self.n_ranked)
+        key = user * (int(self.n_ranked.max(initial=0)) + 1) + position
+        if len(key) > 1 and not (key[1:] > key[:-1]).all():   # sort by (user, position)
+            order = np.argsort(key, kind="stable")
+            user, position, gain, key = user[order], position[order], gain[order], key[order]
+            if (key[1:] == key[:-1]).any():
+                raise ValueError("position: a user has two hits at the same position")
+        self.user, self.position, self.gain = user, position, gain
+        self.ideal = None if ideal is None else np.asarray(ideal, dtype=np.float64)
+        self.given = None if given is None else np.asarray(given, dtype=np.float64)
+        self.graded = ideal is not None if graded is None else bool(graded)
 
     def __repr__(self):
         return (f"RankingHits({self.n_users} users, {len(self.user)} hits, "
@@ -429,6 +446,25 @@ class RankingHits:
         if isinstance(other, numbers.Number) and other == 0:  # sum() starts from 0
             return self
         return NotImplemented
+
+
+def _check_hits(user, position, gain, n_relevant, n_ranked):
+    """Refuse hits that cannot come from ranked lists (for RankingHits built by hand or on Spark)."""
+    if not len(user) == len(position) == len(gain):
+        raise ValueError(f"user, position and gain have different lengths "
+                         f"({len(user)}, {len(position)} and {len(gain)}): one entry per hit")
+    if len(n_relevant) != len(n_ranked):
+        raise ValueError(f"n_relevant and n_ranked have different lengths ({len(n_relevant)} and "
+                         f"{len(n_ranked)}): one entry per user")
+    if (n_relevant < 0).any() or (n_ranked < 0).any():
+        raise ValueError("n_relevant and n_ranked must be >= 0")
+    if len(user):
+        if user.min() < 0 or user.max() >= len(n_relevant):
+            raise ValueError(f"user must be between 0 and {len(n_relevant) - 1} (the users)")
+        if position.min() < 0 or (position >= n_ranked[user]).any():
+            raise ValueError("position must be between 0 and the length of the user's list - 1")
+        if not (gain > 0).all():
+            raise ValueError("gain must be > 0: a hit is a relevant item")
 
 
 def _demo():

@@ -14,7 +14,11 @@ computes the metrics from them, with the same numbers.
 * :func:`classification_counts` -- per-class counts (one ``groupBy``) from
   which the classification report and ``precision_recall_fscore_support``
   run;
-* :func:`topk_report` -- the top-k report over an array column.
+* :func:`topk_report` -- the top-k report over an array column;
+* :func:`ranking_hits`, :func:`ranking_metrics` -- a recommender's per-user
+  hits on the cluster, then :mod:`evalkit.ranking`'s metrics and conventions
+  (:func:`lists_from_long` turns long ``(user, item, score)`` tables into
+  one row of lists per user).
 
 pyspark is imported inside the functions: ``import evalkit`` never imports
 it, and ``import evalkit.spark`` works without it. The executors need
@@ -38,7 +42,8 @@ from ._validation import (check_digits, check_integer, check_output, check_zero_
 from .mllib import BinaryClassificationMetrics
 
 __all__ = ["session", "binary_metrics", "SparkBinaryClassificationMetrics",
-           "classification_counts", "SparkClassCounts", "topk_report"]
+           "classification_counts", "SparkClassCounts", "topk_report", "ranking_hits",
+           "ranking_metrics", "lists_from_long", "RANKING_METRICS", "jvm_curve"]
 
 
 # -- the session -------------------------------------------------------------------
@@ -312,16 +317,27 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         self.num_bins = plan["num_bins"]
         self.bin_threshold = "last"
         self.pr_first_point = "spark"
+        self.num_partitions = 1          # the mirror's one-partition semantics
+        self._binned = None
+        self._partition_rows = None
         self.n_pos, self.n_neg = plan["totals"][:2]
-        self.num_distinct = plan["num_distinct"]
-        self.num_buckets = plan["num_buckets"]
         self._sweep = None
         self._areas = None
 
     def __repr__(self):
         return (f"SparkBinaryClassificationMetrics(P={self.n_pos}, N={self.n_neg}, "
-                f"num_bins={self.num_bins}, {self.num_buckets} buckets, "
+                f"num_bins={self.num_bins}, "
                 f"curve {'collected' if self._sweep is not None else 'not collected'})")
+
+    @property
+    def num_buckets(self):
+        """The ranges of scores the executors sweep (cut on first use)."""
+        return _prepare_buckets(self._plan)["num_buckets"]
+
+    @property
+    def num_distinct(self):
+        """The number of distinct scores, when counted (``num_bins > 0``)."""
+        return _prepare_buckets(self._plan)["num_distinct"] if self.num_bins else None
 
     @property
     def sweep(self):
@@ -356,10 +372,66 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         return self._cluster_areas()[1]
 
 
+def _prepare_buckets(plan):
+    """Cut the scores into buckets and total each (two jobs); memoized in ``plan``."""
+    if "rows" in plan:
+        return plan
+    from pyspark.sql import functions as F
+
+    S = F.col(_S)
+    counted, n, num_bins = plan["counted"], plan["n"], plan["num_bins"]
+    num_buckets = int(min(max(1, -(-n // _ROWS_PER_BUCKET)), 4 * plan["parallelism"], _QUANTILES))
+    bounds = []
+    if num_buckets > 1:
+        q = counted.agg(F.percentile_approx(
+            S, [i / _QUANTILES for i in range(1, _QUANTILES)], 100).alias("q")).head()["q"]
+        q = sorted(set(q or []))
+        if q:
+            picks = np.linspace(0, len(q), num_buckets + 1)[1:-1]
+            bounds = sorted({q[min(int(p), len(q) - 1)] for p in picks}, reverse=True)
+    # bucket 0 holds the highest scores: the number of bounds above the score
+    bucket = F.lit(0)
+    for bound in bounds:
+        bucket = bucket + (S < F.lit(float(bound))).cast("int")
+    rows = counted.select(bucket.cast("int").alias(_BUCKET), S, "p", "q")
+    if plan["ties"]:  # one row per (bucket, score), combined map-side; small, so cached
+        rows = rows.groupBy(_BUCKET, _S).agg(F.sum("p").alias("p"), F.sum("q").alias("q")).cache()
+    n_pos, n_neg, _ = plan["totals"]
+    num_distinct = None
+    if len(bounds) == 0 and not num_bins:
+        per_bucket = {0: (n_pos, n_neg, None)}
+    else:
+        aggs = [F.sum("p").alias("p"), F.sum("q").alias("q")]
+        if num_bins:
+            aggs.append((F.count(F.lit(1)) if plan["ties"] else F.countDistinct(_S)).alias("d"))
+        per_bucket = {r[_BUCKET]: (r["p"], r["q"], r["d"] if num_bins else None)
+                      for r in rows.groupBy(_BUCKET).agg(*aggs).collect()}
+        if num_bins:
+            num_distinct = int(sum(v[2] for v in per_bucket.values()))
+    # scanLeft: the counts (and distinct scores) above each bucket
+    offsets, tp, fp, d = {}, 0, 0, 0
+    if plan["weighted"]:
+        tp = fp = 0.0
+    grouping = (num_distinct or 0) // num_bins if num_bins else 0
+    first_index = grouping - 1 if grouping >= 2 else 0   # the highest point kept
+    first_bucket = None
+    for b in sorted(per_bucket):
+        offsets[b] = (tp, fp, d)
+        p, q_, dd = per_bucket[b]
+        tp, fp, d = tp + p, fp + q_, d + (dd or 0)
+        if first_bucket is None and (dd is None or d > first_index):
+            first_bucket = b
+    plan.update(rows=rows, offsets=offsets, first_bucket=first_bucket,
+                totals=(n_pos, n_neg, num_distinct or 0), num_distinct=num_distinct,
+                num_buckets=len(per_bucket))
+    return plan
+
+
 def _grouped(plan, mode):
     """The DataFrame of bucket results (``mode`` "areas" or "curve")."""
     from pyspark.sql import types as T
 
+    _prepare_buckets(plan)
     weighted = plan["weighted"]
     fn = functools.partial(_bucket_points, offsets=plan["offsets"], totals=plan["totals"],
                            num_bins=plan["num_bins"], weighted=weighted, mode=mode,
@@ -380,7 +452,77 @@ def _grouped(plan, mode):
     return rows.groupBy(_BUCKET).applyInArrow(fn, schema)
 
 
+def _partition_counts(batches, *, weighted):
+    """Runs on an executor: the counts per distinct score of one input partition.
+
+    No shuffle: each partition sweeps its own rows (evalkit's numpy sweep);
+    the driver adds the partitions' counts -- counts add.
+    """
+    import pyarrow as pa
+
+    tables = [pa.Table.from_batches([b]) for b in batches]
+    if not tables:
+        return
+    table = pa.concat_tables(tables)
+    if table.num_rows == 0:
+        return
+    s = table.column(0).to_numpy()
+    pos_w = table.column(1).to_numpy()
+    neg_w = table.column(2).to_numpy()
+    if not weighted:
+        local = _sweep_unweighted(pos_w.astype(bool), s)
+        thresholds = local.thresholds
+        tps = np.diff(local.tps, prepend=0)
+        fps = np.diff(local.fps, prepend=0)
+        count = pa.int64()
+    else:
+        order = np.argsort(-s, kind="stable")
+        ss = s[order]
+        starts = np.r_[0, np.flatnonzero(ss[1:] != ss[:-1]) + 1]
+        thresholds = ss[starts]
+        tps = np.add.reduceat(pos_w[order], starts)
+        fps = np.add.reduceat(neg_w[order], starts)
+        count = pa.float64()
+    out = pa.table({"t": pa.array(thresholds, type=pa.float64()),
+                    "tp": pa.array(tps, type=count), "fp": pa.array(fps, type=count)})
+    yield from out.to_batches()
+
+
+def _collect_exact_sweep(plan):
+    """The exact sweep: counts per distinct score made in each partition, added on the driver."""
+    from pyspark.sql import types as T
+
+    weighted = plan["weighted"]
+    count_type = T.DoubleType() if weighted else T.LongType()
+    schema = T.StructType([T.StructField("t", T.DoubleType()),
+                           T.StructField("tp", count_type), T.StructField("fp", count_type)])
+    if plan["ties"]:  # few distinct scores: Spark's own hash aggregation, map-side combined
+        from pyspark.sql import functions as F
+
+        table = (plan["counted"].groupBy(_S).agg(F.sum("p").alias("tp"), F.sum("q").alias("fp"))
+                 .toArrow())
+    else:  # distinct scores: each partition counts its own in numpy, no shuffle
+        fn = functools.partial(_partition_counts, weighted=weighted)
+        table = plan["counted"].mapInArrow(fn, schema).toArrow()
+    s = table.column(0).to_numpy()
+    pos = table.column("tp").to_numpy()
+    neg = table.column("fp").to_numpy()
+    n_pos, n_neg, _ = plan["totals"]
+    if len(s) == 0:
+        return Sweep(s, pos.astype(np.int64), neg.astype(np.int64), n_pos, n_neg)
+    order = np.argsort(-s, kind="stable")
+    s = s[order]
+    last = np.r_[np.flatnonzero(s[1:] != s[:-1]), len(s) - 1]
+    tps = np.cumsum(pos[order])[last]
+    fps = np.cumsum(neg[order])[last]
+    if not weighted:
+        tps, fps = tps.astype(np.int64), fps.astype(np.int64)
+    return Sweep(s[last], tps, fps, n_pos, n_neg)
+
+
 def _collect_sweep(plan):
+    if plan["num_bins"] == 0:
+        return _collect_exact_sweep(plan)
     table = _grouped(plan, "curve").toArrow()
     b = table.column("b").to_numpy()
     order = np.argsort(b, kind="stable")
@@ -503,8 +645,7 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
         count_if(Y.isNull()).alias("y_null"),
         count_if(~Y.isin(0.0, 1.0)).alias("y_bad"),
         F.first(F.when(~Y.isin(0.0, 1.0), Y), ignorenulls=True).alias("y_example"),
-        F.percentile_approx(S, [i / _QUANTILES for i in range(1, _QUANTILES)], 100)
-        .alias("q"),
+        F.approx_count_distinct(S, 0.05).alias("nd"),
     ]
     if weighted:
         W = F.col(_W)
@@ -546,57 +687,18 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
         n_pos, n_neg = float(n_pos), float(n_neg)
     else:
         n_pos, n_neg = int(n_pos), int(n_neg)
-    spark = df.sparkSession
-    parallelism = spark.sparkContext.defaultParallelism
-    num_buckets = int(min(max(1, -(-n // _ROWS_PER_BUCKET)), 4 * parallelism, _QUANTILES))
-    q = sorted(set(first["q"] or []))
-    if num_buckets > 1 and len(q) > 0:
-        picks = np.linspace(0, len(q), num_buckets + 1)[1:-1]
-        bounds = sorted({q[min(int(p), len(q) - 1)] for p in picks}, reverse=True)
-    else:
-        bounds = []
-    # bucket 0 holds the highest scores: the number of bounds above the score
-    bucket = F.lit(0)
-    for bound in bounds:
-        bucket = bucket + (S < F.lit(float(bound))).cast("int")
     if weighted:
         pos = F.when(Y == 1.0, F.col(_W)).otherwise(0.0)
         neg = F.when(Y == 0.0, F.col(_W)).otherwise(0.0)
     else:
         pos = Y.cast("long")
         neg = (F.lit(1) - Y).cast("long")
-    rows = base.select(bucket.cast("int").alias(_BUCKET), S, pos.alias("p"), neg.alias("q"))
-
-    num_distinct = None
-    if len(bounds) == 0:
-        per_bucket = {0: (n_pos, n_neg, None)}
-        if num_bins:
-            num_distinct = base.select(S).distinct().count()
-            per_bucket = {0: (n_pos, n_neg, num_distinct)}
-    else:
-        aggs = [F.sum("p").alias("p"), F.sum("q").alias("q")]
-        if num_bins:
-            aggs.append(F.countDistinct(_S).alias("d"))
-        per_bucket = {r[_BUCKET]: (r["p"], r["q"], r["d"] if num_bins else None)
-                      for r in rows.groupBy(_BUCKET).agg(*aggs).collect()}
-        if num_bins:
-            num_distinct = int(sum(v[2] for v in per_bucket.values()))
-    # scanLeft: the counts (and distinct scores) above each bucket
-    offsets, tp, fp, d = {}, 0, 0, 0
-    if weighted:
-        tp = fp = 0.0
-    grouping = (num_distinct or 0) // num_bins if num_bins else 0
-    first_index = grouping - 1 if grouping >= 2 else 0   # the highest point kept
-    first_bucket = None
-    for b in sorted(per_bucket):
-        offsets[b] = (tp, fp, d)
-        p, q_, dd = per_bucket[b]
-        tp, fp, d = tp + p, fp + q_, d + (dd or 0)
-        if first_bucket is None and (dd is None or d > first_index):
-            first_bucket = b
-    plan = {"first_bucket": first_bucket, "rows": rows, "offsets": offsets, "totals": (n_pos, n_neg, num_distinct or 0),
-            "num_bins": num_bins, "weighted": weighted, "num_distinct": num_distinct,
-            "num_buckets": len(per_bucket)}
+    counted = base.select(S, pos.alias("p"), neg.alias("q"))
+    # many ties (rounded scores): count per distinct score first, map-side, in the JVM
+    ties = first["nd"] is not None and first["nd"] < n / 4
+    plan = {"counted": counted, "n": n, "totals": (n_pos, n_neg, 0), "num_bins": num_bins,
+            "weighted": weighted, "num_distinct": None, "ties": ties,
+            "parallelism": df.sparkSession.sparkContext.defaultParallelism}
     return SparkBinaryClassificationMetrics(plan)
 
 
@@ -846,3 +948,194 @@ def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None,
     headers = (f"precision@{k}", f"recall@{k}", f"f1-score@{k}", "support")
     return render_report(names, p, r, f, s, averages, headers=headers, digits=digits,
                          output=output)
+
+
+# -- ranking -----------------------------------------------------------------------------
+
+RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "ndcg_at_k",
+                   "mean_reciprocal_rank", "hit_rate_at_k")
+
+
+def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None):
+    """Per-user hits of ranked lists held in a DataFrame, found on the cluster.
+
+    One row per user: ``ranked_col`` an array of item ids (best first) and
+    ``relevant_col`` an array of the user's relevant items (binary
+    relevance). On the executors, each row's first ``k`` items (all with
+    ``k=None``) are matched against its relevant items: what reaches the
+    driver is, per user, only the 0-based positions of the hits, the number
+    of relevant items R and the list length -- an
+    :class:`evalkit.RankingHits`, from which every metric of
+    :mod:`evalkit.ranking` is computed at any cut-off up to ``k``, with any
+    of its conventions (``convention="spark"`` gives Spark's numbers).
+
+    A relevant item listed twice counts once (R counts distinct items); an
+    item repeated in a ranked list counts as a hit each time, as Spark does.
+    Null arrays are empty lists.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    ranked_col, relevant_col : str
+        Array columns holding item ids of the same kind.
+    k : int, optional
+        The deepest cut-off that will be asked for (less reaches the driver).
+
+    Returns
+    -------
+    evalkit.RankingHits
+    """
+    _check_df(df)
+    if k is not None:
+        k = check_integer(k, "k", minimum=1)
+    from pyspark.sql import functions as F
+
+    from ._counts import RankingHits
+
+    rt = _column(df, "ranked_col", ranked_col, ("ArrayType",), "arrays of item ids")
+    tt = _column(df, "relevant_col", relevant_col, ("ArrayType",), "arrays of item ids")
+    if (_type_name(rt.elementType) in _NUMERIC) != (_type_name(tt.elementType) in _NUMERIC):
+        raise ValueError(f"ranked_col {ranked_col!r} ({rt.simpleString()}) and relevant_col "
+                         f"{relevant_col!r} ({tt.simpleString()}) hold different kinds of item "
+                         "ids: no item could ever be a hit")
+    ranked = F.coalesce(F.col(ranked_col), F.array().cast(rt))
+    relevant = F.array_distinct(F.coalesce(F.col(relevant_col), F.array().cast(tt)))
+    top = ranked if k is None else F.slice(ranked, 1, k)
+    positions = F.filter(F.transform(top, lambda x, i: F.when(F.array_contains(relevant, x), i)
+                                     .otherwise(F.lit(-1))), lambda p: p >= 0)
+    table = df.select(positions.alias("pos"), F.size(relevant).alias("r"),
+                      F.size(ranked).alias("len")).toArrow()
+    pos = table.column("pos").combine_chunks()
+    lengths = pos.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
+    n = len(table)
+    user = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    position = pos.flatten().to_numpy(zero_copy_only=False).astype(np.int64)
+    return RankingHits(user, position, np.ones(len(position)),
+                       table.column("r").to_numpy().astype(np.int64),
+                       table.column("len").to_numpy().astype(np.int64))
+
+
+def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", convention="evalkit",
+                    metrics=RANKING_METRICS):
+    """Ranking metrics of a recommender whose lists live in a DataFrame (one row per user).
+
+    The per-user hits are found on the cluster (:func:`ranking_hits`), then
+    each metric is :mod:`evalkit.ranking`'s at cut-off ``k`` with
+    ``convention`` (``"evalkit"``, ``"trec"``, ``"ranx"``, ``"spark"``, ...;
+    see :mod:`evalkit.ranking` for what each changes): with
+    ``convention="spark"``, precision@k, recall@k, MAP@k and NDCG@k are
+    Spark's ``precisionAt``, ``recallAt``, ``meanAveragePrecisionAt`` and
+    ``ndcgAt``.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    k : int
+    ranked_col, relevant_col : str
+    convention : str, default "evalkit"
+    metrics : sequence of str
+        Any of ``RANKING_METRICS``.
+
+    Returns
+    -------
+    dict
+        metric name -> value (``mean_average_precision`` and
+        ``mean_reciprocal_rank`` are cut at k).
+
+    Examples
+    --------
+    >>> from evalkit.spark import session, ranking_metrics
+    >>> df = session().createDataFrame([([1, 2, 3], [1, 3]), ([4, 5, 6], [5, 7])],
+    ...                                ["ranked", "relevant"])               # doctest: +SKIP
+    >>> ranking_metrics(df, k=3)["precision_at_k"]                          # doctest: +SKIP
+    0.5
+    """
+    from . import ranking as rk
+
+    k = check_integer(k, "k", minimum=1)
+    unknown = [m for m in metrics if m not in RANKING_METRICS]
+    if unknown:
+        raise ValueError(f"metrics must be among {list(RANKING_METRICS)}; got {unknown}")
+    hits = ranking_hits(df, ranked_col=ranked_col, relevant_col=relevant_col, k=k)
+    call = {
+        "precision_at_k": lambda: rk.precision_at_k(hits, None, k, convention=convention),
+        "recall_at_k": lambda: rk.recall_at_k(hits, None, k, convention=convention),
+        "mean_average_precision": lambda: rk.mean_average_precision(hits, None, k,
+                                                                    convention=convention),
+        "ndcg_at_k": lambda: rk.ndcg_at_k(hits, None, k, convention=convention),
+        "mean_reciprocal_rank": lambda: rk.mean_reciprocal_rank(hits, None, k=k,
+                                                                convention=convention),
+        "hit_rate_at_k": lambda: rk.hit_rate_at_k(hits, None, k, convention=convention),
+    }
+    return {m: call[m]() for m in metrics}
+
+
+def lists_from_long(predictions, truth, *, user_col="user", item_col="item", score_col="score",
+                    k=None):
+    """Long ``(user, item, score)`` predictions and ``(user, item)`` truth -> one row per user.
+
+    On the cluster: each user's predicted items sorted by score, highest
+    first (ties: the larger item id first, trec_eval's rule), cut at ``k``;
+    the user's relevant items collected; joined on the user (a user with
+    truth but no prediction gets an empty list; predictions of users absent
+    from the truth are dropped, as trec_eval drops unjudged queries). The
+    result has columns ``user_col``, ``ranked`` and ``relevant``, ready for
+    :func:`ranking_metrics`.
+    """
+    _check_df(predictions, "predictions")
+    _check_df(truth, "truth")
+    from pyspark.sql import functions as F
+
+    for frame_, name in ((predictions, "predictions"), (truth, "truth")):
+        for arg, col in (("user_col", user_col), ("item_col", item_col)):
+            fields = [f.name for f in frame_.schema.fields]
+            if col not in fields:
+                raise ValueError(f"{arg} {col!r} is not a column of {name}; its columns are {fields}")
+    _column(predictions, "score_col", score_col, _NUMERIC, "numbers")
+    ordered = F.sort_array(F.collect_list(F.struct(
+        F.col(score_col).cast("double").alias("s"), F.col(item_col).alias("i"))), asc=False)
+    ranked = F.transform(ordered, lambda x: x["i"])
+    lists = predictions.groupBy(user_col).agg(ranked.alias("ranked"))
+    if k is not None:
+        lists = lists.select(user_col, F.slice("ranked", 1, check_integer(k, "k", minimum=1))
+                             .alias("ranked"))
+    rel = truth.groupBy(user_col).agg(F.collect_set(item_col).alias("relevant"))
+    return rel.join(lists, on=user_col, how="left").select(user_col, "ranked", "relevant")
+
+
+# -- Spark's own objects --------------------------------------------------------------------
+
+
+def jvm_curve(metrics, name, *args):
+    """A curve of Spark's own ``BinaryClassificationMetrics``, as an ``(m, 2)`` numpy array.
+
+    PySpark's Python ``BinaryClassificationMetrics`` exposes only the two
+    areas; its JVM object has every curve (``"precisionByThreshold"``,
+    ``"recallByThreshold"``, ``"fMeasureByThreshold"`` (with an optional
+    beta), ``"roc"``, ``"pr"``) as an RDD of Scala tuples, which PySpark
+    cannot convert. Its keys and its values (``JavaPairRDD.fromJavaRDD(...)
+    .keys()`` / ``.values()``) are RDDs of doubles, which it can, in bulk.
+
+    Parameters
+    ----------
+    metrics : pyspark.mllib.evaluation.BinaryClassificationMetrics or a py4j JavaObject
+        PySpark's evaluator, or the JVM object itself.
+    name : str
+        The JVM method.
+    *args
+        Its arguments (beta for ``fMeasureByThreshold``).
+
+    Returns
+    -------
+    ndarray of shape (m, 2)
+    """
+    from pyspark import SparkContext
+    from pyspark.mllib.common import _java2py
+
+    sc = SparkContext.getOrCreate()
+    java = getattr(metrics, "_java_model", metrics)
+    rdd = getattr(java, name)(*args).toJavaRDD()
+    pairs = sc._jvm.org.apache.spark.api.java.JavaPairRDD.fromJavaRDD(rdd)
+    keys = np.array(_java2py(sc, pairs.keys()).collect(), dtype=float)
+    values = np.array(_java2py(sc, pairs.values()).collect(), dtype=float)
+    return np.column_stack((keys, values))

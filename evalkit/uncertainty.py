@@ -1007,8 +1007,9 @@ def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confid
     (the resampled differences shifted to mean 0, Hall & Wilson 1991).
     The count paths of :func:`bootstrap_ci` apply (the cells are then
     (actual, prediction of a, prediction of b)). Per-user values (one number
-    per user for each model, e.g. average precision): pass
-    ``metric=np.mean`` and ``y_true=None``; users are resampled.
+    per user for each model, e.g. ``ek.mean_average_precision(ranked,
+    relevant, per_user=True)``): pass ``metric=np.mean`` and ``y_true=None``;
+    users are resampled.
 
     Parameters
     ----------
@@ -1368,6 +1369,9 @@ def _delong_sorted(positive, scores):
     keys >>= _ONE
     equal = keys[:-1] == keys[1:]  # equal[i]: samples i and i + 1 tie
     del keys
+    n_tied = int(np.count_nonzero(equal))
+    if 4 * (n - n_tied) < n:  # few distinct scores: work per group
+        return _delong_per_group(is_pos, equal)
     # twice each component times N (positives) or P (negatives), as if no score tied: the
     # j-th positive (from 0) at position i has i - j negatives below it; the j-th negative
     # at position i has i - j positives below it, so P - (i - j) above
@@ -1398,6 +1402,28 @@ def _delong_sorted(positive, scores):
     b -= 2 * auc * P
     s10 = float(np.dot(a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
     s01 = float(np.dot(b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
+    return auc, s10 / P + s01 / N
+
+
+def _delong_per_group(is_pos, equal):
+    """``(auc, variance)`` per group of tied scores (few groups): counts at the group ends."""
+    last = np.empty(len(is_pos), dtype=bool)  # the last sample of each group
+    last[-1] = True
+    np.logical_not(equal, out=last[:-1])
+    ends = np.flatnonzero(last)
+    cpe = np.cumsum(is_pos, dtype=np.int64)[ends]  # positives through each group
+    cne = ends + 1
+    cne -= cpe  # negatives through each group
+    P, N = int(cpe[-1]), int(cne[-1])
+    p_g = np.diff(cpe, prepend=np.int64(0))
+    n_g = np.diff(cne, prepend=np.int64(0))
+    a = (2 * cne - n_g).astype(np.float64)  # twice a positive's component, times N
+    b = (2 * (P - cpe) + p_g).astype(np.float64)  # twice a negative's, times P
+    auc = float(np.dot(p_g, a)) / (2.0 * P * N)
+    a -= 2 * auc * N
+    b -= 2 * auc * P
+    s10 = float(np.dot(p_g, a * a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
+    s01 = float(np.dot(n_g, b * b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
     return auc, s10 / P + s01 / N
 
 

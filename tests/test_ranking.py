@@ -545,6 +545,21 @@ def test_spark_counts_repeated_predictions():
     m = ek.RankingMetrics([([1, 1, 2], [1, 3])])
     assert m.precision_at(3) == pytest.approx(2 / 3)
     assert m.recall_at(2) == 1.0
+    assert ek.RankingMetrics([([1, 1, 1], [1])]).recall_at(3) == 3.0   # more hits than labels
+
+
+def test_hits_built_by_hand_are_checked_and_sorted():
+    h = ek.RankingHits([1, 0, 0], [0, 2, 0], [1, 1, 1], [2, 3], [3, 3])
+    assert (h.user.tolist(), h.position.tolist()) == ([0, 0, 1], [0, 2, 0])
+    assert ek.mean_average_precision(h, None) == pytest.approx(((1 + 2 / 3) / 2 + 1 / 3) / 2)
+    for args, words in [(([0], [3], [1], [1], [3]), "position must be between 0"),
+                        (([0], [0], [0], [1], [3]), "gain must be > 0"),
+                        (([2], [0], [1], [1], [3]), "user must be between 0 and 0"),
+                        (([0, 0], [1, 1], [1, 1], [2], [3]), "two hits at the same position"),
+                        (([0, 0], [1], [1], [2], [3]), "user, position and gain have different"),
+                        (([0], [1], [1], [2], [3, 3]), "n_relevant and n_ranked have different")]:
+        with pytest.raises(ValueError, match=words):
+            ek.RankingHits(*args)
 
 
 def test_torchmetrics_average_precision_divides_by_hits():

@@ -438,3 +438,56 @@ def test_session_returns_the_running_session_untouched(spark):
     assert again is spark
     assert spark.conf.get("spark.sql.shuffle.partitions") == "2"
     assert spark.conf.get("spark.sql.execution.arrow.pyspark.enabled") == "true"
+
+
+# -- ranking -------------------------------------------------------------------------------------
+
+
+@pytest.mark.spark
+def test_ranking_metrics_equal_spark_and_evalkit(spark):
+    from pyspark.ml.evaluation import RankingEvaluator
+    from pyspark.mllib.evaluation import RankingMetrics as PySparkRanking
+
+    rng = np.random.default_rng(21)
+    ranked, relevant = [], []
+    for u in range(60):
+        ranked.append([float(v) for v in rng.permutation(30)[:int(rng.integers(0, 12))]])
+        relevant.append([float(v) for v in rng.choice(30, int(rng.integers(1, 8)), replace=False)])
+    df = spark.createDataFrame(list(zip(ranked, relevant)), ["ranked", "relevant"]).repartition(3)
+    theirs = PySparkRanking(spark.sparkContext.parallelize(list(zip(ranked, relevant)), 2))
+    for k in (1, 5, 10):
+        ours = eks.ranking_metrics(df, k=k, convention="spark")
+        assert ours["precision_at_k"] == pytest.approx(theirs.precisionAt(k), rel=1e-12)
+        assert ours["recall_at_k"] == pytest.approx(theirs.recallAt(k), rel=1e-12)
+        assert ours["mean_average_precision"] == pytest.approx(
+            theirs.meanAveragePrecisionAt(k), rel=1e-12)
+        assert ours["ndcg_at_k"] == pytest.approx(theirs.ndcgAt(k), rel=1e-12)
+        ev = RankingEvaluator(predictionCol="ranked", labelCol="relevant", k=k)
+        for metric, name in (("precisionAtK", "precision_at_k"), ("ndcgAtK", "ndcg_at_k"),
+                             ("meanAveragePrecisionAtK", "mean_average_precision"),
+                             ("recallAtK", "recall_at_k")):
+            assert ours[name] == pytest.approx(ev.setMetricName(metric).evaluate(df), rel=1e-12)
+        # every convention: the numpy functions on the collected lists
+        rows = df.collect()
+        lists = [r["ranked"] for r in rows]
+        sets = [set(r["relevant"]) for r in rows]
+        mine = eks.ranking_metrics(df, k=k)
+        assert mine["ndcg_at_k"] == pytest.approx(ek.ndcg_at_k(lists, sets, k), rel=1e-12)
+        assert mine["mean_reciprocal_rank"] == pytest.approx(
+            ek.mean_reciprocal_rank(lists, sets, k=k), rel=1e-12)
+        assert mine["hit_rate_at_k"] == pytest.approx(ek.hit_rate_at_k(lists, sets, k), rel=1e-12)
+    with pytest.raises(ValueError, match="ranked_col 'nope' is not a column"):
+        eks.ranking_metrics(df, k=3, ranked_col="nope")
+
+
+@pytest.mark.spark
+def test_lists_from_long_tables(spark):
+    preds = spark.createDataFrame([(1, 10, 0.9), (1, 11, 0.8), (1, 12, 0.1), (2, 20, 0.5),
+                                   (2, 21, 0.7), (3, 30, 0.2)], ["user", "item", "score"])
+    truth = spark.createDataFrame([(1, 11), (1, 12), (2, 20), (4, 40)], ["user", "item"])
+    lists = {r["user"]: (r["ranked"], sorted(r["relevant"]))
+             for r in eks.lists_from_long(preds, truth).collect()}
+    assert lists == {1: ([10, 11, 12], [11, 12]), 2: ([21, 20], [20]), 4: (None, [40])}
+    out = eks.ranking_metrics(eks.lists_from_long(preds, truth, k=2), k=2)
+    assert out["precision_at_k"] == pytest.approx(ek.precision_at_k(
+        [[10, 11], [21, 20], []], [{11, 12}, {20}, {40}], 2))

@@ -708,3 +708,36 @@ def test_top_k_accuracy_hits_reproduce_the_metric():
         found = U._topk_hits(kw, y, s, est)
         assert found is not None
         assert found[1].mean() == est
+
+
+def test_ranking_metrics_over_users():
+    # the ranking metrics' per-user values: users are the resampled units
+    rng = np.random.default_rng(23)
+    rel = np.stack([rng.permutation(10)[:2] for _ in range(150)])
+    good = np.stack([np.r_[r, rng.permutation(np.setdiff1d(np.arange(10), r))[:3]]
+                     if rng.random() < 0.5 else rng.permutation(10)[:5] for r in rel])
+    bad = np.stack([rng.permutation(10)[:5] for _ in range(150)])
+    ap_good = ek.mean_average_precision(good, rel, per_user=True)
+    ap_bad = ek.mean_average_precision(bad, rel, per_user=True)
+    ci = ek.bootstrap_ci(ek.mean_average_precision, good, rel, n_resamples=400, random_state=0)
+    by_users = ek.bootstrap_ci(np.mean, ap_good, n_resamples=400, random_state=0)
+    assert ci.estimate == pytest.approx(by_users.estimate)
+    sd = by_users.distribution.std()
+    assert ci.low == pytest.approx(by_users.low, abs=sd / 2)
+    d = ek.paired_bootstrap(np.mean, None, ap_good, ap_bad, random_state=0)
+    assert d.estimate == pytest.approx(ap_good.mean() - ap_bad.mean())
+    assert d.low > 0 and d.p_value < 0.01
+    t = ek.permutation_test(np.mean, None, ap_good, ap_bad, random_state=0)
+    assert t.p_value < 0.01
+
+
+@pytest.mark.parametrize("digits", [0, 1, 2])
+def test_delong_few_distinct_scores(digits):
+    rng = np.random.default_rng(24 + digits)
+    n = 500
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = np.round(rng.random(n) * 0.7 + 0.3 * y, digits)  # many ties: the per-group path
+    aucs, cov = delong_brute(y, [s])
+    auc, var = U._delong_sorted(y == 1, s)
+    assert auc == pytest.approx(aucs[0], rel=1e-12) and var == pytest.approx(cov[0, 0], rel=1e-9)

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""evalkit.spark against Spark's own evaluators, in one run, on local[2] (``make bench-spark``).
+
+    python benchmarks/bench_spark.py [--sizes 1e6,1e7] [--users 1e6] [--topk-rows 1e7]
+
+Spark jobs take seconds to minutes, so each workload is timed once (after a
+warm-up of both sides on a small DataFrame) and printed as a ratio against
+its peer measured in the same run:
+
+* exact curve + both areas (num_bins=0): ``evalkit.spark.binary_metrics``
+  (areas on the executors, then the curve collected to the driver) against
+  the JVM ``BinaryClassificationMetrics(rdd, 0)`` (both areas, and its ROC
+  RDD computed with ``count()``, i.e. never even sent to the driver);
+* num_bins=1000, both areas: against ``BinaryClassificationEvaluator``
+  (numBins=1000, one ``evaluate`` per area, as it is used);
+* the numpy path on the same data: the two columns collected by Arrow, then
+  ``evalkit.BinaryClassificationMetrics`` on the driver;
+* ranking metrics (P@10, R@10, MAP@10, NDCG@10) of 10^6 users x 100 items
+  against ``RankingEvaluator`` (one ``evaluate`` per metric) and PySpark's
+  ``RankingMetrics`` (an RDD of Python lists, as PySpark users build it);
+* the top-k report over 10^7 rows x k = 5.
+
+Shuffled bytes and what reaches the driver are read from Spark's status
+store for each workload. ``WORKLOADS`` is empty so that ``make bench`` (the
+one-machine benchmarks) does not start Spark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+WORKLOADS: list = []  # run by `make bench-spark`, not by `make bench`
+
+
+def _timed(fn):
+    t = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t, out
+
+
+class Shuffle:
+    """Bytes written to shuffle files by the stages that ran during a ``with`` block."""
+
+    def __init__(self, spark):
+        self.sc = spark.sparkContext._jsc.sc()
+
+    def _total(self):
+        try:
+            total = 0
+            stages = self.sc.statusStore().stageList(None, False, False, [], None)
+            for s in stages:
+                total += s.shuffleWriteBytes()
+            return total
+        except Exception:  # noqa: BLE001 -- a figure, not a result
+            return None
+
+    def __enter__(self):
+        self.start = self._total()
+        return self
+
+    def __exit__(self, *exc):
+        end = self._total()
+        self.bytes = None if self.start is None or end is None else end - self.start
+
+
+def _mb(b):
+    return "?" if b is None else f"{b / 1e6:.0f} MB"
+
+
+def binary_frame(spark, n, rounded):
+    from pyspark.sql import functions as F
+
+    df = spark.range(n, numPartitions=2).select(
+        (F.rand(1) < 0.1).cast("double").alias("label"), F.rand(2).alias("u"))
+    score = (F.col("u") + 0.6 * F.col("label")) / 1.6
+    if rounded:
+        score = F.round(score, 3)
+    df = df.select("label", score.alias("score")).cache()
+    df.count()
+    return df
+
+
+def jvm_metrics(spark, df, num_bins):
+    sc = spark.sparkContext
+    enc = sc._jvm.org.apache.spark.sql.Encoders
+    ds = getattr(df.select("score", "label")._jdf, "as")(enc.tuple(enc.DOUBLE(), enc.DOUBLE()))
+    return sc._jvm.org.apache.spark.mllib.evaluation.BinaryClassificationMetrics(ds.rdd(),
+                                                                                 num_bins)
+
+
+def bench_binary(spark, n, rounded, report):
+    import evalkit as ek
+    import evalkit.spark as eks
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+
+    kind = "3 decimals" if rounded else "distinct"
+    df = binary_frame(spark, n, rounded)
+    tag = f"n={n:.0e} {kind}"
+
+    # exact: evalkit.spark -- both areas on the executors (nothing but a few numbers collected)
+    with Shuffle(spark) as sh:
+        t_plan, m = _timed(lambda: eks.binary_metrics(df))
+        t_areas, areas = _timed(lambda: (m.area_under_roc(), m.area_under_pr()))
+    # ... and the exact curve collected (counts per score made in each partition, added on
+    # the driver), both areas then read off it
+    with Shuffle(spark) as sc_:
+        t_plan2, m2 = _timed(lambda: eks.binary_metrics(df))
+        t_curve, curve = _timed(m2.roc)
+        t_a2, areas2 = _timed(lambda: (m2.area_under_roc(), m2.area_under_pr()))
+    ours = t_plan2 + t_curve + t_a2
+    # exact: Spark's JVM class with numBins = 0
+    with Shuffle(spark) as sj:
+        def jvm():
+            j = jvm_metrics(spark, df, 0)
+            out = (j.areaUnderROC(), j.areaUnderPR())
+            j.roc().count()
+            j.unpersist()
+            return out
+        t_jvm, jareas = _timed(jvm)
+    diff = max(abs(a - b) / max(abs(b), 1e-300) for a, b in list(zip(areas, jareas))
+               + list(zip(areas2, jareas)))
+    report(f"{tag}: exact curve + both areas   evalkit.spark {ours:7.1f} s "
+           f"(plan {t_plan2:.1f} + curve {t_curve:.1f} + areas {t_a2:.1f})   "
+           f"JVM BinaryClassificationMetrics(numBins=0) {t_jvm:7.1f} s   "
+           f"ratio {t_jvm / ours:5.2f}x   areas rel diff {diff:.1e}   {len(curve) - 2} points")
+    report(f"{tag}: both areas only (executors) evalkit.spark {t_plan + t_areas:7.1f} s "
+           f"(plan {t_plan:.1f} + areas {t_areas:.1f})   ratio {t_jvm / (t_plan + t_areas):5.2f}x")
+    report(f"{tag}:   shuffled: evalkit.spark {_mb(sh.bytes)} (areas), {_mb(sc_.bytes)} (curve) "
+           f"vs JVM {_mb(sj.bytes)}; to the driver: {m.num_buckets} bucket rows for the areas, "
+           f"{curve.nbytes / 1e6:.0f} MB of curve on request")
+    assert diff <= 1e-12, (areas, areas2, jareas)
+
+    # binned: num_bins = 1000, both areas
+    t_b, bareas = _timed(lambda: (lambda mb: (mb.area_under_roc(), mb.area_under_pr()))(
+        eks.binary_metrics(df, num_bins=1000)))
+
+    def evaluator():
+        return [BinaryClassificationEvaluator(rawPredictionCol="score", metricName=name,
+                                              numBins=1000).evaluate(df)
+                for name in ("areaUnderROC", "areaUnderPR")]
+    t_e, eareas = _timed(evaluator)
+    report(f"{tag}: num_bins=1000 both areas    evalkit.spark {t_b:7.1f} s   "
+           f"BinaryClassificationEvaluator {t_e:7.1f} s   ratio {t_e / t_b:5.2f}x   "
+           f"ROC {bareas[0]:.6f} vs {eareas[0]:.6f}")
+
+    # the numpy path: collect two columns, evaluate on the driver
+    t_collect, table = _timed(lambda: df.select("score", "label").toArrow())
+    rows = np.column_stack((table.column("score").to_numpy(), table.column("label").to_numpy()))
+    t_np, mm = _timed(lambda: (lambda x: (x.area_under_roc(), x.area_under_pr(), x.roc()))(
+        ek.BinaryClassificationMetrics(rows)))
+    ndiff = max(abs(mm[0] - areas[0]), abs(mm[1] - areas[1]))
+    report(f"{tag}: numpy on the driver         collect {t_collect:5.1f} s + evaluate "
+           f"{t_np:5.1f} s = {t_collect + t_np:5.1f} s   ({ours / (t_collect + t_np):4.1f}x "
+           f"faster than evalkit.spark on one machine)   areas abs diff {ndiff:.1e}")
+    df.unpersist()
+
+
+def bench_ranking(spark, users, report):
+    import evalkit.spark as eks
+    from pyspark.ml.evaluation import RankingEvaluator
+    from pyspark.mllib.evaluation import RankingMetrics
+    from pyspark.sql import functions as F
+
+    item = "cast(pmod(id * 7919 + {p} * 4729, 100000) as double)"
+    df = spark.range(users, numPartitions=2).select(
+        F.expr(f"transform(sequence(0, 99), i -> {item.format(p='i')})").alias("ranked"),
+        F.expr("array_distinct(transform(sequence(0, 9), j -> "
+               f"{item.format(p='pmod(hash(id, j), 150)')}))").alias("relevant")).cache()
+    df.count()
+    k = 10
+    names = {"precisionAtK": "precision_at_k", "recallAtK": "recall_at_k",
+             "meanAveragePrecisionAtK": "mean_average_precision", "ndcgAtK": "ndcg_at_k"}
+    t_ours, ours = _timed(lambda: eks.ranking_metrics(df, k=k, convention="spark",
+                                                      metrics=list(names.values())))
+
+    def evaluator():
+        ev = RankingEvaluator(predictionCol="ranked", labelCol="relevant", k=k)
+        return {names[m]: ev.setMetricName(m).evaluate(df) for m in names}
+    t_ev, theirs = _timed(evaluator)
+
+    def pyspark_metrics():
+        rm = RankingMetrics(df.rdd.map(lambda r: (r[0], r[1])))
+        return {"precision_at_k": rm.precisionAt(k), "recall_at_k": rm.recallAt(k),
+                "mean_average_precision": rm.meanAveragePrecisionAt(k),
+                "ndcg_at_k": rm.ndcgAt(k)}
+    t_rm, rm = _timed(pyspark_metrics)
+    diff = max(abs(ours[m] - theirs[m]) for m in ours)
+    diff2 = max(abs(ours[m] - rm[m]) for m in ours)
+    report(f"ranking {users:.0e} users x 100 items, 4 metrics @10: evalkit.spark {t_ours:6.1f} s   "
+           f"RankingEvaluator {t_ev:6.1f} s ({t_ev / t_ours:4.2f}x)   PySpark RankingMetrics "
+           f"{t_rm:6.1f} s ({t_rm / t_ours:4.2f}x)   max diff {max(diff, diff2):.1e}")
+    df.unpersist()
+
+
+def bench_topk(spark, rows, report):
+    import evalkit as ek
+    import evalkit.spark as eks
+    from pyspark.sql import functions as F
+
+    df = spark.range(rows, numPartitions=2).select(
+        F.expr("cast(pmod(hash(id), 20) as int)").alias("label"),
+        F.expr("transform(sequence(0, 4), j -> cast(pmod(hash(id, j), 20) as int))")
+        .alias("topk")).cache()
+    df.count()
+    t, text = _timed(lambda: eks.topk_report(df, topk_col="topk", k=5))
+    t_c, table = _timed(lambda: df.toArrow())
+    y = table.column("label").to_numpy()
+    top = table.column("topk").combine_chunks().flatten().to_numpy().reshape(-1, 5)
+    t_np, text2 = _timed(lambda: ek.topk_report(y, top, k=5))
+    assert text == text2
+    report(f"top-k report {rows:.0e} rows x k=5: evalkit.spark {t:6.1f} s   numpy on the driver: "
+           f"collect {t_c:.1f} s + report {t_np:.1f} s   (same text)")
+    df.unpersist()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="1e6,1e7")
+    parser.add_argument("--users", type=float, default=1e6)
+    parser.add_argument("--topk-rows", type=float, default=1e7)
+    parser.add_argument("--skip", default="", help="comma list of: binary, ranking, topk")
+    args = parser.parse_args(argv)
+    import evalkit.spark as eks
+
+    spark = eks.session("evalkit-bench", master="local[2]", driver_memory="8g",
+                        shuffle_partitions=4)
+
+    def report(line):
+        print(line, flush=True)
+
+    report(f"local[2], Spark {spark.version}; each workload timed once after a warm-up")
+    skip = set(args.skip.split(","))
+    # warm-up: start the Python workers and let the JVM compile both paths
+    small = binary_frame(spark, 20_000, False)
+    eks.binary_metrics(small).roc()
+    j = jvm_metrics(spark, small, 0)
+    j.areaUnderROC()
+    j.unpersist()
+    small.unpersist()
+    sizes = [int(float(s)) for s in args.sizes.split(",")]
+    if "binary" not in skip:  # the small size first, then ranking and top-k, then the large
+        for rounded in (False, True):
+            bench_binary(spark, sizes[0], rounded, report)
+    if "ranking" not in skip:
+        bench_ranking(spark, int(args.users), report)
+    if "topk" not in skip:
+        bench_topk(spark, int(args.topk_rows), report)
+    if "binary" not in skip:
+        for n in sizes[1:]:
+            for rounded in (False, True):
+                bench_binary(spark, n, rounded, report)
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

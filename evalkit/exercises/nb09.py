@@ -1,0 +1,118 @@
+"""Exercises of notebook 09, at scale on Apache Spark.
+
+* 09.1 -- Spark's offsets: the counts before each partition (``scanLeft``)
+  for a new partitioning of new data (transfer of the Spark post's recipe);
+* 09.2 -- a threshold tuned on one split, reported on another: the test F1
+  at the validation's best threshold (transfer, new data);
+* 09.3 -- a judgement: collect to one machine, or compute on the cluster?
+
+Every expected value is computed with evalkit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import evalkit as ek
+
+from . import Case, Exercise, register
+
+__all__ = ["EX_09_1", "EX_09_2", "EX_09_3", "WRONG_ANSWERS", "PARTITIONED_09_1", "splits_09_2"]
+
+
+# --------------------------------------------------------------------------
+# 09.1  the offsets of each partition
+
+#: (score, label) rows; Spark's sorted counts fall into 3 partitions of 2 distinct scores.
+PARTITIONED_09_1 = ([(0.9, 1)] * 3 + [(0.8, 1), (0.8, 0)] + [(0.7, 0)] * 2 + [(0.5, 1)] * 2
+                    + [(0.3, 0)] * 4 + [(0.1, 1), (0.1, 0)])
+SIZES_09_1 = (2, 2, 2)
+
+
+def _offsets():
+    steps = ek.spark_steps(PARTITIONED_09_1, partition_sizes=SIZES_09_1)
+    return [[int(p), int(n)] for p, n in steps.partitionwise_cumulative_counts]
+
+
+EX_09_1 = register(Exercise(
+    id="09.1",
+    prompt="partitionwise_cumulative_counts [[numPos, numNeg], ...] for the sorted counts split "
+           "2 | 2 | 2",
+    kind="value",
+    cases=[Case("six distinct scores in partitions of 2, 2 and 2", {}, _offsets)],
+    solution=[[0, 0], [4, 1], [6, 3], [7, 8]],
+    hint="Count positives and negatives per distinct score, highest first; sum each partition "
+         "(agg); the offsets start at [0, 0] and add one partition's sum at a time -- the last "
+         "is the total.",
+))
+
+
+# --------------------------------------------------------------------------
+# 09.2  tune on validation, report on test
+
+
+def splits_09_2():
+    """``(val_scores, val_labels, test_scores, test_labels)``: 300 and 300 rows, 20 % positives.
+
+    >>> vs, vy, ts, ty = splits_09_2()
+    >>> len(vs), len(ts), int(vy.sum()) > 0
+    (300, 300, True)
+    """
+    rng = np.random.default_rng(9)
+    out = []
+    for _ in range(2):
+        y = (rng.random(300) < 0.2).astype(int)
+        s = np.round(1 / (1 + np.exp(-(rng.normal(0, 1, 300) + 1.6 * y - 0.8))), 3)
+        out += [s, y]
+    return tuple(out)
+
+
+def _test_f1_at_validation_best():
+    vs, vy, ts, ty = splits_09_2()
+    f = ek.BinaryClassificationMetrics(list(zip(vs, vy))).f_measure_by_threshold()
+    t = f[np.argmax(f[:, 1]), 0]
+    return ek.f1_score(ty, (ts >= t).astype(int))
+
+
+EX_09_2 = register(Exercise(
+    id="09.2",
+    prompt="the test F1 at the threshold with the highest F1 on the validation split",
+    kind="value",
+    cases=[Case("300 validation rows, 300 test rows", {}, _test_f1_at_validation_best)],
+    solution=_test_f1_at_validation_best(),
+    hint="ek.BinaryClassificationMetrics(list(zip(val_scores, val_labels))).f_measure_by_threshold() "
+         "gives (threshold, F1) rows: take the threshold of the largest F1, predict "
+         "test_scores >= it, and score those predictions on the test labels with ek.f1_score.",
+))
+
+
+# --------------------------------------------------------------------------
+# 09.3  one machine or the cluster?
+
+EX_09_3 = register(Exercise(
+    id="09.3",
+    prompt="2·10^6 scored rows in a Spark table, a laptop with 16 GB: the exact ROC curve?",
+    kind="choice",
+    choices={
+        "a": "collect the two columns (score, label) with Arrow and use evalkit's numpy "
+             "BinaryClassificationMetrics: 32 MB, seconds",
+        "b": "Spark's BinaryClassificationMetrics with numBins = 0 on the cluster",
+        "c": "BinaryClassificationEvaluator: its default numBins = 1000 is exact",
+    },
+    cases=[Case("the measured crossover of this notebook", {}, lambda: "a")],
+    solution="a",
+    hint="Two float64 columns of 2·10^6 rows are 32 MB. Compare the measured times of the "
+         "numpy path and of Spark's exact class in the section 'When to reach for Spark'; "
+         "and what does numBins = 1000 do to 2·10^6 distinct scores?",
+))
+
+
+# --------------------------------------------------------------------------
+# Tempting wrong answers the checker must reject (tests/test_exercises.py).
+
+WRONG_ANSWERS = {
+    "09.1": [[[4, 1], [6, 3], [7, 8]],                 # no offset before the first partition
+             [[0, 0], [4, 1], [2, 2], [1, 5]]],        # agg, not its running sum
+    "09.2": [0.0, 1.0],
+    "09.3": ["b", "c"],
+}
