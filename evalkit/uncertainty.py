@@ -1403,8 +1403,8 @@ def _delong_sorted(positive, scores):
     auc = float(a.sum()) / (2.0 * P * N)
     a -= 2 * auc * N
     b -= 2 * auc * P
-    s10 = float(np.dot(a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
-    s01 = float(np.dot(b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
+    s10 = float(np.einsum("i,i->", a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
+    s01 = float(np.einsum("i,i->", b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
     return auc, s10 / P + s01 / N
 
 
@@ -1441,10 +1441,10 @@ def _delong_blocks(keys):
         before = (neg + (start - j_neg)) - np.arange(len(neg))  # positives below each negative
         below = below.astype(np.float64)
         before = before.astype(np.float64)
-        sa += float(below.sum())
-        sa2 += float(np.dot(below, below))
+        sa += float(below.sum())  # einsum, not np.dot: no BLAS threads woken per block
+        sa2 += float(np.einsum("i,i->", below, below))
         sb += float(before.sum())
-        sb2 += float(np.dot(before, before))
+        sb2 += float(np.einsum("i,i->", before, before))
         j_pos += len(pos)
     P, N = j_pos, n - j_pos
     auc = sa / (P * N)
@@ -1468,11 +1468,11 @@ def _delong_per_group(is_pos, equal):
     n_g = np.diff(cne, prepend=np.int64(0))
     a = (2 * cne - n_g).astype(np.float64)  # twice a positive's component, times N
     b = (2 * (P - cpe) + p_g).astype(np.float64)  # twice a negative's, times P
-    auc = float(np.dot(p_g, a)) / (2.0 * P * N)
+    auc = float(np.einsum("i,i->", p_g, a)) / (2.0 * P * N)
     a -= 2 * auc * N
     b -= 2 * auc * P
-    s10 = float(np.dot(p_g, a * a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
-    s01 = float(np.dot(n_g, b * b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
+    s10 = float(np.einsum("i,i,i->", p_g, a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
+    s01 = float(np.einsum("i,i,i->", n_g, b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
     return auc, s10 / P + s01 / N
 
 
