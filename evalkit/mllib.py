@@ -34,7 +34,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 import numpy as np
 
 from ._curves import PR_FIRST_POINTS, pr_points, roc_points, trapezoid
-from ._sweep import Sweep, combine_by_key, sequential_sums, threshold_sweep
+from ._sweep import ZERO_WEIGHTS, Sweep, combine_by_key, sequential_sums, threshold_sweep
 from ._validation import check_beta, check_choice, check_integer, check_score_and_labels
 
 __all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
@@ -298,10 +298,14 @@ class BinaryClassificationMetrics:
         per partition, so the result is Spark's exactly while no partition
         holds more; beyond that Spark's split depends on its sample (the
         counts agree to rounding, ``numBins`` chunks may differ).
+    zero_weight : {"keep", "drop"}, default "keep"
+        A row of weight 0: ``"keep"``, its score is a threshold like any other
+        (Spark); ``"drop"``, it is left out first, so its score makes no
+        threshold (scikit-learn's curves).
 
     Attributes
     ----------
-    num_bins, bin_threshold, pr_first_point, num_partitions
+    num_bins, bin_threshold, pr_first_point, num_partitions, zero_weight
         The options, as given.
     sweep : Sweep
         The (binned) threshold sweep every method reads: ``thresholds``,
@@ -345,8 +349,12 @@ class BinaryClassificationMetrics:
     _partition_rows = None
 
     def __init__(self, score_and_labels, num_bins=0, *, bin_threshold="last",
-                 pr_first_point="spark", num_partitions=1):
+                 pr_first_point="spark", num_partitions=1, zero_weight="keep"):
         scores, labels, weights = check_score_and_labels(score_and_labels)
+        self.zero_weight = check_choice(zero_weight, ZERO_WEIGHTS, "zero_weight")
+        if weights is not None and zero_weight == "drop":
+            keep = weights != 0
+            scores, labels, weights = scores[keep], labels[keep], weights[keep]
         self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
         self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
         self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
@@ -409,7 +417,7 @@ class BinaryClassificationMetrics:
         self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
         self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
         self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
-        self.num_partitions = 1
+        self.num_partitions, self.zero_weight = 1, "keep"
         self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
         return self
 

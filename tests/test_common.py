@@ -257,7 +257,7 @@ def _bcm(method, *args):
     """A BinaryClassificationMetrics method, registered on the rows it is built from."""
     def call(rows, **kw):
         options = {k: kw.pop(k) for k in ("num_bins", "bin_threshold", "pr_first_point",
-                                          "num_partitions") if k in kw}
+                                          "num_partitions", "zero_weight") if k in kw}
         return getattr(ek.BinaryClassificationMetrics(rows, **options), method)(*args, **kw)
     return call
 
