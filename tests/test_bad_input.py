@@ -252,3 +252,14 @@ def test_binary_counts_f_beta_warns_exactly_when_fbeta_score_does(beta, y_true, 
 def test_spark_format_prints_as_java(value, java):
     # the outputs of Java 17's Double.toString for these values
     assert ek.spark_format(value) == java
+
+
+def test_auc_of_large_finite_values_is_finite_as_sklearn():
+    import warnings
+
+    import sklearn.metrics as skm
+
+    x, y = [0.0, 1.0, 2.0], [0.5e308, 0.5e308, 0.5e308]  # each trapezoid fits; their doubles do not
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no bare numpy overflow warning either
+        assert ek.auc(x, y) == skm.auc(x, y) == 1e308
