@@ -113,6 +113,8 @@ def f_beta_of(tp, fp, fn, beta=1.0, zero_division="warn"):
 
     With ``zero_division="spark"``, as Spark: (1 + β²)·(P·R) / (β²·P + R) from
     Spark's precision and recall, 0.0 when P + R = 0 (can differ in the last digit).
+    beta = 0 is precision and beta = inf recall; where those are undefined they take
+    the ``zero_division`` value without a warning, exactly as ``fbeta_score`` does.
 
     >>> f_beta_of(1, 0, 10), f_beta_of(1, 0, 10, zero_division="spark")
     (0.16666666666666666, 0.16666666666666669)
@@ -130,10 +132,12 @@ def f_beta_of(tp, fp, fn, beta=1.0, zero_division="warn"):
         den = b2 * np.asarray(p) + r
         out = np.where(den == 0, 0.0, num / np.where(den == 0, 1.0, den))
         return float(out) if out.ndim == 0 else out
+    # beta = inf is recall and beta = 0 precision; as in scikit-learn's fbeta_score, an
+    # undefined one takes the zero_division value without a warning (no F-score is divided)
     if np.isinf(b2):
-        return recall_of(tp, fn, zd)
+        return recall_of(tp, fn, zero_division_value(zd) if zd == "warn" else zd)
     if b2 == 0:
-        return precision_of(tp, fp, zd)
+        return precision_of(tp, fp, zero_division_value(zd) if zd == "warn" else zd)
     tp1 = (1.0 + b2) * np.asarray(tp, dtype=float)
     return ratio(tp1, tp1 + b2 * np.asarray(fn, dtype=float) + fp, zero_division=zd,
                  what="F-score", because="no true nor predicted samples", per="thresholds",

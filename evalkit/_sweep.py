@@ -386,6 +386,8 @@ def _sweep_unweighted(pos, scores):
     """
     if scores.dtype.kind in "iu" and len(scores) and np.abs(scores).max() > 2**53:
         return _sweep_weighted(pos, scores, None)  # not exact as float64
+    if scores.dtype.kind == "f" and scores.dtype.itemsize > 8:
+        return _sweep_weighted(pos, scores, None)  # longdouble: float64 keys would make false ties
     x = np.add(scores, 0.0, dtype=np.float64)  # a copy; -0.0 becomes 0.0
     k = x.view(np.uint64)
     signed = bool(x.min() < 0)

@@ -1016,7 +1016,14 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
                          f"got an array of shape {arr.shape}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty: at least one (score, label) row is needed")
-    arr = check_real_values(arr, name, finite=False).astype(np.float64)
+    arr = check_real_values(arr, name, finite=False)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
+        wide, arr = arr, arr.astype(np.float64)
+        if (np.isfinite(wide) & (arr != wide)).any():
+            raise TypeError(f"{name} holds {wide.dtype} values that a double (Spark's type) "
+                            "cannot hold exactly: rounding them could tie distinct scores; "
+                            "cast to float64 yourself if that is what you mean")
+    arr = arr.astype(np.float64)
     for col, what in ((0, "scores"), (1, "labels")):
         v = arr[:, col]
         if np.isnan(v).any():

@@ -131,7 +131,9 @@ class BinaryCounts:
         Computed from counts, as scikit-learn does (undefined only when
         tp + fp + fn = 0). With ``zero_division="spark"`` it is computed from
         Spark's precision and recall instead (0.0 when both are 0), which can
-        differ in the last digit.
+        differ in the last digit. ``beta=0`` is precision and ``beta=inf`` recall;
+        undefined, they give the ``zero_division`` value without a warning, as
+        :func:`evalkit.fbeta_score` and scikit-learn's do.
 
         >>> c = BinaryCounts(tp=1, fp=0, fn=10, tn=89)
         >>> c.f_beta(1.0), c.f_beta(1.0, zero_division="spark")

@@ -63,14 +63,15 @@ _TOP = np.uint64(1 << 63)
 # -- shared plumbing -----------------------------------------------------------
 
 
-def _sweep(y_true, y_score, pos_label=None, sample_weight=None):
+def _sweep(y_true, y_score, pos_label=None, sample_weight=None, zero_weight="drop"):
     """Validate and sweep as scikit-learn does; return ``(sweep, dtype of the scores)``.
 
     Samples of weight 0 are dropped first (scikit-learn's convention: they
-    make no threshold). Unweighted input takes the sweep's sort-only path.
+    make no threshold) unless ``zero_weight="keep"`` (Spark's). Unweighted
+    input takes the sweep's sort-only path.
     """
     return sweep_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                        zero_weight="drop")
+                        zero_weight=zero_weight)
 
 
 def _float_counts(sweep):
@@ -369,8 +370,8 @@ def _sorted_label_keys(positive, scores):
     """
     if scores.dtype == np.float64:
         x = scores
-    elif scores.dtype.kind == "f" or (scores.dtype.kind in "biu"
-                                      and np.abs(scores).max() <= 2**53):
+    elif (scores.dtype.kind == "f" and scores.dtype.itemsize <= 8) or (
+            scores.dtype.kind in "biu" and np.abs(scores).max() <= 2**53):
         x = scores.astype(np.float64)
     else:
         return None
@@ -746,7 +747,8 @@ _METRICS = {
 }
 
 
-def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sample_weight=None):
+def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sample_weight=None,
+                   zero_weight="drop"):
     """The threshold whose predictions ``score >= t`` maximize a metric, and that maximum.
 
     The Spark post's recipe ("pick the threshold with the highest F-measure"), in
@@ -777,6 +779,10 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
     metric : str or callable, default="f1"
     beta : float, default=1.0
         The F-measure's weight of recall (``metric="f1"`` or ``"fbeta"`` only).
+    zero_weight : {"drop", "keep"}, default="drop"
+        A sample of weight 0: dropped, so its score is no candidate
+        (scikit-learn's curves), or kept as a threshold (Spark's
+        ``fMeasureByThreshold``).
 
     Returns
     -------
@@ -799,7 +805,7 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
     if not callable(metric):
         check_choice(metric, _METRICS, "metric")
     beta = check_beta(beta)
-    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
+    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight, zero_weight)
     tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
     if callable(metric):
         values = np.asarray(metric(tp, fp, fn, tn), dtype=np.float64)
@@ -826,7 +832,7 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
 
 
 def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_bins=0,
-                    beta=1.0, zero_division=0.0):
+                    beta=1.0, zero_division=0.0, zero_weight="drop"):
     """The sweep as a table: counts and ratios at every threshold, for display.
 
     One row per distinct score (highest first), predicting positive when
@@ -842,11 +848,15 @@ def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_
     Parameters
     ----------
     y_true, y_score, pos_label, sample_weight
-        As in :func:`confusion_matrix_at_thresholds` (weight-0 samples dropped).
+        As in :func:`confusion_matrix_at_thresholds`.
     num_bins : int, default=0
         0 keeps every threshold.
     beta : float, default=1.0
     zero_division : {0.0, 1.0, nan, "warn", "spark"}, default=0.0
+    zero_weight : {"drop", "keep"}, default="drop"
+        A sample of weight 0: dropped, so its score makes no row
+        (scikit-learn), or kept as a threshold (Spark, whose by-threshold
+        curves list it).
 
     Returns
     -------
@@ -868,7 +878,7 @@ def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_
     num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
     beta = check_beta(beta)
     zero_division = check_zero_division(zero_division, allow_spark=True)
-    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
+    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight, zero_weight)
     sweep = sweep.binned(num_bins)
     tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
     f_name = "f1" if beta == 1 else f"f{beta:g}"

@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 
 import numpy as np
 
 from ._curves import PR_FIRST_POINTS, pr_points, roc_points, trapezoid
-from ._sweep import Sweep, combine_by_key, sequential_sums, threshold_sweep
+from ._sweep import ZERO_WEIGHTS, Sweep, combine_by_key, sequential_sums, threshold_sweep
 from ._validation import check_beta, check_choice, check_integer, check_score_and_labels
 
 __all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
@@ -48,6 +48,15 @@ BIN_THRESHOLDS = {
 # -- printing as Spark prints ----------------------------------------------------
 
 
+def _two_digits(x):
+    """The two-digit decimal closest to ``x``'s exact value, if it rounds back to ``x``."""
+    exact = Decimal(x)
+    shift = exact.adjusted() - 1  # 10**shift is the unit of the second digit
+    n = int((exact.scaleb(-shift)).to_integral_value(rounding=ROUND_HALF_EVEN))
+    candidate = Decimal(n).scaleb(shift)
+    return candidate.as_tuple() if float(candidate) == x else None
+
+
 def _java_double(x):
     """Java's ``Double.toString``: shortest digits; plain for 1e-3 <= |x| < 1e7, else d.dddE±n."""
     if math.isnan(x):
@@ -58,6 +67,10 @@ def _java_double(x):
         return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
     sign = "-" if x < 0 else ""
     t = Decimal(repr(abs(x))).as_tuple()  # repr: the shortest digits that round-trip
+    if len(t.digits) == 1:
+        # Java prints at least two digits, and of the two-digit decimals that round to x
+        # it takes the closest to x's exact value: Double.MIN_VALUE is 4.9E-324, not 5.0E-324
+        t = _two_digits(abs(x)) or t
     digits = "".join(map(str, t.digits)).rstrip("0")
     exp10 = len("".join(map(str, t.digits))) + t.exponent - 1  # position of the first digit
     digits = digits.lstrip("0") or "0"
@@ -77,9 +90,13 @@ def spark_format(value):
     ``Double.toString`` (the shortest digits that identify the double, like
     Python's ``repr``, but ``1.0E-4`` below 10⁻³ and ``1.0E7`` from 10⁷ on,
     and always a digit after the point), an integer (a ``Long``) plainly, and
-    a tuple as ``(a,b)`` -- no space after the comma. Java 17 and older
-    occasionally print one digit more than the shortest; Java 19 and later
-    print the shortest, as this does.
+    a tuple as ``(a,b)`` -- no space after the comma. Java prints at least
+    two significant digits: where the shortest has one, it takes the
+    two-digit decimal closest to the double's exact value, so
+    ``Double.MIN_VALUE`` (5e-324) prints ``4.9E-324``. Java 17 and older
+    occasionally print one digit more than the shortest (1e23 as
+    ``9.999999999999999E22``, 2 x MIN_VALUE as ``1.0E-323``); Java 19 and
+    later follow the rule above everywhere, as this does.
 
     Parameters
     ----------
@@ -96,6 +113,8 @@ def spark_format(value):
     '(1.0,0.09090909090909091)'
     >>> spark_format(0.0001), spark_format(12345678.0), spark_format(89)
     ('1.0E-4', '1.2345678E7', '89')
+    >>> spark_format(5e-324)
+    '4.9E-324'
     """
     if isinstance(value, (tuple, list, np.ndarray)):
         return "(" + ",".join(spark_format(v) for v in value) + ")"
@@ -279,10 +298,14 @@ class BinaryClassificationMetrics:
         per partition, so the result is Spark's exactly while no partition
         holds more; beyond that Spark's split depends on its sample (the
         counts agree to rounding, ``numBins`` chunks may differ).
+    zero_weight : {"keep", "drop"}, default "keep"
+        A row of weight 0: ``"keep"``, its score is a threshold like any other
+        (Spark); ``"drop"``, it is left out first, so its score makes no
+        threshold (scikit-learn's curves).
 
     Attributes
     ----------
-    num_bins, bin_threshold, pr_first_point, num_partitions
+    num_bins, bin_threshold, pr_first_point, num_partitions, zero_weight
         The options, as given.
     sweep : Sweep
         The (binned) threshold sweep every method reads: ``thresholds``,
@@ -326,8 +349,12 @@ class BinaryClassificationMetrics:
     _partition_rows = None
 
     def __init__(self, score_and_labels, num_bins=0, *, bin_threshold="last",
-                 pr_first_point="spark", num_partitions=1):
+                 pr_first_point="spark", num_partitions=1, zero_weight="keep"):
         scores, labels, weights = check_score_and_labels(score_and_labels)
+        self.zero_weight = check_choice(zero_weight, ZERO_WEIGHTS, "zero_weight")
+        if weights is not None and zero_weight == "drop":
+            keep = weights != 0
+            scores, labels, weights = scores[keep], labels[keep], weights[keep]
         self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
         self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
         self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
@@ -390,7 +417,7 @@ class BinaryClassificationMetrics:
         self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
         self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
         self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
-        self.num_partitions = 1
+        self.num_partitions, self.zero_weight = 1, "keep"
         self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
         return self
 

@@ -59,6 +59,23 @@ def _rows(tp, predicted, support, *, zero_division, micro_heading):
     ]
 
 
+def _typed_as_sklearn(classes, yt, yp):
+    """The classes as scikit-learn's ``unique_labels`` types them, for the row names.
+
+    scikit-learn collects the labels of ``y_true`` first, then those of
+    ``y_pred`` not already there (``0 == 0.0 == False``), into one numpy
+    array: a class keeps ``y_true``'s type when it occurs there. So
+    ``[True, False]`` against integer predictions names its rows
+    ``False``/``True``, and ``[0, 1, 2]`` against float predictions ``0``,
+    ``1``, ``2`` -- but ``2.0`` once a float-only class joins them.
+    """
+    if yt.dtype == yp.dtype or yt.dtype.kind not in "biuf" or yp.dtype.kind not in "biuf":
+        return classes
+    in_true = np.isin(classes, yt)
+    values = [yt.dtype.type(c) if t else yp.dtype.type(c) for c, t in zip(classes.tolist(), in_true)]
+    return np.asarray(values)
+
+
 def _py(x):
     """A numpy scalar as the Python number it holds (formats like numpy's)."""
     return x.item() if isinstance(x, np.generic) else x
@@ -224,6 +241,8 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None,
     support = tp + (support - tp)
 
     if target_names is None:
+        if labels is None:
+            shown = _typed_as_sklearn(shown, yt, yp)
         names = ["%s" % label for label in shown]
     else:
         names = check_target_names(target_names, len(shown), strict=not labels_given,

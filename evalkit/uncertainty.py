@@ -1365,6 +1365,9 @@ def _delong_sorted(positive, scores):
     np.bitwise_or(keys, positive, out=keys)
     keys.sort()
     n = len(keys)
+    distinct = _delong_blocks(keys)
+    if distinct is not None:
+        return distinct
     is_pos = (keys & _ONE).astype(bool)
     keys >>= _ONE
     equal = keys[:-1] == keys[1:]  # equal[i]: samples i and i + 1 tie
@@ -1400,9 +1403,55 @@ def _delong_sorted(positive, scores):
     auc = float(a.sum()) / (2.0 * P * N)
     a -= 2 * auc * N
     b -= 2 * auc * P
-    s10 = float(np.dot(a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
-    s01 = float(np.dot(b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
+    s10 = float(np.einsum("i,i->", a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
+    s01 = float(np.einsum("i,i->", b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
     return auc, s10 / P + s01 / N
+
+
+_BLOCK = 1 << 15  # elements per block: a block's temporaries stay in the CPU cache
+
+
+def _delong_blocks(keys):
+    """``(auc, variance)`` of sorted label-carrying keys with distinct scores, block by block.
+
+    The j-th positive (from 0) at position i has ``i - j`` negatives below
+    it; the j-th negative at i has ``P - (i - j)`` positives above it. Sums
+    and sums of squares are gathered per cache-sized block (one read of
+    the keys); None as soon as two scores tie (the caller handles ties).
+    """
+    n = len(keys)
+    lab = np.empty(min(n, _BLOCK), dtype=np.uint64)
+    sa = sa2 = sb = sb2 = 0.0  # sums over positives of (i - j), over negatives of (i - j)
+    j_pos = 0
+    previous = None
+    for start in range(0, n, _BLOCK):
+        block = keys[start:start + _BLOCK]
+        m = len(block)
+        score = block >> _ONE
+        if np.count_nonzero(score[1:] == score[:-1]) or (previous is not None
+                                                            and int(score[0]) == previous):
+            return None
+        previous = int(score[-1])
+        np.bitwise_and(block, _ONE, out=lab[:m])
+        is_pos = lab[:m].astype(bool)
+        pos = np.flatnonzero(is_pos)
+        below = (pos + (start - j_pos)) - np.arange(len(pos))  # negatives below each positive
+        neg = np.flatnonzero(~is_pos)
+        j_neg = start - j_pos
+        before = (neg + (start - j_neg)) - np.arange(len(neg))  # positives below each negative
+        below = below.astype(np.float64)
+        before = before.astype(np.float64)
+        sa += float(below.sum())  # einsum, not np.dot: no BLAS threads woken per block
+        sa2 += float(np.einsum("i,i->", below, below))
+        sb += float(before.sum())
+        sb2 += float(np.einsum("i,i->", before, before))
+        j_pos += len(pos)
+    P, N = j_pos, n - j_pos
+    auc = sa / (P * N)
+    # negatives' components: (P - before) / P; their variance is before's
+    s10 = (sa2 - sa * sa / P) / (P - 1) / (N * N) if P > 1 else 0.0
+    s01 = (sb2 - sb * sb / N) / (N - 1) / (P * P) if N > 1 else 0.0
+    return auc, max(s10, 0.0) / P + max(s01, 0.0) / N
 
 
 def _delong_per_group(is_pos, equal):
@@ -1419,11 +1468,11 @@ def _delong_per_group(is_pos, equal):
     n_g = np.diff(cne, prepend=np.int64(0))
     a = (2 * cne - n_g).astype(np.float64)  # twice a positive's component, times N
     b = (2 * (P - cpe) + p_g).astype(np.float64)  # twice a negative's, times P
-    auc = float(np.dot(p_g, a)) / (2.0 * P * N)
+    auc = float(np.einsum("i,i->", p_g, a)) / (2.0 * P * N)
     a -= 2 * auc * N
     b -= 2 * auc * P
-    s10 = float(np.dot(p_g, a * a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
-    s01 = float(np.dot(n_g, b * b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
+    s10 = float(np.einsum("i,i,i->", p_g, a, a)) / (4.0 * N * N * (P - 1)) if P > 1 else 0.0
+    s01 = float(np.einsum("i,i,i->", n_g, b, b)) / (4.0 * P * P * (N - 1)) if N > 1 else 0.0
     return auc, s10 / P + s01 / N
 
 
@@ -1490,9 +1539,11 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
                             n_resamples=n_resamples, confidence=confidence, stratify=stratify,
                             random_state=random_state)
     positive, scores = _auc_input(y_true, y_score)
-    _strata(stratify, positive, len(positive))  # refused here too, though DeLong needs no strata
+    if not isinstance(stratify, (bool, np.bool_)):  # refused here too, though DeLong needs none
+        _strata(stratify, positive, len(positive))
     fast = None
-    if scores.dtype.kind == "f" or np.abs(scores).max() <= 2**53:
+    if (scores.dtype.kind == "f" and scores.dtype.itemsize <= 8) or (
+            scores.dtype.kind != "f" and np.abs(scores).max() <= 2**53):  # exact as float64
         fast = _delong_sorted(positive, scores)
     if fast is None:  # keys too wide: components per score group from the sweep's argsort
         groups = _delong_groups(positive, scores)

@@ -207,3 +207,59 @@ def test_score_matrices_refuse_complex_and_strings():
         ek.top_k_accuracy_score([0, 1, 2], np.eye(3) + 0j)
     with pytest.raises(TypeError, match="^y_score must hold numbers"):
         ek.top_k_labels([["0.1", "0.9"]], 1)
+
+
+# -- the outside review's cases, each pinned ---------------------------------------
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.5, 1.0, 2.0, np.inf])
+@pytest.mark.parametrize("y_true, y_pred", [
+    ([1, 1, 0], [0, 0, 0]),      # nothing predicted positive
+    ([0, 0, 0], [1, 0, 0]),      # no positives
+    ([0, 0, 0], [0, 0, 0]),      # neither
+    ([1, 0, 1], [1, 1, 0]),
+])
+def test_binary_counts_f_beta_warns_exactly_when_fbeta_score_does(beta, y_true, y_pred):
+    import warnings
+
+    import sklearn.metrics as skm
+
+    def run(f):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = f()
+        return value, [str(w.message) for w in caught]
+
+    sk_value, sk_warnings = run(lambda: skm.fbeta_score(y_true, y_pred, beta=beta))
+    ek_value, ek_warnings = run(lambda: ek.binary_counts(y_true, y_pred).f_beta(beta))
+    fb_value, fb_warnings = run(lambda: ek.fbeta_score(y_true, y_pred, beta=beta))
+    assert ek_value == sk_value == fb_value
+    assert ek_warnings == sk_warnings == fb_warnings
+
+
+@pytest.mark.parametrize("value, java", [
+    (5e-324, "4.9E-324"),             # Double.MIN_VALUE: two digits, the closest to its exact value
+    (-5e-324, "-4.9E-324"),
+    (1.5e-323, "1.5E-323"),
+    (4.35e-321, "4.35E-321"),
+    (1e-320, "1.0E-320"),
+    (1e-5, "1.0E-5"),
+    (0.002, "0.002"),
+    (0.3, "0.3"),
+    (1e7, "1.0E7"),
+    (123456789.0, "1.23456789E8"),
+])
+def test_spark_format_prints_as_java(value, java):
+    # the outputs of Java 17's Double.toString for these values
+    assert ek.spark_format(value) == java
+
+
+def test_auc_of_large_finite_values_is_finite_as_sklearn():
+    import warnings
+
+    import sklearn.metrics as skm
+
+    x, y = [0.0, 1.0, 2.0], [0.5e308, 0.5e308, 0.5e308]  # each trapezoid fits; their doubles do not
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no bare numpy overflow warning either
+        assert ek.auc(x, y) == skm.auc(x, y) == 1e308

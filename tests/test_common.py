@@ -222,6 +222,7 @@ class Case:
     pandas: bool = True             # check pandas Series / DataFrame input
     warns: bool = False             # some edge case of the kind makes it warn
     edge_kwargs: dict = dataclasses.field(default_factory=dict)  # extra kwargs for the edges
+    edges: tuple | None = None      # the case's own edge inputs (default: the kind's)
 
     def __call__(self, *args, **kwargs):
         return self.fn(*args, **{**self.kwargs, **kwargs})
@@ -256,7 +257,7 @@ def _bcm(method, *args):
     """A BinaryClassificationMetrics method, registered on the rows it is built from."""
     def call(rows, **kw):
         options = {k: kw.pop(k) for k in ("num_bins", "bin_threshold", "pr_first_point",
-                                          "num_partitions") if k in kw}
+                                          "num_partitions", "zero_weight") if k in kw}
         return getattr(ek.BinaryClassificationMetrics(rows, **options), method)(*args, **kw)
     return call
 
@@ -315,8 +316,9 @@ METRICS = {
                              strings=None),
     "BinaryCounts.f_beta": Case(_counts("f_beta", beta=2.0), "binary_labels",
                                 api=ek.BinaryCounts.f_beta, strings=None, warns=True),
+    # beta=0 is precision, and like fbeta_score(beta=0) it never warns
     "BinaryCounts.f_beta:0": Case(_counts("f_beta", beta=0.0), "binary_labels",
-                                  api=ek.BinaryCounts.f_beta, strings=None, warns=True),
+                                  api=ek.BinaryCounts.f_beta, strings=None),
     "BinaryCounts.f1": Case(_counts("f1"), "binary_labels", api=ek.BinaryCounts.f1,
                             strings=None, warns=True),
     "BinaryCounts.matrix": Case(_counts("matrix"), "binary_labels", api=ek.BinaryCounts.matrix,
@@ -684,6 +686,9 @@ def test_inputs_are_not_modified_and_results_share_no_memory(name, case):
 def _bad_options(case):
     params = case.options()
     for option, p in params.items():
+        if (p.default is inspect.Parameter.empty and p.kind != p.KEYWORD_ONLY
+                and option not in case.kwargs):
+            continue  # a positional argument (data, or bootstrap_ci's metric), not an option
         if option == "normalize" and p.default is None:
             yield option, BAD_CHOICE_NORMALIZE
         elif isinstance(p.default, bool):
@@ -712,7 +717,7 @@ def test_bad_options_are_refused_naming_the_option(name, case):
 def test_warnings_point_at_the_caller(name, case):
     kind = INPUTS[case.inputs]
     located = []
-    for args in kind.edges:
+    for args in kind.edges if case.edges is None else case.edges:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -786,4 +791,47 @@ def test_string_labels_are_integer_labels(name, case):
         strings = (names[args[0]], names[args[1]])
     else:
         strings = _convert(args, kind.roles, to_strings)
-    assert_same(_quiet(case, *strings, **case.strings), _quiet(case, *args), exact=False)
+    expected = _quiet(case, *args)
+    assert_same(_quiet(case, *strings, **case.strings), expected, exact=False)
+    # string labels as pandas hands them over: object-dtype Series
+    pd = pytest.importorskip("pandas")
+    objects = [pd.Series(a, dtype=object) if a.dtype.kind == "U" and a.ndim == 1 else a
+               for a in strings]
+    assert_same(_quiet(case, *objects, **case.strings), expected, exact=False)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).eps >= np.finfo(np.float64).eps,
+                    reason="longdouble is float64 on this platform")
+@pytest.mark.parametrize("name, case", [(k, c) for k, c in CASES if c.inputs == "binary_scores"],
+                         ids=[k for k, c in CASES if c.inputs == "binary_scores"])
+def test_longdouble_scores_are_not_rounded_into_ties(name, case):
+    # scores distinct in longdouble but equal as float64: rounding would tie them all
+    # (AUC 0.5 where scikit-learn says 1.0). Any order-only result must equal the
+    # result on float64 scores in the same order.
+    y, s = _data(case)
+    codes = np.unique(s, return_inverse=True)[1].reshape(-1)
+    tiny = np.longdouble(1) + codes.astype(np.longdouble) * np.finfo(np.longdouble).eps
+    assert len(np.unique(tiny.astype(np.float64))) == 1
+    result = _quiet(case, y, tiny)
+    if isinstance(result, (tuple, list)) or type(result).__name__ == "DataFrame":
+        return  # curves carry the thresholds themselves; their counts are checked below
+    assert_same(result, _quiet(case, y, codes.astype(np.float64)), exact=False)
+
+
+def test_longdouble_counts_at_thresholds_are_exact():
+    y = np.array([0, 0, 1, 1])
+    tiny = 1 + np.arange(4, dtype=np.longdouble) * np.finfo(np.longdouble).eps
+    tns, fps, fns, tps, thr = ek.confusion_matrix_at_thresholds(y, tiny)
+    assert tps.tolist() == [1, 2, 2, 2] and fps.tolist() == [0, 0, 1, 2]
+    assert thr.dtype == np.longdouble and (thr == tiny[::-1]).all()
+    fpr, tpr, _ = ek.roc_curve(y, tiny)
+    assert ek.auc(fpr, tpr) == 1.0
+
+
+def test_longdouble_rows_that_spark_would_round_are_refused():
+    tiny = 1 + np.arange(4, dtype=np.longdouble) * np.finfo(np.longdouble).eps
+    if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
+        with pytest.raises(TypeError, match="^score_and_labels holds .* cannot hold exactly"):
+            ek.BinaryClassificationMetrics(np.column_stack([tiny, [0, 0, 1, 1]]))
+    exact = np.array([[0.5, 1], [0.25, 0]], dtype=np.longdouble)  # exact as doubles: accepted
+    assert ek.BinaryClassificationMetrics(exact).area_under_roc() == 1.0

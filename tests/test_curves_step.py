@@ -177,3 +177,30 @@ def test_zero_weight_and_order_options():
         sweep_scores(y, s, zero_weight="ignore")
     with pytest.raises(ValueError, match="^order must be 'samples'"):
         sweep_scores(y, s, order="random")
+
+
+def test_zero_weight_is_a_named_option_of_the_mirror_and_the_tables():
+    import evalkit as ek
+
+    y = np.array([1, 0, 1, 0, 1, 0])
+    s = np.array([0.95, 0.9, 0.8, 0.7, 0.6, 0.5])
+    w = np.array([1.0, 0.0, 2.0, 1.0, 0.0, 1.0])
+    rows = np.column_stack([s, y, w])
+    spark = ek.BinaryClassificationMetrics(rows)                       # Spark keeps them
+    sk = ek.BinaryClassificationMetrics(rows, zero_weight="drop")
+    assert spark.thresholds().tolist() == s.tolist()
+    assert sk.thresholds().tolist() == s[w > 0].tolist()
+    np.testing.assert_array_equal(sk.roc(), ek.BinaryClassificationMetrics(rows[w > 0]).roc())
+    fpr, tpr, _ = ek.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_array_equal(sk.roc()[:-1], np.column_stack([fpr, tpr]))
+    table = ek.threshold_table(y, s, sample_weight=w)                  # scikit-learn drops them
+    kept = ek.threshold_table(y, s, sample_weight=w, zero_weight="keep", zero_division="spark")
+    assert table["threshold"].tolist() == s[w > 0].tolist()
+    assert kept["threshold"].tolist() == s.tolist()
+    np.testing.assert_array_equal(kept["precision"], spark.precision_by_threshold()[:, 1])
+    assert ek.best_threshold(y, s, sample_weight=w) == \
+        ek.best_threshold(y, s, sample_weight=w, zero_weight="keep")
+    with pytest.raises(ValueError, match="^zero_weight must be"):
+        ek.BinaryClassificationMetrics(rows, zero_weight="ignore")
+    with pytest.raises(ValueError, match="^zero_weight must be"):
+        ek.threshold_table(y, s, zero_weight=None)

@@ -214,3 +214,23 @@ def test_many_classes_same_bits_as_sklearn(seed):
     assert ek.classification_report(y_true, y_pred, **kw) == skm.classification_report(y_true, y_pred, **kw)
     assert_same_dict(ek.classification_report(y_true, y_pred, output_dict=True, **kw),
                      skm.classification_report(y_true, y_pred, output_dict=True, **kw))
+
+
+@pytest.mark.parametrize("y_true, y_pred", [
+    ([True, False, True, True], [1, 0, 0, 1]),
+    ([True, False, True, True], [1.0, 0.0, 0.0, 1.0]),
+    ([True, False, True, True], [True, False, False, True]),
+    ([0, 1, 2, 2], [0.0, 1.0, 2.0, 1.0]),
+    ([0, 1, 1, 0], [0.0, 2.0, 1.0, 0.0]),      # 2.0 only predicted: every name becomes float
+    ([0.0, 1.0, 2.0, 1.0], [0, 1, 2, 2]),
+    (np.array([0, 1, 2, 2], dtype=np.int8), np.array([0, 1, 2, 1], dtype=np.uint16)),
+    ([False, False, True, True], [0, 2, 1, 1]),  # bool and int together: int names
+])
+def test_row_names_follow_the_label_types_as_sklearn(y_true, y_pred):
+    import sklearn.metrics as skm
+
+    ours = ek.classification_report(y_true, y_pred, zero_division=0.0, output_dict=True)
+    theirs = skm.classification_report(y_true, y_pred, zero_division=0.0, output_dict=True)
+    assert list(ours) == list(theirs)
+    assert ek.classification_report(y_true, y_pred, zero_division=0.0) == skm.classification_report(
+        y_true, y_pred, zero_division=0.0)

@@ -741,3 +741,19 @@ def test_delong_few_distinct_scores(digits):
     aucs, cov = delong_brute(y, [s])
     auc, var = U._delong_sorted(y == 1, s)
     assert auc == pytest.approx(aucs[0], rel=1e-12) and var == pytest.approx(cov[0, 0], rel=1e-9)
+
+
+def test_delong_blocks_across_block_edges():
+    rng = np.random.default_rng(25)
+    n = 3 * U._BLOCK + 17
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    s = rng.random(n) + 0.2 * y
+    keys = np.left_shift(s.view(np.uint64), U._ONE) | y.view(np.uint64)
+    keys.sort()
+    auc, var = U._delong_blocks(keys)
+    order = np.argsort(s)
+    ref = U._delong_per_group((y == 1)[order], np.diff(s[order]) == 0)
+    assert auc == pytest.approx(ref[0], rel=1e-12) and var == pytest.approx(ref[1], rel=1e-9)
+    assert auc == pytest.approx(ek.roc_auc_score(y, s), rel=1e-12)
+    keys[U._BLOCK] = keys[U._BLOCK - 1]  # a tie across a block edge: handled by the caller
+    assert U._delong_blocks(keys) is None
