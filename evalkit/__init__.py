@@ -9,7 +9,7 @@ and numbers follow ``sklearn.metrics``; Spark's conventions are named options.
 0.75
 """
 
-from .binary import BinaryCounts, binary_counts
+from ._binary import BinaryCounts, binary_counts
 from .calibration import (
     brier_score_loss,
     calibration_curve,

@@ -174,7 +174,7 @@ class Sweep:
         >>> s.counts_at(0.35)
         BinaryCounts(tp=2, fp=1, fn=0, tn=1)
         """
-        from .binary import BinaryCounts
+        from ._binary import BinaryCounts
 
         i = self.index_of(threshold)
         tp, fp = (self.tps[i - 1], self.fps[i - 1]) if i else (0, 0)

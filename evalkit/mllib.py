@@ -480,7 +480,7 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).confusions()[0]
         (0.8, BinaryCounts(tp=1, fp=0, fn=1, tn=1))
         """
-        from .binary import BinaryCounts
+        from ._binary import BinaryCounts
 
         sw = self.sweep
         return [(float(t), BinaryCounts(tp=tp, fp=fp, fn=sw.n_pos - tp, tn=sw.n_neg - fp))

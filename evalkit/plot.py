@@ -23,7 +23,7 @@ from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
 from ._sweep import ZERO_WEIGHTS, sweep_scores
 from ._validation import check_bool, check_choice
-from .binary import LAYOUTS, BinaryCounts
+from ._binary import LAYOUTS, BinaryCounts
 
 __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
 

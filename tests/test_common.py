@@ -283,7 +283,7 @@ _BCM = ek.BinaryClassificationMetrics
 _POS_B = {"pos_label": "b"}
 
 METRICS = {
-    # labels -> counts -> ratios (evalkit.classification, evalkit.binary)
+    # labels -> counts -> ratios (evalkit.classification, evalkit._binary)
     "accuracy_score": Case(ek.accuracy_score, "labels"),
     "confusion_matrix": Case(ek.confusion_matrix, "labels", warns=True),
     "confusion_matrix:normalize": Case(ek.confusion_matrix, "labels", {"normalize": "true"}),

@@ -21,7 +21,7 @@ from .._curves import roc_points, trapezoid
 from .._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
 from .._sweep import Sweep, positive_mask, threshold_sweep
 from .._validation import check_beta, check_zero_division
-from ..binary import LAYOUTS, BinaryCounts
+from .._binary import LAYOUTS, BinaryCounts
 
 __all__ = [
     "explorer_state",

@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
 from .._validation import check_scores
-from ..binary import LAYOUTS
+from .._binary import LAYOUTS
 from .state import (
     EXPLORER_KEYS,
     IMBALANCE_KEYS,

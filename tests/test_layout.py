@@ -1,0 +1,109 @@
+"""The package's shape: modules import downward only (no circle), the private
+core imports no public module, and the public modules are where the course
+and the docs say they are."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "evalkit"
+
+# The private core: validation, counts (BinaryCounts too), the sweep, ratios, the curve step.
+CORE = {"evalkit._validation", "evalkit._counts", "evalkit._sweep", "evalkit._ratios",
+        "evalkit._curves", "evalkit._binary", "evalkit.exceptions"}
+PUBLIC = ["classification", "curves", "report", "topk", "regression", "ranking", "uncertainty",
+          "calibration", "mllib", "spark", "plot", "widgets", "datasets", "exercises"]
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """The evalkit modules a file imports, at any depth of the file (lazy imports too)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "evalkit"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "evalkit":
+                continue
+            for alias in node.names:  # `from . import x` imports the module x
+                sub = f"{target}.{alias.name}"
+                found.add(sub if (PACKAGE.parent / Path(*sub.split("."))).with_suffix(".py").exists()
+                          or (PACKAGE.parent / Path(*sub.split(".")) / "__init__.py").exists()
+                          else target)
+    found.discard(name)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    return {module_name(p): imports_of(p) for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def test_no_module_imports_a_module_that_imports_it_back():
+    # the top-level evalkit re-exports everything: leave it out, nothing below may import it
+    g = {m: {t for t in deps if t != "evalkit"} for m, deps in graph().items() if m != "evalkit"}
+    state: dict[str, int] = {}
+    cycle: list[str] = []
+
+    def visit(m, path):
+        state[m] = 1
+        for t in sorted(g.get(m, ())):
+            if state.get(t) == 1:
+                cycle.extend(path[path.index(t):] + [t] if t in path else [m, t])
+                return True
+            if state.get(t) is None and visit(t, path + [t]):
+                return True
+        state[m] = 2
+        return False
+
+    for m in sorted(g):
+        if state.get(m) is None and visit(m, [m]):
+            break
+    assert not cycle, "import circle: " + " -> ".join(cycle)
+
+
+def test_nothing_inside_imports_the_top_level_package():
+    # `import evalkit` inside evalkit would make every module depend on every other one
+    # (the exercises are course material and may use the public API as learners do)
+    offenders = sorted(m for m, deps in graph().items()
+                       if "evalkit" in deps and not m.startswith("evalkit.exercises"))
+    assert not offenders, f"these modules import the top-level evalkit: {offenders}"
+
+
+def test_the_private_core_imports_no_public_module():
+    g = graph()
+    leaks = {m: sorted(d for d in g[m] if d not in CORE) for m in CORE if m in g}
+    leaks = {m: d for m, d in leaks.items() if d}
+    assert not leaks, f"the core imports upward: {leaks}"
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_public_module_exists(name):
+    assert (PACKAGE / f"{name}.py").exists() or (PACKAGE / name / "__init__.py").exists()
+
+
+def test_curves_mllib_widgets_import_and_old_paths_mean_the_new_things():
+    for name in ("evalkit.curves", "evalkit.mllib", "evalkit.widgets"):
+        importlib.import_module(name)
+    assert not (PACKAGE / "_widgets_ui.py").exists() and not (PACKAGE / "widgets.py").exists()
+    ranking = importlib.import_module("evalkit.ranking")      # recommender lists, not ROC/AUC
+    assert hasattr(ranking, "ndcg_at_k") and not hasattr(ranking, "roc_curve")
+    assert "pyspark" in (PACKAGE / "spark.py").read_text("utf-8")  # runs on PySpark
