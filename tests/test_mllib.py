@@ -8,9 +8,7 @@ when pyspark or Java is missing -- unless the environment variable CI is
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 
 import numpy as np
 import pytest
@@ -353,29 +351,6 @@ def test_bad_beta_and_step():
 
 
 # -- real PySpark ----------------------------------------------------------------------
-
-
-def _spark_missing():
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        return "pyspark is not installed (pip install -e '.[test]')"
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        return "Java is not installed (Spark needs a JDK 17 or later on PATH or JAVA_HOME)"
-    return None
-
-
-@pytest.fixture(scope="session")
-def spark():
-    """The run's one local SparkSession (evalkit.spark.session reuses an active one)."""
-    missing = _spark_missing()
-    if missing:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true but the real-Spark tests cannot run: {missing}")
-        pytest.skip(missing)
-    from evalkit.spark import session
-
-    return session("evalkit-tests", shuffle_partitions=2)
 
 
 _NUMBER = r"-?(?:\d+\.\d*(?:E-?\d+)?|NaN|Infinity)"

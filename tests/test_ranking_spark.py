@@ -8,9 +8,6 @@ value). One local SparkSession for the module; skipped without pyspark or Java u
 
 from __future__ import annotations
 
-import os
-import shutil
-import sys
 
 import numpy as np
 import pytest
@@ -24,36 +21,6 @@ SUITE = [([1, 6, 2, 7, 8, 3, 9, 10, 4, 5], [1, 2, 3, 4, 5]),
          ([1, 2, 3, 4, 5], [])]
 SUITE_RELEVANCE = [[3, 2, 1, 1, 1], [2, 0, 0], []]
 KS = (1, 2, 3, 5, 10, 15)
-
-
-def _spark_missing():
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        return "pyspark is not installed (pip install -e '.[test]')"
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        return "Java is not installed (Spark needs a JDK 17 or later on PATH or JAVA_HOME)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def spark():
-    missing = _spark_missing()
-    if missing:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true but the real-Spark tests cannot run: {missing}")
-        pytest.skip(missing)
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[2]").appName("evalkit-ranking-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.driver.host", "127.0.0.1")
-               .config("spark.sql.shuffle.partitions", "2")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 def _floats(rows):

@@ -11,8 +11,6 @@ missing Spark fails. Data stay small: a few hundred rows per case.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 
@@ -25,32 +23,6 @@ import evalkit.spark as eks
 
 SEED_FIRST = [(1.0, 1.0)] + [(0.0, 0.0)] * 89 + [(0.0, 1.0)] * 10
 SEED_SCORES = [(1.0, 1.0)] + [(0.0, 0.0)] * 89 + [(0.6, 1.0)] * 5 + [(0.4, 1.0)] * 5
-
-JAVA_HELP = ("Java is not installed: Spark needs a Java 17+ runtime on PATH or in JAVA_HOME "
-             "(Debian/Ubuntu: sudo apt-get install openjdk-17-jre-headless; macOS: "
-             "brew install openjdk@17; or conda install -c conda-forge openjdk=17)")
-
-
-def _spark_missing():
-    try:
-        import pyarrow  # noqa: F401
-        import pyspark  # noqa: F401
-    except ImportError:
-        return "pyspark or pyarrow is not installed (pip install -e '.[spark]')"
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        return JAVA_HELP
-    return None
-
-
-@pytest.fixture(scope="session")
-def spark():
-    missing = _spark_missing()
-    if missing:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true but the real-Spark tests cannot run: {missing}")
-        pytest.skip(missing)
-    return eks.session("evalkit-tests", shuffle_partitions=2)
-
 
 def frame(spark, rows, names=("score", "label", "weight"), partitions=1):
     from pyspark.sql.types import DoubleType, StructField, StructType
