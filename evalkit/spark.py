@@ -37,6 +37,7 @@ import warnings
 import numpy as np
 
 from ._counts import ClassCounts
+from ._curves import doubled_trapezoids, trapezoid
 from ._sweep import Sweep, _sweep_unweighted
 from ._validation import (check_digits, check_integer, check_output, check_zero_division)
 from .mllib import BinaryClassificationMetrics
@@ -220,14 +221,14 @@ _ROWS_PER_BUCKET = 250_000   # rows per bucket the executors sweep (at most 4 pe
 
 
 def _trapezoids(x, y):
-    """Spark's trapezoids between consecutive points, summed left to right (as the mirror)."""
-    if len(x) < 2:
-        return 0.0
-    return float(np.cumsum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0)[-1])
+    """Spark's trapezoids between consecutive points of one bucket, summed left to right."""
+    return trapezoid(x, y, partitions=[len(x)])
 
 
 def _trap(a, b):
-    return (b[0] - a[0]) * (b[1] + a[1]) / 2.0
+    """The one trapezoid joining point ``a`` to point ``b``."""
+    return float(doubled_trapezoids(np.array([a[0], b[0]], dtype=np.float64),
+                                    np.array([a[1], b[1]], dtype=np.float64))[0] / 2.0)
 
 
 def _bucket_points(table, *, offsets, totals, num_bins, weighted, mode, first_bucket):
