@@ -150,3 +150,16 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+#: Modules with heavier dependencies, imported on first use: ``evalkit.spark.binary_metrics``
+#: works after ``import evalkit`` alone, and ``import evalkit`` imports neither pyspark
+#: nor matplotlib nor ipywidgets.
+_LAZY_MODULES = ("spark", "plot", "widgets", "datasets", "exercises")
+
+
+def __getattr__(name):
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -218,6 +218,9 @@ def _raise_first(problems):
 _BUCKET, _S, _Y, _W = "__evalkit_bucket", "__evalkit_s", "__evalkit_y", "__evalkit_w"
 _QUANTILES = 64           # score quantiles taken in the first job, to cut buckets from
 _ROWS_PER_BUCKET = 250_000   # rows per bucket the executors sweep (at most 4 per core)
+_PROBE_ROWS = 10_000      # the first rows, read to guess whether the scores are few
+_MAX_GROUPED = 1 << 17    # at most this many distinct scores: counted per score in one job
+_HLL_SAMPLE = 16          # the distinct-score estimate hashes 1 score in 16
 
 
 def _trapezoids(x, y):
@@ -334,20 +337,38 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
                 f"curve {'collected' if self._sweep is not None else 'not collected'})")
 
     @property
+    def path(self):
+        """How the counts were made: ``"grouped"`` or ``"buckets"``.
+
+        ``"grouped"``: few distinct scores (at most 131072; the first 10,000
+        rows decide whether to try), so the first job counted the rows per
+        score and everything since is numpy on the driver. ``"buckets"``:
+        the executors sweep ranges of scores (see :func:`binary_metrics`).
+        """
+        return self._plan["path"]
+
+    @property
     def num_buckets(self):
-        """The ranges of scores the executors sweep (cut on first use)."""
+        """The ranges of scores the executors sweep (cut on first use; 0 when grouped)."""
+        if self.path == "grouped":
+            return 0
         return _prepare_buckets(self._plan)["num_buckets"]
 
     @property
     def num_distinct(self):
-        """The number of distinct scores, when counted (``num_bins > 0``)."""
+        """The number of distinct scores, when counted (``num_bins > 0``, or grouped)."""
+        if self.path == "grouped":
+            return self._plan["num_distinct"]
         return _prepare_buckets(self._plan)["num_distinct"] if self.num_bins else None
 
     @property
     def sweep(self):
         """The (binned) threshold sweep, collected from the cluster on first use."""
         if self._sweep is None:
-            self._sweep = _collect_sweep(self._plan)
+            if self.path == "grouped":
+                self._sweep = self._plan["exact"].binned(self.num_bins, bin_threshold="last")
+            else:
+                self._sweep = _collect_sweep(self._plan)
         return self._sweep
 
     def _cluster_areas(self):
@@ -362,7 +383,7 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         adds the trapezoids between buckets), unless the curve was already
         collected, when it is the numpy mirror's computation on it.
         """
-        if self._sweep is not None:
+        if self._sweep is not None or self.path == "grouped":
             return super().area_under_roc()
         return self._cluster_areas()[0]
 
@@ -371,7 +392,7 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
 
         Computed on the executors, as :meth:`area_under_roc`.
         """
-        if self._sweep is not None:
+        if self._sweep is not None or self.path == "grouped":
             return super().area_under_pr()
         return self._cluster_areas()[1]
 
@@ -508,20 +529,9 @@ def _collect_exact_sweep(plan):
     else:  # distinct scores: each partition counts its own in numpy, no shuffle
         fn = functools.partial(_partition_counts, weighted=weighted)
         table = plan["counted"].mapInArrow(fn, schema).toArrow()
-    s = table.column(0).to_numpy()
-    pos = table.column("tp").to_numpy()
-    neg = table.column("fp").to_numpy()
     n_pos, n_neg, _ = plan["totals"]
-    if len(s) == 0:
-        return Sweep(s, pos.astype(np.int64), neg.astype(np.int64), n_pos, n_neg)
-    order = np.argsort(-s, kind="stable")
-    s = s[order]
-    last = np.r_[np.flatnonzero(s[1:] != s[:-1]), len(s) - 1]
-    tps = np.cumsum(pos[order])[last]
-    fps = np.cumsum(neg[order])[last]
-    if not weighted:
-        tps, fps = tps.astype(np.int64), fps.astype(np.int64)
-    return Sweep(s[last], tps, fps, n_pos, n_neg)
+    return _sweep_from_counts(table.column(0).to_numpy(), table.column("tp").to_numpy(),
+                              table.column("fp").to_numpy(), n_pos, n_neg, weighted)
 
 
 def _collect_sweep(plan):
@@ -649,7 +659,6 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
         count_if(Y.isNull()).alias("y_null"),
         count_if(~Y.isin(0.0, 1.0)).alias("y_bad"),
         F.first(F.when(~Y.isin(0.0, 1.0), Y), ignorenulls=True).alias("y_example"),
-        F.approx_count_distinct(S, 0.05).alias("nd"),
     ]
     if weighted:
         W = F.col(_W)
@@ -663,7 +672,23 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
         ]
     else:
         aggs += [count_if(Y == 1.0).alias("pos"), count_if(Y == 0.0).alias("neg")]
-    first = base.agg(*aggs).collect()[0]
+    # Few distinct scores (rounded, or a model with few leaves): one job counts the rows
+    # per score and checks the columns at once, and everything else is numpy on the
+    # driver. The first rows decide whether to try; more than _MAX_GROUPED scores after
+    # all and the job's result is dropped for the general path.
+    exact = None
+    if _MAX_GROUPED > 0:
+        probe = base.select(S).limit(_PROBE_ROWS).toArrow().column(0)
+        probe = probe.to_numpy(zero_copy_only=False)
+        if len(probe) and len(np.unique(probe)) <= len(probe) // 2:
+            grouped = base.groupBy(S).agg(*aggs).limit(_MAX_GROUPED + 1).toArrow()
+            if grouped.num_rows <= _MAX_GROUPED:
+                first, exact = _totals_of_groups(grouped), grouped
+    if exact is None:
+        # the distinct scores, estimated from 1 score in _HLL_SAMPLE (chosen by hash)
+        sampled = F.when(F.xxhash64(S) % _HLL_SAMPLE == 0, S)
+        first = base.agg(*aggs, F.approx_count_distinct(sampled, 0.05).alias("nd")) \
+            .collect()[0]
 
     sc, lc, wc = f"score_col {score_col!r}", f"label_col {label_col!r}", f"weight_col {weight_col!r}"
     problems = [
@@ -697,13 +722,50 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
     else:
         pos = Y.cast("long")
         neg = (F.lit(1) - Y).cast("long")
+    plan = {"n": n, "totals": (n_pos, n_neg, 0), "num_bins": num_bins,
+            "weighted": weighted, "num_distinct": None}
+    if exact is not None:
+        sweep = _sweep_from_counts(exact.column(_S).to_numpy(), exact.column("pos").to_numpy(),
+                                   exact.column("neg").to_numpy(), n_pos, n_neg, weighted)
+        plan.update(path="grouped", exact=sweep, num_distinct=len(sweep.thresholds),
+                    num_buckets=0)
+        return SparkBinaryClassificationMetrics(plan)
     counted = base.select(S, pos.alias("p"), neg.alias("q"))
     # many ties (rounded scores): count per distinct score first, map-side, in the JVM
-    ties = first["nd"] is not None and first["nd"] < n / 4
-    plan = {"counted": counted, "n": n, "totals": (n_pos, n_neg, 0), "num_bins": num_bins,
-            "weighted": weighted, "num_distinct": None, "ties": ties,
-            "parallelism": df.sparkSession.sparkContext.defaultParallelism}
+    ties = first["nd"] is not None and first["nd"] * _HLL_SAMPLE < n / 4
+    plan.update(path="buckets", counted=counted, ties=ties,
+                parallelism=df.sparkSession.sparkContext.defaultParallelism)
     return SparkBinaryClassificationMetrics(plan)
+
+
+def _totals_of_groups(table):
+    """The first job's checks and totals, added up over the rows of a per-score table."""
+    out = {}
+    for name in table.column_names:
+        if name == _S:
+            continue
+        values = [v for v in table.column(name).to_pylist() if v is not None]
+        if name == "y_example":
+            out[name] = values[0] if values else None
+        elif name == "w_min":
+            out[name] = min(values) if values else None
+        else:
+            out[name] = sum(values) if values else 0
+    return out
+
+
+def _sweep_from_counts(s, pos, neg, n_pos, n_neg, weighted):
+    """The exact sweep from counts per score (in any order, a score possibly repeated)."""
+    if len(s) == 0:
+        return Sweep(s, pos.astype(np.int64), neg.astype(np.int64), n_pos, n_neg)
+    order = np.argsort(-s, kind="stable")
+    s = s[order]
+    last = np.r_[np.flatnonzero(s[1:] != s[:-1]), len(s) - 1]
+    tps = np.cumsum(pos[order])[last]
+    fps = np.cumsum(neg[order])[last]
+    if not weighted:
+        tps, fps = tps.astype(np.int64), fps.astype(np.int64)
+    return Sweep(s[last], tps, fps, n_pos, n_neg)
 
 
 # -- per-class counts --------------------------------------------------------------------
@@ -960,22 +1022,28 @@ RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "n
                    "mean_reciprocal_rank", "hit_rate_at_k")
 
 
-def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None):
+def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, relevance_col=None):
     """Per-user hits of ranked lists held in a DataFrame, found on the cluster.
 
     One row per user: ``ranked_col`` an array of item ids (best first) and
-    ``relevant_col`` an array of the user's relevant items (binary
-    relevance). On the executors, each row's first ``k`` items (all with
+    ``relevant_col`` an array of the user's relevant items -- binary
+    relevance, or graded with ``relevance_col``, an array of one grade per
+    item of ``relevant_col`` (Spark's ``(prediction, labels, relevance)``
+    rows). On the executors, each row's first ``k`` items (all with
     ``k=None``) are matched against its relevant items: what reaches the
-    driver is, per user, only the 0-based positions of the hits, the number
-    of relevant items R and the list length -- an
+    driver is, per user, only the 0-based positions of the hits (and their
+    grades), the number of relevant items R, the list length and, when
+    graded, the user's first ``k`` grades sorted and as given -- an
     :class:`evalkit.RankingHits`, from which every metric of
     :mod:`evalkit.ranking` is computed at any cut-off up to ``k``, with any
     of its conventions (``convention="spark"`` gives Spark's numbers).
 
-    A relevant item listed twice counts once (R counts distinct items); an
-    item repeated in a ranked list counts as a hit each time, as Spark does.
-    Null arrays are empty lists.
+    A relevant item listed twice counts once (R counts distinct items; with
+    grades its last grade counts, as Spark's ``toMap`` keeps); an item
+    repeated in a ranked list counts as a hit each time, as Spark does.
+    Null arrays are empty lists. Graded, an item is relevant when its grade
+    is > 0 (evalkit's and trec_eval's rule): R and the hits leave out items
+    graded 0, which Spark's precision, recall and MAP count as relevant.
 
     Parameters
     ----------
@@ -984,6 +1052,9 @@ def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None):
         Array columns holding item ids of the same kind.
     k : int, optional
         The deepest cut-off that will be asked for (less reaches the driver).
+    relevance_col : str, optional
+        An array column of numbers, finite and >= 0, as long as
+        ``relevant_col`` in every row (else a ValueError naming it).
 
     Returns
     -------
@@ -1002,25 +1073,83 @@ def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None):
         raise ValueError(f"ranked_col {ranked_col!r} ({rt.simpleString()}) and relevant_col "
                          f"{relevant_col!r} ({tt.simpleString()}) hold different kinds of item "
                          "ids: no item could ever be a hit")
+    if relevance_col is not None:
+        gt = _column(df, "relevance_col", relevance_col, ("ArrayType",), "arrays of grades")
+        if _type_name(gt.elementType) not in _NUMERIC:
+            raise ValueError(f"relevance_col {relevance_col!r} must hold arrays of numbers, but "
+                             f"its type is {gt.simpleString()}")
     ranked = F.coalesce(F.col(ranked_col), F.array().cast(rt))
-    relevant = F.array_distinct(F.coalesce(F.col(relevant_col), F.array().cast(tt)))
+    given = F.coalesce(F.col(relevant_col), F.array().cast(tt))
+    relevant = F.array_distinct(given)
     top = ranked if k is None else F.slice(ranked, 1, k)
-    positions = F.filter(F.transform(top, lambda x, i: F.when(F.array_contains(relevant, x), i)
-                                     .otherwise(F.lit(-1))), lambda p: p >= 0)
-    table = df.select(positions.alias("pos"), F.size(relevant).alias("r"),
-                      F.size(ranked).alias("len")).toArrow()
-    pos = table.column("pos").combine_chunks()
-    lengths = pos.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
-    n = len(table)
-    user = np.repeat(np.arange(n, dtype=np.int64), lengths)
-    position = pos.flatten().to_numpy(zero_copy_only=False).astype(np.int64)
-    return RankingHits(user, position, np.ones(len(position)),
-                       table.column("r").to_numpy().astype(np.int64),
-                       table.column("len").to_numpy().astype(np.int64))
+    if relevance_col is None:
+        positions = F.filter(F.transform(top, lambda x, i: F.when(
+            F.array_contains(relevant, x), i).otherwise(F.lit(-1))), lambda p: p >= 0)
+        table = df.select(positions.alias("pos"), F.size(relevant).alias("r"),
+                          F.size(ranked).alias("len")).toArrow()
+        user, position = _flatten_lists(table.column("pos"))
+        return RankingHits(user, position, np.ones(len(position)),
+                           table.column("r").to_numpy().astype(np.int64),
+                           table.column("len").to_numpy().astype(np.int64))
+    grades = F.coalesce(F.col(relevance_col), F.array()).cast("array<double>")
+    back_items, back_grades = F.reverse(given), F.reverse(grades)
+
+    def grade_of(x):   # the last grade given to item x (Spark's toMap), 0 when not relevant
+        at = F.array_position(back_items, x).cast("int")
+        return F.when(at > 0, F.try_element_at(back_grades, F.greatest(at, F.lit(1)))) \
+            .otherwise(0.0)
+
+    judged = F.transform(relevant, grade_of)           # distinct items, first-seen order
+    hits = F.filter(F.transform(top, lambda x, i: F.struct(i.alias("i"), grade_of(x).alias("g"))),
+                    lambda h: h["g"] > 0)
+    ideal = F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)
+    cut = (lambda a: a) if k is None else (lambda a: F.slice(a, 1, k))
+    bad_grade = F.exists(grades, lambda g: g.isNull() | F.isnan(g) | (g < 0)
+                         | g.isin(float("inf"), float("-inf")))
+    table = df.select(
+        F.transform(hits, lambda h: h["i"]).alias("pos"),
+        F.transform(hits, lambda h: h["g"]).alias("gain"),
+        F.size(F.filter(judged, lambda g: g > 0)).alias("r"), F.size(ranked).alias("len"),
+        cut(ideal).alias("ideal"), cut(judged).alias("given"),
+        (F.size(grades) != F.size(given)).alias("bad_len"), bad_grade.alias("bad_grade"),
+    ).toArrow()
+    name = f"relevance_col {relevance_col!r}"
+    _raise_first([
+        (np.count_nonzero(table.column("bad_len").to_numpy(zero_copy_only=False)),
+         name + " must hold one grade per item of relevant_col; {count} rows do not"),
+        (np.count_nonzero(table.column("bad_grade").to_numpy(zero_copy_only=False)),
+         name + " must hold finite grades >= 0; {count} rows hold null, NaN, infinite or "
+         "negative ones"),
+    ])
+    user, position = _flatten_lists(table.column("pos"))
+    _, gain = _flatten_lists(table.column("gain"), dtype=np.float64)
+    return RankingHits(user, position, gain, table.column("r").to_numpy().astype(np.int64),
+                       table.column("len").to_numpy().astype(np.int64),
+                       _padded(table.column("ideal")), _padded(table.column("given")),
+                       graded=True)
+
+
+def _flatten_lists(column, dtype=np.int64):
+    """A column of arrays -> (row of each element, the elements), as numpy."""
+    lists = column.combine_chunks()
+    lengths = lists.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
+    rows = np.repeat(np.arange(len(lists), dtype=np.int64), lengths)
+    return rows, lists.flatten().to_numpy(zero_copy_only=False).astype(dtype)
+
+
+def _padded(column):
+    """A column of arrays of numbers -> an n x (longest) float matrix, padded with 0."""
+    rows, values = _flatten_lists(column, dtype=np.float64)
+    n = len(column)
+    lengths = np.bincount(rows, minlength=n)
+    out = np.zeros((n, int(lengths.max(initial=0))))
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    out[rows, np.arange(len(rows)) - starts[rows]] = values
+    return out
 
 
 def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", convention="evalkit",
-                    metrics=RANKING_METRICS):
+                    metrics=RANKING_METRICS, relevance_col=None):
     """Ranking metrics of a recommender whose lists live in a DataFrame (one row per user).
 
     The per-user hits are found on the cluster (:func:`ranking_hits`), then
@@ -1029,7 +1158,14 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
     see :mod:`evalkit.ranking` for what each changes): with
     ``convention="spark"``, precision@k, recall@k, MAP@k and NDCG@k are
     Spark's ``precisionAt``, ``recallAt``, ``meanAveragePrecisionAt`` and
-    ``ndcgAt``.
+    ``ndcgAt``. With ``relevance_col`` (graded relevance) NDCG@k with
+    ``convention="spark"`` is Spark's graded one -- gains 2^g - 1, the ideal
+    DCG from the grades in the order given, as the JVM's
+    ``RankingMetrics.of`` on ``(prediction, labels, relevance)`` rows
+    computes it (PySpark 4.3's Python ``RankingMetrics`` drops the relevance
+    array) -- and the other conventions sort the grades for the ideal;
+    precision, recall and MAP count the items graded > 0, which are Spark's
+    numbers whenever no label is graded 0.
 
     Parameters
     ----------
@@ -1039,6 +1175,8 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
     convention : str, default "evalkit"
     metrics : sequence of str
         Any of ``RANKING_METRICS``.
+    relevance_col : str, optional
+        An array column of grades, one per item of ``relevant_col``.
 
     Returns
     -------
@@ -1060,7 +1198,8 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
     unknown = [m for m in metrics if m not in RANKING_METRICS]
     if unknown:
         raise ValueError(f"metrics must be among {list(RANKING_METRICS)}; got {unknown}")
-    hits = ranking_hits(df, ranked_col=ranked_col, relevant_col=relevant_col, k=k)
+    hits = ranking_hits(df, ranked_col=ranked_col, relevant_col=relevant_col, k=k,
+                        relevance_col=relevance_col)
     call = {
         "precision_at_k": lambda: rk.precision_at_k(hits, None, k, convention=convention),
         "recall_at_k": lambda: rk.recall_at_k(hits, None, k, convention=convention),
@@ -1075,7 +1214,7 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
 
 
 def lists_from_long(predictions, truth, *, user_col="user", item_col="item", score_col="score",
-                    k=None):
+                    k=None, grade_col=None):
     """Long ``(user, item, score)`` predictions and ``(user, item)`` truth -> one row per user.
 
     On the cluster: each user's predicted items sorted by score, highest
@@ -1084,7 +1223,11 @@ def lists_from_long(predictions, truth, *, user_col="user", item_col="item", sco
     truth but no prediction gets an empty list; predictions of users absent
     from the truth are dropped, as trec_eval drops unjudged queries). The
     result has columns ``user_col``, ``ranked`` and ``relevant``, ready for
-    :func:`ranking_metrics`.
+    :func:`ranking_metrics`. With ``grade_col`` (graded truth, ``(user,
+    item, grade)``) it also has ``relevance``, the grades of ``relevant``:
+    both sorted by grade, highest first (then item id), so Spark's
+    given-order ideal DCG is the sorted one (pass
+    ``relevance_col="relevance"`` to :func:`ranking_metrics`).
     """
     _check_df(predictions, "predictions")
     _check_df(truth, "truth")
@@ -1103,8 +1246,17 @@ def lists_from_long(predictions, truth, *, user_col="user", item_col="item", sco
     if k is not None:
         lists = lists.select(user_col, F.slice("ranked", 1, check_integer(k, "k", minimum=1))
                              .alias("ranked"))
-    rel = truth.groupBy(user_col).agg(F.collect_set(item_col).alias("relevant"))
-    return rel.join(lists, on=user_col, how="left").select(user_col, "ranked", "relevant")
+    if grade_col is None:
+        rel = truth.groupBy(user_col).agg(F.collect_set(item_col).alias("relevant"))
+        return rel.join(lists, on=user_col, how="left").select(user_col, "ranked", "relevant")
+    _column(truth, "grade_col", grade_col, _NUMERIC, "numbers")
+    judged = F.sort_array(F.collect_list(F.struct(
+        F.col(grade_col).cast("double").alias("g"), F.col(item_col).alias("i"))), asc=False)
+    rel = truth.groupBy(user_col).agg(judged.alias("judged")).select(
+        user_col, F.transform("judged", lambda x: x["i"]).alias("relevant"),
+        F.transform("judged", lambda x: x["g"]).alias("relevance"))
+    return rel.join(lists, on=user_col, how="left").select(user_col, "ranked", "relevant",
+                                                           "relevance")
 
 
 # -- Spark's own objects --------------------------------------------------------------------

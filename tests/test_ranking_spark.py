@@ -138,3 +138,49 @@ def test_ranking_presets_agree_with_spark_on_distinct_rows(spark):
             jm.meanAveragePrecisionAt(k), abs=1e-14)
     assert ek.mean_average_precision(ranked, sets, convention="spark") == pytest.approx(
         jm.meanAveragePrecision(), abs=1e-14)
+
+
+def test_evalkit_spark_graded_ranking_equals_the_jvm_and_evalkit(spark):
+    """evalkit.spark.ranking_metrics with relevance_col: Spark's graded NDCG, evalkit's otherwise."""
+    import evalkit.spark as eks
+
+    rng = np.random.default_rng(17)
+    rows = []
+    for _ in range(80):
+        pred = [float(v) for v in rng.permutation(30)[:int(rng.integers(0, 12))]]
+        labels = [float(v) for v in rng.permutation(30)[:int(rng.integers(0, 8))]]
+        rel = [float(v) for v in rng.integers(1, 4, len(labels))]   # Spark counts 0 as relevant
+        rows.append((pred, labels, rel))
+    df = spark.createDataFrame(rows, ["ranked", "relevant", "grade"]).repartition(3)
+    jm = jvm_metrics(spark, rows, 2)
+    lists = [p for p, _, _ in rows]
+    grades = [dict(zip(lab, rel)) for _, lab, rel in rows]
+    for k in (1, 5, 10):
+        ours = eks.ranking_metrics(df, k=k, relevance_col="grade", convention="spark")
+        assert ours["ndcg_at_k"] == pytest.approx(jm.ndcgAt(k), rel=1e-12)
+        assert ours["precision_at_k"] == pytest.approx(jm.precisionAt(k), rel=1e-12)
+        assert ours["recall_at_k"] == pytest.approx(jm.recallAt(k), rel=1e-12)
+        assert ours["mean_average_precision"] == pytest.approx(jm.meanAveragePrecisionAt(k),
+                                                               rel=1e-12)
+        # every other convention: evalkit.ranking on the same lists, grades sorted for the ideal
+        for convention in ("evalkit", "trec", "ranx"):
+            mine = eks.ranking_metrics(df, k=k, relevance_col="grade", convention=convention)
+            assert mine["ndcg_at_k"] == pytest.approx(
+                ek.ndcg_at_k(lists, grades, k, convention=convention), rel=1e-12), convention
+    binary = eks.ranking_metrics(df, k=5, convention="spark")
+    assert binary["ndcg_at_k"] != pytest.approx(jm.ndcgAt(5), rel=1e-6)   # graded differs
+
+    # a grade of 0: not relevant for evalkit (Spark's precision would count it)
+    zero = spark.createDataFrame([([1.0, 2.0, 3.0], [2.0, 3.0], [0.0, 2.0])],
+                                 ["ranked", "relevant", "grade"])
+    out = eks.ranking_metrics(zero, k=3, relevance_col="grade")
+    assert out["precision_at_k"] == pytest.approx(1 / 3)
+    assert out["ndcg_at_k"] == pytest.approx(ek.ndcg_at_k([[1, 2, 3]], [{2: 0, 3: 2}], 3))
+    bad = spark.createDataFrame([([1.0], [1.0, 2.0], [1.0])], ["ranked", "relevant", "grade"])
+    with pytest.raises(ValueError, match="relevance_col 'grade' must hold one grade per item"):
+        eks.ranking_metrics(bad, k=3, relevance_col="grade")
+    neg = spark.createDataFrame([([1.0], [1.0], [-1.0])], ["ranked", "relevant", "grade"])
+    with pytest.raises(ValueError, match="relevance_col 'grade' must hold finite grades >= 0"):
+        eks.ranking_metrics(neg, k=3, relevance_col="grade")
+    with pytest.raises(ValueError, match="relevance_col 'nope' is not a column"):
+        eks.ranking_metrics(df, k=3, relevance_col="nope")

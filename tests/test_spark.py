@@ -137,6 +137,16 @@ def test_import_evalkit_spark_does_not_import_pyspark():
     assert out == "[]"
 
 
+def test_evalkit_dot_spark_after_import_evalkit_alone():
+    code = ("import sys, evalkit\n"
+            "assert 'matplotlib' not in sys.modules and 'ipywidgets' not in sys.modules\n"
+            "print(evalkit.spark.binary_metrics.__module__, evalkit.plot.__name__,\n"
+            "      'pyspark' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "evalkit.spark evalkit.plot False"
+
+
 def test_not_a_dataframe():
     pytest.importorskip("pyspark")
     with pytest.raises(TypeError, match="df must be a pyspark.sql.DataFrame, got list"):
@@ -148,15 +158,25 @@ def test_not_a_dataframe():
 # -- binary metrics: the Spark post, randomized data, weights ------------------------------
 
 
+@pytest.fixture(params=["grouped", "buckets"])
+def path(request, monkeypatch):
+    """Both ways binary_metrics counts: per score in the first job, or buckets on the executors."""
+    if request.param == "buckets":
+        monkeypatch.setattr(eks, "_MAX_GROUPED", 0)
+    return request.param
+
+
 @pytest.mark.spark
 @pytest.mark.parametrize("rows", [SEED_FIRST, SEED_SCORES], ids=["first", "second"])
-def test_binary_metrics_the_spark_posts_example(spark, rows):
+def test_binary_metrics_the_spark_posts_example(spark, rows, path):
     df = frame(spark, rows, partitions=2)
     ours = eks.binary_metrics(df)
     assert isinstance(ours, ek.BinaryClassificationMetrics)
+    assert ours.path == path    # two or three distinct scores in 100 rows: grouped if allowed
     mirror = ek.BinaryClassificationMetrics(rows)
     roc, pr = ours.area_under_roc(), ours.area_under_pr()   # on the executors
-    assert ours._sweep is None, "areas must not collect the curve"
+    if path == "buckets":
+        assert ours._sweep is None, "areas must not collect the curve"
     assert (roc, pr) == (mirror.area_under_roc(), mirror.area_under_pr())
     assert_same(ours, mirror)
     assert_same(ours, JvmBinaryMetrics(spark, df))
@@ -167,12 +187,14 @@ def test_binary_metrics_the_spark_posts_example(spark, rows):
 
 @pytest.mark.spark
 @pytest.mark.parametrize("seed, partitions", [(0, 1), (1, 2), (2, 4)])
-def test_binary_metrics_random_ties_any_partitioning(spark, seed, partitions):
+def test_binary_metrics_random_ties_any_partitioning(spark, seed, partitions, path):
     rng = np.random.default_rng(seed)
     rows = random_rows(rng, n=int(rng.integers(150, 300)), decimals=int(rng.integers(1, 3)))
     df = frame(spark, rows, partitions=partitions)
     for num_bins in (0, 7):
         ours = eks.binary_metrics(df, num_bins=num_bins)
+        if path == "buckets":
+            assert ours.path == "buckets"
         mirror = ek.BinaryClassificationMetrics(rows, num_bins)
         areas = ours.area_under_roc(), ours.area_under_pr()
         assert areas == (mirror.area_under_roc(), mirror.area_under_pr())
@@ -198,6 +220,7 @@ def areas_exact(rows):
 def test_binary_metrics_many_buckets(spark, monkeypatch):
     """Several buckets on the executors: offsets, chunks across buckets, boundary trapezoids."""
     monkeypatch.setattr(eks, "_ROWS_PER_BUCKET", 40)
+    monkeypatch.setattr(eks, "_MAX_GROUPED", 0)
     rng = np.random.default_rng(7)
     rows = random_rows(rng, n=400, decimals=3)
     df = frame(spark, rows, partitions=3)
@@ -212,12 +235,13 @@ def test_binary_metrics_many_buckets(spark, monkeypatch):
 
 
 @pytest.mark.spark
-def test_binary_metrics_weighted(spark, monkeypatch):
+def test_binary_metrics_weighted(spark, monkeypatch, path):
     rng = np.random.default_rng(11)
     rows = random_rows(rng, n=250, decimals=2, weighted=True)
     df = frame(spark, rows, partitions=2)
     for num_bins in (0, 6):
         ours = eks.binary_metrics(df, weight_col="weight", num_bins=num_bins)
+        assert ours.path == path    # 101 distinct scores in 250 rows
         areas = ours.area_under_roc(), ours.area_under_pr()
         mirror = ek.BinaryClassificationMetrics(rows, num_bins)
         # sums of weights are added in another order: equal to ~1e-15, not bit for bit
@@ -229,6 +253,7 @@ def test_binary_metrics_weighted(spark, monkeypatch):
     assert evaluator_areas(df, weight_col="weight") == \
         pytest.approx([ours.area_under_roc(), ours.area_under_pr()], rel=1e-12)
     monkeypatch.setattr(eks, "_ROWS_PER_BUCKET", 30)
+    monkeypatch.setattr(eks, "_MAX_GROUPED", 0)
     many = eks.binary_metrics(df, weight_col="weight")
     assert many.num_buckets > 2
     assert many.area_under_pr() == pytest.approx(ours.area_under_pr(), rel=1e-12)
@@ -245,6 +270,24 @@ def test_binary_metrics_column_names_types_and_one_class(spark):
     assert only.area_under_roc() == ek.BinaryClassificationMetrics([(0.3, 0), (0.7, 0)]) \
         .area_under_roc()
     assert_same(only, ek.BinaryClassificationMetrics([(0.3, 0), (0.7, 0)]))
+
+
+@pytest.mark.spark
+def test_binary_metrics_grouped_falls_back_when_the_first_rows_mislead(spark, monkeypatch):
+    """Tied first rows, then many distinct scores: the per-score job is dropped for buckets."""
+    monkeypatch.setattr(eks, "_PROBE_ROWS", 40)
+    monkeypatch.setattr(eks, "_MAX_GROUPED", 30)
+    rng = np.random.default_rng(5)
+    rows = np.vstack([np.column_stack([np.full(40, 0.5), rng.random(40) < 0.5]),
+                      random_rows(rng, n=200, decimals=6)])
+    df = frame(spark, rows, partitions=1)
+    ours = eks.binary_metrics(df)
+    assert ours.path == "buckets"
+    assert_same(ours, ek.BinaryClassificationMetrics(rows))
+    monkeypatch.setattr(eks, "_MAX_GROUPED", 1000)
+    grouped = eks.binary_metrics(df, num_bins=9)
+    assert grouped.path == "grouped" and grouped.num_distinct == len(np.unique(rows[:, 0]))
+    assert_same(grouped, ek.BinaryClassificationMetrics(rows, 9))
 
 
 # -- bad input ----------------------------------------------------------------------------
@@ -283,13 +326,16 @@ def test_bad_columns_fail_before_any_job(spark, kwargs, words):
     ([(0.5, 1.0, None)], {"weight_col": "weight"}, r"weight_col 'weight' contains 1 null"),
     ([(0.5, 1.0, 0.0)], {"weight_col": "weight"}, r"weight_col 'weight' is all zeros"),
 ])
-def test_bad_values_fail_in_the_first_job(spark, rows, kwargs, words):
+@pytest.mark.parametrize("tied", [False, True], ids=["distinct", "tied"])
+def test_bad_values_fail_in_the_first_job(spark, rows, kwargs, words, tied):
+    rows = rows + [(0.3, 0.0, 0.0)] * 20 if tied else rows   # tied: checked per score
     df = frame(spark, rows)
     before = _jobs(spark)
     with pytest.raises(ValueError, match=words):
         eks.binary_metrics(df, **kwargs)
-    # one query: with adaptive execution its shuffle stage and its result stage are two jobs
-    assert _jobs(spark) - before <= 2
+    # the small job that reads the first rows, then one query (with adaptive execution
+    # its shuffle stage and its result stage are two jobs)
+    assert _jobs(spark) - before <= 3
 
 
 @pytest.mark.spark
@@ -463,3 +509,15 @@ def test_lists_from_long_tables(spark):
     out = eks.ranking_metrics(eks.lists_from_long(preds, truth, k=2), k=2)
     assert out["precision_at_k"] == pytest.approx(ek.precision_at_k(
         [[10, 11], [21, 20], []], [{11, 12}, {20}, {40}], 2))
+    graded = spark.createDataFrame([(1, 11, 1), (1, 12, 3), (2, 20, 2), (4, 40, 1)],
+                                   ["user", "item", "grade"])
+    lists = eks.lists_from_long(preds, graded, grade_col="grade")
+    rows = {r["user"]: (r["relevant"], r["relevance"]) for r in lists.collect()}
+    assert rows == {1: ([12, 11], [3.0, 1.0]), 2: ([20], [2.0]), 4: ([40], [1.0])}
+    out = eks.ranking_metrics(lists, k=3, relevance_col="relevance", convention="spark")
+    # sorted by grade, Spark's given-order ideal is the true one: evalkit's sorted ideal
+    sorted_ideal = ek.ndcg_at_k([[10, 11, 12], [21, 20], []], [{11: 1, 12: 3}, {20: 2}, {40: 1}],
+                                3, gain="exponential")
+    assert out["ndcg_at_k"] == pytest.approx(sorted_ideal, rel=1e-12)
+    assert out["ndcg_at_k"] != pytest.approx(ek.ndcg_at_k(   # the ideal in the order 11, 12
+        [[10, 11, 12], [21, 20], []], [{11: 1, 12: 3}, {20: 2}, {40: 1}], 3, convention="spark"))
