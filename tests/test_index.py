@@ -76,3 +76,34 @@ def test_tool_is_idempotent_on_a_scratch_course(tmp_path):
     assert "".join(last["cells"][-1]["source"]) == (
         "[< First \\[one\\]](01-first.ipynb) | [Course map](00-index.ipynb)"
     )
+
+
+def test_committed_notebooks_carry_no_timestamp_version_or_address():
+    import re
+
+    stamp = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}")
+    address = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        assert "version" not in nb["metadata"].get("language_info", {}), path.name
+        for i, cell in enumerate(nb["cells"]):
+            assert "execution" not in cell.get("metadata", {}), (path.name, i)
+            for out in cell.get("outputs", []):
+                text = "".join(out.get("text", "")) + "".join(
+                    "".join(v) for k, v in out.get("data", {}).items() if k.startswith("text/"))
+                assert not stamp.search(text), (path.name, i, stamp.search(text).group())
+                assert not address.search(text), (path.name, i, address.search(text).group())
+
+
+def test_the_tool_strips_run_timestamps(tmp_path):
+    sys.path.insert(0, str(TOOL.parent))
+    import make_index
+
+    cell = {"cell_type": "code", "metadata": {"execution": {"iopub.status.idle": "2026"},
+                                              "tags": ["x"]}, "source": [], "outputs": []}
+    nb = {"cells": [cell], "metadata": {"language_info": {"name": "python",
+                                                          "version": "3.11.7"}}}
+    new = make_index.update_notebook(nb, None, None, None)
+    assert new["cells"][1]["metadata"] == {"tags": ["x"]}
+    assert new["metadata"]["language_info"] == {"name": "python"}
+    assert nb["metadata"]["language_info"]["version"] == "3.11.7"    # the input is untouched

@@ -12,6 +12,11 @@ and ``add_navigation.py``, in one idempotent tool:
 * ``00-index.ipynb`` gets a generated "Course map" cell listing every
   notebook with a link and its title.
 
+* what a run leaves behind that is not content goes: the cells' execution
+  timestamps (``metadata.execution``) and the Python version in the
+  notebook's ``language_info``, so a committed notebook carries no
+  timestamp or version.
+
 Generated cells are markdown cells marked in their metadata as
 ``{"evalkit": {"generated": ROLE}}`` with a stable id derived from ROLE;
 re-running replaces them, never duplicates them.  Titles come from each
@@ -186,8 +191,21 @@ def update_notebook(
     text = nav_text(prev, next_)
     top = make_cell(nb, NAV_TOP, text, old_generated)
     bottom = make_cell(nb, NAV_BOTTOM, text, old_generated)
-    new["cells"] = [top, *body, bottom]
+    new["cells"] = [strip_volatile(c) for c in (top, *body, bottom)]
+    info = nb.get("metadata", {}).get("language_info", {})
+    if "version" in info:      # the Python version of the machine that ran it
+        new["metadata"] = copy.deepcopy(nb["metadata"])
+        del new["metadata"]["language_info"]["version"]
     return new
+
+
+def strip_volatile(cell: dict) -> dict:
+    """CELL without the run's timestamps (``metadata.execution``, written by nbconvert)."""
+    if "execution" not in cell.get("metadata", {}):
+        return cell
+    cell = copy.copy(cell)
+    cell["metadata"] = {k: v for k, v in cell["metadata"].items() if k != "execution"}
+    return cell
 
 
 def dumps(nb: dict) -> str:
