@@ -578,17 +578,27 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
     The sweep is computed on the cluster the way Spark computes it --
     counts per distinct score, sorted descending, a total per part of the
     sorted scores, offsets, running sums from each offset -- with DataFrame
-    aggregations and Arrow batches instead of RDDs of Java objects:
+    aggregations and Arrow batches instead of RDDs of Java objects, one of
+    two ways (``path`` of the result says which):
 
-    1. one aggregation validates the columns and takes the totals and 64
-       approximate score quantiles;
-    2. the quantiles cut the scores into buckets (ranges; all copies of a
-       score fall in one) and one aggregation totals each bucket (and counts
-       its distinct scores when ``num_bins > 0``); the driver turns the
-       totals into offsets, as Spark's ``scanLeft``;
-    3. each bucket is sorted and swept on an executor by evalkit's numpy
-       sweep, started at its offset: only a few numbers per bucket (the
-       areas) or the kept points (the curve) leave it.
+    * ``"grouped"``, few distinct scores: when at most half of the first
+      10,000 rows are distinct scores, one aggregation counts the rows per
+      score and checks the columns at once; at most 131,072 scores reach
+      the driver (more, and that result is dropped for the other way), and
+      everything after is the numpy mirror's code;
+    * ``"buckets"``, many distinct scores:
+
+      1. one aggregation validates the columns and takes the totals (and an
+         estimate of the distinct scores, from one score in 16);
+      2. 64 approximate score quantiles cut the scores into buckets (ranges;
+         all copies of a score fall in one) and one aggregation totals each
+         bucket (and counts its distinct scores when ``num_bins > 0``); the
+         driver turns the totals into offsets, as Spark's ``scanLeft``;
+      3. each bucket is sorted and swept on an executor by evalkit's numpy
+         sweep, started at its offset: only a few numbers per bucket (the
+         areas) leave it. The exact curve (``num_bins=0``), when asked for,
+         needs no shuffle: each input partition counts its own scores and
+         the driver adds the counts.
 
     Parameters
     ----------
@@ -618,7 +628,7 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
         Naming the column: missing, or of a non-numeric type (before any job
         runs); null, NaN or infinite scores, labels other than 0 and 1,
         null, NaN, infinite or negative weights, or no rows at all (from the
-        first job).
+        first aggregation, after the small job that reads the first rows).
 
     Examples
     --------
