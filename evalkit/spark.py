@@ -37,7 +37,7 @@ import warnings
 import numpy as np
 
 from ._counts import ClassCounts
-from ._curves import doubled_trapezoids, trapezoid
+from ._curves import doubled_trapezoids, pr_points, roc_points, trapezoid
 from ._sweep import Sweep, _sweep_unweighted
 from ._validation import (check_digits, check_integer, check_output, check_zero_division)
 from .mllib import BinaryClassificationMetrics
@@ -278,7 +278,9 @@ def _bucket_points(table, *, offsets, totals, num_bins, weighted, mode, first_bu
                          "t": pa.array(thresholds, type=pa.float64()),
                          "tp": pa.array(tps, type=count), "fp": pa.array(fps, type=count)})
     sweep = Sweep(thresholds, tps, fps, n_pos, n_neg)
-    fpr, tpr, precision = sweep.fpr("spark"), sweep.recall("spark"), sweep.precision("spark")
+    # Spark's rates and precision, through the one step from a sweep to a curve
+    fpr, tpr = (v[1:-1] for v in roc_points(sweep, "spark"))
+    precision = pr_points(sweep, "spark")[1][1:]
     first_overall = b == first_bucket and len(index) > 0
     if first_overall:  # this bucket holds the highest kept point: start from (0, 0), (0, p)
         roc = _trapezoids(np.r_[0.0, fpr], np.r_[0.0, tpr])
