@@ -20,8 +20,6 @@ metrics here look at the values themselves:
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ._validation import (
@@ -32,6 +30,7 @@ from ._validation import (
     check_sample_weight,
     check_scores,
 )
+from .exceptions import warn_at_caller
 
 __all__ = [
     "brier_score_loss",
@@ -114,10 +113,10 @@ def _one_hot(y_true, labels, n_columns):
         lab = check_labels(labels, "labels")
         classes = np.unique(lab)
         if not np.array_equal(classes, lab):
-            warnings.warn(f"Labels passed were {lab.tolist()}. But this function assumes labels "
-                          f"are ordered lexicographically. Pass the ordered labels="
-                          f"{classes.tolist()} and ensure that the columns of y_prob correspond "
-                          "to this ordering.", UserWarning, stacklevel=4)
+            warn_at_caller(f"Labels passed were {lab.tolist()}. But this function assumes labels "
+                           f"are ordered lexicographically. Pass the ordered labels="
+                           f"{classes.tolist()} and ensure that the columns of y_prob correspond "
+                           "to this ordering.", UserWarning)
         missing = np.setdiff1d(y, classes)
         if missing.size:
             raise ValueError(f"y_true contains values {set(missing.tolist())} not belonging to "
@@ -148,8 +147,8 @@ def _two_columns(y_prob):
 def _check_sums(y_prob):
     eps = np.finfo(y_prob.dtype).eps
     if not np.allclose(y_prob.sum(axis=1), 1, rtol=np.sqrt(eps), atol=1e-8):
-        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
-                      UserWarning, stacklevel=4)
+        warn_at_caller("The y_prob values do not sum to one. Make sure to pass probabilities.",
+                       UserWarning)
 
 
 def _average(values, w, normalize=True):

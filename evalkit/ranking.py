@@ -72,7 +72,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 
 import numpy as np
 
@@ -81,7 +80,7 @@ from ._counts import ranking_hits as _count_hits
 from ._validation import (check_bool, check_choice, check_grades, check_item_ids, check_k,
                           check_log_base, check_ranked, check_relevant, check_same_length,
                           check_sample_weight, check_score_matrix)
-from .exceptions import UndefinedMetricWarning
+from .exceptions import warn_at_caller
 
 __all__ = [
     "RankingHits",
@@ -244,7 +243,7 @@ def _k(k, name="k", allow_none=False):
 # -- means over users, with the empty-user rule -----------------------------------------
 
 
-def _finish(values, hits, empty, what, per_user, stacklevel=3):
+def _finish(values, hits, empty, what, per_user):
     """Apply the ``empty`` rule to users with no relevant item, then average (or not)."""
     per_user = check_bool(per_user, "per_user")
     values = np.asarray(values, dtype=np.float64)
@@ -255,10 +254,10 @@ def _finish(values, hits, empty, what, per_user, stacklevel=3):
             raise ValueError(f"relevant[{first}] has no relevant item: {what} is undefined for "
                              "such a user (empty='error'; 'zero', 'one', 'skip' or 'warn' decide)")
         if empty == "warn":
-            warnings.warn(
+            warn_at_caller(
                 f"{what} is ill-defined and being set to 0.0 for {int(no_rel.sum())} user(s) with "
                 f"no relevant items (such as user {first}). Use the `empty` parameter to control "
-                "this behavior.", UndefinedMetricWarning, stacklevel=stacklevel)
+                "this behavior.")
         values = values.copy()
         values[no_rel] = {"warn": 0.0, "zero": 0.0, "one": 1.0, "skip": np.nan}[empty]
     if per_user:
@@ -266,9 +265,8 @@ def _finish(values, hits, empty, what, per_user, stacklevel=3):
     if empty == "skip":
         values = values[~no_rel]
         if not len(values):
-            warnings.warn(f"{what} is ill-defined and being set to 0.0: every user was skipped "
-                          "(no user has a relevant item)", UndefinedMetricWarning,
-                          stacklevel=stacklevel)
+            warn_at_caller(f"{what} is ill-defined and being set to 0.0: every user was skipped "
+                           "(no user has a relevant item)")
             return 0.0
     return float(values.mean())
 
@@ -661,8 +659,7 @@ def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, empty=None, convention=
         _finish(np.zeros(h.n_users), h, "error", "Hit rate", False)
     total = int(h.n_relevant.sum())
     if total == 0:
-        warnings.warn("Hit rate is ill-defined and being set to 0.0: no user has a relevant item",
-                      UndefinedMetricWarning, stacklevel=2)
+        warn_at_caller("Hit rate is ill-defined and being set to 0.0: no user has a relevant item")
         return 0.0
     return int(hits.sum()) / total
 

@@ -38,8 +38,6 @@ class counts vary too).
 from __future__ import annotations
 
 import math
-import os
-import sys
 import warnings
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -61,7 +59,7 @@ from ._validation import (
     check_scores,
     check_targets,
 )
-from .exceptions import UndefinedMetricWarning
+from .exceptions import UndefinedMetricWarning, warn_at_caller
 
 __all__ = [
     "ConfidenceInterval",
@@ -80,15 +78,9 @@ _METHODS = {"percentile": "quantiles of the resampled values",
 _CHUNK = 1 << 22  # about this many numbers per block of resamples
 
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-
-
 def _warn(message, category=UndefinedMetricWarning):
     """Warn at the caller's line: the first frame outside the evalkit package."""
-    frame, level = sys._getframe(0), 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_HERE):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(message, category, stacklevel=level)
+    warn_at_caller(message, category)
 
 
 def _f(x):

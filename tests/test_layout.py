@@ -107,3 +107,15 @@ def test_curves_mllib_widgets_import_and_old_paths_mean_the_new_things():
     ranking = importlib.import_module("evalkit.ranking")      # recommender lists, not ROC/AUC
     assert hasattr(ranking, "ndcg_at_k") and not hasattr(ranking, "roc_curve")
     assert "pyspark" in (PACKAGE / "spark.py").read_text("utf-8")  # runs on PySpark
+
+
+def test_every_warning_goes_through_warn_at_caller():
+    """``warnings.warn`` is called only in ``exceptions.warn_at_caller``, which finds the caller."""
+    calls = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "warn" and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "warnings"):
+                calls.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    assert len(calls) == 1 and calls[0].startswith("evalkit/exceptions.py:"), calls

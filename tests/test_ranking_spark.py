@@ -140,6 +140,7 @@ def test_ranking_presets_agree_with_spark_on_distinct_rows(spark):
         jm.meanAveragePrecision(), abs=1e-14)
 
 
+@pytest.mark.filterwarnings("ignore:.*no relevant items:evalkit.exceptions.UndefinedMetricWarning")
 def test_evalkit_spark_graded_ranking_equals_the_jvm_and_evalkit(spark):
     """evalkit.spark.ranking_metrics with relevance_col: Spark's graded NDCG, evalkit's otherwise."""
     import evalkit.spark as eks
@@ -152,6 +153,10 @@ def test_evalkit_spark_graded_ranking_equals_the_jvm_and_evalkit(spark):
         rel = [float(v) for v in rng.integers(1, 4, len(labels))]   # Spark counts 0 as relevant
         rows.append((pred, labels, rel))
     df = spark.createDataFrame(rows, ["ranked", "relevant", "grade"]).repartition(3)
+    with pytest.warns(ek.UndefinedMetricWarning, match="no relevant items") as caught:
+        eks.ranking_metrics(df, k=5)                      # evalkit's rule for them: warn
+    assert {w.filename for w in caught} == {__file__}, "warnings point at the caller's line"
+    binary = eks.ranking_metrics(df, k=5, convention="spark")   # Spark's: 0, silently
     jm = jvm_metrics(spark, rows, 2)
     lists = [p for p, _, _ in rows]
     grades = [dict(zip(lab, rel)) for _, lab, rel in rows]
@@ -167,7 +172,6 @@ def test_evalkit_spark_graded_ranking_equals_the_jvm_and_evalkit(spark):
             mine = eks.ranking_metrics(df, k=k, relevance_col="grade", convention=convention)
             assert mine["ndcg_at_k"] == pytest.approx(
                 ek.ndcg_at_k(lists, grades, k, convention=convention), rel=1e-12), convention
-    binary = eks.ranking_metrics(df, k=5, convention="spark")
     assert binary["ndcg_at_k"] != pytest.approx(jm.ndcgAt(5), rel=1e-6)   # graded differs
 
     # a grade of 0: not relevant for evalkit (Spark's precision would count it)

@@ -5,6 +5,7 @@
 * 09.2 -- a threshold tuned on one split, reported on another: the test F1
   at the validation's best threshold (transfer, new data);
 * 09.3 -- a judgement: collect to one machine, or compute on the cluster?
+* 09.4 -- a judgement: what may reach the driver, for 10^9 distinct scores?
 
 Every expected value is computed with evalkit.
 """
@@ -17,7 +18,8 @@ import evalkit as ek
 
 from . import Case, Exercise, register
 
-__all__ = ["EX_09_1", "EX_09_2", "EX_09_3", "WRONG_ANSWERS", "PARTITIONED_09_1", "splits_09_2"]
+__all__ = ["EX_09_1", "EX_09_2", "EX_09_3", "EX_09_4", "WRONG_ANSWERS", "PARTITIONED_09_1",
+           "splits_09_2"]
 
 
 # --------------------------------------------------------------------------
@@ -108,6 +110,41 @@ EX_09_3 = register(Exercise(
 
 
 # --------------------------------------------------------------------------
+# 09.4  what reaches the driver
+
+#: Bytes per distinct score of the collected exact curve (threshold, TP, FP), as measured
+#: by `make bench-spark`: 245 MB for 10^7 distinct scores.
+CURVE_BYTES_PER_SCORE = 24.5
+
+
+def _what_fits():
+    scores, driver = 10**9, 8e9
+    curve, columns = scores * CURVE_BYTES_PER_SCORE, scores * 16
+    return "b" if min(curve, columns) > driver else "a"
+
+
+EX_09_4 = register(Exercise(
+    id="09.4",
+    prompt="10^9 impressions with distinct scores in a Spark table, a driver with 8 GB: both "
+           "exact areas?",
+    kind="choice",
+    choices={
+        "a": "m = eks.binary_metrics(df); m.roc(), then m.area_under_roc() and "
+             "m.area_under_pr() read off the collected curve",
+        "b": "m = eks.binary_metrics(df); m.area_under_roc() and m.area_under_pr() straight "
+             "away, computed on the executors",
+        "c": "collect the two columns (score, label) with Arrow and use evalkit's numpy "
+             "BinaryClassificationMetrics",
+    },
+    cases=[Case("10^9 distinct scores, 8 GB on the driver", {}, _what_fits)],
+    solution="b",
+    hint="Section 7 measured what reaches the driver: about 25 bytes per distinct score for "
+         "the exact curve, 16 bytes per row for two float64 columns, a few numbers per bucket "
+         "for the areas. Multiply by 10^9.",
+))
+
+
+# --------------------------------------------------------------------------
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 WRONG_ANSWERS = {
@@ -115,4 +152,5 @@ WRONG_ANSWERS = {
              [[0, 0], [4, 1], [2, 2], [1, 5]]],        # agg, not its running sum
     "09.2": [0.0, 1.0],
     "09.3": ["b", "c"],
+    "09.4": ["a", "c"],
 }
