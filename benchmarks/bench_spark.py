@@ -18,7 +18,9 @@ its peer measured in the same run:
 * ranking metrics (P@10, R@10, MAP@10, NDCG@10) of 10^6 users x 100 items
   against ``RankingEvaluator`` (one ``evaluate`` per metric) and PySpark's
   ``RankingMetrics`` (an RDD of Python lists, as PySpark users build it);
-* the top-k report over 10^7 rows x k = 5.
+* the top-k report over 10^7 rows x k = 5;
+* MAE, MSE and RMSE of 10^7 ratings against ``RegressionEvaluator`` (one
+  ``evaluate`` per metric), and the per-user NMAE.
 
 Shuffled bytes and what reaches the driver are read from Spark's status
 store for each workload. ``WORKLOADS`` is empty so that ``make bench`` (the
@@ -266,12 +268,44 @@ def bench_topk(spark, rows, report):
     df.unpersist()
 
 
+def bench_regression(spark, rows, report):
+    import evalkit.spark as eks
+    from pyspark.ml.evaluation import RegressionEvaluator
+    from pyspark.sql import functions as F
+
+    df = spark.range(rows, numPartitions=2).select(
+        (F.floor(F.rand(5) * 5) + 1).alias("label"), F.rand(6).alias("u"), F.col("id"))
+    df = df.select("label", (F.col("label") + (F.col("u") - 0.5) * 2).alias("prediction"),
+                   (F.col("id") % 100000).alias("user")).cache()
+    df.count()
+
+    def ours():
+        t, out = _timed(lambda: eks.regression_metrics(df, rating_range=(1, 5)))
+        return {"ours": t}, out
+
+    def evaluator():
+        t, out = _timed(lambda: {m: RegressionEvaluator(metricName=m).evaluate(df)
+                                 for m in ("mae", "mse", "rmse")})
+        return {"evaluator": t}, out
+    t_o, _, mine, _ = _best(ours)
+    t_e, _, theirs, _ = _best(evaluator)
+    t_g, _, _, _ = _best(lambda: ({"g": _timed(lambda: eks.regression_metrics(
+        df, rating_range=(1, 5), group_col="user"))[0]}, None))
+    diff = max(abs(mine[m] - theirs[m]) / theirs[m] for m in theirs)
+    report(f"regression {rows:.0e} ratings, MAE+MSE+RMSE: evalkit.spark {t_o:6.2f} s   "
+           f"RegressionEvaluator (one evaluate per metric) {t_e:6.2f} s ({t_e / t_o:4.2f}x)   "
+           f"max rel diff {diff:.1e};   NMAE per user (10^5 users, same job) {t_g:6.2f} s")
+    df.unpersist()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="1e6,1e7")
     parser.add_argument("--users", type=float, default=1e6)
     parser.add_argument("--topk-rows", type=float, default=1e7)
-    parser.add_argument("--skip", default="", help="comma list of: binary, ranking, topk")
+    parser.add_argument("--regression-rows", type=float, default=1e7)
+    parser.add_argument("--skip", default="",
+                        help="comma list of: binary, ranking, topk, regression")
     args = parser.parse_args(argv)
     import evalkit.spark as eks
 
@@ -298,6 +332,8 @@ def main(argv=None):
         bench_ranking(spark, int(args.users), report)
     if "topk" not in skip:
         bench_topk(spark, int(args.topk_rows), report)
+    if "regression" not in skip:
+        bench_regression(spark, int(args.regression_rows), report)
     if "binary" not in skip:
         for n in sizes[1:]:
             for rounded in (False, True):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._ratios import ratio
 from ._validation import (check_bool, check_labels, check_rating_range,
                           check_regression_targets, check_same_length)
 
@@ -231,3 +232,25 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, groups=None,
     if per_group:
         return users, values
     return float(values.mean())
+
+
+def _errors_from_sums(total_weight, abs_sum, sq_sum, *, width=None):
+    """MAE, MSE, RMSE (and NMAE) from the three sums that add across parts of the data.
+
+    With ``W = Σ w_i``, ``A = Σ w_i |ŷ_i − y_i|`` and ``S = Σ w_i (ŷ_i − y_i)²``
+    (``w_i = 1`` unweighted): MAE = A / W, MSE = S / W, RMSE = √(S / W) and,
+    given the scale's ``width`` (r_max − r_min), NMAE = MAE / width. The
+    sums of two partitions add to the sums of the whole, which is how
+    :func:`evalkit.spark.regression_metrics` computes them on a cluster;
+    the values equal :func:`mean_absolute_error` and the others up to the
+    order of the additions. ``total_weight`` must be > 0 (checked by the caller).
+
+    >>> _errors_from_sums(4, 3.0, 3.0, width=4)
+    {'mae': 0.75, 'mse': 0.75, 'rmse': 0.8660254037844386, 'nmae': 0.1875}
+    """
+    mse = ratio(sq_sum, total_weight)
+    out = {"mae": ratio(abs_sum, total_weight), "mse": mse, "rmse": float(np.sqrt(mse))}
+    if width is not None:
+        out["nmae"] = out["mae"] / width
+    return out
+

@@ -15,6 +15,8 @@ computes the metrics from them, with the same numbers.
   which the classification report and ``precision_recall_fscore_support``
   run;
 * :func:`topk_report` -- the top-k report over an array column;
+* :func:`regression_metrics` -- MAE, MSE, RMSE and NMAE of predicted
+  ratings, from three sums (per user, for the per-user NMAE);
 * :func:`ranking_hits`, :func:`ranking_metrics` -- a recommender's per-user
   hits on the cluster, then :mod:`evalkit.ranking`'s metrics and conventions
   (:func:`lists_from_long` turns long ``(user, item, score)`` tables into
@@ -39,11 +41,13 @@ import numpy as np
 from ._counts import ClassCounts
 from ._curves import doubled_trapezoids, pr_points, roc_points, trapezoid
 from ._sweep import Sweep, _sweep_unweighted
-from ._validation import (check_digits, check_integer, check_output, check_zero_division)
+from ._validation import (check_digits, check_integer, check_output, check_rating_range,
+                          check_zero_division)
 from .mllib import BinaryClassificationMetrics
 
 __all__ = ["session", "binary_metrics", "SparkBinaryClassificationMetrics",
-           "classification_counts", "SparkClassCounts", "topk_report", "ranking_hits",
+           "classification_counts", "SparkClassCounts", "topk_report", "regression_metrics",
+           "ranking_hits",
            "ranking_metrics", "lists_from_long", "RANKING_METRICS", "jvm_curve"]
 
 
@@ -1032,6 +1036,118 @@ def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None,
 
 RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "ndcg_at_k",
                    "mean_reciprocal_rank", "hit_rate_at_k")
+
+
+def regression_metrics(df, *, label_col="label", prediction_col="prediction", weight_col=None,
+                       rating_range=None, group_col=None):
+    """MAE, MSE, RMSE (and NMAE) of predicted ratings in a DataFrame, from sums made on the cluster.
+
+    One aggregation computes ``W = Σ w``, ``A = Σ w |ŷ − y|`` and
+    ``S = Σ w (ŷ − y)²`` (``w = 1`` without ``weight_col``) and checks the
+    columns; sums add across partitions, and the driver finishes with
+    :mod:`evalkit.regression`'s arithmetic: MAE = A / W, MSE = S / W,
+    RMSE = √(S / W) -- scikit-learn's and Spark's ``RegressionEvaluator``'s
+    definitions, equal to theirs up to the order of the additions.
+
+    With ``rating_range=(lo, hi)`` the result also has ``nmae`` = MAE / (hi − lo)
+    over all ratings (:func:`evalkit.normalized_mean_absolute_error`), and
+    labels outside the range are an error. With ``group_col`` too (the user
+    of each rating), the sums are made per group in the same one
+    aggregation and ``nmae`` is the mean of the users' NMAEs -- every user
+    counts once, as in the recommender-metrics post -- while MAE, MSE and
+    RMSE stay over all ratings (the groups' sums add up to them).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    label_col, prediction_col : str
+        Numeric columns: the actual and the predicted rating (finite, not null).
+    weight_col : str, optional
+        Numeric, finite, >= 0, not all zero.
+    rating_range : (float, float), optional
+    group_col : str, optional
+        Needs ``rating_range``; every group needs a non-zero weight.
+
+    Returns
+    -------
+    dict
+        ``mae``, ``mse``, ``rmse`` (and ``nmae``), as Python floats.
+
+    Raises
+    ------
+    ValueError
+        Naming the column: missing or non-numeric (before any job), null,
+        NaN or infinite values, negative weights, no rows, labels outside
+        ``rating_range``, a group whose weights are all zero (from the job).
+
+    Examples
+    --------
+    >>> df = session().createDataFrame([(4.0, 3.0), (2.0, 2.0), (5.0, 4.0), (3.0, 4.0)],
+    ...                                ["label", "prediction"])              # doctest: +SKIP
+    >>> regression_metrics(df, rating_range=(1, 5))                           # doctest: +SKIP
+    {'mae': 0.75, 'mse': 0.75, 'rmse': 0.8660254037844386, 'nmae': 0.1875}
+    """
+    from pyspark.sql import functions as F
+
+    from .regression import _errors_from_sums
+
+    _check_df(df)
+    lo = hi = None
+    if rating_range is not None:
+        lo, hi = check_rating_range(rating_range)
+    _column(df, "label_col", label_col, _NUMERIC, "numbers")
+    _column(df, "prediction_col", prediction_col, _NUMERIC, "numbers")
+    if weight_col is not None:
+        _column(df, "weight_col", weight_col, _NUMERIC, "numbers")
+    if group_col is not None:
+        _column(df, "group_col", group_col, None, None)
+        if rating_range is None:
+            raise ValueError("group_col needs rating_range: the per-group error is the NMAE")
+    y = F.col(label_col).cast("double")
+    p = F.col(prediction_col).cast("double")
+    w = F.col(weight_col).cast("double") if weight_col is not None else F.lit(1.0)
+    err = F.abs(p - y)
+
+    def count_if(cond):
+        return F.sum(F.when(cond, 1).otherwise(0))
+
+    def not_finite(c):
+        return c.isNull() | F.isnan(c) | c.isin(float("inf"), float("-inf"))
+
+    aggs = [F.count(F.lit(1)).alias("n"),
+            count_if(not_finite(y)).alias("y_bad"), count_if(not_finite(p)).alias("p_bad"),
+            F.sum(w).alias("W"), F.sum(w * err).alias("A"), F.sum(w * err * err).alias("S")]
+    if weight_col is not None:
+        aggs += [count_if(not_finite(w)).alias("w_bad"), count_if(w < 0).alias("w_neg")]
+    if lo is not None:
+        aggs.append(count_if((y < lo) | (y > hi)).alias("outside"))
+    grouped = group_col is not None
+    rows = (df.groupBy(group_col) if grouped else df).agg(*aggs).collect()
+    total = {key: sum((r[key] or 0) for r in rows) for key in rows[0].asDict()
+             if key != group_col} if rows else {"n": 0}
+    lc, pc, wc = f"label_col {label_col!r}", f"prediction_col {prediction_col!r}", \
+        f"weight_col {weight_col!r}"
+    _raise_first([
+        (total["n"] == 0, "df is empty: regression_metrics needs at least one row"),
+        (total.get("y_bad"), lc + " contains {count} null, NaN or infinite values"),
+        (total.get("p_bad"), pc + " contains {count} null, NaN or infinite values"),
+        (total.get("w_bad"), wc + " contains {count} null, NaN or infinite values"),
+        (total.get("w_neg"), wc + " contains {count} negative values: weights must be >= 0"),
+        (total.get("W") == 0, wc + " is all zeros: at least one row must count"),
+        (total.get("outside"), lc + " holds {count} ratings outside rating_range "
+         + repr((lo, hi)) + ": give the scale the ratings are on"),
+    ])
+    width = None if lo is None else hi - lo
+    out = _errors_from_sums(total["W"], total["A"], total["S"], width=width)
+    if grouped:
+        weights = np.array([r["W"] for r in rows], dtype=float)
+        if (weights == 0).any():
+            first = rows[int(np.argmax(weights == 0))][group_col]
+            raise ValueError(f"{wc} is zero for every rating of group {first!r}: its error is "
+                             "undefined")
+        mae = np.array([r["A"] for r in rows], dtype=float) / weights
+        out["nmae"] = float((mae / width).mean())
+    return out
 
 
 def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, relevance_col=None):

@@ -450,6 +450,61 @@ def test_topk_report_equals_evalkit_on_collected_data(spark):
 
 
 @pytest.mark.spark
+def test_regression_metrics_equal_evalkit_sklearn_and_spark(spark):
+    from pyspark.ml.evaluation import RegressionEvaluator
+
+    rng = np.random.default_rng(31)
+    n = 400
+    users = rng.integers(0, 25, n)
+    label = rng.integers(1, 6, n).astype(float)
+    pred = np.clip(label + rng.normal(0, 0.8, n), 0, 6)     # predictions may leave the scale
+    weight = rng.random(n) * 2
+    rows = [(int(u), float(y), float(q), float(w)) for u, y, q, w in zip(users, label, pred, weight)]
+    df = spark.createDataFrame(rows, ["user", "rating", "predicted", "w"]).repartition(3)
+    kw = {"label_col": "rating", "prediction_col": "predicted"}
+    for weights in (None, weight):
+        ours = eks.regression_metrics(df, weight_col=None if weights is None else "w",
+                                      rating_range=(1, 5), **kw)
+        assert ours["mae"] == pytest.approx(ek.mean_absolute_error(label, pred, sample_weight=weights),
+                                            rel=1e-12)
+        assert ours["mse"] == pytest.approx(ek.mean_squared_error(label, pred, sample_weight=weights),
+                                            rel=1e-12)
+        assert ours["rmse"] == pytest.approx(
+            ek.root_mean_squared_error(label, pred, sample_weight=weights), rel=1e-12)
+        assert ours["nmae"] == pytest.approx(ek.normalized_mean_absolute_error(
+            label, pred, rating_range=(1, 5), sample_weight=weights), rel=1e-12)
+        for metric in ("mae", "mse", "rmse"):
+            ev = RegressionEvaluator(labelCol="rating", predictionCol="predicted", metricName=metric)
+            if weights is not None:
+                ev.setWeightCol("w")
+            assert ours[metric] == pytest.approx(ev.evaluate(df), rel=1e-12), metric
+    per_user = eks.regression_metrics(df, rating_range=(1, 5), group_col="user", **kw)
+    assert per_user["nmae"] == pytest.approx(ek.normalized_mean_absolute_error(
+        label, pred, rating_range=(1, 5), groups=users), rel=1e-12)
+    assert per_user["mae"] == pytest.approx(ek.mean_absolute_error(label, pred), rel=1e-12)
+    assert eks.regression_metrics(df, **kw).keys() == {"mae", "mse", "rmse"}
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("rows, kwargs, words", [
+    ([(None, 1.0, 1.0)], {}, r"label_col 'label' contains 1 null, NaN or infinite"),
+    ([(2.0, float("nan"), 1.0)], {}, r"prediction_col 'prediction' contains 1 null, NaN"),
+    ([(2.0, 1.0, -1.0)], {"weight_col": "weight"}, r"weight_col 'weight' contains 1 negative"),
+    ([(2.0, 1.0, 0.0)], {"weight_col": "weight"}, r"weight_col 'weight' is all zeros"),
+    ([(7.0, 1.0, 1.0)], {"rating_range": (1, 5)}, r"label_col 'label' holds 1 ratings outside"),
+    ([(2.0, 1.0, 1.0)], {"group_col": "weight"}, r"group_col needs rating_range"),
+    ([(2.0, 1.0, 1.0)], {"label_col": "y"}, r"label_col 'y' is not a column"),
+    ([(2.0, 1.0, 1.0)], {"rating_range": (5, 1)}, r"rating_range must be \(lo, hi\)"),
+])
+def test_regression_metrics_bad_input(spark, rows, kwargs, words):
+    df = frame(spark, rows, names=("label", "prediction", "weight"))
+    with pytest.raises(ValueError, match=words):
+        eks.regression_metrics(df, **kwargs)
+    with pytest.raises(ValueError, match="df is empty"):
+        eks.regression_metrics(df.limit(0))
+
+
+@pytest.mark.spark
 def test_session_returns_the_running_session_untouched(spark):
     assert spark.conf.get("spark.sql.shuffle.partitions") == "2"
     again = eks.session(shuffle_partitions=7, log_level="INFO")
