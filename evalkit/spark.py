@@ -42,7 +42,7 @@ from ._counts import ClassCounts
 from ._curves import doubled_trapezoids, pr_points, roc_points, trapezoid
 from ._sweep import Sweep, _sweep_unweighted
 from ._validation import (check_digits, check_integer, check_output, check_rating_range,
-                          check_zero_division)
+                          check_target_names, check_zero_division)
 from .mllib import BinaryClassificationMetrics
 
 __all__ = ["session", "binary_metrics", "SparkBinaryClassificationMetrics",
@@ -217,6 +217,18 @@ def _raise_first(problems):
             raise ValueError(message.format(count=int(count)))
 
 
+def _count_if(cond):
+    """The number of rows where ``cond`` holds (a Spark aggregate expression)."""
+    from pyspark.sql import functions as F
+
+    return F.sum(F.when(cond, 1).otherwise(0))
+
+
+def _infinite(col):
+    """``col`` is +inf or -inf (a Spark column expression)."""
+    return col.isin(float("inf"), float("-inf"))
+
+
 # -- binary metrics ----------------------------------------------------------------------
 
 _BUCKET, _S, _Y, _W = "__evalkit_bucket", "__evalkit_s", "__evalkit_y", "__evalkit_w"
@@ -260,15 +272,10 @@ def _bucket_points(table, *, offsets, totals, num_bins, weighted, mode, first_bu
     if not weighted and (pos_w + neg_w == 1).all():
         # one row per sample: evalkit's sort-only sweep
         local = _sweep_unweighted(pos_w.astype(bool), s)
-        thresholds, tps, fps = local.thresholds, local.tps, local.fps
     else:
         # weights, or rows that already carry counts per score: sort, then running sums
-        order = np.argsort(-s, kind="stable")
-        ss = s[order]
-        last = np.r_[np.flatnonzero(ss[1:] != ss[:-1]), len(ss) - 1]
-        tps = np.cumsum(pos_w[order])[last]
-        fps = np.cumsum(neg_w[order])[last]
-        thresholds = ss[last]
+        local = _sweep_from_counts(s, pos_w, neg_w, n_pos, n_neg, weighted)
+    thresholds, tps, fps = local.thresholds, local.tps, local.fps
     tps = tps + t0
     fps = fps + f0
     index = np.arange(d0, d0 + len(thresholds))
@@ -664,14 +671,12 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
     base = df.select(s.alias(_S), y.alias(_Y), *([w.alias(_W)] if weighted else []))
     S, Y = F.col(_S), F.col(_Y)
 
-    def count_if(cond):
-        return F.sum(F.when(cond, 1).otherwise(0))
-
+    count_if = _count_if
     aggs = [
         F.count(F.lit(1)).alias("n"),
         count_if(S.isNull()).alias("s_null"),
         count_if(F.isnan(S)).alias("s_nan"),
-        count_if(S.isin(float("inf"), float("-inf"))).alias("s_inf"),
+        count_if(_infinite(S)).alias("s_inf"),
         count_if(Y.isNull()).alias("y_null"),
         count_if(~Y.isin(0.0, 1.0)).alias("y_bad"),
         F.first(F.when(~Y.isin(0.0, 1.0), Y), ignorenulls=True).alias("y_example"),
@@ -680,7 +685,7 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
         W = F.col(_W)
         aggs += [
             count_if(W.isNull()).alias("w_null"),
-            count_if(F.isnan(W) | W.isin(float("inf"), float("-inf"))).alias("w_nan"),
+            count_if(F.isnan(W) | _infinite(W)).alias("w_nan"),
             count_if(W < 0).alias("w_neg"),
             F.min(W).alias("w_min"),
             F.coalesce(F.sum(F.when(Y == 1.0, W).otherwise(0.0)), F.lit(0.0)).alias("pos"),
@@ -847,10 +852,11 @@ class SparkClassCounts:
         tp, predicted, support = c.tp, c.predicted, c.support
         if tp.sum() == 0:
             tp, predicted, support = (x.astype(float) for x in (tp, predicted, support))
-        names = ["%s" % label for label in c.labels] if target_names is None else list(target_names)
-        if len(names) != len(c.labels):
-            raise ValueError(f"target_names has {len(names)} names but there are "
-                             f"{len(c.labels)} classes")
+        if target_names is None:
+            names = ["%s" % label for label in c.labels]
+        else:
+            names = check_target_names(target_names, len(c.labels), strict=True,
+                                       classes=c.labels.tolist())
         p, r, f, s, averages = _rows(tp, predicted, support, zero_division=zero_division,
                                      micro_heading="accuracy")
         return render_report(names, p, r, f, s, averages, digits=digits, output=output)
@@ -1019,17 +1025,11 @@ def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None,
     tp = np.array([r["hit"] for r in rows], dtype=np.int64)
     predicted = np.array([r["pred"] for r in rows], dtype=np.int64)
     support = np.array([r["sup"] for r in rows], dtype=np.int64)
-    from .report import _rows, render_report
+    from .topk import _report_from_counts
 
-    names = ["%s" % v for v in labels] if target_names is None else list(target_names)
-    if len(names) != len(labels):
-        raise ValueError(f"target_names has {len(names)} names but the report has "
-                         f"{len(labels)} classes ({labels.tolist()})")
-    p, r, f, s, averages = _rows(tp, predicted, support, zero_division=zero_division,
-                                 micro_heading="micro avg")
-    headers = (f"precision@{k}", f"recall@{k}", f"f1-score@{k}", "support")
-    return render_report(names, p, r, f, s, averages, headers=headers, digits=digits,
-                         output=output)
+    return _report_from_counts(ClassCounts(labels, tp, predicted, support, int(support.sum())),
+                               k, target_names=target_names, digits=digits, output=output,
+                               zero_division=zero_division)
 
 
 # -- ranking -----------------------------------------------------------------------------
@@ -1108,11 +1108,10 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     w = F.col(weight_col).cast("double") if weight_col is not None else F.lit(1.0)
     err = F.abs(p - y)
 
-    def count_if(cond):
-        return F.sum(F.when(cond, 1).otherwise(0))
+    count_if = _count_if
 
     def not_finite(c):
-        return c.isNull() | F.isnan(c) | c.isin(float("inf"), float("-inf"))
+        return c.isNull() | F.isnan(c) | _infinite(c)
 
     aggs = [F.count(F.lit(1)).alias("n"),
             count_if(not_finite(y)).alias("y_bad"), count_if(not_finite(p)).alias("p_bad"),
@@ -1233,7 +1232,7 @@ def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, re
     ideal = F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)
     cut = (lambda a: a) if k is None else (lambda a: F.slice(a, 1, k))
     bad_grade = F.exists(grades, lambda g: g.isNull() | F.isnan(g) | (g < 0)
-                         | g.isin(float("inf"), float("-inf")))
+                         | _infinite(g))
     table = df.select(
         F.transform(hits, lambda h: h["i"]).alias("pos"),
         F.transform(hits, lambda h: h["g"]).alias("gain"),

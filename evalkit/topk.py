@@ -238,20 +238,44 @@ def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_nam
     digits = check_digits(digits)
     output = check_output(output, output_dict)
     counts = _topk_counts(y_true, y_topk, y_score, k, labels, ties)
+    return _report_from_counts(counts, k, target_names=target_names, digits=digits,
+                               output=output, zero_division=zero_division)
+
+
+def _report_from_counts(counts, k, *, target_names, digits, output, zero_division):
+    """The top-k report laid out from per-class top-k counts (also ``evalkit.spark``'s)."""
     if target_names is None:
         names = ["%s" % label for label in counts.labels]
     else:
         names = check_target_names(target_names, len(counts.labels), strict=True,
                                    classes=counts.labels.tolist())
-    tp, predicted, support = counts.tp, counts.predicted, counts.support
-    p, r, f, s, averages = _rows(tp, predicted, support, zero_division=zero_division,
-                                 micro_heading="micro avg")
+    p, r, f, s, averages = _rows(counts.tp, counts.predicted, counts.support,
+                                 zero_division=zero_division, micro_heading="micro avg")
     headers = (f"precision@{k}", f"recall@{k}", f"f1-score@{k}", "support")
     return render_report(names, p, r, f, s, averages, headers=headers, digits=digits,
                          output=output)
 
 
 # -- scikit-learn's top_k_accuracy_score ---------------------------------------------
+
+def _top_k_hits(scores, t, k, ties, binary):
+    """Per row, whether class code ``t`` is among the k best scores (scikit-learn's rules).
+
+    Binary (1-D scores): with k = 1 the second class is predicted when the
+    score exceeds 0.5 (probabilities) or 0 (decision values); k >= 2 is
+    always a hit.
+    """
+    if binary:
+        if k == 1:
+            threshold = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
+            return (scores > threshold).astype(np.int64) == t
+        return np.ones(len(t), dtype=bool)
+    idx = _top_k_columns(scores, k, ties)
+    hits = idx[:, 0] == t
+    for j in range(1, idx.shape[1]):
+        hits |= idx[:, j] == t
+    return hits
+
 
 def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=None,
                          labels=None, ties="last"):
@@ -303,17 +327,7 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
         t = check_labels_name_columns(yt, classes)
     else:
         t = np.searchsorted(classes, yt)
-    if binary:
-        if k == 1:
-            threshold = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
-            hits = (scores > threshold).astype(np.int64) == t
-        else:
-            hits = np.ones(len(yt), dtype=bool)
-    else:
-        idx = _top_k_columns(scores, k, ties)
-        hits = idx[:, 0] == t
-        for j in range(1, idx.shape[1]):
-            hits |= idx[:, j] == t
+    hits = _top_k_hits(scores, t, k, ties, binary)
     if normalize:
         return float(np.average(hits, weights=w))
     if w is None:

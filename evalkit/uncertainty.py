@@ -409,15 +409,7 @@ def _topk_hits(kwargs, y_true, y_score, estimate):
     n_columns = scores.shape[1] if scores.ndim == 2 else 2
     classes = present if labels is None else check_column_labels(labels, n_columns)
     t = _topk._codes_in(yt, classes) if labels is not None else np.searchsorted(classes, yt)
-    if binary:
-        if k == 1:
-            threshold = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
-            hits = (scores > threshold).astype(np.int64) == t
-        else:
-            hits = np.ones(len(yt), dtype=bool)
-    else:
-        idx = _topk._top_k_columns(scores, k, ties)
-        hits = (idx == t[:, None]).any(axis=1)
+    hits = _topk._top_k_hits(scores, t, k, ties, binary)
     normalize = kwargs.get("normalize", True)
     if (hits.mean() if normalize else float(hits.sum())) != estimate:
         return None
@@ -1324,7 +1316,6 @@ def _delong_groups(positive, scores):
     return auc, v10, pos_g, v01, neg_g
 
 
-_TOP = np.uint64(1 << 63)
 _ONE = np.uint64(1)
 
 
@@ -1339,23 +1330,13 @@ def _delong_sorted(positive, scores):
     cumulative counts ``cp_g``, ``cn_g`` through the group: a positive's
     component is ``(2 cn_g - n_g) / 2N`` (negatives below, ties half), a
     negative's ``(2 (P - cp_g) + p_g) / 2P`` (positives above, ties half).
-    ``None`` when the keys span 2**63 or more (the sweep's argsort path then).
+    ``None`` when the scores are not exact as float64 or the keys span 2**63
+    or more (the sweep's argsort path then). The keys are the AUC's own
+    (:func:`evalkit.curves._sorted_label_keys`).
     """
-    if scores.dtype == np.float64 and scores.min() >= 0:
-        keys = np.left_shift(scores.view(np.uint64), _ONE)  # -0.0 becomes +0.0's key
-    else:
-        x = np.add(scores, 0.0, dtype=np.float64)  # a copy; -0.0 becomes 0.0
-        keys = x.view(np.uint64)
-        if x.min() < 0:
-            negative = keys >= _TOP
-            np.invert(keys, out=keys, where=negative)
-            np.bitwise_or(keys, _TOP, out=keys, where=~negative)
-            keys -= keys.min()
-        if keys.max() >= _TOP:
-            return None
-        keys <<= _ONE
-    np.bitwise_or(keys, positive, out=keys)
-    keys.sort()
+    keys = _curves._sorted_label_keys(positive, scores)
+    if keys is None:
+        return None
     n = len(keys)
     distinct = _delong_blocks(keys)
     if distinct is not None:
@@ -1533,10 +1514,7 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
     positive, scores = _auc_input(y_true, y_score)
     if not isinstance(stratify, (bool, np.bool_)):  # refused here too, though DeLong needs none
         _strata(stratify, positive, len(positive))
-    fast = None
-    if (scores.dtype.kind == "f" and scores.dtype.itemsize <= 8) or (
-            scores.dtype.kind != "f" and np.abs(scores).max() <= 2**53):  # exact as float64
-        fast = _delong_sorted(positive, scores)
+    fast = _delong_sorted(positive, scores)
     if fast is None:  # keys too wide: components per score group from the sweep's argsort
         groups = _delong_groups(positive, scores)
         fast = groups[0], _delong_var(*groups)
