@@ -1,7 +1,7 @@
-"""Top-k reports: a 10^6-row label matrix, seed 002's pure-Python function, score matrices.
+"""Top-k reports: a 10^6-row label matrix, the top-k post's pure-Python function, score matrices.
 
 * 10^6 rows x 1,000 classes, k = 5, from a label matrix: target about a second.
-* 2·10^4 rows x 100 classes against seed 002's function (copied below):
+* 2·10^4 rows x 100 classes against the top-k post's function (copied below):
   target at least 200x faster (evalkit on arrays, the seed on its lists),
   and the same with evalkit also given the Python lists.
 * From a score matrix: the top k by ``argpartition`` (no full sort of the
@@ -15,7 +15,7 @@ from _harness import Call, Workload
 
 
 # ---------------------------------------------------------------------------
-# Seed 002's code, copied as the post prints it (only this comment and the
+# The top-k post's code, copied as the post prints it (only this comment and the
 # blank lines are ours). It is the reference: a loop over classes, and for
 # each class loops over all rows.
 
@@ -91,7 +91,7 @@ def count_unique_label(y_true,y_pred):
     unique_label=list(set(unique_label))
     return unique_label
 
-# End of seed 002's code.
+# End of the top-k post's code.
 # ---------------------------------------------------------------------------
 
 
@@ -175,21 +175,21 @@ WORKLOADS = [
         note="from an n x 5 label matrix (int64); target about a second",
     ),
     Workload(
-        name="topk_report vs seed 002, 2x10^4 rows x 100 classes",
+        name="topk_report vs the top-k post, 2x10^4 rows x 100 classes",
         setup=seed_sized,
         evalkit=evalkit_on_arrays,
         reference=seed_on_lists,
-        reference_name="seed 002",
+        reference_name="the top-k post",
         check=same_per_class_numbers,
         note="evalkit on numpy arrays, the seed on Python lists (each its own input), "
              "k = 3 of 5; target >= 200x",
     ),
     Workload(
-        name="topk_report vs seed 002, both on Python lists",
+        name="topk_report vs the top-k post, both on Python lists",
         setup=seed_sized,
         evalkit=evalkit_on_lists,
         reference=seed_on_lists,
-        reference_name="seed 002",
+        reference_name="the top-k post",
         check=same_per_class_numbers,
         note="the same, evalkit also given the lists: ~5 ms of it is numpy reading "
              "10^5 Python ints, a floor no vectorized code gets under",

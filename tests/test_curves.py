@@ -192,7 +192,7 @@ def test_auc_equals_sklearn():
 
 
 def test_curves_of_seed_001():
-    # seed 001, sequence 1: the six (FPR, TPR) points after (0, 0)
+    # the logistic-regression post, sequence 1: the six (FPR, TPR) points after (0, 0)
     y = [1, 0, 1, 0, 0, 0]
     fpr, tpr, _ = ek.roc_curve(y, [0.9, 0.7, 0.8, 0.6, 0.5, 0.4], drop_intermediate=False)
     points = list(zip(fpr.tolist(), tpr.tolist()))
@@ -397,7 +397,7 @@ def test_threshold_table_beta_and_bins():
 
 
 def test_threshold_table_of_seed_000():
-    # Spark's precisionByThreshold, recallByThreshold and fMeasureByThreshold in seed 000
+    # Spark's precisionByThreshold, recallByThreshold and fMeasureByThreshold in the Spark post
     t = ek.threshold_table([1] * 11 + [0] * 89, [1.0] + [0.6] * 5 + [0.4] * 5 + [0.0] * 89)
     assert t["threshold"].tolist() == [1.0, 0.6, 0.4, 0.0]
     assert t["precision"].tolist() == [1.0, 1.0, 1.0, 0.11]

@@ -1,4 +1,4 @@
-"""evalkit.mllib: seed 000's Spark output digit for digit, brute-force and scikit-learn
+"""evalkit.mllib: the Spark post's Spark output digit for digit, brute-force and scikit-learn
 oracles, bad input, and (marker ``spark``) real PySpark on randomized data.
 
 The real-Spark tests share one local SparkSession per module. They are skipped
@@ -42,7 +42,7 @@ def random_rows(rng, n=None, decimals=None, weighted=False, zero_weights=False):
     return np.column_stack(cols)
 
 
-# -- seed 000, digit for digit ---------------------------------------------------------
+# -- the Spark post, digit for digit ---------------------------------------------------------
 
 
 def test_seed_first_data_set_prints_what_spark_printed():
@@ -260,7 +260,7 @@ def test_with_binning_the_partitioning_matters():
 
 
 @pytest.mark.parametrize("m, p, sizes", [
-    (4, 2, (2, 2)),      # seed 000: 1.0, 0.6 | 0.4, 0.0
+    (4, 2, (2, 2)),      # the Spark post: 1.0, 0.6 | 0.4, 0.0
     (5, 2, (2, 3)),      # the lower half takes the extra score (bounds are found ascending)
     (10, 4, (2, 3, 2, 3)),
     (7, 3, (2, 2, 3)),

@@ -1,4 +1,4 @@
-"""evalkit.plot: the data on the returned Axes, against scikit-learn and seed 001.
+"""evalkit.plot: the data on the returned Axes, against scikit-learn and the logistic-regression post.
 
 No image comparison: each test reads the lines, texts and images the function
 drew and compares them with curves computed independently (scikit-learn's
@@ -140,7 +140,7 @@ def test_pr_two_conventions_on_one_ax_differ_only_at_recall_zero():
     assert sp.get_label() == "Spark"
 
 
-# -- roc_steps: seed 001 --------------------------------------------------------
+# -- roc_steps: the logistic-regression post --------------------------------------------------------
 
 # the seed's six (FPR, TPR) points, as it prints them
 SEED_001_POINTS = {

@@ -121,7 +121,7 @@ def test_frame_holds_the_dict(seed):
 
 
 def test_seed002_three_class_table():
-    # the table as seed 002 prints it
+    # the table as the top-k post prints it
     expected = """              precision    recall  f1-score   support
 
            0       0.00      0.00      0.00         2

@@ -149,14 +149,14 @@ def test_imbalance_state_matches_sklearn(pct):
 
 
 def test_imbalance_seeds_000_and_001():
-    # seed 000: 90 men, 10 women, "man" for everyone -> 90 % accurate, no woman found
+    # the Spark post: 90 men, 10 women, "man" for everyone -> 90 % accurate, no woman found
     from evalkit.datasets import students
 
     y, y_pred = students()
     st = imbalance_state(0.9)
     assert st["accuracy"] == ek.accuracy_score(y, y_pred) == 0.9
     assert st["minority_recall"] == ek.recall_score(y, y_pred, pos_label="woman") == 0.0
-    # seed 001: 99 cancer, 1 not, all predicted cancer -> 99 %
+    # the logistic-regression post: 99 cancer, 1 not, all predicted cancer -> 99 %
     assert imbalance_text(imbalance_state(0.99))["accuracy"].endswith("0.9900")
 
 
