@@ -154,7 +154,7 @@ __version__ = "0.1.0"
 #: Modules with heavier dependencies, imported on first use: ``evalkit.spark.binary_metrics``
 #: works after ``import evalkit`` alone, and ``import evalkit`` imports neither pyspark
 #: nor matplotlib nor ipywidgets.
-_LAZY_MODULES = ("spark", "plot", "widgets", "datasets", "exercises")
+_LAZY_MODULES = ("spark", "plot", "widgets", "course")
 
 
 def __getattr__(name):

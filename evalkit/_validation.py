@@ -1611,7 +1611,7 @@ def check_proportion(successes, trials):
     return values[0], values[1]
 
 
-# -- confusion matrices given as counts (evalkit.plot, evalkit.datasets) ------------
+# -- confusion matrices given as counts (evalkit.plot, evalkit.course.datasets) ------------
 
 
 def check_count_matrix(counts, name="counts", *, whole=False):

@@ -330,7 +330,7 @@ class BinaryClassificationMetrics:
     The Spark post's second data set: one woman scored 1.0, five 0.6, five
     0.4, and 89 men 0.0.
 
-    >>> from evalkit.datasets import students_soft_scores
+    >>> from evalkit.course.datasets import students_soft_scores
     >>> scores, labels = students_soft_scores()
     >>> m = BinaryClassificationMetrics(list(zip(scores, labels)))
     >>> for row in m.f_measure_by_threshold():
@@ -782,7 +782,7 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
     --------
     The Spark post's second data set in 2 partitions:
 
-    >>> from evalkit.datasets import students_soft_scores
+    >>> from evalkit.course.datasets import students_soft_scores
     >>> steps = spark_steps(list(zip(*students_soft_scores())), num_partitions=2)
     >>> steps.partition_sizes
     (2, 2)

@@ -1,4 +1,4 @@
-"""evalkit.datasets: labels_from_counts inverts the confusion matrix; bad counts are refused."""
+"""evalkit.course.datasets: labels_from_counts inverts the confusion matrix; bad counts are refused."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 import sklearn.metrics as skm
 
 import evalkit as ek
-from evalkit import datasets
+from evalkit.course import datasets
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -1,7 +1,7 @@
 """Every notebook's exercises: the solution passes, wrong answers fail, and the
 notebooks only check exercises that exist.
 
-Generic over ``evalkit/exercises/nbNN.py`` and ``notebooks/NN-*.ipynb``: a new
+Generic over ``evalkit/course/exercises/nbNN.py`` and ``notebooks/NN-*.ipynb``: a new
 notebook with exercises is covered without touching this file. An exercises
 module may define ``WRONG_ANSWERS = {"NN.k": [answer, ...]}``, tempting
 mistakes the checker must reject, on top of the generic "off by one" answer.
@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalkit.exercises import CLOSE, Case, Exercise, check, exercises, hint, register
+from evalkit.course.exercises import CLOSE, Case, Exercise, check, exercises, hint, register
 
 ROOT = Path(__file__).resolve().parent.parent
-EXERCISE_MODULES = sorted((ROOT / "evalkit" / "exercises").glob("nb[0-9][0-9].py"))
+EXERCISE_MODULES = sorted((ROOT / "evalkit" / "course" / "exercises").glob("nb[0-9][0-9].py"))
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
 CHECK_CALL = re.compile(r"""\bcheck\(\s*(["'])(?P<id>[^"']*)\1""")
 EXERCISES_HEADING = re.compile(r"^##\s+Exercises\s*$", re.MULTILINE)
@@ -33,7 +33,7 @@ def _number(module_path: Path) -> str:
 
 
 def _module(number: str):
-    return importlib.import_module(f"evalkit.exercises.nb{number}")
+    return importlib.import_module(f"evalkit.course.exercises.nb{number}")
 
 
 def _all_exercises():
@@ -83,7 +83,7 @@ def _code_and_markdown(nb_path: Path):
 
 
 def test_there_are_exercise_modules():
-    assert EXERCISE_MODULES, "no evalkit/exercises/nbNN.py found"
+    assert EXERCISE_MODULES, "no evalkit/course/exercises/nbNN.py found"
 
 
 @pytest.mark.parametrize("path", EXERCISE_MODULES, ids=lambda p: p.stem)
@@ -272,7 +272,7 @@ def test_notebook_checks_only_registered_exercises(nb_path):
     try:
         _module(number)
     except ModuleNotFoundError:
-        pytest.fail(f"{nb_path.name} checks {called} but evalkit/exercises/nb{number}.py is missing")
+        pytest.fail(f"{nb_path.name} checks {called} but evalkit/course/exercises/nb{number}.py is missing")
     registered = {ex.id for ex in exercises(number)}
     unknown = [i for i in called if i not in registered]
     assert not unknown, f"{nb_path.name} checks unregistered exercises {unknown}"

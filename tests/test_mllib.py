@@ -16,7 +16,7 @@ import sklearn.metrics as skm
 
 import evalkit as ek
 from evalkit._sweep import threshold_sweep
-from evalkit.datasets import students_hard_scores, students_soft_scores
+from evalkit.course.datasets import students_hard_scores, students_soft_scores
 from evalkit.mllib import _range_partition_sizes
 
 SEED_FIRST = list(zip(*students_hard_scores()))

@@ -19,7 +19,8 @@ import pytest  # noqa: E402
 import sklearn.metrics as skm  # noqa: E402
 
 import evalkit as ek  # noqa: E402
-from evalkit import datasets, plot  # noqa: E402
+from evalkit import plot
+from evalkit.course import datasets  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

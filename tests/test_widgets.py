@@ -14,7 +14,7 @@ import sklearn.metrics as skm
 
 import evalkit as ek
 from evalkit._sweep import threshold_sweep
-from evalkit.datasets import click_sequences
+from evalkit.course.datasets import click_sequences
 from evalkit.widgets import (
     EXPLORER_KEYS,
     confusion_html,
@@ -150,7 +150,7 @@ def test_imbalance_state_matches_sklearn(pct):
 
 def test_imbalance_seeds_000_and_001():
     # the Spark post: 90 men, 10 women, "man" for everyone -> 90 % accurate, no woman found
-    from evalkit.datasets import students
+    from evalkit.course.datasets import students
 
     y, y_pred = students()
     st = imbalance_state(0.9)

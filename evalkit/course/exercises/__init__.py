@@ -1,7 +1,7 @@
 """Check cells for the notebooks' exercises.
 
 Each notebook ``NN-*.ipynb`` registers its exercises in
-``evalkit/exercises/nbNN.py``; a check cell calls :func:`check` with the
+``evalkit/course/exercises/nbNN.py``; a check cell calls :func:`check` with the
 exercise's id and the learner's answer. The checker computes the expected
 result with evalkit itself (never a stored number), runs every case and says
 which cases pass, without printing the expected values.
@@ -15,7 +15,7 @@ close, not right: the checker asks for the exact value. Every exercise has a
 hint, shown only when asked: ``check(id, answer, hint=True)`` or ``hint(id)``.
 
 >>> from fractions import Fraction
->>> from evalkit.exercises import Exercise, Case, check, hint, register
+>>> from evalkit.course.exercises import Exercise, Case, check, hint, register
 >>> _ = register(Exercise("99.1", "the accuracy of 95 right out of 120", "value",
 ...                       [Case("95 of 120", {}, lambda: 95 / 120)],
 ...                       hint="right answers over all answers"))

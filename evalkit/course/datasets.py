@@ -51,7 +51,7 @@ def students_one_found():
     >>> students_one_found()
     BinaryCounts(tp=1, fp=0, fn=10, tn=89)
     """
-    from ._binary import BinaryCounts
+    from .._binary import BinaryCounts
 
     return BinaryCounts(tp=1, fp=0, fn=10, tn=89)
 
@@ -211,8 +211,8 @@ def labels_from_counts(counts, labels=None):
     >>> binary_counts(y_true, y_pred)
     BinaryCounts(tp=1, fp=0, fn=10, tn=89)
     """
-    from ._validation import check_count_matrix, check_row_labels
-    from ._binary import BinaryCounts
+    from .._validation import check_count_matrix, check_row_labels
+    from .._binary import BinaryCounts
 
     if isinstance(counts, BinaryCounts):
         counts = [[counts.tn, counts.fp], [counts.fn, counts.tp]]

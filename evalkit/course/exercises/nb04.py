@@ -23,7 +23,7 @@ import numpy as np
 
 import evalkit as ek
 
-from ..mllib import BinaryClassificationMetrics
+from ...mllib import BinaryClassificationMetrics
 from . import Case, Exercise, register
 
 __all__ = ["EX_04_1", "EX_04_2", "EX_04_3", "WRONG_ANSWERS", "fraud_scores"]

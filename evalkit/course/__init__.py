@@ -1,0 +1,9 @@
+"""The course's own material: the exercises and their checker, and the small data sets the notebooks use.
+
+The library (every other module of evalkit) never imports from here; the notebooks and
+the classroom tools do.
+
+>>> from evalkit.course import datasets
+>>> datasets.students()[0].size
+100
+"""
