@@ -4,6 +4,45 @@ Counts are the single source of truth: labels or scores are validated once,
 turned into counts, and every metric is a ratio of counts. Names, arguments
 and numbers follow ``sklearn.metrics``; Spark's conventions are named options.
 
+One vocabulary
+--------------
+A word means one thing in every module. Defaults follow scikit-learn, except
+in the Spark mirrors (``evalkit.mllib``, ``evalkit.spark``), which follow Spark.
+``tests/test_api.py`` reads this table and checks every public signature
+against it.
+
+============== ======================================================== ==============
+word           what it means                                            default
+============== ======================================================== ==============
+convention     whose numbers: a library's preset ("sklearn", "spark",   (per function)
+               "trec", "torchmetrics", "recbole", "ranx", "evalkit");
+               the one word for a library's layout or definition
+zero_division  the value of a ratio whose denominator is 0 (in ranking,  "warn"
+               a user with no relevant items): "warn" (0.0 and an
+               UndefinedMetricWarning), 0.0, 1.0 or nan (left out of
+               averages)
+ties           the rule that orders equal scores when a top k is taken: "last"
+               "last" (scikit-learn's: of equal scores the later column
+               ranks first) or "first"; ``ignore_ties`` is
+               scikit-learn's switch in ``dcg_score``/``ndcg_score``
+zero_weight    what a sample of weight 0 does to the list of            "drop"
+               thresholds: "drop" (scikit-learn) or "keep" (Spark)
+k              a cut-off: positional right after the ranked lists,      (per function)
+               ``f(ranked, relevant, k)``, and as a method's only
+               argument (``hits.within(k)``); keyword-only elsewhere
+log_base       the base of a logarithm (DCG's discount, an entropy)     2
+y_proba        predicted probabilities (scikit-learn's                  (required)
+               ``calibration_curve`` alone keeps its ``y_prob``)
+per_user       one value per user instead of their mean; the users of   False
+               the rows are ``users``
+output_dict    a report as a dict instead of text (scikit-learn's)      False
+============== ======================================================== ==============
+
+Words not used, with the word that replaced them: ``empty`` (``zero_division``),
+``first_point`` and ``pr_first_point`` (``convention``), ``base`` (``log_base``),
+``y_prob`` (``y_proba``), ``per_group`` (``per_user``), ``groups`` and
+``group_col`` (``users``, ``user_col``), ``output`` (``output_dict``).
+
 >>> import evalkit
 >>> evalkit.accuracy_score([1, 0, 0, 0], [0, 0, 0, 0])
 0.75

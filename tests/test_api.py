@@ -93,6 +93,130 @@ def test_every_name_in_all_exists():
         assert len(set(module.__all__)) == len(module.__all__), f"{module.__name__}.__all__ repeats a name"
 
 
+
+# -- one vocabulary: the table in evalkit's docstring, checked against every signature ---------
+
+#: Modules that follow Spark rather than scikit-learn in their defaults and in ``k``.
+SPARK_MIRRORS = ("evalkit.mllib", "evalkit.spark")
+
+
+def vocabulary():
+    """The table of evalkit's docstring: word -> default (a Python value, or None when per function),
+    and the retired words -> the word that replaced them."""
+    import ast
+    import re
+
+    import evalkit
+
+    doc = evalkit.__doc__
+    lines = doc.split("One vocabulary", 1)[1].splitlines()
+    rules = [i for i, line in enumerate(lines) if line.startswith("====")]
+    last_column = lines[rules[0]].rindex(" ") + 1  # where the default column starts
+    words = {}
+    for line in lines[rules[1] + 1:rules[2]]:
+        if line[:1].strip():
+            word, default = line.split()[0], line[last_column:].strip()
+            try:
+                words[word] = ast.literal_eval(default)
+            except (ValueError, SyntaxError):
+                words[word] = None  # "(per function)" / "(required)"
+    retired = dict(re.findall(r"``(\w+)``(?: and ``\w+``)? \(``(\w+)``", doc))
+    retired.update(re.findall(r"and ``(\w+)`` \(``(\w+)``", doc))
+    for old, new in re.findall(r"``(\w+)`` and ``\w+`` \(``(\w+)``, ``\w+``\)", doc):
+        retired[old] = new
+    return words, retired
+
+
+def public_callables():
+    """(qualified name, module, callable) of every public function and method the pin lists,
+    and of evalkit.spark's functions when pyspark is installed."""
+    import evalkit
+    import evalkit.plot
+    import evalkit.widgets
+
+    found = []
+
+    def add(qualname, obj):
+        if inspect.isclass(obj):
+            if issubclass(obj, BaseException):
+                return
+            found.append((qualname, obj.__module__, obj))
+            for name, member in vars(obj).items():
+                if not name.startswith("_") and inspect.isfunction(getattr(member, "__func__", member)):
+                    found.append((f"{qualname}.{name}", obj.__module__, getattr(member, "__func__", member)))
+        elif inspect.isfunction(obj):
+            found.append((qualname, obj.__module__, obj))
+
+    for name in evalkit.__all__:
+        add(f"evalkit.{name}", getattr(evalkit, name))
+    for name, obj in vars(evalkit.plot).items():
+        if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == "evalkit.plot":
+            add(f"evalkit.plot.{name}", obj)
+    for name in evalkit.widgets.__all__:
+        add(f"evalkit.widgets.{name}", getattr(evalkit.widgets, name))
+    try:
+        import evalkit.spark as eks
+    except ImportError:  # pragma: no cover - pyspark is in the test extra
+        eks = None
+    if eks is not None:
+        for name, obj in vars(eks).items():
+            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == "evalkit.spark":
+                add(f"evalkit.spark.{name}", obj)
+    return found
+
+
+def test_vocabulary_table_parses():
+    words, retired = vocabulary()
+    assert {"convention", "zero_division", "ties", "zero_weight", "k", "log_base", "y_proba",
+            "per_user", "output_dict"} <= set(words)
+    assert words["zero_division"] == "warn" and words["ties"] == "last" and words["zero_weight"] == "drop"
+    assert retired["empty"] == "zero_division" and retired["first_point"] == "convention"
+    assert retired["per_group"] == "per_user" and retired["output"] == "output_dict"
+
+
+def test_no_signature_uses_a_retired_word():
+    words, retired = vocabulary()
+    bad = []
+    for qualname, module, fn in public_callables():
+        for name in inspect.signature(fn).parameters:
+            if name in retired and not (name == "y_prob" and qualname.endswith("calibration_curve")):
+                bad.append(f"{qualname}: {name} (say {retired[name]})")
+    assert not bad, "retired words in public signatures:\n  " + "\n  ".join(bad)
+
+
+def test_every_vocabulary_word_has_its_one_default():
+    words, _ = vocabulary()
+    bad = []
+    for qualname, module, fn in public_callables():
+        if module.startswith(SPARK_MIRRORS):
+            continue
+        for name, param in inspect.signature(fn).parameters.items():
+            if words.get(name) is None or param.default is inspect.Parameter.empty:
+                continue
+            if param.default != words[name]:
+                bad.append(f"{qualname}: {name}={param.default!r} (the table says {words[name]!r})")
+    assert not bad, "defaults that differ from the vocabulary table:\n  " + "\n  ".join(bad)
+
+
+def test_k_is_positional_exactly_after_ranked_lists():
+    bad = []
+    for qualname, module, fn in public_callables():
+        if module.startswith(SPARK_MIRRORS):
+            continue  # PySpark's own methods: precisionAt(k), ndcgAt(k)
+        params = list(inspect.signature(fn).parameters.values())
+        names = [p.name for p in params]
+        if "k" not in names:
+            continue
+        k = params[names.index("k")]
+        after_lists = names[:2] == ["ranked", "relevant"]
+        if after_lists and (names.index("k") != 2 or k.kind is not k.POSITIONAL_OR_KEYWORD):
+            bad.append(f"{qualname}: k must be the third, positional parameter")
+        only_argument = names == ["self", "k"]  # a method of one cut-off: hits.within(k)
+        if not after_lists and not only_argument and k.kind is not k.KEYWORD_ONLY:
+            bad.append(f"{qualname}: k must be keyword-only")
+    assert not bad, "\n".join(bad)
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit(f"usage: {REGENERATE}")

@@ -12,9 +12,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "evalkit"
 
-# The private core: validation, counts (BinaryCounts too), the sweep, ratios, the curve step.
-CORE = {"evalkit._validation", "evalkit._counts", "evalkit._sweep", "evalkit._ratios",
-        "evalkit._curves", "evalkit._binary", "evalkit.exceptions"}
+# The private core: every module whose name starts with "_" (validation, counts and hits,
+# the sweep, the compute steps from counts, the report layout), and the exceptions.
+CORE = {f"evalkit.{p.stem}" for p in PACKAGE.glob("_*.py") if p.stem != "__init__"} | {"evalkit.exceptions"}
 PUBLIC = ["classification", "curves", "report", "topk", "regression", "ranking", "uncertainty",
           "calibration", "mllib", "spark", "plot", "widgets", "course"]
 
@@ -119,3 +119,45 @@ def test_every_warning_goes_through_warn_at_caller():
                     and node.func.value.id == "warnings"):
                 calls.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
     assert len(calls) == 1 and calls[0].startswith("evalkit/exceptions.py:"), calls
+
+
+def private_imports_across_public_modules():
+    """(importer, module, name) for every ``from evalkit.X import _name`` where X is a public
+    module other than the importer's own package: what two public modules share lives in the core."""
+    found = []
+    public = {module_name(p) for p in PACKAGE.rglob("*.py")} - CORE
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = module_name(path)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text("utf-8"))
+        modules = {}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "evalkit" or target in CORE:
+                continue
+            for a in node.names:
+                full = f"{target}.{a.name}" if target != "evalkit" else f"evalkit.{a.name}"
+                if full in public and full.split(".")[:2] != name.split(".")[:2]:
+                    modules[a.asname or a.name] = full  # `from . import curves as _curves`
+                elif (target != "evalkit" and target.split(".")[:2] != name.split(".")[:2]
+                      and a.name.startswith("_") and not a.name.startswith("__")):
+                    found.append((name, target, a.name))
+        for node in ast.walk(tree):  # `_curves._sorted_label_keys` through a module alias
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in modules and node.attr.startswith("_")
+                    and not node.attr.startswith("__")):
+                found.append((name, modules[node.value.id], node.attr))
+    return found
+
+
+def test_no_public_module_imports_another_public_modules_private_names():
+    leaks = private_imports_across_public_modules()
+    assert not leaks, "private names imported across public modules (move them to the core): " + \
+        ", ".join(f"{a} imports {m}.{n}" for a, m, n in leaks)
