@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["CONVENTIONS", "PR_FIRST_POINTS", "rate", "roc_points", "pr_points", "trapezoid",
+__all__ = ["auc_from_groups", "ap_from_groups", "CONVENTIONS", "PR_FIRST_POINTS", "rate", "roc_points", "pr_points", "trapezoid",
            "average_precision", "doubled_trapezoids", "roc_bends", "pr_bends"]
 
 #: The two layouts of a curve and what each means.
@@ -256,3 +256,67 @@ def average_precision(recall, precision):
     0.8333333333333333
     """
     return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+
+
+def _cumulative(pos, neg):
+    pos, neg = np.asarray(pos), np.asarray(neg)
+    if pos.dtype.kind not in "iub" or neg.dtype.kind not in "iub":
+        pos, neg = pos.astype(np.float64, copy=False), neg.astype(np.float64, copy=False)
+    else:
+        pos, neg = pos.astype(np.int64, copy=False), neg.astype(np.int64, copy=False)
+    return pos, neg, np.cumsum(pos, axis=-1), np.cumsum(neg, axis=-1)
+
+
+def auc_from_groups(pos, neg):
+    """ROC AUC from counts per distinct score, batched: ``(..., G)`` -> ``(...,)``.
+
+    ``pos[..., g]`` and ``neg[..., g]`` are the positives and negatives (or
+    sums of their weights) scored at the g-th distinct score, groups in
+    DEcreasing score order. With ``TP_g`` the positives scored above group g::
+
+        AUC = Σ_g neg_g · (TP_g + pos_g / 2) / (P · N)
+
+    -- every positive-negative pair won counts 1, a tie 1/2: the trapezoid
+    area under the ROC curve. Integer counts are summed exactly in int64
+    (``2U / 2PN``, one rounding); float counts in float64. nan where a class
+    is absent (``P == 0`` or ``N == 0``), without a warning (callers warn).
+    Leading axes are anything batched over (resamples, users, partitions).
+
+    >>> auc_from_groups([1, 0, 1, 0], [0, 1, 0, 1])  # y 1, 0, 1, 0 scored 0.8, 0.4, 0.35, 0.1
+    0.75
+    >>> auc_from_groups([[1, 1], [2, 0]], [[1, 1], [0, 0]]).tolist()  # one row per resample
+    [0.5, nan]
+    """
+    pos, neg, tps, fps = _cumulative(pos, neg)
+    twice_u = np.sum(neg * (2 * tps - pos), axis=-1)  # Σ neg_g (TP_{g-1} + TP_g)
+    twice_pn = 2 * tps[..., -1] * fps[..., -1] if pos.shape[-1] else np.zeros(pos.shape[:-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.true_divide(twice_u, twice_pn, dtype=np.float64)
+    out = np.where(twice_pn == 0, np.nan, out)
+    return out if out.ndim else float(out)
+
+
+def ap_from_groups(pos, neg):
+    """Average precision from counts per distinct score, batched: ``(..., G)`` -> ``(...,)``.
+
+    Groups as in :func:`auc_from_groups` (decreasing score). scikit-learn's
+    step sum ``AP = Σ_g (R_g − R_{g−1}) · P_g`` with recall ``R_g = TP_g / P``
+    and precision ``P_g = TP_g / (TP_g + FP_g)`` at the g-th threshold
+    (0 where nothing is predicted positive), summed as scikit-learn sums it
+    (by increasing threshold), so the binary number is its number. nan where
+    there is no positive (``P == 0``), without a warning; with no negative
+    it is 1.0, as scikit-learn gives.
+
+    >>> round(float(ap_from_groups([1, 0, 1, 0], [0, 1, 0, 1])), 4)
+    0.8333
+    """
+    _, _, tps, fps = _cumulative(pos, neg)
+    tps, fps = tps.astype(np.float64), fps.astype(np.float64)
+    total = tps[..., -1:] if tps.shape[-1] else np.zeros(tps.shape[:-1] + (1,))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall = tps[..., ::-1] / total
+        precision = np.where(tps + fps > 0, tps / (tps + fps), 0.0)[..., ::-1]
+    gained = np.diff(recall, axis=-1, append=0.0)  # R_{g-1} - R_g, by increasing threshold
+    out = np.maximum(0.0, -np.sum(gained * precision, axis=-1))
+    out = np.where(total[..., 0] > 0, out, np.nan)
+    return out if out.ndim else float(out)

@@ -204,3 +204,49 @@ def test_zero_weight_is_a_named_option_of_the_mirror_and_the_tables():
         ek.BinaryClassificationMetrics(rows, zero_weight="ignore")
     with pytest.raises(ValueError, match="^zero_weight must be"):
         ek.threshold_table(y, s, zero_weight=None)
+
+
+def _groups(y, s, w=None):
+    """Positives and negatives per distinct score, highest score first (brute force)."""
+    keys = np.unique(s)[::-1]
+    weight = np.ones(len(y), dtype=np.int64) if w is None else w
+    pos = np.array([weight[(s == k) & (y == 1)].sum() for k in keys])
+    neg = np.array([weight[(s == k) & (y != 1)].sum() for k in keys])
+    return pos, neg
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_auc_and_ap_from_groups_are_sklearns(seed):
+    rng = np.random.default_rng(seed)
+    y, s, w = random_case(rng, weighted=seed % 2 == 1)
+    pos, neg = _groups(y, s, w)
+    auc = _curves.auc_from_groups(pos, neg)
+    assert auc == pytest.approx(skm.roc_auc_score(y, s, sample_weight=w), abs=1e-12)
+    ap = _curves.ap_from_groups(pos, neg)
+    if w is None:  # integer counts: scikit-learn's number bit for bit
+        assert ap == skm.average_precision_score(y, s)
+    else:
+        assert ap == pytest.approx(skm.average_precision_score(y, s, sample_weight=w), abs=1e-12)
+
+
+def test_auc_and_ap_from_groups_are_batched_and_nan_without_a_class():
+    rng = np.random.default_rng(5)
+    pos, neg = rng.integers(0, 4, (3, 5, 8)), rng.integers(0, 4, (3, 5, 8))
+    pos[0, 0], neg[0, 1] = 0, 0
+    auc, ap = _curves.auc_from_groups(pos, neg), _curves.ap_from_groups(pos, neg)
+    assert auc.shape == ap.shape == (3, 5)
+    for i in range(3):
+        for j in range(5):
+            p, n = pos[i, j], neg[i, j]
+            if p.sum() and n.sum():
+                y = np.repeat(np.r_[np.ones(8), np.zeros(8)], np.r_[p, n])
+                s = np.repeat(np.r_[-np.arange(8), -np.arange(8)], np.r_[p, n])
+                assert auc[i, j] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-15)
+                assert ap[i, j] == pytest.approx(skm.average_precision_score(y, s), abs=1e-15)
+            else:
+                assert np.isnan(auc[i, j])
+    assert np.isnan(ap[0, 0]) and np.isnan(auc[0, 1]) and ap[0, 1] == 1.0
+    with __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("error")
+        assert np.isnan(_curves.auc_from_groups([0, 0], [1, 2]))
+        assert np.isnan(_curves.ap_from_groups([0, 0], [1, 2]))
