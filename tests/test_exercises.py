@@ -103,7 +103,7 @@ def test_module_registers_its_own_exercises(path):
 def test_solution_passes(number, ex):
     result = check(ex.id, ex.solution)
     assert result.passed, repr(result)
-    assert repr(result).endswith("well done")
+    assert repr(result).splitlines()[0].endswith("well done")
 
 
 @pytest.mark.parametrize("number, ex", _all_exercises())
@@ -209,7 +209,12 @@ _ROWS = register(Exercise("98.2", "two ratios", "value",
 _PICK = register(Exercise("98.3", "which is the harmonic mean", "choice",
                           [Case("F1", {}, lambda: "b")], solution="b",
                           choices={"a": "arithmetic", "b": "harmonic", "c": "geometric"},
+                          feedback={"a": "(P + R) / 2 lets a large value hide a small one",
+                                    "b": "2PR / (P + R): the smaller value dominates",
+                                    "c": "sqrt(PR) sits between the two"},
                           hint="the one that punishes a small value"))
+_DIGITS = register(Exercise("98.5", "a p-value", "value", [Case("p", {}, lambda: 0.0123456)],
+                            decimals=4, solution=0.0123, hint="look it up"))
 
 
 def test_exact_fractions_are_accepted():
@@ -258,7 +263,32 @@ def test_choice_checker():
     assert "answer with one of 'a', 'b', 'c'" in repr(check("98.3", "d"))
     assert "answer with one of" in repr(check("98.3", 2))
     with pytest.raises(ValueError, match="choices"):
-        register(Exercise("98.4", "no options", "choice", [Case("x", {}, lambda: "a")]))
+        register(Exercise("98.4", "no options", "choice", [Case("x", {}, lambda: "a")],
+                          choices={"a": "x", "b": "y"}, feedback={"a": "why"}))
+    assert "why: (P + R) / 2 lets a large value hide a small one" in repr(check("98.3", "a"))
+    assert "why: 2PR / (P + R)" in repr(check("98.3", "b"))
+
+
+@pytest.mark.parametrize("answer, passes, close", [
+    (0.0123, True, False), (0.01235, True, False), (0.0123456, True, False),
+    (0.012, False, True), (0.0124, False, False), (0.01, False, False)])
+def test_decimals_count_and_close_says_how_many(answer, passes, close):
+    result = check("98.5", answer)
+    assert result.passed is passes
+    assert ("close -- give 4 decimals" in repr(result)) is close
+    assert "fraction" not in repr(result)
+
+
+@pytest.mark.parametrize("number, ex", [p for p in _all_exercises()
+                                        if p.values[1].kind == "choice"])
+def test_every_option_is_explained_without_naming_the_answer(number, ex):
+    assert set(ex.feedback) == set(ex.choices)
+    for letter, why in ex.feedback.items():
+        assert why.strip(), (ex.id, letter)
+        text = repr(check(ex.id, letter))
+        assert why in text, (ex.id, letter)
+        for other in ex.choices:    # an explanation never points at a letter
+            assert f"({other})" not in why and f"'{other}'" not in why and f'"{other}"' not in why
 
 
 @pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.name)

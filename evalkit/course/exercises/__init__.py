@@ -9,10 +9,19 @@ which cases pass, without printing the expected values.
 An answer is a value (``kind="value"``; numbers may be floats, ints or exact
 ``fractions.Fraction``), a function the learner wrote (``kind="function"``),
 called on each case's arguments, or the letter of one of the exercise's
-``choices`` (``kind="choice"``, for judgement questions). A number that agrees
-with the expected one to every digit it gives (0.79 for 95/120) is reported as
-close, not right: the checker asks for the exact value. Every exercise has a
-hint, shown only when asked: ``check(id, answer, hint=True)`` or ``hint(id)``.
+``choices`` (``kind="choice"``, for judgement questions); every option has a
+``feedback`` line, shown when that option is chosen, so a wrong choice says why
+it is wrong. A rational answer must be exact (a fraction, or every digit of the
+float): one that agrees to the digits it gives (0.79 for 95/120) is reported as
+close. An irrational answer (a p-value, a Wilson bound) sets ``decimals``: it
+passes when it agrees to that many decimals, and a shorter one is told how many
+decimals count. Every exercise has a hint, shown only when asked:
+``check(id, answer, hint=True)`` or ``hint(id)``.
+
+The exercise's data have one source, the exercise itself: ``show(id)`` prints
+them as Python assignments (``rows = [...]``) that a learner can copy, and gives
+them back as attributes (``show("02.1").rows``). The notebooks display their
+exercises' data with ``show``; they never type them in a second time.
 
 >>> from fractions import Fraction
 >>> from evalkit.course.exercises import Exercise, Case, check, hint, register
@@ -32,6 +41,13 @@ exercise 99.1: 0 of 1 cases pass
 hint: right answers over all answers
 >>> hint("99.1")
 hint for exercise 99.1: right answers over all answers
+>>> _ = register(Exercise("99.2", "a p-value", "value", [Case("p", {}, lambda: 0.0123456)],
+...                       decimals=4, hint="look it up"))
+>>> check("99.2", 0.0123)
+exercise 99.2: 1 of 1 cases pass -- well done
+>>> check("99.2", 0.012)
+exercise 99.2: 0 of 1 cases pass
+  ✗ p (close -- give 4 decimals)
 """
 
 from __future__ import annotations
@@ -45,12 +61,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["Case", "Exercise", "Hint", "Result", "check", "hint", "register", "exercises"]
+__all__ = ["Case", "Exercise", "Hint", "Result", "Shown", "check", "hint", "register", "exercises",
+           "show"]
 
 _REGISTRY: dict[str, "Exercise"] = {}
 
 KINDS = ("value", "function", "choice")
 CLOSE = "close -- give the exact value, e.g. as a fraction"
+CLOSE_DECIMALS = "close -- give {} decimals"
 
 
 @dataclass(frozen=True)
@@ -79,6 +97,10 @@ class Exercise:
     solution: Any = field(default=None, compare=False)  # a correct answer, for the tests
     hint: str = ""
     choices: dict = field(default_factory=dict)
+    feedback: dict = field(default_factory=dict)  # letter -> why that option is right or wrong
+    decimals: int | None = None  # an irrational answer: how many decimals count
+    data: dict = field(default_factory=dict)  # name -> value (or loader) shown by show(id)
+    kind_of_question: str = ""  # "transfer", "judgement", "predict", "find the bug", ...
 
 
 @dataclass(frozen=True)
@@ -89,13 +111,14 @@ class Result:
     outcomes: tuple  # (description, passed, note)
     answered: bool = True
     hint: str = ""  # shown only when asked for
+    why: str = ""  # a choice question's feedback on the option chosen
 
     @property
     def passed(self):
         return self.answered and all(ok for _, ok, _ in self.outcomes)
 
     def __repr__(self):
-        tail = [f"hint: {self.hint}"] if self.hint else []
+        tail = ([f"  why: {self.why}"] if self.why else []) + ([f"hint: {self.hint}"] if self.hint else [])
         if not self.answered:
             return "\n".join([f"exercise {self.id}: no answer yet -- replace ... with your answer "
                               "and run this cell again"] + tail)
@@ -127,8 +150,8 @@ def register(exercise):
         raise TypeError(f"exercise must be an Exercise, got {type(exercise).__name__}")
     if exercise.kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}; got {exercise.kind!r}")
-    if exercise.kind == "choice" and not exercise.choices:
-        raise ValueError(f"choices must list the options of choice exercise {exercise.id}")
+    if exercise.kind == "choice" and set(exercise.feedback) != set(exercise.choices):
+        raise ValueError(f"choices and feedback must name the same options in {exercise.id}")
     _REGISTRY[exercise.id] = exercise
     return exercise
 
@@ -159,6 +182,50 @@ def hint(exercise_id):
     return Hint(ex.id, ex.hint)
 
 
+class Shown:
+    """An exercise's data: printed as Python assignments, readable as attributes."""
+
+    def __init__(self, exercise):
+        self._exercise = exercise
+        for name, value in exercise.data.items():
+            names = [n.strip() for n in name.split(",")]
+            values = value() if callable(value) else value
+            for n, v in zip(names, values) if len(names) > 1 else [(name, values)]:
+                setattr(self, n, v)
+
+    def __repr__(self):
+        ex = self._exercise
+        lines = [f"# exercise {ex.id}" + (f" ({ex.kind_of_question})" if ex.kind_of_question else "")
+                 + f": {ex.prompt}"]
+        for name, value in ex.data.items():
+            if callable(value):  # a loader: the data are too many to print
+                lines.append(f"from {value.__module__} import {value.__name__}")
+                lines.append(f"{name} = {value.__name__}()")
+            else:
+                lines.append(f"{name} = {_literal(value)}")
+        if ex.kind == "choice":
+            lines.append("# options -- answer with the letter, e.g. answer = \"a\":")
+            for letter, text in ex.choices.items():
+                lines.append(f"#   {letter}: {text}")
+        return "\n".join(lines)
+
+
+def _literal(value):
+    """A Python literal of ``value`` (numpy arrays as lists; a 2-d array one row per line)."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, list) and value and all(isinstance(v, list) for v in value) \
+            and len(repr(value)) > 90:
+        rows = ",\n    ".join(repr(list(v) if isinstance(v, list) else v) for v in value)
+        return f"[\n    {rows},\n]" if isinstance(value, list) else f"(\n    {rows},\n)"
+    return repr(value)
+
+
+def show(exercise_id):
+    """The data of exercise ``exercise_id``: prints as ``name = value`` lines, one attribute per name."""
+    return Shown(_load(exercise_id))
+
+
 def _is_number(v):
     """A real number: int, float, Fraction, numpy scalar -- not a bool."""
     return isinstance(v, (numbers.Real, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
@@ -186,6 +253,14 @@ def _same(got, want, rtol):
         return g.shape == w.shape and bool(np.allclose(g, w, rtol=rtol, atol=1e-12, equal_nan=True))
     except (TypeError, ValueError):
         return False
+
+
+def _same_to(got, want, decimals):
+    """``got`` agrees with ``want`` to ``decimals`` decimals (rounded or exact)."""
+    if not _numeric(got):
+        return False
+    g, w = _as_float(got), _as_float(want)
+    return g.shape == w.shape and bool(np.all(np.abs(g - w) <= 0.5 * 10.0 ** -decimals + 1e-12))
 
 
 def _decimals(v):
@@ -270,11 +345,20 @@ def check(exercise_id, answer, hint=False):
                 got, note = None, f"raised {type(exc).__name__}"
         else:
             got = answer
-        ok = not note and _same(got, want, ex.rtol)
-        if not ok and not note:
+        if ex.decimals is not None:
+            ok = not note and _same_to(got, want, ex.decimals)
+        else:
+            ok = not note and _same(got, want, ex.rtol)
+        if ex.kind == "choice":
+            pass
+        elif not ok and not note:
             if isinstance(got, float) and math.isnan(got):
                 note = "got nan"
+            elif ex.decimals is not None:
+                if _close(got, want):
+                    note = CLOSE_DECIMALS.format(ex.decimals)
             elif _close(got, want):
                 note = CLOSE
         outcomes.append((case.description, ok, note))
-    return Result(ex.id, tuple(outcomes), hint=shown)
+    why = ex.feedback.get(answer, "") if ex.kind == "choice" else ""
+    return Result(ex.id, tuple(outcomes), hint=shown, why=why)

@@ -31,7 +31,8 @@ __all__ = ["EX_01_1", "EX_01_2", "EX_01_3", "WRONG_ANSWERS"]
 #   predicted spam           45             5
 #   predicted not spam       15           935
 
-_SPAM = ek.BinaryCounts(tp=45, fp=5, fn=15, tn=935)
+SPAM_COUNTS = dict(tp=45, fp=5, fn=15, tn=935)
+_SPAM = ek.BinaryCounts(**SPAM_COUNTS)
 
 EX_01_1 = register(Exercise(
     id="01.1",
@@ -40,6 +41,10 @@ EX_01_1 = register(Exercise(
     cases=[Case("spam in the 45 / 5 / 15 / 935 table", {},
                 lambda: [_SPAM.precision(), _SPAM.recall(), _SPAM.f1()])],
     solution=[Fraction(45, 50), Fraction(45, 60), Fraction(90, 110)],
+    kind_of_question="transfer",
+    data={"predicted_spam": {"actual_spam": SPAM_COUNTS["tp"], "actual_not_spam": SPAM_COUNTS["fp"]},
+          "predicted_not_spam": {"actual_spam": SPAM_COUNTS["fn"],
+                                 "actual_not_spam": SPAM_COUNTS["tn"]}},
     hint="Rows are the prediction here: the first row is everything called spam (precision "
          "divides by it), the first column everything that is spam (recall divides by it). "
          "F1 = 2·TP / (2·TP + FP + FN).",
@@ -49,8 +54,8 @@ EX_01_1 = register(Exercise(
 # --------------------------------------------------------------------------
 # 01.2  which model for a cancer screening, and by which number
 
-SCREENING = {"X": ek.BinaryCounts(tp=30, fp=5, fn=20, tn=945),
-             "Y": ek.BinaryCounts(tp=47, fp=60, fn=3, tn=890)}
+SCREENING_COUNTS = {"X": dict(tp=30, fp=5, fn=20, tn=945), "Y": dict(tp=47, fp=60, fn=3, tn=890)}
+SCREENING = {name: ek.BinaryCounts(**c) for name, c in SCREENING_COUNTS.items()}
 
 
 def _screening_choice():
@@ -72,6 +77,16 @@ EX_01_2 = register(Exercise(
     },
     cases=[Case("the model and the number for a screening test", {}, _screening_choice)],
     solution="b",
+    kind_of_question="judgement",
+    data={"model_X": SCREENING_COUNTS["X"], "model_Y": SCREENING_COUNTS["Y"]},
+    feedback={
+        "a": "F0.5 weighs precision more, which suits a test where a false alarm is the costly "
+             "error; here a missed cancer is, and X misses 20 of the 50.",
+        "b": "a missed cancer is the costly error, so recall should weigh more: F2 does that, and Y "
+             "misses 3 cancers where X misses 20.",
+        "c": "with 950 of 1000 patients healthy, accuracy is mostly the healthy patients: X's higher "
+             "accuracy comes from fewer false alarms while it misses 17 more cancers.",
+    },
     hint="Which error is expensive here, a false positive or a false negative? F-beta with beta > 1 "
          "counts recall more, beta < 1 precision. Compute both models' F0.5 and F2 with "
          "ek.BinaryCounts(tp=..., fp=..., fn=..., tn=...).f_beta(beta), and remember that 950 of "
@@ -105,6 +120,8 @@ EX_01_3 = register(Exercise(
         _majority_case("a tie: 50 and 50", [50, 50]),
     ],
     solution=lambda class_sizes: max(class_sizes) / sum(class_sizes),
+    kind_of_question="transfer",
+    data={"department": [90, 10]},
     hint='the lazy model is right exactly on the members of the class it always predicts',
 ))
 

@@ -5,8 +5,11 @@
 * 02.2 -- transfer: the threshold of the lowest expected cost on the same
   rows, when a false negative costs five false positives (it is not the
   threshold of the highest F1);
-* 02.3 -- judgement: what to report after tuning a threshold on the
-  validation set (a choice).
+* 02.3 -- find the bug: a colleague tunes the threshold of the highest F1 on
+  the test set and reports that F1 (a choice, every option explained).
+
+The rows and the threshold are shown in the notebook by ``show("02.1")``: the
+notebook reads them from here, so the learner and the checker see one copy.
 
 Every expected value is computed with evalkit (``BinaryClassificationMetrics``,
 ``best_threshold``), never typed in; the right choice of 02.3 comes from a
@@ -27,6 +30,7 @@ __all__ = ["EX_02_1", "EX_02_2", "EX_02_3", "ROWS", "WRONG_ANSWERS"]
 ROWS = np.array([(0.9, 1), (0.8, 0), (0.7, 1), (0.7, 0), (0.5, 1),
                  (0.4, 0), (0.4, 0), (0.3, 1), (0.1, 0)], dtype=float)
 C_FP, C_FN = 1.0, 5.0
+THRESHOLD_02_1 = 0.4
 
 # --------------------------------------------------------------------------
 # 02.1  the confusion matrix at threshold 0.4
@@ -41,11 +45,13 @@ def _counts_at(rows, threshold):
 
 EX_02_1 = register(Exercise(
     id="02.1",
-    prompt="(tp, fp, fn, tn) of Spark's confusion matrix at threshold 0.4 for the nine rows",
+    prompt="(tp, fp, fn, tn) of Spark's confusion matrix of the rows at the threshold",
     kind="value",
-    cases=[Case("threshold 0.4: score >= 0.4 is predicted positive", {},
-                lambda: _counts_at(ROWS, 0.4))],
+    cases=[Case("score >= threshold is predicted positive", {},
+                lambda: _counts_at(ROWS, THRESHOLD_02_1))],
     solution=(3, 4, 1, 1),
+    kind_of_question="transfer",
+    data={"rows": [(float(s), int(y)) for s, y in ROWS], "threshold": THRESHOLD_02_1},
     hint="Spark predicts positive when score >= threshold, so both rows scored exactly 0.4 are "
          "predicted positive. Count the labels 1 and 0 above and below the line.",
 ))
@@ -64,11 +70,13 @@ def _cheapest_threshold(rows, c_fp, c_fn):
 
 EX_02_2 = register(Exercise(
     id="02.2",
-    prompt="the threshold of the lowest c_FP·FP + c_FN·FN (c_FP = 1, c_FN = 5) for the nine rows",
+    prompt="the threshold (a distinct score) of the lowest c_fp·FP + c_fn·FN for the rows",
     kind="value",
     cases=[Case("c_FN = 5 c_FP, thresholds among the distinct scores", {},
                 lambda: _cheapest_threshold(ROWS, C_FP, C_FN))],
     solution=0.3,
+    kind_of_question="transfer",
+    data={"rows": [(float(s), int(y)) for s, y in ROWS], "c_fp": C_FP, "c_fn": C_FN},
     hint="Make a table with one row per distinct score: FP and FN when everything scored at or "
          "above it is predicted positive, then 1·FP + 5·FN. The lowest total wins. (It need not be "
          "the threshold of the highest F1.)",
@@ -99,18 +107,33 @@ def _what_to_report():
 
 EX_02_3 = register(Exercise(
     id="02.3",
-    prompt="a threshold tuned by max F1 on the validation set: what goes in the report?",
+    prompt="what is wrong with the colleague's evaluation of a tuned threshold?",
     kind="choice",
     choices={
-        "a": "the tuned F1, since the validation set was not used to fit the model",
-        "b": "both thresholds' F1 on data used for neither fitting nor tuning, with an interval "
-             "for the difference",
-        "c": "the tuned F1, because the highest F1 over all thresholds is the model's true F1",
+        "a": "nothing: the test set was not used to fit the model, so its F1 is honest",
+        "b": "the threshold was chosen on the test rows, so the printed F1 is the best of many "
+             "tries on them: tune on a validation split, report the test F1 at that threshold",
+        "c": "best_threshold must be given predicted classes (0/1), not probabilities",
+        "d": "nothing wrong with the code, but F1 must be reported at 0.5: tuning a threshold is "
+             "never allowed",
     },
-    cases=[Case("the honest figure for a tuned threshold", {}, _what_to_report)],
+    feedback={
+        "a": "the model was not fitted on the test rows, but the threshold was: choosing the best "
+             "of many thresholds on those rows is fitting too, and the winner is partly the one "
+             "that got lucky on them.",
+        "b": "the maximum over thresholds on the test rows is optimistic; a threshold chosen on "
+             "other rows and scored on the test rows gives an honest F1 (section 5.2 measures the "
+             "gap).",
+        "c": "a threshold search needs the scores: with 0/1 predictions there is only one "
+             "threshold left to choose.",
+        "d": "tuning is fine and often needed (0.5 is no better a default than any other number); "
+             "what matters is where it is tuned and where it is scored.",
+    },
+    cases=[Case("the bug in an evaluation of a tuned threshold", {}, _what_to_report)],
     solution="b",
-    hint="Picking the best of many thresholds on one data set is itself fitting: the winner is "
-         "partly the one that got lucky on that data. Section 5.2 measures how lucky.",
+    kind_of_question="find the bug",
+    hint="Which rows did the colleague use to choose the threshold, and which to score it? "
+         "Picking the best of many candidates on some rows is itself a kind of fitting.",
 ))
 
 
@@ -126,5 +149,5 @@ WRONG_ANSWERS = {
         0.5,                  # the highest F1 (tied with 0.3), not the lowest cost
         0.1,                  # everything predicted positive
     ],
-    "02.3": ["a", "c"],
+    "02.3": ["a", "c", "d"],
 }

@@ -1,12 +1,13 @@
 """Exercises of notebook 03, ROC by hand.
 
-* 03.1 -- transfer: the six ROC points of a new ranking of the
-  logistic-regression post's six impressions, taking samples from the top
-  one at a time;
+* 03.1 -- predict, then compute: the misordered (click, non-click) pairs of a
+  new ranking of the logistic-regression post's six impressions, its AUC, and
+  the AUC after swapping its top two;
 * 03.2 -- transfer: the AUC that ``roc_auc_score`` reports for predicted
   classes (hard predictions: two blocks of ties), as the post's API example
   computes it;
-* 03.3 -- judgement: what an AUC of 0.08 most likely means (a choice).
+* 03.3 -- find the bug: a colleague's AUC far below 1/2 (``predict_proba``'s
+  column 0 scored); a choice, every option explained.
 
 Every expected value is computed with evalkit (``roc_curve``,
 ``roc_auc_score``, ``datasets.labels_from_counts``), never typed in.
@@ -23,7 +24,7 @@ import evalkit as ek
 from ..datasets import click_sequences, labels_from_counts
 from . import Case, Exercise, register
 
-__all__ = ["EX_03_1", "EX_03_2", "EX_03_3", "WRONG_ANSWERS"]
+__all__ = ["EX_03_1", "EX_03_2", "EX_03_3", "WRONG_ANSWERS", "fraud_model"]
 
 _Y, _SEQUENCES = click_sequences()          # clicks (1, 0, 1, 0, 0, 0)
 
@@ -33,25 +34,33 @@ _Y, _SEQUENCES = click_sequences()          # clicks (1, 0, 1, 0, 0, 0)
 SCORES_03_1 = np.array([0.3, 0.9, 0.8, 0.2, 0.7, 0.1])
 
 
-def _points(y_true, y_score):
-    """(FPR, TPR) after each sample taken from the top: the ROC curve without (0, 0)."""
-    fpr, tpr, _ = ek.roc_curve(y_true, y_score, drop_intermediate=False)
-    return np.column_stack([fpr, tpr])[1:]
+def _pairs_auc_and_swapped(y_true, y_score):
+    """[misordered (click, non-click) pairs, AUC, AUC with the top two samples swapped]."""
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score, dtype=float)
+    pos, neg = y_score[y_true == 1], y_score[y_true == 0]
+    misordered = int(np.sum(pos[:, None] < neg[None, :]))
+    top = np.argsort(-y_score, kind="stable")[:2]
+    swapped = y_score.copy()
+    swapped[top] = swapped[top[::-1]]
+    return [misordered, ek.roc_auc_score(y_true, y_score), ek.roc_auc_score(y_true, swapped)]
 
 
 EX_03_1 = register(Exercise(
     id="03.1",
-    prompt="the six (FPR, TPR) points of the ranking (0.3, 0.9, 0.8, 0.2, 0.7, 0.1), as a 6 x 2 list",
+    prompt="[misordered pairs, AUC, AUC after swapping the top two] of a fourth ranking, "
+           "predicted by counting pairs before you draw",
     kind="value",
-    cases=[Case("six points, one per sample taken", {}, lambda: _points(_Y, SCORES_03_1))],
-    solution=[[0.25, 0.0], [0.25, 0.5], [0.5, 0.5], [0.5, 1.0], [0.75, 1.0], [1.0, 1.0]],
-    hint="Sort by score, highest first; a click moves you up by 1/2, a non-click right by 1/4. "
-         "Write each point x first: [FPR, TPR].",
+    cases=[Case("the fourth model's ranking of the six impressions", {},
+                lambda: _pairs_auc_and_swapped(_Y, SCORES_03_1))],
+    solution=[3, Fraction(5, 8), Fraction(3, 4)],
+    kind_of_question="predict, then compute",
+    data={"clicked": [int(v) for v in _Y], "scores": SCORES_03_1.tolist()},
+    hint="A pair is one clicked and one not-clicked impression (2 x 4 = 8 pairs); it is misordered "
+         "when the non-clicked one scores higher. The AUC is the share of pairs in the right "
+         "order. Swapping two neighbours in the ranking changes the order of one pair only -- "
+         "does it fix or break it here?",
 ))
 
-
-# --------------------------------------------------------------------------
-# 03.2  the AUC of hard predictions: 36 of 40 malignant flagged, 12 of 60 benign
 
 _HARD = ek.BinaryCounts(tp=36, fp=12, fn=4, tn=48)
 
@@ -63,11 +72,13 @@ def _hard_auc():
 
 EX_03_2 = register(Exercise(
     id="03.2",
-    prompt="roc_auc_score(y_true, y_pred) for predicted classes: 36 of 40 positives and 12 of 60 "
-           "negatives predicted positive",
+    prompt="roc_auc_score(y_true, y_pred) for predicted classes (1 = flagged malignant)",
     kind="value",
     cases=[Case("hard predictions, two blocks of ties", {}, _hard_auc)],
     solution=Fraction(1, 2) * (Fraction(36, 40) + 1 - Fraction(12, 60)),
+    kind_of_question="transfer",
+    data={"malignant": _HARD.tp + _HARD.fn, "malignant_flagged": _HARD.tp,
+          "benign": _HARD.fp + _HARD.tn, "benign_flagged": _HARD.fp},
     hint="With two distinct scores the ROC path has one corner, at (FPR, TPR) of the predictions; "
          "both segments are diagonals of tied blocks. Add the area of the triangle and trapezoid "
          "under it, or count pairs: a positive predicted 1 beats a negative predicted 0, and equal "
@@ -79,45 +90,64 @@ EX_03_2 = register(Exercise(
 # 03.3  an AUC of 0.08
 
 
-def _flipped_scores(seed=3, n=400):
-    """Fraud scores with their sign flipped: (y_true, y_score) whose AUC is far below 1/2."""
+def fraud_model(seed=3, n=400):
+    """A colleague's test set: ``(y_test, proba)``, ``proba`` as ``predict_proba`` gives it.
+
+    Column 0 is the probability of "no fraud", column 1 of "fraud" (about 1 in 10).
+
+    >>> y, proba = fraud_model()
+    >>> y.shape, proba.shape, bool(np.allclose(proba.sum(axis=1), 1))
+    ((400,), (400, 2), True)
+    """
     rng = np.random.default_rng(seed)
     y = (rng.random(n) < 0.1).astype(int)
-    s = rng.normal(0.0, 1.0, n) + 2.0 * y
-    return y, -s
+    p_fraud = 1 / (1 + np.exp(-(rng.normal(0.0, 1.0, n) + 2.0 * y - 2.5)))
+    return y, np.column_stack([1 - p_fraud, p_fraud]).round(4)
 
 
 def _explain_low_auc():
-    y, s = _flipped_scores()
-    auc, flipped = ek.roc_auc_score(y, s), ek.roc_auc_score(y, -s)
-    # AUC(-s) = 1 - AUC(s): a ranking near 0 is a good ranking upside down
-    return "b" if auc < 0.2 and np.isclose(flipped, 1 - auc) and flipped > 0.8 else "a"
+    y, proba = fraud_model()
+    printed, fixed = ek.roc_auc_score(y, proba[:, 0]), ek.roc_auc_score(y, proba[:, 1])
+    # column 0 ranks "no fraud" first: its AUC is 1 - the AUC of column 1
+    return "b" if printed < 0.2 and np.isclose(fixed, 1 - printed) and fixed > 0.8 else "a"
 
 
 EX_03_3 = register(Exercise(
     id="03.3",
-    prompt="an AUC of 0.08 on the test set: what is the most likely explanation?",
+    prompt="the colleague's fraud AUC is far below 1/2: what is wrong?",
     kind="choice",
     choices={
         "a": "the model has learnt nothing about fraud",
-        "b": "the scores (or the labels) are the wrong way round: negated, they would rank well",
+        "b": "proba[:, 0] is the probability of no fraud: scored with proba[:, 1], the same model "
+             "ranks well",
         "c": "fraud is rare, and the AUC is unreliable on imbalanced data",
+        "d": "roc_auc_score must be given predicted classes (proba[:, 1] >= 0.5), not probabilities",
+    },
+    feedback={
+        "a": "a model that knows nothing ranks at random, and a random ranking has an AUC near "
+             "1/2; an AUC far below 1/2 is a good ranking upside down.",
+        "b": "column 0 ranks the honest payments first; the AUC of column 1 is exactly 1 minus the "
+             "printed one (section 5: negating the scores flips the curve).",
+        "c": "the AUC divides by the positives and by the negatives separately, so the class ratio "
+             "does not enter it; rarity widens its uncertainty but cannot push it far below 1/2.",
+        "d": "the AUC needs scores; predicted classes give the two-block AUC of exercise 03.2 and "
+             "throw the ranking away.",
     },
     cases=[Case("what an AUC far below 1/2 says", {}, _explain_low_auc)],
     solution="b",
-    hint="What AUC does a model that knows nothing get? And what happens to the AUC when every "
-         "score is negated (section 5)? The class ratio does not enter the AUC at all.",
+    kind_of_question="find the bug",
+    data={"y_test, proba": fraud_model},
+    hint="Compute the AUC of each column of proba. What does a model that knows nothing get? What "
+         "does negating every score do to the AUC (section 5)?",
 ))
 
 
-# --------------------------------------------------------------------------
-# Tempting wrong answers the checker must reject (tests/test_exercises.py).
-
 WRONG_ANSWERS = {
-    # (TPR, FPR) instead of (FPR, TPR): the order the post lists each step in
-    "03.1": [[[0.0, 0.25], [0.5, 0.25], [0.5, 0.5], [1.0, 0.5], [1.0, 0.75], [1.0, 1.0]]],
+    "03.1": [[5, Fraction(5, 8), Fraction(3, 4)],      # pairs in the right order given as misordered
+             [3, Fraction(3, 8), Fraction(1, 2)],      # the misordered share given as the AUC
+             [3, Fraction(5, 8), Fraction(1, 2)]],     # the swap read as breaking a pair
     "03.2": [0.9,                 # the TPR
              0.7,                 # TPR - FPR (Youden's J)
              0.5 * 0.9],          # only the triangle under the first segment
-    "03.3": ["a", "c"],
+    "03.3": ["a", "c", "d"],
 }

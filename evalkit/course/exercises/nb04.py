@@ -1,14 +1,13 @@
 """Exercises of notebook 04, AUC three ways and the area under the PR curve.
 
-* 04.1 -- transfer: the rank sum W of the positives and the ROC AUC from it,
-  by hand, on nine new scores with ties (W is not U: the AUC is
+* 04.1 -- transfer: the ROC AUC from a rank sum alone (no scores), and the
+  rank sums of the worst and the best ranking (W is not U: the AUC is
   (W - M(M+1)/2) / (M N));
 * 04.2 -- judgement: two fraud models, rare positives, a review budget of
   the top 100: the ROC AUC prefers one model, the top of the ranking (and
   the average precision) the other; a choice;
-* 04.3 -- transfer: Spark's ``areaUnderPR`` of a small ranking whose top
-  score is tied between a positive and a negative (so its first point
-  matters).
+* 04.3 -- find the bug: a new model's scikit-learn AP compared with an old
+  model's Spark ``areaUnderPR`` (two summaries of a PR curve).
 
 Every expected value is computed (numpy ranks, ``roc_auc_score``, the
 precision of the top 100, ``mllib.BinaryClassificationMetrics``), never typed
@@ -41,31 +40,51 @@ def _average_ranks(y_score):
 # --------------------------------------------------------------------------
 # 04.1  the rank sum W and the AUC from it, by hand
 
-Y_04_1 = np.array([1, 0, 1, 1, 0, 0, 1, 0, 0])
-S_04_1 = np.array([0.9, 0.8, 0.8, 0.6, 0.5, 0.5, 0.4, 0.2, 0.1])
+M_04_1, N_04_1, W_04_1 = 20, 30, 700   # positives, negatives, the positives' rank sum
 
 
-def _w_and_auc():
-    w = float(_average_ranks(S_04_1)[Y_04_1 == 1].sum())
-    return [w, ek.roc_auc_score(Y_04_1, S_04_1)]
+def _ranking_with_rank_sum(m, n, w):
+    """Scores (the ranks 1..m+n themselves) whose m positives have rank sum ``w``."""
+    ranks = list(range(n + 1, n + m + 1))           # positives on top: the largest sum
+    deficit = sum(ranks) - w
+    free = sorted(set(range(1, m + n + 1)) - set(ranks))
+    for i in range(m):                              # move the lowest positives down first
+        while deficit > 0 and free and free[0] < ranks[i]:
+            lower = max(r for r in free if r < ranks[i] and ranks[i] - r <= deficit) \
+                if any(ranks[i] - r <= deficit for r in free if r < ranks[i]) else None
+            if lower is None:
+                break
+            free.remove(lower)
+            free.append(ranks[i])
+            free.sort()
+            deficit -= ranks[i] - lower
+            ranks[i] = lower
+    if deficit:
+        raise ValueError("no ranking has that rank sum")
+    y = np.zeros(m + n, dtype=int)
+    y[np.array(ranks) - 1] = 1
+    return y, np.arange(1, m + n + 1, dtype=float)
+
+
+def _auc_and_bounds():
+    auc = ek.roc_auc_score(*_ranking_with_rank_sum(M_04_1, N_04_1, W_04_1))
+    bottom = float(_average_ranks(np.arange(M_04_1 + N_04_1))[:M_04_1].sum())
+    top = float(_average_ranks(np.arange(M_04_1 + N_04_1))[-M_04_1:].sum())
+    return [auc, bottom, top]
 
 
 EX_04_1 = register(Exercise(
     id="04.1",
-    prompt="[W, auc] for y = [1, 0, 1, 1, 0, 0, 1, 0, 0], "
-           "scores = [0.9, 0.8, 0.8, 0.6, 0.5, 0.5, 0.4, 0.2, 0.1]",
+    prompt="[AUC, the smallest and the largest rank sum possible] from a rank sum alone",
     kind="value",
-    cases=[Case("the rank sum W and the AUC of the nine scores", {}, _w_and_auc)],
-    solution=[Fraction(51, 2), Fraction(31, 40)],
-    hint="Sort the scores from lowest to highest; two tied scores both get the mean of the two "
-         "ranks they occupy. W adds the ranks of the clicked items only. W is not yet the "
-         "number of pairs won: subtract M(M+1)/2 (M clicked items) to get U, then divide U "
-         "by M times N.",
+    cases=[Case("20 positives, 30 negatives, rank sum 700", {}, _auc_and_bounds)],
+    solution=[Fraction(49, 60), 210, 810],
+    kind_of_question="transfer: no scores, only the rank sum",
+    data={"positives": M_04_1, "negatives": N_04_1, "rank_sum_of_positives": W_04_1},
+    hint="With no ties, the positives' ranks are distinct: the smallest sum puts them at ranks "
+         "1..M, the largest at the top M ranks. U = W - M(M+1)/2 counts the (positive, negative) "
+         "pairs in the right order; the AUC is U over all M·N pairs.",
 ))
-
-
-# --------------------------------------------------------------------------
-# 04.2  which fraud model: ROC AUC or the top of the ranking?
 
 
 def fraud_scores():
@@ -112,6 +131,17 @@ EX_04_2 = register(Exercise(
     cases=[Case("the model that serves a team reviewing the top 100", {},
                 _better_for_the_review_team)],
     solution="b",
+    kind_of_question="judgement",
+    data={"y_fraud, score_a, score_b": fraud_scores, "reviewed_per_day": 100},
+    feedback={
+        "a": "the ROC AUC averages over the whole ranking, and its false-positive rate divides by "
+             "about 19,900 honest payments: the reviewers only ever see the top 100, where A puts fewer "
+             "frauds.",
+        "b": "the team's work is the top of the ranking; B's precision among its 100 highest "
+             "scores, and its average precision, which weighs the top, are higher.",
+        "c": "equal ROC AUCs do not make equal models: where in the ranking the frauds sit decides "
+             "what a reviewer of the top 100 finds, and there the models differ a lot.",
+    },
     hint="Compute ek.roc_auc_score and ek.average_precision_score for each model, and the share "
          "of fraud among the 100 payments each model scores highest (sort by score, descending). "
          "The ROC curve divides false alarms by all the honest payments; the reviewers only "
@@ -122,52 +152,61 @@ EX_04_2 = register(Exercise(
 # --------------------------------------------------------------------------
 # 04.3  Spark's areaUnderPR, first point (0, precision at the highest threshold)
 
-Y_04_3 = np.array([1, 0, 0, 1, 0, 1, 0])
-S_04_3 = np.array([0.8, 0.8, 0.6, 0.5, 0.4, 0.3, 0.1])
+Y_04_3 = np.array([0, 1, 1, 0, 1, 0, 0, 1, 0, 0])                # the new model's ranking
+S_04_3 = np.array([0.95, 0.85, 0.75, 0.65, 0.55, 0.45, 0.35, 0.25, 0.15, 0.05])
+OLD_AREA_UNDER_PR = 0.50                                         # the old model, from Spark
 
 
-def _spark_area(pr_first_point="spark"):
-    rows = np.column_stack([S_04_3, Y_04_3])
-    return BinaryClassificationMetrics(rows, pr_first_point=pr_first_point).area_under_pr()
+def _spark_area(y=Y_04_3, s=S_04_3):
+    return BinaryClassificationMetrics(np.column_stack([s, y])).area_under_pr()
+
+
+def _what_is_wrong():
+    spark_new, sklearn_new = _spark_area(), ek.average_precision_score(Y_04_3, S_04_3)
+    # the claim compares sklearn's AP of the new model with Spark's area of the old one
+    return "b" if spark_new < OLD_AREA_UNDER_PR < sklearn_new else "a"
 
 
 EX_04_3 = register(Exercise(
     id="04.3",
-    prompt="Spark's areaUnderPR for y = [1, 0, 0, 1, 0, 1, 0], "
-           "scores = [0.8, 0.8, 0.6, 0.5, 0.4, 0.3, 0.1]",
-    kind="value",
-    cases=[Case("trapezoids from (0, precision at the highest score)", {}, _spark_area)],
-    solution=Fraction(1, 6) + Fraction(1, 3) * (Fraction(1, 3) + Fraction(1, 2)) / 2
-    + Fraction(1, 3) * (Fraction(2, 5) + Fraction(1, 2)) / 2,
-    hint="One point per distinct score, from the highest: (recall, precision) with recall = TP / 3 "
-         "and precision = TP / (TP + FP) of everything scored at or above it. Spark starts at "
-         "recall 0 with the precision of the first point, then joins the points by straight "
-         "lines: add up the trapezoids, (R_k - R_k-1) times the mean of the two precisions.",
+    prompt="the new model's average_precision_score beats the old model's areaUnderPR: is it better?",
+    kind="choice",
+    choices={
+        "a": "nothing is wrong: both numbers are areas under the PR curve, so they compare",
+        "b": "the numbers are two different summaries of a PR curve; on the old model's "
+             "summary, Spark's, the new model scores lower",
+        "c": "PR areas can never be compared between two models; compare ROC AUCs",
+        "d": "Spark bins the scores, so its number is approximate; more bins would settle it",
+    },
+    feedback={
+        "a": "scikit-learn's AP is a step sum (each recall step times the precision there); "
+             "Spark joins the points by straight lines from a first point at recall 0. On the "
+             "same ranking they differ by 0.1 here.",
+        "b": "compute the new model's areaUnderPR the way the old number was computed "
+             "(evalkit.mllib.BinaryClassificationMetrics): it is below the old model's.",
+        "c": "two models' PR areas compare well when they are the same summary on the same test "
+             "set; and the ROC AUC answers another question (section 9).",
+        "d": "with numBins = 0 (and with ten distinct scores even at the default) Spark's number "
+             "is exact; the difference is the rule, not the binning.",
+    },
+    cases=[Case("a new model's AP against an old model's areaUnderPR", {}, _what_is_wrong)],
+    solution="b",
+    kind_of_question="find the bug",
+    data={"y_new": Y_04_3.tolist(), "scores_new": S_04_3.tolist(),
+          "old_area_under_pr": OLD_AREA_UNDER_PR},
+    hint="Compute both summaries of the new model: ek.average_precision_score(y_new, scores_new) "
+         "and Spark's areaUnderPR (evalkit.mllib.BinaryClassificationMetrics on (score, label) "
+         "rows). Which one is the old number?",
 ))
 
 
-# --------------------------------------------------------------------------
-# Tempting wrong answers the checker must reject (tests/test_exercises.py).
+_M, _N, _W = M_04_1, N_04_1, W_04_1
 
-
-def _ordinal_w_and_auc():
-    """Ties broken by position instead of averaged."""
-    ranks = np.empty(len(S_04_1))
-    ranks[np.argsort(S_04_1, kind="stable")] = np.arange(1, len(S_04_1) + 1)
-    m, n = int(Y_04_1.sum()), int(len(Y_04_1) - Y_04_1.sum())
-    w = float(ranks[Y_04_1 == 1].sum())
-    return [w, (w - m * (m + 1) / 2) / (m * n)]
-
-
-_W, _AUC = _w_and_auc()
-_M, _N = int(Y_04_1.sum()), int(len(Y_04_1) - Y_04_1.sum())
 
 WRONG_ANSWERS = {
-    "04.1": [[_W, _W / (_M * _N)],                                  # W divided without subtracting
-             [_W - _M * (_M + 1) / 2, _AUC],                        # U given for W
-             [_W, (_W - _M * (_M - 1) / 2) / (_M * _N)],            # "pairs of two positives"
-             _ordinal_w_and_auc()],
+    "04.1": [[_W / (_M * _N), 210, 810],                             # W divided without subtracting
+             [(_W - _M * (_M - 1) / 2) / (_M * _N), 210, 810],       # "pairs of two positives"
+             [Fraction(49, 60), 1, 50]],                             # one rank, not a sum
     "04.2": ["a", "c"],
-    "04.3": [ek.average_precision_score(Y_04_3, S_04_3),    # AP (steps), not trapezoids
-             _spark_area("legacy")],                        # first point (0, 1)
+    "04.3": ["a", "c", "d"],
 }

@@ -1,7 +1,7 @@
 """Exercises of notebook 05, multiclass averaging.
 
-* 05.1 -- transfer: the macro-averaged recall of a model given by a new
-  3 x 3 confusion matrix, by hand;
+* 05.1 -- predict, then compute: how much macro recall gains when five
+  errors of the largest class are fixed, and when five of the smallest are;
 * 05.2 -- transfer: the micro-averaged F1 of the same model (it is the
   accuracy: the trace over the total);
 * 05.3 -- judgement: which average to report so that a model missing the
@@ -22,7 +22,7 @@ import evalkit as ek
 from ..datasets import labels_from_counts
 from . import Case, Exercise, register
 
-__all__ = ["EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS", "EXERCISE_MATRIX",
+__all__ = ["FIXED", "EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS", "EXERCISE_MATRIX",
            "TRIAGE_CLASSES", "TRIAGE_X", "TRIAGE_Y"]
 
 #: The matrix of 05.1 and 05.2: rows actual, columns predicted.
@@ -34,24 +34,40 @@ EXERCISE_MATRIX = np.array([[50, 3, 2],
 # 05.1  macro recall of the matrix
 
 
-def _macro_recall():
-    return ek.recall_score(*labels_from_counts(EXERCISE_MATRIX), average="macro")
+FIXED = 5   # misclassified samples of one class moved to the diagonal
+
+
+def _fixed(matrix, cls, n=FIXED):
+    """The matrix with ``n`` errors of class ``cls`` (largest off-diagonal cells first) fixed."""
+    m = np.array(matrix)
+    for j in sorted((j for j in range(len(m)) if j != cls), key=lambda c: -m[cls, c]):
+        moved = min(n, m[cls, j])
+        m[cls, j] -= moved
+        m[cls, cls] += moved
+        n -= moved
+    return m
+
+
+def _recall_gains():
+    def macro(matrix):
+        return ek.recall_score(*labels_from_counts(matrix), average="macro")
+
+    base = macro(EXERCISE_MATRIX)
+    return [macro(_fixed(EXERCISE_MATRIX, 0)) - base, macro(_fixed(EXERCISE_MATRIX, 2)) - base]
 
 
 EX_05_1 = register(Exercise(
     id="05.1",
-    prompt="the macro-averaged recall of the model whose confusion matrix is given",
+    prompt="[gain in macro recall when 5 errors of class 0 are fixed, gain when 5 of class 2 are]",
     kind="value",
-    cases=[Case("macro recall of the 3 x 3 matrix", {}, _macro_recall)],
-    solution=(Fraction(50, 55) + Fraction(30, 40) + Fraction(15, 25)) / 3,
-    hint="Recall divides by the actual class, that is, by the row: for each class, the diagonal "
-         "cell over its row's total. Macro is the plain mean of the three recalls, each class "
-         "counting once whatever its size.",
+    cases=[Case("five errors fixed in the largest class, or in the smallest", {}, _recall_gains)],
+    solution=[Fraction(5, 55) / 3, Fraction(5, 25) / 3],
+    kind_of_question="predict, then compute",
+    data={"confusion_matrix": EXERCISE_MATRIX.tolist(), "fixed": FIXED},
+    hint="Recall divides by the actual class, the row. Fixing an error of class c raises only "
+         "class c's recall, by 1 / (its row's total); macro divides the sum of the recalls by the "
+         "number of classes. (Micro recall would rise by the same 5/120 either way.)",
 ))
-
-
-# --------------------------------------------------------------------------
-# 05.2  the micro-averaged F1 of the same matrix
 
 
 def _micro_f1(matrix=EXERCISE_MATRIX):
@@ -64,6 +80,8 @@ EX_05_2 = register(Exercise(
     kind="value",
     cases=[Case("micro F1 of the 3 x 3 matrix", {}, _micro_f1)],
     solution=Fraction(50 + 30 + 15, 120),
+    kind_of_question="transfer",
+    data={"confusion_matrix": EXERCISE_MATRIX.tolist()},
     hint="With one predicted label per sample, every error is one false negative of its actual "
          "class and one false positive of its predicted class, so pooled precision and pooled "
          "recall have the same denominator: the number of samples. Which familiar metric is that?",
@@ -110,6 +128,16 @@ EX_05_3 = register(Exercise(
     cases=[Case("the average that a model ignoring the critical calls cannot game", {},
                 _the_average_that_sees_the_missed_class)],
     solution="c",
+    kind_of_question="judgement",
+    data={"classes": TRIAGE_CLASSES, "model_X": TRIAGE_X.tolist(), "model_Y": TRIAGE_Y.tolist()},
+    feedback={
+        "a": "micro F1 pools every call, so the 10 critical calls are 1 % of it: model X, which "
+             "never predicts critical, still scores higher than Y on it.",
+        "b": "weighting by calls gives the critical class a weight of 10 in 1,000, so its F1 of 0 "
+             "barely moves the average: X still beats Y.",
+        "c": "each class counts a third, so X's F1 of 0 on the critical calls costs it a third of "
+             "the scale: the only average that ranks X below Y.",
+    },
     hint="Model X never predicts the critical class, so that class's F1 is 0 for X. How much can "
          "10 calls out of 1,000 move an average that counts calls, or weights classes by their "
          "calls? Compute all three averages for both models and see which one ranks X below Y.",

@@ -4,9 +4,9 @@
   suggestions, a repeated label counting once per row;
 * 06.2 -- transfer: the micro-averaged F1@2 of the same suggestions,
   2·Σtp / (Σsupport + Σpredicted);
-* 06.3 -- judgement: which number of the top-k report answers "how often was
-  the bought item among the k suggestions?" (micro recall@k, the top-k
-  accuracy); a choice.
+* 06.3 -- find the bug: a colleague reads micro precision@3 as "how often
+  the bought item was among the three" (it is micro recall@3, the top-k
+  accuracy); a choice, every option explained.
 
 Every expected value is computed with evalkit, never typed in.
 """
@@ -22,7 +22,7 @@ import evalkit as ek
 from . import Case, Exercise, register
 
 __all__ = ["EX_06_1", "EX_06_2", "EX_06_3", "WRONG_ANSWERS", "BOOKSHOP_BOUGHT",
-           "BOOKSHOP_SUGGESTED"]
+           "BOOKSHOP_SUGGESTED", "shop"]
 
 #: The bookshop of 06.1 and 06.2: the genre each customer bought, and the
 #: three genres suggested to them, best first (customer 3's list repeats "crime").
@@ -53,6 +53,8 @@ EX_06_1 = register(Exercise(
     kind="value",
     cases=[Case("precision@2 of crime, first two suggestions only", {}, _crime_precision_at_2)],
     solution=Fraction(2, 6),
+    kind_of_question="transfer",
+    data={"bought": BOOKSHOP_BOUGHT, "suggested": BOOKSHOP_SUGGESTED, "k": 2},
     hint="Look only at the first two suggestions of each row. Count the customers whose first two "
          "include crime -- once per customer, even where crime appears twice -- and, among them, "
          "those who bought crime.",
@@ -74,6 +76,8 @@ EX_06_2 = register(Exercise(
     kind="value",
     cases=[Case("micro F1@2 over all genres", {}, _micro_f1_at_2)],
     solution=Fraction(2 * 5, 8 + 14),
+    kind_of_question="transfer",
+    data={"bought": BOOKSHOP_BOUGHT, "suggested": BOOKSHOP_SUGGESTED, "k": 2},
     hint="Pool the counts over the genres: the hits (customers whose first two include what they "
          "bought), the supports (one per customer) and the predictions (distinct genres in each "
          "customer's first two). Then F1 = 2 x hits / (supports + predictions).",
@@ -83,10 +87,16 @@ EX_06_2 = register(Exercise(
 # --------------------------------------------------------------------------
 # 06.3  which number is "how often was the bought item among the suggestions?"
 
-_NAMES = {"a": ("macro", 0), "b": ("micro", 0), "c": ("macro", 1), "d": ("micro", 1)}
+_NAMES = [("macro", 0), ("micro", 0), ("macro", 1), ("micro", 1)]
 
 
-def _random_shop(seed=63, n=300, n_items=12, k=3):
+def shop(seed=63, n=300, n_items=12, k=3):
+    """An online shop's page views: ``(bought, shown)``, the item bought and the 3 items shown.
+
+    >>> bought, shown = shop()
+    >>> bought.shape, shown.shape
+    ((300,), (300, 3))
+    """
     rng = np.random.default_rng(seed)
     bought = rng.integers(0, n_items, n)
     scores = rng.random((n, n_items))
@@ -96,33 +106,48 @@ def _random_shop(seed=63, n=300, n_items=12, k=3):
 
 def _the_number_that_answers():
     """The one entry of the report that equals the share of rows whose label is in the top 3."""
-    bought, shown = _random_shop()
+    bought, shown = shop()
     share = float(np.mean([b in row for b, row in zip(bought, shown)]))
-    matches = [letter for letter, (average, which) in _NAMES.items()
+    matches = [(average, which) for average, which in _NAMES
                if np.isclose(ek.precision_recall_fscore_at_k(bought, shown, k=3, average=average)[which],
                              share)]
-    if len(matches) != 1:
-        raise RuntimeError(f"06.3's data should single out one entry, got {matches}")
-    return matches[0]
+    if matches != [("micro", 1)]:
+        raise RuntimeError(f"06.3's data should single out micro recall, got {matches}")
+    micro_p = ek.precision_recall_fscore_at_k(bought, shown, k=3, average="micro")[0]
+    return "b" if np.isclose(micro_p * 3, share) else "a"
 
 
 EX_06_3 = register(Exercise(
     id="06.3",
-    prompt="which number of the top-k report is 'how often was the bought item among the three?'",
+    prompt="the colleague reads micro precision@3 as 'how often the bought item was among the three'",
     kind="choice",
-    choices={"a": "macro precision@3", "b": "micro precision@3", "c": "macro recall@3",
-             "d": "micro recall@3"},
+    choices={
+        "a": "nothing is wrong: precision@3 is the share of page views whose three suggestions "
+             "include the item bought",
+        "b": "precision@3 divides the hits by the three suggestions of every page, so it is a "
+             "third of the share asked for; that share is micro recall@3 (the top-3 accuracy)",
+        "c": "the colleague should have quoted macro precision@3, which counts each item alike",
+        "d": "the colleague should have quoted micro F1@3, which balances the two",
+    },
+    feedback={
+        "a": "precision@3 asks how many of the suggestions were bought: each page view has three "
+             "suggestions and at most one of them was bought, so it can never exceed 1/3.",
+        "b": "the question divides by page views, one per customer: pooled over all items, the "
+             "hits over the customers is micro recall@3, and here it is exactly 3 times micro "
+             "precision@3.",
+        "c": "macro precision averages the items' precisions, still dividing by suggestions, and "
+             "weighs rare items like frequent ones: it answers neither question.",
+        "d": "F1 mixes the two ratios; the product team's question is one of them, recall.",
+    },
     cases=[Case("the report entry that is the share of page views with a hit", {},
                 _the_number_that_answers)],
-    solution="d",
-    hint="The question divides by the number of page views: one per customer, whatever they bought. "
-         "Which ratio has the customers of the class in its denominator, and which average pools "
-         "the counts before dividing rather than averaging the classes?",
+    solution="b",
+    kind_of_question="find the bug",
+    data={"bought, shown": shop},
+    hint="Compute ek.precision_recall_fscore_at_k(bought, shown, k=3, average=...) for 'micro' and "
+         "'macro', and the share of rows whose bought item is in shown. What does each ratio "
+         "divide by?",
 ))
-
-
-# --------------------------------------------------------------------------
-# Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 
 def _counting_repeats():
@@ -140,5 +165,5 @@ WRONG_ANSWERS = {
                                              average="macro")[2],
              ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=2,
                                              average="weighted")[2]],
-    "06.3": ["a", "b", "c"],
+    "06.3": ["a", "c", "d"],
 }

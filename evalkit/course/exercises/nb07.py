@@ -1,7 +1,7 @@
 """Exercises of notebook 07, rating errors.
 
-* 07.1 -- the NMAE of one user on the Jester scale (-10 to +10): transfer
-  of section 5 to a new scale;
+* 07.1 -- transfer to new scales, then a judgement: a joke model (Jester,
+  -10 to +10) and a film model (1 to 5 stars); which errs less?
 * 07.2 -- write ``user_averaged_rmse(y_true, y_pred, users)``: each user's
   RMSE, then the mean over users;
 * 07.3 -- a judgement: two models, one with the lower MAE and one with the
@@ -18,7 +18,7 @@ import evalkit as ek
 
 from . import Case, Exercise, register
 
-__all__ = ["EX_07_1", "EX_07_2", "EX_07_3", "WRONG_ANSWERS", "two_models"]
+__all__ = ["FILM_RANGE", "section_1_ratings", "EX_07_1", "EX_07_2", "EX_07_3", "WRONG_ANSWERS", "two_models"]
 
 
 # --------------------------------------------------------------------------
@@ -28,24 +28,51 @@ JESTER_RANGE = (-10, 10)
 Y_07_1 = np.array([7.5, -3.0, 9.0, 1.5])
 P_07_1 = np.array([5.0, -6.0, 9.5, 4.0])
 
+FILM_RANGE = (1, 5)
+Y_FILMS = np.array([4.0, 2.0, 5.0, 3.0])
+P_FILMS = np.array([3.5, 3.0, 4.0, 3.5])
+
+
+def _which_errs_less():
+    mae_j, mae_f = ek.mean_absolute_error(Y_07_1, P_07_1), ek.mean_absolute_error(Y_FILMS, P_FILMS)
+    nmae_j = ek.normalized_mean_absolute_error(Y_07_1, P_07_1, rating_range=JESTER_RANGE)
+    nmae_f = ek.normalized_mean_absolute_error(Y_FILMS, P_FILMS, rating_range=FILM_RANGE)
+    return "b" if mae_j > mae_f and nmae_j < nmae_f else "a"
+
+
 EX_07_1 = register(Exercise(
     id="07.1",
-    prompt="the NMAE of a user who rated four jokes on the -10..10 scale",
-    kind="value",
-    cases=[Case("ratings 7.5, -3.0, 9.0, 1.5; predictions 5.0, -6.0, 9.5, 4.0", {},
-                lambda: ek.normalized_mean_absolute_error(Y_07_1, P_07_1,
-                                                          rating_range=JESTER_RANGE))],
-    solution=(2.5 + 3.0 + 0.5 + 2.5) / 4 / 20,
-    hint="First the MAE: the mean of the four |prediction - rating|. Then divide by the width of "
-         "the scale, the highest possible rating minus the lowest possible one (not the highest "
-         "this user gave).",
+    prompt="the film model's MAE is the smaller: does it err less than the joke model?",
+    kind="choice",
+    choices={
+        "a": "yes: its MAE is smaller, and MAE is in rating units",
+        "b": "no: on the width of each scale (NMAE) the joke model errs less",
+        "c": "no way to tell: errors on two different scales never compare",
+        "d": "yes: divided by the highest rating (10 and 5) the film model still errs less",
+    },
+    feedback={
+        "a": "a joke point and a film star are different units: a miss of 2 on a 20-point scale "
+             "is smaller than a miss of 0.75 on a 4-point one.",
+        "b": "NMAE divides the MAE by r_max - r_min, 20 for jokes and 4 for films, and then the "
+             "joke model's relative error is the smaller.",
+        "c": "that is what NMAE is for: a miss as a share of the scale's width compares across "
+             "scales.",
+        "d": "the width of a scale is r_max - r_min, not r_max: -10..10 is 20 points wide and "
+             "1..5 only 4, and dividing by the right width reverses the verdict.",
+    },
+    cases=[Case("a joke user and a film user", {}, _which_errs_less)],
+    solution="b",
+    kind_of_question="transfer: a new scale, then a judgement",
+    data={"jokes_rated": Y_07_1.tolist(), "jokes_predicted": P_07_1.tolist(),
+          "joke_scale": JESTER_RANGE,
+          "films_rated": Y_FILMS.tolist(), "films_predicted": P_FILMS.tolist(),
+          "film_scale": FILM_RANGE},
+    hint="Compute each user's MAE, then divide it by the width of its scale, r_max - r_min "
+         "(ek.normalized_mean_absolute_error(y, p, rating_range=(lo, hi)) does both).",
 ))
 
 
-# --------------------------------------------------------------------------
-# 07.2  user-averaged RMSE
-
-def _section_1():
+def section_1_ratings():
     users = ["ann"] * 4 + ["bob"] * 3 + ["cai"] * 5 + ["dan"] * 2
     y = [5, 4, 3, 4, 2, 1, 4, 4, 5, 3, 2, 1, 3, 5]
     p = [4.5, 4.0, 3.5, 3.0, 3.0, 1.5, 3.5, 4.0, 4.5, 3.0, 2.5, 1.5, 4.0, 4.5]
@@ -78,7 +105,7 @@ def _user_averaged_rmse_solution(y_true, y_pred, users):
 
 
 _CASES_07_2 = [
-    ("the ratings of section 1", *_section_1()),
+    ("the ratings of section 1", *section_1_ratings()),
     ("one user", [1, 2, 3, 4, 5], [1.5, 2.0, 2.0, 4.5, 5.0], ["u"] * 5),
     ("300 ratings, 25 heavy and light users", *_random_ratings(1)),
     ("user ids as strings, not in order", *_random_ratings(2, n=120, n_users=8, strings=True)),
@@ -91,6 +118,8 @@ EX_07_2 = register(Exercise(
     cases=[Case(d, {"y_true": list(y), "y_pred": list(p), "users": list(u)},
                 _user_averaged_rmse_reference) for d, y, p, u in _CASES_07_2],
     solution=_user_averaged_rmse_solution,
+    kind_of_question="transfer",
+    data={"y, p, users": section_1_ratings},
     hint="Group the squared errors by user; per user take the mean and then the square root (the "
          "RMSE of that user); finally the plain mean of those RMSEs. Taking the square root after "
          "averaging over all users gives a different number.",
@@ -145,6 +174,16 @@ EX_07_3 = register(Exercise(
     cases=[Case("the model for a site where large misses are what costs", {},
                 _model_for_the_site)],
     solution="b",
+    kind_of_question="judgement",
+    data={"y, pred_a, pred_b": two_models},
+    feedback={
+        "a": "A's lower MAE comes from being very close on most ratings, but it misses by 2.5 "
+             "stars on about 8 % of them: the misses that lose subscribers.",
+        "b": "squaring charges a large miss much more than a small one, so RMSE ranks by the "
+             "misses this site fears; count them: B predicts far fewer low ratings at 4 or more.",
+        "c": "the two metrics do not cancel: they rank the models differently because they weigh "
+             "large misses differently, and the site says which weighing it needs.",
+    },
     hint="Compute ek.mean_absolute_error and ek.root_mean_squared_error for both models, and "
          "count, for each, the ratings of 2 or less it predicted at 4 or more. Which metric "
          "charges more for a large miss?",
@@ -167,8 +206,7 @@ def _sqrt_of_mean_user_mse(y_true, y_pred, users):
 _MAE_07_1 = ek.mean_absolute_error(Y_07_1, P_07_1)
 
 WRONG_ANSWERS = {
-    "07.1": [_MAE_07_1, _MAE_07_1 / 10, _MAE_07_1 / 21,
-             _MAE_07_1 / float(Y_07_1.max() - Y_07_1.min())],
+    "07.1": ["a", "c", "d"],
     "07.2": [_pooled_rmse, _sqrt_of_mean_user_mse],
     "07.3": ["a", "c"],
 }

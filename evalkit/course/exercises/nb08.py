@@ -1,7 +1,7 @@
 """Exercises of notebook 08, ranking metrics.
 
-* 08.1 -- one user's AP under the post's denominator (R) and Spark's
-  ``meanAveragePrecisionAt(5)`` (min(R, k)): transfer to a new list;
+* 08.1 -- predict, then compute: a perfect top 5 for a user with 12 relevant
+  items, under the post's denominator (R) and Spark's (min(R, k)); a choice;
 * 08.2 -- write ``ndcg_binary(ranked, relevant, k)``, NDCG@k with the ideal
   DCG from all relevant items (trec_eval's convention);
 * 08.3 -- a judgement: which convention explains a colleague's higher MAP@10.
@@ -26,32 +26,50 @@ __all__ = ["EX_08_1", "EX_08_2", "EX_08_3", "WRONG_ANSWERS", "colleague"]
 # 08.1  AP with R and with min(R, k)
 
 #: A list of 10 with hits at ranks 2, 3 and 7; the fourth relevant item is never recommended.
-LIST_08_1 = ["x1", "r1", "r2", "x2", "x3", "x4", "r3", "x5", "x6", "x7"]
-RELEVANT_08_1 = {"r1", "r2", "r3", "r4"}
+LIST_08_1 = ["r1", "r2", "r3", "r4", "r5", "x1", "r6", "x2", "x3", "x4"]
+RELEVANT_08_1 = {f"r{i}" for i in range(1, 13)}           # 12 relevant items
+K_08_1 = 5
 
 
-def _ap_and_spark_ap5():
-    ap = ek.mean_average_precision([LIST_08_1], [RELEVANT_08_1])
-    spark = ek.RankingMetrics([(LIST_08_1, sorted(RELEVANT_08_1))]).mean_average_precision_at(5)
-    return [ap, spark]
+def _ap_at_5_two_ways():
+    by_r = ek.mean_average_precision([LIST_08_1], [RELEVANT_08_1], K_08_1, denominator="relevant")
+    spark = ek.mean_average_precision([LIST_08_1], [RELEVANT_08_1], K_08_1,
+                                      denominator="min_relevant_k")
+    if np.isclose(by_r, K_08_1 / len(RELEVANT_08_1)) and np.isclose(spark, 1.0):
+        return "b"
+    raise RuntimeError("08.1's list no longer separates the two denominators")
 
 
 EX_08_1 = register(Exercise(
     id="08.1",
-    prompt="[AP with denominator R, Spark's AP@5 with denominator min(R, 5)] for hits at ranks "
-           "2, 3, 7 of R = 4",
-    kind="value",
-    cases=[Case("hits at ranks 2, 3 and 7, four relevant items", {}, _ap_and_spark_ap5)],
-    solution=[(Fraction(1, 2) + Fraction(2, 3) + Fraction(3, 7)) / 4,
-              (Fraction(1, 2) + Fraction(2, 3)) / 4],
-    hint="For each hit, the precision at its rank: (hits so far) / (its rank). AP sums them and "
-         "divides by R. At k = 5 only the hits in the first 5 ranks count, and Spark divides by "
-         "min(R, 5).",
+    prompt="AP@5 of a user with 12 relevant items and five hits in the top 5: the post's "
+           "denominator R and Spark's min(R, k)",
+    kind="choice",
+    choices={
+        "a": "both give 1: the top 5 could not be better",
+        "b": "the post's (divided by R) gives 5/12, Spark's (divided by min(R, 5)) gives 1",
+        "c": "both give 5/12: seven relevant items are missing from the top 5",
+        "d": "the post's gives 1, Spark's gives 5/12",
+    },
+    feedback={
+        "a": "only the min(R, k) denominator forgives what a list of 5 cannot hold; dividing by "
+             "R = 12 charges the list for the 7 relevant items it had no room for.",
+        "b": "each hit's precision is 1, their sum 5; the post divides by R = 12, Spark by "
+             "min(R, k) = 5, the most hits a top 5 can have.",
+        "c": "that is the post's number only; Spark's meanAveragePrecisionAt(k) divides by "
+             "min(R, k), so a perfect top 5 gets 1.",
+        "d": "the two denominators are the other way round: min(R, k) = 5 is Spark's, R = 12 the "
+             "post's.",
+    },
+    cases=[Case("five hits in the top 5, twelve relevant items", {}, _ap_at_5_two_ways)],
+    solution="b",
+    kind_of_question="predict, then compute",
+    data={"ranked": LIST_08_1, "relevant": sorted(RELEVANT_08_1, key=lambda r: int(r[1:])),
+          "k": K_08_1},
+    hint="Write each hit's precision at its rank (hits so far / rank) for the first 5 ranks, add "
+         "them, then divide once by R and once by min(R, k). Predict first, then check with "
+         "ek.mean_average_precision(ranked_lists, relevant_sets, k, denominator=...).",
 ))
-
-
-# --------------------------------------------------------------------------
-# 08.2  NDCG@k, binary, ideal from all relevant items
 
 
 def _random_case(seed, n_users=40, n_items=30, strings=False):
@@ -82,7 +100,7 @@ _CASES_08_2 = [
 
 
 def _ndcg_reference(ranked, relevant, k):
-    return ek.ndcg_at_k(ranked, relevant, k, empty="zero")
+    return ek.ndcg_at_k(ranked, relevant, k, zero_division=0.0)
 
 
 def _ndcg_binary_solution(ranked, relevant, k):
@@ -104,6 +122,8 @@ EX_08_2 = register(Exercise(
                     "k": k}, _ndcg_reference)
            for d, ranked, rel, k in _CASES_08_2],
     solution=_ndcg_binary_solution,
+    kind_of_question="transfer",
+    data={"ranked": _SECTION_1[0], "relevant": [sorted(r) for r in _SECTION_1[1]], "k": 3},
     hint="Per user: DCG = the sum over the first k ranks i (1-based) of 1/log2(i + 1) where the item "
          "is relevant; the ideal DCG puts min(R, k) relevant items first, R the user's relevant "
          "items (found or not). Lists may be shorter than k. Divide, then average over users.",
@@ -135,7 +155,7 @@ def colleague():
         ranked.append(np.argsort(-score, kind="stable")[:20].tolist())
         relevant.append(set(rel.tolist()))
     their_map = ek.mean_average_precision(ranked, relevant, 10, denominator="min_relevant_k",
-                                          empty="zero")
+                                          zero_division=0.0)
     return ranked, relevant, their_map
 
 
@@ -143,10 +163,10 @@ def _which_convention():
     ranked, relevant, their_map = colleague()
     candidates = {
         "a": ek.mean_average_precision(ranked, relevant, 10, denominator="min_relevant_k",
-                                       empty="zero"),
-        "b": ek.mean_average_precision(ranked, relevant, 10, denominator="hits", empty="zero"),
+                                       zero_division=0.0),
+        "b": ek.mean_average_precision(ranked, relevant, 10, denominator="hits", zero_division=0.0),
         "c": ek.mean_average_precision(ranked, relevant, 10, denominator="relevant",
-                                       empty="skip"),
+                                       zero_division=np.nan),
     }
     return min(candidates, key=lambda c: abs(candidates[c] - their_map))
 
@@ -162,8 +182,18 @@ EX_08_3 = register(Exercise(
     },
     cases=[Case("the convention that reproduces the colleague's number", {}, _which_convention)],
     solution="a",
+    kind_of_question="judgement",
+    data={"ranked, relevant, their_map": colleague},
+    feedback={
+        "a": "their number is reproduced by the min(R, 10) denominator: users with more than 10 "
+             "relevant items are no longer charged for the ones a list of 10 cannot hold.",
+        "b": "dividing by the hits gives an even higher number than theirs: every user with one "
+             "hit at rank 1 scores 1.",
+        "c": "leaving out the few users with no relevant item moves the mean a little, not as far "
+             "as their number.",
+    },
     hint="ek.mean_average_precision(ranked, relevant, 10, ...) takes denominator='relevant', "
-         "'min_relevant_k' or 'hits', and empty='zero' or 'skip'. Compute the three candidates "
+         "'min_relevant_k' or 'hits', and zero_division=0.0 or np.nan (left out). Compute the three candidates "
          "and compare each with their_map.",
 ))
 
@@ -172,7 +202,7 @@ EX_08_3 = register(Exercise(
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 def _ideal_from_candidates(ranked, relevant, k):
-    return ek.ndcg_at_k(ranked, relevant, k, ideal="candidates", empty="zero")
+    return ek.ndcg_at_k(ranked, relevant, k, ideal="candidates", zero_division=0.0)
 
 
 def _ideal_not_cut(ranked, relevant, k):
@@ -187,8 +217,7 @@ def _ideal_not_cut(ranked, relevant, k):
 
 
 WRONG_ANSWERS = {
-    "08.1": [[(1 / 2 + 2 / 3 + 3 / 7) / 3, (1 / 2 + 2 / 3) / 4],       # divided by the hits
-             [(1 / 2 + 2 / 3 + 3 / 7) / 4, (1 / 2 + 2 / 3) / 5]],      # divided by k
+    "08.1": ["a", "c", "d"],
     "08.2": [_ideal_from_candidates, _ideal_not_cut],
     "08.3": ["b", "c"],
 }

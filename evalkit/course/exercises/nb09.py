@@ -1,7 +1,7 @@
 """Exercises of notebook 09, at scale on Apache Spark.
 
-* 09.1 -- Spark's offsets: the counts before each partition (``scanLeft``)
-  for a new partitioning of new data (transfer of the Spark post's recipe);
+* 09.1 -- find the bug, then fix it: a colleague's partition offsets are each
+  partition's own sums; give Spark's ``scanLeft`` offsets for the same data;
 * 09.2 -- a threshold tuned on one split, reported on another: the test F1
   at the validation's best threshold (transfer, new data);
 * 09.3 -- a judgement: collect to one machine, or compute on the cluster?
@@ -18,7 +18,7 @@ import evalkit as ek
 
 from . import Case, Exercise, register
 
-__all__ = ["EX_09_1", "EX_09_2", "EX_09_3", "EX_09_4", "WRONG_ANSWERS", "PARTITIONED_09_1",
+__all__ = ["COLLEAGUE_09_1", "EX_09_1", "EX_09_2", "EX_09_3", "EX_09_4", "WRONG_ANSWERS", "PARTITIONED_09_1",
            "splits_09_2"]
 
 
@@ -36,13 +36,19 @@ def _offsets():
     return [[int(p), int(n)] for p, n in steps.partitionwise_cumulative_counts]
 
 
+COLLEAGUE_09_1 = [[0, 0], [4, 1], [2, 2], [1, 5]]   # each partition's own sums: no running total
+
 EX_09_1 = register(Exercise(
     id="09.1",
-    prompt="partitionwise_cumulative_counts [[numPos, numNeg], ...] for the sorted counts split "
-           "2 | 2 | 2",
+    prompt="the colleague's partition offsets are wrong: give the right "
+           "partitionwiseCumulativeCounts [[numPos, numNeg], ...]",
     kind="value",
     cases=[Case("six distinct scores in partitions of 2, 2 and 2", {}, _offsets)],
     solution=[[0, 0], [4, 1], [6, 3], [7, 8]],
+    kind_of_question="find the bug, then fix it",
+    data={"rows": [(float(a), int(b)) for a, b in PARTITIONED_09_1],
+          "partition_sizes_in_distinct_scores": list(SIZES_09_1),
+          "colleague_offsets": COLLEAGUE_09_1},
     hint="Count positives and negatives per distinct score, highest first; sum each partition "
          "(agg); the offsets start at [0, 0] and add one partition's sum at a time -- the last "
          "is the total.",
@@ -82,6 +88,8 @@ EX_09_2 = register(Exercise(
     kind="value",
     cases=[Case("300 validation rows, 300 test rows", {}, _test_f1_at_validation_best)],
     solution=_test_f1_at_validation_best(),
+    kind_of_question="transfer",
+    data={"val_scores, val_labels, test_scores, test_labels": splits_09_2},
     hint="ek.BinaryClassificationMetrics(list(zip(val_scores, val_labels))).f_measure_by_threshold() "
          "gives (threshold, F1) rows: take the threshold of the largest F1, predict "
          "test_scores >= it, and score those predictions on the test labels with ek.f1_score.",
@@ -103,6 +111,15 @@ EX_09_3 = register(Exercise(
     },
     cases=[Case("the measured crossover of this notebook", {}, lambda: "a")],
     solution="a",
+    kind_of_question="choose the method",
+    feedback={
+        "a": "two float64 columns of 2·10^6 rows are 32 MB, far below 16 GB, and the numpy sweep "
+             "takes seconds (section 7's crossover): exact and fast.",
+        "b": "exact, but it pays for a cluster job, a shuffle and a collected curve of 2·10^6 "
+             "points; at this size the laptop is faster (section 7).",
+        "c": "numBins = 1000 down-samples a curve of 2·10^6 distinct scores to about 1000 points, "
+             "and the areas move (section 5's numBins table): not exact.",
+    },
     hint="Two float64 columns of 2·10^6 rows are 32 MB. Compare the measured times of the "
          "numpy path and of Spark's exact class in the section 'When to reach for Spark'; "
          "and what does numBins = 1000 do to 2·10^6 distinct scores?",
@@ -138,6 +155,14 @@ EX_09_4 = register(Exercise(
     },
     cases=[Case("10^9 distinct scores, 8 GB on the driver", {}, _what_fits)],
     solution="b",
+    kind_of_question="choose the method",
+    feedback={
+        "a": "the exact curve of 10^9 distinct scores is about 25 bytes a score on the driver, "
+             "some 25 GB: it does not fit in 8 GB.",
+        "b": "the areas are sums over the sorted counts: computed on the executors, only a few "
+             "numbers per bucket reach the driver.",
+        "c": "two float64 columns of 10^9 rows are 16 GB, twice the driver's memory.",
+    },
     hint="Section 7 measured what reaches the driver: about 25 bytes per distinct score for "
          "the exact curve, 16 bytes per row for two float64 columns, a few numbers per bucket "
          "for the areas. Multiply by 10^9.",
@@ -149,7 +174,7 @@ EX_09_4 = register(Exercise(
 
 WRONG_ANSWERS = {
     "09.1": [[[4, 1], [6, 3], [7, 8]],                 # no offset before the first partition
-             [[0, 0], [4, 1], [2, 2], [1, 5]]],        # agg, not its running sum
+             COLLEAGUE_09_1],                          # agg, not its running sum
     "09.2": [0.0, 1.0],
     "09.3": ["b", "c"],
     "09.4": ["a", "c"],

@@ -1,10 +1,11 @@
 """Exercises of notebook 10, how sure a metric is.
 
-* 10.1 -- the Wilson interval of a recall read as a proportion: transfer of
-  section 4 to new counts;
+* 10.1 -- choose the method: an interval for a recall of 20/20 (Wald and
+  the bootstrap collapse to a point, Wilson does not); a choice;
 * 10.2 -- a judgement: two separate intervals overlap, the paired one does
   not; what follows?
-* 10.3 -- DeLong's test of two correlated AUCs on new data.
+* 10.3 -- choose the method, then compute: the paired (DeLong) test of two
+  AUCs on the same patients; three decimals count.
 
 Every expected value is computed with evalkit.
 """
@@ -23,24 +24,47 @@ __all__ = ["EX_10_1", "EX_10_2", "EX_10_3", "WRONG_ANSWERS", "two_scorers"]
 # --------------------------------------------------------------------------
 # 10.1  the Wilson interval of a recall
 
-CAUGHT, CANCERS, BIOPSIES = 51, 57, 60
+CAUGHT, CANCERS = 20, 20          # every cancer caught: recall 1
+
+
+def _interval_that_does_not_collapse():
+    wald = ek.proportion_ci(CAUGHT, CANCERS, method="normal")
+    wilson = ek.proportion_ci(CAUGHT, CANCERS, method="wilson")
+    y = np.ones(CANCERS, dtype=int)
+    boot = ek.bootstrap_ci(ek.recall_score, y, y, random_state=0)
+    collapsed = wald.high - wald.low < 1e-12 and boot.high - boot.low < 1e-12
+    return "b" if collapsed and wilson.low < 0.9 else "a"
+
 
 EX_10_1 = register(Exercise(
     id="10.1",
-    prompt="the lower end of the 95 % Wilson interval of a recall of 51/57",
-    kind="value",
-    cases=[Case("51 of 57 cancers caught", {},
-                lambda: ek.proportion_ci(CAUGHT, CANCERS, method="wilson").low)],
-    rtol=1e-4,
-    solution=ek.proportion_ci(CAUGHT, CANCERS).low,
-    hint="Recall is a proportion of the actual positives: successes are the cancers caught, trials "
-         "the cancers there were (not the biopsies). ek.proportion_ci(successes, trials) gives a "
-         "Wilson interval by default; its .low is the lower end.",
+    prompt="a screening model caught every one of 20 cancers: which interval for its recall?",
+    kind="choice",
+    choices={
+        "a": "the normal (Wald) interval, p ± 1.96·sqrt(p(1 - p)/n): the textbook one",
+        "b": "the Wilson interval: it stays honest at 0 and n successes",
+        "c": "a percentile bootstrap over the 20 cancers",
+        "d": "none: the recall is 1, there is nothing uncertain about it",
+    },
+    feedback={
+        "a": "at p = 1 the Wald standard error sqrt(p(1 - p)/n) is 0: the interval is [1, 1], as if "
+             "20 cancers proved the model never misses.",
+        "b": "Wilson's interval inverts the score test and keeps a width at 0 and n successes: its "
+             "lower end says how low the true recall could plausibly be after 20 of 20.",
+        "c": "every resample of 20 caught cancers has recall 1, so the bootstrap interval is [1, 1] "
+             "too: resampling cannot invent a miss it never saw.",
+        "d": "20 cancers are a small sample: a model that misses 1 cancer in 10 catches all of 20 "
+             "about 12 % of the time.",
+    },
+    cases=[Case("20 of 20 cancers caught", {}, _interval_that_does_not_collapse)],
+    solution="b",
+    kind_of_question="choose the method",
+    data={"cancers": CANCERS, "caught": CAUGHT},
+    hint="Compute each candidate: ek.proportion_ci(caught, cancers, method='normal' or 'wilson'), "
+         "and ek.bootstrap_ci(ek.recall_score, y, y) with y = np.ones(20, int). Which ones "
+         "collapse to a single point?",
 ))
 
-
-# --------------------------------------------------------------------------
-# 10.2  overlapping separate intervals, a paired interval above 0
 
 EX_10_2 = register(Exercise(
     id="10.2",
@@ -55,6 +79,17 @@ EX_10_2 = register(Exercise(
     cases=[Case("the paired difference 0.007, 95 % interval 0.002 to 0.012, p = 0.01", {},
                 lambda: "b")],
     solution="b",
+    kind_of_question="judgement",
+    feedback={
+        "a": "overlapping separate intervals do not settle it when both filters saw the same "
+             "mails: their errors are correlated, and only the paired analysis uses that.",
+        "b": "the paired interval for the difference excludes 0: on mails like these A is better, "
+             "by about 0.002 to 0.012 of F1, a small difference that is not luck.",
+        "c": "the interval says the difference on mail like this lies between 0.002 and 0.012; "
+             "next month's mail may differ, and 0.007 is only the middle of the interval.",
+        "d": "the paired test already separates them at this size; a bigger set would narrow the "
+             "interval, not change its sign.",
+    },
     hint="Both filters saw the same mails, so their errors are correlated: which of the two "
          "analyses uses that? And does an interval for the difference say the difference will be "
          "exactly 0.007 next time?",
@@ -91,18 +126,19 @@ def _delong_p():
 
 EX_10_3 = register(Exercise(
     id="10.3",
-    prompt="the two-sided p-value of DeLong's test of AUC(A) - AUC(B) on 400 patients",
+    prompt="the p-value of the test that fits: do two risk scores on the same 400 patients differ "
+           "in AUC? (two-sided, 3 decimals)",
     kind="value",
     cases=[Case("two risk scores on the same 400 patients", {}, _delong_p)],
-    rtol=1e-6,
-    solution=_delong_p(),
-    hint="The two scores were computed on the same patients, so their ROC curves are correlated: "
-         "ek.delong_test(y, score_a, score_b) takes that into account; its .p_value is the answer.",
+    decimals=3,
+    solution=round(_delong_p(), 3),
+    kind_of_question="choose the method, then compute",
+    data={"y, score_a, score_b": two_scorers},
+    hint="Both scores were computed on the same patients, so their AUCs are correlated: a test "
+         "that treats them as two separate samples overstates the variance of the difference. "
+         "Which test of notebook 10 is paired for AUCs?",
 ))
 
-
-# --------------------------------------------------------------------------
-# Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 def _unpaired_p():
     # two independent DeLong intervals read as a z-test: ignores the correlation
@@ -114,10 +150,7 @@ def _unpaired_p():
 
 
 WRONG_ANSWERS = {
-    "10.1": [ek.proportion_ci(CAUGHT, BIOPSIES).low,
-             ek.proportion_ci(CAUGHT, CANCERS, method="normal").low,
-             ek.proportion_ci(CAUGHT, CANCERS, method="clopper-pearson").low,
-             CAUGHT / CANCERS],
+    "10.1": ["a", "c", "d"],
     "10.2": ["a", "c", "d"],
-    "10.3": [_unpaired_p(), 1 - _delong_p()],
+    "10.3": [round(_unpaired_p(), 3), round(1 - _delong_p(), 3)],
 }

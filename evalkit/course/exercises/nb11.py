@@ -1,10 +1,11 @@
 """Exercises of notebook 11, calibration.
 
-* 11.1 -- the Brier score of four rain forecasts, by hand: transfer of
-  section 2 to new data;
+* 11.1 -- predict, then compute: the Brier scores of a forecaster that varies
+  its forecast and of one that always says the base rate;
 * 11.2 -- a judgement: the same AUC, a lower log loss after Platt scaling;
   which model for bidding?
-* 11.3 -- the equal-mass ECE of a model's forecasts: the binning named.
+* 11.3 -- judgement: is a measured ECE miscalibration or bin noise? (simulate
+  the noise floor with labels drawn from the model's own probabilities).
 
 Every expected value is computed with evalkit.
 """
@@ -19,7 +20,7 @@ import evalkit as ek
 
 from . import Case, Exercise, register
 
-__all__ = ["EX_11_1", "EX_11_2", "EX_11_3", "WRONG_ANSWERS", "forecasts"]
+__all__ = ["EX_11_1", "EX_11_2", "EX_11_3", "WRONG_ANSWERS", "forecasts", "noise_floor"]
 
 
 # --------------------------------------------------------------------------
@@ -27,20 +28,27 @@ __all__ = ["EX_11_1", "EX_11_2", "EX_11_3", "WRONG_ANSWERS", "forecasts"]
 
 RAIN = [1, 0, 1, 1]
 SAID = [0.9, 0.7, 0.2, 0.6]
+ALWAYS = 0.75                     # the other service: always the rate of rainy days
+
+
+def _two_briers():
+    return [ek.brier_score_loss(RAIN, SAID), ek.brier_score_loss(RAIN, [ALWAYS] * len(RAIN))]
+
 
 EX_11_1 = register(Exercise(
     id="11.1",
-    prompt="the Brier score of rain forecasts 0.9, 0.7, 0.2, 0.6 when it rained on days 1, 3 and 4",
+    prompt="[Brier score of the service that varies its forecast, of the one that always says the "
+           "same] -- predict which is lower first",
     kind="value",
-    cases=[Case("four days of rain forecasts", {}, lambda: ek.brier_score_loss(RAIN, SAID))],
-    solution=Fraction(1 + 49 + 64 + 16, 400),
+    cases=[Case("four days, two services", {}, _two_briers)],
+    solution=[Fraction(1 + 49 + 64 + 16, 400), Fraction(3 * 1 + 9, 16 * 4)],
+    kind_of_question="predict, then compute",
+    data={"rained": RAIN, "service_a_said": SAID, "service_b_always_said": ALWAYS},
     hint="Per day, (forecast - outcome) squared, with outcome 1 for rain and 0 for none; then the "
-         "mean over the four days.",
+         "mean over the four days. A forecast that moves is only worth it if it moves the right "
+         "way: look at day 3.",
 ))
 
-
-# --------------------------------------------------------------------------
-# 11.2  which model for bidding
 
 EX_11_2 = register(Exercise(
     id="11.2",
@@ -54,6 +62,19 @@ EX_11_2 = register(Exercise(
     },
     cases=[Case("the same AUC, log loss 0.452 against 0.371", {}, lambda: "b")],
     solution="b",
+    kind_of_question="judgement",
+    feedback={
+        "a": "equal AUCs say the two rank the impressions alike; a bid proportional to the "
+             "probability also needs the probabilities to be right, and log loss says B's are "
+             "closer.",
+        "b": "a fitted sigmoid is strictly increasing, so the ranking and the AUC stay; what "
+             "changes is the scale, and B's log loss shows its probabilities are the better ones "
+             "to bid with.",
+        "c": "a strictly increasing map loses no ranking information; fitted on held-out data, it "
+             "makes the probabilities better, as the lower log loss on the test week shows.",
+        "d": "B's ranking is A's ranking (the sigmoid keeps the order, hence the equal AUCs); its "
+             "lower log loss comes from better probabilities, not a better order.",
+    },
     hint="A sigmoid fitted to the scores is strictly increasing: what does it do to the order of the "
          "impressions, and so to the AUC? And what does a bid proportional to the probability need?",
 ))
@@ -83,20 +104,51 @@ def _quantile_ece():
     return ek.expected_calibration_error(y, p, n_bins=10, strategy="quantile")
 
 
+def noise_floor(p, n_bins=10, draws=200, seed=0):
+    """ECEs of a perfectly calibrated model: labels drawn from ``p`` itself, ``draws`` times."""
+    rng = np.random.default_rng(seed)
+    return np.array([ek.expected_calibration_error((rng.random(len(p)) < p).astype(int), p,
+                                                   n_bins=n_bins, strategy="quantile")
+                     for _ in range(draws)])
+
+
+def _noise_or_miscalibration():
+    _, p = forecasts()
+    return "b" if _quantile_ece() > np.quantile(noise_floor(p), 0.99) else "a"
+
+
 EX_11_3 = register(Exercise(
     id="11.3",
-    prompt="the expected calibration error of forecasts() with 10 equal-mass bins",
-    kind="value",
-    cases=[Case("2,000 forecasts, 10 bins of 200", {}, _quantile_ece)],
-    rtol=1e-6,
-    solution=_quantile_ece(),
-    hint="ek.expected_calibration_error takes n_bins and strategy: 'uniform' bins have equal width, "
-         "'quantile' bins hold equal numbers of cases.",
+    prompt="is the model's ECE (10 equal-mass bins) miscalibration, or the noise of 2,000 cases?",
+    kind="choice",
+    choices={
+        "a": "noise: an ECE is never exactly 0, and with 2,000 cases this one is within what a "
+             "perfectly calibrated model gets",
+        "b": "miscalibration: it is several times what a perfectly calibrated model gets on "
+             "2,000 cases with these bins",
+        "c": "it cannot be told without a second model to compare with",
+        "d": "miscalibration, because any ECE above 0.01 is",
+    },
+    feedback={
+        "a": "simulate the floor: draw the labels from the model's own probabilities (a perfectly "
+             "calibrated model by construction) and compute the ECE each time; the measured one "
+             "is far above all of them.",
+        "b": "labels drawn from the model's own probabilities give the ECE of a calibrated model "
+             "on 2,000 cases, and the measured ECE is several times its largest values.",
+        "c": "the model's own probabilities give the comparison: labels drawn from them are what "
+             "a calibrated model would see, with the same cases and bins.",
+        "d": "no fixed cut-off works: the noise floor depends on the number of cases and of bins "
+             "(fewer cases per bin, a higher floor), so simulate it for this test set.",
+    },
+    cases=[Case("2,000 forecasts, 10 bins of 200", {}, _noise_or_miscalibration)],
+    solution="b",
+    kind_of_question="judgement: simulate the noise floor",
+    data={"y, p": forecasts},
+    hint="Compute ek.expected_calibration_error(y, p, n_bins=10, strategy='quantile'). Then "
+         "draw labels from p itself, y_fake = (rng.random(len(p)) < p).astype(int), a few hundred "
+         "times, and compute the same ECE each time: where does the measured one sit?",
 ))
 
-
-# --------------------------------------------------------------------------
-# Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 def _uniform_ece():
     y, p = forecasts()
@@ -104,8 +156,8 @@ def _uniform_ece():
 
 
 WRONG_ANSWERS = {
-    "11.1": [float(np.mean(np.abs(np.subtract(SAID, RAIN)))), 1 - ek.brier_score_loss(RAIN, SAID),
-             float(np.sum(np.subtract(SAID, RAIN) ** 2))],
+    "11.1": [[float(np.mean(np.abs(np.subtract(SAID, RAIN)))), 0.25],   # absolute, not squared
+             _two_briers()[::-1]],                                          # the two swapped
     "11.2": ["a", "c", "d"],
-    "11.3": [_uniform_ece()],
+    "11.3": ["a", "c", "d"],
 }
