@@ -994,97 +994,37 @@ class MulticlassMetrics:
         return self._weighted(lambda c: self.f_measure(c, beta))
 
 
-# -- RankingMetrics (one block, appended: evalkit.ranking's hits, Spark's arithmetic) ------
+# -- RankingMetrics (one block, appended: evalkit.ranking with the Spark convention) -------
 
 __all__ += ["RankingMetrics"]
 
 
-def _spark_mean(values, num_partitions=1):
-    """``RDD[Double].mean()`` as Spark computes it: a StatCounter per partition, then merged.
-
-    Within a partition: ``delta = x - mu; n += 1; mu += delta / n`` (Welford);
-    partitions are the slices of ``sc.parallelize(rows, num_partitions)`` and are
-    merged in partition order with StatCounter's rule (Spark merges them in the
-    order tasks finish, which for three or more partitions can move the last digit).
-    """
-    values = [float(v) for v in values]
-    n_all = len(values)
-    stats = []
-    for i in range(num_partitions):
-        part = values[i * n_all // num_partitions:(i + 1) * n_all // num_partitions]
-        n, mu = 0, 0.0
-        for v in part:
-            n += 1
-            mu += (v - mu) / n
-        stats.append((n, mu))
-    n, mu = 0, 0.0
-    for n2, mu2 in stats:
-        if n == 0:
-            n, mu = n2, mu2
-        elif n2 != 0:
-            delta = mu2 - mu
-            if n2 * 10 < n:
-                mu = mu + (delta * n2) / (n + n2)
-            elif n * 10 < n2:
-                mu = mu2 - (delta * n) / (n + n2)
-            else:
-                mu = (mu * n + mu2 * n2) / (n + n2)
-            n += n2
-    return mu if n else float("nan")
-
-
-def _ranking_rows(prediction_and_labels, name="prediction_and_labels"):
-    """Split Spark's rows into predictions, labels and relevance arrays (validated)."""
-    if prediction_and_labels is None:
-        raise TypeError(f"{name} is required, got None")
-    if hasattr(prediction_and_labels, "itertuples"):
-        rows = [tuple(r) for r in prediction_and_labels.itertuples(index=False)]
-    elif isinstance(prediction_and_labels, (list, tuple)):
-        rows = list(prediction_and_labels)
-    else:
-        raise TypeError(f"{name} must be a list of (prediction, labels) or (prediction, labels, "
-                        f"relevance) rows, got a {type(prediction_and_labels).__name__}")
-    if not rows:
-        raise ValueError(f"{name} is empty: at least one row is needed")
-    preds, labels, rels = [], [], []
-    for i, row in enumerate(rows):
-        if not isinstance(row, (tuple, list)) or len(row) not in (2, 3):
-            raise ValueError(f"{name}[{i}] must be a (prediction, labels) or (prediction, labels, "
-                             f"relevance) tuple, got {row!r}")
-        for j, what in enumerate(("prediction", "labels", "relevance")[:len(row)]):
-            if isinstance(row[j], (set, frozenset, dict, str, bytes)) or np.isscalar(row[j]) \
-                    or row[j] is None:
-                raise TypeError(f"{name}[{i}] {what} must be an array (a list), got {row[j]!r}")
-        preds.append(list(row[0]))
-        labels.append(list(row[1]))
-        rels.append(list(row[2]) if len(row) == 3 else [])
-    return preds, labels, rels
-
-
 class RankingMetrics:
-    """Spark MLlib's ``RankingMetrics`` on numpy: P@k, R@k, MAP, MAP@k and NDCG@k, Spark's numbers.
+    """Spark MLlib's ``RankingMetrics`` on numpy: :mod:`evalkit.ranking` with ``convention="spark"``.
 
     Each row is ``(prediction, labels)`` -- a ranked array of item ids and the
     array of relevant ids -- or, as in Spark 3.4 and later, ``(prediction,
     labels, relevance)`` with one relevance value per label (graded NDCG).
-    For each row (with L = the distinct labels, n = the prediction's length):
+    The metrics are :mod:`evalkit.ranking`'s with Spark's convention (every
+    label relevant in P, R and MAP; grades only in NDCG), under PySpark's
+    names. For each row (with L = the distinct labels, n = the prediction's
+    length):
 
-    * ``precision_at(k)`` = |{first min(n, k) predictions} ∩ L| / k;
-    * ``recall_at(k)`` = the same count / |L|;
-    * ``mean_average_precision_at(k)`` = (Σ_{hits i ≤ k} hits so far / i) /
-      min(|L|, k); ``mean_average_precision()`` the same with k = max(n, |L|),
-      i.e. / |L|;
-    * ``ndcg_at(k)``: binary (no relevance): DCG = Σ 1/ln(i+1) over hits in the
-      first min(n, k), IDCG = Σ_{i ≤ min(|L|, k)} 1/ln(i+1); graded: gains
+    * ``precisionAt(k)`` = |{first min(n, k) predictions} ∩ L| / k;
+    * ``recallAt(k)`` = the same count / |L|;
+    * ``meanAveragePrecisionAt(k)`` = (Σ_{hits i ≤ k} hits so far / i) /
+      min(|L|, k); ``meanAveragePrecision`` (a property, as in PySpark) the
+      same with k = max(n, |L|), i.e. / |L|;
+    * ``ndcgAt(k)``: binary (no relevance): DCG = Σ 1/log(i+1) over hits in the
+      first min(n, k), IDCG = Σ_{i ≤ min(|L|, k)} 1/log(i+1); graded: gains
       2^rel - 1 with rel looked up by item (0 when absent), and the IDCG from
       **the labels in the order given** (``labels[0..min(|L|,k)-1]``), not
       sorted by relevance.
 
     A row with no labels scores 0 (Spark logs "Empty ground truth set"), and
-    the result is the mean over all rows, computed as Spark's
-    ``RDD.mean()`` (a Welford running mean per partition) so the digits
-    match. A prediction that repeats an item counts each occurrence, as
-    Spark does.
+    the result is the mean over all rows (equal to Spark's ``RDD.mean()`` to
+    about 1e-15: Spark sums in its own order). A prediction that repeats an
+    item counts each occurrence, as Spark does.
 
     The graded ideal DCG is a Spark slip, reproduced, not fixed: Spark does
     not sort the labels by relevance, so with the labels given in increasing
@@ -1098,16 +1038,9 @@ class RankingMetrics:
 
     Parameters
     ----------
-    prediction_and_labels : list of tuples, or a DataFrame of 2 or 3 columns
-        ``(prediction, labels)`` or ``(prediction, labels, relevance)`` rows.
-    num_partitions : int, default 1
-        The partitions of ``sc.parallelize(rows, num_partitions)``: only the
-        last digit of the means depends on it.
-
-    Attributes
-    ----------
-    hits : RankingHits
-        The per-user hits (binary: membership in the labels).
+    predictionAndLabels : iterable of tuples
+        ``(prediction, labels)`` or ``(prediction, labels, relevance)`` rows
+        (PySpark takes an RDD of them).
 
     Examples
     --------
@@ -1117,114 +1050,85 @@ class RankingMetrics:
     ...         ([4, 1, 5, 6, 2, 7, 3, 8, 9, 10], [1, 2, 3]),
     ...         ([1, 2, 3, 4, 5], [])]
     >>> m = RankingMetrics(rows)
-    >>> round(m.precision_at(5), 6), round(m.mean_average_precision(), 6), round(m.ndcg_at(3), 6)
+    >>> round(m.precisionAt(5), 6), round(m.meanAveragePrecision, 6), round(m.ndcgAt(3), 6)
     (0.266667, 0.355026, 0.333333)
     >>> graded = [(p, l, r) for (p, l), r in zip(rows, [[3, 2, 1, 1, 1], [2, 0, 0], []])]
-    >>> round(RankingMetrics(graded).ndcg_at(3), 6)
+    >>> round(RankingMetrics(graded).ndcgAt(3), 6)
     0.511959
     """
 
-    def __init__(self, prediction_and_labels, *, num_partitions=1):
-        from ._counts import ranking_hits
-        from ._validation import check_grades, check_item_ids
+    def __init__(self, predictionAndLabels):
+        from ._hits import ranking_hits
+        from ._validation import check_grades, check_ranked
 
-        preds, labels, rels = _ranking_rows(prediction_and_labels)
-        self.num_partitions = check_integer(num_partitions, "num_partitions", minimum=1)
-        name = "prediction_and_labels"
-        p_items, p_off = _flat(preds, f"{name} predictions", check_item_ids)
-        label_sets = [list(dict.fromkeys(lab)) for lab in labels]
-        l_items, l_off = _flat(label_sets, f"{name} labels", check_item_ids)
-        if len(p_items) and len(l_items) and (p_items.dtype.kind in "US") != (l_items.dtype.kind in "US"):
-            raise TypeError(f"{name} predictions and labels hold different kinds of item ids")
-        self.hits = ranking_hits(p_items, p_off, l_items, l_off, None, repeats="count",
-                                 names=(f"{name} predictions", f"{name} labels"))
-        self._n_labels = np.diff(l_off)
-        self._graded = [bool(len(r)) for r in rels]
-        self._graded_hits = None
-        if any(self._graded):
-            # Spark: relMap = (labels zip relevance).toMap -- the last value of a repeated label wins
-            maps = [dict(zip(lab, check_grades(rel, f"{name}[{i}] relevance").tolist()
-                             if rel else [])) for i, (lab, rel) in enumerate(zip(labels, rels))]
-            k_items, k_off = _flat([list(mp) for mp in maps], f"{name} labels", check_item_ids)
-            grades = np.array([g for mp in maps for g in mp.values()], dtype=np.float64)
-            self._graded_hits = ranking_hits(p_items, p_off, k_items, k_off, grades, repeats="count")
-            width = int(self._n_labels.max(initial=0))
-            self._ideal_rel = np.zeros((len(labels), width))
-            for i, lab in enumerate(labels):
-                n_distinct = int(self._n_labels[i])
-                self._ideal_rel[i, :n_distinct] = [maps[i].get(v, 0.0) for v in lab[:n_distinct]]
+        name = "predictionAndLabels"
+        rows = [tuple(r) if isinstance(r, (tuple, list)) else r for r in predictionAndLabels]
+        if not rows or not all(isinstance(r, tuple) and len(r) in (2, 3) for r in rows):
+            raise ValueError(f"{name} must hold at least one (prediction, labels) or (prediction, "
+                             f"labels, relevance) row, got {rows[:3]!r}")
+        p_items, p_off = check_ranked([r[0] for r in rows], f"{name} predictions")
+        l_items, l_off = check_ranked([r[1] for r in rows], f"{name} labels")
+        labels = [l_items[a:b].tolist() for a, b in zip(l_off[:-1], l_off[1:])]
+        rels = [check_grades(list(r[2]), f"{name} relevance").tolist() if len(r) == 3 else []
+                for r in rows]
+        # Spark: labSet = labels.toSet; relMap = (labels zip relevance).toMap (the last grade wins)
+        maps = [dict(zip(lab, rel)) if rel else dict.fromkeys(lab, 1.0) for lab, rel in zip(labels, rels)]
+        judged = [list(dict.fromkeys(lab)) for lab in labels]
+        flat = [x for j in judged for x in j]
+        t_items = l_items[:0] if not flat else np.asarray(flat, dtype=l_items.dtype)
+        t_off = np.concatenate([[0], np.cumsum([len(j) for j in judged])])
+        graded = any(rels)
+        grades = np.array([maps[i].get(x, 0.0) for i, j in enumerate(judged) for x in j]) if graded \
+            else None
+        self._hits = ranking_hits(p_items, p_off, t_items, t_off, grades, repeats="count",
+                                  names=(f"{name} predictions", f"{name} labels"))
+        if graded:   # Spark's ideal: the label array as given, its first |labSet| entries
+            given = np.zeros((len(rows), max(map(len, judged), default=0)))
+            for i, (lab, j) in enumerate(zip(labels, judged)):
+                given[i, :len(j)] = [maps[i].get(x, 0.0) for x in lab[:len(j)]]
+            self._hits.given = given
 
     def __repr__(self):
-        return f"RankingMetrics({self.hits.n_users} rows)"
+        return f"RankingMetrics({self._hits.n_users} rows)"
 
-    def _mean(self, values):
-        return _spark_mean(values, self.num_partitions)
+    def precisionAt(self, k):
+        """Mean precision at k: labels among the first k predictions / k (0 for no labels)."""
+        from .ranking import precision_at_k
+        return precision_at_k(self._hits, None, k, convention="spark")
 
-    def _k(self, k):
-        from ._validation import check_k
-        return check_k(k, name="k")
+    def recallAt(self, k):
+        """Mean recall at k: labels among the first k predictions / |labels| (Spark 3.0+)."""
+        from .ranking import recall_at_k
+        return recall_at_k(self._hits, None, k, convention="spark")
 
+    @property
+    def meanAveragePrecision(self):
+        """Mean average precision: per row (Σ_{hits} precision at the hit) / |labels|."""
+        from .ranking import mean_average_precision
+        return mean_average_precision(self._hits, None, convention="spark")
+
+    def meanAveragePrecisionAt(self, k):
+        """Mean average precision at k: per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k)."""
+        from .ranking import mean_average_precision
+        return mean_average_precision(self._hits, None, k, convention="spark")
+
+    def ndcgAt(self, k):
+        """Mean NDCG at k, Spark's way: gains 2^rel - 1 (1 for binary rows), ideal as given."""
+        from .ranking import ndcg_at_k
+        return ndcg_at_k(self._hits, None, k, convention="spark")
+
+    # the old snake_case names, until the notebooks and test_common move (removed after)
     def precision_at(self, k):
-        """Mean precision at k: relevant items in the first k predictions / k (0 for no labels)."""
-        k = self._k(k)
-        hits = self.hits.hits_at(k)
-        return self._mean(np.where(self._n_labels > 0, hits / k, 0.0))
+        return self.precisionAt(k)
 
     def recall_at(self, k):
-        """Mean recall at k: relevant items in the first k predictions / |labels| (Spark 3.0+)."""
-        k = self._k(k)
-        hits = self.hits.hits_at(k).astype(np.float64)
-        n = self._n_labels
-        return self._mean(np.divide(hits, n, out=np.zeros_like(hits), where=n > 0))
-
-    def _ap(self, k):
-        h = self.hits
-        user, position, _ = h.within(k)
-        first = np.searchsorted(user, np.arange(h.n_users))
-        nth = (np.arange(len(user)) - first[user] + 1).astype(np.float64)
-        prec_sum = np.bincount(user, nth / (position + 1), minlength=h.n_users)  # summed in rank order
-        n = self._n_labels
-        den = n if k is None else np.minimum(n, k)
-        return np.divide(prec_sum, den, out=np.zeros_like(prec_sum), where=n > 0)
+        return self.recallAt(k)
 
     def mean_average_precision(self):
-        """Mean average precision: per row (Σ_{hits} precision at the hit) / |labels|."""
-        return self._mean(self._ap(None))
+        return self.meanAveragePrecision
 
     def mean_average_precision_at(self, k):
-        """Mean average precision at k: per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k)."""
-        return self._mean(self._ap(self._k(k)))
+        return self.meanAveragePrecisionAt(k)
 
     def ndcg_at(self, k):
-        """Mean NDCG at k, Spark's way: binary rows 1/ln(i+1) gains; graded rows 2^rel - 1, ideal as given."""
-        k = self._k(k)
-        n_lab = self._n_labels
-        h = self.hits
-        user, position, _ = h.within(k)
-        width = int(max(h.depth, int(n_lab.max(initial=0)), 1))
-        width = min(width, k)
-        gain = 1.0 / np.log(np.arange(width) + 2.0)
-        dcg = np.bincount(user, gain[position], minlength=h.n_users)   # in rank order, as Spark's loop
-        idcg_table = np.concatenate([[0.0], np.cumsum(gain)])
-        idcg = idcg_table[np.minimum(n_lab, width)]
-        if self._graded_hits is not None:
-            g = self._graded_hits
-            gu, gp, gg = g.within(k)
-            terms = (np.exp2(gg) - 1.0) / np.log(gp + 2.0)
-            gdcg = np.bincount(gu, terms, minlength=h.n_users)
-            w = min(width, self._ideal_rel.shape[1])
-            ideal_terms = (np.exp2(self._ideal_rel[:, :w]) - 1.0) / np.log(np.arange(w) + 2.0)
-            cum = np.concatenate([np.zeros((h.n_users, 1)), np.cumsum(ideal_terms, axis=1)], axis=1)
-            gidcg = cum[np.arange(h.n_users), np.minimum(n_lab, w)]
-            graded = np.array(self._graded)
-            dcg = np.where(graded, gdcg, dcg)
-            idcg = np.where(graded, gidcg, idcg)
-        ok = (n_lab > 0) & (idcg != 0)
-        return self._mean(np.divide(dcg, idcg, out=np.zeros_like(dcg), where=ok))
-
-
-def _flat(rows, name, check_item_ids):
-    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return check_item_ids([v for r in rows for v in r], name), offsets
+        return self.ndcgAt(k)

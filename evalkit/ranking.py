@@ -2,39 +2,44 @@
 
 The shape recommenders have: ``ranked[i]`` is user i's ranked list of item
 ids, best first (a list of lists, ragged, or a 2-D array), and
-``relevant[i]`` that user's relevant items -- a set or list (binary
+``relevant[i]`` that user's judged items -- a set or list (binary
 relevance) or a dict item -> grade (graded relevance; grade 0 = judged not
 relevant). A long table of (user, item, score or rank) rows becomes these
 lists through :func:`lists_from_frame`.
 
 Counts first, as everywhere in evalkit: :func:`ranking_hits` finds, in one
-pass, where every relevant item sits in every user's list (a
-:class:`~evalkit._counts.RankingHits`: the users x k hit matrix, stored as hit
+pass, where every judged item sits in every user's list (a
+:class:`~evalkit.RankingHits`: the users x k hit matrix, stored as hit
 positions, plus each user's number of relevant items R). Every list metric
 is arithmetic on it, at any cut-off k, and every function accepts a
 ``RankingHits`` in place of ``ranked`` (with ``relevant=None``), so
 several metrics and cut-offs cost one pass. Hits of disjoint sets of users
-add up (``RankingHits.concat``).
+add up (``RankingHits.concat``). Called with the same lists again (say
+``ndcg_at_k`` then ``mean_average_precision``), a metric reuses the hits
+of the previous call: the validated lists are compared with the last ones,
+value by value, so a list changed in between is never served stale hits.
 
 Where the libraries disagree, each choice is a named option, and
 ``convention=`` picks a library's bundle of them (an explicit option always
-wins over the preset):
+wins over the preset). The presets are one table, :data:`CONVENTIONS`:
 
-===============  ===============  =========  ========  ==============  ==========  ============
-option           evalkit          trec       ranx      spark           sklearn     torchmetrics
-===============  ===============  =========  ========  ==============  ==========  ============
-``denominator``  relevant (R)     relevant   relevant  min_relevant_k  hits        hits
-``gain``         linear           linear     linear    exponential     linear      linear
-``ideal``        relevant         relevant   relevant  given           candidates  candidates
-``empty``        warn             skip       zero      zero            zero        zero
-``hit_rate``     hits_over_tests  any_hit    any_hit   --              --          any_hit
-``ties``         input            item_desc  input     --              --          --
-``users``        truth            both       --        --              --          --
-===============  ===============  =========  ========  ==============  ==========  ============
+=================  ===============  ============  ===========  ===============  ===============  ============  ==============
+option             evalkit          trec          ranx         spark            sklearn          torchmetrics  recbole
+=================  ===============  ============  ===========  ===============  ===============  ============  ==============
+``denominator``    relevant         relevant      relevant     min_relevant_k   hits             hits          min_relevant_k
+``gain``           linear           linear        linear       exponential      linear           linear        linear
+``ideal``          relevant         relevant      relevant     given            candidates       candidates    relevant
+``relevance``      positive         positive      positive     any              positive         positive      positive
+``relevant_in``    all              all           all          all              ranked           ranked        all
+``undefined``      no_relevant      no_judgments  no_relevant  no_relevant      no_relevant      no_relevant   no_relevant
+``zero_division``  'warn'           nan           0.0          0.0              0.0              0.0           nan
+``hit_rate``       hits_over_tests  any_hit       any_hit      hits_over_tests  hits_over_tests  any_hit       any_hit
+``ties``           input            item_desc     input        input            input            input         input
+``users``          truth            both          truth        truth            truth            truth         truth
+=================  ===============  ============  ===========  ===============  ===============  ============  ==============
 
-``"recbole"``: denominator min(R, k), linear (binary) gain, ideal from all
-relevant, empty users skipped (RecBole filters them out), hit rate any_hit.
-("--": the library has no such metric; evalkit's default is kept.)
+(spark and sklearn have no hit rate: evalkit's is kept; a test checks this table against
+:data:`CONVENTIONS`.)
 
 * ``denominator`` (AP / MAP@k): ``"relevant"`` divides by R, the user's
   relevant items (trec_eval ``map``/``map_cut``, ranx, the
@@ -49,10 +54,25 @@ relevant, empty users skipped (RecBole filters them out), hit rate any_hit.
   ``"candidates"``, the best order of the items in the list only (sklearn,
   torchmetrics); ``"given"``, the grades in the order they were given (Spark
   3.4+ graded: it does not sort them, so NDCG can exceed 1 -- a Spark slip).
-* ``empty`` (users with no relevant item): ``"warn"`` 0.0 with an
-  :class:`~evalkit.UndefinedMetricWarning`, ``"zero"`` 0.0, ``"one"`` 1.0
-  (all kept in the mean), ``"skip"`` left out of the mean (nan per user), or
-  ``"error"``.
+* ``relevance`` (which judged items count as relevant): ``"positive"``, grade
+  > 0 (trec_eval's default relevance level 1, ranx, evalkit); ``"any"``, every
+  judged item whatever its grade (Spark: its P@k, R@k and MAP count every
+  label, grades only weight NDCG).
+* ``relevant_in`` (whose relevant items R counts, for recall, the AP denominator
+  and empty users): ``"all"``, every relevant item of the user, ranked or
+  not; ``"ranked"``, only those in the user's list -- what torchmetrics
+  (and sklearn) compute, since they are given only the ranked candidates:
+  torchmetrics' recall divides by the relevant candidates, and a user whose
+  relevant items are all unranked is an empty target (``empty_target_action``,
+  here ``zero_division``). Needs whole lists (not hits cut at k).
+* ``undefined`` (which users ``zero_division`` applies to): ``"no_relevant"``,
+  a user with no relevant item; ``"no_judgments"``, only a user with no judged
+  item at all -- one whose judgments are all grade 0 scores 0 (trec_eval,
+  which skips only queries absent from the qrels).
+* ``zero_division`` (the value of those users): ``"warn"`` 0.0 with an
+  :class:`~evalkit.UndefinedMetricWarning`, ``0.0``, ``1.0`` (torchmetrics
+  ``'pos'``), all kept in the mean, or ``nan``: left out of the mean (nan per
+  user; trec_eval, RecBole; torchmetrics ``'skip'``).
 * ``ties`` (only where scores are ranked, :func:`lists_from_frame`):
   ``"input"`` keeps the rows' order, ``"item_desc"`` puts the larger item id
   first (trec_eval: by document id, descending), ``"item_asc"``. Tie
@@ -70,16 +90,19 @@ The recommender-metrics post's MRR: first hits at ranks 3, 2 and 1.
 
 from __future__ import annotations
 
+import abc
+import functools
+import inspect
 import math
 import numbers
 
 import numpy as np
 
-from ._counts import RankingHits, encode_items
-from ._counts import ranking_hits as _count_hits
-from ._validation import (check_bool, check_choice, check_grades, check_item_ids, check_k,
-                          check_log_base, check_ranked, check_relevant, check_same_length,
-                          check_sample_weight, check_score_matrix)
+from ._hits import RankingHits, encode_items
+from ._hits import ranking_hits as _count_hits
+from ._validation import (Bool, InstanceOf, Integer, Options, Real, check_grades, check_item_ids, check_ranked,
+                          check_relevant, check_same_length, check_sample_weight,
+                          check_score_matrix, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = [
@@ -118,13 +141,12 @@ OPTIONS = {
         "candidates": "the items in the list only: sklearn, torchmetrics",
         "given": "the grades in the order given, unsorted: Spark 3.4+ graded",
     },
-    "empty": {
-        "warn": "0.0 with a warning, kept in the mean",
-        "zero": "0.0, kept in the mean: Spark, ranx, torchmetrics",
-        "one": "1.0, kept in the mean: torchmetrics 'pos'",
-        "skip": "left out of the mean: trec_eval, RecBole",
-        "error": "a ValueError",
-    },
+    "relevance": {"positive": "grade > 0: trec_eval, ranx",
+                  "any": "every judged item, grades weight only NDCG: Spark"},
+    "relevant_in": {"all": "every relevant item of the user, ranked or not",
+              "ranked": "the relevant items in the list (the candidates): torchmetrics"},
+    "undefined": {"no_relevant": "users with no relevant item",
+                  "no_judgments": "users with no judged item (all grade 0 scores 0): trec_eval"},
     "hit_rate": {
         "hits_over_tests": "total hits / total relevant items: the recommender-metrics post",
         "any_hit": "share of users with a hit in the top k: RecBole, ranx, trec_eval success",
@@ -142,51 +164,80 @@ OPTIONS = {
     },
 }
 
-_EVALKIT = {"denominator": "relevant", "gain": "linear", "ideal": "relevant", "empty": "warn",
-            "hit_rate": "hits_over_tests", "ties": "input", "users": "truth"}
-
-#: The presets: a library's choice for each option it defines (evalkit's default elsewhere).
-CONVENTIONS = {
-    "evalkit": dict(_EVALKIT),
-    "trec": {"denominator": "relevant", "gain": "linear", "ideal": "relevant", "empty": "skip",
-             "hit_rate": "any_hit", "ties": "item_desc", "users": "both"},
-    "ranx": {"denominator": "relevant", "gain": "linear", "ideal": "relevant", "empty": "zero",
-             "hit_rate": "any_hit", "ties": "input"},
-    "spark": {"denominator": "min_relevant_k", "gain": "exponential", "ideal": "given",
-              "empty": "zero"},
-    "sklearn": {"denominator": "hits", "gain": "linear", "ideal": "candidates", "empty": "zero"},
-    "torchmetrics": {"denominator": "hits", "gain": "linear", "ideal": "candidates",
-                     "empty": "zero", "hit_rate": "any_hit"},
-    "recbole": {"denominator": "min_relevant_k", "gain": "linear", "ideal": "relevant",
-                "empty": "skip", "hit_rate": "any_hit"},
+_NAMES = ("denominator", "gain", "ideal", "relevance", "relevant_in", "undefined", "zero_division",
+          "hit_rate", "ties", "users")
+_TABLE = {  # one row per option, one column per preset (the module docstring's table)
+    "evalkit": ("relevant", "linear", "relevant", "positive", "all", "no_relevant", "warn",
+                "hits_over_tests", "input", "truth"),
+    "trec": ("relevant", "linear", "relevant", "positive", "all", "no_judgments", math.nan,
+             "any_hit", "item_desc", "both"),
+    "ranx": ("relevant", "linear", "relevant", "positive", "all", "no_relevant", 0.0,
+             "any_hit", "input", "truth"),
+    "spark": ("min_relevant_k", "exponential", "given", "any", "all", "no_relevant", 0.0,
+              "hits_over_tests", "input", "truth"),
+    "sklearn": ("hits", "linear", "candidates", "positive", "ranked", "no_relevant", 0.0,
+                "hits_over_tests", "input", "truth"),
+    "torchmetrics": ("hits", "linear", "candidates", "positive", "ranked", "no_relevant", 0.0,
+                     "any_hit", "input", "truth"),
+    "recbole": ("min_relevant_k", "linear", "relevant", "positive", "all", "no_relevant", math.nan,
+                "any_hit", "input", "truth"),
 }
+#: The presets: each library's choice for every option (see the module docstring).
+CONVENTIONS = {name: dict(zip(_NAMES, row)) for name, row in _TABLE.items()}
+
+_SPECS = {name: [None, Options(values)] for name, values in OPTIONS.items()}
+_SPECS.update(
+    zero_division=[None, Options({"warn": "0.0 and a warning", 0.0: "", 1.0: "",
+                                  math.nan: "left out of the mean"})],
+    convention=Options({c: "" for c in CONVENTIONS}), per_user=Bool(), adaptive_k=Bool(),
+    k=Integer(1, meaning="the cut-off"), log_base=Real(1, closed="neither"),
+)
+
+
+_OLD_EMPTY = {"warn": "warn", "zero": 0.0, "one": 1.0, "skip": math.nan}  # TODO(ranking): drop
+
+
+def _declared(**override):
+    """validate_params with the module's specs for every parameter the function has."""
+    def decorate(func):
+        names = inspect.signature(func).parameters
+        specs = {n: s for n, s in {**_SPECS, **override}.items() if n in names}
+        checked = validate_params(**specs)(func)
+        if "zero_division" not in names:
+            return checked
+
+        @functools.wraps(checked)
+        def renamed(*args, empty=None, **kwargs):   # the old name of zero_division, until callers move
+            if empty is not None:
+                kwargs["zero_division"] = _OLD_EMPTY[empty]
+            return checked(*args, **kwargs)
+        return renamed
+    return decorate
+
+
+_K_OR_NONE = [None, Integer(1, meaning="the cut-off")]
 
 
 def _options(convention, **given):
-    """Resolve options: explicit ones win, then the preset's, then evalkit's defaults."""
-    check_choice(convention, {c: "" for c in CONVENTIONS}, "convention")
+    """Resolve options: the explicit ones win, then the preset's."""
     preset = CONVENTIONS[convention]
-    out = {}
-    for name, value in given.items():
-        if value is None:
-            value = preset.get(name, _EVALKIT[name])
-        out[name] = check_choice(value, OPTIONS[name], name)
-    return out
+    return {name: preset[name] if value is None else value for name, value in given.items()}
 
 
 # -- input -> hits ---------------------------------------------------------------------
 
 
 def ranking_hits(ranked, relevant):
-    """Validate ranked lists and relevant items and find every hit in one pass.
+    """Validate ranked lists and judged items and find every hit in one pass.
 
-    A hit is a relevant item (grade > 0) in a user's ranked list; its
-    position is its 0-based rank. The result, a :class:`RankingHits`, holds
-    the hit positions and gains (the users x k hit matrix, ``.matrix(k)``),
-    each user's number of relevant items R and list length, and for graded
-    relevance the ideal grades. Pass it to any metric of this module in place
-    of ``ranked`` (``relevant=None``) to compute several metrics and cut-offs
-    from one pass. ``RankingHits.concat`` stacks the hits of disjoint users.
+    A hit is a judged item in a user's ranked list (relevant when its grade
+    is > 0); its position is its 0-based rank. The result, a
+    :class:`RankingHits`, holds the hit positions and grades (the users x k
+    hit matrix, ``.matrix(k)``), each user's number of relevant items R,
+    of judged items and list length, and for graded relevance the ideal
+    grades. Pass it to any metric of this module in place of ``ranked``
+    (``relevant=None``) to compute several metrics and cut-offs from one
+    pass. ``RankingHits.concat`` stacks the hits of disjoint users.
 
     Parameters
     ----------
@@ -208,80 +259,92 @@ def ranking_hits(ranked, relevant):
     >>> h.matrix(3).astype(int).tolist(), h.n_relevant.tolist()
     ([[1, 0, 1], [0, 1, 0]], [2, 3])
     """
+    return _count_hits(*_validated(ranked, relevant))
+
+
+def _validated(ranked, relevant):
     r_items, r_off = check_ranked(ranked, "ranked")
-    n = len(r_off) - 1
-    t_items, t_off, grades = check_relevant(relevant, n, "relevant")
-    _same_kind(r_items, t_items)
-    return _count_hits(r_items, r_off, t_items, t_off, grades)
+    t_items, t_off, grades = check_relevant(relevant, len(r_off) - 1, "relevant")
+    kinds = {"strings" if a.dtype.kind in "US" else "numbers" if a.dtype.kind in "biuf" else "other"
+             for a in (r_items, t_items) if len(a)}
+    if len(kinds) > 1:
+        raise TypeError(f"ranked and relevant hold different kinds of item ids ({' and '.join(kinds)}"
+                        "): no item could ever be a hit; use the same kind in both")
+    return r_items, r_off, t_items, t_off, grades
 
 
-def _same_kind(r_items, t_items):
-    def kind(a):
-        return "strings" if a.dtype.kind in "US" else "numbers" if a.dtype.kind in "biuf" else "other"
-    if len(r_items) and len(t_items) and kind(r_items) != kind(t_items):
-        raise TypeError(f"ranked and relevant hold different kinds of item ids ({kind(r_items)} and "
-                        f"{kind(t_items)}): no item could ever be a hit; use the same kind in both")
+_LAST = [((), None)]   # the last validated lists (a copy) and their hits
 
 
 def _hits(ranked, relevant):
-    if isinstance(ranked, RankingHits):
-        if relevant is not None:
-            raise ValueError("relevant must be None when ranked is a RankingHits (the hits "
-                             "already hold the relevant items)")
+    """The hits of ``ranked`` and ``relevant`` (or ``ranked`` itself, a RankingHits).
+
+    The hits of the last call are reused when the validated lists equal the
+    last ones value by value (a copy is kept, so mutating the inputs in
+    between is seen); validating and comparing cost far less than finding.
+    """
+    if isinstance(ranked, RankingHits) or relevant is None:
+        if relevant is not None or not isinstance(ranked, RankingHits):
+            raise TypeError("relevant must be None exactly when ranked is a RankingHits (the hits "
+                            "already hold the relevant items)")
         return ranked
-    if relevant is None:
-        raise TypeError("relevant is required, got None")
-    return ranking_hits(ranked, relevant)
+    key = _validated(ranked, relevant)
+    last, hits = _LAST[0]
+    if len(last) == len(key) and all(
+            (a is None and b is None) or (a is not None and b is not None and a.dtype == b.dtype
+                                          and a.shape == b.shape and np.array_equal(a, b))
+            for a, b in zip(last, key)):
+        return hits
+    hits = _count_hits(*key)
+    _LAST[0] = (tuple(None if a is None else a.copy() for a in key), hits)
+    return hits
 
 
-def _k(k, name="k", allow_none=False):
-    if k is None and allow_none:
-        return None
-    return check_k(k, name=name)
+# -- users: R, the undefined ones, and the mean -----------------------------------------
 
 
-# -- means over users, with the empty-user rule -----------------------------------------
+def _n_relevant(h, opt):
+    """R per user under the options: relevant (or judged) items, all or only those ranked."""
+    judged = opt["relevance"] == "any"
+    if opt["relevant_in"] == "ranked":
+        return h.hits_at(None, judged)
+    return h.n_judged if judged else h.n_relevant
 
 
-def _finish(values, hits, empty, what, per_user):
-    """Apply the ``empty`` rule to users with no relevant item, then average (or not)."""
-    per_user = check_bool(per_user, "per_user")
+def _finish(values, h, opt, what, per_user, R=None):
+    """Give the undefined users (no relevant item, or no judgment) ``zero_division``; average."""
+    R = _n_relevant(h, opt) if R is None else R
+    empty = (h.n_judged if opt["undefined"] == "no_judgments" and opt["relevant_in"] == "all" else R) == 0
+    zd = opt["zero_division"]
     values = np.asarray(values, dtype=np.float64)
-    no_rel = hits.n_relevant == 0
-    if no_rel.any():
-        first = int(np.argmax(no_rel))
-        if empty == "error":
-            raise ValueError(f"relevant[{first}] has no relevant item: {what} is undefined for "
-                             "such a user (empty='error'; 'zero', 'one', 'skip' or 'warn' decide)")
-        if empty == "warn":
+    if empty.any():
+        if zd == "warn":
             warn_at_caller(
-                f"{what} is ill-defined and being set to 0.0 for {int(no_rel.sum())} user(s) with "
-                f"no relevant items (such as user {first}). Use the `empty` parameter to control "
-                "this behavior.")
-        values = values.copy()
-        values[no_rel] = {"warn": 0.0, "zero": 0.0, "one": 1.0, "skip": np.nan}[empty]
+                f"{what} is ill-defined and being set to 0.0 for {int(empty.sum())} user(s) with "
+                f"no relevant items (such as user {int(np.argmax(empty))}). Use the "
+                "`zero_division` parameter to control this behavior.")
+        values = np.where(empty, 0.0 if zd == "warn" else zd, values)
     if per_user:
         return values
-    if empty == "skip":
-        values = values[~no_rel]
-        if not len(values):
-            warn_at_caller(f"{what} is ill-defined and being set to 0.0: every user was skipped "
-                           "(no user has a relevant item)")
-            return 0.0
+    values = values[~np.isnan(values)]
+    if not len(values):
+        warn_at_caller(f"{what} is ill-defined and being set to 0.0: every user was left out "
+                       "(no user has a relevant item)")
+        return 0.0
     return float(values.mean())
 
 
 def _safe_div(num, den):
     num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
     return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den != 0)
 
 
 # -- the list metrics --------------------------------------------------------------------
 
 
-def precision_at_k(ranked, relevant, k, *, adaptive_k=False, empty=None, convention="evalkit",
-                   per_user=False):
+@_declared()
+def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, relevant_in=None,
+                   undefined=None, zero_division=None, convention="evalkit", per_user=False):
     """Precision at k (精确率@k): the share of the top k that is relevant, averaged over users.
 
     P@k(u) = hits@k(u) / k, where hits@k(u) counts user u's relevant items
@@ -296,17 +359,25 @@ def precision_at_k(ranked, relevant, k, *, adaptive_k=False, empty=None, convent
         One ranked list of item ids per user, best first (see
         :func:`ranking_hits`); or the hits already found (``relevant=None``).
     relevant : list of sets, lists or dicts, or None
-        Each user's relevant items (a dict item -> grade: grade > 0 is relevant).
+        Each user's judged items (a dict item -> grade: grade > 0 is relevant).
     k : int
         The cut-off, >= 1.
     adaptive_k : bool, default False
-    empty : {"warn", "zero", "one", "skip", "error"}, optional
-        Users with no relevant item (default from ``convention``; evalkit:
-        "warn", 0.0 with a warning; trec_eval skips them; Spark scores 0).
+    relevance : {"positive", "any"}, optional
+        Which judged items are relevant: grade > 0, or every one (Spark).
+    relevant_in : {"all", "ranked"}, optional
+        Whose relevant items R counts: all, or only the ranked ones (torchmetrics).
+    undefined : {"no_relevant", "no_judgments"}, optional
+        Which users ``zero_division`` applies to (trec_eval: only users with no
+        judged item; a user whose judgments are all 0 scores 0).
+    zero_division : {"warn", 0.0, 1.0, nan}, optional
+        The value of those users: "warn" (0.0 and a warning, evalkit's
+        default), 0.0 or 1.0 (kept in the mean), or nan (left out of the
+        mean; trec_eval). Default from ``convention``.
     convention : {"evalkit", "trec", "ranx", "spark", "sklearn", "torchmetrics", "recbole"}
-        The preset that fills the options left as None.
+        The preset that fills the options left as None (:data:`CONVENTIONS`).
     per_user : bool, default False
-        Return the per-user values (nan for skipped users) instead of the mean.
+        Return the per-user values (nan for users left out) instead of the mean.
 
     Returns
     -------
@@ -318,50 +389,58 @@ def precision_at_k(ranked, relevant, k, *, adaptive_k=False, empty=None, convent
     0.5
     >>> precision_at_k([[1, 2, 3], [4, 5]], [{1, 3}, {5}], 3, per_user=True).tolist()
     [0.6666666666666666, 0.3333333333333333]
+    >>> precision_at_k([[1, 2]], [{1: 0, 2: 1}], 2, convention="spark")   # every label counts
+    1.0
     """
     h = _hits(ranked, relevant)
-    k = _k(k)
-    check_bool(adaptive_k, "adaptive_k")
-    opt = _options(convention, empty=empty)
+    opt = _options(convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
+                   zero_division=zero_division)
     den = np.minimum(k, h.n_ranked) if adaptive_k else k
-    return _finish(_safe_div(h.hits_at(k), den), h, opt["empty"], "Precision@k", per_user)
+    return _finish(_safe_div(h.hits_at(k, opt["relevance"] == "any"), den), h, opt, "Precision@k",
+                   per_user)
 
 
-def recall_at_k(ranked, relevant, k, *, empty=None, convention="evalkit", per_user=False):
+@_declared()
+def recall_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefined=None,
+                zero_division=None, convention="evalkit", per_user=False):
     """Recall at k (召回率@k): the share of each user's relevant items found in the top k.
 
     R@k(u) = hits@k(u) / R(u), with R(u) the user's relevant items, retrieved
-    or not (trec_eval ``recall_k``, ranx, Spark ``recallAt``, RecBole).
-    Parameters as in :func:`precision_at_k`.
+    or not (trec_eval ``recall_k``, ranx, Spark ``recallAt``, RecBole) -- or,
+    with ``relevant_in="ranked"``, only those in the list (torchmetrics, which sees
+    only the candidates). Parameters as in :func:`precision_at_k`.
 
     Examples
     --------
     >>> recall_at_k([[1, 2, 3], [4, 5, 6]], [{1, 3}, {5, 7, 8}], 3)
     0.6666666666666666
+    >>> recall_at_k([[1, 2, 3], [4, 5, 6]], [{1, 3}, {5, 7, 8}], 3, convention="torchmetrics")
+    1.0
     """
     h = _hits(ranked, relevant)
-    k = _k(k)
-    opt = _options(convention, empty=empty)
-    return _finish(_safe_div(h.hits_at(k), h.n_relevant), h, opt["empty"], "Recall@k", per_user)
+    opt = _options(convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
+                   zero_division=zero_division)
+    R = _n_relevant(h, opt)
+    return _finish(_safe_div(h.hits_at(k, opt["relevance"] == "any"), R), h, opt, "Recall@k",
+                   per_user, R)
 
 
-def _ap(h, k, denominator):
+def _ap(h, k, opt):
     """Per-user AP@k: the sum of precision@rank over the hits in the top k, / the denominator."""
-    user, position, _ = h.within(k)
+    user, position, _ = h.within(k, opt["relevance"] == "any")
     first = np.searchsorted(user, np.arange(h.n_users))
     nth = np.arange(len(user)) - first[user] + 1          # the hit is the nth of its user
     prec_sum = np.bincount(user, nth / (position + 1.0), minlength=h.n_users)
-    if denominator == "relevant":
-        den = h.n_relevant
-    elif denominator == "min_relevant_k":
-        den = h.n_relevant if k is None else np.minimum(h.n_relevant, k)
-    else:
-        den = np.bincount(user, minlength=h.n_users)
-    return _safe_div(prec_sum, den)
+    R = _n_relevant(h, opt)
+    den = {"relevant": R, "min_relevant_k": R if k is None else np.minimum(R, k),
+           "hits": np.bincount(user, minlength=h.n_users)}[opt["denominator"]]
+    return _safe_div(prec_sum, den), R
 
 
-def mean_average_precision(ranked, relevant, k=None, *, denominator=None, empty=None,
-                           convention="evalkit", per_user=False):
+@_declared(k=_K_OR_NONE)
+def mean_average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None,
+                           relevant_in=None, undefined=None, zero_division=None, convention="evalkit",
+                           per_user=False):
     """Mean average precision (MAP, 平均精度均值), optionally cut at k: AP averaged over users.
 
     AP@k(u) = (1/D) Σ_{j ≤ k, item j relevant} P@j(u), the precision at the
@@ -381,7 +460,7 @@ def mean_average_precision(ranked, relevant, k=None, *, denominator=None, empty=
 
     Parameters
     ----------
-    ranked, relevant, empty, convention, per_user
+    ranked, relevant, relevance, relevant_in, undefined, zero_division, convention, per_user
         As in :func:`precision_at_k`.
     k : int or None, default None
         The cut-off (None: the whole list).
@@ -396,15 +475,18 @@ def mean_average_precision(ranked, relevant, k=None, *, denominator=None, empty=
     0.5
     >>> mean_average_precision(ranked, relevant, convention="torchmetrics")  # (1/1 + 2/3) / 2
     0.8333333333333333
+    >>> mean_average_precision([[1, 2], [3, 4]], [{1: 1}, {3: 0}], convention="trec")
+    0.5
     """
     h = _hits(ranked, relevant)
-    k = _k(k, allow_none=True)
-    opt = _options(convention, denominator=denominator, empty=empty)
-    return _finish(_ap(h, k, opt["denominator"]), h, opt["empty"], "Average precision", per_user)
+    opt = _options(convention, denominator=denominator, relevance=relevance, relevant_in=relevant_in,
+                   undefined=undefined, zero_division=zero_division)
+    return _finish(*_ap(h, k, opt)[:1], h, opt, "Average precision", per_user)
 
 
-def average_precision(ranked, relevant, k=None, *, denominator=None, empty=None,
-                      convention="evalkit"):
+@_declared(k=_K_OR_NONE)
+def average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None, relevant_in=None,
+                      undefined=None, zero_division=None, convention="evalkit"):
     """Average precision (AP, 平均精度) of one ranked list: "order-sensitive recall".
 
     AP = (1/D) Σ_{i=1..r} i / r_i, where r_i is the rank of the i-th relevant
@@ -420,7 +502,7 @@ def average_precision(ranked, relevant, k=None, *, denominator=None, empty=None,
         One ranked list of item ids, best first.
     relevant : set, list or dict
         Its relevant items.
-    k, denominator, empty, convention
+    k, denominator, relevance, relevant_in, undefined, zero_division, convention
         As in :func:`mean_average_precision`.
 
     Examples
@@ -430,34 +512,20 @@ def average_precision(ranked, relevant, k=None, *, denominator=None, empty=None,
     >>> round(average_precision(list("abcdef"), {"a", "c", "f"}), 6)
     0.722222
     """
-    if isinstance(ranked, RankingHits):
-        raise TypeError("ranked must be one ranked list; for hits use mean_average_precision")
-    if isinstance(ranked, (set, frozenset, dict)):
-        raise TypeError(f"ranked must be one ranked list (ordered), got a {type(ranked).__name__}")
-    if isinstance(ranked, np.ndarray) and ranked.ndim != 1:
-        raise ValueError(f"ranked must be one ranked list (1-D), got an array of shape {ranked.shape}: "
-                         "for many users use mean_average_precision(..., per_user=True)")
-    if isinstance(ranked, (list, tuple)) and any(isinstance(v, (list, tuple, np.ndarray, set))
-                                                 for v in ranked):
-        raise TypeError("ranked must be one ranked list of item ids, got a list of lists: for many "
+    one = np.asarray(ranked, dtype=object) if isinstance(ranked, (list, tuple)) else ranked
+    if (isinstance(ranked, (RankingHits, set, frozenset, dict)) or np.isscalar(ranked)
+            or ranked is None or getattr(one, "ndim", 1) != 1
+            or any(isinstance(v, (list, tuple, np.ndarray, set)) for v in np.ravel(one))):
+        raise TypeError("ranked must be one ranked list of item ids (ordered, 1-D); for many "
                         "users use mean_average_precision(..., per_user=True)")
-    if relevant is None:
-        raise TypeError("relevant is required, got None")
     if np.isscalar(relevant):
         relevant = [relevant]
     elif hasattr(relevant, "__array__") and not isinstance(relevant, np.ndarray):
         relevant = np.asarray(relevant)   # a pandas Series of ids
-    ranked = [] if ranked is None else ranked
-    if np.isscalar(ranked):
-        raise TypeError(f"ranked must be one ranked list of item ids, got the scalar {ranked!r}")
-    h = ranking_hits([list(ranked)], [relevant])
-    k = _k(k, allow_none=True)
-    opt = _options(convention, denominator=denominator, empty=empty)
-    values = _finish(_ap(h, k, opt["denominator"]), h, opt["empty"], "Average precision", True)
-    return float(values[0])
-
-
-_DISCOUNT_CACHE = {}
+    return float(mean_average_precision([list(ranked)], [relevant], k, denominator=denominator,
+                                        relevance=relevance, relevant_in=relevant_in, undefined=undefined,
+                                        zero_division=zero_division, convention=convention,
+                                        per_user=True)[0])
 
 
 def _discount(width, log_base=2.0):
@@ -475,32 +543,32 @@ def _dcg(h, k, gain, log_base=2.0):
                        minlength=h.n_users)
 
 
-def _idcg(h, k, gain, ideal, log_base=2.0):
+def _idcg(h, k, gain, ideal):
     if ideal == "candidates":
         user, _, g = h.within(None)       # the best order of the list's own items
-        width = int(np.bincount(user, minlength=1).max()) if len(user) else 0
+        width = int(np.bincount(user, minlength=1).max())
         width = width if k is None else min(k, width)
         order = np.lexsort((-g, user))
         user, g = user[order], g[order]
         nth = np.arange(len(user)) - np.searchsorted(user, np.arange(h.n_users))[user]
         keep = nth < width
-        return np.bincount(user[keep], _gain(g[keep], gain) * _discount(width, log_base)[nth[keep]],
+        return np.bincount(user[keep], _gain(g[keep], gain) * _discount(width)[nth[keep]],
                            minlength=h.n_users)
     if ideal == "relevant" and not h.graded:
         width = int(h.n_relevant.max(initial=0))
         width = width if k is None else min(k, width)
-        cum = np.concatenate([[0.0], np.cumsum(_discount(width, log_base))])
-        return cum[np.minimum(h.n_relevant, width)]
+        return np.concatenate([[0.0], np.cumsum(_discount(width))])[np.minimum(h.n_relevant, width)]
     if ideal == "relevant":
         width = h.ideal.shape[1] if k is None else min(k, h.ideal.shape[1])
         grades = h.ideal_grades(width)
     else:
-        width = (h.given.shape[1] if h.given is not None else int(h.n_relevant.max(initial=0)))
+        width = h.given.shape[1] if h.given is not None else int(h.n_relevant.max(initial=0))
         width = width if k is None else min(k, width)
         grades = h.given_grades(width)
-    return _gain(grades, gain) @ _discount(width, log_base)
+    return _gain(grades, gain) @ _discount(width)
 
 
+@_declared(k=_K_OR_NONE)
 def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit", per_user=False):
     """Discounted cumulative gain at k (DCG@k, 折扣累积增益), averaged over users.
 
@@ -529,15 +597,13 @@ def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit"
     7.5
     """
     h = _hits(ranked, relevant)
-    k = _k(k, allow_none=True)
-    opt = _options(convention, gain=gain)
-    log_base = check_log_base(log_base)
-    values = _dcg(h, k, opt["gain"], log_base)
-    return values if check_bool(per_user, "per_user") else float(values.mean())
+    values = _dcg(h, k, _options(convention, gain=gain)["gain"], float(log_base))
+    return values if per_user else float(values.mean())
 
 
-def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, empty=None, convention="evalkit",
-              per_user=False):
+@_declared(k=_K_OR_NONE)
+def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, relevance=None, relevant_in=None,
+              undefined=None, zero_division=None, convention="evalkit", per_user=False):
     """Normalized DCG at k (NDCG@k, 归一化折扣累积增益), averaged over users.
 
     NDCG@k(u) = DCG@k(u) / IDCG@k(u), IDCG being the DCG of the best possible
@@ -557,8 +623,9 @@ def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, empty=None, convent
 
     Parameters
     ----------
-    ranked, relevant, empty, convention, per_user
-        As in :func:`precision_at_k`.
+    ranked, relevant, relevance, relevant_in, undefined, zero_division, convention, per_user
+        As in :func:`precision_at_k` (``relevance`` and ``relevant_in`` decide which
+        users are undefined; the gains are the grades).
     k : int or None
         The cut-off (None: the whole list).
     gain : {"linear", "exponential"}, optional
@@ -574,15 +641,15 @@ def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, empty=None, convent
     0.6309
     """
     h = _hits(ranked, relevant)
-    k = _k(k, allow_none=True)
-    opt = _options(convention, gain=gain, ideal=ideal, empty=empty)
-    dcg = _dcg(h, k, opt["gain"])
-    idcg = _idcg(h, k, opt["gain"], opt["ideal"])
-    return _finish(_safe_div(dcg, idcg), h, opt["empty"], "NDCG", per_user)
+    opt = _options(convention, gain=gain, ideal=ideal, relevance=relevance, relevant_in=relevant_in,
+                   undefined=undefined, zero_division=zero_division)
+    values = _safe_div(_dcg(h, k, opt["gain"]), _idcg(h, k, opt["gain"], opt["ideal"]))
+    return _finish(values, h, opt, "NDCG", per_user)
 
 
-def mean_reciprocal_rank(ranked, relevant, *, k=None, empty=None, convention="evalkit",
-                         per_user=False):
+@_declared(k=_K_OR_NONE)
+def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_in=None, undefined=None,
+                         zero_division=None, convention="evalkit", per_user=False):
     """Mean reciprocal rank (MRR, 平均倒数排名): 1 / the rank of the first hit, averaged.
 
     MRR = (1/Q) Σ_u 1 / rank_u, rank_u the rank of the first relevant item in
@@ -592,7 +659,7 @@ def mean_reciprocal_rank(ranked, relevant, *, k=None, empty=None, convention="ev
 
     Parameters
     ----------
-    ranked, relevant, empty, convention, per_user
+    ranked, relevant, relevance, relevant_in, undefined, zero_division, convention, per_user
         As in :func:`precision_at_k`.
     k : int or None, default None
         Only hits in the top k count.
@@ -603,18 +670,19 @@ def mean_reciprocal_rank(ranked, relevant, *, k=None, empty=None, convention="ev
     0.61
     """
     h = _hits(ranked, relevant)
-    k = _k(k, allow_none=True)
-    opt = _options(convention, empty=empty)
-    user, position, _ = h.within(k)
+    opt = _options(convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
+                   zero_division=zero_division)
+    user, position, _ = h.within(k, opt["relevance"] == "any")
     first = np.ones(len(user), dtype=bool)
     first[1:] = user[1:] != user[:-1]
     rr = np.zeros(h.n_users)
     rr[user[first]] = 1.0 / (position[first] + 1.0)
-    return _finish(rr, h, opt["empty"], "Reciprocal rank", per_user)
+    return _finish(rr, h, opt, "Reciprocal rank", per_user)
 
 
-def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, empty=None, convention="evalkit",
-                  per_user=False):
+@_declared()
+def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, relevance=None, relevant_in=None,
+                  undefined=None, zero_division=None, convention="evalkit", per_user=False):
     """Hit rate at k (HR@k, 命中率): two metrics share the name; ``hit_rate`` chooses.
 
     * ``"hits_over_tests"`` (evalkit's default, the recommender-metrics post):
@@ -630,9 +698,9 @@ def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, empty=None, convention=
 
     Parameters
     ----------
-    ranked, relevant, k, empty, convention, per_user
-        As in :func:`precision_at_k` (``empty`` applies to "any_hit" and to the
-        per-user values; "error" refuses empty users in both).
+    ranked, relevant, k, relevance, relevant_in, undefined, zero_division, convention, per_user
+        As in :func:`precision_at_k` (``zero_division`` applies to "any_hit"
+        and to the per-user values).
     hit_rate : {"hits_over_tests", "any_hit"}, optional
 
     Examples
@@ -647,24 +715,23 @@ def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, empty=None, convention=
     0.5
     """
     h = _hits(ranked, relevant)
-    k = _k(k)
-    opt = _options(convention, hit_rate=hit_rate, empty=empty)
-    hits = h.hits_at(k)
-    per_user = check_bool(per_user, "per_user")
+    opt = _options(convention, hit_rate=hit_rate, relevance=relevance, relevant_in=relevant_in,
+                   undefined=undefined, zero_division=zero_division)
+    hits = h.hits_at(k, opt["relevance"] == "any")
     if opt["hit_rate"] == "any_hit":
-        return _finish((hits > 0).astype(float), h, opt["empty"], "Hit rate", per_user)
+        return _finish((hits > 0).astype(float), h, opt, "Hit rate", per_user)
+    R = _n_relevant(h, opt)
     if per_user:
-        return _finish(_safe_div(hits, h.n_relevant), h, opt["empty"], "Hit rate", True)
-    if opt["empty"] == "error" and (h.n_relevant == 0).any():
-        _finish(np.zeros(h.n_users), h, "error", "Hit rate", False)
-    total = int(h.n_relevant.sum())
-    if total == 0:
+        return _finish(_safe_div(hits, R), h, opt, "Hit rate", True, R)
+    if R.sum() == 0:
         warn_at_caller("Hit rate is ill-defined and being set to 0.0: no user has a relevant item")
         return 0.0
-    return int(hits.sum()) / total
+    return int(hits.sum()) / int(R.sum())
 
 
-def arhr_at_k(ranked, relevant, k, *, empty=None, convention="evalkit", per_user=False):
+@_declared()
+def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefined=None,
+              zero_division=None, convention="evalkit", per_user=False):
     """Average reciprocal hit rank at k (ARHR, 平均倒数命中排名; Deshpande & Karypis 2004).
 
     ARHR@k = (1/#users) Σ_u Σ_{hits j in u's top k} 1 / rank_j: a hit rate
@@ -674,7 +741,7 @@ def arhr_at_k(ranked, relevant, k, *, empty=None, convention="evalkit", per_user
 
     Parameters
     ----------
-    ranked, relevant, k, empty, convention, per_user
+    ranked, relevant, k, relevance, relevant_in, undefined, zero_division, convention, per_user
         As in :func:`precision_at_k`.
 
     Examples
@@ -683,44 +750,39 @@ def arhr_at_k(ranked, relevant, k, *, empty=None, convention="evalkit", per_user
     0.25
     """
     h = _hits(ranked, relevant)
-    k = _k(k)
-    opt = _options(convention, empty=empty)
-    user, position, _ = h.within(k)
+    opt = _options(convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
+                   zero_division=zero_division)
+    user, position, _ = h.within(k, opt["relevance"] == "any")
     values = np.bincount(user, 1.0 / (position + 1.0), minlength=h.n_users)
-    return _finish(values, h, opt["empty"], "ARHR", per_user)
+    return _finish(values, h, opt, "ARHR", per_user)
 
 
 # -- beyond accuracy: what is recommended ---------------------------------------------------
 
 
-def _recommended(ranked, k):
-    """Validated top-k item ids of every list (flat)."""
+def _recommended(ranked, k, needed=None):
+    """Validated top-k item ids of every list (flat); ``needed``: refuse none, naming the metric."""
     if isinstance(ranked, RankingHits):
         raise TypeError("ranked must be the ranked lists (coverage looks at the items, "
                         "which RankingHits does not keep)")
     items, offsets = check_ranked(ranked, "ranked")
     if k is not None:
-        k = _k(k)
         lengths = np.diff(offsets)
-        col = np.arange(len(items)) - np.repeat(offsets[:-1], lengths)
-        items = items[col < k]
+        items = items[np.arange(len(items)) - np.repeat(offsets[:-1], lengths) < k]
+    if needed and not len(items):
+        raise ValueError(f"ranked recommends no item: {needed} is undefined")
     return items
 
 
 def _catalog_codes(items, catalog):
     """Codes of recommended items in 0..N-1 for a catalogue (an int N or a collection of ids)."""
-    if isinstance(catalog, numbers.Integral) and not isinstance(catalog, bool):
-        if catalog < 1:
-            raise ValueError(f"catalog must be >= 1 (the number of items), got {catalog!r}")
+    if isinstance(catalog, numbers.Integral):
         _, codes, n = encode_items(items[:0], items)
         n_distinct = len(np.unique(codes)) if len(codes) else 0
         if n_distinct > catalog:
             raise ValueError(f"catalog={catalog} is smaller than the {n_distinct} distinct items "
                              "recommended")
         return codes, int(catalog)
-    if isinstance(catalog, (str, bytes)) or catalog is None or np.isscalar(catalog):
-        raise TypeError(f"catalog must be the number of items or a collection of item ids, "
-                        f"got {catalog!r}")
     cat = check_item_ids(list(catalog) if not isinstance(catalog, np.ndarray) else catalog, "catalog")
     if not len(cat):
         raise ValueError("catalog is empty: at least one item is needed")
@@ -735,6 +797,18 @@ def _catalog_codes(items, catalog):
     return codes, len(cat)
 
 
+class _Ids(abc.ABC):
+    """Any collection of ids (lists, sets, arrays, pandas objects), not a string."""
+
+    @classmethod
+    def __subclasshook__(cls, c):
+        return not issubclass(c, (str, bytes)) and (hasattr(c, "__iter__") or hasattr(c, "__array__"))
+
+
+_CATALOG = [Integer(1, meaning="the number of items"), InstanceOf(_Ids, "a collection of item ids")]
+
+
+@_declared(k=_K_OR_NONE, catalog=_CATALOG)
 def catalog_coverage(ranked, catalog, *, k=None):
     """Catalogue coverage (覆盖率): the share of the catalogue that is recommended to someone.
 
@@ -765,7 +839,8 @@ def catalog_coverage(ranked, catalog, *, k=None):
     return len(np.unique(codes)) / n
 
 
-def distributional_coverage(ranked, *, k=None, base=2):
+@_declared(k=_K_OR_NONE)
+def distributional_coverage(ranked, *, k=None, log_base=2):
     """Distributional coverage: the entropy of how often each item is recommended.
 
     H = -Σ_i p(i) log_b p(i), p(i) = (times item i is recommended) / (all
@@ -779,7 +854,8 @@ def distributional_coverage(ranked, *, k=None, base=2):
     ranked : list of lists or 2-D array
     k : int or None, default None
         Only the top k of each list.
-    base : float, default 2
+    log_base : float, default 2
+        The base of the logarithm (> 1).
 
     Examples
     --------
@@ -788,16 +864,14 @@ def distributional_coverage(ranked, *, k=None, base=2):
     >>> distributional_coverage([[1, 2], [1, 2]])     # two items, twice each
     1.0
     """
-    base = check_log_base(base, "base")
-    items = _recommended(ranked, k)
-    if not len(items):
-        raise ValueError("ranked recommends no item: the distribution is undefined")
+    items = _recommended(ranked, k, "the distribution")
     _, codes, _ = encode_items(items[:0], items)
     counts = np.bincount(codes)
     p = counts[counts > 0] / len(items)
-    return float(-(p * np.log(p)).sum() / math.log(base)) + 0.0
+    return float(-(p * np.log(p)).sum() / math.log(log_base)) + 0.0
 
 
+@_declared(k=_K_OR_NONE, catalog=[None] + _CATALOG)
 def gini_index(ranked, catalog=None, *, k=None):
     """Gini index of recommendation counts: 0 when every item is recommended equally, ~1 when few are.
 
@@ -820,9 +894,7 @@ def gini_index(ranked, catalog=None, *, k=None):
     >>> gini_index([[1], [1]], catalog=4)       # one item of four gets everything: (4 - 1) / 4
     0.75
     """
-    items = _recommended(ranked, k)
-    if not len(items):
-        raise ValueError("ranked recommends no item: the Gini index is undefined")
+    items = _recommended(ranked, k, "the Gini index")
     if catalog is None:
         _, codes, _ = encode_items(items[:0], items)
         counts = np.bincount(codes)
@@ -850,6 +922,7 @@ def _column(frame, name, what):
     return arr
 
 
+@_declared()
 def lists_from_frame(predictions, truth=None, *, user="user", item="item", score=None, rank=None,
                      grade=None, ties=None, users=None, convention="evalkit"):
     """Turn long tables of (user, item, score or rank) rows into ranked lists and relevant sets.
@@ -1050,12 +1123,11 @@ def _check_relevance_scores(y_true, y_score, k, sample_weight, for_ndcg):
         raise ValueError("y_true has negative values such as "
                          f"{yt[np.unravel_index(np.argmax(yt < 0), yt.shape)].item()!r}: "
                          "ndcg_score should not be used on negative y_true values")
-    if k is not None:
-        k = check_k(k)
     w = check_sample_weight(sample_weight, yt.shape[0])
     return yt.astype(np.float64, copy=False), ys, k, w
 
 
+@_declared(k=_K_OR_NONE, ignore_ties=Bool())
 def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore_ties=False):
     """Discounted cumulative gain from relevance and score matrices, as ``sklearn.metrics.dcg_score``.
 
@@ -1086,12 +1158,11 @@ def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore
     >>> round(dcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]]), 6)   # tied: 10, 5 -> 7.5 each; 0, 0, 1
     12.67115
     """
-    log_base = check_log_base(log_base)
-    check_bool(ignore_ties, "ignore_ties")
     yt, ys, k, w = _check_relevance_scores(y_true, y_score, k, sample_weight, False)
-    return float(np.average(_dcg_rows(yt, ys, k, log_base, ignore_ties), weights=w))
+    return float(np.average(_dcg_rows(yt, ys, k, float(log_base), ignore_ties), weights=w))
 
 
+@_declared(k=_K_OR_NONE, ignore_ties=Bool())
 def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False):
     """Normalized DCG from relevance and score matrices, as ``sklearn.metrics.ndcg_score``.
 
@@ -1117,7 +1188,6 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     >>> round(ndcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]], k=1), 6)   # tie: mean of 10 and 5
     0.75
     """
-    check_bool(ignore_ties, "ignore_ties")
     yt, ys, k, w = _check_relevance_scores(y_true, y_score, k, sample_weight, True)
     gain = _dcg_rows(yt, ys, k, 2.0, ignore_ties)
     best = _ideal_dcg_rows(yt, k, 2.0)

@@ -1,0 +1,357 @@
+"""Per-user hits: the counts of ranking, found in one pass.
+
+For every user, where each judged item sits in the ranked list. Stored sparse --
+one (user, position, gain) triple per hit -- with each user's number of relevant
+items (R), of judged items and list length; the users x k hit matrix is
+``.matrix(k)``. Every ranking metric at every cut-off k is arithmetic on these,
+and the hits of two sets of users add up (``RankingHits.concat``) to the hits
+of both, which is how ``evalkit.spark`` computes them partition by partition.
+"""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+
+import numpy as np
+
+__all__ = ["RankingHits", "encode_items", "ranking_hits"]
+
+_TABLE_SIZE = 1 << 22  # entries of the per-block lookup table (a few MB)
+
+
+class RankingHits:
+    """Per-user hits of ranked lists: the counts every ranking metric is computed from.
+
+    Attributes
+    ----------
+    n_users : int
+    user, position : int64 arrays
+        One entry per hit (a judged item found in a ranked list), sorted by
+        user then position; ``position`` is 0-based (rank - 1).
+    gain : float64 array
+        The hit's grade (1.0 for binary relevance); 0 for an item judged not
+        relevant (graded 0), which only ``relevance="any"`` (Spark) counts.
+    n_relevant : int64 array (n_users,)
+        R: the user's relevant items (grade > 0), retrieved or not.
+    n_judged : int64 array (n_users,)
+        The user's judged items, grade 0 included (= R for binary relevance).
+    n_ranked : int64 array (n_users,)
+        The length of the user's ranked list.
+    ideal : float64 array (n_users, max R) or None
+        The user's relevant grades sorted in decreasing order, padded with 0
+        (None for binary relevance: then it is R ones).
+    given : float64 array (n_users, width) or None
+        The grades of the user's judged items in the order they were given
+        (dict order), zeros included; for Spark's graded ideal DCG.
+
+    Notes
+    -----
+    Hits found only in each list's first k (as ``evalkit.spark.ranking_hits``
+    with ``k`` does) serve every metric at cut-offs up to k, except those
+    that look at the whole list (``ideal="candidates"``, ``truth="ranked"``).
+    Built by hand, the hits are checked (a position inside the user's list, a
+    gain >= 0, one hit per position) and sorted by user and position. (A
+    list that repeats a relevant item, which Spark allows, can have more hits
+    than R.)
+
+    Examples
+    --------
+    >>> h = ranking_hits(*_demo())
+    >>> h.user.tolist(), h.position.tolist(), h.n_relevant.tolist()
+    ([0, 0, 1], [0, 2, 1], [2, 3])
+    >>> h.matrix(3).astype(int).tolist()
+    [[1, 0, 1], [0, 1, 0]]
+    """
+
+    __slots__ = ("n_users", "user", "position", "gain", "n_relevant", "n_judged", "n_ranked",
+                 "ideal", "given", "graded")
+
+    def __init__(self, user, position, gain, n_relevant, n_ranked, ideal=None, given=None,
+                 graded=None, n_judged=None):
+        user, position = (np.asarray(a, dtype=np.int64).reshape(-1) for a in (user, position))
+        gain = np.asarray(gain, dtype=np.float64).reshape(-1)
+        self.n_relevant = np.asarray(n_relevant, dtype=np.int64).reshape(-1)
+        self.n_judged = self.n_relevant if n_judged is None else \
+            np.asarray(n_judged, dtype=np.int64).reshape(-1)
+        self.n_ranked = np.asarray(n_ranked, dtype=np.int64).reshape(-1)
+        self.n_users = len(self.n_relevant)
+        _check_hits(user, position, gain, self.n_relevant, self.n_judged, self.n_ranked)
+        key = user * (int(self.n_ranked.max(initial=0)) + 1) + position
+        if len(key) > 1 and not (key[1:] > key[:-1]).all():   # sort by (user, position)
+            order = np.argsort(key, kind="stable")
+            user, position, gain, key = user[order], position[order], gain[order], key[order]
+            if (key[1:] == key[:-1]).any():
+                raise ValueError("position: a user has two hits at the same position")
+        self.user, self.position, self.gain = user, position, gain
+        self.ideal = None if ideal is None else np.asarray(ideal, dtype=np.float64)
+        self.given = None if given is None else np.asarray(given, dtype=np.float64)
+        self.graded = ideal is not None if graded is None else bool(graded)
+
+    def __repr__(self):
+        return (f"RankingHits({self.n_users} users, {len(self.user)} hits, "
+                f"{'graded' if self.graded else 'binary'})")
+
+    @property
+    def depth(self):
+        """The longest ranked list."""
+        return int(self.n_ranked.max(initial=0))
+
+    def matrix(self, k=None):
+        """The users x k hit matrix: gains at each rank (booleans for binary relevance)."""
+        user, position, gain = self.within(self.depth if k is None else int(k))
+        out = np.zeros((self.n_users, self.depth if k is None else int(k)),
+                       dtype=np.float64 if self.graded else bool)
+        out[user, position] = gain if self.graded else True
+        return out
+
+    def _grades(self, grades, width):
+        if grades is None:
+            return (np.arange(width) < self.n_relevant[:, None]).astype(np.float64)
+        out = np.zeros((self.n_users, width))
+        w = min(width, grades.shape[1])
+        out[:, :w] = grades[:, :w]
+        return out
+
+    def ideal_grades(self, width):
+        """The ideal (decreasing) grades of each user's relevant items, n_users x width."""
+        return self._grades(self.ideal, width)
+
+    def given_grades(self, width):
+        """The grades in the order given (Spark's ideal), n_users x width."""
+        return self._grades(self.ideal if self.given is None else self.given, width)
+
+    def within(self, k, judged=False):
+        """``(user, position, gain)`` of the hits in the top k (k=None: all).
+
+        Relevant hits (gain > 0) only, unless ``judged`` (every judged item, Spark).
+        """
+        keep = self.gain > 0 if not judged and self.graded else None
+        if k is not None:
+            keep = self.position < k if keep is None else keep & (self.position < k)
+        if keep is None:
+            return self.user, self.position, self.gain
+        return self.user[keep], self.position[keep], self.gain[keep]
+
+    def hits_at(self, k, judged=False):
+        """Per user, the number of relevant (or judged) items in the top k (hits@k)."""
+        return np.bincount(self.within(k, judged)[0], minlength=self.n_users)
+
+    @classmethod
+    def concat(cls, parts):
+        """The hits of several disjoint sets of users, stacked in order (partitions add up).
+
+        >>> a = ranking_hits(*_demo())
+        >>> b = RankingHits.concat([a, a])
+        >>> b.n_users, b.user.tolist()
+        (4, [0, 0, 1, 2, 2, 3])
+        """
+        parts = list(parts)
+        if not parts:
+            raise ValueError("parts is empty: give at least one RankingHits")
+        starts = np.cumsum([0] + [p.n_users for p in parts])
+        graded = any(p.graded for p in parts)
+
+        def stacked(get):
+            mats = [get(p) for p in parts]
+            width = max(m.shape[1] for m in mats)
+            return np.vstack([np.pad(m, ((0, 0), (0, width - m.shape[1]))) for m in mats])
+
+        ideal = given = None
+        if graded:
+            ideal = stacked(lambda p: p.ideal_grades(int(p.n_relevant.max(initial=0))))
+            given = stacked(lambda p: p.given if p.given is not None
+                            else p.ideal_grades(int(p.n_relevant.max(initial=0))))
+
+        def cat(name):
+            return np.concatenate([getattr(p, name) for p in parts])
+
+        return cls(np.concatenate([p.user + s for p, s in zip(parts, starts)]), cat("position"),
+                   cat("gain"), cat("n_relevant"), cat("n_ranked"), ideal, given, graded,
+                   cat("n_judged"))
+
+    def __add__(self, other):
+        if not isinstance(other, RankingHits):
+            return NotImplemented
+        return RankingHits.concat([self, other])
+
+    def __radd__(self, other):
+        if isinstance(other, numbers.Number) and other == 0:  # sum() starts from 0
+            return self
+        return NotImplemented
+
+
+def _check_hits(user, position, gain, n_relevant, n_judged, n_ranked):
+    """Refuse hits that cannot come from ranked lists (for RankingHits built by hand or on Spark)."""
+    bad = [(not len(user) == len(position) == len(gain),
+            "user, position and gain have different lengths: one entry per hit"),
+           (not len(n_relevant) == len(n_judged) == len(n_ranked),
+            "n_relevant, n_judged and n_ranked have different lengths: one entry per user"),
+           ((n_relevant < 0).any() or (n_ranked < 0).any() or (n_judged < n_relevant).any(),
+            "n_relevant and n_ranked must be >= 0 and n_judged >= n_relevant"),
+           (len(user) and (user.min() < 0 or user.max() >= len(n_relevant)),
+            f"user must be between 0 and {len(n_relevant) - 1} (the users)"),
+           (len(user) and (position.min() < 0 or (position >= n_ranked[user.clip(0, len(n_ranked) - 1)]).any()),
+            "position must be between 0 and the length of the user's list - 1"),
+           (not (gain >= 0).all(), "gain must be >= 0: a hit is a judged item")]
+    for wrong, message in bad:
+        if wrong:
+            raise ValueError(message)
+
+
+def _demo():
+    """Two users, for the doctests: ranked [[1, 2, 3], [4, 5, 6]], relevant [{1, 3}, {5, 7, 8}]."""
+    return (np.array([1, 2, 3, 4, 5, 6]), np.array([0, 3, 6]), np.array([1, 3, 5, 7, 8]),
+            np.array([0, 2, 5]), None)
+
+
+def encode_items(a, b):
+    """Integer codes 0..C-1 for two arrays of validated item ids: ``(codes_a, codes_b, C)``.
+
+    Integers in a compact range are shifted (no sort); anything else goes
+    through one :func:`numpy.unique` (or a dict, for object ids).
+
+    >>> ca, cb, c = encode_items(np.array([10, 12]), np.array([11]))
+    >>> ca.tolist(), cb.tolist(), c
+    ([0, 2], [1], 3)
+    """
+    n = len(a)
+    if a.dtype.kind == "f" or b.dtype.kind == "f":
+        both = np.concatenate([a, b]).astype(np.float64)
+        if np.array_equal(both, np.round(both)) and (np.abs(both) < 2 ** 53).all():
+            a, b = a.astype(np.int64), b.astype(np.int64)
+    if a.dtype.kind in "iu" and b.dtype.kind in "iu" and n + len(b):
+        ai, bi = a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)
+        lo = min(int(ai.min(initial=2 ** 62)), int(bi.min(initial=2 ** 62)))
+        hi = max(int(ai.max(initial=-2 ** 62)), int(bi.max(initial=-2 ** 62)))
+        if hi - lo < 4 * (n + len(b)) + (1 << 16):
+            return (ai, bi, hi + 1) if lo == 0 else (ai - lo, bi - lo, hi - lo + 1)
+    if a.dtype == object or b.dtype == object:
+        lookup = {}
+        codes = np.fromiter((lookup.setdefault(v, len(lookup)) for v in itertools.chain(a, b)),
+                            dtype=np.int64, count=n + len(b))
+        return codes[:n], codes[n:], max(len(lookup), 1)
+    uniq, codes = np.unique(np.concatenate([a, b]), return_inverse=True)
+    codes = codes.reshape(-1)
+    return codes[:n], codes[n:], max(len(uniq), 1)
+
+
+def _find(q_codes, q_off, s_codes, s_off, n_codes):
+    """The item-hit finder: for each query id, its 0-based position in the same user's searched row.
+
+    Returns ``(cols, repeat)``: ``cols[j]`` the position of query j in its
+    row (-1 if absent), ``repeat`` the flat index of the first searched entry
+    that repeats an id of its row (-1 if none). Users go in blocks through one
+    lookup table of ``users_in_block x n_codes`` small integers: the searched
+    rows' positions are written, read back (a repeat reads back another
+    position) and read for the queries, every answer verified against the ids,
+    so the table is never cleared. A catalogue too big for blocks of 16 users
+    gets the same answers from one sort of (user, item) keys.
+    """
+    n = len(s_off) - 1
+    s_len, q_len = np.diff(s_off), np.diff(q_off)
+    cols = np.full(len(q_codes), -1, dtype=np.int64)
+    block = min(_TABLE_SIZE // max(n_codes, 1), n)
+    if block < 16 and n >= 16:
+        s_user = np.repeat(np.arange(n, dtype=np.int64), s_len)
+        keys = s_user * n_codes + s_codes
+        order = np.argsort(keys, kind="stable")
+        srt = keys[order]
+        same = np.flatnonzero(srt[1:] == srt[:-1])
+        if len(same):
+            return cols, int(order[same + 1].min())
+        qk = np.repeat(np.arange(n, dtype=np.int64), q_len) * n_codes + q_codes
+        at = np.minimum(np.searchsorted(srt, qk), max(len(srt) - 1, 0))
+        found = srt[at] == qk if len(srt) else np.zeros(len(qk), bool)
+        flat = order[at[found]]
+        cols[found] = flat - s_off[s_user[flat]]
+        return cols, -1
+    width = int(s_len.max(initial=0))
+    dtype = np.uint8 if width <= 255 else np.uint16 if width <= 65535 else np.int64
+    table = np.zeros(max(block, 1) * n_codes, dtype=dtype)
+    uniform = n > 0 and bool((s_len == s_len[0]).all())
+    for u0 in range(0, n, max(block, 1)):
+        u1 = min(n, u0 + block)
+        a, b = int(s_off[u0]), int(s_off[u1])
+        base = np.arange(u1 - u0, dtype=np.int64) * n_codes
+        if uniform:
+            m = int(s_len[0])
+            keys = (s_codes[a:b].reshape(u1 - u0, m) + base[:, None]).reshape(-1)
+            pos = np.broadcast_to(np.arange(m, dtype=dtype), (u1 - u0, m)).reshape(-1)
+        else:
+            lens = s_len[u0:u1]
+            keys = np.repeat(base, lens) + s_codes[a:b]
+            pos = (np.arange(b - a) - np.repeat(s_off[u0:u1] - a, lens)).astype(dtype)
+        table[keys] = pos
+        bad = table[keys] != pos
+        if bad.any():
+            return cols, a + int(np.argmax(bad))
+        c, d = int(q_off[u0]), int(q_off[u1])
+        if d > c and b > a:
+            local = np.repeat(np.arange(u1 - u0), q_len[u0:u1])
+            q = q_codes[c:d]
+            got = table[base[local] + q].astype(np.int64)
+            ok = got < s_len[u0 + local]
+            ok &= s_codes[np.minimum(s_off[u0 + local] + np.where(ok, got, 0), b - 1)] == q
+            cols[c:d] = np.where(ok, got, -1)
+    return cols, -1
+
+
+def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
+                 names=("ranked", "relevant")):
+    """Per-user hits of validated ranked lists and judged items (see :class:`RankingHits`).
+
+    ``r_items``/``r_off``: the ranked lists, flat with row offsets;
+    ``t_items``/``t_off``/``grades``: the judged items (``grades`` None for
+    binary relevance: every item relevant). ``repeats="error"`` refuses a
+    ranked list or a relevant set that repeats an item; ``"count"`` (Spark's
+    behaviour) counts every occurrence in a ranked list as a hit (judged rows
+    must be distinct).
+
+    >>> ranking_hits(*_demo())
+    RankingHits(2 users, 3 hits, binary)
+    """
+    rc, tc, n_codes = encode_items(r_items, t_items)
+    n = len(r_off) - 1
+    t_len = np.diff(t_off)
+    t_user = np.repeat(np.arange(n, dtype=np.int64), t_len)
+    g = np.ones(len(tc)) if grades is None else np.asarray(grades, dtype=np.float64)
+    t_rep = _find(tc[:0], np.zeros(n + 1, dtype=np.int64), tc, t_off, n_codes)[1]
+    if t_rep >= 0:
+        raise ValueError(f"{names[1]}[{int(t_user[t_rep])}] repeats the item "
+                         f"{t_items[t_rep].item()!r}: list each relevant item once")
+    if repeats == "error":
+        cols, rep = _find(tc, t_off, rc, r_off, n_codes)
+        if rep >= 0:
+            u = int(np.searchsorted(r_off, rep, side="right") - 1)
+            raise ValueError(f"{names[0]}[{u}] repeats the item {r_items[rep].item()!r}: a ranked "
+                             "list holds each item once")
+        hit = cols >= 0
+        depth = int(np.diff(r_off).max(initial=0))
+        if grades is None and n * depth <= 8 * len(rc) + (1 << 20):
+            mask = np.zeros(n * depth, dtype=bool)   # sort the hits by marking users x depth
+            mask[t_user[hit] * depth + cols[hit]] = True
+            user, position = np.divmod(np.flatnonzero(mask), depth)
+            gain = np.ones(len(user))
+        else:
+            user, position, gain = t_user[hit], cols[hit], g[hit]
+            order = np.argsort(user * (depth + 1) + position, kind="stable")
+            user, position, gain = user[order], position[order], gain[order]
+    else:
+        cols, _ = _find(rc, r_off, tc, t_off, n_codes)
+        found = np.flatnonzero(cols >= 0)
+        user = np.repeat(np.arange(n, dtype=np.int64), np.diff(r_off))[found]
+        gain = g[t_off[user] + cols[found]]
+        position = found - r_off[user]
+    ideal = given = None
+    n_relevant = np.bincount(t_user[g > 0], minlength=n)
+    if grades is not None:
+        ideal = np.zeros((n, int(n_relevant.max(initial=0))))
+        rel = g > 0
+        order = np.lexsort((-g[rel], t_user[rel]))
+        u, v = t_user[rel][order], g[rel][order]
+        ideal[u, np.arange(len(u)) - np.searchsorted(u, np.arange(n))[u]] = v
+        given = np.zeros((n, int(t_len.max(initial=0))))
+        given[t_user, np.arange(len(tc)) - t_off[t_user]] = g
+    return RankingHits(user, position, gain, n_relevant, np.diff(r_off), ideal, given,
+                       graded=grades is not None, n_judged=t_len)
