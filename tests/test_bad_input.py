@@ -120,7 +120,7 @@ def test_bad_zero_division(zd):
 
 @pytest.mark.parametrize("zd", [0.5, "ignore"])
 def test_bad_zero_division_on_counts(zd):
-    with pytest.raises(ValueError, match='zero_division must be "warn", 0.0, 1.0, nan or "spark"'):
+    with pytest.raises(ValueError, match="zero_division must be 'warn', 0.0, 1.0, nan or 'spark'"):
         ek.BinaryCounts(0, 0, 1, 1).precision(zero_division=zd)
 
 
