@@ -64,14 +64,14 @@ def test_cell_counts_equal_the_metric_on_the_resample(metric, kwargs, seed):
     binary = kwargs.get("average", "binary") == "binary"
     n_classes = 2 if binary else int(rng.integers(3, 6))
     y, yhat = labels(rng, int(rng.integers(5, 40)), n_classes, acc=rng.random())
-    spec, classes, (t, p) = U._label_spec(metric, kwargs, y, [yhat])
-    cells, counts, strata = U._cells([t, p], len(classes))
-    ct, cp = cells // len(classes), cells % len(classes)
-    drawn = np.vstack([U._draw_cells(rng, counts, strata, 30, True),
-                       U._draw_cells(rng, counts, strata, 30, False),
-                       rng.integers(0, 3, (30, len(cells)))])  # also counts no bootstrap draws
+    path = U._label_path(metric, kwargs, y, [yhat])
+    classes = np.unique(np.r_[y, yhat])
+    ct, cp = path.cells
+    drawn = np.vstack([U._draw(rng, path.counts, path.strata, 30, True),
+                       U._draw(rng, path.counts, path.strata, 30, False),
+                       rng.integers(0, 3, (30, len(ct)))])  # also counts no bootstrap draws
     drawn = drawn[drawn.sum(axis=1) > 0]
-    values, _ = quiet(spec.values, *U._per_class(drawn, ct, cp, len(classes)))
+    values, _ = quiet(path.evaluate, drawn)
     for row, v in zip(drawn, values):
         yt = np.repeat(classes[ct], row)
         yp = np.repeat(classes[cp], row)
@@ -88,11 +88,13 @@ def test_sweep_counts_equal_the_metric_on_the_resample(metric, seed, stratify):
     y = rng.integers(0, 2, n)
     y[:2] = [0, 1]
     s = np.round(rng.random(n) + 0.5 * y, int(rng.integers(1, 3)))  # ties
-    kind = U._SCORE_METRICS[metric]
-    engine = U._ScoreEngine(kind, y == 1, s)
-    assert engine.full() == pytest.approx(metric(y, s), rel=1e-12)
-    pos, neg = engine.draw(rng, 40, stratify)
-    values, undefined = engine.values(pos, neg)
+    path = U._score_path(metric, {}, y, [s])
+    g = len(path.counts) // 2
+    assert path.evaluate(path.counts[None])[0][0] == pytest.approx(metric(y, s), rel=1e-12)
+    drawn = U._draw(rng, path.counts, path.strata, 40, stratify)
+    pos, neg = drawn[:, :g], drawn[:, g:]
+    values, _ = path.evaluate(drawn)
+    undefined = np.isnan(values)
     # the same resample, as rows: group g's score repeated by its counts
     group_scores = np.unique(s)[::-1]
     for b in range(40):
@@ -110,8 +112,7 @@ def test_sweep_jackknife_is_leave_one_out(metric):
     n = 40
     y = rng.integers(0, 2, n)
     s = np.round(rng.random(n) + 0.4 * y, 1)
-    engine = U._ScoreEngine(U._SCORE_METRICS[metric], y == 1, s)
-    values, weights = engine.jackknife()
+    values, weights = U._score_path(metric, {}, y, [s]).jackknife()
     loo = sorted(metric(np.delete(y, i), np.delete(s, i)) for i in range(n))
     got = sorted(np.repeat(values, weights.astype(int)))
     np.testing.assert_allclose(got, loo, rtol=1e-12)
@@ -120,9 +121,7 @@ def test_sweep_jackknife_is_leave_one_out(metric):
 def test_label_jackknife_is_leave_one_out():
     rng = np.random.default_rng(4)
     y, yhat = labels(rng, 30, 3)
-    spec, classes, (t, p) = U._label_spec(ek.f1_score, {"average": "macro"}, y, [yhat])
-    cells, counts, _ = U._cells([t, p], len(classes))
-    values, weights = U._label_jackknife(spec, counts, cells // 3, cells % 3, 3)
+    values, weights = U._label_path(ek.f1_score, {"average": "macro"}, y, [yhat]).jackknife()
     loo = sorted(quiet(ek.f1_score, np.delete(y, i), np.delete(yhat, i), average="macro")
                  for i in range(30))
     np.testing.assert_allclose(sorted(np.repeat(values, weights)), loo, rtol=1e-12)
@@ -500,7 +499,7 @@ def test_bad_random_state():
 def test_metric_not_callable_or_no_arrays():
     with pytest.raises(TypeError, match="metric must be a callable"):
         ek.bootstrap_ci("f1", Y, P)
-    with pytest.raises(TypeError, match="needs the metric's arrays"):
+    with pytest.raises(TypeError, match=r"arrays\[0\] is required"):
         ek.bootstrap_ci(ek.f1_score)
 
 
@@ -541,7 +540,7 @@ def test_metric_undefined_on_every_resample():
     def unique_only(a, b):
         return 0.5 if len(np.unique(a)) == len(a) else float("nan")
 
-    with pytest.raises(ValueError, match="undefined on every one of the 200 resamples"):
+    with pytest.raises(ValueError, match=r"undefined \(nan\) on every one of the 200 resamples"):
         quiet(ek.bootstrap_ci, unique_only, np.arange(20), np.arange(20), n_resamples=200,
               stratify=False)
 
@@ -583,56 +582,15 @@ def test_bad_proportion(successes, trials, error, words):
 def test_delong_bad_input():
     with pytest.raises(ValueError, match="y_true has more than 2 classes"):
         ek.roc_auc_ci([0, 1, 2], [0.1, 0.2, 0.3])
-    with pytest.raises(ValueError, match="at least 2 of each"):
+    with pytest.raises(ValueError, match="y_true has 1 sample of one class: .* at least 2 samples"):
         ek.delong_test([0, 1, 1], [0.1, 0.2, 0.3], [0.3, 0.2, 0.1])
     with pytest.raises(ValueError, match="score_a contains NaN"):
         ek.delong_test([0, 1, 1, 0], [0.1, np.nan, 0.3, 0.2], [0.3, 0.2, 0.1, 0.0])
 
 
 def test_bad_stratify():
-    with pytest.raises(ValueError, match="stratify must be True, False or one stratum per sample"):
+    with pytest.raises(ValueError, match="stratify and arrays have different lengths"):
         ek.bootstrap_ci(ek.f1_score, Y, P, stratify=[0, 1])
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_stratified_auc_shortcut_equals_the_counts(seed):
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(20, 200))
-    y = (rng.random(n) < 0.3).astype(int)
-    y[:2] = [0, 1]
-    s = np.round(rng.random(n) + 0.4 * y, 1)
-    engine = U._ScoreEngine("auc", y == 1, s)
-    # positives are the smaller class: both draw them first from the same stream
-    fast = engine.stratified_auc(np.random.default_rng(seed), 50)
-    slow, undefined = engine.values(*engine.draw(np.random.default_rng(seed), 50, True))
-    assert not undefined.any()
-    np.testing.assert_allclose(fast, slow, rtol=1e-14)
-    flipped = U._ScoreEngine("auc", y == 0, -s)  # negatives the smaller class now
-    fast = flipped.stratified_auc(np.random.default_rng(seed), 4000)
-    assert fast.mean() == pytest.approx(slow.mean(), abs=4 * slow.std() / math.sqrt(50))
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_delong_key_path_equals_the_sweep_path_and_brute_force(seed):
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(5, 400))
-    y = rng.integers(0, 2, n)
-    y[:2] = [0, 1]
-    s = np.tanh(rng.normal(size=n) + y) - (seed % 2) * 0.5  # negative scores on odd seeds
-    fast = U._delong_sorted(y == 1, s)
-    groups = U._delong_groups(y == 1, s)
-    aucs, cov = delong_brute(y, [s])
-    assert fast[0] == pytest.approx(groups[0], rel=1e-12) == pytest.approx(aucs[0], rel=1e-12)
-    assert fast[1] == pytest.approx(U._delong_var(*groups), rel=1e-9)
-    assert fast[1] == pytest.approx(cov[0, 0], rel=1e-9)
-    s[1] = s[0]  # a tie
-    s[3:6] = s[2]
-    tied = U._delong_sorted(y == 1, s)
-    aucs, cov = delong_brute(y, [s])
-    assert tied[0] == pytest.approx(aucs[0], rel=1e-12) and tied[1] == pytest.approx(cov[0, 0])
-    wide = np.r_[-3.0, 3.0, s[2:]]  # keys spanning 2**63 with the label bit: the sweep path
-    assert U._delong_sorted(y == 1, wide) is None
-    assert ek.roc_auc_ci(y, wide).estimate == pytest.approx(delong_brute(y, [wide])[0][0])
 
 
 def test_weighted_and_multiclass_metrics_take_the_row_path():
@@ -692,24 +650,6 @@ def test_top_k_accuracy_count_path(kwargs):
     assert bca.high == pytest.approx(slow_bca.high, abs=sd / 3 + step)
 
 
-def test_top_k_accuracy_hits_reproduce_the_metric():
-    rng = np.random.default_rng(22)
-    for _ in range(20):
-        n, c = int(rng.integers(5, 60)), int(rng.integers(2, 6))
-        y = rng.integers(0, c, n)
-        y[:c] = np.arange(c)
-        s = np.round(rng.random((n, c)), 1)
-        kw = {"k": int(rng.integers(1, c + 1))}
-        if c == 2:
-            s = s[:, 1]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            est = ek.top_k_accuracy_score(y, s, **kw)
-        found = U._topk_hits(kw, y, s, est)
-        assert found is not None
-        assert found[1].mean() == est
-
-
 def test_ranking_metrics_over_users():
     # the ranking metrics' per-user values: users are the resampled units
     rng = np.random.default_rng(23)
@@ -731,29 +671,129 @@ def test_ranking_metrics_over_users():
     assert t.p_value < 0.01
 
 
-@pytest.mark.parametrize("digits", [0, 1, 2])
-def test_delong_few_distinct_scores(digits):
-    rng = np.random.default_rng(24 + digits)
-    n = 500
+# -- one DeLong from the score groups; the defects of issue 16 ---------------------------
+
+
+def delong_midranks(y, s):
+    """Sun & Xu (2014) by scipy's mid-ranks: an O(n log n) oracle independent of the sweep."""
+    pos = np.asarray(y) == 1
+    m, n = pos.sum(), (~pos).sum()
+    r_all = scipy.stats.rankdata(s)
+    v10 = (r_all[pos] - scipy.stats.rankdata(s[pos])) / n
+    v01 = 1 - (r_all[~pos] - scipy.stats.rankdata(s[~pos])) / m
+    return v10.mean(), np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_delong_groups_equal_brute_force_ties_signs_and_wide_keys(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 400))
     y = rng.integers(0, 2, n)
-    y[:2] = [0, 1]
-    s = np.round(rng.random(n) * 0.7 + 0.3 * y, digits)  # many ties: the per-group path
-    aucs, cov = delong_brute(y, [s])
-    auc, var = U._delong_sorted(y == 1, s)
-    assert auc == pytest.approx(aucs[0], rel=1e-12) and var == pytest.approx(cov[0, 0], rel=1e-9)
+    y[:4] = [0, 1, 0, 1]
+    s = np.tanh(rng.normal(size=n) + y) - (seed % 2) * 0.5  # negative scores on odd seeds
+    s[1] = s[0]  # ties
+    s[3:6] = s[2]
+    variants = [s, np.round(s, seed % 3), np.r_[-3.0, 3.0, s[2:]] * 1e300,  # keys too wide: argsort
+                s.astype(np.float32), s.astype(np.longdouble)]
+    for v in variants:
+        (auc,), cov = U._delong(y == 1, v)
+        aucs, ref = delong_brute(y, [v])
+        assert auc == pytest.approx(aucs[0], rel=1e-12) and auc == pytest.approx(ek.roc_auc_score(y, v), rel=1e-12)
+        assert cov[0, 0] == pytest.approx(ref[0, 0], rel=1e-9)
 
 
-def test_delong_blocks_across_block_edges():
-    rng = np.random.default_rng(25)
-    n = 3 * U._BLOCK + 17
+@pytest.mark.parametrize("digits", [None, 0, 2])
+def test_delong_large_equals_scipy_midranks(digits):
+    rng = np.random.default_rng(26)
+    n = 200_000
     y = (rng.random(n) < 0.3).astype(np.int64)
     s = rng.random(n) + 0.2 * y
-    keys = np.left_shift(s.view(np.uint64), U._ONE) | y.view(np.uint64)
-    keys.sort()
-    auc, var = U._delong_blocks(keys)
-    order = np.argsort(s)
-    ref = U._delong_per_group((y == 1)[order], np.diff(s[order]) == 0)
-    assert auc == pytest.approx(ref[0], rel=1e-12) and var == pytest.approx(ref[1], rel=1e-9)
-    assert auc == pytest.approx(ek.roc_auc_score(y, s), rel=1e-12)
-    keys[U._BLOCK] = keys[U._BLOCK - 1]  # a tie across a block edge: handled by the caller
-    assert U._delong_blocks(keys) is None
+    if digits is not None:
+        s = np.round(s, digits)  # few distinct scores
+    auc, var = delong_midranks(y, s)
+    ci = ek.roc_auc_ci(y, s)
+    assert ci.estimate == pytest.approx(auc, rel=1e-12)
+    assert ci.standard_error == pytest.approx(math.sqrt(var), rel=1e-9)
+
+
+@pytest.mark.parametrize("method", ["delong", "bootstrap"])
+def test_roc_auc_ci_refuses_a_single_sample_of_a_class_as_delong_test(method):
+    # issue 16: one positive (or negative) gave that class's variance 0 and an interval, silently
+    s = [0.1, 0.4, 0.35, 0.8, 0.2]
+    for y in ([0, 0, 0, 1, 0], [1, 1, 0, 1, 1]):
+        with pytest.raises(ValueError, match="y_true has 1 sample of one class"):
+            ek.roc_auc_ci(y, s, method=method)
+        with pytest.raises(ValueError, match="y_true has 1 sample of one class"):
+            ek.delong_test(y, s, s[::-1])
+    assert ek.roc_auc_ci([0, 0, 0, 1, 1], s).standard_error > 0  # two of each: fine
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_delong_test_equals_the_midrank_oracle_on_one_model_twice(seed):
+    rng = np.random.default_rng(40 + seed)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    a = np.round(rng.normal(size=n) + y, 1)
+    b = np.round(a + rng.normal(size=n), 1)
+    t = ek.delong_test(y, a, b)
+    assert t.estimate_a == pytest.approx(delong_midranks(y, a)[0], rel=1e-12)
+    assert t.estimate_b == pytest.approx(delong_midranks(y, b)[0], rel=1e-12)
+    same = ek.delong_test(y, a, a)
+    assert (same.estimate, same.p_value, same.statistic) == (0.0, 1.0, 0.0)
+
+
+def test_top_k_accuracy_with_labels_bootstraps():
+    # issue 16: raised AttributeError (the bootstrap's copy of the top-k rule called a removed helper)
+    rng = np.random.default_rng(27)
+    n = 400
+    y = rng.integers(0, 3, n)
+    S = np.round(rng.dirichlet(np.ones(3), n) + 0.4 * np.eye(3)[y], 1)
+    ci = ek.bootstrap_ci(ek.top_k_accuracy_score, y, S, k=2, labels=[0, 1, 2], n_resamples=3000,
+                         random_state=0)
+    slow = ek.bootstrap_ci(lambda a, b: ek.top_k_accuracy_score(a, b, k=2, labels=[0, 1, 2]), y, S,
+                           n_resamples=3000, random_state=1)
+    assert ci.scheme.startswith("cell counts: (class, hit)")
+    assert ci.estimate == slow.estimate == ek.top_k_accuracy_score(y, S, k=2, labels=[0, 1, 2])
+    sd = slow.distribution.std()
+    assert ci.low == pytest.approx(slow.low, abs=sd / 3) and ci.high == pytest.approx(slow.high, abs=sd / 3)
+    # a label of the score columns absent from y_true; binary scores
+    y2 = np.where(y == 2, 0, y)
+    ci2 = ek.bootstrap_ci(ek.top_k_accuracy_score, y2, S, k=1, labels=[0, 1, 2], random_state=0)
+    assert ci2.estimate == ek.top_k_accuracy_score(y2, S, k=1, labels=[0, 1, 2])
+
+
+@pytest.mark.parametrize("kwargs", [{"k": 1}, {"k": 2, "ties": "first"}, {"k": 1, "normalize": False}])
+def test_top_k_hits_are_the_metrics(kwargs):
+    rng = np.random.default_rng(22)
+    for _ in range(20):
+        n, c = int(rng.integers(5, 60)), int(rng.integers(2, 6))
+        y = rng.integers(0, c, n)
+        y[:c] = np.arange(c)
+        s = np.round(rng.random((n, c)), 1)
+        if c == 2:
+            s = s[:, 1]
+        path = U._topk_path(kwargs, y, s)
+        expected = quiet(ek.top_k_accuracy_score, y, s, **kwargs)
+        assert path.evaluate(path.counts[None])[0][0] == pytest.approx(expected, rel=1e-12)
+        assert np.array_equal(np.add.reduceat(path.counts, np.arange(0, 2 * len(np.unique(y)), 2)),
+                              np.bincount(y))
+
+
+@pytest.mark.parametrize("n_cells", [5, 300])  # one multinomial; rows drawn and counted
+def test_draw_is_the_ordinary_bootstrap(n_cells):
+    rng = np.random.default_rng(28)
+    counts = rng.integers(0, 6, n_cells)
+    counts[:2] = [3, 4]
+    strata = rng.integers(0, 2, n_cells)
+    strata[:2] = [0, 1]
+    for stratify in (True, False):
+        drawn = U._draw(rng, counts, strata, 4000, stratify)
+        n = counts.sum()
+        if stratify:
+            for s in (0, 1):
+                assert (drawn[:, strata == s].sum(axis=1) == counts[strata == s].sum()).all()
+        assert (drawn.sum(axis=1) == n).all()
+        p = counts / (np.array([counts[strata == s].sum() for s in strata]) if stratify else n)
+        m = np.array([counts[strata == s].sum() for s in strata]) if stratify else n
+        np.testing.assert_allclose(drawn.mean(axis=0), counts, atol=5 * np.sqrt(m * p * (1 - p) / 4000).max() + 1e-12)
+        np.testing.assert_allclose(drawn.var(axis=0), m * p * (1 - p), atol=0.15 * max(1, (m * p * (1 - p)).max()))
