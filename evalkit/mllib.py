@@ -1,4 +1,12 @@
-"""Spark MLlib's ``BinaryClassificationMetrics`` on numpy, and the steps behind it.
+"""Spark MLlib's evaluators on numpy, under PySpark's names, and the steps behind them.
+
+:class:`BinaryClassificationMetrics`, :class:`MulticlassMetrics` and
+:class:`RankingMetrics` answer to ``pyspark.mllib.evaluation``'s names with
+PySpark's kinds (``metrics.areaUnderROC`` and ``metrics.accuracy`` are
+properties, ``metrics.fMeasure(label, beta)`` and ``metrics.ndcgAt(k)``
+methods), so code written for PySpark runs unchanged on a list of rows where
+PySpark takes an RDD; methods only Scala has keep Scala's names (``roc()``,
+``pr()``, ``thresholds()``, ``precisionByThreshold()``, ...).
 
 Spark evaluates a scorer "by threshold" (按阈值): every distinct score ``t``
 is a threshold, the rows scored ``>= t`` are predicted positive, and one
@@ -20,22 +28,31 @@ Spark gets the matrices in five steps on an RDD of ``(score, label)`` rows:
 :class:`BinaryClassificationMetrics` reads the same numbers off evalkit's one
 threshold sweep (the cumulative counts *are* the sweep's ``tps`` and ``fps``)
 and applies Spark's ratios (``zero_division="spark"``). :func:`spark_steps`
-replays steps 1-5 for a given partitioning, to show every intermediate value
--- and why ``numBins`` depends on the partitioning. :func:`spark_format`
-prints numbers and tuples as Spark (Scala) prints them.
+shows every intermediate value of steps 1-5 for a given partitioning -- and
+why ``numBins`` depends on the partitioning. :func:`spark_format` prints
+numbers and tuples as Spark (Scala on Java 17) prints them.
+
+Spark's partitions decide which points ``numBins`` keeps (its chunks restart
+at every partition boundary); that is replayed exactly. The order in which
+Spark adds weights and trapezoids moves only the last bits of weighted
+counts and of the areas: evalkit adds in numpy's order, and agrees with
+Spark to 1e-12 (bit for bit without weights, one partition).
 """
 
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal
 
 import numpy as np
 
+from ._counts import confusion_counts
 from ._curves import PR_FIRST_POINTS, pr_points, roc_points, trapezoid
-from ._sweep import ZERO_WEIGHTS, Sweep, combine_by_key, sequential_sums, threshold_sweep
-from ._validation import check_beta, check_choice, check_integer, check_score_and_labels
+from ._ratios import f_beta_of, prf
+from ._sweep import ZERO_WEIGHTS, Sweep, sweep_scores
+from ._validation import (Integer, InstanceOf, Options, Real, check_integer,  # noqa: F401
+                          check_score_and_labels, validate_params)
 
 __all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
 
@@ -43,60 +60,119 @@ BIN_THRESHOLDS = {
     "last": "the chunk's lowest score, Spark 3.0 and later",
     "first": "the chunk's highest score, Spark before SPARK-27577",
 }
+_NUM_BINS = Integer(0, meaning="0 means no down-sampling")
+_BETA = Real(0, finite=False, meaning="it weighs recall beta times as much as precision")
 
 
 # -- printing as Spark prints ----------------------------------------------------
 
+_N5_BITS = [(5 ** i).bit_length() for i in range(27)]  # bits of 5**i, as Java tabulates them
 
-def _two_digits(x):
-    """The two-digit decimal closest to ``x``'s exact value, if it rounds back to ``x``."""
-    exact = Decimal(x)
-    shift = exact.adjusted() - 1  # 10**shift is the unit of the second digit
-    n = int((exact.scaleb(-shift)).to_integral_value(rounding=ROUND_HALF_EVEN))
-    candidate = Decimal(n).scaleb(shift)
-    return candidate.as_tuple() if float(candidate) == x else None
+
+def _wrap(v, bits):
+    """``v`` as a Java ``int`` (32 bits) or ``long`` (64) holds it after overflow; no wrap for 0."""
+    if not bits:
+        return v
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def _java_digits(x):
+    """Java 17's ``Double.toString`` digits of ``x > 0``: ``(digits, point)``, x ≈ 0.digits·10^point.
+
+    The free-format digit loop of Java 17's ``FloatingDecimal.dtoa``
+    (Steele & White): digits are generated until the remainder is within
+    half an ulp (``M``) of either neighbour, then the last is rounded. Its
+    quirks are kept, as they decide the printed digits: ``M`` is halved for a
+    significand that is a power of two (also for subnormals, whose spacing
+    does not change), a first digit 0 is kept when the estimated exponent
+    was one too high, in E-form a second digit is always generated, and
+    integers below 2^63 print their exact digits (rounded only above 2^54).
+    """
+    bits = struct.unpack("<q", struct.pack("<d", x))[0]
+    mant, biased = bits & ((1 << 52) - 1), bits >> 52
+    n_sig = 53 if biased else mant.bit_length()
+    f = (mant | (1 << 52)) if biased else mant << (53 - n_sig)
+    bin_exp = biased - 1023 if biased else n_sig - 1075
+    tail = (f & -f).bit_length() - 1
+    n_fract = 53 - tail
+    n_tiny = max(0, n_fract - bin_exp - 1)
+    if -21 <= bin_exp <= 62 and n_tiny == 0:  # an integer: its digits, rounded above 2^54
+        value = f << (bin_exp - 52) if bin_exp >= 52 else f >> (52 - bin_exp)
+        drop = len(str(2 ** (bin_exp - 54))) - 1 if bin_exp - 54 > 1 else 0
+        value, rest = divmod(value, 10 ** drop)
+        value += rest >= 10 ** drop // 2 if drop else 0
+        return str(value).rstrip("0"), len(str(value)) + drop
+    d2 = struct.unpack("<d", struct.pack("<q", (1023 << 52) | (f & ((1 << 52) - 1))))[0]
+    dec = math.floor((d2 - 1.5) * 0.289529654 + 0.176091259 + bin_exp * 0.301029995663981)
+    b5, s5 = max(0, -dec), max(0, dec)
+    b2, s2 = b5 + n_tiny + bin_exp - (n_fract - 1), s5 + n_tiny
+    m2 = b5 + n_tiny + bin_exp - n_sig
+    common = min(b2, s2)
+    b2, s2, m2 = b2 - common, s2 - common, m2 - common - (n_fract == 1)
+    if m2 < 0:
+        b2, s2, m2 = b2 - m2, s2 - m2, 0
+    b_bits = n_fract + b2 + (_N5_BITS[b5] if b5 < 27 else 3 * b5)
+    ten_s_bits = s2 + 1 + (_N5_BITS[s5 + 1] if s5 + 1 < 27 else 3 * (s5 + 1))
+    width = (32 if b_bits < 32 and ten_s_bits < 32 else 64) if b_bits < 64 and ten_s_bits < 64 else 0
+    b, s, m = (f >> tail) * 5 ** b5 << b2, 5 ** s5 << s2, 5 ** b5 << m2
+    tens = 10 * s
+    digits, first = [], True
+    while True:
+        q, b = divmod(b, s)
+        b, m = 10 * b, _wrap(10 * m, width)
+        low, high = (b < m, b + m > tens if width else b + m >= tens) if m > 0 or first else (True, True)
+        if first and q == 0 and not high:
+            dec -= 1  # the estimate was one too high: drop the leading 0
+        else:
+            digits.append(q)
+        if first and (dec < -3 or dec >= 8):
+            low = high = False  # E-form prints at least two digits
+        first = False
+        if low or high:
+            break
+    point = dec + 1
+    if high and (not low or 2 * b > tens or (2 * b == tens and digits[-1] % 2)):
+        i = len(digits) - 1
+        while digits[i] == 9 and i > 0:
+            digits[i], i = 0, i - 1
+        if digits[i] == 9:
+            digits[0], point = 1, point + 1
+        else:
+            digits[i] += 1
+    return "".join(map(str, digits)), point
 
 
 def _java_double(x):
-    """Java's ``Double.toString``: shortest digits; plain for 1e-3 <= |x| < 1e7, else d.dddE±n."""
-    if math.isnan(x):
+    """Java's ``Double.toString``: plain for 1e-3 <= |x| < 1e7, else d.dddE±n."""
+    if x != x:
         return "NaN"
-    if math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    if x == 0:
-        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+    if x == 0 or math.isinf(x):
+        return ("-" if math.copysign(1.0, x) < 0 else "") + ("Infinity" if x else "0.0")
+    digits, point = _java_digits(abs(x))
     sign = "-" if x < 0 else ""
-    t = Decimal(repr(abs(x))).as_tuple()  # repr: the shortest digits that round-trip
-    if len(t.digits) == 1:
-        # Java prints at least two digits, and of the two-digit decimals that round to x
-        # it takes the closest to x's exact value: Double.MIN_VALUE is 4.9E-324, not 5.0E-324
-        t = _two_digits(abs(x)) or t
-    digits = "".join(map(str, t.digits)).rstrip("0")
-    exp10 = len("".join(map(str, t.digits))) + t.exponent - 1  # position of the first digit
-    digits = digits.lstrip("0") or "0"
-    if 1e-3 <= abs(x) < 1e7:
-        if exp10 >= 0:
-            whole = digits[: exp10 + 1].ljust(exp10 + 1, "0")
-            frac = digits[exp10 + 1:] or "0"
-            return f"{sign}{whole}.{frac}"
-        return f"{sign}0.{'0' * (-exp10 - 1)}{digits}"
-    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{exp10}"
+    if 0 < point < 8:
+        whole = digits[:point].ljust(point, "0")
+        return f"{sign}{whole}.{digits[point:] or '0'}"
+    if -3 < point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{point - 1}"
 
 
 def spark_format(value):
     """Format a number, or a tuple / row of numbers, as Spark prints it.
 
     Spark prints Scala values with ``toString``: a float as Java's
-    ``Double.toString`` (the shortest digits that identify the double, like
-    Python's ``repr``, but ``1.0E-4`` below 10⁻³ and ``1.0E7`` from 10⁷ on,
-    and always a digit after the point), an integer (a ``Long``) plainly, and
-    a tuple as ``(a,b)`` -- no space after the comma. Java prints at least
-    two significant digits: where the shortest has one, it takes the
-    two-digit decimal closest to the double's exact value, so
-    ``Double.MIN_VALUE`` (5e-324) prints ``4.9E-324``. Java 17 and older
-    occasionally print one digit more than the shortest (1e23 as
-    ``9.999999999999999E22``, 2 x MIN_VALUE as ``1.0E-323``); Java 19 and
-    later follow the rule above everywhere, as this does.
+    ``Double.toString`` -- digits that identify the double, ``1.0E-4``
+    below 10⁻³ and ``1.0E7`` from 10⁷ on, always a digit after the point --
+    an integer (a ``Long``) plainly, and a tuple as ``(a,b)``, no space after
+    the comma. The digits are those of Java 17, the Java Spark runs on here
+    (and the oldest Spark 4 supports): usually the shortest that round-trip,
+    as Python's ``repr``, but Java 17 prints at least two digits in E-form
+    and now and then one digit more or differently rounded
+    (``Double.MIN_VALUE`` is ``4.9E-324``, 2 x MIN_VALUE ``1.0E-323``, 1e23
+    ``9.999999999999999E22``). Java 19 and later print the shortest digits
+    everywhere (2 x MIN_VALUE as ``9.9E-324``, 1e23 as ``1.0E23``; JDK-4511638).
 
     Parameters
     ----------
@@ -113,8 +189,8 @@ def spark_format(value):
     '(1.0,0.09090909090909091)'
     >>> spark_format(0.0001), spark_format(12345678.0), spark_format(89)
     ('1.0E-4', '1.2345678E7', '89')
-    >>> spark_format(5e-324)
-    '4.9E-324'
+    >>> spark_format(5e-324), spark_format(1e-323)
+    ('4.9E-324', '1.0E-323')
     """
     if isinstance(value, (tuple, list, np.ndarray)):
         return "(" + ",".join(spark_format(v) for v in value) + ")"
@@ -135,7 +211,7 @@ def _counter(pos, neg, integral):
     return f"{{numPos: {f(pos)}, numNeg: {f(neg)}}}"
 
 
-# -- Spark's order of operations -------------------------------------------------
+# -- Spark's partitions ----------------------------------------------------------
 
 def _range_partition_sizes(m, num_partitions):
     """How many of ``m`` distinct scores each partition of ``sortByKey(ascending = false)`` holds.
@@ -148,11 +224,9 @@ def _range_partition_sizes(m, num_partitions):
     ``m / num_partitions``; a descending sort numbers the partitions from the
     top. Fewer partitions than asked are possible when ``m`` is small.
     """
-    if num_partitions <= 1:
-        return (m,)
     step = m / num_partitions
     cum, target, bounds = 0.0, step, []
-    for i in range(m):  # ascending key index
+    for i in range(m if num_partitions > 1 else 0):  # ascending key index
         if len(bounds) >= num_partitions - 1:
             break
         cum += 1.0
@@ -160,79 +234,32 @@ def _range_partition_sizes(m, num_partitions):
             bounds.append(i)
             target += step
     edges = [-1, *bounds, m - 1]
-    ascending = [edges[j + 1] - edges[j] for j in range(len(edges) - 1)]
-    return tuple(reversed(ascending))
+    return tuple(reversed([edges[j + 1] - edges[j] for j in range(len(edges) - 1)]))
 
 
-def _replay(scores, pos, weights, *, sizes, input_partitions, num_bins, bin_threshold):
-    """Spark's steps 1-5 on numpy, in Spark's order of operations: a dict of every stage.
+def _chunked(sweep, sizes, num_bins, bin_threshold):
+    """Spark's ``numBins`` chunks, cut within each partition: ``(sweep of the chunks, partition of each)``.
 
-    ``sizes``: distinct scores per partition of the sorted RDD (None: Spark's
-    split into ``input_partitions`` range partitions).
+    With ``m`` distinct scores, chunks of ``g = m // num_bins`` consecutive
+    ones (only when g >= 2), restarting at every partition boundary; a chunk
+    carries the cumulative counts of its last (lowest) score.
     """
-    keys, num_pos, num_neg = combine_by_key(scores, pos, weights, input_partitions)
-    m = len(keys)
-    if sizes is None:
-        sizes = _range_partition_sizes(m, input_partitions)
-    bounds = np.cumsum((0,) + tuple(sizes))
-    grouping = m // num_bins if num_bins else 0
-
-    # numBins: chunks of `grouping` rows within each partition, summed from 0.0 in order
-    starts, labels, part_of = [], [], []
-    for p in range(len(sizes)):
-        a, b = int(bounds[p]), int(bounds[p + 1])
-        if a == b:
-            continue
-        if grouping >= 2:
-            first = np.arange(a, b, grouping)
-            last = np.minimum(first + grouping, b) - 1
-        else:
-            first = last = np.arange(a, b)
-        starts.append(first)
-        labels.append(keys[last] if bin_threshold == "last" else keys[first])
-        part_of.append(np.full(len(first), p))
-    starts, labels = np.concatenate(starts), np.concatenate(labels)
-    partition_index = np.concatenate(part_of)
-    if grouping >= 2:
-        bin_pos, bin_neg = sequential_sums(num_pos, starts), sequential_sums(num_neg, starts)
-        if weights is None:
-            bin_pos, bin_neg = bin_pos.astype(np.int64), bin_neg.astype(np.int64)
-    else:
-        bin_pos, bin_neg = num_pos, num_neg
-
-    # mapPartitions: one counter per partition; scanLeft: the offsets; then running sums
-    parts = np.flatnonzero(np.diff(bounds) > 0)
-    rows = np.bincount(partition_index, minlength=len(sizes))
-    firsts = np.r_[0, np.cumsum(rows)[:-1]]
-    zero = 0 if weights is None else 0.0
-    agg = np.zeros((len(sizes), 2), dtype=bin_pos.dtype)
-    tps, fps = np.empty_like(bin_pos), np.empty_like(bin_neg)
-    for p in parts:
-        sl = slice(int(firsts[p]), int(firsts[p] + rows[p]))
-        agg[p] = np.cumsum(bin_pos[sl])[-1] + zero, np.cumsum(bin_neg[sl])[-1] + zero
-    scan = np.zeros((len(sizes) + 1, 2), dtype=agg.dtype)
-    np.cumsum(agg, axis=0, out=scan[1:])
-    for p in parts:
-        sl = slice(int(firsts[p]), int(firsts[p] + rows[p]))
-        tps[sl] = np.cumsum(np.r_[scan[p, 0], bin_pos[sl]])[1:]
-        fps[sl] = np.cumsum(np.r_[scan[p, 1], bin_neg[sl]])[1:]
-    return {
-        "counts": (keys, num_pos, num_neg), "sizes": tuple(int(v) for v in sizes),
-        "binned": (labels, bin_pos, bin_neg), "partition_index": partition_index,
-        "agg": agg, "scan": scan, "tps": tps, "fps": fps, "rows": tuple(int(v) for v in rows),
-    }
+    g = len(sweep) // num_bins if num_bins else 0
+    g = g if g >= 2 else 1
+    bounds = np.cumsum((0, *sizes))
+    starts = [np.arange(a, b, g) for a, b in zip(bounds[:-1], bounds[1:])]
+    part = np.repeat(np.arange(len(sizes)), [len(s) for s in starts])
+    first = np.concatenate(starts).astype(np.intp)
+    last = np.minimum(first + g, bounds[1:][part]) - 1
+    keys = sweep.thresholds[last if bin_threshold == "last" else first]
+    return Sweep(keys, sweep.tps[last], sweep.fps[last], sweep.n_pos, sweep.n_neg), part
 
 
-def _spark_f_measure(precision, recall, beta):
-    """Spark's ``FMeasure``: (1 + β²)·(P·R) / (β²·P + R) from Spark's P and R; 0.0 when P + R = 0."""
-    b2 = beta * beta
-    if np.isinf(b2):
-        return np.asarray(recall, dtype=float)
-    den = b2 * precision + recall
-    zero = den == 0  # P + R = 0 (and, for beta = 0, R = 0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = (1.0 + b2) * (precision * recall) / np.where(zero, 1.0, den)
-    return np.where(zero, 0.0, out)
+def _sweep_of(rows, name, zero_weight="keep"):
+    """Spark's ``(score, label[, weight])`` rows validated and swept once (every distinct score)."""
+    scores, labels, weights = check_score_and_labels(rows, name)
+    return sweep_scores(labels > 0.5, scores, sample_weight=weights, zero_weight=zero_weight)[0], \
+        weights is not None
 
 
 # -- the evaluator ---------------------------------------------------------------
@@ -256,25 +283,25 @@ class BinaryClassificationMetrics:
       which can differ in the last digit), 0.0 when precision + recall = 0.
 
     Samples of weight 0 keep their scores as thresholds, as in Spark
-    (scikit-learn's curves drop them: ``zero_weight="drop"`` elsewhere in
-    evalkit).
+    (``zero_weight="keep"``; scikit-learn's curves drop them, ``"drop"``).
 
-    **Bit for bit.** The numbers are Spark's own, to the last bit, also with
-    weights: Spark's order of additions is replayed -- the weights summed per
-    distinct score in input order (per input partition, then the partitions
-    in order), the chunks of ``numBins`` summed in order, the running sums
-    started at each partition's offset, recall and FPR divided by Spark's
-    totals, and the areas summed within each partition first, then the
-    trapezoids joining the partitions.
+    The names and kinds are PySpark's: ``areaUnderROC`` and ``areaUnderPR``
+    are properties; the methods only Scala has keep Scala's names
+    (``thresholds()``, ``roc()``, ``pr()``, ``precisionByThreshold()``,
+    ``recallByThreshold()``, ``fMeasureByThreshold(beta)``), and so do the
+    steps behind them (``binnedCounts()``, ``cumulativeCounts()``,
+    ``confusions()``, private in Scala). Without weights the numbers are
+    Spark's to the last bit; with weights Spark's order of additions moves
+    the last bits, and they agree to 1e-12.
 
     Parameters
     ----------
-    score_and_labels : array-like of shape (n, 2) or (n, 3)
+    scoreAndLabels : array-like of shape (n, 2) or (n, 3)
         Rows of ``(score, label)``, or ``(score, label, weight)`` (weights:
-        Spark 3.0 and later), as Spark's ``RDD[(Double, Double)]``: an array,
-        a list of tuples or a two- or three-column DataFrame.
+        Spark 3.0 and later), as PySpark's RDD: an array, a list of tuples or
+        a two- or three-column DataFrame.
     num_bins : int, default 0
-        Spark's ``numBins``. When > 0, the ``m`` thresholds are grouped into
+        Scala's ``numBins``. When > 0, the ``m`` thresholds are grouped into
         chunks of ``g = floor(m / num_bins)`` consecutive ones, provided
         ``g >= 2`` (else nothing is grouped); a chunk carries the counts of
         all its rows, i.e. the cumulative counts at its lowest score. Spark
@@ -286,18 +313,15 @@ class BinaryClassificationMetrics:
         ``"first"``, its highest score (earlier Spark, e.g. the 1.6.1 that
         the Spark post reads), which labels the point with a threshold that
         does not produce it.
-    pr_first_point : {"spark", "legacy"}, default "spark"
+    convention : {"spark", "legacy"}, default "spark"
         The point :meth:`pr` prepends at recall 0: ``"spark"`` is
         (0, precision at the highest threshold) (Spark 2.3 and later,
         SPARK-21806); ``"legacy"`` is (0, 1.0) (Spark 1.x to 2.2).
     num_partitions : int, default 1
-        The partitions of Spark's RDD: the rows cut into ``num_partitions``
-        slices as ``sc.parallelize(rows, num_partitions)`` cuts them, and the
-        sorted counts into as many range partitions, as Spark's defaults do.
-        Spark places its range bounds by sampling at most 60 distinct scores
-        per partition, so the result is Spark's exactly while no partition
-        holds more; beyond that Spark's split depends on its sample (the
-        counts agree to rounding, ``numBins`` chunks may differ).
+        The partitions of Spark's sorted counts, split as Spark's
+        ``RangePartitioner`` splits them when its sample holds every distinct
+        score (up to 60 per partition; beyond, Spark's split depends on its
+        random sample). Only ``num_bins`` chunks depend on it.
     zero_weight : {"keep", "drop"}, default "keep"
         A row of weight 0: ``"keep"``, its score is a threshold like any other
         (Spark); ``"drop"``, it is left out first, so its score makes no
@@ -305,7 +329,7 @@ class BinaryClassificationMetrics:
 
     Attributes
     ----------
-    num_bins, bin_threshold, pr_first_point, num_partitions, zero_weight
+    num_bins, bin_threshold, convention, num_partitions, zero_weight
         The options, as given.
     sweep : Sweep
         The (binned) threshold sweep every method reads: ``thresholds``,
@@ -327,59 +351,51 @@ class BinaryClassificationMetrics:
 
     Examples
     --------
+    PySpark's own example, on a list where PySpark takes ``sc.parallelize(rows, 2)``:
+
+    >>> scoreAndLabels = [(0.1, 0.0), (0.1, 1.0), (0.4, 0.0), (0.6, 0.0), (0.6, 1.0),
+    ...                   (0.6, 1.0), (0.8, 1.0)]
+    >>> metrics = BinaryClassificationMetrics(scoreAndLabels)
+    >>> round(metrics.areaUnderROC, 4), round(metrics.areaUnderPR, 4)
+    (0.7083, 0.8339)
+
     The Spark post's second data set: one woman scored 1.0, five 0.6, five
     0.4, and 89 men 0.0.
 
     >>> from evalkit.course.datasets import students_soft_scores
     >>> scores, labels = students_soft_scores()
     >>> m = BinaryClassificationMetrics(list(zip(scores, labels)))
-    >>> for row in m.f_measure_by_threshold():
+    >>> for row in m.fMeasureByThreshold():
     ...     print(spark_format(row))
     (1.0,0.16666666666666669)
     (0.6,0.7058823529411764)
     (0.4,1.0)
     (0.0,0.19819819819819817)
-    >>> m.area_under_roc(), m.area_under_pr()
+    >>> m.areaUnderROC, m.areaUnderPR
     (1.0, 1.0)
     """
 
-    #: (numPos, numNeg) per sweep row as Spark sums them; None: the steps of the cumulative counts
-    _binned = None
-    #: sweep rows per partition of Spark's sorted RDD; None: one partition
-    _partition_rows = None
+    # class defaults: evalkit.spark's subclass sets only its own state
+    num_bins, bin_threshold, convention, num_partitions, zero_weight = 0, "last", "spark", 1, "keep"
 
-    def __init__(self, score_and_labels, num_bins=0, *, bin_threshold="last",
-                 pr_first_point="spark", num_partitions=1, zero_weight="keep"):
-        scores, labels, weights = check_score_and_labels(score_and_labels)
-        self.zero_weight = check_choice(zero_weight, ZERO_WEIGHTS, "zero_weight")
-        if weights is not None and zero_weight == "drop":
-            keep = weights != 0
-            scores, labels, weights = scores[keep], labels[keep], weights[keep]
-        self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
-        self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
-        self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
-        self.num_partitions = check_integer(num_partitions, "num_partitions", minimum=1,
-                                            meaning="the partitions of Spark's RDD")
-        pos = labels > 0.5
-        if weights is None and self.num_partitions == 1:
-            # integer counts: exact in any order; the sort-only sweep
-            self.sweep = threshold_sweep(pos, scores).binned(self.num_bins,
-                                                             bin_threshold=self.bin_threshold)
-            return
-        r = _replay(scores, pos, weights, sizes=None, input_partitions=self.num_partitions,
-                    num_bins=self.num_bins, bin_threshold=self.bin_threshold)
-        self._set_replay(r)
-
-    def _set_replay(self, r):
-        labels, bin_pos, bin_neg = r["binned"]
-        total_pos, total_neg = r["scan"][-1]
-        cast = float if bin_pos.dtype.kind == "f" else int
-        self.sweep = Sweep(labels, r["tps"], r["fps"], cast(total_pos), cast(total_neg))
-        self._binned = (bin_pos, bin_neg)
-        self._partition_rows = r["rows"]
+    @validate_params(num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
+                     convention=Options(PR_FIRST_POINTS),
+                     num_partitions=Integer(1, meaning="the partitions of Spark's RDD"),
+                     zero_weight=Options(ZERO_WEIGHTS))
+    def __init__(self, scoreAndLabels, num_bins=0, *, bin_threshold="last", convention="spark",
+                 num_partitions=1, zero_weight="keep", pr_first_point=None):
+        convention = pr_first_point or convention  # the old keyword, until the notebooks switch
+        sweep, _ = _sweep_of(scoreAndLabels, "scoreAndLabels", zero_weight)
+        self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
+        self.num_partitions, self.zero_weight = num_partitions, zero_weight
+        sizes = _range_partition_sizes(len(sweep), num_partitions)
+        self.sweep = _chunked(sweep, sizes, num_bins, bin_threshold)[0]
 
     @classmethod
-    def from_sweep(cls, sweep, num_bins=0, *, bin_threshold="last", pr_first_point="spark"):
+    @validate_params(sweep=InstanceOf(Sweep, "a Sweep (from threshold_sweep, or a sum of them)"),
+                     num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
+                     convention=Options(PR_FIRST_POINTS))
+    def from_sweep(cls, sweep, num_bins=0, *, bin_threshold="last", convention="spark"):
         """The evaluator of counts already made: a :class:`~evalkit._sweep.Sweep`.
 
         Counts are the seam for scale: a cluster (or a loop over batches)
@@ -395,7 +411,7 @@ class BinaryClassificationMetrics:
         sweep : Sweep
             From :func:`~evalkit._sweep.threshold_sweep` (which keeps samples
             of weight 0, as Spark does), or a sum of them.
-        num_bins, bin_threshold, pr_first_point
+        num_bins, bin_threshold, convention
             As for :class:`BinaryClassificationMetrics`.
 
         Examples
@@ -405,27 +421,21 @@ class BinaryClassificationMetrics:
         >>> b = threshold_sweep([0, 1], [0.7, 0.5])
         >>> whole = BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.5, 1), (0.7, 0), (0.5, 1)])
         >>> m = BinaryClassificationMetrics.from_sweep(a + b)
-        >>> m.cumulative_counts().tolist() == whole.cumulative_counts().tolist()
+        >>> m.cumulativeCounts().tolist() == whole.cumulativeCounts().tolist()
         True
-        >>> m.area_under_roc() == whole.area_under_roc()
+        >>> m.areaUnderROC == whole.areaUnderROC
         True
         """
-        if not isinstance(sweep, Sweep):
-            raise TypeError(f"sweep must be a Sweep (from threshold_sweep, or a sum of them), "
-                            f"got {type(sweep).__name__}")
         self = cls.__new__(cls)
-        self.num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
-        self.bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
-        self.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
-        self.num_partitions, self.zero_weight = 1, "keep"
-        self.sweep = sweep.binned(self.num_bins, bin_threshold=self.bin_threshold)
+        self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
+        self.sweep = _chunked(sweep, (len(sweep),), num_bins, bin_threshold)[0]
         return self
 
     def __repr__(self):
         return (f"BinaryClassificationMetrics({len(self.sweep)} thresholds, "
                 f"P={self.sweep.n_pos}, N={self.sweep.n_neg}, num_bins={self.num_bins})")
 
-    # -- the counts ----------------------------------------------------------
+    # -- the counts (Scala's private vals, public here) ------------------------
     def thresholds(self):
         """The thresholds, in descending order: the distinct scores (one per chunk when binned).
 
@@ -434,7 +444,7 @@ class BinaryClassificationMetrics:
         """
         return np.array(self.sweep.thresholds, dtype=float)
 
-    def binned_counts(self):
+    def binnedCounts(self):
         """Spark's binned counts: positives and negatives *at* each threshold (in each chunk).
 
         Row ``i`` is ``(threshold_i, numPos_i, numNeg_i)``; with no binning the
@@ -447,17 +457,14 @@ class BinaryClassificationMetrics:
 
         Examples
         --------
-        >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).binned_counts().tolist()
+        >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).binnedCounts().tolist()
         [[0.8, 1.0, 0.0], [0.2, 1.0, 1.0]]
         """
         sw = self.sweep
-        if self._binned is not None:
-            bin_pos, bin_neg = self._binned
-        else:
-            bin_pos, bin_neg = np.diff(sw.tps, prepend=0), np.diff(sw.fps, prepend=0)
-        return np.column_stack((self.thresholds(), bin_pos, bin_neg)).astype(float)
+        return np.column_stack((self.thresholds(), np.diff(sw.tps, prepend=0),
+                                np.diff(sw.fps, prepend=0))).astype(float)
 
-    def cumulative_counts(self):
+    def cumulativeCounts(self):
         """Spark's cumulative counts: ``(threshold, TP, FP)`` -- the rows scored ``>= threshold``.
 
         Returns
@@ -466,7 +473,7 @@ class BinaryClassificationMetrics:
 
         Examples
         --------
-        >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).cumulative_counts().tolist()
+        >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).cumulativeCounts().tolist()
         [[0.8, 1.0, 0.0], [0.2, 2.0, 1.0]]
         """
         sw = self.sweep
@@ -490,15 +497,7 @@ class BinaryClassificationMetrics:
     def _by_threshold(self, values):
         return np.column_stack((self.thresholds(), np.asarray(values, dtype=float)))
 
-    def _precision(self):
-        # Spark's Precision: TP / (TP + FP), 1.0 when TP + FP = 0 (the PR curve's convention)
-        return pr_points(self.sweep, "spark")[1][1:]
-
-    def _recall(self):
-        # Spark's Recall: TP / P with Spark's total P, 0.0 when P = 0
-        return roc_points(self.sweep, "spark")[1][1:-1]
-
-    def precision_by_threshold(self):
+    def precisionByThreshold(self):
         """``(threshold, precision)``: precision = TP / (TP + FP), 1.0 when TP + FP = 0 (Spark).
 
         scikit-learn's ``zero_division`` gives 0.0 (and a warning) there instead;
@@ -512,24 +511,24 @@ class BinaryClassificationMetrics:
         Examples
         --------
         >>> m = BinaryClassificationMetrics([(0.9, 1, 0.0), (0.5, 0, 1.0), (0.1, 1, 1.0)])
-        >>> m.precision_by_threshold().tolist()
+        >>> m.precisionByThreshold().tolist()
         [[0.9, 1.0], [0.5, 0.0], [0.1, 0.5]]
         """
-        return self._by_threshold(self._precision())
+        return self._by_threshold(pr_points(self.sweep, "spark")[1][1:])
 
-    def recall_by_threshold(self):
+    def recallByThreshold(self):
         """``(threshold, recall)``: recall = TP / P, 0.0 when there are no positives (Spark).
 
-        >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).recall_by_threshold().tolist()
+        >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).recallByThreshold().tolist()
         [[0.9, 0.5], [0.5, 0.5], [0.1, 1.0]]
         """
-        return self._by_threshold(self._recall())
+        return self._by_threshold(roc_points(self.sweep, "spark")[1][1:-1])
 
-    def f_measure_by_threshold(self, beta=1.0):
+    def fMeasureByThreshold(self, beta=1.0):
         """``(threshold, F_β)``: F_β = (1 + β²)·(P·R) / (β²·P + R) from Spark's P and R.
 
-        P and R are :meth:`precision_by_threshold` and
-        :meth:`recall_by_threshold`; F is 0.0 when P + R = 0. From P and R, F1
+        P and R are :meth:`precisionByThreshold` and
+        :meth:`recallByThreshold`; F is 0.0 when P + R = 0. From P and R, F1
         can differ from scikit-learn's ``2·TP / (2·TP + FP + FN)`` in the last
         digit: 0.16666666666666669 against 0.16666666666666666 on the Spark
         post's data.
@@ -546,11 +545,12 @@ class BinaryClassificationMetrics:
         Examples
         --------
         >>> m = BinaryClassificationMetrics([(1.0, 1)] + [(0.0, 1)] * 10 + [(0.0, 0)] * 89)
-        >>> float(m.f_measure_by_threshold()[0, 1])
+        >>> float(m.fMeasureByThreshold()[0, 1])
         0.16666666666666669
         """
-        beta = check_beta(beta)
-        return self._by_threshold(_spark_f_measure(self._precision(), self._recall(), beta))
+        sw = self.sweep
+        return self._by_threshold(f_beta_of(sw.tps, sw.fps, sw.n_pos - sw.tps, beta,
+                                             zero_division="spark"))
 
     # -- curves and areas ------------------------------------------------------
     def roc(self):
@@ -573,7 +573,7 @@ class BinaryClassificationMetrics:
         """The precision-recall curve: ``(recall, precision)`` at each threshold, one point prepended.
 
         The prepended point at recall 0 is (0, precision at the highest
-        threshold) with ``pr_first_point="spark"`` (Spark 2.3 and later), or
+        threshold) with ``convention="spark"`` (Spark 2.3 and later), or
         (0, 1.0) with ``"legacy"`` (Spark 1.x to 2.2).
 
         Returns
@@ -585,48 +585,62 @@ class BinaryClassificationMetrics:
         >>> rows = [(0.9, 0), (0.5, 1), (0.1, 1)]
         >>> BinaryClassificationMetrics(rows).pr().tolist()
         [[0.0, 0.0], [0.0, 0.0], [0.5, 0.5], [1.0, 0.6666666666666666]]
-        >>> BinaryClassificationMetrics(rows, pr_first_point="legacy").pr()[0].tolist()
+        >>> BinaryClassificationMetrics(rows, convention="legacy").pr()[0].tolist()
         [0.0, 1.0]
         """
-        return np.column_stack(pr_points(self.sweep, "spark", first_point=self.pr_first_point))
+        return np.column_stack(pr_points(self.sweep, "spark", first_point=self.convention))
 
-    def _rows_per_partition(self):
-        rows = self._partition_rows
-        return (len(self.sweep),) if rows is None else rows
-
-    def area_under_roc(self):
+    @property
+    def areaUnderROC(self):
         """Area under :meth:`roc`: Σ (x₂ − x₁)·(y₂ + y₁) / 2 over consecutive points (trapezoids).
 
-        Summed as Spark's ``AreaUnderCurve.of`` sums: within each partition of
-        the curve (the sorted partitions, (0, 0) added to the first and (1, 1)
-        to the last) first, then the trapezoids joining them. Without binning it equals
-        scikit-learn's ``roc_auc_score`` (ties count half), up to the order of
-        the additions.
+        Without binning it equals scikit-learn's ``roc_auc_score`` (ties count
+        half), up to the order of the additions. Summed from left to right,
+        as Spark sums one partition.
 
-        >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).area_under_roc()
+        >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).areaUnderROC
         0.5
         """
         fpr, tpr = roc_points(self.sweep, "spark")
-        rows = list(self._rows_per_partition())
-        rows[0] += 1
-        rows[-1] += 1
-        return trapezoid(fpr, tpr, partitions=rows)
+        return trapezoid(fpr, tpr, partitions=[len(fpr)])
 
-    def area_under_pr(self):
+    @property
+    def areaUnderPR(self):
         """Area under :meth:`pr` by trapezoids -- not scikit-learn's average precision (steps).
 
-        Summed as :meth:`area_under_roc` is (the first point belongs to the first partition).
-
-        >>> BinaryClassificationMetrics([(0.9, 0), (0.5, 1), (0.1, 1)]).area_under_pr()
+        >>> BinaryClassificationMetrics([(0.9, 0), (0.5, 1), (0.1, 1)]).areaUnderPR
         0.41666666666666663
         """
-        recall, precision = pr_points(self.sweep, "spark", first_point=self.pr_first_point)
-        rows = list(self._rows_per_partition())
-        rows[0] += 1
-        return trapezoid(recall, precision, partitions=rows)
+        recall, precision = pr_points(self.sweep, "spark", first_point=self.convention)
+        return trapezoid(recall, precision, partitions=[len(recall)])
+
+    # the names before issue 16, until evalkit.spark and the notebooks switch (then removed)
+    def area_under_roc(self):
+        """Old name of :attr:`areaUnderROC` (an alias, going away)."""
+        return self.areaUnderROC
+
+    def area_under_pr(self):
+        """Old name of :attr:`areaUnderPR` (an alias, going away)."""
+        return self.areaUnderPR
+
+    binned_counts, cumulative_counts = binnedCounts, cumulativeCounts
+    precision_by_threshold, recall_by_threshold = precisionByThreshold, recallByThreshold
+    f_measure_by_threshold = fMeasureByThreshold
+
+    @property
+    def pr_first_point(self):
+        """Old name of :attr:`convention` (an alias, going away)."""
+        return self.convention
+
+    @pr_first_point.setter
+    def pr_first_point(self, value):
+        self.convention = value
 
 
 # -- Spark's computation, step by step -------------------------------------------
+
+STEPS = ("counts", "binned_counts", "agg", "partitionwise_cumulative_counts",
+         "total_count", "cumulative_counts", "confusions")
 
 
 @dataclass(frozen=True, eq=False)
@@ -634,8 +648,7 @@ class SparkSteps:
     """The intermediate values of Spark's ``BinaryClassificationMetrics``, partition by partition.
 
     Returned by :func:`spark_steps`. Arrays hold one row per point, highest
-    score first; counts are numbers of rows (sums of weights when weighted),
-    added in Spark's order.
+    score first; counts are numbers of rows (sums of weights when weighted).
 
     Attributes
     ----------
@@ -672,10 +685,7 @@ class SparkSteps:
     bin_threshold: str
     weighted: bool
 
-    _replayed = None  # the replay these steps come from (set by spark_steps)
-
-    STEPS = ("counts", "binned_counts", "agg", "partitionwise_cumulative_counts",
-             "total_count", "cumulative_counts", "confusions")
+    STEPS = STEPS
 
     @property
     def total_count(self):
@@ -686,24 +696,19 @@ class SparkSteps:
         """``(threshold, BinaryCounts)`` per row: ``BinaryConfusionMatrixImpl(cumulative, total)``."""
         return self.metrics().confusions()
 
-    def metrics(self, *, pr_first_point="spark"):
+    @validate_params(convention=Options(PR_FIRST_POINTS))
+    def metrics(self, *, convention="spark"):
         """A :class:`BinaryClassificationMetrics` over these cumulative counts (this partitioning)."""
-        m = BinaryClassificationMetrics.__new__(BinaryClassificationMetrics)
+        cast = float if self.weighted else int
+        cum, (n_pos, n_neg) = self.cumulative_counts, self.total_count
+        sweep = Sweep(cum[:, 0].copy(), cum[:, 1].astype(cast), cum[:, 2].astype(cast),
+                      cast(n_pos), cast(n_neg))
+        m = BinaryClassificationMetrics.from_sweep(sweep, convention=convention)
         m.num_bins, m.bin_threshold = self.num_bins, self.bin_threshold
-        m.pr_first_point = check_choice(pr_first_point, PR_FIRST_POINTS, "pr_first_point")
         m.num_partitions = len(self.partition_sizes)
-        r = self._replayed
-        if r is None:  # built by hand: read the steps off the arrays
-            cum, binned = self.cumulative_counts, self.binned_counts
-            cast = np.float64 if self.weighted else np.int64
-            r = {"binned": (cum[:, 0].copy(), binned[:, 1].astype(cast), binned[:, 2].astype(cast)),
-                 "scan": self.partitionwise_cumulative_counts.astype(cast),
-                 "tps": cum[:, 1].astype(cast), "fps": cum[:, 2].astype(cast),
-                 "rows": tuple(np.bincount(self.partition_index,
-                                           minlength=len(self.partition_sizes)).tolist())}
-        m._set_replay(r)
         return m
 
+    @validate_params(step=Options(STEPS))
     def lines(self, step):
         """The lines Spark prints for ``step`` (``rdd.collect().foreach(println)``), as strings.
 
@@ -712,7 +717,6 @@ class SparkSteps:
         "cumulative_counts", "confusions". Counts print as the Spark post's
         Spark 1.6 prints its ``Long`` counters, ``{numPos: 6, numNeg: 0}``.
         """
-        check_choice(step, dict.fromkeys(self.STEPS, ""), "step")
         integral = not self.weighted
         if step in ("counts", "binned_counts", "cumulative_counts"):
             return [f"({spark_format(s)},{_counter(p, n, integral)})"
@@ -726,12 +730,14 @@ class SparkSteps:
                 for s, p, n in self.cumulative_counts]
 
 
+@validate_params(num_partitions=Integer(1, meaning="the partitions of the sorted counts"),
+                 partition_sizes=[None, InstanceOf((list, tuple), "a list of integers")],
+                 num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS))
 def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num_bins=0,
-                bin_threshold="last", input_partitions=None):
+                bin_threshold="last"):
     """Replay Spark's ``BinaryClassificationMetrics`` step by step on a given partitioning.
 
-    The rows are cut into input partitions as ``sc.parallelize`` cuts them;
-    the binned counts (positives and negatives per distinct score, highest
+    The binned counts (positives and negatives per distinct score, highest
     first) are split into contiguous partitions, as ``sortByKey`` leaves
     them; then, as Spark does:
 
@@ -745,11 +751,10 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
       sum within partition ``p``: ``(threshold, TP, FP)``;
     * one confusion matrix per row: TP, FP, FN = P - TP, TN = N - FP.
 
-    Every sum is added in Spark's order (weights per score in input order,
-    input partitions in order, running sums from each offset), so weighted
-    counts are Spark's to the last bit. Without binning the cumulative counts
-    do not depend on the partitioning (up to that rounding); with binning the
-    chunks restart at every partition boundary, so the kept points do.
+    Without binning the cumulative counts do not depend on the partitioning;
+    with binning the chunks restart at every partition boundary, so the kept
+    points do. Weighted counts are added in numpy's order, not Spark's: they
+    agree with Spark's to 1e-12, not to the last bit.
 
     Parameters
     ----------
@@ -769,10 +774,6 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
         Spark's ``numBins`` (0: no grouping).
     bin_threshold : {"last", "first"}, default "last"
         The score that labels a chunk, as in :class:`BinaryClassificationMetrics`.
-    input_partitions : int, optional
-        The slices of the input rows (``sc.parallelize(rows, input_partitions)``),
-        which decide the order weights are added in; by default as many as the
-        sorted partitions, as Spark's defaults keep the number of partitions.
 
     Returns
     -------
@@ -799,199 +800,261 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
     (0.4,{numPos: 11, numNeg: 0})
     (0.0,{numPos: 11, numNeg: 89})
     """
-    scores, labels, weights = check_score_and_labels(score_and_labels)
-    num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
-    bin_threshold = check_choice(bin_threshold, BIN_THRESHOLDS, "bin_threshold")
-    pos = labels > 0.5
-    m = len(np.unique(scores))
+    sweep, weighted = _sweep_of(score_and_labels, "score_and_labels")
+    m = len(sweep)
     if partition_sizes is None:
-        num_partitions = check_integer(num_partitions, "num_partitions", minimum=1,
-                                       meaning="the partitions of the sorted counts")
         sizes = _range_partition_sizes(m, num_partitions)
     else:
-        if isinstance(partition_sizes, (str, bytes)) or np.isscalar(partition_sizes):
-            raise TypeError(f"partition_sizes must be a sequence of integers, "
-                            f"got {partition_sizes!r}")
-        sizes = tuple(check_integer(s, "partition_sizes", minimum=0,
-                                    meaning="numbers of distinct scores")
+        sizes = tuple(check_integer(s, "partition_sizes", meaning="numbers of distinct scores")
                       for s in partition_sizes)
         if not sizes or sum(sizes) != m:
             raise ValueError(f"partition_sizes must add up to the {m} distinct scores; "
                              f"got {list(sizes)} (sum {sum(sizes)})")
-    if input_partitions is None:
-        input_partitions = len(sizes)
-    input_partitions = check_integer(input_partitions, "input_partitions", minimum=1,
-                                     meaning="the slices of the input rows")
-    r = _replay(scores, pos, weights, sizes=sizes, input_partitions=input_partitions,
-                num_bins=num_bins, bin_threshold=bin_threshold)
-    keys, num_pos, num_neg = r["counts"]
-    labels_b, bin_pos, bin_neg = r["binned"]
-    steps = SparkSteps(
-        counts=np.column_stack((keys, num_pos, num_neg)).astype(float),
-        partition_sizes=r["sizes"],
-        binned_counts=np.column_stack((labels_b, bin_pos, bin_neg)).astype(float),
-        partition_index=r["partition_index"], agg=r["agg"].astype(float),
-        partitionwise_cumulative_counts=r["scan"].astype(float),
-        cumulative_counts=np.column_stack((labels_b, r["tps"], r["fps"])).astype(float),
-        num_bins=num_bins, bin_threshold=bin_threshold, weighted=weights is not None)
-    object.__setattr__(steps, "_replayed", r)  # frozen: set once, here
-    return steps
+    binned, part = _chunked(sweep, sizes, num_bins, bin_threshold)
+    ends = np.r_[0, np.cumsum(np.bincount(part, minlength=len(sizes)))]
+    scan = np.column_stack((np.r_[0, binned.tps][ends], np.r_[0, binned.fps][ends]))
+
+    def table(sw):
+        return np.column_stack((sw.thresholds, np.diff(sw.tps, prepend=0),
+                                np.diff(sw.fps, prepend=0))).astype(float)
+
+    return SparkSteps(
+        counts=table(sweep), partition_sizes=tuple(int(s) for s in sizes),
+        binned_counts=table(binned), partition_index=part, agg=np.diff(scan, axis=0).astype(float),
+        partitionwise_cumulative_counts=scan.astype(float),
+        cumulative_counts=np.column_stack((binned.thresholds, binned.tps, binned.fps)).astype(float),
+        num_bins=num_bins, bin_threshold=bin_threshold, weighted=weighted)
 
 
-# -- MulticlassMetrics (one block, appended: Spark's per-label arithmetic on the confusion table) --
+# -- MulticlassMetrics -----------------------------------------------------------
 
 __all__ += ["MulticlassMetrics"]
 
 
+class _Matrix(np.ndarray):
+    """A confusion matrix that is also PySpark's ``DenseMatrix`` enough: ``.toArray()``."""
+
+    def toArray(self):
+        """The matrix as a plain ndarray (PySpark's ``Matrix.toArray()``)."""
+        return np.asarray(self).copy()
+
+
 class MulticlassMetrics:
-    """Spark MLlib's ``MulticlassMetrics`` on numpy: ``(prediction, label[, weight])`` rows.
+    """Spark MLlib's ``MulticlassMetrics`` on numpy: ``(prediction, label[, weight[, probabilities]])`` rows.
 
     Spark sums the weight of every ``(label, prediction)`` pair (the confusion
     table; weight 1.0 per row without a weight column), then, for a label c
     with ``tp_c`` (rows of c predicted c), ``fp_c`` (rows of another label
     predicted c), ``n_c`` (rows of c) and ``n`` (all rows):
 
-    * precision(c) = tp_c / (tp_c + fp_c), **0.0** when nothing is predicted c;
-    * recall(c) = true_positive_rate(c) = tp_c / n_c;
-    * false_positive_rate(c) = fp_c / (n - n_c);
-    * f_measure(c, β) = (1 + β²)·P·R / (β²·P + R), 0.0 when P + R = 0;
-    * accuracy = Σ tp_c / n; hamming_loss = (rows with prediction ≠ label) / n;
-    * weighted_*: Σ_c metric(c)·n_c / n over the labels (scikit-learn's
-      ``average="weighted"``; weighted recall equals accuracy).
+    * ``precision(c)`` = tp_c / (tp_c + fp_c), **0.0** when nothing is predicted c
+      (Spark's binary evaluator says 1.0 there);
+    * ``recall(c)`` = ``truePositiveRate(c)`` = tp_c / n_c;
+    * ``falsePositiveRate(c)`` = fp_c / (n - n_c) (NaN when every row is c);
+    * ``fMeasure(c, β)`` = (1 + β²)·P·R / (β²·P + R) from that P and R, 0.0
+      when P + R = 0 (``zero_division="spark"``);
+    * ``accuracy`` = Σ tp_c / n; ``hammingLoss`` = (rows with prediction ≠ label) / n;
+    * ``weighted*``: Σ_c metric(c)·n_c / n over the labels (scikit-learn's
+      ``average="weighted"``; weighted recall equals accuracy);
+    * ``logLoss(eps)`` = Σ w·(−ln max(p_label, eps)) / Σ w, from the
+      probabilities column (the probability of the true label, clipped below
+      at ``eps``, as Spark clips).
 
-    ``labels()`` are the distinct *true* labels, ascending, as Spark's (a
-    class that is only ever predicted has no row, and no precision: Spark
-    raises there, this raises a ``ValueError``). scikit-learn's report covers
-    the union of true and predicted labels instead; its weighted averages are
-    the same whenever every predicted class also occurs as a label.
+    The names and kinds are PySpark's: ``accuracy``, ``weightedRecall``,
+    ``weightedPrecision``, ``weightedTruePositiveRate`` and
+    ``weightedFalsePositiveRate`` are properties, ``weightedFMeasure(beta)``,
+    ``fMeasure(label, beta)`` and ``confusionMatrix()`` methods;
+    ``labels`` and ``hammingLoss`` (Scala only) are properties, as Scala's
+    vals. :attr:`labels` are the distinct *true* labels, ascending, as
+    Spark's (a class that is only ever predicted has no row, and no
+    precision: Spark raises there, this raises a ``ValueError``).
+    scikit-learn's report covers the union of true and predicted labels
+    instead; its weighted averages are the same whenever every predicted
+    class also occurs as a label.
 
     Parameters
     ----------
-    prediction_and_labels : array-like of shape (n, 2) or (n, 3)
-        Rows of ``(prediction, label)`` or ``(prediction, label, weight)``;
-        note Spark's order, prediction first.
+    predictionAndLabels : array-like of shape (n, 2) or (n, 3), or a list of 4-tuples
+        Rows of ``(prediction, label)``, ``(prediction, label, weight)`` or
+        ``(prediction, label, weight, probabilities)``; note Spark's order,
+        prediction first.
 
     Examples
     --------
-    >>> m = MulticlassMetrics([(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (2.0, 2.0), (1.0, 2.0)])
-    >>> m.labels().tolist(), m.precision(1.0), m.recall(2.0), m.accuracy()
-    ([0.0, 1.0, 2.0], 0.3333333333333333, 0.5, 0.6)
-    >>> m.confusion_matrix().tolist()
-    [[1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
+    PySpark's own example, on a list where PySpark takes ``sc.parallelize(rows)``:
+
+    >>> predictionAndLabels = [(0.0, 0.0), (0.0, 1.0), (0.0, 0.0), (1.0, 0.0), (1.0, 1.0),
+    ...                        (1.0, 1.0), (1.0, 1.0), (2.0, 2.0), (2.0, 0.0)]
+    >>> metrics = MulticlassMetrics(predictionAndLabels)
+    >>> metrics.confusionMatrix().toArray().tolist()
+    [[2.0, 1.0, 1.0], [1.0, 3.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> metrics.precision(1.0), round(metrics.fMeasure(0.0, 2.0), 4), round(metrics.accuracy, 4)
+    (0.75, 0.5263, 0.6667)
+    >>> round(metrics.weightedFalsePositiveRate, 4), round(metrics.weightedFMeasure(2.0), 4)
+    (0.1917, 0.6598)
     """
 
-    def __init__(self, prediction_and_labels):
-        from ._validation import _array_like, check_real_values, check_sample_weight
-
-        name = "prediction_and_labels"
-        _array_like(prediction_and_labels, name, "rows of (prediction, label[, weight])",
-                    ordered=True)
-        try:
-            arr = np.asarray(prediction_and_labels)
-        except ValueError:
-            raise ValueError(f"{name} has rows of different lengths") from None
-        if arr.ndim != 2 or arr.shape[1] not in (2, 3) or arr.shape[0] == 0:
-            raise ValueError(f"{name} must hold n >= 1 rows of (prediction, label) or "
-                             f"(prediction, label, weight), got an array of shape {arr.shape}")
-        arr = check_real_values(arr, name, finite=False).astype(np.float64)
-        if not np.isfinite(arr[:, :2]).all():
-            raise ValueError(f"{name} contains NaN or infinite predictions or labels")
-        w = (np.ones(len(arr)) if arr.shape[1] == 2 else
-             check_sample_weight(arr[:, 2], len(arr), name=f"{name} column 2 (weights)"))
-        pred, label = arr[:, 0], arr[:, 1]
-        classes, codes = np.unique(np.r_[label, pred], return_inverse=True)
-        k = len(classes)
-        t, p = codes[:len(arr)], codes[len(arr):]
-        cells = np.zeros(k * k)
-        np.add.at(cells, t * k + p, w)  # in row order, as one partition of reduceByKey
-        self._classes = classes
-        self._cells = cells.reshape(k, k)  # rows: label, columns: prediction
-        self._n_c = self._cells.sum(axis=1)
-        self._is_label = np.bincount(t, minlength=k) > 0
-        self._n = float(self._n_c.sum())
+    def __init__(self, predictionAndLabels):
+        rows, self._proba = predictionAndLabels, None
+        if isinstance(rows, (list, tuple)) and rows and isinstance(rows[0], (list, tuple)) \
+                and len(rows[0]) == 4:
+            self._proba = [r[3] for r in rows]
+            rows = [tuple(r[:3]) for r in rows]
+        pred, label, w = check_score_and_labels(rows, "predictionAndLabels")
+        self._w = np.ones(len(pred)) if w is None else w
+        classes, cells = confusion_counts(label, pred, None, self._w)
+        self._label, self._n = label, float(cells.sum())
+        keep = np.isin(classes, label)  # Spark's labels: the distinct true labels
+        self._classes, self._cells = classes[keep], cells[np.ix_(keep, keep)]
+        # per label: tp, predicted (tp + fp, all rows predicted c) and actual (n_c)
+        self._tp, self._predicted, self._actual = np.diag(cells)[keep], cells.sum(axis=0)[keep], \
+            cells.sum(axis=1)[keep]
 
     def _index(self, label):
         i = int(np.searchsorted(self._classes, label))
-        if i >= len(self._classes) or self._classes[i] != label or not self._is_label[i]:
-            raise ValueError(f"label {label!r} is not one of the labels {self.labels().tolist()}")
+        if i >= len(self._classes) or self._classes[i] != label:
+            raise ValueError(f"label {label!r} is not one of the labels {self.labels.tolist()}")
         return i
 
+    def _prf(self, beta=1.0):
+        # precision and recall through the core: 0.0 when nothing is predicted c (0 / 1 here;
+        # Spark's binary evaluator, prf's zero_division="spark", says 1.0 there)
+        predicted = np.where(self._predicted == 0, 1.0, self._predicted)
+        p, r, _, _ = prf(self._tp, predicted, self._actual, zero_division="spark")
+        # F from P and R grouped as Spark's MulticlassMetrics does, (1 + β²)·P·R / (β²·P + R);
+        # its binary evaluator (and prf) multiply (1 + β²)·(P·R), which can differ in the last bit
+        b2 = float(beta) ** 2
+        with np.errstate(invalid="ignore", divide="ignore"):
+            f = r if np.isinf(b2) else np.where(p + r == 0, 0.0, (1 + b2) * p * r / (b2 * p + r))
+        return p, r, f
+
+    def _weighted(self, values):
+        """Σ_c value(c)·n_c / n, each term as Spark adds it."""
+        return float(np.sum(values * self._actual / self._n))
+
+    @property
     def labels(self):
-        """The distinct true labels, ascending (Spark's ``labels``)."""
-        return self._classes[self._is_label].copy()
+        """The distinct true labels, ascending (Scala's ``labels``)."""
+        return self._classes.copy().view(_Labels)
 
-    def confusion_matrix(self):
-        """Rows: true label, columns: predicted label, both over :meth:`labels` (Spark's layout)."""
-        keep = self._is_label
-        return self._cells[np.ix_(keep, keep)].copy()
+    def confusionMatrix(self):
+        """Rows: true label, columns: predicted label, both over :attr:`labels` (Spark's layout).
 
-    def _tp_fp(self, i):
-        tp = float(self._cells[i, i])
-        fp = float(self._cells[:, i].sum() - self._cells[i, i])
-        return tp, fp
+        A matrix with PySpark's ``.toArray()`` (and every numpy operation).
+        """
+        return self._cells.copy().view(_Matrix)
 
     def precision(self, label):
         """tp / (tp + fp) for ``label``; 0.0 when nothing is predicted ``label``."""
-        tp, fp = self._tp_fp(self._index(label))
-        return 0.0 if tp + fp == 0 else tp / (tp + fp)
+        return float(self._prf()[0][self._index(label)])
 
     def recall(self, label):
         """tp / n_label: the share of rows of ``label`` predicted ``label``."""
-        i = self._index(label)
-        return float(self._cells[i, i]) / float(self._n_c[i])
+        return float(self._prf()[1][self._index(label)])
 
-    def true_positive_rate(self, label):
+    def truePositiveRate(self, label):
         """The same as :meth:`recall`."""
         return self.recall(label)
 
-    def false_positive_rate(self, label):
+    def _fpr(self):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (self._predicted - self._tp) / (self._n - self._actual)
+
+    def falsePositiveRate(self, label):
         """fp / (n - n_label): of the rows of other labels, the share predicted ``label``."""
-        i = self._index(label)
-        _, fp = self._tp_fp(i)
-        return fp / (self._n - float(self._n_c[i]))
+        return float(self._fpr()[self._index(label)])
 
-    def f_measure(self, label, beta=1.0):
-        """(1 + β²)·P·R / (β²·P + R) for ``label``; 0.0 when P + R = 0."""
-        from ._validation import check_beta
+    @validate_params(beta=[None, _BETA])
+    def fMeasure(self, label, beta=None):
+        """(1 + β²)·P·R / (β²·P + R) for ``label`` (β = 1 by default); 0.0 when P + R = 0."""
+        return float(self._prf(1.0 if beta is None else beta)[2][self._index(label)])
 
-        beta = check_beta(beta)
-        p, r = self.precision(label), self.recall(label)
-        b2 = beta * beta
-        return 0.0 if p + r == 0 else (1 + b2) * p * r / (b2 * p + r)
-
+    @property
     def accuracy(self):
         """Σ tp / n (the weight of the diagonal over the total)."""
-        return float(np.trace(self._cells)) / self._n
+        return _Float(float(self._tp.sum()) / self._n)
+
+    @property
+    def hammingLoss(self):
+        """The weight of rows whose prediction differs from the label, over n."""
+        return float(self._n - self._tp.sum()) / self._n
+
+    @property
+    def weightedRecall(self):
+        """Σ_c recall(c)·n_c / n (equals accuracy)."""
+        return self._weighted(self._prf()[1])
+
+    @property
+    def weightedTruePositiveRate(self):
+        """The same as :attr:`weightedRecall`."""
+        return self.weightedRecall
+
+    @property
+    def weightedPrecision(self):
+        """Σ_c precision(c)·n_c / n."""
+        return self._weighted(self._prf()[0])
+
+    @property
+    def weightedFalsePositiveRate(self):
+        """Σ_c falsePositiveRate(c)·n_c / n."""
+        return self._weighted(self._fpr())
+
+    @validate_params(beta=[None, _BETA])
+    def weightedFMeasure(self, beta=None):
+        """Σ_c fMeasure(c, β)·n_c / n (β = 1 by default)."""
+        return self._weighted(self._prf(1.0 if beta is None else beta)[2])
+
+    @validate_params(eps=Real(0, 0.5, closed="neither", meaning="the smallest probability used"))
+    def logLoss(self, eps=1e-15):
+        """Σ w·(−ln max(p, eps)) / Σ w, p the probability given to the true label (Spark 3.0+).
+
+        Needs rows of ``(prediction, label, weight, probabilities)``; the
+        label is the index of its probability, as in Spark.
+
+        >>> MulticlassMetrics([(1.0, 1.0, 1.0, [0.1, 0.8, 0.1]), (0.0, 2.0, 1.0, [0.9, 0.05, 0.05])]
+        ...                   ).logLoss()
+        1.6094379124341003
+        """
+        if self._proba is None:
+            raise ValueError("logLoss needs rows of (prediction, label, weight, probabilities)")
+        p = np.array([row[int(c)] for row, c in zip(self._proba, self._label)], dtype=float)
+        return float(np.sum(-np.log(np.maximum(p, eps)) * self._w) / np.sum(self._w))
+
+    # the names before issue 16, until the notebooks and tests switch (then removed)
+    confusion_matrix, f_measure, weighted_f_measure = confusionMatrix, fMeasure, weightedFMeasure
+    true_positive_rate, false_positive_rate = truePositiveRate, falsePositiveRate
 
     def hamming_loss(self):
-        """The weight of rows whose prediction differs from the label, over n."""
-        return float(self._cells.sum() - np.trace(self._cells)) / self._n
-
-    def _weighted(self, metric):
-        total = 0.0
-        for c in self.labels():
-            total += metric(c) * float(self._n_c[self._index(c)]) / self._n
-        return total
+        """Old name of :attr:`hammingLoss` (an alias, going away)."""
+        return self.hammingLoss
 
     def weighted_recall(self):
-        """Σ_c recall(c)·n_c / n (equals accuracy)."""
-        return self._weighted(self.recall)
+        """Old name of :attr:`weightedRecall` (an alias, going away)."""
+        return self.weightedRecall
 
-    def weighted_true_positive_rate(self):
-        """The same as :meth:`weighted_recall`."""
-        return self.weighted_recall()
+    weighted_true_positive_rate = weighted_recall
 
     def weighted_precision(self):
-        """Σ_c precision(c)·n_c / n."""
-        return self._weighted(self.precision)
+        """Old name of :attr:`weightedPrecision` (an alias, going away)."""
+        return self.weightedPrecision
 
     def weighted_false_positive_rate(self):
-        """Σ_c false_positive_rate(c)·n_c / n."""
-        return self._weighted(self.false_positive_rate)
+        """Old name of :attr:`weightedFalsePositiveRate` (an alias, going away)."""
+        return self.weightedFalsePositiveRate
 
-    def weighted_f_measure(self, beta=1.0):
-        """Σ_c f_measure(c, β)·n_c / n."""
-        return self._weighted(lambda c: self.f_measure(c, beta))
+
+class _Float(float):
+    """A float that answers the old call ``m.accuracy()`` too (an alias, going away)."""
+
+    def __call__(self):
+        return float(self)
+
+
+class _Labels(np.ndarray):
+    """An array that answers the old call ``m.labels()`` too (an alias, going away)."""
+
+    def __call__(self):
+        return np.asarray(self).copy()
 
 
 # -- RankingMetrics (one block, appended: evalkit.ranking with the Spark convention) -------

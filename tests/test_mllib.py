@@ -47,19 +47,19 @@ def random_rows(rng, n=None, decimals=None, weighted=False, zero_weights=False):
 
 def test_seed_first_data_set_prints_what_spark_printed():
     m = ek.BinaryClassificationMetrics(SEED_FIRST)
-    assert spark_lines(m.precision_by_threshold()) == ["(1.0,1.0)", "(0.0,0.11)"]
-    assert spark_lines(m.recall_by_threshold()) == ["(1.0,0.09090909090909091)", "(0.0,1.0)"]
-    assert spark_lines(m.f_measure_by_threshold()) == [
+    assert spark_lines(m.precisionByThreshold()) == ["(1.0,1.0)", "(0.0,0.11)"]
+    assert spark_lines(m.recallByThreshold()) == ["(1.0,0.09090909090909091)", "(0.0,1.0)"]
+    assert spark_lines(m.fMeasureByThreshold()) == [
         "(1.0,0.16666666666666669)", "(0.0,0.19819819819819817)"]
 
 
 def test_seed_second_data_set_prints_what_spark_printed():
     m = ek.BinaryClassificationMetrics(SEED_SCORES)
-    assert spark_lines(m.precision_by_threshold()) == [
+    assert spark_lines(m.precisionByThreshold()) == [
         "(1.0,1.0)", "(0.6,1.0)", "(0.4,1.0)", "(0.0,0.11)"]
-    assert spark_lines(m.recall_by_threshold()) == [
+    assert spark_lines(m.recallByThreshold()) == [
         "(1.0,0.09090909090909091)", "(0.6,0.5454545454545454)", "(0.4,1.0)", "(0.0,1.0)"]
-    assert spark_lines(m.f_measure_by_threshold()) == [
+    assert spark_lines(m.fMeasureByThreshold()) == [
         "(1.0,0.16666666666666669)", "(0.6,0.7058823529411764)", "(0.4,1.0)",
         "(0.0,0.19819819819819817)"]
     assert m.thresholds().tolist() == [1.0, 0.6, 0.4, 0.0]
@@ -92,14 +92,14 @@ def test_seed_intermediate_steps_in_two_partitions():
         "(0.0,BinaryConfusionMatrixImpl({numPos: 11, numNeg: 89},{numPos: 11, numNeg: 89}))",
     ]
     assert [repr(c) for _, c in steps.confusions()][0] == "BinaryCounts(tp=1, fp=0, fn=10, tn=89)"
-    assert spark_lines(steps.metrics().precision_by_threshold()) == [
+    assert spark_lines(steps.metrics().precisionByThreshold()) == [
         "(1.0,1.0)", "(0.6,1.0)", "(0.4,1.0)", "(0.0,0.11)"]
 
 
 def test_spark_f1_differs_from_counts_f1_in_the_last_digit():
     m = ek.BinaryClassificationMetrics(SEED_FIRST)
     _, counts = m.confusions()[0]
-    assert m.f_measure_by_threshold()[0, 1] == 0.16666666666666669
+    assert m.fMeasureByThreshold()[0, 1] == 0.16666666666666669
     assert counts.f1() == 0.16666666666666666 == skm.f1_score([1] + [1] * 10 + [0] * 89,
                                                               [1] + [0] * 99)
 
@@ -130,21 +130,21 @@ def test_by_threshold_against_brute_force(seed, weighted):
     m = ek.BinaryClassificationMetrics(rows)
     want = brute_force(rows)
     np.testing.assert_array_equal(m.thresholds(), want[:, 0])
-    np.testing.assert_allclose(m.cumulative_counts()[:, 1:], want[:, 1:3], rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(m.precision_by_threshold()[:, 1], want[:, 3], rtol=1e-12)
-    np.testing.assert_allclose(m.recall_by_threshold()[:, 1], want[:, 4], rtol=1e-12)
+    np.testing.assert_allclose(m.cumulativeCounts()[:, 1:], want[:, 1:3], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(m.precisionByThreshold()[:, 1], want[:, 3], rtol=1e-12)
+    np.testing.assert_allclose(m.recallByThreshold()[:, 1], want[:, 4], rtol=1e-12)
     p, r = want[:, 3], want[:, 4]
     for beta in (0.5, 1.0, 2.0):
         b2 = beta * beta
         f = np.where(p + r == 0, 0.0, (1 + b2) * p * r / np.where(p + r == 0, 1, b2 * p + r))
-        np.testing.assert_allclose(m.f_measure_by_threshold(beta)[:, 1], f, rtol=1e-12)
+        np.testing.assert_allclose(m.fMeasureByThreshold(beta)[:, 1], f, rtol=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_area_under_roc_is_roc_auc_score_without_binning(seed):
     rows = random_rows(np.random.default_rng(seed))
     y, s = rows[:, 1], rows[:, 0]
-    auc = ek.BinaryClassificationMetrics(rows).area_under_roc()
+    auc = ek.BinaryClassificationMetrics(rows).areaUnderROC
     assert auc == pytest.approx(skm.roc_auc_score(y, s), rel=1e-12)
     assert auc == pytest.approx(ek.roc_auc_score(y, s), rel=1e-12)
 
@@ -163,7 +163,7 @@ def test_precision_is_the_sweeps_except_where_nothing_is_predicted_positive():
     # the top score has weight 0: nothing is predicted positive at threshold 0.9
     rows = [(0.9, 1.0, 0.0), (0.7, 1.0, 1.0), (0.5, 0.0, 2.0), (0.1, 1.0, 1.0)]
     s, y, w = np.array(rows).T
-    got = ek.BinaryClassificationMetrics(rows).precision_by_threshold()[:, 1]
+    got = ek.BinaryClassificationMetrics(rows).precisionByThreshold()[:, 1]
     sweep = threshold_sweep(y, s, sample_weight=w).precision(zero_division=0.0)
     sk = [skm.precision_score(y, s >= t, sample_weight=w, zero_division=0.0)
           for t in [0.9, 0.7, 0.5, 0.1]]
@@ -174,7 +174,7 @@ def test_precision_is_the_sweeps_except_where_nothing_is_predicted_positive():
 
 def test_best_threshold_by_f1_is_argmax_of_f_measure_by_threshold():
     rows = random_rows(np.random.default_rng(7), n=300)
-    f = ek.BinaryClassificationMetrics(rows).f_measure_by_threshold()
+    f = ek.BinaryClassificationMetrics(rows).fMeasureByThreshold()
     t, v = ek.best_threshold(rows[:, 1], rows[:, 0])
     assert t == f[np.argmax(f[:, 1]), 0]
     assert v == pytest.approx(f[:, 1].max(), rel=1e-12)
@@ -183,17 +183,17 @@ def test_best_threshold_by_f1_is_argmax_of_f_measure_by_threshold():
 def test_pr_first_point_conventions():
     rows = [(0.9, 0), (0.9, 1), (0.3, 1), (0.2, 0)]   # a tie at the top: precision 1/2 there
     new = ek.BinaryClassificationMetrics(rows)
-    old = ek.BinaryClassificationMetrics(rows, pr_first_point="legacy")
+    old = ek.BinaryClassificationMetrics(rows, convention="legacy")
     assert new.pr()[0].tolist() == [0.0, 0.5]
     assert old.pr()[0].tolist() == [0.0, 1.0]
     np.testing.assert_array_equal(new.pr()[1:], old.pr()[1:])
     # the first trapezoid spans recall 0 to 0.5: (1.0 - 0.5) * 0.5 / 2 more area
-    assert old.area_under_pr() - new.area_under_pr() == pytest.approx(0.125)
+    assert old.areaUnderPR - new.areaUnderPR == pytest.approx(0.125)
 
 
 def test_area_is_the_trapezoid_sum():
     m = ek.BinaryClassificationMetrics(random_rows(np.random.default_rng(3)))
-    for curve, area in [(m.roc(), m.area_under_roc()), (m.pr(), m.area_under_pr())]:
+    for curve, area in [(m.roc(), m.areaUnderROC), (m.pr(), m.areaUnderPR)]:
         assert area == pytest.approx(np.trapezoid(curve[:, 1], curve[:, 0]), rel=1e-12)
 
 
@@ -209,14 +209,14 @@ def test_binned_points_are_exact_points_of_the_full_curve(num_bins):
     m = len(full.thresholds())
     g = m // num_bins
     if g < 2:
-        np.testing.assert_array_equal(last.cumulative_counts(), full.cumulative_counts())
+        np.testing.assert_array_equal(last.cumulativeCounts(), full.cumulativeCounts())
         return
     assert len(last.thresholds()) == -(-m // g)
     where = np.searchsorted(-full.thresholds(), -last.thresholds())
     # "last": each kept point is the full curve's point at its threshold
-    np.testing.assert_array_equal(last.cumulative_counts(), full.cumulative_counts()[where])
+    np.testing.assert_array_equal(last.cumulativeCounts(), full.cumulativeCounts()[where])
     # "first": same counts, labelled with the chunk's highest score
-    np.testing.assert_array_equal(first.cumulative_counts()[:, 1:], last.cumulative_counts()[:, 1:])
+    np.testing.assert_array_equal(first.cumulativeCounts()[:, 1:], last.cumulativeCounts()[:, 1:])
     assert (first.thresholds() >= last.thresholds()).all()
     assert first.thresholds()[0] == full.thresholds()[0]
 
@@ -227,9 +227,9 @@ def test_spark_steps_with_one_partition_is_the_evaluator():
         for bt in ("last", "first"):
             steps = ek.spark_steps(rows, num_partitions=1, num_bins=num_bins, bin_threshold=bt)
             m = ek.BinaryClassificationMetrics(rows, num_bins, bin_threshold=bt)
-            np.testing.assert_array_equal(steps.cumulative_counts, m.cumulative_counts())
-            np.testing.assert_array_equal(steps.metrics().f_measure_by_threshold(),
-                                          m.f_measure_by_threshold())
+            np.testing.assert_array_equal(steps.cumulative_counts, m.cumulativeCounts())
+            np.testing.assert_array_equal(steps.metrics().fMeasureByThreshold(),
+                                          m.fMeasureByThreshold())
 
 
 @pytest.mark.parametrize("num_partitions", [1, 2, 3, 7])
@@ -237,8 +237,8 @@ def test_without_binning_the_partitioning_does_not_matter(num_partitions):
     rows = random_rows(np.random.default_rng(num_partitions), n=90)
     steps = ek.spark_steps(rows, num_partitions=num_partitions)
     m = ek.BinaryClassificationMetrics(rows)
-    np.testing.assert_array_equal(steps.cumulative_counts, m.cumulative_counts())
-    np.testing.assert_array_equal(steps.counts, m.binned_counts())
+    np.testing.assert_array_equal(steps.cumulative_counts, m.cumulativeCounts())
+    np.testing.assert_array_equal(steps.counts, m.binnedCounts())
     np.testing.assert_array_equal(steps.agg.sum(axis=0), steps.total_count)
     assert steps.total_count.tolist() == [m.sweep.n_pos, m.sweep.n_neg]
     assert sum(steps.partition_sizes) == len(m.thresholds())
@@ -254,7 +254,7 @@ def test_with_binning_the_partitioning_matters():
     assert five.binned_counts[:, 1:].sum(axis=1).tolist() == [3, 2, 3, 3, 1]
     assert len(five.cumulative_counts) == 5
     # every kept point is still exact: a chunk's counts are the full counts at its lowest score
-    full = ek.BinaryClassificationMetrics(rows).cumulative_counts()
+    full = ek.BinaryClassificationMetrics(rows).cumulativeCounts()
     where = np.searchsorted(-full[:, 0], -five.cumulative_counts[:, 0])
     np.testing.assert_array_equal(five.cumulative_counts, full[where])
 
@@ -311,7 +311,7 @@ def test_spark_format_round_trips():
     (0.5, TypeError, "score_and_labels must be rows"),
 ])
 def test_bad_score_and_labels(rows, error, words):
-    with pytest.raises(error, match=words):
+    with pytest.raises(error, match=words.replace("score_and_labels", "scoreAndLabels")):
         ek.BinaryClassificationMetrics(rows)
     with pytest.raises(error, match=words):
         ek.spark_steps(rows)
@@ -322,7 +322,7 @@ def test_bad_score_and_labels(rows, error, words):
     ({"num_bins": 2.5}, TypeError, "num_bins must be an integer"),
     ({"num_bins": True}, TypeError, "num_bins must be an integer"),
     ({"bin_threshold": "middle"}, ValueError, "bin_threshold must be 'last'"),
-    ({"pr_first_point": "sklearn"}, ValueError, "pr_first_point must be 'spark'"),
+    ({"convention": "sklearn"}, ValueError, "convention must be 'spark'"),
 ])
 def test_bad_options(kwargs, error, words):
     with pytest.raises(error, match=words):
@@ -334,7 +334,7 @@ def test_bad_options(kwargs, error, words):
     ({"num_partitions": "2"}, TypeError, "num_partitions must be an integer"),
     ({"partition_sizes": (1, 2)}, ValueError, r"partition_sizes must add up to the 4 distinct"),
     ({"partition_sizes": (5, -1)}, ValueError, "partition_sizes must be >= 0"),
-    ({"partition_sizes": 4}, TypeError, "partition_sizes must be a sequence"),
+    ({"partition_sizes": 4}, TypeError, "partition_sizes must be a list of integers"),
     ({"num_bins": -2}, ValueError, "num_bins must be >= 0"),
 ])
 def test_bad_steps_options(kwargs, error, words):
@@ -345,7 +345,7 @@ def test_bad_steps_options(kwargs, error, words):
 def test_bad_beta_and_step():
     m = ek.BinaryClassificationMetrics(SEED_SCORES)
     with pytest.raises(ValueError, match="beta must be >= 0"):
-        m.f_measure_by_threshold(-1.0)
+        m.fMeasureByThreshold(-1.0)
     with pytest.raises(ValueError, match="step must be"):
         ek.spark_steps(SEED_SCORES).lines("sorted")
 
@@ -402,18 +402,18 @@ def assert_same_as_spark(ours, theirs, exact=True):
     check = (np.testing.assert_array_equal if exact else
              lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15))
     check(ours.thresholds(), theirs.thresholds())
-    check(ours.precision_by_threshold(), theirs.curve("precisionByThreshold"))
-    check(ours.recall_by_threshold(), theirs.curve("recallByThreshold"))
+    check(ours.precisionByThreshold(), theirs.curve("precisionByThreshold"))
+    check(ours.recallByThreshold(), theirs.curve("recallByThreshold"))
     for beta in (1.0, 0.5, 2.0):
-        check(ours.f_measure_by_threshold(beta), theirs.curve("fMeasureByThreshold", beta))
+        check(ours.fMeasureByThreshold(beta), theirs.curve("fMeasureByThreshold", beta))
     check(ours.roc(), theirs.curve("roc"))
     check(ours.pr(), theirs.curve("pr"))
     if exact:
-        assert ours.area_under_roc() == theirs.j.areaUnderROC()
-        assert ours.area_under_pr() == theirs.j.areaUnderPR()
+        assert ours.areaUnderROC == theirs.j.areaUnderROC()
+        assert ours.areaUnderPR == theirs.j.areaUnderPR()
     else:
-        assert ours.area_under_roc() == pytest.approx(theirs.j.areaUnderROC(), rel=1e-12)
-        assert ours.area_under_pr() == pytest.approx(theirs.j.areaUnderPR(), rel=1e-12)
+        assert ours.areaUnderROC == pytest.approx(theirs.j.areaUnderROC(), rel=1e-12)
+        assert ours.areaUnderPR == pytest.approx(theirs.j.areaUnderPR(), rel=1e-12)
 
 
 @pytest.mark.spark
@@ -422,7 +422,7 @@ def test_real_spark_prints_the_seeds_numbers(spark):
         theirs = RealSpark(spark, rows, num_partitions=2)
         ours = ek.BinaryClassificationMetrics(rows)
         assert spark_lines(theirs.curve("precisionByThreshold")) == \
-            spark_lines(ours.precision_by_threshold())
+            spark_lines(ours.precisionByThreshold())
         assert_same_as_spark(ours, theirs)
 
 
@@ -529,12 +529,12 @@ def test_real_spark_weights_bit_for_bit(spark, seed):
             assert_same_as_spark(ours, RealSpark(spark, rows, num_bins, num_partitions=p))
             steps = ek.spark_steps(rows, num_partitions=p, num_bins=num_bins)
             np.testing.assert_array_equal(steps.metrics().roc(), ours.roc())
-            assert steps.metrics().area_under_pr() == ours.area_under_pr()
+            assert steps.metrics().areaUnderPR == ours.areaUnderPR
     # the public PySpark API takes (score, label, weight) rows since Spark 3.0
     theirs = PySparkMetrics(spark.sparkContext.parallelize([tuple(map(float, r)) for r in rows], 2))
     ours = ek.BinaryClassificationMetrics(rows, num_partitions=2)
-    assert ours.area_under_roc() == theirs.areaUnderROC
-    assert ours.area_under_pr() == theirs.areaUnderPR
+    assert ours.areaUnderROC == theirs.areaUnderROC
+    assert ours.areaUnderPR == theirs.areaUnderPR
 
 
 @pytest.mark.spark
