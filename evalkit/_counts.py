@@ -5,8 +5,12 @@ Metrics never look at samples; they look at the counts made here:
 * :func:`class_counts` -- per class, how many samples were correctly predicted
   as the class (tp), predicted as it (predicted) and truly of it (support);
 * :func:`confusion_counts` -- the full matrix, rows actual, columns predicted;
-* :func:`binary_counts` -- the four cells tp, fp, fn, tn of one positive class,
-  as a :class:`evalkit.BinaryCounts`.
+* :func:`multilabel_counts` -- tp, predicted and actual per label (or per
+  sample) of 0/1 indicator matrices;
+* :func:`binary_cells` -- the four cells tp, fp, fn, tn of one positive class;
+* :func:`topk_code_counts` -- per-class counts of top-k predictions
+  (:func:`top_k_columns` takes a score matrix's top k);
+* :func:`calibration_bins` -- per probability bin, count and sums.
 """
 
 from __future__ import annotations
@@ -16,10 +20,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ._hits import RankingHits, encode_items, ranking_hits  # noqa: F401  (moved to _hits)
-from ._validation import check_label_subset, check_pos_label, check_sample_weight, check_targets
+from ._validation import (check_choice, check_integer, check_label_subset, check_labels,
+                          check_pos_label, check_probabilities, check_same_length)
 
 __all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
-           "topk_code_counts", "RankingHits", "encode_items", "ranking_hits"]
+           "multilabel_counts", "topk_code_counts", "top_k_columns", "top_k_hits",
+           "weighted_bincount", "binary_positive", "calibration_bins",
+           "RankingHits", "encode_items", "ranking_hits"]
 
 
 class ClassCounts(NamedTuple):
@@ -55,38 +62,24 @@ class ClassCounts(NamedTuple):
         """
         if not isinstance(other, ClassCounts):
             return NotImplemented
-        a_labels, b_labels = np.asarray(self.labels), np.asarray(other.labels)
-        if len(a_labels) and len(b_labels) and _is_str(a_labels) != _is_str(b_labels):
+        a, b = np.asarray(self.labels), np.asarray(other.labels)
+        if len(a) and len(b) and _is_str(a) != _is_str(b):
             raise TypeError("cannot add counts of string labels to counts of numeric labels")
-        total = self.total + other.total
-        if a_labels.shape == b_labels.shape and np.array_equal(a_labels, b_labels):
-            return ClassCounts(a_labels.copy(), np.add(self.tp, other.tp),
-                               np.add(self.predicted, other.predicted),
-                               np.add(self.support, other.support), total)
-        both = np.concatenate([a_labels, b_labels])
-
-        def ascending(x):
-            return len(x) < 2 or bool(np.all(x[1:] > x[:-1]))
-
-        if ascending(a_labels) and ascending(b_labels):
+        both = np.concatenate([a, b])
+        if a.shape == b.shape and np.array_equal(a, b):
+            labels = a.copy()
+        elif all(len(x) < 2 or bool(np.all(x[1:] > x[:-1])) for x in (a, b)):
             labels = np.unique(both)
         else:
-            _, first = np.unique(both, return_index=True)
-            labels = both[np.sort(first)]
+            labels = both[np.sort(np.unique(both, return_index=True)[1])]
         order = np.argsort(labels, kind="stable")
-        sorted_labels = labels[order]
-
-        def spread(part_labels, values):
-            out = np.zeros(len(labels), dtype=np.result_type(values, np.int64))
-            at = order[np.searchsorted(sorted_labels, part_labels)]
-            out[at] = values
-            return out
-
-        def add(name):
-            return (spread(a_labels, getattr(self, name))
-                    + spread(b_labels, getattr(other, name)))
-
-        return ClassCounts(labels, add("tp"), add("predicted"), add("support"), total)
+        at = order[np.searchsorted(labels[order], both)]
+        sums = [np.bincount(at, np.concatenate([getattr(self, f), getattr(other, f)]),
+                            minlength=len(labels)) for f in ("tp", "predicted", "support")]
+        if all(np.asarray(getattr(x, f)).dtype.kind in "biu" for x in (self, other)
+               for f in ("tp", "predicted", "support")):
+            sums = [s.astype(np.int64) for s in sums]
+        return ClassCounts(labels, *sums, self.total + other.total)
 
     def __radd__(self, other):
         if isinstance(other, int) and not isinstance(other, bool) and other == 0:
@@ -141,15 +134,33 @@ def encode_labels(y_true, y_pred):
 def _select(classes, labels, name="labels"):
     """Positions of ``labels`` in ``classes`` (-1 where a label is absent)."""
     labels = check_label_subset(labels, classes, name)
-    pos = np.searchsorted(classes, labels)
-    pos = np.minimum(pos, len(classes) - 1)
-    found = classes[pos] == labels
-    return labels, np.where(found, pos, -1)
+    pos = np.minimum(np.searchsorted(classes, labels), len(classes) - 1)
+    return labels, np.where(classes[pos] == labels, pos, -1)
 
 
 def _take(counts, sel):
     out = counts[np.maximum(sel, 0)]
     out[sel < 0] = 0
+    return out
+
+
+def weighted_bincount(codes, weights, minlength):
+    """``np.bincount`` whose integer weights sum exactly in int64 (float weights: float64).
+
+    numpy's weighted bincount adds in float64, which rounds integer sums
+    above 2**53; integer weights are split into three 21-bit parts, each
+    summed exactly in float64, and put back together in int64.
+
+    >>> weighted_bincount(np.array([0, 0]), np.array([2**53, 1]), 1).tolist()
+    [9007199254740993]
+    """
+    if weights is None or weights.dtype.kind not in "biu":
+        return np.bincount(codes, weights=weights, minlength=minlength)
+    w = weights.astype(np.int64)
+    out = np.zeros(minlength, dtype=np.int64)
+    for shift in (42, 21, 0):
+        part = np.bincount(codes, weights=(w >> shift) & ((1 << 21) - 1), minlength=minlength)
+        out = (out << 21) + part.astype(np.int64)
     return out
 
 
@@ -166,9 +177,10 @@ def class_counts(y_true, y_pred, *, labels=None, sample_weight=None):
     >>> c.labels.tolist(), c.tp.tolist(), c.predicted.tolist(), c.support.tolist()
     ([0, 1, 2], [2, 1, 1], [2, 2, 2], [3, 2, 1])
     """
+    from ._validation import check_sample_weight, check_targets
+
     _, yt, yp = check_targets(y_true, y_pred)
-    w = check_sample_weight(sample_weight, len(yt))
-    return _class_counts(yt, yp, labels, w)
+    return _class_counts(yt, yp, labels, check_sample_weight(sample_weight, len(yt)))
 
 
 def _class_counts(yt, yp, labels, w):
@@ -188,25 +200,40 @@ def _class_counts(yt, yp, labels, w):
 def confusion_counts(yt, yp, labels, w):
     """The confusion matrix of validated labels: rows actual, columns predicted.
 
-    Samples whose actual or predicted label is not in ``labels`` are left out.
-    Returns ``(labels, matrix)``.
+    Samples whose actual or predicted label is not in ``labels`` are left out;
+    integer weights sum exactly (:func:`weighted_bincount`). Returns
+    ``(labels, matrix)``.
     """
     classes, t, p = encode_labels(yt, yp)
     if labels is None:
-        labels, keep_t, keep_p, k = classes, t, p, len(classes)
+        labels, k = classes, len(classes)
     else:
         labels, sel = _select(classes, labels)
         k = len(labels)
         lut = np.full(len(classes), -1, dtype=np.int64)
-        found = sel >= 0
-        lut[sel[found]] = np.flatnonzero(found)
-        keep_t, keep_p = lut[t], lut[p]
-        keep = (keep_t >= 0) & (keep_p >= 0)
+        lut[sel[sel >= 0]] = np.flatnonzero(sel >= 0)
+        t, p = lut[t], lut[p]
+        keep = (t >= 0) & (p >= 0)
         if not keep.all():
-            keep_t, keep_p = keep_t[keep], keep_p[keep]
-            w = None if w is None else w[keep]
-    flat = np.bincount(keep_t * k + keep_p, weights=w, minlength=k * k)
-    return labels, flat.reshape(k, k)
+            t, p, w = t[keep], p[keep], None if w is None else w[keep]
+    return labels, weighted_bincount(t * k + p, w, k * k).reshape(k, k)
+
+
+def multilabel_counts(yt, yp, w=None, *, samplewise=False):
+    """tp, predicted and actual of 0/1 indicator matrices, per label or per sample.
+
+    ``yt``, ``yp``: validated (n, L) boolean matrices. Per label (column)
+    sums, weighted by ``w``; ``samplewise=True`` gives per-sample (row) sums
+    instead (weighted as scikit-learn: each entry counts its sample's weight).
+
+    >>> multilabel_counts(np.array([[1, 0], [1, 1]], bool), np.array([[1, 1], [0, 1]], bool))
+    (array([1, 1]), array([1, 2]), array([2, 1]))
+    """
+    axis = 1 if samplewise else 0
+    mats = (yt & yp, yp, yt)
+    if w is None:
+        return tuple(m.sum(axis=axis) for m in mats)
+    return tuple(np.where(m, w[:, None], 0.0).sum(axis=axis) for m in mats)  # as scikit-learn
 
 
 def position_of(pos_label, classes, name="pos_label"):
@@ -229,8 +256,7 @@ def binary_cells(yt, yp, pos_label, w):
     """tp, fp, fn, tn of the class ``pos_label`` in validated labels (floats if weighted)."""
     classes, t, p = encode_labels(yt, yp)
     pos = position_of(pos_label, classes)
-    code = 2 * (t == pos).astype(np.int64) + (p == pos)
-    c = np.bincount(code, weights=w, minlength=4)
+    c = np.bincount(2 * (t == pos).astype(np.int64) + (p == pos), weights=w, minlength=4)
     cast = int if w is None else float
     return cast(c[3]), cast(c[1]), cast(c[2]), cast(c[0])
 
@@ -256,6 +282,14 @@ def _repeats(block):
     return srt[:, 1:][srt[:, 1:] == srt[:, :-1]]
 
 
+def _hits(block, t):
+    """Per row, whether ``t`` is among the row's entries (a loop over columns, not rows)."""
+    hit = block[:, 0] == t
+    for j in range(1, block.shape[1]):
+        hit |= block[:, j] == t
+    return hit
+
+
 def topk_code_counts(t, block, n_classes, *, distinct=False):
     """Per-class top-k counts from integer codes: ``(tp, predicted, support)``.
 
@@ -271,13 +305,112 @@ def topk_code_counts(t, block, n_classes, *, distinct=False):
     >>> tp.tolist(), pred.tolist(), sup.tolist()
     ([1, 1, 0], [2, 1, 2], [1, 2, 0])
     """
-    n, k = block.shape
-    hit = block[:, 0] == t
-    for j in range(1, k):  # columns, not rows
-        hit |= block[:, j] == t
-    tp = np.bincount(t[hit], minlength=n_classes)
+    tp = np.bincount(t[_hits(block, t)], minlength=n_classes)
     predicted = np.bincount(block.reshape(-1), minlength=n_classes)
-    if not distinct and k > 1:
+    if not distinct and block.shape[1] > 1:
         predicted -= np.bincount(_repeats(block), minlength=n_classes)
-    support = np.bincount(t, minlength=n_classes)
-    return tp, predicted, support
+    return tp, predicted, np.bincount(t, minlength=n_classes)
+
+
+def top_k_columns(scores, k, ties="last", ranked=False):
+    """Column indices of each row's k highest scores; equal scores by ``ties``.
+
+    ``ties="last"`` (scikit-learn's): of equal scores the higher column
+    ranks first; ``"first"``: the lower column, as argmax. ``np.argpartition``
+    finds the k largest in linear time but breaks ties at the k-th value
+    arbitrarily; rows where the k-th value is tied with a column left out
+    are redone with an exact mask, so the rule holds without sorting.
+    ``ranked=True`` orders the k columns by score, then by the tie rule.
+
+    >>> top_k_columns(np.array([[0.4, 0.2, 0.4]]), 1).tolist(), \
+top_k_columns(np.array([[0.4, 0.2, 0.4]]), 1, "first").tolist()
+    ([[2]], [[0]])
+    """
+    n, c = scores.shape
+    if ties == "last":
+        return c - 1 - top_k_columns(scores[:, ::-1], k, "first", ranked)
+    k = min(k, c)
+    if k == c:
+        idx = np.broadcast_to(np.arange(c), (n, c)).copy()
+    else:
+        idx = np.argpartition(scores, c - k, axis=1)[:, c - k:]
+        kth = np.take_along_axis(scores, idx, axis=1).min(axis=1)
+        tied = (scores >= kth[:, None]).sum(axis=1) > k  # a tie straddles the cut
+        if tied.any():
+            sub, th = scores[tied], kth[tied][:, None]
+            above, equal = sub > th, sub == th
+            need = k - above.sum(axis=1)
+            keep = above | (equal & (np.cumsum(equal, axis=1) <= need[:, None]))
+            idx[tied] = np.nonzero(keep)[1].reshape(-1, k)
+    if ranked:
+        order = np.lexsort((idx, -np.take_along_axis(scores, idx, axis=1)), axis=1)
+        idx = np.take_along_axis(idx, order, axis=1)
+    return idx
+
+
+def top_k_hits(scores, t, k, ties, binary):
+    """Per row, whether class code ``t`` is among the k best scores (scikit-learn's rules).
+
+    Binary (1-D scores): with k = 1 the second class is predicted when the
+    score exceeds 0.5 (probabilities) or 0 (decision values); k >= 2 is
+    always a hit. (Also the bootstrap's top-k rule.)
+    """
+    if binary:
+        if k == 1:
+            threshold = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
+            return (scores > threshold).astype(np.int64) == t
+        return np.ones(len(t), dtype=bool)
+    return _hits(top_k_columns(scores, k, ties), t)
+
+
+def binary_positive(y, pos_label, what, larger=False):
+    """The positive mask of binary labels ``y`` (scikit-learn's pos_label rule).
+
+    ``pos_label=None`` means 1 for labels in {0, 1} or {-1, 1}; other labels
+    need ``pos_label``, except that with ``larger=True`` (the Brier score's
+    rule) numeric labels take the larger one.
+    """
+    classes = np.unique(y)
+    if len(classes) > 2:
+        raise ValueError(f"y_true has {len(classes)} classes but {what} is binary here: give a "
+                         "2-D y_proba (one column per class) or one class's labels")
+    if pos_label is None:
+        values = set(classes.tolist())
+        if classes.dtype.kind in "biuf" and (values <= {0, 1} or values <= {-1, 1}):
+            pos_label = 1
+        elif larger and classes.dtype.kind in "biuf":
+            pos_label = classes[-1].item()
+        else:
+            raise ValueError(f"y_true takes values in {classes.tolist()} and pos_label is not "
+                             "specified: either make y_true take values in {0, 1} or {-1, 1}, "
+                             "or pass pos_label (the class whose probability is given)")
+    elif len(classes) == 2:
+        check_pos_label(pos_label, classes)
+    return y == pos_label
+
+
+_STRATEGIES = {"uniform": "equal-width bins on [0, 1]",
+               "quantile": "equal-mass bins at the quantiles of the probabilities"}
+
+
+def calibration_bins(y_true, y_prob, pos_label, n_bins, strategy, name="y_prob"):
+    """Per bin: count, sum of predictions, sum of outcomes (scikit-learn's binning).
+
+    ``total[b]`` is the number of predictions in bin b, ``pred[b]`` their
+    sum and ``true[b]`` the positives among them. Bins ``(e_b, e_{b+1}]``
+    (the first closed) at ``n_bins + 1`` edges: equal width on [0, 1]
+    (``"uniform"``) or the quantiles of the predictions (``"quantile"``).
+    """
+    n_bins = check_integer(n_bins, "n_bins", minimum=1, meaning="the number of bins")
+    check_choice(strategy, _STRATEGIES, "strategy")
+    y = check_labels(y_true, "y_true")
+    p = check_probabilities(y_prob, name)
+    check_same_length(**{"y_true": y, name: p})
+    positive = binary_positive(y, pos_label, "the calibration curve")
+    if strategy == "quantile":
+        edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
+    else:
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    ids = np.searchsorted(edges[1:-1], p)  # a prediction on an edge belongs to the lower bin
+    return (np.bincount(ids, minlength=n_bins), np.bincount(ids, weights=p, minlength=n_bins),
+            np.bincount(ids, weights=positive, minlength=n_bins))

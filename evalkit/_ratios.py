@@ -1,4 +1,9 @@
-"""Counts to ratios: the one zero-division-aware division every metric goes through."""
+"""Counts to ratios: one zero-division-aware division, and the one step from counts to P/R/F.
+
+:func:`prf` is the batched compute step every precision/recall/F-beta in
+evalkit goes through (classification, reports, top-k, the Spark mirrors, the
+bootstrap); :func:`ratio` the one division under it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,13 @@ import numpy as np
 
 from .exceptions import warn_at_caller
 
-__all__ = ["ratio", "zero_division_value"]
+__all__ = ["ratio", "zero_division_value", "prf", "nanaverage", "precision_of", "recall_of",
+           "fpr_of", "f_beta_of"]
+
+#: Spark MLlib's zero-division convention: precision is 1.0 when nothing is
+#: predicted positive, every other undefined ratio 0.0, and F-beta is computed
+#: from P and R (0.0 when both are 0).
+_SPARK = {"precision": 1.0}
 
 
 def zero_division_value(zero_division):
@@ -53,24 +64,116 @@ def ratio(numerator, denominator, *, zero_division="warn", what="Precision",
     if undefined.any():
         out = np.where(undefined, zero_division_value(zero_division), out)
         if zero_division == "warn":
-            where = "due to" if out.size == 1 else f"in {per} with"
+            where = "due to" if out.shape[-1] == 1 else f"in {per} with"
             warn_at_caller(
                 f"{what} is ill-defined and being set to 0.0 {where} {because}. "
                 "Use `zero_division` parameter to control this behavior.")
     return float(out[0]) if scalar else out
 
 
+def nanaverage(values, weights=None):
+    """Mean over the last axis leaving nan out (scikit-learn's ``_nanaverage``), batched.
+
+    ``weights`` (same shape, or None) weigh the mean; where the kept weights
+    sum to 0 the plain mean is taken. All-nan rows give nan. Returns an array
+    of the leading shape (a float when there is none).
+
+    >>> nanaverage(np.array([1.0, np.nan, 3.0])), nanaverage(np.array([1.0, 3.0]), [1, 3])
+    (2.0, 2.5)
+    """
+    values = np.asarray(values, dtype=float)
+    nan = np.isnan(values)
+    kept = (~nan).sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if not nan.any():
+            out = values.mean(axis=-1)
+        else:
+            out = np.where(nan, 0.0, values).sum(axis=-1) / kept
+        if weights is not None:
+            w = np.where(nan, 0.0, np.broadcast_to(np.asarray(weights, dtype=float), values.shape))
+            total = w.sum(axis=-1)
+            weighted = np.multiply(np.where(nan, 0.0, values), w).sum(axis=-1) / total
+            out = np.where(total > 0, weighted, out)
+    out = np.where(kept == 0, np.nan, out)
+    return float(out) if out.ndim == 0 else out
+
+
+def prf(tp, predicted, actual, *, beta=1.0, average=None, zero_division="warn",
+        warn_for=("precision", "recall", "f-score"), weights=None, per="labels"):
+    """Precision, recall, F-beta and support from counts, batched over leading axes.
+
+    ``tp``, ``predicted`` (tp + fp) and ``actual`` (tp + fn, the support) are
+    arrays of shape (..., C): C classes (or labels), or C samples for
+    ``average="samples"``; any leading axes (bootstrap resamples, users,
+    partitions, thresholds) are carried through. Per column:
+    ``P = tp / predicted``, ``R = tp / actual`` and
+    ``F = (1 + β²)·tp / (β²·actual + predicted)`` (β = 0 is P, β = inf R).
+
+    Averages, as scikit-learn: None (per column), ``"binary"`` (the caller
+    passes the one positive column), ``"micro"`` (ratios of the counts
+    summed over C), ``"macro"`` (plain mean), ``"weighted"`` (mean weighted
+    by ``actual``), ``"samples"`` (mean over the samples, weighted by
+    ``weights`` = sample_weight). A 0/0 takes ``zero_division``: ``"warn"``
+    (0.0 and an UndefinedMetricWarning for the metrics in ``warn_for``),
+    0.0, 1.0, nan (left out of the averages, scikit-learn >= 1.3), or
+    ``"spark"`` (Spark MLlib: precision 1.0, recall 0.0, F from P and R,
+    no warning).
+
+    Returns
+    -------
+    precision, recall, fscore : ndarray (..., C), or (...,) when averaged (a
+        float when there are no leading axes)
+    support : ``actual`` when not averaged, else None
+
+    Examples
+    --------
+    >>> p, r, f, s = prf(np.array([2, 1, 1]), np.array([2, 2, 2]), np.array([3, 2, 1]))
+    >>> p.round(4).tolist(), f.round(4).tolist()
+    ([1.0, 0.5, 0.5], [0.8, 0.5, 0.6667])
+    >>> prf(np.array([[2, 1], [0, 0]]), np.array([[2, 2], [1, 0]]), np.array([[3, 2], [0, 1]]),
+    ...     average="macro", zero_division=0.0)[0].tolist()
+    [0.75, 0.0]
+    """
+    tp, predicted, actual = (np.asarray(x) for x in (tp, predicted, actual))
+    support = actual
+    if average == "micro":
+        tp, predicted, actual = (x.sum(axis=-1, keepdims=True) for x in (tp, predicted, actual))
+    axes = ("label", "sample") if average == "samples" else ("sample", "label")
+    spark = isinstance(zero_division, str) and zero_division == "spark"
+
+    def divide(num, den, metric, modifier):
+        zd = (_SPARK.get(metric, 0.0) if spark else zero_division if metric in warn_for
+              else zero_division_value(zero_division))
+        return ratio(num, den, zero_division=zd, what=metric.capitalize(),
+                     because=f"no {modifier} {axes[0]}s", per=per if per != "labels" else f"{axes[1]}s")
+
+    precision = divide(tp, predicted, "precision", "predicted")
+    recall = divide(tp, actual, "recall", "true")
+    b2 = float(beta) ** 2
+    if np.isinf(b2):
+        fscore = recall
+    elif spark:
+        den = b2 * precision + recall
+        fscore = np.where(den == 0, 0.0, (1 + b2) * (precision * recall) / np.where(den == 0, 1, den))
+    elif b2 == 0:
+        fscore = precision
+    else:
+        tp1 = (1 + b2) * np.asarray(tp, dtype=float)
+        fscore = divide(tp1, b2 * np.asarray(actual, dtype=float) + predicted, "f-score",
+                        "true nor predicted")
+    if average is None:
+        return precision, recall, fscore, support
+    w = support if average == "weighted" else weights if average == "samples" else None
+    return nanaverage(precision, w), nanaverage(recall, w), nanaverage(fscore, w), None
+
+
 # -- the binary ratios, for one 2 x 2 table or a whole sweep of them ---------
 #
 # Each takes counts (scalars or arrays of the same shape) and ``zero_division``:
-# "warn", 0.0, 1.0, nan, or "spark" -- Spark MLlib's convention, where
-# precision is 1.0 when nothing is predicted positive and every other
-# undefined ratio is 0.0.
-
-_SPARK = {"precision": 1.0}
+# "warn", 0.0, 1.0, nan, or "spark" (see _SPARK). They are prf's columns.
 
 
-def _resolve(zero_division, metric):
+def _zd(zero_division, metric):
     from ._validation import check_zero_division
 
     zd = check_zero_division(zero_division, allow_spark=True)
@@ -83,8 +186,8 @@ def precision_of(tp, fp, zero_division="warn"):
     >>> precision_of(3, 1)
     0.75
     """
-    return ratio(tp, np.add(tp, fp), zero_division=_resolve(zero_division, "precision"),
-                 what="Precision", because="no predicted samples", per="thresholds", stacklevel=4)
+    return ratio(tp, np.add(tp, fp), zero_division=_zd(zero_division, "precision"),
+                 what="Precision", because="no predicted samples", per="thresholds")
 
 
 def recall_of(tp, fn, zero_division="warn"):
@@ -93,8 +196,8 @@ def recall_of(tp, fn, zero_division="warn"):
     >>> recall_of(3, 1)
     0.75
     """
-    return ratio(tp, np.add(tp, fn), zero_division=_resolve(zero_division, "recall"),
-                 what="Recall", because="no true samples", per="thresholds", stacklevel=4)
+    return ratio(tp, np.add(tp, fn), zero_division=_zd(zero_division, "recall"),
+                 what="Recall", because="no true samples", per="thresholds")
 
 
 def fpr_of(fp, tn, zero_division="warn"):
@@ -103,9 +206,8 @@ def fpr_of(fp, tn, zero_division="warn"):
     >>> fpr_of(1, 3)
     0.25
     """
-    return ratio(fp, np.add(fp, tn), zero_division=_resolve(zero_division, "fpr"),
-                 what="False positive rate", because="no negative samples", per="thresholds",
-                 stacklevel=4)
+    return ratio(fp, np.add(fp, tn), zero_division=_zd(zero_division, "fpr"),
+                 what="False positive rate", because="no negative samples", per="thresholds")
 
 
 def f_beta_of(tp, fp, fn, beta=1.0, zero_division="warn"):
@@ -121,24 +223,8 @@ def f_beta_of(tp, fp, fn, beta=1.0, zero_division="warn"):
     """
     from ._validation import check_beta, check_zero_division
 
-    b2 = check_beta(beta) ** 2
-    zd = check_zero_division(zero_division, allow_spark=True)
-    if zd == "spark":
-        p = precision_of(tp, fp, "spark")
-        r = recall_of(tp, fn, "spark")
-        if np.isinf(b2):
-            return r
-        num = (1.0 + b2) * np.multiply(p, r)
-        den = b2 * np.asarray(p) + r
-        out = np.where(den == 0, 0.0, num / np.where(den == 0, 1.0, den))
-        return float(out) if out.ndim == 0 else out
-    # beta = inf is recall and beta = 0 precision; as in scikit-learn's fbeta_score, an
-    # undefined one takes the zero_division value without a warning (no F-score is divided)
-    if np.isinf(b2):
-        return recall_of(tp, fn, zero_division_value(zd) if zd == "warn" else zd)
-    if b2 == 0:
-        return precision_of(tp, fp, zero_division_value(zd) if zd == "warn" else zd)
-    tp1 = (1.0 + b2) * np.asarray(tp, dtype=float)
-    return ratio(tp1, tp1 + b2 * np.asarray(fn, dtype=float) + fp, zero_division=zd,
-                 what="F-score", because="no true nor predicted samples", per="thresholds",
-                 stacklevel=4)
+    scalar = all(np.ndim(x) == 0 for x in (tp, fp, fn))
+    tp, fp, fn = np.broadcast_arrays(*(np.atleast_1d(x) for x in (tp, fp, fn)))
+    f = prf(tp, tp + fp, tp + fn, beta=check_beta(beta), warn_for=("f-score",), per="thresholds",
+            zero_division=check_zero_division(zero_division, allow_spark=True))[2]
+    return float(f[0]) if scalar else f

@@ -1,25 +1,27 @@
 """Classification metrics from labels, mirroring ``sklearn.metrics``.
 
 Same names, positional arguments, keywords, defaults and numbers as
-scikit-learn. Each function validates its input once, counts once
-(:mod:`evalkit._counts`) and divides counts through one zero-division-aware
-helper (:mod:`evalkit._ratios`).
+scikit-learn, for label vectors and for multilabel indicator matrices
+(2-D 0/1 ``y_true``/``y_pred``, one column per label). Each function
+validates its input once, counts once (:mod:`evalkit._counts`) and computes
+from counts in one batched step (:func:`evalkit._ratios.prf`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._counts import _class_counts, confusion_counts, position_of, encode_labels
-from ._ratios import ratio, zero_division_value
+from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
+                      position_of)
+from ._ratios import nanaverage, prf, ratio
+from ._validation import (Bool, Options, Real, as_array, check_label_subset,
+                          check_labels_in_y_true, check_pos_label_type, check_sample_weight,
+                          check_targets, check_warn_for, validate_params)
 from .exceptions import warn_at_caller
-from ._validation import (check_average, check_beta, check_binary_average, check_bool,
-                          check_choice, check_labels_in_y_true, check_pos_label_type,
-                          check_sample_weight, check_targets, check_warn_for,
-                          check_zero_division)
 
 __all__ = [
     "confusion_matrix",
+    "multilabel_confusion_matrix",
     "accuracy_score",
     "precision_recall_fscore_support",
     "precision_score",
@@ -29,7 +31,44 @@ __all__ = [
     "macro_f1",
 ]
 
+ZERO_DIVISION = Options(("warn", 0.0, 1.0, np.nan))
+AVERAGES = (None, "binary", "micro", "macro", "weighted", "samples")
+_SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION,
+                 pos_label=check_pos_label_type)
 
+
+def _is_2d(y):
+    """Whether ``y`` looks like a matrix (checked cheaply: no conversion of long lists)."""
+    if isinstance(y, (list, tuple)):
+        return len(y) > 0 and np.ndim(y[0]) > 0
+    return np.ndim(y) == 2
+
+
+def _targets(y_true, y_pred, sample_weight, labels=None):
+    """``(kind, yt, yp, w)``: label vectors, or (n, L) boolean matrices for kind "multilabel".
+
+    A multilabel ``labels`` names the columns (indices) kept, in its order.
+    """
+    if not (_is_2d(y_true) or _is_2d(y_pred)):
+        kind, yt, yp = check_targets(y_true, y_pred)
+        return kind, yt, yp, check_sample_weight(sample_weight, len(yt))
+    yt, yp = (as_array(y, name, ndim=(1, 2)) for y, name in ((y_true, "y_true"), (y_pred, "y_pred")))
+    for m, name in ((yt, "y_true"), (yp, "y_pred")):
+        if (m.ndim != 2 or m.shape[1] < 2 or m.dtype.kind not in "biuf"
+                or not ((m == 0) | (m == 1)).all() or m.shape != yt.shape):
+            raise ValueError(
+                f"{name} must be a 0/1 indicator matrix of shape {yt.shape if m is yp else '(n, L)'}"
+                f" (multilabel: n samples x L >= 2 labels), as the other target is one: got "
+                f"shape {m.shape}; a mix of multilabel-indicator and multiclass targets is refused")
+    yt, yp = yt.astype(bool), yp.astype(bool)
+    if labels is not None:
+        cols = check_label_subset(labels, np.arange(yt.shape[1]))
+        check_labels_in_y_true(cols, np.arange(yt.shape[1]))
+        yt, yp = yt[:, cols], yp[:, cols]
+    return "multilabel", yt, yp, check_sample_weight(sample_weight, len(yt))
+
+
+@validate_params(normalize=Options((None, "true", "pred", "all")))
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
     """Confusion matrix (混淆矩阵): ``C[i, j]`` = samples of class i predicted as class j.
 
@@ -37,7 +76,8 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     ``labels`` (default: every label present, sorted). Samples whose label is
     not in ``labels`` are left out. ``normalize`` divides by row sums
     (``"true"``), column sums (``"pred"``) or the total (``"all"``); an empty
-    row or column gives 0.
+    row or column gives 0. Integer weights sum exactly in int64 (as
+    scikit-learn), float weights in float64.
 
     Parameters
     ----------
@@ -60,15 +100,17 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     array([[2, 1, 0],
            [0, 1, 1],
            [0, 0, 1]])
+    >>> int(confusion_matrix([0], [0], labels=[0, 1], sample_weight=[2**53 + 1])[0, 0])
+    9007199254740993
     """
-    check_choice(normalize, (None, "true", "pred", "all"), "normalize")
     _, yt, yp = check_targets(y_true, y_pred)
     w = check_sample_weight(sample_weight, len(yt))
+    if w is not None and np.asarray(sample_weight).dtype.kind in "biu":
+        w = np.asarray(sample_weight, dtype=np.int64)  # summed exactly
     labels_used, cm = confusion_counts(yt, yp, labels, w)
     if labels is not None:
         check_labels_in_y_true(labels_used, yt)
-    integral = sample_weight is None or np.asarray(sample_weight).dtype.kind in "biu"
-    cm = cm.astype(np.int64 if integral else np.float64)
+    cm = cm.astype(np.int64 if w is None or w.dtype.kind == "i" else np.float64)
     if cm.shape == (1, 1):
         warn_at_caller(
             "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix "
@@ -76,67 +118,103 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
             UserWarning)
     if normalize is None:
         return cm
+    axis = {"true": 1, "pred": 0, "all": None}[normalize]
     with np.errstate(all="ignore"):
-        if normalize == "true":
-            cm = cm / cm.sum(axis=1, keepdims=True)
-        elif normalize == "pred":
-            cm = cm / cm.sum(axis=0, keepdims=True)
-        else:
-            cm = cm / cm.sum()
-    return np.nan_to_num(cm)
+        return np.nan_to_num(cm / cm.sum(axis=axis, keepdims=axis is not None))
 
 
+@validate_params(samplewise=Bool())
+def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=None,
+                                samplewise=False):
+    """One-vs-rest 2 x 2 confusion matrices, one per label (or per sample), as scikit-learn's.
+
+    ``MCM[i] = [[tn, fp], [fn, tp]]`` of label i: for multilabel indicator
+    matrices (n x L, 0/1) column i is label i's binary problem; for label
+    vectors, class i against the rest. ``samplewise=True`` (multilabel only)
+    gives one matrix per sample, over its labels. ``labels``: the classes
+    (multilabel: column indices) to report, in this order. Weighted entries
+    sum ``sample_weight``.
+
+    Returns
+    -------
+    MCM : ndarray of shape (n_outputs, 2, 2)
+
+    Examples
+    --------
+    >>> multilabel_confusion_matrix([[1, 0, 1], [0, 1, 0]], [[1, 0, 0], [0, 1, 1]]).tolist()
+    [[[1, 0], [0, 1]], [[1, 0], [0, 1]], [[0, 1], [1, 0]]]
+    >>> multilabel_confusion_matrix(["a", "b", "a"], ["a", "a", "b"])[0].tolist()
+    [[0, 1], [1, 1]]
+    """
+    kind, yt, yp, w = _targets(y_true, y_pred, sample_weight, labels)
+    if kind == "multilabel":
+        tp, predicted, actual = multilabel_counts(yt, yp, w, samplewise=samplewise)
+        total = (yt.shape[1] if w is None else w * yt.shape[1]) if samplewise else (
+            len(yt) if w is None else w.sum())
+    else:
+        if samplewise:
+            raise ValueError("samplewise=True needs multilabel targets: samplewise metrics are "
+                             "not available outside of multilabel classification.")
+        c = _class_counts(yt, yp, labels, w)
+        tp, predicted, actual, total = c.tp, c.predicted, c.support, c.total
+    fp, fn = predicted - tp, actual - tp
+    return np.stack([total - tp - fp - fn, fp, fn, tp]).T.reshape(-1, 2, 2)
+
+
+@validate_params(normalize=Bool())
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
     """Accuracy (准确率) = correct predictions / all predictions = Σ tp_c / n.
 
     With ``normalize=False`` the number (or weight) of correct predictions.
-    Under class imbalance accuracy rewards predicting the majority: 90 men and
-    10 women all predicted "man" score 0.9.
+    Multilabel indicator matrices: subset accuracy, a sample is correct when
+    its whole row of labels is (as scikit-learn). Under class imbalance
+    accuracy rewards predicting the majority: 90 men and 10 women all
+    predicted "man" score 0.9.
 
     Examples
     --------
     >>> accuracy_score(["m"] * 90 + ["w"] * 10, ["m"] * 100)
     0.9
+    >>> accuracy_score([[1, 0], [1, 1]], [[1, 0], [0, 1]])
+    0.5
     """
-    normalize = check_bool(normalize, "normalize")
-    _, yt, yp = check_targets(y_true, y_pred)
-    w = check_sample_weight(sample_weight, len(yt))
+    kind, yt, yp, w = _targets(y_true, y_pred, sample_weight)
+    if kind == "multilabel":
+        correct = (yt == yp).all(axis=1)
+        if not normalize:
+            return float(correct.sum() if w is None else np.dot(correct, w))
+        return float(np.average(correct, weights=w))
     counts = _class_counts(yt, yp, None, w)
     correct = float(counts.tp.sum())
-    if not normalize:
-        return correct
-    return ratio(correct, counts.total)
+    return ratio(correct, counts.total) if normalize else correct
 
 
-def _set_wise_labels(kind, yt, yp, average, labels, pos_label):
-    """Which labels the set-wise metrics score, following scikit-learn's rules."""
-    if average == "binary":
-        check_binary_average(kind, average)
-        classes, _, _ = encode_labels(yt, yp)
-        if position_of(pos_label, classes) < 0:
-            return "absent"  # one class present and it is not pos_label: all negative
-        return [pos_label]
-    if pos_label not in (None, 1):
+def _set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight):
+    """``(tp, predicted, actual, weights)`` as scikit-learn's set-wise rules choose them."""
+    kind, yt, yp, w = _targets(y_true, y_pred, sample_weight, labels)
+    if (average == "binary" and kind != "binary") or (average == "samples" and kind != "multilabel"):
+        need = "multilabel" if average == "samples" else "binary"
+        raise ValueError(f"average={average!r} needs a {need} target: Target is {kind} but "
+                         f"average={average!r}. Choose another average: one of "
+                         f"{[a for a in AVERAGES if a not in ('binary', 'samples')]}.")
+    if average != "binary" and pos_label not in (None, 1):
         warn_at_caller(
             f"Note that pos_label (set to {pos_label!r}) is ignored when average != 'binary' "
             f"(got {average!r}). You may use labels=[pos_label] to specify a single "
-            "positive class.",
-            UserWarning)
-    return labels
+            "positive class.", UserWarning)
+    if kind == "multilabel":
+        return (*multilabel_counts(yt, yp, w, samplewise=average == "samples"), w)
+    if average == "binary":
+        if position_of(pos_label, encode_labels(yt, yp)[0]) < 0:  # one class, not pos_label
+            return (*(np.zeros(1, dtype=int if w is None else float),) * 3, None)
+        labels = [pos_label]
+    c = _class_counts(yt, yp, labels, w)
+    return c.tp, c.predicted, c.support, None
 
 
-def _nanaverage(values, weights=None):
-    keep = ~np.isnan(values)
-    if not keep.any():
-        return float("nan")
-    values = values[keep]
-    if weights is not None:
-        weights = np.asarray(weights, dtype=float)[keep]
-        if weights.sum() > 0:
-            return float(np.average(values, weights=weights))
-    return float(values.mean())
-
-
+@validate_params(beta=Real(0, finite=False, meaning="it weighs recall beta times as much as "
+                                                     "precision"),
+                 warn_for=check_warn_for, **_SET_WISE)
 def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1,
                                     average=None, warn_for=("precision", "recall", "f-score"),
                                     sample_weight=None, zero_division="warn"):
@@ -147,8 +225,11 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     (= (1 + β²)·P·R / (β²·P + R)). Averages: ``"binary"`` reports ``pos_label``
     only; ``"micro"`` divides the summed counts (for single-label data
     P = R = F = accuracy); ``"macro"`` is the plain mean over classes;
-    ``"weighted"`` the mean weighted by support; ``None`` returns per-class
-    arrays. A 0/0 takes ``zero_division`` ("warn": 0.0 and an
+    ``"weighted"`` the mean weighted by support; ``"samples"`` (multilabel
+    only) the mean over samples of each sample's P, R, F over its labels;
+    ``None`` returns per-class arrays. Multilabel indicator matrices (n x L,
+    0/1) count each label (column) as a binary problem, as scikit-learn. A
+    0/0 takes ``zero_division`` ("warn": 0.0 and an
     :class:`~evalkit.exceptions.UndefinedMetricWarning`); with
     ``zero_division=nan`` such classes are left out of the average.
 
@@ -162,60 +243,17 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     >>> p, r, f, s = precision_recall_fscore_support([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 2, 2])
     >>> p.round(4).tolist(), r.round(4).tolist(), f.round(4).tolist(), s.tolist()
     ([1.0, 0.5, 0.5], [0.6667, 0.5, 1.0], [0.8, 0.5, 0.6667], [3, 2, 1])
+    >>> precision_recall_fscore_support([[1, 0, 1], [0, 1, 1]], [[1, 1, 0], [0, 1, 1]],
+    ...                                 average="samples")[:3]
+    (0.75, 0.75, 0.75)
     """
-    zero_division = check_zero_division(zero_division)
-    check_average(average)
-    beta = check_beta(beta)
-    warn_for = check_warn_for(warn_for)
-    check_pos_label_type(pos_label)
-    kind, yt, yp = check_targets(y_true, y_pred)
-    w = check_sample_weight(sample_weight, len(yt))
-    labels = _set_wise_labels(kind, yt, yp, average, labels, pos_label)
-    if isinstance(labels, str) and labels == "absent":
-        tp = predicted = support = np.zeros(1, dtype=int if w is None else float)
-    else:
-        counts = _class_counts(yt, yp, labels, w)
-        tp, predicted, support = counts.tp, counts.predicted, counts.support
-    return _scores_from_counts(tp, predicted, support, beta=beta, average=average,
-                               zero_division=zero_division, warn_for=warn_for, stacklevel=5)
+    tp, predicted, actual, w = _set_wise_counts(y_true, y_pred, average, labels, pos_label,
+                                                sample_weight)
+    return prf(tp, predicted, actual, beta=beta, average=average, zero_division=zero_division,
+               warn_for=warn_for, weights=w)
 
 
-def _scores_from_counts(tp, predicted, support, *, beta=1.0, average=None,
-                        zero_division="warn", warn_for=("precision", "recall", "f-score"),
-                        stacklevel=4):
-    """Precision, recall, F-beta (and support) from per-class counts, maybe averaged.
-
-    The arithmetic half of :func:`precision_recall_fscore_support`, shared by
-    the reports (:mod:`evalkit.report`, :mod:`evalkit.topk`): ``tp``,
-    ``predicted`` and ``support`` are per-class arrays; arguments are
-    already validated.
-    """
-    if average == "micro":
-        tp, predicted, support = (np.array([x.sum()]) for x in (tp, predicted, support))
-    per = "labels"
-    zp = zero_division if "precision" in warn_for else zero_division_value(zero_division)
-    zr = zero_division if "recall" in warn_for else zero_division_value(zero_division)
-    zf = zero_division if "f-score" in warn_for else zero_division_value(zero_division)
-    precision = ratio(tp, predicted, zero_division=zp, what="Precision",
-                      because="no predicted samples", per=per, stacklevel=stacklevel)
-    recall = ratio(tp, support, zero_division=zr, what="Recall",
-                   because="no true samples", per=per, stacklevel=stacklevel)
-    if np.isinf(beta):
-        fscore = recall
-    elif beta == 0:
-        fscore = precision
-    else:
-        b2 = beta * beta
-        fscore = ratio((1 + b2) * tp, b2 * support + predicted, zero_division=zf,
-                       what="F-score", because="no true nor predicted samples",
-                       per=per, stacklevel=stacklevel)
-    if average is None:
-        return precision, recall, fscore, support
-    weights = support if average == "weighted" else None
-    return (_nanaverage(precision, weights), _nanaverage(recall, weights),
-            _nanaverage(fscore, weights), None)
-
-
+@validate_params(**_SET_WISE)
 def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                     sample_weight=None, zero_division="warn"):
     """Precision (精确率) = tp / (tp + fp): of the samples predicted positive, the share that are.
@@ -228,12 +266,12 @@ def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary
     >>> precision_score([0, 1, 1, 0], [1, 1, 0, 0])
     0.5
     """
-    p, _, _, _ = precision_recall_fscore_support(
+    return precision_recall_fscore_support(
         y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("precision",), sample_weight=sample_weight, zero_division=zero_division)
-    return p
+        warn_for=("precision",), sample_weight=sample_weight, zero_division=zero_division)[0]
 
 
+@validate_params(**_SET_WISE)
 def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                  sample_weight=None, zero_division="warn"):
     """Recall (召回率) = tp / (tp + fn): of the positive samples, the share found.
@@ -243,10 +281,9 @@ def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
     >>> recall_score([0, 1, 1, 0], [1, 1, 0, 0])
     0.5
     """
-    _, r, _, _ = precision_recall_fscore_support(
+    return precision_recall_fscore_support(
         y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("recall",), sample_weight=sample_weight, zero_division=zero_division)
-    return r
+        warn_for=("recall",), sample_weight=sample_weight, zero_division=zero_division)[1]
 
 
 def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="binary",
@@ -258,10 +295,9 @@ def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="bina
     >>> round(fbeta_score([0, 1, 1, 0], [1, 1, 1, 0], beta=2), 4)
     0.9091
     """
-    _, _, f, _ = precision_recall_fscore_support(
+    return precision_recall_fscore_support(
         y_true, y_pred, beta=beta, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("f-score",), sample_weight=sample_weight, zero_division=zero_division)
-    return f
+        warn_for=("f-score",), sample_weight=sample_weight, zero_division=zero_division)[2]
 
 
 def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
@@ -284,6 +320,7 @@ _DEFINITIONS = {
 }
 
 
+@validate_params(definition=Options(_DEFINITIONS), zero_division=ZERO_DIVISION)
 def macro_f1(y_true, y_pred, *, definition="mean_of_f1", labels=None, sample_weight=None,
              zero_division="warn"):
     """Macro-averaged F1 under either of its two definitions (the macro/micro post).
@@ -301,12 +338,21 @@ def macro_f1(y_true, y_pred, *, definition="mean_of_f1", labels=None, sample_wei
     >>> round(macro_f1(y, yhat), 4), round(macro_f1(y, yhat, definition="f1_of_means"), 4)
     (0.6556, 0.6933)
     """
-    check_choice(definition, _DEFINITIONS, "definition")
     p, r, f, _ = precision_recall_fscore_support(
         y_true, y_pred, labels=labels, average="macro", sample_weight=sample_weight,
         zero_division=zero_division,
         warn_for=("precision", "recall", "f-score") if definition == "f1_of_means" else ("f-score",))
     if definition == "mean_of_f1":
         return f
-    return ratio(2 * p * r, p + r, zero_division=check_zero_division(zero_division),
-                 what="F1 of macro means", because="macro precision and recall both 0")
+    return ratio(2 * p * r, p + r, zero_division=float(zero_division) if zero_division != "warn"
+                 else "warn", what="F1 of macro means", because="macro precision and recall both 0")
+
+
+# kept until evalkit.spark moves to evalkit._ratios.prf / evalkit._ratios.nanaverage
+def _scores_from_counts(tp, predicted, support, *, beta=1.0, average=None, zero_division="warn",
+                        warn_for=("precision", "recall", "f-score"), stacklevel=4):
+    return prf(tp, predicted, support, beta=beta, average=average, zero_division=zero_division,
+               warn_for=warn_for)
+
+
+_nanaverage = nanaverage

@@ -1,0 +1,128 @@
+"""A per-class report from counts: its rows and their layout as text or a dict.
+
+Shared by :func:`evalkit.classification_report`, :func:`evalkit.topk_report`
+and the reports of :mod:`evalkit.spark`. The numbers come from one call of
+:func:`evalkit._ratios.prf` per class and one for the micro average; the
+macro and weighted averages are taken from the per-class values (never by
+recounting). The text is scikit-learn's, character for character; the dict
+is ``output_dict=True``'s (a pandas frame is ``pd.DataFrame(report).T``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._ratios import nanaverage, prf
+
+__all__ = ["HEADERS", "report_rows", "render", "topk_headers", "report_from_counts"]
+
+HEADERS = ("precision", "recall", "f1-score", "support")
+_LONGEST_AVERAGE = "weighted avg"
+
+
+def report_rows(tp, predicted, support, *, zero_division, micro_heading="accuracy",
+                samples=None):
+    """A report's numbers from per-class counts: ``(p, r, f, support, averages)``.
+
+    Per class, :func:`prf`'s values; then the average rows ``(heading, P, R,
+    F, support)``: micro (the ratios of the summed counts), macro (the plain
+    mean of the per-class values), weighted (their mean weighted by
+    support); classes whose value is nan (``zero_division=nan``) are left
+    out, as in scikit-learn. ``samples``: the ``(tp, predicted, actual,
+    sample_weight)`` of each sample, for a multilabel report's "samples avg".
+
+    >>> report_rows(np.array([1, 1]), np.array([1, 2]), np.array([2, 1]), zero_division=0.0)[4][1]
+    ('macro avg', 0.75, 0.75, 0.6666666666666666, 3)
+    """
+    p, r, f, s = prf(tp, predicted, support, zero_division=zero_division)
+    mp, mr, mf, _ = prf(tp, predicted, support, average="micro", zero_division=zero_division)
+    values = np.stack([p, r, f])
+    total = np.sum(support)
+    rows = [(micro_heading, mp, mr, mf, total),
+            ("macro avg", *nanaverage(values).tolist(), total),
+            ("weighted avg", *nanaverage(values, support).tolist(), total)]
+    if samples is not None:
+        sp, sr, sf, _ = prf(*samples[:3], average="samples", weights=samples[3],
+                            zero_division=zero_division)
+        rows.append(("samples avg", sp, sr, sf, total))
+    return p, r, f, s, rows
+
+
+def _py(x):
+    """A numpy scalar as the Python number it holds (formats like numpy's)."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def render(names, precision, recall, fscore, support, averages, *, headers=HEADERS, digits=2,
+           output_dict=False, name_pool=None):
+    """Lay out a per-class report as text, or as a dict (``output_dict=True``).
+
+    One row per class -- ``names[i]`` with ``precision[i]``, ``recall[i]``,
+    ``fscore[i]`` and ``support[i]`` (rows stop at the shorter of ``names``
+    and the arrays) -- then one row per average ``(heading, P, R, F,
+    support)``. An average headed ``"accuracy"`` shows only its F column,
+    as scikit-learn shows accuracy (its dict value is the P column). Text:
+    the name column is as wide as the longest of ``name_pool`` (default
+    ``names``), "weighted avg" and ``digits``; number columns as wide as the
+    longest header, at least 9 (scikit-learn's layout).
+
+    >>> print(render(["a", "b"], [1.0, 0.5], [0.5, 1.0], [2 / 3, 2 / 3], [2, 1],
+    ...              [("macro avg", 0.75, 0.75, 2 / 3, 3)]))
+                  precision    recall  f1-score   support
+    <BLANKLINE>
+               a       1.00      0.50      0.67         2
+               b       0.50      1.00      0.67         1
+    <BLANKLINE>
+       macro avg       0.75      0.75      0.67         3
+    <BLANKLINE>
+    """
+    columns = [np.asarray(x).tolist() for x in (precision, recall, fscore, support)]
+    rows = list(zip(names, *columns))  # Python numbers: they format as numpy's do
+    if output_dict:
+        report = {name: dict(zip(headers, map(float, row))) for name, *row in rows}
+        for heading, *row in averages:
+            report[heading] = (float(row[0]) if heading == "accuracy"
+                               else dict(zip(headers, map(float, row))))
+        return report
+    pool = [str(n) for n in (names if name_pool is None else name_pool)]
+    width = max(max(len(n) for n in pool), len(_LONGEST_AVERAGE), digits)
+    col = max(9, *(len(h) for h in headers))
+    lines = [f"{'':>{width}} " + "".join(f" {h:>{col}}" for h in headers), ""]
+    for name, p, r, f, s in rows:
+        lines.append(f"{str(name):>{width}} " + "".join(f" {v:>{col}.{digits}f}" for v in (p, r, f))
+                     + f" {s:>{col}}")
+    lines.append("")
+    for heading, p, r, f, s in averages:
+        shown = (f,) if heading == "accuracy" else (p, r, f)
+        cells = "".join(f" {_py(v):>{col}.{digits}f}" for v in shown)
+        lines.append(f"{heading:>{width}} " + " " * (col + 1) * (3 - len(shown)) + cells
+                     + f" {_py(s):>{col}}")
+    return "\n".join(lines) + "\n"
+
+
+def topk_headers(k):
+    """The top-k report's headers: ``precision@k``, ``recall@k``, ``f1-score@k``, ``support``."""
+    return (f"precision@{k}", f"recall@{k}", f"f1-score@{k}", "support")
+
+
+def report_from_counts(names, tp, predicted, support, *, zero_division, digits=2,
+                       output_dict=False, micro_heading="accuracy", headers=HEADERS,
+                       samples=None):
+    """:func:`report_rows` then :func:`render`: the whole report from per-class counts.
+
+    >>> print(report_from_counts(["0", "1"], np.array([1, 1]), np.array([1, 2]),
+    ...                          np.array([2, 1]), zero_division=0.0, headers=topk_headers(2),
+    ...                          micro_heading="micro avg"), end="")
+                  precision@2    recall@2  f1-score@2     support
+    <BLANKLINE>
+               0         1.00        0.50        0.67           2
+               1         0.50        1.00        0.67           1
+    <BLANKLINE>
+       micro avg         0.67        0.67        0.67           3
+       macro avg         0.75        0.75        0.67           3
+    weighted avg         0.83        0.67        0.67           3
+    """
+    p, r, f, s, averages = report_rows(tp, predicted, support, zero_division=zero_division,
+                                       micro_heading=micro_heading, samples=samples)
+    return render(names, p, r, f, s, averages, headers=headers, digits=digits,
+                  output_dict=output_dict)
