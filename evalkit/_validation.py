@@ -8,8 +8,8 @@ Private code trusts what comes out and never validates again.
 
 * **Options** are declared above the function with :func:`validate_params` and
   small specs -- :class:`Interval` (:func:`Integer`, :func:`Real`),
-  :class:`Options`, :class:`Bool`, :class:`InstanceOf`, :class:`ArrayLike`,
-  ``None`` -- as scikit-learn's ``validate_params`` does. The usual ones are
+  :class:`Options`, :class:`Bool`, :class:`InstanceOf`, :class:`HasMethods`,
+  :class:`ArrayLike`, ``None`` -- as scikit-learn's ``validate_params`` does. The usual ones are
   constants (:data:`AVERAGE`, :data:`BETA`, :data:`ZERO_DIVISION`, :data:`K`,
   :data:`TIES`, ...); :func:`check` applies a spec inside a function.
 * **Arrays** go through one core -- :func:`as_array` (``None``, scalars, sets,
@@ -122,9 +122,10 @@ class Options:
         self.bools = {bool(m) for m in values if _kind(m) == "b"}
         nums = [m for m in values if _kind(m) in ("i", "f")]
         self.nan, self.numbers = any(m != m for m in nums), {m for m in nums if m == m}
+        self.kinds = {_kind(m) for m in values} | ({"i", "f"} if nums else set())
 
-    def type_ok(self, v):
-        return True
+    def type_ok(self, v):  # in a list of specs, a value of no member's kind is a TypeError
+        return (_KINDS.get(type(v)) or _kind(v)) in self.kinds
 
     def accepts(self, v):
         kind = _KINDS.get(type(v)) or _kind(v)
@@ -160,6 +161,15 @@ class InstanceOf:
 
     def fail(self, v, name, none=False):
         raise TypeError(f"{name} must be {self.what}{' or None' if none else ''}, got {v!r}")
+
+
+class HasMethods(InstanceOf):
+    """An object with all of ``methods`` (duck typing: a matplotlib Axes without importing it)."""
+
+    def type_ok(self, v):
+        return all(hasattr(v, m) for m in self.types)
+
+    accepts = type_ok
 
 
 class Bool(InstanceOf):
@@ -716,6 +726,19 @@ def _no_duplicates(lab, name):
     return lab
 
 
+def check_classes(n_pos, n_neg, *, need=("positive", "negative"), why="", name="y_true"):
+    """Refuse a binary target lacking a class in ``need`` (``why`` says what needs it).
+
+    >>> check_classes(3, 0, why="the ROC curve needs both classes")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true has no negative samples: the ROC curve needs both classes
+    """
+    for missing, n in (("positive", n_pos), ("negative", n_neg)):
+        if missing in need and n == 0:
+            raise ValueError(f"{name} has no {missing} samples{': ' + why if why else ''}")
+
+
 def check_labels_in_y_true(labels, y_true, name="labels"):
     """Refuse ``labels=`` of which none occurs in ``y_true`` (scikit-learn's rule)."""
     if not np.isin(labels, y_true).any():
@@ -738,17 +761,16 @@ def check_probabilities(y_proba, name="y_proba", *, ndim=1):
     >>> check_probabilities([0.2, 1.5])
     Traceback (most recent call last):
     ...
-    ValueError: y_proba contains values greater than 1 such as 1.5: give probabilities, not decision scores
+    ValueError: y_proba contains values outside [0, 1] such as 1.5: give probabilities, not decision scores
     """
     arr = check_real_values(as_array(y_proba, name, ndim=ndim, expected="an array-like of "
                                      "probabilities", shape="1-D or 2-D (n samples x C classes)"
                                      if ndim != 1 else None), name)
     arr = arr if arr.dtype.kind == "f" else arr.astype(np.float64)
-    for bad, side in ((arr.max() > 1, "greater than 1"), (arr.min() < 0, "less than 0")):
-        if bad:
-            value = (arr.max() if side[0] == "g" else arr.min()).item()
-            raise ValueError(f"{name} contains values {side} such as {value!r}: give "
-                             "probabilities, not decision scores")
+    bad = (arr < 0) | (arr > 1)
+    if bad.any():
+        raise ValueError(f"{name} contains values outside [0, 1] such as "
+                         f"{arr.flat[np.argmax(bad)].item()!r}: give probabilities, not decision scores")
     return arr
 
 
@@ -1196,9 +1218,6 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
         raise TypeError("multioutput must be 'raw_values', 'uniform_average' or an array of "
                         f"output weights, got {multioutput!r}")
     mo = check_real_array(multioutput, "multioutput", max_ndim=1)
-    if yt.shape[1] == 1:
-        raise ValueError("multioutput weights are useful only with several outputs; "
-                         "y_true and y_pred have 1")
     if len(mo) != yt.shape[1]:
         raise ValueError(f"multioutput has {len(mo)} weights but there are {yt.shape[1]} outputs: "
                          "give one weight per output")

@@ -15,20 +15,23 @@ the Axes' data.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
+from ._binary import LAYOUTS, BinaryCounts
+from ._counts import _STRATEGIES, calibration_bins
 from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
 from ._sweep import ZERO_WEIGHTS, sweep_scores
-from ._validation import check_bool, check_choice
-from ._binary import LAYOUTS, BinaryCounts
+from ._validation import (Bool, HasMethods, Integer, Options, check, check_classes,
+                          check_count_matrix, check_row_labels, validate_params)
 
 __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
 
-FIRST_POINTS = ("sklearn", "spark")
+CONVENTIONS = {"sklearn": "scikit-learn's precision_recall_curve, drawn as steps",
+               "spark": "Spark's BinaryClassificationMetrics.pr(), straight lines"}
 NORMALIZES = (None, "true", "pred", "all")
+_AX = [None, HasMethods(("plot", "figure"), "a matplotlib Axes")]
+_ZERO_WEIGHT = Options(ZERO_WEIGHTS)
 
 
 # -- helpers ------------------------------------------------------------------
@@ -40,9 +43,6 @@ def _axes(ax, figsize=(4.8, 4.8)):
         import matplotlib.pyplot as plt
 
         _, ax = plt.subplots(figsize=figsize)
-        return ax
-    if not (hasattr(ax, "plot") and hasattr(ax, "figure")):
-        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
     return ax
 
 
@@ -58,19 +58,16 @@ def _sweep_of(y_true, y_score, pos_label=None, sample_weight=None, zero_weight="
                         zero_weight=zero_weight, order=order)[0]
 
 
-def _roc_points(sweep, name="y_true"):
+def _roc_points(sweep):
     """(FPR, TPR) from the sweep, starting at (0, 0); both classes are needed."""
-    if sweep.n_pos == 0 or sweep.n_neg == 0:
-        missing = "positive" if sweep.n_pos == 0 else "negative"
-        raise ValueError(
-            f"{name} has no {missing} samples: the ROC curve needs both classes "
-            "(TPR = TP / P and FPR = FP / N)")
+    check_classes(sweep.n_pos, sweep.n_neg,
+                  why="the ROC curve needs both classes (TPR = TP / P and FPR = FP / N)")
     return roc_points(sweep, "sklearn")
 
 
 def _chance(ax, chance):
     """The diagonal of a random ranking (AUC = 0.5), once per Axes."""
-    if check_bool(chance, "chance") and not any(
+    if chance and not any(
             line.get_gid() == "evalkit-chance" for line in ax.lines):
         ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
                 label="chance level (AUC = 0.5)", gid="evalkit-chance")
@@ -78,7 +75,7 @@ def _chance(ax, chance):
 
 def _prevalence(ax, baseline, prevalence):
     """The PR curve of a random ranking: precision = P / (P + N) at every recall, once per value."""
-    if not check_bool(baseline, "baseline"):
+    if not baseline:
         return
     for line in ax.lines:
         if line.get_gid() == "evalkit-prevalence" and line.get_ydata()[0] == prevalence:
@@ -101,6 +98,7 @@ def _unit_square(ax):
 # -- ROC ----------------------------------------------------------------------
 
 
+@validate_params(ax=_AX, chance=Bool(), zero_weight=_ZERO_WEIGHT)
 def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
         chance=True, zero_weight="drop", **line_kw):
     """Plot the ROC curve: true positive rate against false positive rate.
@@ -151,7 +149,6 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
     'AUC = 0.75'
     >>> plt.close(ax.figure)
     """
-    check_bool(chance, "chance")
     sweep = _sweep_of(y_true, y_score, pos_label, sample_weight, zero_weight)
     fpr, tpr = _roc_points(sweep)
     ax = _axes(ax)
@@ -169,26 +166,27 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
 # -- PR -----------------------------------------------------------------------
 
 
+@validate_params(ax=_AX, convention=Options(CONVENTIONS), baseline=Bool(), zero_weight=_ZERO_WEIGHT)
 def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
-       first_point="sklearn", baseline=True, zero_weight=None, **line_kw):
+       convention="sklearn", baseline=True, zero_weight="drop", **line_kw):
     """Plot the precision-recall curve: precision against recall.
 
     At each distinct score ``t``, ``recall(t) = TP(t) / P`` on x and
     ``precision(t) = TP(t) / (TP(t) + FP(t))`` on y. The two libraries differ
     at recall 0, where no threshold lies, and in how they join the points:
 
-    * ``first_point="sklearn"`` -- scikit-learn's ``precision_recall_curve``:
+    * ``convention="sklearn"`` -- scikit-learn's ``precision_recall_curve``:
       the points from the lowest threshold to the highest, then (0, 1), drawn
       as steps (``drawstyle="steps-post"``) as ``PrecisionRecallDisplay``
       does, since average precision ``AP = Σ (R_k − R_{k−1}) P_k`` is the area
       under those steps. Legend: ``"AP = 0.xx"``.
-    * ``first_point="spark"`` -- Spark MLlib's ``BinaryClassificationMetrics.pr()``:
+    * ``convention="spark"`` -- Spark MLlib's ``BinaryClassificationMetrics.pr()``:
       first (0, precision at the highest threshold), then the points from the
       highest threshold to the lowest, joined by straight lines, whose
       trapezoid area is Spark's ``areaUnderPR``. Legend: ``"area = 0.xx"``.
       These are exactly the points of
-      :meth:`evalkit.BinaryClassificationMetrics.pr` (samples of weight 0
-      keep their thresholds there, as in Spark).
+      :meth:`evalkit.BinaryClassificationMetrics.pr` (with
+      ``zero_weight="keep"``, as samples of weight 0 keep their thresholds there).
 
     The baseline is a random ranking's curve: precision = P / (P + N), the
     prevalence (正例比例), at every recall.
@@ -201,14 +199,13 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
         Where to draw; a new figure when None.
     label : str, optional
         Legend label; the area under the drawn curve (AP, or Spark's trapezoid area) when None.
-    first_point : {"sklearn", "spark"}, default "sklearn"
-        Whose curve to draw.
+    convention : {"sklearn", "spark"}, default "sklearn"
+        Whose curve to draw (the library preset, evalkit's one word for it).
     baseline : bool, default True
         Also draw the prevalence line of a random ranking, once per value per Axes.
-    zero_weight : {"drop", "keep"}, optional
+    zero_weight : {"drop", "keep"}, default "drop"
         A sample of weight 0: ``"drop"`` makes no point (scikit-learn),
-        ``"keep"`` keeps its score's point (Spark). Default: the convention of
-        ``first_point``.
+        ``"keep"`` keeps its score's point (Spark, and evalkit's Spark mirrors).
     **line_kw
         Passed to ``ax.plot`` (e.g. ``drawstyle="default"`` to join
         scikit-learn's points by straight lines instead).
@@ -231,24 +228,19 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
     ('steps-post', 'AP = 0.83')
     >>> ax.lines[1].get_label()  # the baseline: half of the samples are positive
     'chance level (prevalence = 0.5)'
-    >>> ax = pr(y, s, first_point="spark", ax=ax)
+    >>> ax = pr(y, s, convention="spark", ax=ax)
     >>> ax.lines[2].get_xydata().round(4).tolist()
     [[0.0, 1.0], [0.5, 1.0], [0.5, 0.5], [1.0, 0.6667], [1.0, 0.5]]
     >>> plt.close(ax.figure)
     """
-    if first_point not in FIRST_POINTS:
-        raise ValueError(f"first_point must be one of {FIRST_POINTS}; got {first_point!r}")
-    check_bool(baseline, "baseline")
-    if zero_weight is None:
-        zero_weight = "drop" if first_point == "sklearn" else "keep"
-    check_choice(zero_weight, ZERO_WEIGHTS, "zero_weight")
-    order = "samples" if first_point == "sklearn" else "spark"
+    if "first_point" in line_kw:  # the old name of convention, until notebook 04 moves to it
+        convention = check(line_kw.pop("first_point"), Options(CONVENTIONS), "first_point")
+    order = "samples" if convention == "sklearn" else "spark"
     sweep = _sweep_of(y_true, y_score, pos_label, sample_weight, zero_weight, order)
-    if sweep.n_pos == 0:
-        raise ValueError("y_true has no positive samples: recall = TP / P is undefined")
+    check_classes(sweep.n_pos, sweep.n_neg, need=("positive",), why="recall = TP / P is undefined")
     ax = _axes(ax)
-    x, y = pr_points(sweep, first_point)
-    if first_point == "sklearn":
+    x, y = pr_points(sweep, convention)
+    if convention == "sklearn":
         area = average_precision(x, y)
         line_kw = {"drawstyle": "steps-post", **line_kw}
         name, where = "AP", "lower left"
@@ -269,28 +261,7 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
 # -- the confusion matrix -------------------------------------------------------
 
 
-def _as_matrix(counts):
-    """(matrix with rows actual / columns predicted, default labels)."""
-    if isinstance(counts, BinaryCounts):
-        return counts.matrix("actual-by-predicted"), ["positive", "negative"]
-    if counts is None or isinstance(counts, (str, bytes, numbers.Number)):
-        raise TypeError("counts must be a BinaryCounts or a square matrix of counts, "
-                        f"got {counts!r}")
-    try:
-        m = np.asarray(counts)
-    except (TypeError, ValueError) as exc:  # ragged rows
-        raise ValueError(f"counts could not be read as a matrix: {exc}") from None
-    if m.ndim != 2 or m.shape[0] != m.shape[1] or m.shape[0] == 0:
-        raise ValueError(f"counts must be a square matrix (C x C), got shape {m.shape}")
-    if m.dtype.kind not in "iuf" and m.dtype.kind != "b":
-        raise TypeError(f"counts must hold numbers, got dtype {m.dtype}")
-    if not np.all(np.isfinite(m)):
-        raise ValueError("counts contains NaN or infinite values")
-    if np.any(m < 0):
-        raise ValueError("counts contains negative values: counts must be >= 0")
-    return m, list(range(m.shape[0]))
-
-
+@validate_params(layout=Options(LAYOUTS), normalize=Options(NORMALIZES), ax=_AX)
 def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, normalize=None,
               cmap="Blues"):
     """Draw a confusion matrix as an annotated heat map.
@@ -343,15 +314,12 @@ def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, nor
     ('Predicted class', 'Actual class')
     >>> plt.close(ax.figure)
     """
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
-    if normalize not in NORMALIZES:
-        raise ValueError(f"normalize must be one of {NORMALIZES}; got {normalize!r}")
-    m, default_labels = _as_matrix(counts)
-    if labels is None:
-        labels = default_labels
-    elif isinstance(labels, (str, bytes)) or len(labels) != m.shape[0]:
-        raise ValueError(f"labels must name the {m.shape[0]} classes of counts, got {labels!r}")
+    if isinstance(counts, BinaryCounts):
+        m, default = counts.matrix("actual-by-predicted"), ["positive", "negative"]
+    else:
+        m = check_count_matrix(counts)
+        default = range(len(m))
+    labels = default if labels is None else check_row_labels(labels, len(m))
     m = m.astype(float)
     if normalize == "true":
         m = ratio(m, m.sum(axis=1, keepdims=True), zero_division=0.0)
@@ -388,6 +356,7 @@ def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, nor
 # -- ROC by hand (the logistic-regression post) --------------------------------
 
 
+@validate_params(ax=_AX, annotate=Bool(), chance=Bool())
 def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance=True):
     """Draw the ROC curve the way the logistic-regression post builds it by hand, one sample at a time.
 
@@ -437,8 +406,6 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance
     'area = 0.875'
     >>> plt.close(ax.figure)
     """
-    check_bool(annotate, "annotate")
-    check_bool(chance, "chance")
     sweep = _sweep_of(y_true, y_score, pos_label)
     fpr, tpr = _roc_points(sweep)
     taken = np.r_[0, sweep.tps + sweep.fps]
@@ -482,7 +449,9 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance
 # -- calibration: the reliability diagram ------------------------------------------
 
 
-def reliability(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None, ax=None,
+@validate_params(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(_STRATEGIES),
+                 ax=_AX, hist=Bool())
+def reliability(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=None, ax=None,
                 label=None, hist=True, **line_kw):
     """Plot the reliability diagram: observed share of positives against mean prediction.
 
@@ -491,7 +460,7 @@ def reliability(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None
     edges belong to the lower bin), x = the bin's mean predicted
     probability, y = its share of positives; a calibrated model lies on the
     dashed diagonal, an over-confident one below it on the right and above
-    it on the left. ``hist=True`` adds the histogram of ``y_prob`` (the same
+    it on the left. ``hist=True`` adds the histogram of ``y_proba`` (the same
     ``n_bins`` bins) as light bars on a second y-axis, scaled to the lower
     third, so sparse bins are visible. The legend shows the expected
     calibration error on these bins (:func:`evalkit.expected_calibration_error`).
@@ -500,7 +469,7 @@ def reliability(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None
     ----------
     y_true : array-like of shape (n_samples,)
         Binary labels.
-    y_prob : array-like of shape (n_samples,)
+    y_proba : array-like of shape (n_samples,)
         Probabilities of ``pos_label``, in [0, 1].
     n_bins : int, default=10
     strategy : {"uniform", "quantile"}, default="uniform"
@@ -532,12 +501,7 @@ def reliability(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None
     'ECE = 0.100'
     >>> plt.close(ax.figure)
     """
-    from .calibration import _bins, check_choice, _STRATEGIES
-
-    if not isinstance(hist, (bool, np.bool_)):
-        raise TypeError(f"hist must be True or False, got {hist!r}")
-    check_choice(strategy, _STRATEGIES, "strategy")
-    total, pred, true = _bins(y_true, y_prob, pos_label, n_bins, strategy)
+    total, pred, true = calibration_bins(y_true, y_proba, pos_label, n_bins, strategy, name="y_proba")
     keep = total != 0
     x, y = pred[keep] / total[keep], true[keep] / total[keep]
     ece = float(np.dot(total[keep], np.abs(y - x)) / total.sum())
@@ -549,7 +513,7 @@ def reliability(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None
     ax.plot(x, y, label=f"ECE = {ece:.3f}" if label is None else label,
             gid="evalkit-reliability", **line_kw)
     if hist:
-        p = np.asarray(y_prob, dtype=float)
+        p = np.asarray(y_proba, dtype=float)
         if strategy == "uniform":
             edges = np.linspace(0, 1, n_bins + 1)
         else:

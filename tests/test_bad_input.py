@@ -263,3 +263,94 @@ def test_auc_of_large_finite_values_is_finite_as_sklearn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no bare numpy overflow warning either
         assert ek.auc(x, y) == skm.auc(x, y) == 1e308
+
+
+# -- declared options (evalkit._validation.validate_params) ---------------------------------
+
+
+def _declared_functions():
+    """Every function of evalkit that declares its options, with its module's name."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import evalkit
+
+    found = []
+    for info in pkgutil.walk_packages(evalkit.__path__, "evalkit."):
+        if ".course" in info.name:
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:  # an optional dependency (pyspark, ipywidgets) is missing
+            continue
+        for obj in vars(module).values():
+            members = vars(obj).values() if inspect.isclass(obj) else [obj]
+            found += [(info.name, f) for f in members
+                      if callable(f) and getattr(f, "param_specs", None)]
+    return found
+
+
+def test_every_declared_default_passes_its_own_declaration():
+    import inspect
+
+    from evalkit._validation import _compile
+
+    declared = _declared_functions()
+    assert declared, "no function declares its options: the test would check nothing"
+    for module, f in declared:
+        params = inspect.signature(inspect.unwrap(f)).parameters
+        for name, spec in f.param_specs.items():
+            default = params[name].default
+            if default is not inspect.Parameter.empty:
+                _compile(spec)(default, f"{module}.{f.__qualname__}({name}=)")
+
+
+def test_validate_params_checks_positional_and_keyword_arguments_before_the_body():
+    from evalkit._validation import AVERAGE, Bool, Integer, Options, Real, validate_params
+
+    calls = []
+
+    @validate_params(k=Integer(1), average=AVERAGE, flag=Bool(),
+                     n_bins=[Options({"auto": "one bin per score"}), Integer(1)],
+                     threshold=[None, Real(0, 1)])
+    def f(y, k=1, *, average="macro", flag=True, n_bins="auto", threshold=None):
+        calls.append(k)
+        return k
+
+    assert f([1], 3) == 3 and f([1], k=2, n_bins=4, threshold=None) == 2
+    assert f([1], np.int64(2), flag=np.bool_(True), average=None, threshold=1) == 2
+    for args, kwargs, error, words in [
+        ((0,), {}, ValueError, r"^k must be >= 1; got 0"),
+        ((), dict(k=True), TypeError, "^k must be an integer, got True"),
+        ((), dict(k=2.0), TypeError, "^k must be an integer, got 2.0"),
+        ((), dict(average="mean"), ValueError, "^average must be one of None, 'binary'"),
+        ((), dict(average=["macro"]), ValueError, "^average must be one of"),
+        ((), dict(flag=1), TypeError, "^flag must be True or False, got 1"),
+        ((), dict(n_bins=0), ValueError,
+         r"^n_bins must be 'auto' \(one bin per score\) or an integer >= 1; got 0"),
+        ((), dict(n_bins=[3]), TypeError, "^n_bins must be 'auto'"),
+        ((), dict(threshold=np.nan), ValueError, r"^threshold must be in \[0, 1\]; got nan"),
+        ((), dict(threshold=np.inf), ValueError, "^threshold must be finite"),
+        ((), dict(threshold="0.5"), TypeError, "^threshold must be a real number or None"),
+    ]:
+        with pytest.raises(error, match=words):
+            f([1], *args, **kwargs)
+    assert calls == [3, 2, 2]  # no call reached the body
+
+
+def test_options_match_only_values_of_their_own_kind():
+    from evalkit._validation import ZERO_DIVISION, check
+
+    for good in ("warn", 0, 0.0, 1, np.float32(1.0), np.nan):
+        check(good, ZERO_DIVISION, "zero_division")
+    for bad in (True, False, "0.0", 0.5, None, np.array([0.0])):
+        with pytest.raises(ValueError, match="^zero_division must be 'warn', 0.0, 1.0 or nan"):
+            check(bad, ZERO_DIVISION, "zero_division")
+
+
+def test_validate_params_refuses_a_parameter_the_function_lacks():
+    from evalkit._validation import Integer, validate_params
+
+    with pytest.raises(TypeError, match="has no parameter 'kk'"):
+        validate_params(kk=Integer(1))(lambda y, k=1: k)

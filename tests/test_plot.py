@@ -113,7 +113,7 @@ def test_pr_sklearn_line_is_sklearns_precision_recall_curve(y, s, w):
 
 @pytest.mark.parametrize("y, s, w", CASES)
 def test_pr_spark_line_starts_at_the_first_precision(y, s, w):
-    ax = plot.pr(y, s, sample_weight=w, first_point="spark")
+    ax = plot.pr(y, s, sample_weight=w, convention="spark")
     precision, recall, _ = skm.precision_recall_curve(y, s, sample_weight=w)
     # Spark: highest threshold first, no appended (0, 1); (0, first precision) in front
     p = precision[:-1][::-1]
@@ -133,7 +133,7 @@ def test_pr_two_conventions_on_one_ax_differ_only_at_recall_zero():
     s = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
     fig, ax = plt.subplots()
     assert plot.pr(y, s, ax=ax) is ax
-    assert plot.pr(y, s, ax=ax, first_point="spark", label="Spark") is ax
+    assert plot.pr(y, s, ax=ax, convention="spark", label="Spark") is ax
     sk, baseline, sp = ax.lines          # one baseline: both curves have prevalence 1/2
     assert baseline.get_gid() == "evalkit-prevalence"
     assert sk.get_xydata()[-1].tolist() == [0.0, 1.0]
@@ -282,9 +282,15 @@ def test_pr_needs_a_positive():
         plot.pr([0, 0, 0], [0.1, 0.2, 0.3])
 
 
-def test_pr_first_point_must_be_known():
-    with pytest.raises(ValueError, match="^first_point must be one of"):
+def test_pr_convention_must_be_known():
+    with pytest.raises(ValueError, match="^convention must be 'sklearn' .* or 'spark' .*; got 'spark2'"):
+        plot.pr([0, 1], [0.1, 0.9], convention="spark2")
+    # the old name, kept until the notebooks move to convention=
+    with pytest.raises(ValueError, match="^first_point must be 'sklearn'"):
         plot.pr([0, 1], [0.1, 0.9], first_point="spark2")
+    old = plot.pr([0, 1, 1], [0.1, 0.9, 0.5], first_point="spark")
+    new = plot.pr([0, 1, 1], [0.1, 0.9, 0.5], convention="spark")
+    np.testing.assert_array_equal(old.lines[0].get_xydata(), new.lines[0].get_xydata())
 
 
 @pytest.mark.parametrize("fn", [plot.roc, plot.pr, plot.roc_steps])
@@ -313,11 +319,15 @@ def test_confusion_bad_input():
         plot.confusion([[1, -2], [3, 4]])
     with pytest.raises(ValueError, match="^counts contains NaN"):
         plot.confusion([[1, np.nan], [3, 4]])
-    with pytest.raises(TypeError, match="^counts must be a BinaryCounts"):
+    with pytest.raises(TypeError, match="^counts must be a square matrix of counts, got the scalar 5"):
         plot.confusion(5)
+    with pytest.raises(TypeError, match="^counts is required"):
+        plot.confusion(None)
+    with pytest.raises(ValueError, match="^counts has rows of different lengths"):
+        plot.confusion([[1, 2], [3]])
     with pytest.raises(TypeError, match="^counts must hold numbers"):
         plot.confusion([["a", "b"], ["c", "d"]])
-    with pytest.raises(ValueError, match="^labels must name the 2 classes"):
+    with pytest.raises(ValueError, match=r"^labels must have one entry per row of counts \(2\), got 3"):
         plot.confusion(c, labels=["one", "two", "three"])
 
 
@@ -353,9 +363,10 @@ def test_spark_curve_is_evalkit_spark_pr(y, s, w):
 
     rows = np.column_stack([s, y] if w is None else [s, y, w])
     m = BinaryClassificationMetrics(rows)
-    ax = plot.pr(y, s, sample_weight=w, first_point="spark")
-    np.testing.assert_array_equal(ax.lines[0].get_xydata(), m.pr())
-    assert ax.lines[0].get_label() == f"area = {m.area_under_pr():.2f}"
+    ax = plot.pr(y, s, sample_weight=w, convention="spark", zero_weight="keep")
+    # the same points up to the order of the weighted sums (the mirror's contract: 1e-12)
+    np.testing.assert_allclose(ax.lines[0].get_xydata(), m.pr(), rtol=1e-12, atol=1e-15)
+    assert ax.lines[0].get_label() == f"area = {m.areaUnderPR:.2f}"
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -367,11 +378,11 @@ def test_spark_curve_keeps_zero_weight_thresholds_as_the_mirror_does(seed):
     w[np.argsort(-s)[:2]] = 0.0           # the top scores weigh 0: precision is 0/0 there
     w[::5] = 0.0
     m = BinaryClassificationMetrics(np.column_stack([s, y, w]))
-    ax = plot.pr(y, s, sample_weight=w, first_point="spark")
-    np.testing.assert_array_equal(ax.lines[0].get_xydata(), m.pr())
+    ax = plot.pr(y, s, sample_weight=w, convention="spark", zero_weight="keep")
+    np.testing.assert_allclose(ax.lines[0].get_xydata(), m.pr(), rtol=1e-12, atol=1e-15)
     assert ax.lines[0].get_xydata()[1, 1] == 1.0      # Spark's precision for 0/0
-    # scikit-learn's convention drops those samples: fewer points
-    dropped = plot.pr(y, s, sample_weight=w, first_point="spark", zero_weight="drop")
+    # scikit-learn's rule (the plots' default) drops those samples: fewer points
+    dropped = plot.pr(y, s, sample_weight=w, convention="spark")
     assert len(dropped.lines[0].get_xydata()) < len(m.pr())
     kept = plot.roc(y, s, sample_weight=w, zero_weight="keep")
     np.testing.assert_allclose(kept.lines[0].get_xydata(), m.roc()[:-1], rtol=1e-12)
@@ -401,10 +412,10 @@ def test_every_roc_plot_draws_the_chance_diagonal(draw):
         draw(y, s, chance="no")
 
 
-@pytest.mark.parametrize("first_point", ["sklearn", "spark"])
+@pytest.mark.parametrize("convention", ["sklearn", "spark"])
 @pytest.mark.parametrize("y, s, w", CASES[:6])
-def test_pr_plot_draws_the_prevalence_baseline(y, s, w, first_point):
-    ax = plot.pr(y, s, sample_weight=w, first_point=first_point)
+def test_pr_plot_draws_the_prevalence_baseline(y, s, w, convention):
+    ax = plot.pr(y, s, sample_weight=w, convention=convention)
     lines = [line for line in ax.lines if line.get_gid() == "evalkit-prevalence"]
     assert len(lines) == 1
     w_ = np.ones(len(y)) if w is None else w
@@ -413,11 +424,11 @@ def test_pr_plot_draws_the_prevalence_baseline(y, s, w, first_point):
                                rtol=1e-12)
     assert lines[0].get_label() == f"chance level (prevalence = {prevalence:.3g})"
     # another data set with another prevalence gets its own line; the same one does not
-    plot.pr(y, s, sample_weight=w, first_point=first_point, ax=ax)
+    plot.pr(y, s, sample_weight=w, convention=convention, ax=ax)
     assert sum(line.get_gid() == "evalkit-prevalence" for line in ax.lines) == 1
     plot.pr([1, 0, 0, 0], [0.9, 0.1, 0.2, 0.3], ax=ax)
     assert sum(line.get_gid() == "evalkit-prevalence" for line in ax.lines) == 2
-    off = plot.pr(y, s, sample_weight=w, first_point=first_point, baseline=False)
+    off = plot.pr(y, s, sample_weight=w, convention=convention, baseline=False)
     assert len(off.lines) == 1
     with pytest.raises(TypeError, match="^baseline must be True or False"):
         plot.pr(y, s, baseline=1)
