@@ -33,15 +33,15 @@ def outputs_weighted():
 def per_user():
     rng = np.random.default_rng(2)
     y, p = ratings_1e6()
-    return Call(y, p, rating_range=(1, 5), groups=rng.integers(0, 10**5, 10**6))
+    return Call(y, p, rating_range=(1, 5), users=rng.integers(0, 10**5, 10**6))
 
 
-def _pandas_user_nmae(y, p, *, rating_range, groups):
+def _pandas_user_nmae(y, p, *, rating_range, users):
     import pandas as pd
 
     lo, hi = rating_range
     err = pd.Series(np.abs(p - y) / (hi - lo))
-    return float(err.groupby(groups).mean().mean())
+    return float(err.groupby(users).mean().mean())
 
 
 def _close(a, b):

@@ -7,22 +7,27 @@ arguments (``sample_weight``, ``multioutput``) and numbers, bit for bit: the
 inputs are validated once (:func:`evalkit._validation.check_regression_targets`),
 turned into per-output weighted means with :func:`numpy.average` as sklearn
 does, and averaged over outputs. :func:`normalized_mean_absolute_error`
-divides the MAE by the width of the rating scale and, given ``groups``
+divides the MAE by the width of the rating scale and, given ``users``
 (a user id per rating), computes it per user, as the post defines it.
 
-Differences from scikit-learn, all refusals of input sklearn accepts without
-meaning: negative sample or output weights raise ``ValueError`` (sklearn
-computes with them), and weights that sum to zero raise ``ValueError``
-(sklearn: ``ZeroDivisionError``).
+Differences from scikit-learn: negative sample or output weights raise
+``ValueError`` (sklearn computes with them), and weights that sum to zero
+raise ``ValueError`` (sklearn: ``ZeroDivisionError``). One output with a
+one-element ``multioutput`` weight array gives that output's error in all
+three functions, as scikit-learn's ``root_mean_squared_error`` does (its
+``mean_absolute_error`` and ``mean_squared_error`` raise "Custom weights are
+useful only in multi-output cases" there): the weighted mean of one value is
+that value.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._ratios import ratio
-from ._validation import (check_bool, check_labels, check_rating_range,
-                          check_regression_targets, check_same_length)
+from ._counts import encode_labels
+from ._errors import errors_from_sums
+from ._validation import (Bool, check_labels, check_rating_range, check_real_array,
+                          check_regression_targets, check_same_length, validate_params)
 
 __all__ = ["mean_absolute_error", "mean_squared_error", "root_mean_squared_error",
            "normalized_mean_absolute_error"]
@@ -143,25 +148,9 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
     return _over_outputs(np.sqrt(np.average((yt - yp) ** 2, weights=w, axis=0)), multioutput)
 
 
-def _group_codes(groups):
-    """``(users, codes)``: the sorted distinct groups and each rating's index into them.
-
-    Integer ids in a range not much wider than the number of ratings are
-    coded by counting (linear time); other ids by :func:`numpy.unique` (a sort).
-    """
-    if groups.dtype.kind in "iu":
-        lo, hi = int(groups.min()), int(groups.max())
-        if hi - lo <= 2 * len(groups):
-            offset = (groups - lo).astype(np.intp)
-            present = np.bincount(offset, minlength=hi - lo + 1) > 0
-            codes = np.cumsum(present) - 1
-            return (np.flatnonzero(present) + lo).astype(groups.dtype), codes[offset]
-    users, inverse = np.unique(groups, return_inverse=True)
-    return users, inverse.reshape(-1)
-
-
-def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, groups=None,
-                                   per_group=False, sample_weight=None):
+@validate_params(per_user=Bool(), per_group=[None, Bool()])
+def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, per_user=False,
+                                   sample_weight=None, groups=None, per_group=None):
     """Normalized mean absolute error (标准平均绝对误差): the MAE over the width of the scale.
 
     .. math::
@@ -174,11 +163,15 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, groups=None,
     user u (单个用户u的标准平均绝对误差), following Goldberg et al.'s
     Eigentaste (2001), where it is then averaged over users.
 
-    * ``groups=None``: one NMAE over all ratings (every rating counts once).
-    * ``groups`` = the user (or any group) of each rating: each user's NMAE
-      from that user's ratings, and their plain mean over users (every user
-      counts once, however many ratings they have); ``per_group=True``
-      returns ``(users, values)`` instead, users sorted.
+    * ``users=None``: one NMAE over all ratings (every rating counts once).
+    * ``users`` = the user of each rating: each user's NMAE from that user's
+      ratings, and their plain mean over users (every user counts once,
+      however many ratings they have); ``per_user=True`` returns
+      ``(users, values)`` instead, users sorted.
+
+    Both are :func:`evalkit._errors.errors_from_sums` of per-user sums
+    (W = Σ w, A = Σ w·|ŷ − y|), the sums :func:`evalkit.spark.regression_metrics`
+    adds on a cluster.
 
     Parameters
     ----------
@@ -187,70 +180,53 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, groups=None,
         ``rating_range``; predictions may fall outside it.
     rating_range : (float, float)
         ``(lo, hi)``, the lowest and highest possible rating, lo < hi.
-    groups : array-like of shape (n_samples,), optional
+    users : array-like of shape (n_samples,), optional
         The user id (integers or strings) of each rating.
-    per_group : bool, default False
-        With ``groups``: return every user's value instead of their mean.
+    per_user : bool, default False
+        With ``users``: return every user's value instead of their mean.
     sample_weight : array-like of shape (n_samples,), optional
-        Weights >= 0; with ``groups``, every user needs a non-zero weight.
+        Weights >= 0; with ``users``, every user needs a non-zero weight.
+    groups, per_group
+        The names of ``users`` and ``per_user`` before issue 16 (going away).
 
     Returns
     -------
-    float, or (ndarray, ndarray) with ``per_group=True``
+    float, or (ndarray, ndarray) with ``per_user=True``
 
     Examples
     --------
     >>> normalized_mean_absolute_error([4, 2, 5, 3], [3, 2, 4, 4], rating_range=(1, 5))
     0.1875
     >>> normalized_mean_absolute_error([4, 2, 5, 3], [3, 2, 4, 4], rating_range=(1, 5),
-    ...                                groups=["ann", "ann", "bob", "bob"], per_group=True)
+    ...                                users=["ann", "ann", "bob", "bob"], per_user=True)
     (array(['ann', 'bob'], dtype='<U3'), array([0.125, 0.25 ]))
     """
+    users, per_user = (groups, per_group or per_user) if groups is not None else (users, per_user)
     lo, hi = check_rating_range(rating_range)
-    per_group = check_bool(per_group, "per_group")
-    yt, yp, w, _ = check_regression_targets(y_true, y_pred, sample_weight)
-    if yt.shape[1] != 1 or np.ndim(y_true) != 1 or np.ndim(y_pred) != 1:
-        raise ValueError("y_true and y_pred must be 1-D: one rating per (user, item) pair")
+    yt = check_real_array(y_true, "y_true", max_ndim=1)
+    yp = check_real_array(y_pred, "y_pred", max_ndim=1)
+    _, _, w, _ = check_regression_targets(yt, yp, sample_weight)
     outside = (yt < lo) | (yt > hi)
     if outside.any():
         raise ValueError(f"y_true contains {yt[outside][0].item()!r}, outside rating_range "
                          f"{(lo, hi)}: give the scale the ratings are on")
-    errors = np.abs(yp - yt)[:, 0] / (hi - lo)
-    if groups is None:
-        if per_group:
-            raise ValueError("per_group=True needs groups: the user of each rating")
-        return float(np.average(errors, weights=w))
-    g = check_labels(groups, "groups")
-    check_same_length(y_true=yt, groups=g)
-    users, inverse = _group_codes(g)
-    weights = np.ones_like(errors) if w is None else w
-    totals = np.bincount(inverse, weights=weights, minlength=len(users))
-    if (totals == 0).any():
-        raise ValueError(f"sample_weight is zero for every rating of group "
-                         f"{users[np.argmax(totals == 0)].item()!r}: its error is undefined")
-    values = np.bincount(inverse, weights=weights * errors, minlength=len(users)) / totals
-    if per_group:
-        return users, values
-    return float(values.mean())
+    if users is None:
+        if per_user:
+            raise ValueError("per_user=True needs users: the user of each rating")
+        ids, codes = None, np.zeros(len(yt), dtype=np.intp)
+    else:
+        u = check_labels(users, "users")
+        check_same_length(y_true=yt, users=u)
+        ids, codes, _ = encode_labels(u, u[:1])
+    w = np.ones(len(yt)) if w is None else w
+    total = np.bincount(codes, weights=w)
+    if (total == 0).any():
+        raise ValueError(f"sample_weight is zero for every rating of user "
+                         f"{ids[np.argmax(total == 0)].item()!r}: its error is undefined")
+    values = errors_from_sums(total, np.bincount(codes, weights=w * np.abs(yp - yt)),
+                              width=hi - lo)["nmae"]
+    return (ids, values) if per_user else float(values.mean())
 
 
-def _errors_from_sums(total_weight, abs_sum, sq_sum, *, width=None):
-    """MAE, MSE, RMSE (and NMAE) from the three sums that add across parts of the data.
-
-    With ``W = Σ w_i``, ``A = Σ w_i |ŷ_i − y_i|`` and ``S = Σ w_i (ŷ_i − y_i)²``
-    (``w_i = 1`` unweighted): MAE = A / W, MSE = S / W, RMSE = √(S / W) and,
-    given the scale's ``width`` (r_max − r_min), NMAE = MAE / width. The
-    sums of two partitions add to the sums of the whole, which is how
-    :func:`evalkit.spark.regression_metrics` computes them on a cluster;
-    the values equal :func:`mean_absolute_error` and the others up to the
-    order of the additions. ``total_weight`` must be > 0 (checked by the caller).
-
-    >>> _errors_from_sums(4, 3.0, 3.0, width=4)
-    {'mae': 0.75, 'mse': 0.75, 'rmse': 0.8660254037844386, 'nmae': 0.1875}
-    """
-    mse = ratio(sq_sum, total_weight)
-    out = {"mae": ratio(abs_sum, total_weight), "mse": mse, "rmse": float(np.sqrt(mse))}
-    if width is not None:
-        out["nmae"] = out["mae"] / width
-    return out
-
+# the name before issue 16, until evalkit.spark switches to evalkit._errors.errors_from_sums
+_errors_from_sums = errors_from_sums

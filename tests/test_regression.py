@@ -111,7 +111,7 @@ def test_equals_sklearn_on_random_problems(ours, theirs):
     (np.ones((3, 2)), np.zeros((3, 2)), {"multioutput": [np.nan, 1]}),
     (np.ones((3, 2)), np.zeros((3, 2)), {"multioutput": None}),
     (np.ones((3, 2)), np.zeros((3, 2)), {"multioutput": 3}),
-    ([1, 2], [1, 3], {"multioutput": [1]}),
+    ([1, 2], [1, 3], {"multioutput": [1, 2]}),
 ])
 def test_refuses_what_sklearn_refuses(ours, theirs, y_true, y_pred, kwargs):
     """Where sklearn raises, evalkit raises a ValueError or TypeError (never a
@@ -137,6 +137,43 @@ def test_negative_sample_weights_are_refused(ours, theirs, kwargs):
     """A deliberate difference: sklearn computes with negative weights."""
     with pytest.raises(ValueError, match="sample_weight contains negative values"):
         ours([1, 2, 3], [1, 2, 4], **kwargs)
+
+
+@pytest.mark.parametrize("ours, theirs", MIRRORS, ids=IDS)
+def test_one_output_with_one_output_weight_is_sklearns_rmse(ours, theirs):
+    """One output and a one-element ``multioutput``: that output's error, in all three.
+
+    scikit-learn's RMSE returns it; its MAE and MSE raise ("Custom weights are
+    useful only in multi-output cases"), so their oracle is the uniform average.
+    """
+    rng = np.random.default_rng(16)
+    for shape in [(30,), (30, 1)]:
+        y, p = rng.normal(size=shape), rng.normal(size=shape)
+        for weight in ([0.3], np.array([2.0]), [1]):
+            want = skm.root_mean_squared_error(y, p, multioutput=weight) \
+                if theirs is skm.root_mean_squared_error else theirs(y, p)
+            assert ours(y, p, multioutput=weight) == want
+    with pytest.raises(ValueError, match="multioutput has 2 weights but there are 1 outputs"):
+        ours([1.0, 2.0], [1.0, 3.0], multioutput=[1, 2])
+
+
+def test_errors_from_sums_add_across_parts():
+    """The core's sums: two parts add to the whole, and give the mirrors' numbers."""
+    from evalkit._errors import errors_from_sums
+
+    rng = np.random.default_rng(6)
+    y, p, w = rng.normal(size=200), rng.normal(size=200), rng.random(200)
+    parts = [(w[s], np.abs(p - y)[s], ((p - y) ** 2)[s]) for s in (slice(0, 70), slice(70, None))]
+    sums = [sum(float(pw.sum()) for pw, _, _ in parts),
+            sum(float((pw * e).sum()) for pw, e, _ in parts),
+            sum(float((pw * q).sum()) for pw, _, q in parts)]
+    out = errors_from_sums(*sums, width=4.0)
+    assert out["mae"] == pytest.approx(skm.mean_absolute_error(y, p, sample_weight=w), rel=1e-12)
+    assert out["mse"] == pytest.approx(skm.mean_squared_error(y, p, sample_weight=w), rel=1e-12)
+    assert out["rmse"] == pytest.approx(skm.root_mean_squared_error(y, p, sample_weight=w),
+                                        rel=1e-12)
+    assert out["nmae"] == pytest.approx(out["mae"] / 4.0)
+    assert "mse" not in errors_from_sums(1.0, 2.0)
 
 
 @pytest.mark.parametrize("ours, theirs", MIRRORS, ids=IDS)
@@ -208,11 +245,11 @@ def test_nmae_against_brute_force():
             ek.mean_absolute_error(y_true, y_pred, sample_weight=w) / (hi - lo), rel=1e-12)
         want = _nmae_brute(y_true, y_pred, lo, hi, groups, w)
         users, values = ek.normalized_mean_absolute_error(
-            y_true, y_pred, rating_range=(lo, hi), groups=groups, sample_weight=w, per_group=True)
+            y_true, y_pred, rating_range=(lo, hi), users=groups, sample_weight=w, per_user=True)
         assert users.tolist() == list(want)
         np.testing.assert_allclose(values, list(want.values()), rtol=1e-12)
         mean = ek.normalized_mean_absolute_error(y_true, y_pred, rating_range=(lo, hi),
-                                                 groups=groups, sample_weight=w)
+                                                 users=groups, sample_weight=w)
         assert mean == pytest.approx(np.mean(list(want.values())), rel=1e-12)
 
 
@@ -223,7 +260,7 @@ def test_nmae_groups_from_a_pandas_column():
     users = pd.Series(["ann", "ann", "bob"])
     assert users.dtype == object
     got = ek.normalized_mean_absolute_error([4, 2, 5], [3, 2, 4], rating_range=(1, 5),
-                                            groups=users, per_group=True)
+                                            users=users, per_user=True)
     assert got[0].tolist() == ["ann", "bob"]
     np.testing.assert_allclose(got[1], [0.125, 0.25])
 
@@ -235,7 +272,7 @@ def test_nmae_per_user_differs_from_pooled():
     groups = ["heavy"] * 9 + ["light"]
     pooled = ek.normalized_mean_absolute_error(y_true, y_pred, rating_range=(1, 5))
     per_user = ek.normalized_mean_absolute_error(y_true, y_pred, rating_range=(1, 5),
-                                                 groups=groups)
+                                                 users=groups)
     assert pooled == pytest.approx(0.1)
     assert per_user == pytest.approx(0.5)
 
@@ -248,12 +285,12 @@ def test_nmae_per_user_differs_from_pooled():
     ({"rating_range": (1, np.inf)}, TypeError, "rating_range must be a pair"),
     ({"rating_range": ("1", "5")}, TypeError, "rating_range must be a pair"),
     ({"rating_range": (2, 5)}, ValueError, "y_true contains 1.0, outside rating_range"),
-    ({"rating_range": (1, 5), "groups": [1, 2]}, ValueError, "y_true and groups"),
-    ({"rating_range": (1, 5), "groups": [0.5, 1, 2]}, ValueError, "groups contains"),
-    ({"rating_range": (1, 5), "per_group": True}, ValueError, "per_group=True needs groups"),
-    ({"rating_range": (1, 5), "per_group": "yes"}, TypeError, "per_group must be"),
-    ({"rating_range": (1, 5), "groups": [0, 0, 1], "sample_weight": [1, 1, 0]},
-     ValueError, "sample_weight is zero for every rating of group 1"),
+    ({"rating_range": (1, 5), "users": [1, 2]}, ValueError, "y_true and users"),
+    ({"rating_range": (1, 5), "users": [0.5, 1, 2]}, ValueError, "users contains"),
+    ({"rating_range": (1, 5), "per_user": True}, ValueError, "per_user=True needs users"),
+    ({"rating_range": (1, 5), "per_user": "yes"}, TypeError, "per_user must be"),
+    ({"rating_range": (1, 5), "users": [0, 0, 1], "sample_weight": [1, 1, 0]},
+     ValueError, "sample_weight is zero for every rating of user 1"),
     ({"rating_range": (1, 5), "sample_weight": [1, -1, 1]}, ValueError, "sample_weight"),
 ])
 def test_nmae_bad_input(kwargs, error, words):

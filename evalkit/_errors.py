@@ -1,0 +1,34 @@
+"""Rating errors from sums that add: MAE, MSE, RMSE and NMAE of any part of the data."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._ratios import ratio
+
+__all__ = ["errors_from_sums"]
+
+
+def errors_from_sums(total_weight, abs_sum, sq_sum=None, *, width=None):
+    """MAE, MSE, RMSE (and NMAE) from the three sums that add across parts of the data.
+
+    With ``W = Σ w_i``, ``A = Σ w_i |ŷ_i − y_i|`` and ``S = Σ w_i (ŷ_i − y_i)²``
+    (``w_i = 1`` unweighted): MAE = A / W, MSE = S / W, RMSE = √(S / W) and,
+    given the scale's ``width`` (r_max − r_min), NMAE = MAE / width. The
+    sums of two partitions add to the sums of the whole, which is how
+    :func:`evalkit.spark.regression_metrics` computes them on a cluster;
+    the values equal :func:`evalkit.mean_absolute_error` and the others up to
+    the order of the additions. ``total_weight`` must be > 0 (checked by the
+    caller). Scalars or arrays (one value per user, partition, ...); without
+    ``sq_sum``, no MSE and RMSE.
+
+    >>> errors_from_sums(4, 3.0, 3.0, width=4)
+    {'mae': 0.75, 'mse': 0.75, 'rmse': 0.8660254037844386, 'nmae': 0.1875}
+    """
+    out = {"mae": ratio(abs_sum, total_weight)}
+    if sq_sum is not None:
+        out["mse"] = ratio(sq_sum, total_weight)
+        out["rmse"] = np.sqrt(out["mse"]) if np.ndim(out["mse"]) else float(np.sqrt(out["mse"]))
+    if width is not None:
+        out["nmae"] = out["mae"] / width
+    return out
