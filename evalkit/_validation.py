@@ -8,8 +8,8 @@ Private code trusts what comes out and never validates again.
 
 * **Options** are declared above the function with :func:`validate_params` and
   small specs -- :class:`Interval` (:func:`Integer`, :func:`Real`),
-  :class:`Options`, :class:`Bool`, :class:`InstanceOf`, :class:`HasMethods`,
-  :class:`ArrayLike`, ``None`` -- as scikit-learn's ``validate_params`` does. The usual ones are
+  :class:`Options`, :class:`Bool`, :class:`InstanceOf`, :class:`Satisfies`,
+  :func:`HasMethods`, :class:`ArrayLike`, ``None`` -- as scikit-learn's ``validate_params`` does. The usual ones are
   constants (:data:`AVERAGE`, :data:`BETA`, :data:`ZERO_DIVISION`, :data:`K`,
   :data:`TIES`, ...); :func:`check` applies a spec inside a function.
 * **Arrays** go through one core -- :func:`as_array` (``None``, scalars, sets,
@@ -163,13 +163,18 @@ class InstanceOf:
         raise TypeError(f"{name} must be {self.what}{' or None' if none else ''}, got {v!r}")
 
 
-class HasMethods(InstanceOf):
-    """An object with all of ``methods`` (duck typing: a matplotlib Axes without importing it)."""
+class Satisfies(InstanceOf):
+    """A value for which ``test(value)`` is true; ``what`` names it in the message."""
 
     def type_ok(self, v):
-        return all(hasattr(v, m) for m in self.types)
+        return bool(self.types(v))
 
     accepts = type_ok
+
+
+def HasMethods(methods, what):
+    """An object with all of ``methods`` (duck typing: a matplotlib Axes without importing it)."""
+    return Satisfies(lambda v: all(hasattr(v, m) for m in methods), what)
 
 
 class Bool(InstanceOf):

@@ -12,15 +12,14 @@ the majority" baseline at one class ratio) and :func:`roc_builder_state` /
 from __future__ import annotations
 
 import html
-import math
-import numbers
 
 import numpy as np
 
 from .._curves import roc_points, trapezoid
 from .._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
 from .._sweep import Sweep, positive_mask, threshold_sweep
-from .._validation import check_beta, check_zero_division
+from .._validation import (BETA, ZERO_DIVISION_SPARK, InstanceOf, Integer, Options, Real, Satisfies,
+                           check, check_classes, validate_params)
 from .._binary import LAYOUTS, BinaryCounts
 
 __all__ = [
@@ -42,15 +41,6 @@ IMBALANCE_KEYS = ("ratio", "accuracy", "minority_recall", "majority_recall", "ba
 ROC_BUILDER_KEYS = ("step", "taken", "tpr", "fpr", "area")
 
 
-def _real(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
-    value = float(value)
-    if math.isnan(value):
-        raise ValueError(f"{name} must not be NaN")
-    return value
-
-
 def _num(x):
     """A count as text: integers without a decimal point, weights with up to 6 digits."""
     return f"{x:g}" if isinstance(x, float) else str(x)
@@ -59,6 +49,9 @@ def _num(x):
 # -- the threshold explorer ---------------------------------------------------
 
 
+@validate_params(sweep=Satisfies(lambda v: isinstance(v, Sweep) or (isinstance(v, tuple) and len(v) == 2),
+                                 "a Sweep from threshold_sweep or a (y_true, y_score) pair"),
+                 threshold=Real(finite=False), beta=BETA, zero_division=ZERO_DIVISION_SPARK)
 def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0, pos_label=None):
     """Counts and metrics of predicting positive when ``score >= threshold``.
 
@@ -104,14 +97,10 @@ def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0, pos_label=N
     >>> explorer_state((y, s), 0.5)["counts"] == st["counts"]
     True
     """
-    if isinstance(sweep, tuple) and len(sweep) == 2:
+    if isinstance(sweep, tuple):
         sweep = threshold_sweep(*sweep, pos_label=pos_label)
-    if not isinstance(sweep, Sweep):
-        raise TypeError("sweep must be a Sweep from threshold_sweep or a (y_true, y_score) pair, "
-                        f"got {type(sweep).__name__}")
-    threshold = _real(threshold, "threshold")
-    beta = check_beta(beta)
-    zd = check_zero_division(zero_division, allow_spark=True)
+    threshold, beta = float(threshold), float(beta)
+    zd = zero_division if isinstance(zero_division, str) else float(zero_division)
     c = sweep.counts_at(threshold)
     return {
         "threshold": threshold,
@@ -166,6 +155,7 @@ def explorer_text(state):
     }
 
 
+@validate_params(counts=InstanceOf(BinaryCounts, "a BinaryCounts"), layout=Options(LAYOUTS))
 def confusion_html(counts, layout="actual-by-predicted"):
     """The 2 x 2 table of ``counts`` as an HTML table, in either layout the seeds use.
 
@@ -174,10 +164,6 @@ def confusion_html(counts, layout="actual-by-predicted"):
     >>> print(confusion_html(BinaryCounts(1, 0, 10, 89), "predicted-by-actual"))
     <table class="evalkit-confusion"><tr><th></th><th>actual positive</th><th>actual negative</th></tr><tr><th>predicted positive</th><td data-cell="tp">TP 1</td><td data-cell="fp">FP 0</td></tr><tr><th>predicted negative</th><td data-cell="fn">FN 10</td><td data-cell="tn">TN 89</td></tr></table>
     """
-    if not isinstance(counts, BinaryCounts):
-        raise TypeError(f"counts must be a BinaryCounts, got {type(counts).__name__}")
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
     names = [["tp", "fn"], ["fp", "tn"]]  # actual-by-predicted
     rows, cols = "actual", "predicted"
     if layout == "predicted-by-actual":
@@ -197,6 +183,8 @@ def confusion_html(counts, layout="actual-by-predicted"):
 # -- class imbalance ----------------------------------------------------------
 
 
+@validate_params(majority=Real(0.5, 1, closed="left", meaning="the share of the majority class"),
+                 n=Integer(2, meaning="the number of samples"))
 def imbalance_state(majority, *, n=100):
     """The "always predict the majority class" baseline on ``n`` samples.
 
@@ -223,12 +211,7 @@ def imbalance_state(majority, *, n=100):
     >>> st["counts"], st["accuracy"], st["minority_recall"], st["balanced_accuracy"]
     (BinaryCounts(tp=0, fp=0, fn=10, tn=90), 0.9, 0.0, 0.5)
     """
-    majority = _real(majority, "majority")
-    if not 0.5 <= majority < 1:
-        raise ValueError(f"majority must be a share in [0.5, 1); got {majority!r}")
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 2:
-        raise ValueError(f"n must be an integer >= 2; got {n!r}")
-    n = int(n)
+    majority, n = float(majority), int(n)
     n_major = int(round(majority * n))
     n_minor = n - n_major
     if n_minor < 1:
@@ -275,6 +258,7 @@ def imbalance_text(state):
 # -- building the ROC curve by hand -------------------------------------------
 
 
+@validate_params(step=Integer(0, meaning="one step per distinct score"))
 def roc_builder_state(y_true, y_score, step, *, pos_label=None):
     """The logistic-regression post's ROC construction after ``step`` steps: the path so far and its area.
 
@@ -317,14 +301,9 @@ def roc_builder_state(y_true, y_score, step, *, pos_label=None):
     1.0
     """
     sw = threshold_sweep(y_true, y_score, pos_label=pos_label)
-    if sw.n_pos == 0 or sw.n_neg == 0:
-        raise ValueError("y_true must hold both classes to draw a ROC curve")
+    check_classes(sw.n_pos, sw.n_neg, why="the ROC curve needs both classes")
     n_steps = len(sw)
-    if isinstance(step, bool) or not isinstance(step, numbers.Integral):
-        raise TypeError(f"step must be an integer, got {step!r}")
-    if not 0 <= step <= n_steps:
-        raise ValueError(f"step must be in [0, {n_steps}] (one step per distinct score); got {step}")
-    step = int(step)
+    step = int(check(step, Integer(0, n_steps, meaning="one step per distinct score"), "step"))
     scores = np.asarray(y_score, dtype=float)
     order = np.argsort(-scores, kind="stable")
     fpr, tpr = roc_points(sw)

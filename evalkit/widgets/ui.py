@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 
 from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
-from .._validation import check_scores
+from .._validation import Options, check_classes, check_scores, validate_params
 from .._binary import LAYOUTS
 from .state import (
     EXPLORER_KEYS,
@@ -182,13 +182,11 @@ class ThresholdExplorer(_Shown, W.VBox):
 
     _text_of = staticmethod(explorer_text)
 
+    @validate_params(layout=Options(LAYOUTS))
     def __init__(self, y_true, y_score, *, pos_label=1, threshold=None, beta=1.0,
                  layout="actual-by-predicted"):
         sweep = threshold_sweep(y_true, y_score, pos_label=pos_label)
-        if sweep.n_pos == 0 or sweep.n_neg == 0:
-            raise ValueError("y_true must hold both classes: the ROC curve needs positives and negatives")
-        if layout not in LAYOUTS:
-            raise ValueError(f"layout must be one of {LAYOUTS}; got {layout!r}")
+        check_classes(sweep.n_pos, sweep.n_neg, why="the ROC curve needs both classes")
         self.sweep = sweep
         lo, hi = float(sweep.thresholds[-1]), float(sweep.thresholds[0])
         smin, smax, step, decimals = _slider_grid(lo, hi)
