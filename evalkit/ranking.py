@@ -283,10 +283,10 @@ def _hits(ranked, relevant):
     last ones value by value (a copy is kept, so mutating the inputs in
     between is seen); validating and comparing cost far less than finding.
     """
-    if isinstance(ranked, RankingHits) or relevant is None:
-        if relevant is not None or not isinstance(ranked, RankingHits):
-            raise TypeError("relevant must be None exactly when ranked is a RankingHits (the hits "
-                            "already hold the relevant items)")
+    if isinstance(ranked, RankingHits) != (relevant is None):
+        raise TypeError("relevant is required, got None" if relevant is None else "relevant must be "
+                        "None when ranked is a RankingHits (the hits hold the relevant items)")
+    if relevant is None:
         return ranked
     key = _validated(ranked, relevant)
     last, hits = _LAST[0]

@@ -16,6 +16,7 @@ import evalkit as ek
 from evalkit.exceptions import UndefinedMetricWarning
 
 CONVENTIONS = ["evalkit", "trec", "ranx", "spark", "sklearn", "torchmetrics", "recbole"]
+ZD = {"zero": 0.0, "one": 1.0, "skip": math.nan}   # the oracle's names for zero_division
 
 
 # -- random recommenders ---------------------------------------------------------------
@@ -178,25 +179,25 @@ def test_every_metric_and_option_equals_brute_force(seed):
         for empty in ("zero", "one", "skip"):
             for adaptive in (False, True):
                 want = bf_mean(lists, relevant, "precision", empty, k=k, adaptive_k=adaptive)
-                got = ek.precision_at_k(hits, None, k, adaptive_k=adaptive, empty=empty)
+                got = ek.precision_at_k(hits, None, k, adaptive_k=adaptive, zero_division=ZD[empty])
                 assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
-            assert ek.recall_at_k(ranked, relevant, k, empty=empty) == pytest.approx(
+            assert ek.recall_at_k(ranked, relevant, k, zero_division=ZD[empty]) == pytest.approx(
                 bf_mean(lists, relevant, "recall", empty, k=k), rel=1e-12, abs=1e-15)
-            assert ek.mean_reciprocal_rank(hits, None, k=k, empty=empty) == pytest.approx(
+            assert ek.mean_reciprocal_rank(hits, None, k=k, zero_division=ZD[empty]) == pytest.approx(
                 bf_mean(lists, relevant, "rr", empty, k=k), rel=1e-12, abs=1e-15)
-            assert ek.arhr_at_k(hits, None, k, empty=empty) == pytest.approx(
+            assert ek.arhr_at_k(hits, None, k, zero_division=ZD[empty]) == pytest.approx(
                 bf_mean(lists, relevant, "arhr", empty, k=k), rel=1e-12, abs=1e-15)
-            assert ek.hit_rate_at_k(hits, None, k, hit_rate="any_hit", empty=empty) == pytest.approx(
+            assert ek.hit_rate_at_k(hits, None, k, hit_rate="any_hit", zero_division=ZD[empty]) == pytest.approx(
                 bf_mean(lists, relevant, "any_hit", empty, k=k), rel=1e-12, abs=1e-15)
             for kk in (k, None):
                 for den in ("relevant", "min_relevant_k", "hits"):
                     want = bf_mean(lists, relevant, "ap", empty, k=kk, denominator=den)
-                    got = ek.mean_average_precision(hits, None, kk, denominator=den, empty=empty)
+                    got = ek.mean_average_precision(hits, None, kk, denominator=den, zero_division=ZD[empty])
                     assert got == pytest.approx(want, rel=1e-12, abs=1e-15), (k, den)
                 for gain in ("linear", "exponential"):
                     for ideal in ("relevant", "candidates", "given"):
                         want = bf_mean(lists, relevant, "ndcg", empty, k=kk, gain=gain, ideal=ideal)
-                        got = ek.ndcg_at_k(hits, None, kk, gain=gain, ideal=ideal, empty=empty)
+                        got = ek.ndcg_at_k(hits, None, kk, gain=gain, ideal=ideal, zero_division=ZD[empty])
                         assert got == pytest.approx(want, rel=1e-12, abs=1e-15), (kk, gain, ideal)
         for gain in ("linear", "exponential"):
             want = np.mean([bf_user(lst, rel, "dcg", k=k, gain=gain) for lst, rel in zip(lists, relevant)])
@@ -219,14 +220,14 @@ def test_per_user_values_average_to_the_mean(seed):
                      (ek.mean_average_precision, ()), (ek.mean_reciprocal_rank, ()),
                      (ek.arhr_at_k, (5,))]:
         for empty in ("zero", "one", "skip"):
-            per = fn(h, None, *args, empty=empty, per_user=True)
+            per = fn(h, None, *args, zero_division=ZD[empty], per_user=True)
             assert per.shape == (30,)
             if empty == "skip":
                 assert np.isnan(per[empty_users]).all()
-                assert fn(h, None, *args, empty=empty) == pytest.approx(np.nanmean(per))
+                assert fn(h, None, *args, zero_division=ZD[empty]) == pytest.approx(np.nanmean(per))
             else:
                 assert (per[empty_users] == (1.0 if empty == "one" else 0.0)).all()
-                assert fn(h, None, *args, empty=empty) == pytest.approx(per.mean())
+                assert fn(h, None, *args, zero_division=ZD[empty]) == pytest.approx(per.mean())
 
 
 def test_every_cutoff_from_one_pass_and_partitions_add_up():
@@ -488,33 +489,33 @@ def test_spark_suite_numbers():
     eps = 1e-5
     m = ek.RankingMetrics(SPARK_ROWS)
     for k, want in [(1, 1 / 3), (2, 1 / 3), (3, 1 / 3), (4, 0.75 / 3), (5, 0.8 / 3), (10, 0.8 / 3), (15, 8 / 45)]:
-        assert m.precision_at(k) == pytest.approx(want, abs=eps)
-    assert m.mean_average_precision() == pytest.approx(0.355026, abs=eps)
+        assert m.precisionAt(k) == pytest.approx(want, abs=eps)
+    assert m.meanAveragePrecision == pytest.approx(0.355026, abs=eps)
     for k, want in [(1, 0.333334), (2, 0.25), (3, 0.24074)]:
-        assert m.mean_average_precision_at(k) == pytest.approx(want, abs=eps)
+        assert m.meanAveragePrecisionAt(k) == pytest.approx(want, abs=eps)
     for k, want in [(3, 1 / 3), (5, 0.328788), (10, 0.487913), (15, 0.487913)]:
-        assert m.ndcg_at(k) == pytest.approx(want, abs=eps)
+        assert m.ndcgAt(k) == pytest.approx(want, abs=eps)
     for k, want in [(1, 1 / 15), (2, 8 / 45), (3, 11 / 45), (4, 11 / 45), (5, 16 / 45), (10, 2 / 3), (15, 2 / 3)]:
-        assert m.recall_at(k) == pytest.approx(want, abs=eps)
+        assert m.recallAt(k) == pytest.approx(want, abs=eps)
     graded = ek.RankingMetrics([(p, lab, r) for (p, lab), r in zip(SPARK_ROWS, SPARK_RELEVANCE)])
     for k, want in [(3, 0.511959), (5, 0.487806), (10, 0.518700)]:
-        assert graded.ndcg_at(k) == pytest.approx(want, abs=eps)
+        assert graded.ndcgAt(k) == pytest.approx(want, abs=eps)
     few = ek.RankingMetrics([([1, 6, 2], [1, 2, 3, 4, 5]), ([], [1, 2, 3])])
-    assert (few.precision_at(1), few.precision_at(2)) == pytest.approx((0.5, 0.25), abs=eps)
-    assert (few.ndcg_at(1), few.ndcg_at(2)) == pytest.approx((0.5, 0.30657), abs=eps)
-    assert (few.recall_at(1), few.recall_at(2)) == pytest.approx((0.1, 0.1), abs=eps)
+    assert (few.precisionAt(1), few.precisionAt(2)) == pytest.approx((0.5, 0.25), abs=eps)
+    assert (few.ndcgAt(1), few.ndcgAt(2)) == pytest.approx((0.5, 0.30657), abs=eps)
+    assert (few.recallAt(1), few.recallAt(2)) == pytest.approx((0.1, 0.1), abs=eps)
 
 
 def test_spark_graded_ideal_slip_ndcg_above_one():
     rev = [(p, lab[::-1], r[::-1]) for (p, lab), r in zip(SPARK_ROWS, SPARK_RELEVANCE)]
-    assert ek.RankingMetrics(rev).ndcg_at(3) == pytest.approx(1.7502, abs=1e-4)
+    assert ek.RankingMetrics(rev).ndcgAt(3) == pytest.approx(1.7502, abs=1e-4)
     pred = [p for p, _ in SPARK_ROWS]
     given = [dict(zip(lab, r)) for _, lab, r in rev]
     assert ek.ndcg_at_k(pred, given, 3, convention="spark") == pytest.approx(1.7502, abs=1e-4)
     # sorting the ideal (evalkit's default) keeps NDCG <= 1
-    fixed = ek.ndcg_at_k(pred, given, 3, gain="exponential", empty="zero")
+    fixed = ek.ndcg_at_k(pred, given, 3, gain="exponential", zero_division=0.0)
     assert fixed == pytest.approx(ek.RankingMetrics(
-        [(p, lab, r) for (p, lab), r in zip(SPARK_ROWS, SPARK_RELEVANCE)]).ndcg_at(3), abs=1e-12)
+        [(p, lab, r) for (p, lab), r in zip(SPARK_ROWS, SPARK_RELEVANCE)]).ndcgAt(3), abs=1e-12)
 
 
 def test_spark_preset_equals_the_mirror_on_random_data():
@@ -526,26 +527,26 @@ def test_spark_preset_equals_the_mirror_on_random_data():
         binary = ek.RankingMetrics([(p, lab) for p, lab, _ in rows])
         sets = [set(rel) for rel in relevant]
         for k in (1, 3, 10):
-            assert m.ndcg_at(k) == pytest.approx(ek.ndcg_at_k(ranked, relevant, k, convention="spark"),
+            assert m.ndcgAt(k) == pytest.approx(ek.ndcg_at_k(ranked, relevant, k, convention="spark"),
                                                  abs=1e-12)
-            assert binary.ndcg_at(k) == pytest.approx(ek.ndcg_at_k(ranked, sets, k, convention="spark"),
+            assert binary.ndcgAt(k) == pytest.approx(ek.ndcg_at_k(ranked, sets, k, convention="spark"),
                                                       abs=1e-12)
-            assert m.precision_at(k) == pytest.approx(ek.precision_at_k(ranked, sets, k, convention="spark"),
+            assert m.precisionAt(k) == pytest.approx(ek.precision_at_k(ranked, sets, k, convention="spark"),
                                                       abs=1e-12)
-            assert m.recall_at(k) == pytest.approx(ek.recall_at_k(ranked, sets, k, convention="spark"),
+            assert m.recallAt(k) == pytest.approx(ek.recall_at_k(ranked, sets, k, convention="spark"),
                                                    abs=1e-12)
-            assert m.mean_average_precision_at(k) == pytest.approx(
+            assert m.meanAveragePrecisionAt(k) == pytest.approx(
                 ek.mean_average_precision(ranked, sets, k, convention="spark"), abs=1e-12)
-        assert m.mean_average_precision() == pytest.approx(
+        assert m.meanAveragePrecision == pytest.approx(
             ek.mean_average_precision(ranked, sets, convention="spark"), abs=1e-12)
 
 
 def test_spark_counts_repeated_predictions():
     # Spark does not refuse a prediction that repeats an item: each occurrence is a hit
     m = ek.RankingMetrics([([1, 1, 2], [1, 3])])
-    assert m.precision_at(3) == pytest.approx(2 / 3)
-    assert m.recall_at(2) == 1.0
-    assert ek.RankingMetrics([([1, 1, 1], [1])]).recall_at(3) == 3.0   # more hits than labels
+    assert m.precisionAt(3) == pytest.approx(2 / 3)
+    assert m.recallAt(2) == 1.0
+    assert ek.RankingMetrics([([1, 1, 1], [1])]).recallAt(3) == 3.0   # more hits than labels
 
 
 def test_hits_built_by_hand_are_checked_and_sorted():
@@ -553,11 +554,11 @@ def test_hits_built_by_hand_are_checked_and_sorted():
     assert (h.user.tolist(), h.position.tolist()) == ([0, 0, 1], [0, 2, 0])
     assert ek.mean_average_precision(h, None) == pytest.approx(((1 + 2 / 3) / 2 + 1 / 3) / 2)
     for args, words in [(([0], [3], [1], [1], [3]), "position must be between 0"),
-                        (([0], [0], [0], [1], [3]), "gain must be > 0"),
+                        (([0], [0], [-1], [1], [3]), "gain must be >= 0"),
                         (([2], [0], [1], [1], [3]), "user must be between 0 and 0"),
                         (([0, 0], [1, 1], [1, 1], [2], [3]), "two hits at the same position"),
                         (([0, 0], [1], [1], [2], [3]), "user, position and gain have different"),
-                        (([0], [1], [1], [2], [3, 3]), "n_relevant and n_ranked have different")]:
+                        (([0], [1], [1], [2], [3, 3]), "n_relevant, n_judged and n_ranked have different")]:
         with pytest.raises(ValueError, match=words):
             ek.RankingHits(*args)
 
@@ -636,7 +637,7 @@ def test_recbole_preset_equals_recboles_own_fixtures():
     # RecBole's ShannonEntropy is the natural-log entropy divided by the distinct items (7)
     p = np.array([1, 2, 3, 2, 4, 1, 2]) / 15
     recbole_entropy = -np.mean(p * np.log(p))
-    assert ek.distributional_coverage(RECBOLE_ITEMS, base=math.e) / 7 == pytest.approx(recbole_entropy)
+    assert ek.distributional_coverage(RECBOLE_ITEMS, log_base=math.e) / 7 == pytest.approx(recbole_entropy)
 
 
 def test_presets_bundle_options_and_explicit_options_win():
@@ -655,10 +656,9 @@ def test_empty_users_warn_by_default_and_skip_under_trec():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert ek.ndcg_at_k(ranked, relevant, 2, convention="trec") == 1.0
-        assert ek.ndcg_at_k(ranked, relevant, 2, empty="one") == 1.0
+        assert ek.ndcg_at_k(ranked, relevant, 2, zero_division=1.0) == 1.0
         assert ek.ndcg_at_k(ranked, relevant, 2, convention="spark") == 0.5
-    with pytest.raises(ValueError, match=r"relevant\[1\] has no relevant item"):
-        ek.ndcg_at_k(ranked, relevant, 2, empty="error")
+        assert np.isnan(ek.ndcg_at_k(ranked, relevant, 2, zero_division=np.nan, per_user=True)[1])
 
 
 def test_warning_points_at_the_caller():
@@ -713,7 +713,7 @@ def test_lists_from_frame_with_pandas_ranks_grades_and_users():
     only = ek.lists_from_frame(pred, user="u", item="i", rank="r")
     assert only[0].tolist() == [1, 2, 3] and only[2] is None
     # the lists feed the metrics directly
-    assert ek.ndcg_at_k(ranked, relevant, 3, empty="zero") == pytest.approx(
+    assert ek.ndcg_at_k(ranked, relevant, 3, zero_division=0.0) == pytest.approx(
         np.mean([bf_user([8, 9, 7], {8: 2, 7: 1}, "ndcg", k=3), 0.0, 0.0]))
 
 
@@ -726,7 +726,7 @@ def test_bad_k():
     with pytest.raises(TypeError, match="k must be an integer"):
         ek.ndcg_at_k([[1]], [{1}], 2.5)
     with pytest.raises(ValueError, match="k must be >= 1"):
-        ek.RankingMetrics([([1], [1])]).ndcg_at(0)
+        ek.RankingMetrics([([1], [1])]).ndcgAt(0)
     with pytest.raises(ValueError, match="k must be >= 1"):
         ek.ndcg_score([[1, 0]], [[0.5, 0.2]], k=0)
 
@@ -759,7 +759,7 @@ def test_bad_empty_input():
         ek.ndcg_at_k([], [], 1)
     with pytest.raises(ValueError, match="relevant is empty"):
         ek.ndcg_at_k([[1]], [], 1)
-    with pytest.raises(ValueError, match="prediction_and_labels is empty"):
+    with pytest.raises(ValueError, match="predictionAndLabels must hold at least one"):
         ek.RankingMetrics([])
     with pytest.raises(ValueError, match="y_true is empty"):
         ek.dcg_score(np.zeros((0, 2)), np.zeros((0, 2)))
@@ -796,11 +796,13 @@ def test_bad_options():
         ek.ndcg_at_k([[1]], [{1}], 1, ideal="best")
     with pytest.raises(ValueError, match="denominator must be"):
         ek.mean_average_precision([[1]], [{1}], denominator="k")
-    with pytest.raises(ValueError, match="empty must be"):
-        ek.recall_at_k([[1]], [{1}], 1, empty="nan")
+    with pytest.raises(ValueError, match="zero_division must be 'warn'"):
+        ek.recall_at_k([[1]], [{1}], 1, zero_division="nan")
+    with pytest.raises(ValueError, match="relevance must be 'positive'"):
+        ek.recall_at_k([[1]], [{1}], 1, relevance="judged")
     with pytest.raises(ValueError, match="hit_rate must be"):
         ek.hit_rate_at_k([[1]], [{1}], 1, hit_rate="users")
-    with pytest.raises(ValueError, match="log_base must be a real number > 1"):
+    with pytest.raises(ValueError, match="log_base must be > 1"):
         ek.dcg_score([[1, 0]], [[1, 0]], log_base=1)
     with pytest.raises(ValueError, match="catalog=1 is smaller than the 2 distinct items"):
         ek.catalog_coverage([[1, 2]], 1)
@@ -810,7 +812,305 @@ def test_bad_options():
         ek.lists_from_frame({"user": [1], "item": [1]})
     with pytest.raises(ValueError, match="predictions has no column 'score'"):
         ek.lists_from_frame({"user": [1], "item": [1]}, score="score")
-    with pytest.raises(ValueError, match="relevant must be None when ranked is a RankingHits"):
+    with pytest.raises(TypeError, match="relevant must be None when ranked is a RankingHits"):
         ek.ndcg_at_k(ek.ranking_hits([[1]], [{1}]), [{1}], 1)
-    with pytest.raises(ValueError, match=r"prediction_and_labels\[0\] must be a \(prediction, labels\)"):
+    with pytest.raises(ValueError, match=r"predictionAndLabels must hold at least one \(prediction, labels\)"):
         ek.RankingMetrics([([1],)])
+
+
+# -- the conventions table, and the defects of issue 16 ------------------------------------------
+
+
+def test_the_docstring_table_is_the_conventions_table():
+    doc = ek.ranking.__doc__
+    for option in ek.ranking._NAMES:
+        row = next(line for line in doc.splitlines() if line.startswith(f"``{option}``"))
+        cells = row.split()[1:]
+        want = [("nan" if isinstance(v, float) and math.isnan(v) else repr(v) if not isinstance(v, str)
+                 or v == "warn" else v) for v in (ek.ranking.CONVENTIONS[c][option] for c in CONVENTIONS)]
+        assert cells == want, option
+    assert list(ek.ranking.CONVENTIONS) == CONVENTIONS
+
+
+def scala_ranking_metrics(rows):
+    """A line-by-line transcription of Spark's RankingMetrics.scala (3.4+): per row, then the mean."""
+    def rows_of(fn):
+        return sum(fn(*r) if len(r) == 3 else fn(*r, []) for r in rows) / len(rows)
+
+    def count_relevant(pred, lab, k, den):
+        lab_set = set(lab)
+        if not lab_set:
+            return 0.0
+        n = min(len(pred), k)
+        return sum(1 for i in range(n) if pred[i] in lab_set) / (k if den == "k" else len(lab_set))
+
+    def average_precision(pred, lab_set, k):
+        if not lab_set:
+            return 0.0
+        cnt, prec_sum = 0, 0.0
+        for i in range(min(k, len(pred))):
+            if pred[i] in lab_set:
+                cnt += 1
+                prec_sum += cnt / (i + 1.0)
+        return prec_sum / min(len(lab_set), k)
+
+    def ndcg(pred, lab, rel, k):
+        lab_set = set(lab)
+        if not lab_set:
+            return 0.0
+        rel_map = dict(zip(lab, rel))
+        n = min(max(len(pred), len(lab_set)), k)
+        dcg = max_dcg = 0.0
+        for i in range(n):
+            if not rel:
+                gain = 1.0 / math.log(i + 2)
+                if i < len(pred) and pred[i] in lab_set:
+                    dcg += gain
+                if i < len(lab_set):
+                    max_dcg += gain
+            else:
+                if i < len(pred):
+                    dcg += (2 ** rel_map.get(pred[i], 0.0) - 1) / math.log(i + 2)
+                if i < len(lab_set):
+                    max_dcg += (2 ** rel_map.get(lab[i], 0.0) - 1) / math.log(i + 2)
+        return 0.0 if max_dcg == 0 else dcg / max_dcg
+
+    return {
+        "precisionAt": lambda k: rows_of(lambda p, lab, r: count_relevant(p, lab, k, "k")),
+        "recallAt": lambda k: rows_of(lambda p, lab, r: count_relevant(p, lab, k, "labels")),
+        "meanAveragePrecision": rows_of(
+            lambda p, lab, r: average_precision(p, set(lab), max(len(p), len(set(lab))))),
+        "meanAveragePrecisionAt": lambda k: rows_of(lambda p, lab, r: average_precision(p, set(lab), k)),
+        "ndcgAt": lambda k: rows_of(lambda p, lab, r: ndcg(p, lab, r, k)),
+    }
+
+
+def random_spark_rows(rng, n_rows, graded, distinct=False):
+    rows = []
+    for _ in range(n_rows):
+        n_items = int(rng.integers(3, 30))
+        if distinct:
+            pred = [int(v) for v in rng.permutation(n_items)[:int(rng.integers(0, 15))]]
+        else:
+            pred = [int(v) for v in rng.integers(0, n_items, int(rng.integers(0, 15)))]  # repeats
+        labels = [int(v) for v in rng.permutation(n_items)[:int(rng.integers(0, 8))]]
+        if not distinct and rng.random() < 0.2 and labels:
+            labels.append(labels[0])                     # Spark takes the set; the ideal reads the array
+        if graded and rng.random() < 0.8:
+            rel = [int(v) for v in rng.integers(0, 4, len(labels))]
+            if distinct:
+                rel.sort(reverse=True)                   # labels best first
+            rows.append((pred, labels, rel))
+        else:
+            rows.append((pred, labels))
+    return rows
+
+
+def assert_spark_equal(ours, theirs, ks=(1, 2, 4, 15)):
+    for k in ks:
+        for name in ("precisionAt", "recallAt", "meanAveragePrecisionAt", "ndcgAt"):
+            assert getattr(ours, name)(k) == pytest.approx(theirs[name](k), rel=1e-12, abs=1e-15), (name, k)
+    assert ours.meanAveragePrecision == pytest.approx(theirs["meanAveragePrecision"], rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_mirror_equals_the_scala_transcription_on_random_rows(seed):
+    rng = np.random.default_rng(700 + seed)
+    rows = random_spark_rows(rng, int(rng.integers(1, 40)), graded=seed % 2 == 1)
+    assert_spark_equal(ek.RankingMetrics(rows), scala_ranking_metrics(rows))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_spark_preset_equals_the_scala_transcription_on_random_rows(seed):
+    # evalkit.ranking with convention="spark" on (distinct predictions, labels best first)
+    rng = np.random.default_rng(800 + seed)
+    rows = random_spark_rows(rng, int(rng.integers(1, 40)), graded=True, distinct=True)
+    theirs = scala_ranking_metrics(rows)
+    ranked = [p for p, *_ in rows]
+    relevant = [dict(zip(r[1], r[2])) if len(r) == 3 else set(r[1]) for r in rows]
+    kw = {"convention": "spark"}
+    for k in (1, 3, 10):
+        assert ek.precision_at_k(ranked, relevant, k, **kw) == pytest.approx(theirs["precisionAt"](k), abs=1e-14)
+        assert ek.recall_at_k(ranked, relevant, k, **kw) == pytest.approx(theirs["recallAt"](k), abs=1e-14)
+        assert ek.ndcg_at_k(ranked, relevant, k, **kw) == pytest.approx(theirs["ndcgAt"](k), abs=1e-14)
+        assert ek.mean_average_precision(ranked, relevant, k, **kw) == pytest.approx(
+            theirs["meanAveragePrecisionAt"](k), abs=1e-14)
+    assert ek.mean_average_precision(ranked, relevant, **kw) == pytest.approx(
+        theirs["meanAveragePrecision"], abs=1e-14)
+
+
+def test_mirror_no_hit_gives_zero_as_spark():
+    # issue 16: no row with a hit crashed with a numpy casting error; Spark gives 0.0
+    for rows in ([([1, 2], [3])], [([1, 2], [3], [2.0])], [([1, 2], [3]), ([], [4], [1.0])]):
+        m = ek.RankingMetrics(rows)
+        theirs = scala_ranking_metrics(rows)
+        assert m.ndcgAt(2) == theirs["ndcgAt"](2) == 0.0
+        assert m.meanAveragePrecision == theirs["meanAveragePrecision"] == 0.0
+        assert m.meanAveragePrecisionAt(2) == theirs["meanAveragePrecisionAt"](2) == 0.0
+        assert m.precisionAt(1) == m.recallAt(1) == 0.0
+
+
+def test_spark_counts_every_label_as_relevant():
+    # issue 16: Spark uses grades only in NDCG; precision, recall and MAP count every label
+    assert ek.precision_at_k([[1, 2]], [{1: 0, 2: 1}], 2, convention="spark") == 1.0
+    rows = [([1, 2, 3], [1, 2, 4], [0, 1, 0])]
+    theirs = scala_ranking_metrics(rows)
+    m = ek.RankingMetrics(rows)
+    assert m.precisionAt(2) == theirs["precisionAt"](2) == 1.0
+    assert m.recallAt(3) == pytest.approx(theirs["recallAt"](3)) == pytest.approx(2 / 3)
+    assert m.meanAveragePrecision == pytest.approx(theirs["meanAveragePrecision"])
+    rel = [{1: 0, 2: 1, 4: 0}]
+    assert ek.recall_at_k([[1, 2, 3]], rel, 3, convention="spark") == pytest.approx(2 / 3)
+    assert ek.recall_at_k([[1, 2, 3]], rel, 3) == 1.0                     # evalkit: grade > 0
+    assert ek.recall_at_k([[1, 2, 3]], rel, 3, relevance="any") == pytest.approx(2 / 3)
+
+
+def _trec_all(ranked, relevant):
+    """pytrec_eval on users with judgments (qrels); users with none are not in the qrels."""
+    import pytrec_eval
+
+    qrel = {f"q{u}": {f"d{i}": int(g) for i, g in grades_of(rel).items()}
+            for u, rel in enumerate(relevant) if len(rel)}
+    run = {f"q{u}": {f"d{i}": float(len(lst) - j) for j, i in enumerate(lst)} for u, lst in enumerate(ranked)}
+    measures = {"P", "recall", "map", "map_cut", "ndcg", "ndcg_cut", "recip_rank", "success"}
+    return pytrec_eval.RelevanceEvaluator(qrel, measures).evaluate(run)
+
+
+def test_trec_scores_users_whose_judgments_are_all_zero():
+    # issue 16: trec_eval skips only users with no judgments at all
+    ranked, relevant = [[1, 2], [3, 4]], [{1: 1}, {3: 0}]
+    res = _trec_all(ranked, relevant)
+    assert ek.mean_average_precision(ranked, relevant, convention="trec") == 0.5 == np.mean(
+        [r["map"] for r in res.values()])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ek.ndcg_at_k([[1, 2], [3, 4], [5]], [{1: 1}, {3: 0}, {}], 2, convention="trec",
+                            per_user=True).tolist()[:2] == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_trec_preset_equals_pytrec_eval_with_zero_and_no_judgments(seed):
+    rng = np.random.default_rng(900 + seed)
+    ranked, relevant = random_run(rng, n_users=int(rng.integers(5, 40)), n_items=60, graded=True,
+                                  empty_users=True)
+    ranked = [lst if len(lst) else [int(rng.integers(0, 60))] for lst in ranked]  # trec drops empty runs
+    for u in range(0, len(relevant), 4):
+        relevant[u] = {i: 0 for i in relevant[u]}        # judged, nothing relevant
+    res = _trec_all(ranked, relevant)
+    users = [u for u in range(len(ranked)) if f"q{u}" in res]
+    assert users == [u for u, rel in enumerate(relevant) if len(rel)]
+    h = ek.ranking_hits(ranked, relevant)
+    kw = {"convention": "trec"}
+    checks = [("map", ek.mean_average_precision, None), ("recip_rank", ek.mean_reciprocal_rank, None),
+              ("ndcg", ek.ndcg_at_k, None)]
+    for k in (5, 10, 15, 20, 30, 100):
+        checks += [(f"P_{k}", ek.precision_at_k, k), (f"recall_{k}", ek.recall_at_k, k),
+                   (f"map_cut_{k}", ek.mean_average_precision, k), (f"ndcg_cut_{k}", ek.ndcg_at_k, k)]
+    for k in (1, 5, 10):
+        checks.append((f"success_{k}", ek.hit_rate_at_k, k))
+    for measure, fn, k in checks:
+        want = [res[f"q{u}"][measure] for u in users]
+        per = fn(h, None, k, per_user=True, **kw)
+        np.testing.assert_allclose(per[users], want, atol=1e-12, err_msg=measure)
+        assert np.isnan(np.delete(per, users)).all()
+        if users:
+            assert fn(h, None, k, **kw) == pytest.approx(np.mean(want), abs=1e-12)
+
+
+def torchmetrics_like(ranked, relevant, k=None):
+    """torchmetrics' retrieval formulas on the candidates it is given (per query: the ranked
+    list, its targets = relevant among the candidates); empty_target_action='neg'."""
+    out = {"precision": [], "recall": [], "map": [], "mrr": [], "ndcg": [], "hit": []}
+    for lst, rel in zip(ranked, relevant):
+        g = grades_of(rel)
+        target = [g.get(i, 0) for i in lst]
+        if not any(t > 0 for t in target):
+            for v in out.values():
+                v.append(0.0)
+            continue
+        top = target if k is None else target[:k]
+        hit = [t > 0 for t in top]
+        kk = len(target) if k is None else k
+        out["precision"].append(sum(hit) / kk)
+        out["recall"].append(sum(hit) / sum(t > 0 for t in target))
+        pos = [j + 1 for j, h in enumerate(hit) if h]
+        out["map"].append(np.mean([(n + 1) / p for n, p in enumerate(pos)]) if pos else 0.0)
+        out["mrr"].append(1 / pos[0] if pos else 0.0)
+        out["hit"].append(float(bool(pos)))
+        disc = [1 / math.log2(j + 2) for j in range(len(target))]
+        dcg = sum(t * d for t, d in zip(top, disc))
+        idcg = sum(t * d for t, d in zip(sorted(target, reverse=True)[:kk], disc))
+        out["ndcg"].append(dcg / idcg)
+    return {m: float(np.mean(v)) for m, v in out.items()}
+
+
+def _evalkit_torchmetrics(ranked, relevant, k):
+    kw = {"convention": "torchmetrics"}
+    return {"precision": ek.precision_at_k(ranked, relevant, k if k else 10 ** 6, **kw)
+            if k else float(np.mean(ek.precision_at_k(ranked, relevant, 10 ** 6, adaptive_k=True,
+                                                        per_user=True, **kw))),
+            "recall": ek.recall_at_k(ranked, relevant, k or 10 ** 6, **kw),
+            "map": ek.mean_average_precision(ranked, relevant, k, **kw),
+            "mrr": ek.mean_reciprocal_rank(ranked, relevant, k, **kw),
+            "ndcg": ek.ndcg_at_k(ranked, relevant, k, **kw),
+            "hit": ek.hit_rate_at_k(ranked, relevant, k or 10 ** 6, **kw)}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_torchmetrics_preset_sees_only_the_candidates(seed):
+    # issue 16: torchmetrics' recall divides by the relevant candidates; a user whose relevant
+    # items are all unranked is an empty target (0 under empty_target_action="neg")
+    rng = np.random.default_rng(1000 + seed)
+    ranked, relevant = random_run(rng, n_users=25, graded=seed % 2 == 1, ragged=True)
+    ranked = [lst if len(lst) else [int(rng.integers(0, 5))] for lst in ranked]
+    for k in (None, 1, 3, 10):
+        want = torchmetrics_like(ranked, relevant, k)
+        got = _evalkit_torchmetrics(ranked, relevant, k)
+        for m in want:
+            assert got[m] == pytest.approx(want[m], abs=1e-12), (m, k)
+    assert ek.recall_at_k([[1, 2]], [{1, 9}], 2, convention="torchmetrics") == 1.0
+    assert ek.recall_at_k([[1, 2]], [{9}], 2, convention="torchmetrics") == 0.0
+
+
+def test_torchmetrics_itself_when_installed():
+    torch = pytest.importorskip("torch")
+    tm = pytest.importorskip("torchmetrics.functional.retrieval")
+    rng = np.random.default_rng(1100)
+    for _ in range(40):
+        m = int(rng.integers(2, 15))
+        preds = rng.permutation(m) + 1.0                   # distinct positive scores
+        target = rng.integers(0, 3, m) * (rng.random(m) < 0.4)
+        ranked = [list(np.argsort(-preds, kind="stable"))]
+        relevant = [{j: int(t) for j, t in enumerate(target) if t > 0}]
+        p, t = torch.tensor(preds), torch.tensor(target > 0)
+        kw = {"convention": "torchmetrics"}
+        for k in (1, 3, m):
+            assert ek.recall_at_k(ranked, relevant, k, **kw) == pytest.approx(
+                float(tm.retrieval_recall(p, t, top_k=k)), abs=1e-6)
+            assert ek.precision_at_k(ranked, relevant, k, **kw) == pytest.approx(
+                float(tm.retrieval_precision(p, t, top_k=k)), abs=1e-6)
+            assert ek.mean_average_precision(ranked, relevant, k, **kw) == pytest.approx(
+                float(tm.retrieval_average_precision(p, t, top_k=k)), abs=1e-6)
+            assert ek.mean_reciprocal_rank(ranked, relevant, k, **kw) == pytest.approx(
+                float(tm.retrieval_reciprocal_rank(p, t, top_k=k)), abs=1e-6)
+            assert ek.ndcg_at_k(ranked, relevant, k, **kw) == pytest.approx(
+                float(tm.retrieval_normalized_dcg(p, torch.tensor(target), top_k=k)), abs=1e-6)
+
+
+def test_k_is_positional_third_everywhere():
+    ranked, relevant = [[5, 6, 1], [6, 2, 7]], [{1}, {2}]
+    assert ek.mean_reciprocal_rank(ranked, relevant, 2) == ek.mean_reciprocal_rank(ranked, relevant, k=2) == 0.25
+    assert ek.distributional_coverage(ranked, log_base=4) == pytest.approx(
+        ek.distributional_coverage(ranked) / 2)
+
+
+def test_hits_are_reused_only_for_equal_lists():
+    rng = np.random.default_rng(13)
+    ranked, relevant = random_run(rng, n_users=30, n_items=40, ragged=False)
+    first = ek.ndcg_at_k(ranked, relevant, 5)
+    assert ek.ndcg_at_k(ranked, relevant, 5) == first
+    ranked[:, [0, -1]] = ranked[:, [-1, 0]]                # mutated in place: same object
+    fresh = ek.ndcg_at_k(ranked.copy(), relevant, 5)
+    assert ek.ndcg_at_k(ranked, relevant, 5) == fresh
+    relevant[0].add(int(ranked[0, 0]))                     # a set changed in place
+    assert ek.precision_at_k(ranked, relevant, 1, per_user=True)[0] == 1.0
