@@ -308,3 +308,342 @@ def test_notebook_checks_only_registered_exercises(nb_path):
     assert not unknown, f"{nb_path.name} checks unregistered exercises {unknown}"
     unchecked = sorted(registered - set(called))
     assert not unchecked, f"{nb_path.name} never checks registered exercises {unchecked}"
+
+
+# -- every exercise solved from what its notebook displays ------------------
+#
+# The notebook shows each exercise's data with ``show("NN.k")``; the stored output is Python
+# (imports, ``name = value`` lines, the options as comments). Each solver below reads only that
+# output, computes the answer independently of evalkit (by hand, numpy, scikit-learn, statsmodels,
+# brute force), and the checker must accept it: the notebook and the checker cannot drift apart.
+
+def _show_output(nb_path: Path, ex_id: str) -> str:
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    call = re.compile(rf"""\bshow\(\s*["']{re.escape(ex_id)}["']\s*\)""")
+    for cell in nb["cells"]:
+        src = cell.get("source", "")
+        src = "".join(src) if isinstance(src, list) else src
+        if cell["cell_type"] == "code" and call.search(src):
+            texts = []
+            for out in cell.get("outputs", []):
+                if "text/plain" in out.get("data", {}):
+                    t = out["data"]["text/plain"]
+                    texts.append("".join(t) if isinstance(t, list) else t)
+            assert texts, f"{nb_path.name}: the show({ex_id!r}) cell has no stored output (run the notebook)"
+            return "\n".join(texts)
+    pytest.fail(f"{nb_path.name} never shows the data of exercise {ex_id} with show({ex_id!r})")
+
+
+def _displayed(text):
+    """The namespace the displayed Python defines, and the options listed in its comments."""
+    ns = {}
+    exec(compile(text, "<displayed>", "exec"), ns)  # noqa: S102 -- our own notebook's output
+    options = dict(re.findall(r"^#\s+([a-z]): (.*)$", text, re.MULTILINE))
+    return ns, options
+
+
+def _option(options, *needles):
+    """The one displayed option whose text contains every needle."""
+    found = [k for k, t in options.items() if all(n in t for n in needles)]
+    assert len(found) == 1, (needles, options)
+    return found[0]
+
+
+def _labels(matrix):
+    m = np.asarray(matrix)
+    y_true = np.repeat(np.arange(len(m)), m.sum(axis=1))
+    y_pred = np.concatenate([np.repeat(np.arange(len(m)), row) for row in m])
+    return y_true, y_pred
+
+
+def _spark_pr_area(y, s):
+    """Spark's areaUnderPR by hand: a point per distinct score, first point (0, its precision), trapezoids."""
+    y, s = np.asarray(y), np.asarray(s, dtype=float)
+    recall, precision = [], []
+    for t in sorted(set(s), reverse=True):
+        tp, fp = int(np.sum((s >= t) & (y == 1))), int(np.sum((s >= t) & (y == 0)))
+        recall.append(tp / y.sum())
+        precision.append(tp / (tp + fp))
+    r, p = np.array([0.0] + recall), np.array([precision[0]] + precision)
+    return float(np.sum(np.diff(r) * (p[1:] + p[:-1]) / 2))
+
+
+def _delong_p(y, a, b):
+    """DeLong's paired test of AUC(a) = AUC(b), from the structural components (DeLong 1988)."""
+    from scipy.stats import norm
+    y = np.asarray(y)
+    comps = []
+    for s in (np.asarray(a, float), np.asarray(b, float)):
+        pos, neg = s[y == 1], s[y == 0]
+        psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+        comps.append((psi.mean(axis=1), psi.mean(axis=0), psi.mean()))
+    v10 = np.cov(np.vstack([c[0] for c in comps]))
+    v01 = np.cov(np.vstack([c[1] for c in comps]))
+    m, n = int(y.sum()), int(len(y) - y.sum())
+    cov = v10 / m + v01 / n
+    z = (comps[0][2] - comps[1][2]) / np.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
+    return float(2 * norm.sf(abs(z)))
+
+
+def _ece_quantile(y, p, n_bins=10):
+    edges = np.quantile(p, np.linspace(0, 1, n_bins + 1))
+    b = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, n_bins - 1)
+    return sum(np.sum(b == k) / len(p) * abs(y[b == k].mean() - p[b == k].mean())
+               for k in range(n_bins) if np.any(b == k))
+
+
+def _map_at_10(ranked, relevant, denominator, skip_empty):
+    values = []
+    for row, rel in zip(ranked, relevant):
+        if not rel:
+            if not skip_empty:
+                values.append(0.0)
+            continue
+        hits, total = 0, 0.0
+        for i, item in enumerate(row[:10], start=1):
+            if item in rel:
+                hits += 1
+                total += hits / i
+        d = {"R": len(rel), "min": min(len(rel), 10), "hits": hits}[denominator]
+        values.append(total / d if d else 0.0)
+    return float(np.mean(values))
+
+
+def _solve_01_2(ns, o):
+    def f(c, beta):
+        b2 = beta ** 2
+        return (1 + b2) * c["tp"] / ((1 + b2) * c["tp"] + b2 * c["fn"] + c["fp"])
+    better = "Y" if f(ns["model_Y"], 2) > f(ns["model_X"], 2) else "X"   # a missed cancer costs most
+    return _option(o, f"{better}: its F2")
+
+
+def _solve_02_2(ns, o):
+    rows = np.array(ns["rows"])
+    cost = {t: ns["c_fp"] * np.sum((rows[:, 0] >= t) & (rows[:, 1] == 0))
+            + ns["c_fn"] * np.sum((rows[:, 0] < t) & (rows[:, 1] == 1)) for t in set(rows[:, 0])}
+    return min(sorted(cost, reverse=True), key=lambda t: cost[t])
+
+
+def _solve_03_1(ns, o):
+    from sklearn.metrics import roc_auc_score
+    y, s = np.array(ns["clicked"]), np.array(ns["scores"])
+    misordered = sum(sn > sp for sp in s[y == 1] for sn in s[y == 0])
+    top = np.argsort(-s)[:2]
+    swapped = s.copy()
+    swapped[top] = s[top[::-1]]
+    return [int(misordered), roc_auc_score(y, s), roc_auc_score(y, swapped)]
+
+
+def _solve_03_2(ns, o):
+    from sklearn.metrics import roc_auc_score
+    y = [1] * ns["malignant"] + [0] * ns["benign"]
+    pred = ([1] * ns["malignant_flagged"] + [0] * (ns["malignant"] - ns["malignant_flagged"])
+            + [1] * ns["benign_flagged"] + [0] * (ns["benign"] - ns["benign_flagged"]))
+    return roc_auc_score(y, pred)
+
+
+def _solve_03_3(ns, o):
+    from sklearn.metrics import roc_auc_score
+    y, proba = ns["y_test"], ns["proba"]
+    assert roc_auc_score(y, proba[:, 0]) < 0.2 < 0.8 < roc_auc_score(y, proba[:, 1])
+    return _option(o, "proba[:, 0] is the probability of no fraud")
+
+
+def _solve_04_1(ns, o):
+    m, n, w = ns["positives"], ns["negatives"], ns["rank_sum_of_positives"]
+    return [Fraction(w - m * (m + 1) // 2, m * n), m * (m + 1) // 2, sum(range(n + 1, n + m + 1))]
+
+
+def _solve_04_2(ns, o):
+    y = ns["y_fraud"]
+    top = {name: y[np.argsort(-ns[f"score_{name}"])[:ns["reviewed_per_day"]]].mean() for name in "ab"}
+    return _option(o, f"model {max(top, key=top.get).upper()}")
+
+
+def _solve_04_3(ns, o):
+    from sklearn.metrics import average_precision_score
+    y, s, old = ns["y_new"], ns["scores_new"], ns["old_area_under_pr"]
+    assert _spark_pr_area(y, s) < old < average_precision_score(y, s)
+    return _option(o, "two different summaries")
+
+
+def _solve_05_1(ns, o):
+    m = np.array(ns["confusion_matrix"])
+    k = len(m)
+    return [Fraction(ns["fixed"], int(m[c].sum())) / k for c in (0, k - 1)]
+
+
+def _solve_05_3(ns, o):
+    from sklearn.metrics import f1_score
+    seeing = [avg for avg in ("micro", "weighted", "macro")
+              if f1_score(*_labels(ns["model_X"]), average=avg, zero_division=0)
+              < f1_score(*_labels(ns["model_Y"]), average=avg, zero_division=0)]
+    assert len(seeing) == 1
+    return _option(o, f"{seeing[0]} F1")
+
+
+def _solve_06_1(ns, o):
+    rows = [set(r[:ns["k"]]) for r in ns["suggested"]]
+    listed = [b for b, r in zip(ns["bought"], rows) if "crime" in r]
+    return Fraction(listed.count("crime"), len(listed))
+
+
+def _solve_06_2(ns, o):
+    rows = [set(r[:ns["k"]]) for r in ns["suggested"]]
+    hits = sum(b in r for b, r in zip(ns["bought"], rows))
+    return Fraction(2 * hits, len(rows) + sum(len(r) for r in rows))
+
+
+def _solve_06_3(ns, o):
+    bought, shown = ns["bought"], ns["shown"]
+    share = np.mean([b in row for b, row in zip(bought, shown)])
+    micro_precision = sum(b in row for b, row in zip(bought, shown)) / (3 * len(bought))
+    assert np.isclose(share, 3 * micro_precision)
+    return _option(o, "micro recall@3")
+
+
+def _solve_07_1(ns, o):
+    def nmae(y, p, scale):
+        return np.mean(np.abs(np.subtract(p, y))) / (scale[1] - scale[0])
+    jokes = nmae(ns["jokes_rated"], ns["jokes_predicted"], ns["joke_scale"])
+    films = nmae(ns["films_rated"], ns["films_predicted"], ns["film_scale"])
+    return _option(o, "NMAE", "joke model errs less" if jokes < films else "film")
+
+
+def _solve_07_3(ns, o):
+    from sklearn.metrics import mean_squared_error
+    y, a, b = ns["y"], ns["pred_a"], ns["pred_b"]
+    lost = {m: int(np.sum((p >= 4) & (y <= 2))) for m, p in (("A", a), ("B", b))}
+    rmse = {m: np.sqrt(mean_squared_error(y, p)) for m, p in (("A", a), ("B", b))}
+    assert min(lost, key=lost.get) == min(rmse, key=rmse.get) == "B"
+    return _option(o, "model B", "RMSE")
+
+
+def _solve_08_1(ns, o):
+    rel, k = set(ns["relevant"]), ns["k"]
+    hits, total = 0, Fraction(0)
+    for i, item in enumerate(ns["ranked"][:k], start=1):
+        if item in rel:
+            hits += 1
+            total += Fraction(hits, i)
+    by_r, spark = total / len(rel), total / min(len(rel), k)
+    return _option(o, f"(divided by R) gives {by_r}", f"gives {spark}")
+
+
+def _solve_08_3(ns, o):
+    ranked, relevant, theirs = ns["ranked"], ns["relevant"], ns["their_map"]
+    candidates = {"min(R, 10)": _map_at_10(ranked, relevant, "min", False),
+                  "number of hits": _map_at_10(ranked, relevant, "hits", False),
+                  "leave out": _map_at_10(ranked, relevant, "R", True)}
+    return _option(o, min(candidates, key=lambda c: abs(candidates[c] - theirs)))
+
+
+def _solve_09_1(ns, o):
+    rows = ns["rows"]
+    scores = sorted({s for s, _ in rows}, reverse=True)
+    counts = [[sum(1 for s, y in rows if s == t and y == 1), sum(1 for s, y in rows if s == t and y == 0)]
+              for t in scores]
+    out, done = [[0, 0]], 0
+    for size in ns["partition_sizes_in_distinct_scores"]:
+        part = counts[done:done + size]
+        done += size
+        out.append([out[-1][0] + sum(c[0] for c in part), out[-1][1] + sum(c[1] for c in part)])
+    return out
+
+
+def _solve_09_2(ns, o):
+    from sklearn.metrics import f1_score
+    vs, vy = ns["val_scores"], ns["val_labels"]
+    best = max(sorted(set(vs), reverse=True), key=lambda t: f1_score(vy, vs >= t))  # first of ties
+    return f1_score(ns["test_labels"], ns["test_scores"] >= best)
+
+
+def _solve_10_1(ns, o):
+    from statsmodels.stats.proportion import proportion_confint
+    lo, hi = proportion_confint(ns["caught"], ns["cancers"], method="normal")
+    w_lo, _ = proportion_confint(ns["caught"], ns["cancers"], method="wilson")
+    assert hi - lo < 1e-12 < 1 - w_lo          # Wald collapses, Wilson does not
+    return _option(o, "Wilson")
+
+
+def _solve_11_1(ns, o):
+    y = ns["rained"]
+    a = [Fraction(str(p)) for p in ns["service_a_said"]]
+    b = Fraction(str(ns["service_b_always_said"]))
+    return [sum((p - t) ** 2 for p, t in zip(a, y)) / len(y), sum((b - t) ** 2 for t in y) / len(y)]
+
+
+def _solve_11_3(ns, o):
+    y, p = ns["y"], ns["p"]
+    rng = np.random.default_rng(1)
+    floor = [_ece_quantile((rng.random(len(p)) < p).astype(int), p) for _ in range(100)]
+    assert _ece_quantile(y, p) > 2 * max(floor)
+    return _option(o, "miscalibration: it is several times")
+
+
+def _ndcg_numpy(ranked, relevant, k):
+    out = []
+    for row, rel in zip(ranked, relevant):
+        gains = np.array([x in rel for x in row[:k]], dtype=float)
+        disc = 1 / np.log2(np.arange(2, k + 2))
+        ideal = disc[:min(len(rel), k)].sum()
+        out.append(float(gains @ disc[:len(gains)] / ideal) if ideal else 0.0)
+    return float(np.mean(out))
+
+
+def _user_rmse_numpy(y_true, y_pred, users):
+    y_true, y_pred, users = np.asarray(y_true, float), np.asarray(y_pred, float), np.asarray(users)
+    return float(np.mean([np.sqrt(np.mean((y_pred[users == u] - y_true[users == u]) ** 2))
+                          for u in np.unique(users)]))
+
+
+SOLVERS = {
+    "01.1": lambda ns, o: [Fraction(ns["predicted_spam"]["actual_spam"], sum(ns["predicted_spam"].values())),
+                           Fraction(ns["predicted_spam"]["actual_spam"],
+                                    ns["predicted_spam"]["actual_spam"] + ns["predicted_not_spam"]["actual_spam"]),
+                           Fraction(2 * ns["predicted_spam"]["actual_spam"],
+                                    2 * ns["predicted_spam"]["actual_spam"] + ns["predicted_spam"]["actual_not_spam"]
+                                    + ns["predicted_not_spam"]["actual_spam"])],
+    "01.2": _solve_01_2,
+    "01.3": lambda ns, o: (lambda class_sizes: max(class_sizes) / sum(class_sizes)),
+    "02.1": lambda ns, o: tuple(int(sum(1 for s, y in ns["rows"] if (s >= ns["threshold"]) == p and y == t))
+                                for p, t in ((1, 1), (1, 0), (0, 1), (0, 0))),
+    "02.2": _solve_02_2,
+    "02.3": lambda ns, o: _option(o, "chosen on the test rows"),   # the tuned maximum is optimistic
+    "03.1": _solve_03_1, "03.2": _solve_03_2, "03.3": _solve_03_3,
+    "04.1": _solve_04_1, "04.2": _solve_04_2, "04.3": _solve_04_3,
+    "05.1": _solve_05_1,
+    "05.2": lambda ns, o: Fraction(int(np.trace(ns["confusion_matrix"])), int(np.sum(ns["confusion_matrix"]))),
+    "05.3": _solve_05_3,
+    "06.1": _solve_06_1, "06.2": _solve_06_2, "06.3": _solve_06_3,
+    "07.1": _solve_07_1, "07.2": lambda ns, o: _user_rmse_numpy, "07.3": _solve_07_3,
+    "08.1": _solve_08_1, "08.2": lambda ns, o: _ndcg_numpy, "08.3": _solve_08_3,
+    "09.1": _solve_09_1, "09.2": _solve_09_2,
+    "09.3": lambda ns, o: _option(o, "32 MB"),                     # 2e6 rows x 16 bytes fit a laptop
+    "09.4": lambda ns, o: _option(o, "on the executors"),          # 1e9 x 16 or 25 bytes exceed 8 GB
+    "10.1": _solve_10_1,
+    "10.2": lambda ns, o: _option(o, "not luck"),                  # the paired interval excludes 0
+    "10.3": lambda ns, o: round(_delong_p(ns["y"], ns["score_a"], ns["score_b"]), 3),
+    "11.1": _solve_11_1,
+    "11.2": lambda ns, o: _option(o, "same ranking"),              # a sigmoid keeps the order
+    "11.3": _solve_11_3,
+}
+
+
+def _notebook_of(number):
+    found = [p for p in NOTEBOOKS if p.name.startswith(number + "-")]
+    assert len(found) == 1, number
+    return found[0]
+
+
+def test_every_exercise_has_a_solver():
+    assert {ex.id for ex in exercises()} - {"98.1", "98.2", "98.3", "98.5"} <= set(SOLVERS)
+
+
+@pytest.mark.parametrize("number, ex", _all_exercises())
+def test_exercise_solved_from_what_its_notebook_displays(number, ex):
+    ns, options = _displayed(_show_output(_notebook_of(number), ex.id))
+    if ex.kind == "choice":
+        assert options == ex.choices, f"{ex.id}: the notebook shows other options than the checker's"
+    result = check(ex.id, SOLVERS[ex.id](ns, options))
+    assert result.passed, repr(result)
