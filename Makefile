@@ -4,7 +4,8 @@
 #   make lock    re-resolve pyproject.toml's dependencies into constraints.txt
 #   make test    lint (ruff) + unit tests + doctests + every notebook re-run by nbval
 #   make bench   evalkit vs its reference implementations (BENCH=substring)
-#   make bench-spark  evalkit.spark vs Spark's own evaluators on local[2] (10^6 and 10^7 rows; slow)
+#   make bench-spark  evalkit.spark vs Spark's own evaluators on local[2] (10^6 and 10^7 rows; slow),
+#                then the same workloads through a local Spark Connect server
 #   make index   regenerate the course map and the prev/next navigation cells
 #   make site    the course as static HTML in site/ (open site/index.html)
 #   make clean   remove .venv and caches
@@ -83,7 +84,9 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/run.py $(BENCH)
 
 # evalkit.spark vs Spark's own evaluators on local[2]; each Spark job is timed once
-# (minutes at 10^7 rows), ratios in one run. BENCH_SPARK_ARGS="--sizes 1e6" for a quick one.
+# (minutes at 10^7 rows), ratios in one run; then the classic session stops and the same
+# workloads run through a local Spark Connect server, each one's Connect/classic time printed.
+# BENCH_SPARK_ARGS="--sizes 1e6" for a quick one, "--no-connect" for classic only.
 bench-spark: venv
 	$(BIN)/python benchmarks/bench_spark.py $(BENCH_SPARK_ARGS)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """evalkit.spark against Spark's own evaluators, in one run, on local[2] (``make bench-spark``).
 
-    python benchmarks/bench_spark.py [--sizes 1e6,1e7] [--users 1e6] [--topk-rows 1e7]
+    python benchmarks/bench_spark.py [--sizes 1e6,1e7] [--users 1e6] [--topk-rows 1e7] [--no-connect]
 
 Spark jobs take seconds to minutes, so each workload is timed once (after a
 warm-up of both sides on a small DataFrame) and printed as a ratio against
@@ -25,18 +25,29 @@ its peer measured in the same run:
 Shuffled bytes and what reaches the driver are read from Spark's status
 store for each workload. ``WORKLOADS`` is empty so that ``make bench`` (the
 one-machine benchmarks) does not start Spark.
+
+Then the classic session stops and the same workloads run again through
+Spark Connect: a local Connect server (``local[2]``, the same settings, the
+driver in its own JVM) and a client session of it; Spark's evaluators run
+there too (the JVM's RDD classes and PySpark's RDD ``RankingMetrics`` cannot).
+The closing table puts each workload's Connect time beside its classic time:
+what Connect costs is that ratio (the plan goes through gRPC, results come
+back as Arrow batches; the jobs themselves are the same).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 WORKLOADS: list = []  # run by `make bench-spark`, not by `make bench`
 
@@ -70,11 +81,15 @@ class Shuffle:
     """
 
     def __init__(self, spark):
-        self.gateway = spark.sparkContext._gateway
-        self.jvm = spark.sparkContext._jvm
-        self.store = spark.sparkContext._jsc.sc().statusStore()
+        self.connect = _connect(spark)
+        if not self.connect:
+            self.gateway = spark.sparkContext._gateway
+            self.jvm = spark.sparkContext._jvm
+            self.store = spark.sparkContext._jsc.sc().statusStore()
 
     def _stages(self):
+        if self.connect:   # the client has no status store
+            return None
         try:
             stages = self.store.stageList(None, False, False,
                                           self.gateway.new_array(self.jvm.double, 0),
@@ -96,6 +111,18 @@ class Shuffle:
         new = [v for k, v in after.items() if k not in self.before]
         self.bytes = sum(v[0] for v in new)
         self.result_bytes = sum(v[1] for v in new)
+
+
+def _connect(spark):
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+# workload -> {"classic": s, "connect": s}: evalkit.spark's times, for the closing table
+TIMES: dict = {}
+
+
+def _record(name, spark, seconds):
+    TIMES.setdefault(name, {})["connect" if _connect(spark) else "classic"] = seconds
 
 
 def _mb(b, runs=1):
@@ -131,6 +158,7 @@ def bench_binary(spark, n, rounded, report):
     kind = "3 decimals" if rounded else "distinct"
     df = binary_frame(spark, n, rounded)
     tag = f"n={n:.0e} {kind}"
+    connect = _connect(spark)
 
     # exact: evalkit.spark -- both areas (on the executors, or on the driver when grouped)
     def areas_only():
@@ -159,21 +187,30 @@ def bench_binary(spark, n, rounded, report):
         t_a, p_a, (m, areas), n_a = _best(areas_only)
     with Shuffle(spark) as sc_:
         ours, p_c, (m2, curve, areas2), n_c = _best(curve_and_areas)
-    with Shuffle(spark) as sj:
-        t_jvm, _, jareas, n_j = _best(jvm)
+    _record(f"{tag}: exact curve + both areas", spark, ours)
+    _record(f"{tag}: both areas only", spark, t_a)
+    if connect:   # the JVM's RDD class is out of reach: evalkit.spark against itself on classic
+        report(f"{tag}: exact curve + both areas   evalkit.spark {ours:7.2f} s "
+               f"(plan {p_c['plan']:.2f} + curve {p_c['curve']:.2f} + areas {p_c['areas']:.2f}; "
+               f"{m2.path})   both areas only {t_a:7.2f} s   {len(curve) - 2} points")
+        jareas = areas
+    else:
+        with Shuffle(spark) as sj:
+            t_jvm, _, jareas, n_j = _best(jvm)
     diff = max(abs(a - b) / max(abs(b), 1e-300) for a, b in list(zip(areas, jareas))
                + list(zip(areas2, jareas)))
-    report(f"{tag}: exact curve + both areas   evalkit.spark {ours:7.2f} s "
-           f"(plan {p_c['plan']:.2f} + curve {p_c['curve']:.2f} + areas {p_c['areas']:.2f}; "
-           f"{m2.path})   JVM BinaryClassificationMetrics(numBins=0) {t_jvm:7.2f} s   "
-           f"ratio {t_jvm / ours:5.2f}x   areas rel diff {diff:.1e}   {len(curve) - 2} points")
-    report(f"{tag}: both areas only             evalkit.spark {t_a:7.2f} s "
-           f"(plan {p_a['plan']:.2f} + areas {p_a['areas']:.2f}; {m.path})   "
-           f"ratio {t_jvm / t_a:5.2f}x")
-    report(f"{tag}:   per run, shuffled: evalkit.spark {_mb(sh.bytes, n_a)} (areas), "
-           f"{_mb(sc_.bytes, n_c)} (curve) vs JVM {_mb(sj.bytes, n_j)}; task results to the "
-           f"driver: evalkit.spark {_mb(sh.result_bytes, n_a)} (areas; {m.num_buckets} "
-           f"buckets), {_mb(sc_.result_bytes, n_c)} (curve) vs JVM {_mb(sj.result_bytes, n_j)}")
+    if not connect:
+        report(f"{tag}: exact curve + both areas   evalkit.spark {ours:7.2f} s "
+               f"(plan {p_c['plan']:.2f} + curve {p_c['curve']:.2f} + areas {p_c['areas']:.2f}; "
+               f"{m2.path})   JVM BinaryClassificationMetrics(numBins=0) {t_jvm:7.2f} s   "
+               f"ratio {t_jvm / ours:5.2f}x   areas rel diff {diff:.1e}   {len(curve) - 2} points")
+        report(f"{tag}: both areas only             evalkit.spark {t_a:7.2f} s "
+               f"(plan {p_a['plan']:.2f} + areas {p_a['areas']:.2f}; {m.path})   "
+               f"ratio {t_jvm / t_a:5.2f}x")
+        report(f"{tag}:   per run, shuffled: evalkit.spark {_mb(sh.bytes, n_a)} (areas), "
+               f"{_mb(sc_.bytes, n_c)} (curve) vs JVM {_mb(sj.bytes, n_j)}; task results to the "
+               f"driver: evalkit.spark {_mb(sh.result_bytes, n_a)} (areas; {m.num_buckets} "
+               f"buckets), {_mb(sc_.result_bytes, n_c)} (curve) vs JVM {_mb(sj.result_bytes, n_j)}")
     assert diff <= 1e-12, (areas, areas2, jareas)
 
     # binned: num_bins = 1000, both areas
@@ -189,6 +226,8 @@ def bench_binary(spark, n, rounded, report):
         return {"evaluator": t}, out
     t_b, _, bareas, _ = _best(binned)
     t_e, _, eareas, _ = _best(evaluator)
+    _record(f"{tag}: num_bins=1000 both areas", spark, t_b)
+    _record(f"{tag}: BinaryClassificationEvaluator", spark, t_e)
     report(f"{tag}: num_bins=1000 both areas    evalkit.spark {t_b:7.1f} s   "
            f"BinaryClassificationEvaluator {t_e:7.1f} s   ratio {t_e / t_b:5.2f}x   "
            f"ROC {bareas[0]:.6f} vs {eareas[0]:.6f}")
@@ -203,6 +242,7 @@ def bench_binary(spark, n, rounded, report):
         return {"collect": t_collect, "np": t_np}, mm
     _, p_n, mm, _ = _best(numpy_path)
     t_collect, t_np = p_n["collect"], p_n["np"]
+    _record(f"{tag}: collect two columns (toArrow)", spark, t_collect)
     ndiff = max(abs(mm[0] - areas[0]), abs(mm[1] - areas[1]))
     report(f"{tag}: numpy on the driver         collect {t_collect:5.1f} s + evaluate "
            f"{t_np:5.1f} s = {t_collect + t_np:5.1f} s   ({ours / (t_collect + t_np):4.1f}x "
@@ -232,6 +272,15 @@ def bench_ranking(spark, users, report):
         ev = RankingEvaluator(predictionCol="ranked", labelCol="relevant", k=k)
         return {names[m]: ev.setMetricName(m).evaluate(df) for m in names}
     t_ev, theirs = _timed(evaluator)
+    tag = f"ranking {users:.0e} users x 100 items, 4 metrics @10"
+    _record(tag, spark, t_ours)
+    _record(f"{tag}: RankingEvaluator", spark, t_ev)
+    if _connect(spark):   # PySpark's RankingMetrics needs an RDD
+        diff = max(abs(ours[m] - theirs[m]) for m in ours)
+        report(f"{tag}: evalkit.spark {t_ours:6.1f} s   RankingEvaluator {t_ev:6.1f} s "
+               f"({t_ev / t_ours:4.2f}x)   max diff {diff:.1e}")
+        df.unpersist()
+        return
 
     def pyspark_metrics():
         rm = RankingMetrics(df.rdd.map(lambda r: (r[0], r[1])))
@@ -258,6 +307,7 @@ def bench_topk(spark, rows, report):
         .alias("topk")).cache()
     df.count()
     t, text = _timed(lambda: eks.topk_report(df, topk_col="topk", k=5))
+    _record(f"top-k report {rows:.0e} rows x k=5", spark, t)
     t_c, table = _timed(lambda: df.toArrow())
     y = table.column("label").to_numpy()
     top = table.column("topk").combine_chunks().flatten().to_numpy().reshape(-1, 5)
@@ -290,39 +340,29 @@ def bench_regression(spark, rows, report):
     t_o, _, mine, _ = _best(ours)
     t_e, _, theirs, _ = _best(evaluator)
     t_g, _, _, _ = _best(lambda: ({"g": _timed(lambda: eks.regression_metrics(
-        df, rating_range=(1, 5), group_col="user"))[0]}, None))
+        df, rating_range=(1, 5), user_col="user"))[0]}, None))
     diff = max(abs(mine[m] - theirs[m]) / theirs[m] for m in theirs)
+    tag = f"regression {rows:.0e} ratings, MAE+MSE+RMSE"
+    _record(tag, spark, t_o)
+    _record(f"{tag}: RegressionEvaluator", spark, t_e)
+    _record(f"regression {rows:.0e}: NMAE per user", spark, t_g)
     report(f"regression {rows:.0e} ratings, MAE+MSE+RMSE: evalkit.spark {t_o:6.2f} s   "
            f"RegressionEvaluator (one evaluate per metric) {t_e:6.2f} s ({t_e / t_o:4.2f}x)   "
            f"max rel diff {diff:.1e};   NMAE per user (10^5 users, same job) {t_g:6.2f} s")
     df.unpersist()
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", default="1e6,1e7")
-    parser.add_argument("--users", type=float, default=1e6)
-    parser.add_argument("--topk-rows", type=float, default=1e7)
-    parser.add_argument("--regression-rows", type=float, default=1e7)
-    parser.add_argument("--skip", default="",
-                        help="comma list of: binary, ranking, topk, regression")
-    args = parser.parse_args(argv)
+def run_workloads(spark, args, report):
     import evalkit.spark as eks
 
-    spark = eks.session("evalkit-bench", master="local[2]", driver_memory="8g",
-                        shuffle_partitions=4)
-
-    def report(line):
-        print(line, flush=True)
-
-    report(f"local[2], Spark {spark.version}; each workload timed once after a warm-up")
     skip = set(args.skip.split(","))
     # warm-up: start the Python workers and let the JVM compile both paths
     small = binary_frame(spark, 20_000, False)
     eks.binary_metrics(small).roc()
-    j = jvm_metrics(spark, small, 0)
-    j.areaUnderROC()
-    j.unpersist()
+    if not _connect(spark):
+        j = jvm_metrics(spark, small, 0)
+        j.areaUnderROC()
+        j.unpersist()
     small.unpersist()
     sizes = [int(float(s)) for s in args.sizes.split(",")]
     if "binary" not in skip:  # the small size first, then ranking and top-k, then the large
@@ -338,7 +378,59 @@ def main(argv=None):
         for n in sizes[1:]:
             for rounded in (False, True):
                 bench_binary(spark, n, rounded, report)
+
+
+def connect_session(workdir):
+    """A local Spark Connect server with the classic session's settings, and a client of it."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from _spark_servers import ConnectServer
+
+    server = ConnectServer(workdir, master="local[2]",
+                           conf={"spark.driver.memory": "8g", "spark.sql.shuffle.partitions": "4",
+                                 "spark.sql.execution.arrow.pyspark.enabled": "true"})
+    os.environ["SPARK_CONNECT_MODE_ENABLED"] = "1"   # pyspark.sql.functions build Connect columns
+    return server, server.session()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="1e6,1e7")
+    parser.add_argument("--users", type=float, default=1e6)
+    parser.add_argument("--topk-rows", type=float, default=1e7)
+    parser.add_argument("--regression-rows", type=float, default=1e7)
+    parser.add_argument("--skip", default="",
+                        help="comma list of: binary, ranking, topk, regression")
+    parser.add_argument("--no-connect", action="store_true",
+                        help="classic only: do not run the workloads again through Spark Connect")
+    args = parser.parse_args(argv)
+    import evalkit.spark as eks
+
+    spark = eks.session("evalkit-bench", master="local[2]", driver_memory="8g",
+                        shuffle_partitions=4)
+
+    def report(line):
+        print(line, flush=True)
+
+    report(f"local[2], Spark {spark.version}; each workload timed once after a warm-up")
+    run_workloads(spark, args, report)
     spark.stop()
+    if args.no_connect:
+        return
+    with tempfile.TemporaryDirectory(prefix="evalkit-bench-connect-") as tmp:
+        server, remote = connect_session(Path(tmp))
+        try:
+            report(f"\nSpark Connect: a local[2] server (its own JVM, same settings), "
+                   f"Spark {remote.version}")
+            run_workloads(remote, args, report)
+        finally:
+            remote.stop()
+            server.stop()
+    report("\nWhat Spark Connect costs (the same workload, its time through Connect / classic):")
+    width = max(len(k) for k in TIMES)
+    for name, t in TIMES.items():
+        if "classic" in t and "connect" in t:
+            report(f"  {name:{width}}  classic {t['classic']:7.2f} s   Connect "
+                   f"{t['connect']:7.2f} s   {t['connect'] / t['classic']:5.2f}x")
 
 
 if __name__ == "__main__":

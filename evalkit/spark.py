@@ -40,12 +40,16 @@ import numpy as np
 
 from ._counts import ClassCounts
 from ._curves import doubled_trapezoids, pr_points, roc_points, trapezoid
+from ._errors import errors_from_sums
+from ._hits import RankingHits
+from ._ratios import prf
+from ._report import report_from_counts, topk_report_from_counts
 from ._sweep import Sweep, _sweep_unweighted
-from ._validation import (check_digits, check_integer, check_output, check_rating_range,
-                          check_target_names, check_zero_division)
-from .mllib import BinaryClassificationMetrics
+from ._validation import (BETA, DIGITS, K, ZERO_DIVISION, Bool, Integer, Options, Satisfies,
+                          check_rating_range, check_target_names, validate_params)
+from .mllib import BinaryClassificationMetrics, MulticlassMetrics
 
-__all__ = ["session", "binary_metrics", "SparkBinaryClassificationMetrics",
+__all__ = ["session", "ship", "binary_metrics", "SparkBinaryClassificationMetrics",
            "classification_counts", "SparkClassCounts", "topk_report", "regression_metrics",
            "ranking_hits",
            "ranking_metrics", "lists_from_long", "RANKING_METRICS", "jvm_curve"]
@@ -103,6 +107,7 @@ def _jvm_stderr_to(path):
         os.close(target)
 
 
+@validate_params(shuffle_partitions=Integer(1))
 def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffle_partitions=4,
             log_level="ERROR", log_file=None, config=None):
     """Start (or return) a local SparkSession with settings that suit a laptop and the tests.
@@ -146,7 +151,6 @@ def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffl
     >>> spark.conf.get("spark.sql.shuffle.partitions")      # doctest: +SKIP
     '4'
     """
-    shuffle_partitions = check_integer(shuffle_partitions, "shuffle_partitions", minimum=1)
     from pyspark.sql import SparkSession
 
     active = SparkSession.getActiveSession()
@@ -178,6 +182,93 @@ def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffl
     return spark
 
 
+# -- evalkit on the executors ---------------------------------------------------------------
+
+def _is_connect(obj):
+    """``obj`` (a session or a DataFrame) belongs to a Spark Connect client."""
+    return type(obj).__module__.startswith("pyspark.sql.connect")
+
+
+_SHIPPED = {}   # the zip built by ship(), and the sessions it was added to
+
+
+def _evalkit_zip():
+    """evalkit's Python files in one zip (built once per process, named by its content)."""
+    import hashlib
+    import zipfile
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent
+    files = sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts)
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(str(f.relative_to(package)).encode() + f.read_bytes())
+    path = Path(tempfile.gettempdir()) / f"evalkit-{digest.hexdigest()[:12]}.zip"
+    if not path.exists():
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as z:
+            for f in files:
+                z.write(f, Path("evalkit") / f.relative_to(package))
+        os.replace(partial, path)
+    return str(path)
+
+
+def ship(spark):
+    """Send evalkit to the executors of ``spark``, for a cluster whose Python lacks it.
+
+    The functions that :func:`binary_metrics` runs on the executors (the
+    bucket sweep, the per-partition counts) are evalkit's, so the executors'
+    Python must import evalkit. Either install evalkit there (with numpy,
+    pandas and pyarrow, which they need anyway), or call ``ship(spark)``
+    once per session: evalkit's Python files are zipped once (a few hundred
+    kB, named by their content) and added to the session as a Python file
+    -- ``SparkContext.addPyFile`` on a classic session,
+    ``SparkSession.addArtifacts(path, pyfile=True)`` on a Spark Connect
+    session -- which puts it on the executors' ``sys.path``. A second call
+    for the same session adds nothing.
+
+    Parameters
+    ----------
+    spark : pyspark.sql.SparkSession
+        Classic or Spark Connect.
+
+    Returns
+    -------
+    str
+        The zip's path.
+
+    Examples
+    --------
+    >>> import evalkit.spark as eks
+    >>> spark = SparkSession.builder.remote("sc://cluster:15002").getOrCreate()   # doctest: +SKIP
+    >>> eks.ship(spark)                                                # doctest: +SKIP
+    '/tmp/evalkit-3f0c8a1d2b4e.zip'
+    """
+    path = _evalkit_zip()
+    key = (spark.session_id if _is_connect(spark) else id(spark.sparkContext), path)
+    if key not in _SHIPPED:
+        if _is_connect(spark):
+            spark.addArtifacts(path, pyfile=True)
+        else:
+            spark.sparkContext.addPyFile(path)
+        _SHIPPED[key] = True
+    return path
+
+
+@contextlib.contextmanager
+def _on_executors():
+    """A Spark action running evalkit's functions: a missing evalkit said plainly."""
+    try:
+        yield
+    except Exception as e:
+        if "No module named 'evalkit'" not in str(e):
+            raise
+        raise ModuleNotFoundError(
+            "evalkit is not installed on the Spark executors, which run evalkit's functions "
+            "here: install evalkit in the executors' Python (spark.pyspark.python), or call "
+            "evalkit.spark.ship(spark) once to send it with the session", name="evalkit") from e
+
+
 # -- checking a DataFrame's columns ------------------------------------------------------
 
 _NUMERIC = ("ByteType", "ShortType", "IntegerType", "LongType", "FloatType", "DoubleType",
@@ -188,33 +279,44 @@ def _type_name(dtype):
     return type(dtype).__name__
 
 
-def _check_df(df, name="df"):
-    from pyspark.sql import DataFrame
+def _is_dataframe(df):
+    try:
+        from pyspark.sql import DataFrame
+    except ImportError:
+        return False
+    return isinstance(df, DataFrame)
 
-    if not isinstance(df, DataFrame):
-        raise TypeError(f"{name} must be a pyspark.sql.DataFrame, got {type(df).__name__}")
 
+def _column(df, arg, col, kinds=None, what="", of="the DataFrame", elements=None):
+    """The type of column ``col`` (given as argument ``arg``), or a ValueError naming both.
 
-def _column(df, arg, col, kinds, what):
-    """The type of column ``col`` (given as argument ``arg``), or a ValueError naming both."""
-    if not isinstance(col, str):
-        raise TypeError(f"{arg} must be a column name (str), got {col!r}")
+    ``kinds``: the allowed type names; ``elements``: those of an array's elements.
+    """
     fields = {f.name: f.dataType for f in df.schema.fields}
-    if col not in fields:
-        raise ValueError(f"{arg} {col!r} is not a column of the DataFrame; "
-                         f"its columns are {list(fields)}")
-    dtype = fields[col]
-    if kinds is not None and _type_name(dtype) not in kinds:
-        raise ValueError(f"{arg} {col!r} must hold {what}, but its type is "
-                         f"{dtype.simpleString()}")
+    dtype = fields.get(col)
+    _raise_first([
+        (dtype is None, f"{arg} {col!r} is not a column of {of}; its columns are {list(fields)}"),
+        (dtype is not None and (kinds and _type_name(dtype) not in kinds or elements and _type_name(
+            dtype.elementType) not in elements),
+         f"{arg} {col!r} must hold {what}, but its type is "
+         f"{dtype.simpleString() if dtype is not None else ''}"),
+    ])
     return dtype
 
 
+def _same_kind(a, b):
+    """``(arg, col, type)`` pairs ``a``, ``b``: both numbers or both not, else a ValueError."""
+    _raise_first([((_type_name(a[2]) in _NUMERIC) != (_type_name(b[2]) in _NUMERIC),
+                   f"{a[0]} {a[1]!r} ({a[2].simpleString()}) and {b[0]} {b[1]!r} "
+                   f"({b[2].simpleString()}) must hold the same kind of labels or item ids "
+                   "(both numbers or both strings)")])
+
+
 def _raise_first(problems):
-    """Raise the first ``(count, message)`` whose count is non-zero."""
+    """Raise the first ``(count, message)`` whose count is non-zero ({count} in it: the count)."""
     for count, message in problems:
         if count:
-            raise ValueError(message.format(count=int(count)))
+            raise ValueError(message.replace("{count}", str(int(count))))
 
 
 def _count_if(cond):
@@ -318,7 +420,7 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
     here, with the same numbers. The two areas are computed on the executors
     (one job for both; only a few numbers per bucket reach the driver); the
     first method that needs the curve itself (``thresholds``, ``roc``, ``pr``,
-    ``*_by_threshold``, ``sweep``) collects its points once -- every distinct
+    ``*ByThreshold``, ``sweep``) collects its points once -- every distinct
     score with ``num_bins=0``, about ``num_bins`` points otherwise -- and from
     then on everything is numpy on the driver.
 
@@ -334,12 +436,7 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
 
     def __init__(self, plan):
         self._plan = plan
-        self.num_bins = plan["num_bins"]
-        self.bin_threshold = "last"
-        self.pr_first_point = "spark"
-        self.num_partitions = 1          # the mirror's one-partition semantics
-        self._binned = None
-        self._partition_rows = None
+        self.num_bins, self.zero_weight = plan["num_bins"], plan["zero_weight"]
         self.n_pos, self.n_neg = plan["totals"][:2]
         self._sweep = None
         self._areas = None
@@ -389,7 +486,8 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
             self._areas = _areas_on_executors(self._plan)
         return self._areas
 
-    def area_under_roc(self):
+    @property
+    def areaUnderROC(self):
         """Area under the ROC curve by trapezoids, as Spark's ``areaUnderROC``.
 
         Computed on the executors (each bucket sums its trapezoids; the driver
@@ -397,16 +495,17 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         collected, when it is the numpy mirror's computation on it.
         """
         if self._sweep is not None or self.path == "grouped":
-            return super().area_under_roc()
+            return super().areaUnderROC
         return self._cluster_areas()[0]
 
-    def area_under_pr(self):
+    @property
+    def areaUnderPR(self):
         """Area under the PR curve by trapezoids, as Spark's ``areaUnderPR``.
 
-        Computed on the executors, as :meth:`area_under_roc`.
+        Computed on the executors, as :attr:`areaUnderROC`.
         """
         if self._sweep is not None or self.path == "grouped":
-            return super().area_under_pr()
+            return super().areaUnderPR
         return self._cluster_areas()[1]
 
 
@@ -467,27 +566,20 @@ def _prepare_buckets(plan):
 
 def _grouped(plan, mode):
     """The DataFrame of bucket results (``mode`` "areas" or "curve")."""
-    from pyspark.sql import types as T
-
     _prepare_buckets(plan)
-    weighted = plan["weighted"]
     fn = functools.partial(_bucket_points, offsets=plan["offsets"], totals=plan["totals"],
-                           num_bins=plan["num_bins"], weighted=weighted, mode=mode,
+                           num_bins=plan["num_bins"], weighted=plan["weighted"], mode=mode,
                            first_bucket=plan["first_bucket"])
-    count_type = T.DoubleType() if weighted else T.LongType()
-    if mode == "curve":
-        schema = T.StructType([T.StructField("b", T.IntegerType()),
-                               T.StructField("t", T.DoubleType()),
-                               T.StructField("tp", count_type), T.StructField("fp", count_type)])
-    else:
-        d = T.DoubleType()
-        schema = T.StructType(
-            [T.StructField("b", T.IntegerType()), T.StructField("n", T.LongType()),
-             T.StructField("first", T.BooleanType())]
-            + [T.StructField(c, d) for c in ("roc", "pr", "fpr0", "tpr0", "prec0",
-                                              "fpr1", "tpr1", "prec1")])
-    rows = plan["rows"]
-    return rows.groupBy(_BUCKET).applyInArrow(fn, schema)
+    schema = ("b int, " + _counts_schema(plan) if mode == "curve" else
+              "b int, n long, first boolean, " + ", ".join(
+                  f"{c} double" for c in ("roc", "pr", "fpr0", "tpr0", "prec0", "fpr1", "tpr1",
+                                          "prec1")))
+    return plan["rows"].groupBy(_BUCKET).applyInArrow(fn, schema)
+
+
+def _counts_schema(plan):
+    count = "double" if plan["weighted"] else "long"
+    return f"t double, tp {count}, fp {count}"
 
 
 def _partition_counts(batches, *, weighted):
@@ -504,36 +596,18 @@ def _partition_counts(batches, *, weighted):
     table = pa.concat_tables(tables)
     if table.num_rows == 0:
         return
-    s = table.column(0).to_numpy()
-    pos_w = table.column(1).to_numpy()
-    neg_w = table.column(2).to_numpy()
-    if not weighted:
-        local = _sweep_unweighted(pos_w.astype(bool), s)
-        thresholds = local.thresholds
-        tps = np.diff(local.tps, prepend=0)
-        fps = np.diff(local.fps, prepend=0)
-        count = pa.int64()
-    else:
-        order = np.argsort(-s, kind="stable")
-        ss = s[order]
-        starts = np.r_[0, np.flatnonzero(ss[1:] != ss[:-1]) + 1]
-        thresholds = ss[starts]
-        tps = np.add.reduceat(pos_w[order], starts)
-        fps = np.add.reduceat(neg_w[order], starts)
-        count = pa.float64()
-    out = pa.table({"t": pa.array(thresholds, type=pa.float64()),
-                    "tp": pa.array(tps, type=count), "fp": pa.array(fps, type=count)})
-    yield from out.to_batches()
+    s, pos_w, neg_w = (table.column(i).to_numpy() for i in range(3))
+    local = (_sweep_from_counts(s, pos_w, neg_w, 0, 0, True) if weighted else
+             _sweep_unweighted(pos_w.astype(bool), s))
+    count = pa.float64() if weighted else pa.int64()
+    yield from pa.table({"t": pa.array(local.thresholds, type=pa.float64()),
+                         "tp": pa.array(np.diff(local.tps, prepend=0), type=count),
+                         "fp": pa.array(np.diff(local.fps, prepend=0), type=count)}).to_batches()
 
 
 def _collect_exact_sweep(plan):
     """The exact sweep: counts per distinct score made in each partition, added on the driver."""
-    from pyspark.sql import types as T
-
     weighted = plan["weighted"]
-    count_type = T.DoubleType() if weighted else T.LongType()
-    schema = T.StructType([T.StructField("t", T.DoubleType()),
-                           T.StructField("tp", count_type), T.StructField("fp", count_type)])
     if plan["ties"]:  # few distinct scores: Spark's own hash aggregation, map-side combined
         from pyspark.sql import functions as F
 
@@ -541,7 +615,8 @@ def _collect_exact_sweep(plan):
                  .toArrow())
     else:  # distinct scores: each partition counts its own in numpy, no shuffle
         fn = functools.partial(_partition_counts, weighted=weighted)
-        table = plan["counted"].mapInArrow(fn, schema).toArrow()
+        with _on_executors():
+            table = plan["counted"].mapInArrow(fn, _counts_schema(plan)).toArrow()
     n_pos, n_neg, _ = plan["totals"]
     return _sweep_from_counts(table.column(0).to_numpy(), table.column("tp").to_numpy(),
                               table.column("fp").to_numpy(), n_pos, n_neg, weighted)
@@ -550,7 +625,8 @@ def _collect_exact_sweep(plan):
 def _collect_sweep(plan):
     if plan["num_bins"] == 0:
         return _collect_exact_sweep(plan)
-    table = _grouped(plan, "curve").toArrow()
+    with _on_executors():
+        table = _grouped(plan, "curve").toArrow()
     b = table.column("b").to_numpy()
     order = np.argsort(b, kind="stable")
     thresholds = table.column("t").to_numpy()[order]
@@ -563,7 +639,8 @@ def _collect_sweep(plan):
 
 
 def _areas_on_executors(plan):
-    rows = sorted(_grouped(plan, "areas").collect(), key=lambda r: r["b"])
+    with _on_executors():
+        rows = sorted(_grouped(plan, "areas").collect(), key=lambda r: r["b"])
     rows = [r for r in rows if r["n"] > 0]
     roc = pr = 0.0
     prev_roc = prev_pr = None
@@ -581,7 +658,17 @@ def _areas_on_executors(plan):
     return float(roc), float(pr)
 
 
-def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None, num_bins=0):
+_DF = Satisfies(lambda v: _is_dataframe(v), "a pyspark.sql.DataFrame")
+_COLUMN = Satisfies(lambda v: isinstance(v, str), "a column name (str)")
+_NUM_BINS = Integer(0, meaning="0 means no down-sampling")
+ZERO_WEIGHTS = Options({"keep": "Spark: a row of weight 0 still makes its score a threshold",
+                        "drop": "scikit-learn: rows of weight 0 are left out"})
+
+
+@validate_params(df=_DF, label_col=_COLUMN, score_col=_COLUMN, weight_col=[None, _COLUMN],
+                 num_bins=_NUM_BINS, zero_weight=ZERO_WEIGHTS)
+def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None, num_bins=0,
+                   zero_weight="keep"):
     """Spark MLlib's ``BinaryClassificationMetrics`` on a DataFrame, computed as counts.
 
     Every distinct score ``t`` (highest first) is a threshold; ``TP(t)`` and
@@ -629,6 +716,10 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
         numpy mirror does on one partition (Spark cuts its chunks within each
         partition of its own sort, so on several partitions its points move
         with the partitioning; these do not).
+    zero_weight : {"keep", "drop"}, default "keep"
+        With ``weight_col``: ``"keep"`` (Spark) lets a row of weight 0 make
+        its score a threshold (its counts add nothing); ``"drop"``
+        (scikit-learn's curves) leaves such rows out first.
 
     Returns
     -------
@@ -655,8 +746,6 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
     >>> m.f_measure_by_threshold()[:, 1].tolist()                         # doctest: +SKIP
     [0.16666666666666669, 0.7058823529411764, 1.0, 0.19819819819819817]
     """
-    _check_df(df)
-    num_bins = check_integer(num_bins, "num_bins", meaning="0 means no down-sampling")
     from pyspark.sql import functions as F
 
     _column(df, "score_col", score_col, _NUMERIC, "numbers")
@@ -669,6 +758,8 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
     y = F.col(label_col).cast("double")
     w = F.col(weight_col).cast("double") if weighted else None
     base = df.select(s.alias(_S), y.alias(_Y), *([w.alias(_W)] if weighted else []))
+    if weighted and zero_weight == "drop":   # null and NaN weights stay, for the checks
+        base = base.where(F.coalesce(F.col(_W) != 0.0, F.lit(True)))
     S, Y = F.col(_S), F.col(_Y)
 
     count_if = _count_if
@@ -708,8 +799,9 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
     if exact is None:
         # the distinct scores, estimated from 1 score in _HLL_SAMPLE (chosen by hash)
         sampled = F.when(F.xxhash64(S) % _HLL_SAMPLE == 0, S)
-        first = base.agg(*aggs, F.approx_count_distinct(sampled, 0.05).alias("nd")) \
-            .collect()[0]
+        first = base.withColumn("__evalkit_part", F.spark_partition_id()).agg(
+            *aggs, F.approx_count_distinct(sampled, 0.05).alias("nd"),
+            F.max("__evalkit_part").alias("parts")).collect()[0]
 
     sc, lc, wc = f"score_col {score_col!r}", f"label_col {label_col!r}", f"weight_col {weight_col!r}"
     problems = [
@@ -744,7 +836,7 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
         pos = Y.cast("long")
         neg = (F.lit(1) - Y).cast("long")
     plan = {"n": n, "totals": (n_pos, n_neg, 0), "num_bins": num_bins,
-            "weighted": weighted, "num_distinct": None}
+            "weighted": weighted, "num_distinct": None, "zero_weight": zero_weight}
     if exact is not None:
         sweep = _sweep_from_counts(exact.column(_S).to_numpy(), exact.column("pos").to_numpy(),
                                    exact.column("neg").to_numpy(), n_pos, n_neg, weighted)
@@ -754,8 +846,8 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
     counted = base.select(S, pos.alias("p"), neg.alias("q"))
     # many ties (rounded scores): count per distinct score first, map-side, in the JVM
     ties = first["nd"] is not None and first["nd"] * _HLL_SAMPLE < n / 4
-    plan.update(path="buckets", counted=counted, ties=ties,
-                parallelism=df.sparkSession.sparkContext.defaultParallelism)
+    # the input's partitions (from the first job: no sparkContext, which Spark Connect lacks)
+    plan.update(path="buckets", counted=counted, ties=ties, parallelism=int(first["parts"]) + 1)
     return SparkBinaryClassificationMetrics(plan)
 
 
@@ -825,8 +917,6 @@ class SparkClassCounts:
         Each cell of the confusion table becomes one ``(prediction, label,
         weight = count)`` row: Spark's weighted counts are those very sums.
         """
-        from .mllib import MulticlassMetrics
-
         if self.labels.dtype.kind not in "biuf":
             raise ValueError("multiclass_metrics needs numeric labels, as Spark's "
                              f"MulticlassMetrics; the labels are {self.labels.tolist()}")
@@ -840,38 +930,27 @@ class SparkClassCounts:
         c = self.counts
         return float(c.tp.sum() / c.total)
 
+    @validate_params(digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION)
     def classification_report(self, *, target_names=None, digits=2, output_dict=False,
-                              zero_division="warn", output=None):
+                              zero_division="warn"):
         """:func:`evalkit.classification_report` on these counts (every class shown)."""
-        from .report import _rows, render_report
-
-        zero_division = check_zero_division(zero_division)
-        digits = check_digits(digits)
-        output = check_output(output, output_dict)
         c = self.counts
         tp, predicted, support = c.tp, c.predicted, c.support
-        if tp.sum() == 0:
+        if tp.sum() == 0:   # scikit-learn's counts turn float when no sample is correct
             tp, predicted, support = (x.astype(float) for x in (tp, predicted, support))
-        if target_names is None:
-            names = ["%s" % label for label in c.labels]
-        else:
-            names = check_target_names(target_names, len(c.labels), strict=True,
-                                       classes=c.labels.tolist())
-        p, r, f, s, averages = _rows(tp, predicted, support, zero_division=zero_division,
-                                     micro_heading="accuracy")
-        return render_report(names, p, r, f, s, averages, digits=digits, output=output)
+        names = (["%s" % label for label in c.labels] if target_names is None else
+                 check_target_names(target_names, len(c.labels), strict=True,
+                                    classes=c.labels.tolist()))
+        return report_from_counts(names, tp, predicted, support, zero_division=zero_division,
+                                  digits=digits, output_dict=output_dict)
 
+    @validate_params(beta=BETA, average=Options((None, "micro", "macro", "weighted")),
+                     zero_division=ZERO_DIVISION)
     def precision_recall_fscore_support(self, *, beta=1.0, average=None, zero_division="warn"):
         """:func:`evalkit.precision_recall_fscore_support` on these counts (every class)."""
-        from ._validation import check_average, check_beta
-        from .classification import _scores_from_counts
-
-        zero_division = check_zero_division(zero_division)
-        check_average(average, (None, "micro", "macro", "weighted"))
-        beta = check_beta(beta)
         c = self.counts
-        return _scores_from_counts(c.tp, c.predicted, c.support, beta=beta, average=average,
-                                   zero_division=zero_division, stacklevel=4)
+        return prf(c.tp, c.predicted, c.support, beta=beta, average=average,
+                   zero_division=zero_division)
 
 
 def _labels_array(values):
@@ -881,6 +960,7 @@ def _labels_array(values):
     return arr
 
 
+@validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN)
 def classification_counts(df, label_col="label", prediction_col="prediction"):
     """Per-class counts of a classifier's predictions, by one ``groupBy`` on the cluster.
 
@@ -908,26 +988,21 @@ def classification_counts(df, label_col="label", prediction_col="prediction"):
     >>> classification_counts(df).confusion_matrix().tolist()                       # doctest: +SKIP
     [[1, 0], [1, 1]]
     """
-    _check_df(df)
     from pyspark.sql import functions as F
 
-    lt = _column(df, "label_col", label_col, None, "labels")
-    pt = _column(df, "prediction_col", prediction_col, None, "labels")
-    kinds = {"label": lt, "prediction": pt}
-    numeric = {k: _type_name(v) in _NUMERIC for k, v in kinds.items()}
-    if numeric["label"] != numeric["prediction"]:
-        raise ValueError(f"label_col {label_col!r} ({lt.simpleString()}) and prediction_col "
-                         f"{prediction_col!r} ({pt.simpleString()}) must hold the same kind of "
-                         "labels (both numbers or both strings)")
+    _same_kind(("label_col", label_col, _column(df, "label_col", label_col)),
+               ("prediction_col", prediction_col, _column(df, "prediction_col", prediction_col)))
     rows = (df.groupBy(F.col(label_col).alias("t"), F.col(prediction_col).alias("p"))
             .count().collect())
-    if not rows:
-        raise ValueError("df is empty: classification_counts needs at least one row")
-    for r in rows:
-        for key, arg, col in (("t", "label_col", label_col), ("p", "prediction_col", prediction_col)):
-            v = r[key]
-            if v is None or (isinstance(v, float) and not np.isfinite(v)):
-                raise ValueError(f"{arg} {col!r} contains {'null' if v is None else v} values")
+
+    def bad(key):   # null, NaN or infinite labels
+        return [r[key] for r in rows if r[key] is None or (isinstance(r[key], float)
+                                                            and not np.isfinite(r[key]))]
+    _raise_first([(not rows, "df is empty: classification_counts needs at least one row")]
+                 + [(len(bad(key)), f"{arg} {col!r} contains {{count}} distinct null, NaN or "
+                     "infinite values")
+                    for key, arg, col in (("t", "label_col", label_col),
+                                          ("p", "prediction_col", prediction_col))])
     values = sorted({r["t"] for r in rows} | {r["p"] for r in rows})
     labels = _labels_array(values)
     index = {v: i for i, v in enumerate(values)}
@@ -940,8 +1015,10 @@ def classification_counts(df, label_col="label", prediction_col="prediction"):
 # -- top-k -------------------------------------------------------------------------------
 
 
+@validate_params(df=_DF, label_col=_COLUMN, topk_col=_COLUMN, k=K, digits=DIGITS,
+                 output_dict=Bool(), zero_division=ZERO_DIVISION)
 def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None, digits=2,
-                output_dict=False, zero_division=0.0, output=None):
+                output_dict=False, zero_division=0.0):
     """:func:`evalkit.topk_report` over a DataFrame with an array column of ranked labels.
 
     For class c: ``tp_c`` = rows of class c whose first ``k`` labels contain c,
@@ -958,12 +1035,12 @@ def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None,
     topk_col : str
         An array column, most likely label first, at least ``k`` long in every row.
     k : int
-    target_names, digits, output_dict, zero_division, output
+    target_names, digits, output_dict, zero_division
         As :func:`evalkit.topk_report`.
 
     Returns
     -------
-    str, dict or pandas.DataFrame
+    str or dict
 
     Examples
     --------
@@ -971,19 +1048,11 @@ def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None,
     >>> df = session().createDataFrame([(0, [0, 1]), (1, [0, 2])], ["label", "topk"])  # doctest: +SKIP
     >>> print(topk_report(df, k=2))                                             # doctest: +SKIP
     """
-    _check_df(df)
-    k = check_integer(k, "k", minimum=1)
-    zero_division = check_zero_division(zero_division)
-    digits = check_digits(digits)
-    output = check_output(output, output_dict)
     from pyspark.sql import functions as F
 
-    lt = _column(df, "label_col", label_col, None, "labels")
-    at = _column(df, "topk_col", topk_col, ("ArrayType",), "arrays of labels")
-    et = at.elementType
-    if (_type_name(lt) in _NUMERIC) != (_type_name(et) in _NUMERIC):
-        raise ValueError(f"topk_col {topk_col!r} holds {et.simpleString()} labels but label_col "
-                         f"{label_col!r} holds {lt.simpleString()}: they must be the same kind")
+    lt = _column(df, "label_col", label_col)
+    et = _column(df, "topk_col", topk_col, ("ArrayType",), "arrays of labels").elementType
+    _same_kind(("label_col", label_col, lt), ("topk_col", topk_col, et))
     label = F.col(label_col)
     if _type_name(lt) in _NUMERIC and _type_name(et) in _NUMERIC:
         label = label.cast("double")
@@ -1007,16 +1076,13 @@ def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None,
                  F.sum("e.hit").alias("hit"), F.sum("e.short").alias("short"),
                  F.sum("e.null").alias("null"))
             .collect())
-    if not rows:
-        raise ValueError("df is empty: topk_report needs at least one row")
-    short = sum(r["short"] for r in rows)
-    if short:
-        raise ValueError(f"topk_col {topk_col!r} has {short} rows with fewer than k={k} labels "
-                         "(or null)")
-    if sum(r["null"] for r in rows):
-        raise ValueError(f"label_col {label_col!r} contains null values")
-    if any(r["c"] is None for r in rows):
-        raise ValueError(f"topk_col {topk_col!r} contains null labels")
+    _raise_first([
+        (not rows, "df is empty: topk_report needs at least one row"),
+        (sum(r["short"] for r in rows),
+         f"topk_col {topk_col!r} has {{count}} rows with fewer than k={k} labels (or null)"),
+        (sum(r["null"] for r in rows), f"label_col {label_col!r} contains {{count}} null values"),
+        (any(r["c"] is None for r in rows), f"topk_col {topk_col!r} contains null labels"),
+    ])
     rows = sorted(rows, key=lambda r: r["c"])
     labels = _labels_array([r["c"] for r in rows])
     if labels.dtype.kind == "f" and all(float(v).is_integer() for v in labels) \
@@ -1025,11 +1091,10 @@ def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None,
     tp = np.array([r["hit"] for r in rows], dtype=np.int64)
     predicted = np.array([r["pred"] for r in rows], dtype=np.int64)
     support = np.array([r["sup"] for r in rows], dtype=np.int64)
-    from .topk import _report_from_counts
-
-    return _report_from_counts(ClassCounts(labels, tp, predicted, support, int(support.sum())),
-                               k, target_names=target_names, digits=digits, output=output,
-                               zero_division=zero_division)
+    return topk_report_from_counts(
+        ClassCounts(labels, tp, predicted, support, int(support.sum())), k,
+        target_names=target_names, digits=digits, output_dict=output_dict,
+        zero_division=zero_division)
 
 
 # -- ranking -----------------------------------------------------------------------------
@@ -1038,8 +1103,10 @@ RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "n
                    "mean_reciprocal_rank", "hit_rate_at_k")
 
 
+@validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN, weight_col=[None, _COLUMN],
+                 user_col=[None, _COLUMN])
 def regression_metrics(df, *, label_col="label", prediction_col="prediction", weight_col=None,
-                       rating_range=None, group_col=None):
+                       rating_range=None, user_col=None, group_col=None):
     """MAE, MSE, RMSE (and NMAE) of predicted ratings in a DataFrame, from sums made on the cluster.
 
     One aggregation computes ``W = Σ w``, ``A = Σ w |ŷ − y|`` and
@@ -1051,8 +1118,8 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
 
     With ``rating_range=(lo, hi)`` the result also has ``nmae`` = MAE / (hi − lo)
     over all ratings (:func:`evalkit.normalized_mean_absolute_error`), and
-    labels outside the range are an error. With ``group_col`` too (the user
-    of each rating), the sums are made per group in the same one
+    labels outside the range are an error. With ``user_col`` too (the user
+    of each rating), the sums are made per user in the same one
     aggregation and ``nmae`` is the mean of the users' NMAEs -- every user
     counts once, as in the recommender-metrics post -- while MAE, MSE and
     RMSE stay over all ratings (the groups' sums add up to them).
@@ -1065,8 +1132,10 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     weight_col : str, optional
         Numeric, finite, >= 0, not all zero.
     rating_range : (float, float), optional
-    group_col : str, optional
-        Needs ``rating_range``; every group needs a non-zero weight.
+    user_col : str, optional
+        The user of each rating (as in :func:`lists_from_long`); needs
+        ``rating_range``; every user needs a non-zero weight. ``group_col``
+        is its former name, still accepted.
 
     Returns
     -------
@@ -1078,7 +1147,7 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     ValueError
         Naming the column: missing or non-numeric (before any job), null,
         NaN or infinite values, negative weights, no rows, labels outside
-        ``rating_range``, a group whose weights are all zero (from the job).
+        ``rating_range``, a user whose weights are all zero (from the job).
 
     Examples
     --------
@@ -1089,9 +1158,7 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     """
     from pyspark.sql import functions as F
 
-    from .regression import _errors_from_sums
-
-    _check_df(df)
+    group_col = user_col if user_col is not None else group_col
     lo = hi = None
     if rating_range is not None:
         lo, hi = check_rating_range(rating_range)
@@ -1100,9 +1167,9 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     if weight_col is not None:
         _column(df, "weight_col", weight_col, _NUMERIC, "numbers")
     if group_col is not None:
-        _column(df, "group_col", group_col, None, None)
+        _column(df, "user_col", group_col, None, None)
         if rating_range is None:
-            raise ValueError("group_col needs rating_range: the per-group error is the NMAE")
+            raise ValueError("user_col needs rating_range: the per-user error is the NMAE")
     y = F.col(label_col).cast("double")
     p = F.col(prediction_col).cast("double")
     w = F.col(weight_col).cast("double") if weight_col is not None else F.lit(1.0)
@@ -1137,18 +1204,21 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
          + repr((lo, hi)) + ": give the scale the ratings are on"),
     ])
     width = None if lo is None else hi - lo
-    out = _errors_from_sums(total["W"], total["A"], total["S"], width=width)
+    out = errors_from_sums(total["W"], total["A"], total["S"], width=width)
     if grouped:
         weights = np.array([r["W"] for r in rows], dtype=float)
         if (weights == 0).any():
             first = rows[int(np.argmax(weights == 0))][group_col]
-            raise ValueError(f"{wc} is zero for every rating of group {first!r}: its error is "
+            raise ValueError(f"{wc} is zero for every rating of user {first!r}: its error is "
                              "undefined")
-        mae = np.array([r["A"] for r in rows], dtype=float) / weights
-        out["nmae"] = float((mae / width).mean())
+        per_user = errors_from_sums(weights, np.array([r["A"] for r in rows], dtype=float),
+                                    width=width)
+        out["nmae"] = float(per_user["nmae"].mean())
     return out
 
 
+@validate_params(df=_DF, ranked_col=_COLUMN, relevant_col=_COLUMN, k=[None, K],
+                 relevance_col=[None, _COLUMN])
 def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, relevance_col=None):
     """Per-user hits of ranked lists held in a DataFrame, found on the cluster.
 
@@ -1187,24 +1257,15 @@ def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, re
     -------
     evalkit.RankingHits
     """
-    _check_df(df)
-    if k is not None:
-        k = check_integer(k, "k", minimum=1)
     from pyspark.sql import functions as F
-
-    from ._counts import RankingHits
 
     rt = _column(df, "ranked_col", ranked_col, ("ArrayType",), "arrays of item ids")
     tt = _column(df, "relevant_col", relevant_col, ("ArrayType",), "arrays of item ids")
-    if (_type_name(rt.elementType) in _NUMERIC) != (_type_name(tt.elementType) in _NUMERIC):
-        raise ValueError(f"ranked_col {ranked_col!r} ({rt.simpleString()}) and relevant_col "
-                         f"{relevant_col!r} ({tt.simpleString()}) hold different kinds of item "
-                         "ids: no item could ever be a hit")
+    _same_kind(("ranked_col", ranked_col, rt.elementType),
+               ("relevant_col", relevant_col, tt.elementType))
     if relevance_col is not None:
-        gt = _column(df, "relevance_col", relevance_col, ("ArrayType",), "arrays of grades")
-        if _type_name(gt.elementType) not in _NUMERIC:
-            raise ValueError(f"relevance_col {relevance_col!r} must hold arrays of numbers, but "
-                             f"its type is {gt.simpleString()}")
+        _column(df, "relevance_col", relevance_col, ("ArrayType",), "arrays of numbers",
+                elements=_NUMERIC)
     ranked = F.coalesce(F.col(ranked_col), F.array().cast(rt))
     given = F.coalesce(F.col(relevant_col), F.array().cast(tt))
     relevant = F.array_distinct(given)
@@ -1275,8 +1336,11 @@ def _padded(column):
     return out
 
 
+@validate_params(k=K, metrics=Satisfies(
+    lambda v: not isinstance(v, str) and set(v) <= set(RANKING_METRICS),
+    f"a sequence of names among {list(RANKING_METRICS)}"))
 def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", convention="evalkit",
-                    metrics=RANKING_METRICS, relevance_col=None):
+                    metrics=RANKING_METRICS, relevance_col=None, zero_division=None):
     """Ranking metrics of a recommender whose lists live in a DataFrame (one row per user).
 
     The per-user hits are found on the cluster (:func:`ranking_hits`), then
@@ -1304,6 +1368,9 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
         Any of ``RANKING_METRICS``.
     relevance_col : str, optional
         An array column of grades, one per item of ``relevant_col``.
+    zero_division : optional
+        The value of a user with no relevant items, as in :mod:`evalkit.ranking`
+        (None: the convention's rule).
 
     Returns
     -------
@@ -1321,25 +1388,14 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
     """
     from . import ranking as rk
 
-    k = check_integer(k, "k", minimum=1)
-    unknown = [m for m in metrics if m not in RANKING_METRICS]
-    if unknown:
-        raise ValueError(f"metrics must be among {list(RANKING_METRICS)}; got {unknown}")
     hits = ranking_hits(df, ranked_col=ranked_col, relevant_col=relevant_col, k=k,
                         relevance_col=relevance_col)
-    call = {
-        "precision_at_k": lambda: rk.precision_at_k(hits, None, k, convention=convention),
-        "recall_at_k": lambda: rk.recall_at_k(hits, None, k, convention=convention),
-        "mean_average_precision": lambda: rk.mean_average_precision(hits, None, k,
-                                                                    convention=convention),
-        "ndcg_at_k": lambda: rk.ndcg_at_k(hits, None, k, convention=convention),
-        "mean_reciprocal_rank": lambda: rk.mean_reciprocal_rank(hits, None, k=k,
-                                                                convention=convention),
-        "hit_rate_at_k": lambda: rk.hit_rate_at_k(hits, None, k, convention=convention),
-    }
-    return {m: call[m]() for m in metrics}
+    kw = {"convention": convention, "zero_division": zero_division}
+    return {m: getattr(rk, m)(hits, None, k, **kw) for m in metrics}
 
 
+@validate_params(predictions=_DF, truth=_DF, user_col=_COLUMN, item_col=_COLUMN,
+                 score_col=_COLUMN, k=[None, K], grade_col=[None, _COLUMN])
 def lists_from_long(predictions, truth, *, user_col="user", item_col="item", score_col="score",
                     k=None, grade_col=None):
     """Long ``(user, item, score)`` predictions and ``(user, item)`` truth -> one row per user.
@@ -1356,22 +1412,18 @@ def lists_from_long(predictions, truth, *, user_col="user", item_col="item", sco
     given-order ideal DCG is the sorted one (pass
     ``relevance_col="relevance"`` to :func:`ranking_metrics`).
     """
-    _check_df(predictions, "predictions")
-    _check_df(truth, "truth")
     from pyspark.sql import functions as F
 
     for frame_, name in ((predictions, "predictions"), (truth, "truth")):
         for arg, col in (("user_col", user_col), ("item_col", item_col)):
-            fields = [f.name for f in frame_.schema.fields]
-            if col not in fields:
-                raise ValueError(f"{arg} {col!r} is not a column of {name}; its columns are {fields}")
-    _column(predictions, "score_col", score_col, _NUMERIC, "numbers")
+            _column(frame_, arg, col, of=name)
+    _column(predictions, "score_col", score_col, _NUMERIC, "numbers", of="predictions")
     ordered = F.sort_array(F.collect_list(F.struct(
         F.col(score_col).cast("double").alias("s"), F.col(item_col).alias("i"))), asc=False)
     ranked = F.transform(ordered, lambda x: x["i"])
     lists = predictions.groupBy(user_col).agg(ranked.alias("ranked"))
     if k is not None:
-        lists = lists.select(user_col, F.slice("ranked", 1, check_integer(k, "k", minimum=1))
+        lists = lists.select(user_col, F.slice("ranked", 1, k)
                              .alias("ranked"))
     if grade_col is None:
         rel = truth.groupBy(user_col).agg(F.collect_set(item_col).alias("relevant"))
@@ -1413,9 +1465,16 @@ def jvm_curve(metrics, name, *args):
     ndarray of shape (m, 2)
     """
     from pyspark import SparkContext
+    from pyspark.sql.utils import is_remote
+
+    if is_remote() or SparkContext._active_spark_context is None:
+        raise RuntimeError(
+            "jvm_curve reads Spark's JVM objects through py4j, which a Spark Connect session "
+            "does not have: use evalkit.spark.binary_metrics(df), whose roc(), pr() and "
+            "*ByThreshold curves are Spark's, computed from the DataFrame")
     from pyspark.mllib.common import _java2py
 
-    sc = SparkContext.getOrCreate()
+    sc = SparkContext._active_spark_context
     java = getattr(metrics, "_java_model", metrics)
     rdd = getattr(java, name)(*args).toJavaRDD()
     pairs = sc._jvm.org.apache.spark.api.java.JavaPairRDD.fromJavaRDD(rdd)

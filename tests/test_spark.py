@@ -7,10 +7,18 @@ numBins, curves reached through the JVM object and converted in bulk),
 collected data. One SparkSession for the whole run (``spark`` fixture, session
 scope); skipped without pyspark or Java -- except under ``CI=true``, where a
 missing Spark fails. Data stay small: a few hundred rows per case.
+
+The parity tests take ``any_spark`` (tests/conftest.py): each runs on a local
+classic session, on Spark Connect and on a standalone cluster whose executors
+lack evalkit (shipped with ``evalkit.spark.ship``), and must give the numpy
+mirror's numbers on all three; the oracles that need the JVM (py4j) run on the
+local session. Connect and the cluster run a representative subset of the
+randomized cases (seeds marked below), the local session all of them.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -25,11 +33,24 @@ SEED_FIRST = [(1.0, 1.0)] + [(0.0, 0.0)] * 89 + [(0.0, 1.0)] * 10
 SEED_SCORES = [(1.0, 1.0)] + [(0.0, 0.0)] * 89 + [(0.6, 1.0)] * 5 + [(0.4, 1.0)] * 5
 
 def frame(spark, rows, names=("score", "label", "weight"), partitions=1):
+    """A DataFrame of doubles in ``partitions`` partitions (classic or Spark Connect)."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
     rows = [tuple(None if v is None else float(v) for v in r) for r in rows]
     schema = StructType([StructField(n, DoubleType(), True) for n in names[:len(rows[0])]])
-    return spark.createDataFrame(spark.sparkContext.parallelize(rows, partitions), schema)
+    df = spark.createDataFrame(rows, schema)
+    return df.repartition(partitions) if partitions > 1 else df.coalesce(1)
+
+
+def classic(spark):
+    """A classic session (py4j and the JVM's own classes as oracles), not Spark Connect."""
+    return not eks._is_connect(spark)
+
+
+def subset(spark, representative):
+    """Connect and the cluster run the representative cases; the local session runs all."""
+    if not (classic(spark) or representative):
+        pytest.skip("randomized case run on the local session only (a representative one runs here)")
 
 
 def random_rows(rng, n, decimals=2, weighted=False):
@@ -94,23 +115,21 @@ def assert_same(ours, theirs, exact=True, exact_areas=None):
     check = (np.testing.assert_array_equal if exact else
              lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15))
     check(ours.thresholds(), theirs.thresholds())
-    for name, method, args in (("precisionByThreshold", "precision_by_threshold", ()),
-                               ("recallByThreshold", "recall_by_threshold", ()),
-                               ("fMeasureByThreshold", "f_measure_by_threshold", (1.0,)),
-                               ("fMeasureByThreshold", "f_measure_by_threshold", (0.5,)),
-                               ("roc", "roc", ()), ("pr", "pr", ())):
-        mine = getattr(ours, method)(*args)
+    for name, args in (("precisionByThreshold", ()), ("recallByThreshold", ()),
+                       ("fMeasureByThreshold", (1.0,)), ("fMeasureByThreshold", (0.5,)),
+                       ("roc", ()), ("pr", ())):
+        mine = getattr(ours, name)(*args)
         other = theirs.curve(name, *args) if isinstance(theirs, JvmBinaryMetrics) else \
-            getattr(theirs, method)(*args)
+            getattr(theirs, name)(*args)
         check(mine, other)
-    for method, jname in (("area_under_roc", "areaUnderROC"), ("area_under_pr", "areaUnderPR")):
-        a = getattr(ours, method)()
-        b = getattr(theirs.j, jname)() if isinstance(theirs, JvmBinaryMetrics) else \
-            getattr(theirs, method)()
+    for name in ("areaUnderROC", "areaUnderPR"):
+        a = getattr(ours, name)
+        b = getattr(theirs.j, name)() if isinstance(theirs, JvmBinaryMetrics) else \
+            getattr(theirs, name)
         if exact and exact_areas:
-            assert a == b, (method, a, b)
+            assert a == b, (name, a, b)
         else:
-            assert a == pytest.approx(b, rel=1e-12, abs=1e-15), (method, a, b)
+            assert a == pytest.approx(b, rel=1e-12, abs=1e-15), (name, a, b)
 
 
 def evaluator_areas(df, num_bins=0, weight_col=None):
@@ -149,7 +168,7 @@ def test_evalkit_dot_spark_after_import_evalkit_alone():
 
 def test_not_a_dataframe():
     pytest.importorskip("pyspark")
-    with pytest.raises(TypeError, match="df must be a pyspark.sql.DataFrame, got list"):
+    with pytest.raises(TypeError, match=r"df must be a pyspark.sql.DataFrame, got \[\(0.5"):
         eks.binary_metrics([(0.5, 1.0)])
     with pytest.raises(TypeError, match="df must be a pyspark.sql.DataFrame"):
         eks.classification_counts(None)
@@ -168,26 +187,30 @@ def path(request, monkeypatch):
 
 @pytest.mark.spark
 @pytest.mark.parametrize("rows", [SEED_FIRST, SEED_SCORES], ids=["first", "second"])
-def test_binary_metrics_the_spark_posts_example(spark, rows, path):
+def test_binary_metrics_the_spark_posts_example(any_spark, rows, path):
+    spark = any_spark
     df = frame(spark, rows, partitions=2)
     ours = eks.binary_metrics(df)
     assert isinstance(ours, ek.BinaryClassificationMetrics)
     assert ours.path == path    # two or three distinct scores in 100 rows: grouped if allowed
     mirror = ek.BinaryClassificationMetrics(rows)
-    roc, pr = ours.area_under_roc(), ours.area_under_pr()   # on the executors
+    roc, pr = ours.areaUnderROC, ours.areaUnderPR   # on the executors
     if path == "buckets":
         assert ours._sweep is None, "areas must not collect the curve"
-    assert (roc, pr) == (mirror.area_under_roc(), mirror.area_under_pr())
+    assert (roc, pr) == (mirror.areaUnderROC, mirror.areaUnderPR)
     assert_same(ours, mirror)
-    assert_same(ours, JvmBinaryMetrics(spark, df))
-    assert evaluator_areas(df) == pytest.approx([roc, pr], rel=1e-12)
-    assert [ek.spark_format(r) for r in ours.f_measure_by_threshold()][0] == \
+    assert [ek.spark_format(r) for r in ours.fMeasureByThreshold()][0] == \
         "(1.0,0.16666666666666669)"
+    assert evaluator_areas(df) == pytest.approx([roc, pr], rel=1e-12)
+    if classic(spark):
+        assert_same(ours, JvmBinaryMetrics(spark, df))
 
 
 @pytest.mark.spark
 @pytest.mark.parametrize("seed, partitions", [(0, 1), (1, 2), (2, 4)])
-def test_binary_metrics_random_ties_any_partitioning(spark, seed, partitions, path):
+def test_binary_metrics_random_ties_any_partitioning(any_spark, seed, partitions, path):
+    spark = any_spark
+    subset(spark, seed == 1)
     rng = np.random.default_rng(seed)
     rows = random_rows(rng, n=int(rng.integers(150, 300)), decimals=int(rng.integers(1, 3)))
     df = frame(spark, rows, partitions=partitions)
@@ -196,10 +219,12 @@ def test_binary_metrics_random_ties_any_partitioning(spark, seed, partitions, pa
         if path == "buckets":
             assert ours.path == "buckets"
         mirror = ek.BinaryClassificationMetrics(rows, num_bins)
-        areas = ours.area_under_roc(), ours.area_under_pr()
-        assert areas == (mirror.area_under_roc(), mirror.area_under_pr())
+        areas = ours.areaUnderROC, ours.areaUnderPR
+        assert areas == (mirror.areaUnderROC, mirror.areaUnderPR)
         # counts are exact whatever the partitioning: the numpy mirror bit for bit
         assert_same(ours, mirror)
+        if not classic(spark):
+            continue
         jvm = JvmBinaryMetrics(spark, df, num_bins)
         if num_bins == 0 or partitions == 1:
             # without binning Spark's cumulative counts do not depend on its partitions
@@ -213,12 +238,13 @@ def test_binary_metrics_random_ties_any_partitioning(spark, seed, partitions, pa
 
 def areas_exact(rows):
     m = ek.BinaryClassificationMetrics(rows)
-    return [m.area_under_roc(), m.area_under_pr()]
+    return [m.areaUnderROC, m.areaUnderPR]
 
 
 @pytest.mark.spark
-def test_binary_metrics_many_buckets(spark, monkeypatch):
+def test_binary_metrics_many_buckets(any_spark, monkeypatch):
     """Several buckets on the executors: offsets, chunks across buckets, boundary trapezoids."""
+    spark = any_spark
     monkeypatch.setattr(eks, "_ROWS_PER_BUCKET", 40)
     monkeypatch.setattr(eks, "_MAX_GROUPED", 0)
     rng = np.random.default_rng(7)
@@ -227,54 +253,58 @@ def test_binary_metrics_many_buckets(spark, monkeypatch):
     for num_bins in (0, 5, 33):
         ours = eks.binary_metrics(df, num_bins=num_bins)
         assert ours.num_buckets > 3
-        areas = ours.area_under_roc(), ours.area_under_pr()
+        areas = ours.areaUnderROC, ours.areaUnderPR
         mirror = ek.BinaryClassificationMetrics(rows, num_bins)
-        assert areas == pytest.approx((mirror.area_under_roc(), mirror.area_under_pr()),
+        assert areas == pytest.approx((mirror.areaUnderROC, mirror.areaUnderPR),
                                       rel=1e-13)
         assert_same(ours, mirror)  # the collected curve: exact
 
 
 @pytest.mark.spark
-def test_binary_metrics_weighted(spark, monkeypatch, path):
+def test_binary_metrics_weighted(any_spark, monkeypatch, path):
+    spark = any_spark
     rng = np.random.default_rng(11)
     rows = random_rows(rng, n=250, decimals=2, weighted=True)
     df = frame(spark, rows, partitions=2)
     for num_bins in (0, 6):
         ours = eks.binary_metrics(df, weight_col="weight", num_bins=num_bins)
         assert ours.path == path    # 101 distinct scores in 250 rows
-        areas = ours.area_under_roc(), ours.area_under_pr()
+        areas = ours.areaUnderROC, ours.areaUnderPR
         mirror = ek.BinaryClassificationMetrics(rows, num_bins)
         # sums of weights are added in another order: equal to ~1e-15, not bit for bit
-        assert areas == pytest.approx((mirror.area_under_roc(), mirror.area_under_pr()),
+        assert areas == pytest.approx((mirror.areaUnderROC, mirror.areaUnderPR),
                                       rel=1e-12)
         assert_same(ours, mirror, exact=False)
-        assert_same(ours, JvmBinaryMetrics(spark, df.coalesce(1), num_bins), exact=False)
+        if classic(spark):
+            assert_same(ours, JvmBinaryMetrics(spark, df.coalesce(1), num_bins), exact=False)
     ours = eks.binary_metrics(df, weight_col="weight")
     assert evaluator_areas(df, weight_col="weight") == \
-        pytest.approx([ours.area_under_roc(), ours.area_under_pr()], rel=1e-12)
+        pytest.approx([ours.areaUnderROC, ours.areaUnderPR], rel=1e-12)
     monkeypatch.setattr(eks, "_ROWS_PER_BUCKET", 30)
     monkeypatch.setattr(eks, "_MAX_GROUPED", 0)
     many = eks.binary_metrics(df, weight_col="weight")
     assert many.num_buckets > 2
-    assert many.area_under_pr() == pytest.approx(ours.area_under_pr(), rel=1e-12)
+    assert many.areaUnderPR == pytest.approx(ours.areaUnderPR, rel=1e-12)
     assert_same(many, ek.BinaryClassificationMetrics(rows), exact=False)
 
 
 @pytest.mark.spark
-def test_binary_metrics_column_names_types_and_one_class(spark):
+def test_binary_metrics_column_names_types_and_one_class(any_spark):
+    spark = any_spark
     df = spark.createDataFrame([(True, 3), (False, 1), (True, 2), (False, 2)], ["clicked", "s"])
     ours = eks.binary_metrics(df, label_col="clicked", score_col="s")
     mirror = ek.BinaryClassificationMetrics([(3, 1), (1, 0), (2, 1), (2, 0)])
     assert_same(ours, mirror)
     only = eks.binary_metrics(frame(spark, [(0.3, 0.0), (0.7, 0.0)]))   # no positives
-    assert only.area_under_roc() == ek.BinaryClassificationMetrics([(0.3, 0), (0.7, 0)]) \
-        .area_under_roc()
+    assert only.areaUnderROC == ek.BinaryClassificationMetrics([(0.3, 0), (0.7, 0)]) \
+        .areaUnderROC
     assert_same(only, ek.BinaryClassificationMetrics([(0.3, 0), (0.7, 0)]))
 
 
 @pytest.mark.spark
-def test_binary_metrics_grouped_falls_back_when_the_first_rows_mislead(spark, monkeypatch):
+def test_binary_metrics_grouped_falls_back_when_the_first_rows_mislead(any_spark, monkeypatch):
     """Tied first rows, then many distinct scores: the per-score job is dropped for buckets."""
+    spark = any_spark
     monkeypatch.setattr(eks, "_PROBE_ROWS", 40)
     monkeypatch.setattr(eks, "_MAX_GROUPED", 30)
     rng = np.random.default_rng(5)
@@ -339,7 +369,8 @@ def test_bad_values_fail_in_the_first_job(spark, rows, kwargs, words, tied):
 
 
 @pytest.mark.spark
-def test_bad_options_and_empty(spark):
+def test_bad_options_and_empty(any_spark):
+    spark = any_spark
     df = frame(spark, SEED_SCORES)
     with pytest.raises(ValueError, match="num_bins must be >= 0"):
         eks.binary_metrics(df, num_bins=-1)
@@ -353,9 +384,8 @@ def test_bad_options_and_empty(spark):
 
 
 @pytest.mark.spark
-def test_classification_counts_report_equals_spark_sklearn_and_evalkit(spark):
-    from pyspark.mllib.evaluation import MulticlassMetrics as PySparkMulticlass
-
+def test_classification_counts_report_equals_spark_sklearn_and_evalkit(any_spark):
+    spark = any_spark
     rng = np.random.default_rng(5)
     y = rng.integers(0, 4, 300)
     pred = np.where(rng.random(300) < 0.6, y, rng.integers(0, 4, 300))
@@ -373,6 +403,15 @@ def test_classification_counts_report_equals_spark_sklearn_and_evalkit(spark):
             np.array(skm.precision_recall_fscore_support(y, pred, average=average)[:3],
                      dtype=float))
     np.testing.assert_array_equal(counts.confusion_matrix(), skm.confusion_matrix(y, pred))
+    names = eks.classification_counts(
+        spark.createDataFrame([("cat", "dog"), ("dog", "dog"), ("cat", "cat")], ["t", "p"]),
+        "t", "p")
+    assert names.classification_report() == skm.classification_report(
+        ["cat", "dog", "cat"], ["dog", "dog", "cat"])
+    if not classic(spark):
+        return
+    from pyspark.mllib.evaluation import MulticlassMetrics as PySparkMulticlass
+
     spark_mc = PySparkMulticlass(spark.sparkContext.parallelize(
         [(float(b), float(a)) for a, b in zip(y, pred)], 2))
     p, r, f, _ = counts.precision_recall_fscore_support(average="weighted")
@@ -381,12 +420,7 @@ def test_classification_counts_report_equals_spark_sklearn_and_evalkit(spark):
     assert f == pytest.approx(spark_mc.weightedFMeasure(), rel=1e-12)
     assert counts.accuracy_score() == spark_mc.accuracy == skm.accuracy_score(y, pred)
     mirror = counts.multiclass_metrics()
-    assert mirror.weighted_precision() == pytest.approx(spark_mc.weightedPrecision, rel=1e-12)
-    names = eks.classification_counts(
-        spark.createDataFrame([("cat", "dog"), ("dog", "dog"), ("cat", "cat")], ["t", "p"]),
-        "t", "p")
-    assert names.classification_report() == skm.classification_report(
-        ["cat", "dog", "cat"], ["dog", "dog", "cat"])
+    assert mirror.weightedPrecision == pytest.approx(spark_mc.weightedPrecision, rel=1e-12)
 
 
 @pytest.mark.spark
@@ -404,31 +438,29 @@ def test_multiclass_metrics_mirror_equals_spark(spark):
             [tuple(r) for r in rows.tolist()], 1))
         close = (lambda a, b: a == pytest.approx(b, rel=1e-12)) if weighted else \
             (lambda a, b: a == b)
-        np.testing.assert_allclose(ours.confusion_matrix(), theirs.confusionMatrix().toArray(),
+        np.testing.assert_allclose(ours.confusionMatrix().toArray(),
+                                   theirs.confusionMatrix().toArray(),
                                    rtol=0 if not weighted else 1e-12)
-        for c in ours.labels():
-            for name, spark_name in (("precision", "precision"), ("recall", "recall"),
-                                     ("false_positive_rate", "falsePositiveRate"),
-                                     ("true_positive_rate", "truePositiveRate"),
-                                     ("f_measure", "fMeasure")):
-                assert close(getattr(ours, name)(c), getattr(theirs, spark_name)(c)), (name, c)
-            assert close(ours.f_measure(c, 0.5), theirs.fMeasure(c, 0.5))
-        assert close(ours.accuracy(), theirs.accuracy)
-        assert close(ours.hamming_loss(), theirs.call("hammingLoss"))  # no Python wrapper
-        for name, spark_name in (("weighted_precision", "weightedPrecision"),
-                                 ("weighted_recall", "weightedRecall"),
-                                 ("weighted_false_positive_rate", "weightedFalsePositiveRate"),
-                                 ("weighted_true_positive_rate", "weightedTruePositiveRate")):
-            assert getattr(ours, name)() == pytest.approx(getattr(theirs, spark_name), rel=1e-12)
-        assert ours.weighted_f_measure(0.5) == pytest.approx(theirs.weightedFMeasure(0.5),
-                                                             rel=1e-12)
+        for c in ours.labels:
+            for name in ("precision", "recall", "falsePositiveRate", "truePositiveRate",
+                         "fMeasure"):
+                assert close(getattr(ours, name)(c), getattr(theirs, name)(c)), (name, c)
+            assert close(ours.fMeasure(c, 0.5), theirs.fMeasure(c, 0.5))
+        assert close(ours.accuracy, theirs.accuracy)
+        assert close(ours.hammingLoss, theirs.call("hammingLoss"))  # no Python wrapper
+        for name in ("weightedPrecision", "weightedRecall", "weightedFalsePositiveRate",
+                     "weightedTruePositiveRate"):
+            assert getattr(ours, name) == pytest.approx(getattr(theirs, name), rel=1e-12)
+        assert ours.weightedFMeasure(0.5) == pytest.approx(theirs.weightedFMeasure(0.5),
+                                                           rel=1e-12)
 
 
 # -- top-k ---------------------------------------------------------------------------------------
 
 
 @pytest.mark.spark
-def test_topk_report_equals_evalkit_on_collected_data(spark):
+def test_topk_report_equals_evalkit_on_collected_data(any_spark):
+    spark = any_spark
     rng = np.random.default_rng(3)
     n, c = 300, 6
     y = rng.integers(0, c, n)
@@ -450,7 +482,8 @@ def test_topk_report_equals_evalkit_on_collected_data(spark):
 
 
 @pytest.mark.spark
-def test_regression_metrics_equal_evalkit_sklearn_and_spark(spark):
+def test_regression_metrics_equal_evalkit_sklearn_and_spark(any_spark):
+    spark = any_spark
     from pyspark.ml.evaluation import RegressionEvaluator
 
     rng = np.random.default_rng(31)
@@ -478,9 +511,9 @@ def test_regression_metrics_equal_evalkit_sklearn_and_spark(spark):
             if weights is not None:
                 ev.setWeightCol("w")
             assert ours[metric] == pytest.approx(ev.evaluate(df), rel=1e-12), metric
-    per_user = eks.regression_metrics(df, rating_range=(1, 5), group_col="user", **kw)
+    per_user = eks.regression_metrics(df, rating_range=(1, 5), user_col="user", **kw)
     assert per_user["nmae"] == pytest.approx(ek.normalized_mean_absolute_error(
-        label, pred, rating_range=(1, 5), groups=users), rel=1e-12)
+        label, pred, rating_range=(1, 5), users=users), rel=1e-12)
     assert per_user["mae"] == pytest.approx(ek.mean_absolute_error(label, pred), rel=1e-12)
     assert eks.regression_metrics(df, **kw).keys() == {"mae", "mse", "rmse"}
 
@@ -492,7 +525,7 @@ def test_regression_metrics_equal_evalkit_sklearn_and_spark(spark):
     ([(2.0, 1.0, -1.0)], {"weight_col": "weight"}, r"weight_col 'weight' contains 1 negative"),
     ([(2.0, 1.0, 0.0)], {"weight_col": "weight"}, r"weight_col 'weight' is all zeros"),
     ([(7.0, 1.0, 1.0)], {"rating_range": (1, 5)}, r"label_col 'label' holds 1 ratings outside"),
-    ([(2.0, 1.0, 1.0)], {"group_col": "weight"}, r"group_col needs rating_range"),
+    ([(2.0, 1.0, 1.0)], {"user_col": "weight"}, r"user_col needs rating_range"),
     ([(2.0, 1.0, 1.0)], {"label_col": "y"}, r"label_col 'y' is not a column"),
     ([(2.0, 1.0, 1.0)], {"rating_range": (5, 1)}, r"rating_range must be \(lo, hi\)"),
 ])
@@ -517,24 +550,29 @@ def test_session_returns_the_running_session_untouched(spark):
 
 
 @pytest.mark.spark
-def test_ranking_metrics_equal_spark_and_evalkit(spark):
+def test_ranking_metrics_equal_spark_and_evalkit(any_spark):
     from pyspark.ml.evaluation import RankingEvaluator
-    from pyspark.mllib.evaluation import RankingMetrics as PySparkRanking
 
+    spark = any_spark
     rng = np.random.default_rng(21)
     ranked, relevant = [], []
     for u in range(60):
         ranked.append([float(v) for v in rng.permutation(30)[:int(rng.integers(0, 12))]])
         relevant.append([float(v) for v in rng.choice(30, int(rng.integers(1, 8)), replace=False)])
     df = spark.createDataFrame(list(zip(ranked, relevant)), ["ranked", "relevant"]).repartition(3)
-    theirs = PySparkRanking(spark.sparkContext.parallelize(list(zip(ranked, relevant)), 2))
+    theirs = None
+    if classic(spark):
+        from pyspark.mllib.evaluation import RankingMetrics as PySparkRanking
+
+        theirs = PySparkRanking(spark.sparkContext.parallelize(list(zip(ranked, relevant)), 2))
     for k in (1, 5, 10):
         ours = eks.ranking_metrics(df, k=k, convention="spark")
-        assert ours["precision_at_k"] == pytest.approx(theirs.precisionAt(k), rel=1e-12)
-        assert ours["recall_at_k"] == pytest.approx(theirs.recallAt(k), rel=1e-12)
-        assert ours["mean_average_precision"] == pytest.approx(
-            theirs.meanAveragePrecisionAt(k), rel=1e-12)
-        assert ours["ndcg_at_k"] == pytest.approx(theirs.ndcgAt(k), rel=1e-12)
+        if theirs is not None:
+            assert ours["precision_at_k"] == pytest.approx(theirs.precisionAt(k), rel=1e-12)
+            assert ours["recall_at_k"] == pytest.approx(theirs.recallAt(k), rel=1e-12)
+            assert ours["mean_average_precision"] == pytest.approx(
+                theirs.meanAveragePrecisionAt(k), rel=1e-12)
+            assert ours["ndcg_at_k"] == pytest.approx(theirs.ndcgAt(k), rel=1e-12)
         ev = RankingEvaluator(predictionCol="ranked", labelCol="relevant", k=k)
         for metric, name in (("precisionAtK", "precision_at_k"), ("ndcgAtK", "ndcg_at_k"),
                              ("meanAveragePrecisionAtK", "mean_average_precision"),
@@ -554,7 +592,8 @@ def test_ranking_metrics_equal_spark_and_evalkit(spark):
 
 
 @pytest.mark.spark
-def test_lists_from_long_tables(spark):
+def test_lists_from_long_tables(any_spark):
+    spark = any_spark
     preds = spark.createDataFrame([(1, 10, 0.9), (1, 11, 0.8), (1, 12, 0.1), (2, 20, 0.5),
                                    (2, 21, 0.7), (3, 30, 0.2)], ["user", "item", "score"])
     truth = spark.createDataFrame([(1, 11), (1, 12), (2, 20), (4, 40)], ["user", "item"])
@@ -576,3 +615,65 @@ def test_lists_from_long_tables(spark):
     assert out["ndcg_at_k"] == pytest.approx(sorted_ideal, rel=1e-12)
     assert out["ndcg_at_k"] != pytest.approx(ek.ndcg_at_k(   # the ideal in the order 11, 12
         [[10, 11, 12], [21, 20], []], [{11: 1, 12: 3}, {20: 2}, {40: 1}], 3, convention="spark"))
+
+
+# -- Spark Connect and a cluster whose executors lack evalkit ---------------------------------------
+
+
+@pytest.mark.spark
+def test_jvm_curve_says_what_to_use_on_spark_connect(spark_services, connect_mode):
+    pytest.importorskip("grpc")
+    spark_services.connect_session()
+    with pytest.raises(RuntimeError, match=r"jvm_curve reads Spark's JVM .* Spark Connect .* "
+                                           r"use evalkit.spark.binary_metrics\(df\)"):
+        eks.jvm_curve(None, "roc")
+
+
+@pytest.mark.spark
+def test_executors_without_evalkit_fail_clearly_until_it_is_shipped(spark_services, connect_mode):
+    """The cluster's executors run a Python with numpy, pandas and pyarrow but no evalkit."""
+    pytest.importorskip("grpc")
+    spark = spark_services.cluster_server().session()      # a new session: nothing shipped
+    rows = random_rows(np.random.default_rng(3), n=300, decimals=4)
+    df = frame(spark, rows, partitions=2)
+    grouped = eks.binary_metrics(frame(spark, SEED_SCORES))  # DataFrame functions only:
+    assert grouped.path == "grouped" and grouped.areaUnderROC == \
+        ek.BinaryClassificationMetrics(SEED_SCORES).areaUnderROC   # no evalkit needed
+    m = eks.binary_metrics(df)
+    assert m.path == "buckets"
+    with pytest.raises(ModuleNotFoundError, match=r"evalkit is not installed on the Spark "
+                       r"executors.*evalkit.spark.ship\(spark\)"):
+        m.areaUnderROC
+    path = eks.ship(spark)
+    assert eks.ship(spark) == path and path.endswith(".zip")
+    assert_same(eks.binary_metrics(df), ek.BinaryClassificationMetrics(rows))
+
+
+@pytest.mark.spark
+def test_ship_on_a_classic_cluster_session(spark_services, tmp_path):
+    """addPyFile on a classic session of the cluster (its own driver: one SparkContext a process)."""
+    pytest.importorskip("grpc")
+    spark_services.cluster_server()
+    master = spark_services.cluster.url
+    code = f"""
+import numpy as np, evalkit as ek, evalkit.spark as eks
+spark = eks.session(master={master!r}, config={{
+    "spark.pyspark.python": {spark_services.executor_python!r},
+    "spark.executor.memory": "512m", "spark.cores.max": "2"}})
+rows = np.column_stack([np.round(np.linspace(0, 1, 300), 4), np.arange(300) % 3 == 0]).astype(float)
+df = spark.createDataFrame([tuple(r) for r in rows.tolist()], ["score", "label"]).repartition(2)
+try:
+    eks.binary_metrics(df).areaUnderROC
+except ModuleNotFoundError as e:
+    print("before ship:", str(e)[:42])
+eks.ship(spark)
+m = eks.binary_metrics(df)
+print("after ship:", m.path, m.areaUnderROC == ek.BinaryClassificationMetrics(rows).areaUnderROC)
+spark.stop()
+"""
+    env = {k: v for k, v in os.environ.items() if k not in ("SPARK_CONNECT_MODE_ENABLED", "PYSPARK_PYTHON")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         cwd=tmp_path, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.splitlines() == ["before ship: evalkit is not installed on the Spark executors",
+                                       "after ship: buckets True"], out.stdout + out.stderr[-2000:]
