@@ -121,7 +121,8 @@ def _java_digits(x):
     while True:
         q, b = divmod(b, s)
         b, m = 10 * b, _wrap(10 * m, width)
-        low, high = (b < m, b + m > tens if width else b + m >= tens) if m > 0 or first else (True, True)
+        low, high = (b < m, _wrap(b + m, width) > tens if width else b + m >= tens) \
+            if m > 0 or first else (True, True)
         if first and q == 0 and not high:
             dec -= 1  # the estimate was one too high: drop the leading 0
         else:
@@ -856,9 +857,9 @@ class MulticlassMetrics:
     * ``accuracy`` = Σ tp_c / n; ``hammingLoss`` = (rows with prediction ≠ label) / n;
     * ``weighted*``: Σ_c metric(c)·n_c / n over the labels (scikit-learn's
       ``average="weighted"``; weighted recall equals accuracy);
-    * ``logLoss(eps)`` = Σ w·(−ln max(p_label, eps)) / Σ w, from the
-      probabilities column (the probability of the true label, clipped below
-      at ``eps``, as Spark clips).
+    * ``logLoss(eps)`` = Σ w·(−ln p_label) / Σ w, from the probabilities
+      column (the probability of the true label, clipped to [eps, 1 − eps],
+      as Spark clips).
 
     The names and kinds are PySpark's: ``accuracy``, ``weightedRecall``,
     ``weightedPrecision``, ``weightedTruePositiveRate`` and
@@ -1006,7 +1007,7 @@ class MulticlassMetrics:
 
     @validate_params(eps=Real(0, 0.5, closed="neither", meaning="the smallest probability used"))
     def logLoss(self, eps=1e-15):
-        """Σ w·(−ln max(p, eps)) / Σ w, p the probability given to the true label (Spark 3.0+).
+        """Σ w·(−ln p) / Σ w, p the true label's probability clipped to [eps, 1 − eps] (Spark 3.0+).
 
         Needs rows of ``(prediction, label, weight, probabilities)``; the
         label is the index of its probability, as in Spark.
@@ -1018,7 +1019,7 @@ class MulticlassMetrics:
         if self._proba is None:
             raise ValueError("logLoss needs rows of (prediction, label, weight, probabilities)")
         p = np.array([row[int(c)] for row, c in zip(self._proba, self._label)], dtype=float)
-        return float(np.sum(-np.log(np.maximum(p, eps)) * self._w) / np.sum(self._w))
+        return float(np.sum(-np.log(np.clip(p, eps, 1 - eps)) * self._w) / np.sum(self._w))
 
     # the names before issue 16, until the notebooks and tests switch (then removed)
     confusion_matrix, f_measure, weighted_f_measure = confusionMatrix, fMeasure, weightedFMeasure
