@@ -100,7 +100,8 @@ import numpy as np
 
 from ._hits import RankingHits, encode_items
 from ._hits import ranking_hits as _count_hits
-from ._validation import (Bool, InstanceOf, Integer, Options, Real, check_grades, check_item_ids, check_ranked,
+from ._validation import (Bool, InstanceOf, Integer, Options, Real, as_array, check_exactly_one,
+                          check_grades, check_item_ids, check_ranked, check_real_values,
                           check_relevant, check_same_length, check_sample_weight,
                           check_score_matrix, validate_params)
 from .exceptions import warn_at_caller
@@ -128,40 +129,23 @@ __all__ = [
 
 # -- the options and the presets ------------------------------------------------------
 
-OPTIONS = {
-    "denominator": {
-        "relevant": "R, the user's relevant items: trec_eval, ranx, the recommender-metrics post",
-        "min_relevant_k": "min(R, k): Spark meanAveragePrecisionAt, RecBole, MS recommenders",
-        "hits": "relevant items in the top k: torchmetrics",
-    },
-    "gain": {"linear": "g: trec_eval, ranx ndcg, sklearn",
-             "exponential": "2^g - 1: Spark graded, ranx ndcg_burges"},
-    "ideal": {
-        "relevant": "all of the user's relevant items, best first: trec_eval, ranx",
-        "candidates": "the items in the list only: sklearn, torchmetrics",
-        "given": "the grades in the order given, unsorted: Spark 3.4+ graded",
-    },
-    "relevance": {"positive": "grade > 0: trec_eval, ranx",
-                  "any": "every judged item, grades weight only NDCG: Spark"},
-    "relevant_in": {"all": "every relevant item of the user, ranked or not",
-              "ranked": "the relevant items in the list (the candidates): torchmetrics"},
+OPTIONS = {   # each option's values, with the libraries that choose them (in error messages too)
+    "denominator": {"relevant": "R: trec_eval, ranx", "min_relevant_k": "min(R, k): Spark, RecBole",
+                    "hits": "the hits in the top k: torchmetrics"},
+    "gain": {"linear": "g: trec_eval, ranx, sklearn", "exponential": "2^g - 1: Spark, ranx ndcg_burges"},
+    "ideal": {"relevant": "all relevant items, best first: trec_eval, ranx",
+              "candidates": "the list's items only: sklearn, torchmetrics",
+              "given": "the grades in the order given: Spark graded"},
+    "relevance": {"positive": "grade > 0: trec_eval, ranx", "any": "every judged item: Spark"},
+    "relevant_in": {"all": "ranked or not", "ranked": "the list's items only: torchmetrics"},
     "undefined": {"no_relevant": "users with no relevant item",
-                  "no_judgments": "users with no judged item (all grade 0 scores 0): trec_eval"},
-    "hit_rate": {
-        "hits_over_tests": "total hits / total relevant items: the recommender-metrics post",
-        "any_hit": "share of users with a hit in the top k: RecBole, ranx, trec_eval success",
-    },
-    "ties": {
-        "input": "equal scores keep the order of the rows",
-        "item_desc": "equal scores: larger item id first, as trec_eval",
-        "item_asc": "equal scores: smaller item id first",
-    },
-    "users": {
-        "truth": "every user of the truth (no predictions: an empty list)",
-        "predictions": "every user with predictions (no truth: no relevant items)",
-        "both": "users in both tables, as trec_eval and MS recommenders",
-        "union": "users in either table",
-    },
+                  "no_judgments": "users with no judged item: trec_eval"},
+    "hit_rate": {"hits_over_tests": "total hits / total relevant: the recommender-metrics post",
+                 "any_hit": "users with a hit: RecBole, ranx, trec_eval success"},
+    "ties": {"input": "the rows' order", "item_desc": "larger item id first: trec_eval",
+             "item_asc": "smaller item id first"},
+    "users": {"truth": "the truth's users", "predictions": "the predictions' users",
+              "both": "users in both: trec_eval, MS recommenders", "union": "users in either"},
 }
 
 _NAMES = ("denominator", "gain", "ideal", "relevance", "relevant_in", "undefined", "zero_division",
@@ -762,9 +746,6 @@ def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefine
 
 def _recommended(ranked, k, needed=None):
     """Validated top-k item ids of every list (flat); ``needed``: refuse none, naming the metric."""
-    if isinstance(ranked, RankingHits):
-        raise TypeError("ranked must be the ranked lists (coverage looks at the items, "
-                        "which RankingHits does not keep)")
     items, offsets = check_ranked(ranked, "ranked")
     if k is not None:
         lengths = np.diff(offsets)
@@ -916,10 +897,7 @@ def _column(frame, name, what):
         col = frame[name]
     except (KeyError, IndexError, TypeError, ValueError):
         raise ValueError(f"{what} has no column {name!r}") from None
-    arr = np.asarray(col)
-    if arr.ndim != 1:
-        raise ValueError(f"{what}[{name!r}] must be 1-D, got shape {arr.shape}")
-    return arr
+    return as_array(col, f"{what}[{name!r}]")
 
 
 @_declared()
@@ -977,19 +955,14 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
     [['b', 'c', 'a'], ['d', 'a']]
     """
     opt = _options(convention, ties=ties, users=users)
-    if (score is None) == (rank is None):
-        raise ValueError("score and rank: give exactly one of them (the column that orders "
-                         "each user's items)")
-    if predictions is None:
-        raise TypeError("predictions is required, got None")
+    check_exactly_one(score=score, rank=rank)
     pu = _column(predictions, user, "predictions")
     pi = check_item_ids(_column(predictions, item, "predictions"), f"predictions[{item!r}]")
     order_col = score if score is not None else rank
-    key = _column(predictions, order_col, "predictions").astype(np.float64)
+    key = check_real_values(_column(predictions, order_col, "predictions"),
+                            f"predictions[{order_col!r}]").astype(np.float64)
     check_same_length(**{f"predictions[{user!r}]": pu, f"predictions[{item!r}]": pi,
                          f"predictions[{order_col!r}]": key})
-    if not np.isfinite(key).all():
-        raise ValueError(f"predictions[{order_col!r}] contains NaN or infinite values")
     if score is not None:
         key = -key
     tu = ti = tg = None
@@ -1003,43 +976,25 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
             tg = check_grades(tg, f"truth[{grade!r}]")
     elif grade is not None:
         raise ValueError("grade names a column of truth, but truth is None")
-    all_users = pu if tu is None else np.concatenate([pu, tu])
-    uniq, ucodes = np.unique(all_users, return_inverse=True)
-    ucodes = ucodes.reshape(-1)
-    pcode, tcode = ucodes[:len(pu)], ucodes[len(pu):]
-    in_pred = np.zeros(len(uniq), bool)
-    in_pred[pcode] = True
-    in_truth = np.zeros(len(uniq), bool)
-    if tu is not None:
-        in_truth[tcode] = True
-    else:
-        in_truth[:] = True
-    choose = {"truth": in_truth, "predictions": in_pred, "both": in_truth & in_pred,
-              "union": in_truth | in_pred}[opt["users"] if tu is not None else "predictions"]
-    if opt["ties"] == "input":
-        tie = np.arange(len(pi))
-    else:
-        _, tie, _ = encode_items(pi, pi[:0])
-        if pi.dtype.kind not in "iu":
-            tie = np.unique(pi, return_inverse=True)[1].reshape(-1) if pi.dtype != object else tie
-        if opt["ties"] == "item_desc":
-            tie = -tie
-    order = np.lexsort((tie, key, pcode))
-    pcode_s, items_s = pcode[order], pi[order]
-    bounds = np.searchsorted(pcode_s, np.arange(len(uniq) + 1))
-    keep = np.flatnonzero(choose)
-    ranked = [items_s[bounds[u]:bounds[u + 1]] for u in keep]
+    uniq, ucodes = np.unique(pu if tu is None else np.concatenate([pu, tu]), return_inverse=True)
+    pcode, tcode = ucodes.reshape(-1)[:len(pu)], ucodes.reshape(-1)[len(pu):]
+    in_pred, in_truth = (np.bincount(c, minlength=len(uniq)) > 0 for c in (pcode, tcode))
+    keep = np.flatnonzero({"truth": in_truth, "predictions": in_pred, "both": in_truth & in_pred,
+                           "union": in_truth | in_pred}[opt["users"] if tu is not None else "predictions"])
+    tie = np.arange(len(pi)) if opt["ties"] == "input" else \
+        np.unique(pi, return_inverse=True)[1].reshape(-1) * (-1 if opt["ties"] == "item_desc" else 1)
+
+    def by_user(order, codes, values):   # the rows of each kept user, in ``order``
+        bounds = np.searchsorted(codes[order], np.arange(len(uniq) + 1))
+        return [values[order][bounds[u]:bounds[u + 1]] for u in keep]
+
+    ranked = by_user(np.lexsort((tie, key, pcode)), pcode, pi)
     if tu is None:
         return uniq[keep], ranked, None
     torder = np.argsort(tcode, kind="stable")
-    tb = np.searchsorted(tcode[torder], np.arange(len(uniq) + 1))
-    ti_s = ti[torder]
-    if tg is None:
-        relevant = [ti_s[tb[u]:tb[u + 1]] for u in keep]
-    else:
-        tg_s = tg[torder]
-        relevant = [dict(zip(ti_s[tb[u]:tb[u + 1]].tolist(), tg_s[tb[u]:tb[u + 1]].tolist()))
-                    for u in keep]
+    relevant = by_user(torder, tcode, ti)
+    if tg is not None:
+        relevant = [dict(zip(r.tolist(), g.tolist())) for r, g in zip(relevant, by_user(torder, tcode, tg))]
     return uniq[keep], ranked, relevant
 
 
