@@ -11,7 +11,6 @@ Every expected value is computed with evalkit.
 
 from __future__ import annotations
 
-from fractions import Fraction
 
 import numpy as np
 
