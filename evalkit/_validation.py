@@ -196,7 +196,7 @@ def _compile(spec):
     if callable(spec) and not hasattr(spec, "accepts"):  # a check_* function
         return spec
     specs = list(spec) if isinstance(spec, (list, tuple)) else [spec]
-    none = None in specs
+    none = None in specs and len(specs) > 1
     specs = [s for s in specs if s is not None] or [InstanceOf(type(None), "None")]
     if len(specs) == 1:
         accepts, fail = specs[0].accepts, specs[0].fail
