@@ -7,6 +7,8 @@
 #   make bench-spark  evalkit.spark vs Spark's own evaluators on local[2] (10^6 and 10^7 rows; slow),
 #                then the same workloads through a local Spark Connect server
 #   make index   regenerate the course map and the prev/next navigation cells
+#   make assignments  student versions of the exercise notebooks (nbgrader) in build/assignments/release
+#   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks into build/assignments/gradebook.csv
 #   make site    the course as static HTML in site/ (open site/index.html)
 #   make clean   remove .venv and caches
 #
@@ -20,15 +22,15 @@ STAMP  := $(VENV)/.installed
 # `make venv` installs them (pip -c), so a fresh machine gets the tested
 # versions, not last night's releases; `make lock` regenerates it.
 LOCK   := constraints.txt
-# Extras the venv holds: the course, the tests (oracles included) and Spark.
-EXTRAS := course,test,spark
+# Extras the venv holds: the course, the tests (oracles included), Spark and the classroom (nbgrader).
+EXTRAS := course,test,spark,classroom
 
 # Extra arguments for `jupyter lab`, e.g. LAB_ARGS="--no-browser --port=8899".
 LAB_ARGS ?=
 # Substring filter(s) for the benchmark workloads, e.g. BENCH=confusion.
 BENCH ?=
 
-.PHONY: venv lock lab test bench bench-spark index site clean
+.PHONY: venv lock lab test bench bench-spark index site clean assignments grade
 
 venv: $(STAMP)
 
@@ -99,6 +101,19 @@ index:
 # comes from npm packages pinned in tools/site-js.json, never from a CDN.
 site: venv
 	$(BIN)/python tools/make_site.py
+
+# The classroom, on nbgrader (tools/classroom.py): the student versions of every notebook with
+# exercises (answer stubs and form checks; no solutions, no hidden tests), then the grading of
+# a folder of submissions, SUBMISSIONS/<student>/NN-x.ipynb, into one CSV gradebook.
+# ROSTER (optional): a file of student names, one per line, so that who never handed in is listed.
+SUBMISSIONS ?=
+ROSTER ?=
+assignments: venv
+	$(BIN)/python tools/classroom.py assignments
+
+grade: venv
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder [ROSTER=file]"; exit 2; }
+	$(BIN)/python tools/classroom.py grade "$(SUBMISSIONS)" $(if $(ROSTER),--roster "$(ROSTER)",)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
