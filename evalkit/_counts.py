@@ -20,12 +20,14 @@ from typing import NamedTuple
 import numpy as np
 
 from ._hits import RankingHits, encode_items, ranking_hits  # noqa: F401  (moved to _hits)
-from ._validation import (check_choice, check_integer, check_label_subset, check_labels,
-                          check_pos_label, check_probabilities, check_same_length)
+from ._validation import (as_array, check_choice, check_integer, check_label_subset,
+                          check_labels, check_pos_label,
+                          check_probabilities, check_same_length, check_sample_weight,
+                          check_targets)
 
 __all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
            "multilabel_counts", "topk_code_counts", "top_k_columns", "top_k_hits",
-           "weighted_bincount", "binary_positive", "calibration_bins",
+           "weighted_bincount", "binary_positive", "calibration_bins", "targets",
            "RankingHits", "encode_items", "ranking_hits"]
 
 
@@ -164,6 +166,39 @@ def weighted_bincount(codes, weights, minlength):
     return out
 
 
+def _is_2d(y):
+    """Whether ``y`` looks like a matrix (checked cheaply: no conversion of long lists)."""
+    if isinstance(y, (list, tuple)):
+        return len(y) > 0 and np.ndim(y[0]) > 0
+    return np.ndim(y) == 2
+
+
+def targets(y_true, y_pred, sample_weight, labels=None):
+    """``(kind, yt, yp, w)``: label vectors, or (n, L) boolean matrices for kind "multilabel".
+
+    A multilabel ``labels`` names the columns (indices) kept, in its order.
+    """
+    if not (_is_2d(y_true) or _is_2d(y_pred)):
+        kind, yt, yp = check_targets(y_true, y_pred)
+        return kind, yt, yp, check_sample_weight(sample_weight, len(yt))
+    yt, yp = (as_array(y, name, ndim=(1, 2)) for y, name in ((y_true, "y_true"), (y_pred, "y_pred")))
+    for m, name in ((yt, "y_true"), (yp, "y_pred")):
+        if (m.ndim != 2 or m.shape[1] < 2 or m.dtype.kind not in "biuf"
+                or not ((m == 0) | (m == 1)).all() or m.shape != yt.shape):
+            raise ValueError(
+                f"{name} must be a 0/1 indicator matrix of shape {yt.shape if m is yp else '(n, L)'}"
+                f" (multilabel: n samples x L >= 2 labels), as the other target is one: got "
+                f"shape {m.shape}; a mix of multilabel-indicator and multiclass targets is refused")
+    yt, yp = yt.astype(bool), yp.astype(bool)
+    if labels is not None:
+        cols = check_label_subset(labels, np.arange(yt.shape[1]))
+        if cols.dtype.kind not in "iu" or cols.min() < 0 or cols.max() >= yt.shape[1]:
+            raise ValueError(f"labels must be column indices in [0, {yt.shape[1]}) for multilabel "
+                             f"targets (All labels must be in [0, n labels)); got {cols.tolist()}")
+        yt, yp = yt[:, cols], yp[:, cols]
+    return "multilabel", yt, yp, check_sample_weight(sample_weight, len(yt))
+
+
 def class_counts(y_true, y_pred, *, labels=None, sample_weight=None):
     """Count tp, predicted and support per class, after validating the input.
 
@@ -177,8 +212,6 @@ def class_counts(y_true, y_pred, *, labels=None, sample_weight=None):
     >>> c.labels.tolist(), c.tp.tolist(), c.predicted.tolist(), c.support.tolist()
     ([0, 1, 2], [2, 1, 1], [2, 2, 2], [3, 2, 1])
     """
-    from ._validation import check_sample_weight, check_targets
-
     _, yt, yp = check_targets(y_true, y_pred)
     return _class_counts(yt, yp, labels, check_sample_weight(sample_weight, len(yt)))
 
@@ -224,16 +257,19 @@ def multilabel_counts(yt, yp, w=None, *, samplewise=False):
 
     ``yt``, ``yp``: validated (n, L) boolean matrices. Per label (column)
     sums, weighted by ``w``; ``samplewise=True`` gives per-sample (row) sums
-    instead (weighted as scikit-learn: each entry counts its sample's weight).
+    instead (times the sample's weight, as scikit-learn).
 
     >>> multilabel_counts(np.array([[1, 0], [1, 1]], bool), np.array([[1, 1], [0, 1]], bool))
     (array([1, 1]), array([1, 2]), array([2, 1]))
     """
-    axis = 1 if samplewise else 0
     mats = (yt & yp, yp, yt)
+    if samplewise:
+        return tuple(m.sum(axis=1) if w is None else m.sum(axis=1) * w for m in mats)
     if w is None:
-        return tuple(m.sum(axis=axis) for m in mats)
-    return tuple(np.where(m, w[:, None], 0.0).sum(axis=axis) for m in mats)  # as scikit-learn
+        return tuple(m.sum(axis=0) for m in mats)
+    # scikit-learn's sparse count: the weights of each label's rows, added in row order
+    return tuple(np.bincount(np.nonzero(m)[1], weights=w[np.nonzero(m)[0]],
+                             minlength=m.shape[1]).astype(float) for m in mats)
 
 
 def position_of(pos_label, classes, name="pos_label"):
@@ -327,8 +363,6 @@ top_k_columns(np.array([[0.4, 0.2, 0.4]]), 1, "first").tolist()
     ([[2]], [[0]])
     """
     n, c = scores.shape
-    if ties == "last":
-        return c - 1 - top_k_columns(scores[:, ::-1], k, "first", ranked)
     k = min(k, c)
     if k == c:
         idx = np.broadcast_to(np.arange(c), (n, c)).copy()
@@ -339,11 +373,13 @@ top_k_columns(np.array([[0.4, 0.2, 0.4]]), 1, "first").tolist()
         if tied.any():
             sub, th = scores[tied], kth[tied][:, None]
             above, equal = sub > th, sub == th
-            need = k - above.sum(axis=1)
-            keep = above | (equal & (np.cumsum(equal, axis=1) <= need[:, None]))
+            order = (np.cumsum(equal, axis=1) if ties == "first"
+                     else np.cumsum(equal[:, ::-1], axis=1)[:, ::-1])
+            keep = above | (equal & (order <= (k - above.sum(axis=1))[:, None]))
             idx[tied] = np.nonzero(keep)[1].reshape(-1, k)
     if ranked:
-        order = np.lexsort((idx, -np.take_along_axis(scores, idx, axis=1)), axis=1)
+        vals = np.take_along_axis(scores, idx, axis=1)
+        order = np.lexsort((idx if ties == "first" else -idx, -vals), axis=1)
         idx = np.take_along_axis(idx, order, axis=1)
     return idx
 

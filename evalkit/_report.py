@@ -13,8 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._ratios import nanaverage, prf
+from ._validation import check_target_names
 
-__all__ = ["HEADERS", "report_rows", "render", "topk_headers", "report_from_counts"]
+__all__ = ["HEADERS", "report_rows", "render", "topk_headers", "report_from_counts",
+           "topk_report_from_counts"]
 
 HEADERS = ("precision", "recall", "f1-score", "support")
 _LONGEST_AVERAGE = "weighted avg"
@@ -126,3 +128,17 @@ def report_from_counts(names, tp, predicted, support, *, zero_division, digits=2
                                        micro_heading=micro_heading, samples=samples)
     return render(names, p, r, f, s, averages, headers=headers, digits=digits,
                   output_dict=output_dict)
+
+
+def topk_report_from_counts(counts, k, *, target_names=None, digits=2, output_dict=False,
+                            zero_division=0.0):
+    """The top-k report (``evalkit.topk_report``'s layout) from per-class top-k ``ClassCounts``.
+
+    Rows are named ``target_names`` (one per class of ``counts``) or the classes.
+    """
+    names = (["%s" % c for c in counts.labels] if target_names is None else
+             check_target_names(target_names, len(counts.labels), strict=True,
+                                classes=counts.labels.tolist()))
+    return report_from_counts(names, counts.tp, counts.predicted, counts.support,
+                              zero_division=zero_division, digits=digits, output_dict=output_dict,
+                              micro_heading="micro avg", headers=topk_headers(k))

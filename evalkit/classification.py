@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
-                      position_of)
+                      position_of, targets)
 from ._ratios import nanaverage, prf, ratio
-from ._validation import (Bool, Options, Real, as_array, check_label_subset,
-                          check_labels_in_y_true, check_pos_label_type, check_sample_weight,
-                          check_targets, check_warn_for, validate_params)
+from ._validation import (BETA, ZERO_DIVISION, Bool, Options, check_labels_in_y_true,
+                          check_pos_label_type, check_sample_weight, check_targets,
+                          check_warn_for, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = [
@@ -31,41 +31,9 @@ __all__ = [
     "macro_f1",
 ]
 
-ZERO_DIVISION = Options(("warn", 0.0, 1.0, np.nan))
 AVERAGES = (None, "binary", "micro", "macro", "weighted", "samples")
 _SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION,
                  pos_label=check_pos_label_type)
-
-
-def _is_2d(y):
-    """Whether ``y`` looks like a matrix (checked cheaply: no conversion of long lists)."""
-    if isinstance(y, (list, tuple)):
-        return len(y) > 0 and np.ndim(y[0]) > 0
-    return np.ndim(y) == 2
-
-
-def _targets(y_true, y_pred, sample_weight, labels=None):
-    """``(kind, yt, yp, w)``: label vectors, or (n, L) boolean matrices for kind "multilabel".
-
-    A multilabel ``labels`` names the columns (indices) kept, in its order.
-    """
-    if not (_is_2d(y_true) or _is_2d(y_pred)):
-        kind, yt, yp = check_targets(y_true, y_pred)
-        return kind, yt, yp, check_sample_weight(sample_weight, len(yt))
-    yt, yp = (as_array(y, name, ndim=(1, 2)) for y, name in ((y_true, "y_true"), (y_pred, "y_pred")))
-    for m, name in ((yt, "y_true"), (yp, "y_pred")):
-        if (m.ndim != 2 or m.shape[1] < 2 or m.dtype.kind not in "biuf"
-                or not ((m == 0) | (m == 1)).all() or m.shape != yt.shape):
-            raise ValueError(
-                f"{name} must be a 0/1 indicator matrix of shape {yt.shape if m is yp else '(n, L)'}"
-                f" (multilabel: n samples x L >= 2 labels), as the other target is one: got "
-                f"shape {m.shape}; a mix of multilabel-indicator and multiclass targets is refused")
-    yt, yp = yt.astype(bool), yp.astype(bool)
-    if labels is not None:
-        cols = check_label_subset(labels, np.arange(yt.shape[1]))
-        check_labels_in_y_true(cols, np.arange(yt.shape[1]))
-        yt, yp = yt[:, cols], yp[:, cols]
-    return "multilabel", yt, yp, check_sample_weight(sample_weight, len(yt))
 
 
 @validate_params(normalize=Options((None, "true", "pred", "all")))
@@ -103,10 +71,8 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     >>> int(confusion_matrix([0], [0], labels=[0, 1], sample_weight=[2**53 + 1])[0, 0])
     9007199254740993
     """
-    _, yt, yp = check_targets(y_true, y_pred)
-    w = check_sample_weight(sample_weight, len(yt))
-    if w is not None and np.asarray(sample_weight).dtype.kind in "biu":
-        w = np.asarray(sample_weight, dtype=np.int64)  # summed exactly
+    _, yt, yp = checktargets(y_true, y_pred)
+    w = check_sample_weight(sample_weight, len(yt), keep_int=True)  # int64: summed exactly
     labels_used, cm = confusion_counts(yt, yp, labels, w)
     if labels is not None:
         check_labels_in_y_true(labels_used, yt)
@@ -146,7 +112,7 @@ def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=No
     >>> multilabel_confusion_matrix(["a", "b", "a"], ["a", "a", "b"])[0].tolist()
     [[0, 1], [1, 1]]
     """
-    kind, yt, yp, w = _targets(y_true, y_pred, sample_weight, labels)
+    kind, yt, yp, w = targets(y_true, y_pred, sample_weight, labels)
     if kind == "multilabel":
         tp, predicted, actual = multilabel_counts(yt, yp, w, samplewise=samplewise)
         total = (yt.shape[1] if w is None else w * yt.shape[1]) if samplewise else (
@@ -178,7 +144,7 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
     >>> accuracy_score([[1, 0], [1, 1]], [[1, 0], [0, 1]])
     0.5
     """
-    kind, yt, yp, w = _targets(y_true, y_pred, sample_weight)
+    kind, yt, yp, w = targets(y_true, y_pred, sample_weight)
     if kind == "multilabel":
         correct = (yt == yp).all(axis=1)
         if not normalize:
@@ -191,7 +157,7 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
 
 def _set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight):
     """``(tp, predicted, actual, weights)`` as scikit-learn's set-wise rules choose them."""
-    kind, yt, yp, w = _targets(y_true, y_pred, sample_weight, labels)
+    kind, yt, yp, w = targets(y_true, y_pred, sample_weight, labels)
     if (average == "binary" and kind != "binary") or (average == "samples" and kind != "multilabel"):
         need = "multilabel" if average == "samples" else "binary"
         raise ValueError(f"average={average!r} needs a {need} target: Target is {kind} but "
@@ -203,18 +169,17 @@ def _set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight):
             f"(got {average!r}). You may use labels=[pos_label] to specify a single "
             "positive class.", UserWarning)
     if kind == "multilabel":
-        return (*multilabel_counts(yt, yp, w, samplewise=average == "samples"), w)
+        tp, predicted, actual = multilabel_counts(yt, yp, w, samplewise=average == "samples")
+        return tp, tp + (predicted - tp), tp + (actual - tp), w  # scikit-learn's last bits
     if average == "binary":
         if position_of(pos_label, encode_labels(yt, yp)[0]) < 0:  # one class, not pos_label
             return (*(np.zeros(1, dtype=int if w is None else float),) * 3, None)
         labels = [pos_label]
     c = _class_counts(yt, yp, labels, w)
-    return c.tp, c.predicted, c.support, None
+    return c.tp, c.tp + (c.predicted - c.tp), c.tp + (c.support - c.tp), None
 
 
-@validate_params(beta=Real(0, finite=False, meaning="it weighs recall beta times as much as "
-                                                     "precision"),
-                 warn_for=check_warn_for, **_SET_WISE)
+@validate_params(beta=BETA, warn_for=check_warn_for, **_SET_WISE)
 def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1,
                                     average=None, warn_for=("precision", "recall", "f-score"),
                                     sample_weight=None, zero_division="warn"):

@@ -20,79 +20,44 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._counts import ClassCounts, _select, _take, encode_labels, topk_code_counts
-from ._validation import (check_average, check_binary_or_matrix_scores, check_bool,
-                          check_columns_match_classes, check_exactly_one, check_column_labels, check_digits,
+from ._counts import (ClassCounts, _select, _take, encode_labels, top_k_columns, top_k_hits,
+                      topk_code_counts)
+from ._ratios import prf
+from ._report import topk_report_from_counts
+from ._validation import (DIGITS, K, TIES, ZERO_DIVISION, Bool, Options, check_binary_or_matrix_scores,
+                          check_column_labels, check_columns_match_classes, check_exactly_one,
                           check_k, check_label_matrix, check_labels, check_labels_name_columns,
-                          check_output, check_same_kind, check_same_length,
-                          check_sample_weight, check_score_matrix, check_sorted_labels,
-                          check_target_names, check_ties, check_zero_division)
-from .classification import _scores_from_counts
+                          check_same_kind, check_same_length, check_sample_weight,
+                          check_score_matrix, check_sorted_labels, validate_params)
 from .exceptions import warn_at_caller
-from .report import _rows, render_report
 
 __all__ = ["top_k_labels", "precision_recall_fscore_at_k", "topk_report", "top_k_accuracy_score"]
 
 TOPK_AVERAGES = (None, "micro", "macro", "weighted")
 
 
-# -- selecting the top k columns of a score matrix ------------------------------
-
-def _top_k_columns(scores, k, ties="first", ranked=False):
-    """Column indices of each row's k highest scores, ties to the lower column ("first").
-
-    ``np.argpartition`` finds the k largest in linear time but breaks ties
-    at the k-th value arbitrarily; rows where the k-th value is tied with a
-    column left out are redone with an exact mask (higher scores, then the
-    tied columns in index order), so the rule holds on every row without
-    sorting. ``ties="last"`` applies the same rule to the reversed columns.
-    ``ranked=True`` orders the k columns by score, then by the tie rule.
-    """
-    n, c = scores.shape
-    if ties == "last":
-        return c - 1 - _top_k_columns(scores[:, ::-1], k, "first", ranked)
-    k = min(k, c)
-    if k == c:
-        idx = np.broadcast_to(np.arange(c), (n, c)).copy()
-    else:
-        idx = np.argpartition(scores, c - k, axis=1)[:, c - k:]
-        kth = np.take_along_axis(scores, idx, axis=1).min(axis=1)
-        tied = (scores >= kth[:, None]).sum(axis=1) > k  # a tie straddles the cut
-        if tied.any():
-            sub, th = scores[tied], kth[tied][:, None]
-            above, equal = sub > th, sub == th
-            need = k - above.sum(axis=1)
-            keep = above | (equal & (np.cumsum(equal, axis=1) <= need[:, None]))
-            idx[tied] = np.nonzero(keep)[1].reshape(-1, k)
-    if ranked:
-        vals = np.take_along_axis(scores, idx, axis=1)
-        order = np.lexsort((idx, -vals), axis=1)
-        idx = np.take_along_axis(idx, order, axis=1)
-    return idx
-
-
-def top_k_labels(y_score, k, *, labels=None, ties="first"):
+@validate_params(k=K, ties=TIES)
+def top_k_labels(y_score, k, *, labels=None, ties="last"):
     """Each row's k most likely labels, most likely first: an n x k label matrix.
 
     Column j of ``y_score`` scores the class ``labels[j]`` (default j). The
     k highest scores of a row are found with ``numpy.argpartition`` (linear
     time, no full sort) and then ordered by score. Equal scores: with
-    ``ties="first"`` the lower column wins, as ``argmax`` (and so
-    ``predict``) does; ``ties="last"``, the higher column, as scikit-learn's
-    ``top_k_accuracy_score`` does.
+    ``ties="last"`` (the default, scikit-learn's ``top_k_accuracy_score``
+    rule) the higher column ranks first; with ``ties="first"`` the lower
+    column, as ``argmax`` (and so ``predict``) does.
 
     Examples
     --------
     >>> top_k_labels([[0.1, 0.6, 0.3], [0.4, 0.2, 0.4]], 2, labels=["a", "b", "c"]).tolist()
-    [['b', 'c'], ['a', 'c']]
-    >>> top_k_labels([[0.4, 0.2, 0.4]], 1, ties="last").tolist()
-    [[2]]
+    [['b', 'c'], ['c', 'a']]
+    >>> top_k_labels([[0.4, 0.2, 0.4]], 1, ties="first").tolist()
+    [[0]]
     """
     scores = check_score_matrix(y_score, "y_score")
     k = check_k(k, m=scores.shape[1], of="y_score")
-    ties = check_ties(ties)
     columns = check_column_labels(labels, scores.shape[1], of="y_score")
-    return columns[_top_k_columns(scores, k, ties, ranked=True)]
+    return columns[top_k_columns(scores, k, ties, ranked=True)]
 
 
 # -- counting --------------------------------------------------------------------
@@ -100,7 +65,6 @@ def top_k_labels(y_score, k, *, labels=None, ties="first"):
 def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
     """Validate the input and count tp / predicted / support per class at k."""
     check_exactly_one(y_topk=y_topk, y_score=y_score)
-    ties = check_ties(ties)
     yt = check_labels(y_true, "y_true")
     n = len(yt)
     if y_topk is not None:
@@ -118,19 +82,19 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
     scores = check_score_matrix(y_score, "y_score")
     check_same_length(y_true=yt, y_score=scores)
     k = check_k(k, m=scores.shape[1], of="y_score")
-    ties = check_ties(ties)
     columns = check_column_labels(labels, scores.shape[1], of="y_score")
     check_same_kind(yt, columns, ("y_true", "labels"))
     t = check_labels_name_columns(yt, columns)
-    idx = _top_k_columns(scores, k, ties)
-    tp, predicted, support = topk_code_counts(t, idx, len(columns), distinct=True)
+    tp, predicted, support = topk_code_counts(t, top_k_columns(scores, k, ties), len(columns),
+                                              distinct=True)
     present = np.flatnonzero((support > 0) | (predicted > 0))
     present = present[np.argsort(columns[present], kind="stable")]
     return ClassCounts(columns[present], tp[present], predicted[present], support[present], n)
 
 
+@validate_params(average=Options(TOPK_AVERAGES), zero_division=ZERO_DIVISION, ties=TIES)
 def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels=None,
-                                 average=None, zero_division=0.0, ties="first"):
+                                 average=None, zero_division=0.0, ties="last"):
     """precision@k, recall@k, F1@k and support per class, or averaged.
 
     A row "predicts" every class in its top k. For class c:
@@ -159,7 +123,7 @@ def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels
         some top k, sorted.
     average : {None, "micro", "macro", "weighted"}
     zero_division : {0.0, 1.0, nan, "warn"}, default=0.0
-    ties : {"first", "last"}, default="first"
+    ties : {"last", "first"}, default="last"
 
     Returns
     -------
@@ -179,15 +143,14 @@ def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels
     >>> round(precision_recall_fscore_at_k(y, top, k=3, average="weighted")[0], 4)
     0.1952
     """
-    zero_division = check_zero_division(zero_division)
-    check_average(average, TOPK_AVERAGES)
     counts = _topk_counts(y_true, y_topk, y_score, k, labels, ties)
-    return _scores_from_counts(counts.tp, counts.predicted, counts.support, average=average,
-                               zero_division=zero_division, stacklevel=4)
+    return prf(counts.tp, counts.predicted, counts.support, average=average,
+               zero_division=zero_division)
 
 
+@validate_params(digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION, ties=TIES)
 def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_names=None,
-                digits=2, output_dict=False, zero_division=0.0, output=None, ties="first"):
+                digits=2, output_dict=False, zero_division=0.0, ties="last"):
     """classification_report for top-k predictions: precision@k, recall@k, F1@k per class.
 
     One row per class (see :func:`precision_recall_fscore_at_k` for the
@@ -209,8 +172,8 @@ def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_nam
         Row names, one per reported class.
     digits : int, default=2
     output_dict : bool, default=False
-    output : {None, "text", "dict", "frame"}, default=None
-        Keys and columns are the headers, e.g. ``"precision@3"``.
+        Return a dict (keys are the headers, e.g. ``"precision@3"``); a
+        pandas DataFrame is ``pd.DataFrame(report).T``.
 
     Examples
     --------
@@ -234,49 +197,14 @@ def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_nam
     weighted avg         0.20        0.40        0.26          10
     <BLANKLINE>
     """
-    zero_division = check_zero_division(zero_division)
-    digits = check_digits(digits)
-    output = check_output(output, output_dict)
     counts = _topk_counts(y_true, y_topk, y_score, k, labels, ties)
-    return _report_from_counts(counts, k, target_names=target_names, digits=digits,
-                               output=output, zero_division=zero_division)
-
-
-def _report_from_counts(counts, k, *, target_names, digits, output, zero_division):
-    """The top-k report laid out from per-class top-k counts (also ``evalkit.spark``'s)."""
-    if target_names is None:
-        names = ["%s" % label for label in counts.labels]
-    else:
-        names = check_target_names(target_names, len(counts.labels), strict=True,
-                                   classes=counts.labels.tolist())
-    p, r, f, s, averages = _rows(counts.tp, counts.predicted, counts.support,
-                                 zero_division=zero_division, micro_heading="micro avg")
-    headers = (f"precision@{k}", f"recall@{k}", f"f1-score@{k}", "support")
-    return render_report(names, p, r, f, s, averages, headers=headers, digits=digits,
-                         output=output)
+    return topk_report_from_counts(counts, k, target_names=target_names, digits=digits,
+                                   output_dict=output_dict, zero_division=zero_division)
 
 
 # -- scikit-learn's top_k_accuracy_score ---------------------------------------------
 
-def _top_k_hits(scores, t, k, ties, binary):
-    """Per row, whether class code ``t`` is among the k best scores (scikit-learn's rules).
-
-    Binary (1-D scores): with k = 1 the second class is predicted when the
-    score exceeds 0.5 (probabilities) or 0 (decision values); k >= 2 is
-    always a hit.
-    """
-    if binary:
-        if k == 1:
-            threshold = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
-            return (scores > threshold).astype(np.int64) == t
-        return np.ones(len(t), dtype=bool)
-    idx = _top_k_columns(scores, k, ties)
-    hits = idx[:, 0] == t
-    for j in range(1, idx.shape[1]):
-        hits |= idx[:, j] == t
-    return hits
-
-
+@validate_params(k=K, normalize=Bool(), ties=TIES)
 def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=None,
                          labels=None, ties="last"):
     """Top-k accuracy: the share of samples whose true class is among their k best scores.
@@ -301,9 +229,6 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     3.0
     """
     yt = check_labels(y_true, "y_true")
-    k = check_k(k)
-    ties = check_ties(ties)
-    normalize = check_bool(normalize, "normalize")
     present = np.unique(yt)
     if labels is not None:
         labels = check_labels(labels, "labels")
@@ -327,9 +252,23 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
         t = check_labels_name_columns(yt, classes)
     else:
         t = np.searchsorted(classes, yt)
-    hits = _top_k_hits(scores, t, k, ties, binary)
+    hits = top_k_hits(scores, t, k, ties, binary)
     if normalize:
         return float(np.average(hits, weights=w))
     if w is None:
         return float(np.sum(hits))
     return float(np.dot(hits, w))
+
+
+# kept until evalkit.spark and evalkit.uncertainty move to the core names
+_top_k_columns, _top_k_hits = top_k_columns, top_k_hits
+
+
+def _report_from_counts(counts, k, *, target_names, digits, output, zero_division):
+    out = topk_report_from_counts(counts, k, target_names=target_names, digits=digits,
+                                  output_dict=output != "text", zero_division=zero_division)
+    if output == "frame":
+        import pandas as pd
+
+        return pd.DataFrame(out).T
+    return out
