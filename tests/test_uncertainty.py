@@ -95,8 +95,8 @@ def test_sweep_counts_equal_the_metric_on_the_resample(metric, seed, stratify):
     pos, neg = drawn[:, :g], drawn[:, g:]
     values, _ = path.evaluate(drawn)
     undefined = np.isnan(values)
-    # the same resample, as rows: group g's score repeated by its counts
-    group_scores = np.unique(s)[::-1]
+    # the same resample, as rows: run g's score (distinct, decreasing) repeated by its counts
+    group_scores = np.arange(g, 0, -1)
     for b in range(40):
         yt = np.r_[np.ones(pos[b].sum(), int), np.zeros(neg[b].sum(), int)]
         ss = np.r_[np.repeat(group_scores, pos[b]), np.repeat(group_scores, neg[b])]
@@ -797,3 +797,27 @@ def test_draw_is_the_ordinary_bootstrap(n_cells):
         m = np.array([counts[strata == s].sum() for s in strata]) if stratify else n
         np.testing.assert_allclose(drawn.mean(axis=0), counts, atol=5 * np.sqrt(m * p * (1 - p) / 4000).max() + 1e-12)
         np.testing.assert_allclose(drawn.var(axis=0), m * p * (1 - p), atol=0.15 * max(1, (m * p * (1 - p)).max()))
+
+
+@pytest.mark.parametrize("metric", [ek.roc_auc_score, ek.average_precision_score])
+@pytest.mark.parametrize("seed", range(4))
+def test_runs_of_groups_keep_the_metric_of_every_resample(metric, seed):
+    rng = np.random.default_rng(50 + seed)
+    n = int(rng.integers(20, 300))
+    y = (rng.random(n) < rng.uniform(0.1, 0.9)).astype(int)
+    y[:2] = [0, 1]
+    s = np.round(rng.random(n) + 0.3 * y, int(rng.integers(1, 4)))
+    fn = U._SCORE_METRICS[metric][0]
+    order = np.argsort(-s)
+    groups = np.unique(-s, return_inverse=True)[1].reshape(-1)
+    pos, neg = np.bincount(groups, y), np.bincount(groups, 1 - y)
+    start = U._runs(fn, pos, neg)
+    assert len(start) < len(pos) or (pos > 0).sum() + (neg > 0).sum() == 2 * len(pos)
+    for _ in range(30):  # resamples of the rows, counted per group, then per run
+        rows = rng.integers(0, n, n)
+        p, q = np.bincount(groups[rows], y[rows], len(pos)), np.bincount(groups[rows], 1 - y[rows], len(pos))
+        if p.sum() == 0:
+            continue
+        expected = quiet(metric, y[rows], s[rows])
+        got = fn(np.add.reduceat(p, start), np.add.reduceat(q, start))
+        assert got == pytest.approx(expected, rel=1e-12, nan_ok=True)
