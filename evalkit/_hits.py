@@ -236,12 +236,13 @@ def encode_items(a, b):
     return codes[:n], codes[n:], max(len(uniq), 1)
 
 
-def _find(q_codes, q_off, s_codes, s_off, n_codes):
+def _find(q_codes, q_off, s_codes, s_off, n_codes, check_q=False):
     """The item-hit finder: for each query id, its 0-based position in the same user's searched row.
 
-    Returns ``(cols, repeat)``: ``cols[j]`` the position of query j in its
-    row (-1 if absent), ``repeat`` the flat index of the first searched entry
-    that repeats an id of its row (-1 if none). Users go in blocks through one
+    Returns ``(cols, repeat, q_repeat)``: ``cols[j]`` the position of query j
+    in its row (-1 if absent), ``repeat`` the flat index of the first searched
+    entry that repeats an id of its row (-1 if none), and with ``check_q`` the
+    same for the queries (else -1). Users go in blocks through one
     lookup table of ``users_in_block x n_codes`` small integers: the searched
     rows' positions are written, read back (a repeat reads back another
     position) and read for the queries, every answer verified against the ids,
@@ -259,14 +260,15 @@ def _find(q_codes, q_off, s_codes, s_off, n_codes):
         srt = keys[order]
         same = np.flatnonzero(srt[1:] == srt[:-1])
         if len(same):
-            return cols, int(order[same + 1].min())
+            return cols, int(order[same + 1].min()), -1
         qk = np.repeat(np.arange(n, dtype=np.int64), q_len) * n_codes + q_codes
         at = np.minimum(np.searchsorted(srt, qk), max(len(srt) - 1, 0))
         found = srt[at] == qk if len(srt) else np.zeros(len(qk), bool)
         flat = order[at[found]]
         cols[found] = flat - s_off[s_user[flat]]
-        return cols, -1
-    width = int(s_len.max(initial=0))
+        return cols, -1, _find(q_codes[:0], np.zeros(n + 1, np.int64), q_codes, q_off, n_codes)[1] \
+            if check_q else -1
+    width = max(int(s_len.max(initial=0)), int(q_len.max(initial=0)) if check_q else 0)
     dtype = np.uint8 if width <= 255 else np.uint16 if width <= 65535 else np.int64
     table = np.zeros(max(block, 1) * n_codes, dtype=dtype)
     uniform = n > 0 and bool((s_len == s_len[0]).all())
@@ -285,16 +287,24 @@ def _find(q_codes, q_off, s_codes, s_off, n_codes):
         table[keys] = pos
         bad = table[keys] != pos
         if bad.any():
-            return cols, a + int(np.argmax(bad))
+            return cols, a + int(np.argmax(bad)), -1
         c, d = int(q_off[u0]), int(q_off[u1])
-        if d > c and b > a:
-            local = np.repeat(np.arange(u1 - u0), q_len[u0:u1])
-            q = q_codes[c:d]
-            got = table[base[local] + q].astype(np.int64)
+        if d == c:
+            continue
+        local = np.repeat(np.arange(u1 - u0), q_len[u0:u1])
+        q = q_codes[c:d]
+        qkeys = base[local] + q
+        if b > a:
+            got = table[qkeys].astype(np.int64)
             ok = got < s_len[u0 + local]
             ok &= s_codes[np.minimum(s_off[u0 + local] + np.where(ok, got, 0), b - 1)] == q
             cols[c:d] = np.where(ok, got, -1)
-    return cols, -1
+        if check_q:   # the queries' own repeats, through the same table
+            qpos = (np.arange(d - c) - (q_off[u0 + local] - c)).astype(dtype)
+            table[qkeys] = qpos
+            if (table[qkeys] != qpos).any():
+                return cols, -1, c + int(np.argmax(table[qkeys] != qpos))
+    return cols, -1, -1
 
 
 def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
@@ -316,12 +326,14 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
     t_len = np.diff(t_off)
     t_user = np.repeat(np.arange(n, dtype=np.int64), t_len)
     g = np.ones(len(tc)) if grades is None else np.asarray(grades, dtype=np.float64)
-    t_rep = _find(tc[:0], np.zeros(n + 1, dtype=np.int64), tc, t_off, n_codes)[1]
+    if repeats == "error":
+        cols, rep, t_rep = _find(tc, t_off, rc, r_off, n_codes, check_q=True)
+    else:
+        t_rep = _find(tc[:0], np.zeros(n + 1, dtype=np.int64), tc, t_off, n_codes)[1]
     if t_rep >= 0:
         raise ValueError(f"{names[1]}[{int(t_user[t_rep])}] repeats the item "
                          f"{t_items[t_rep].item()!r}: list each relevant item once")
     if repeats == "error":
-        cols, rep = _find(tc, t_off, rc, r_off, n_codes)
         if rep >= 0:
             u = int(np.searchsorted(r_off, rep, side="right") - 1)
             raise ValueError(f"{names[0]}[{u}] repeats the item {r_items[rep].item()!r}: a ranked "
@@ -338,13 +350,13 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
             order = np.argsort(user * (depth + 1) + position, kind="stable")
             user, position, gain = user[order], position[order], gain[order]
     else:
-        cols, _ = _find(rc, r_off, tc, t_off, n_codes)
+        cols = _find(rc, r_off, tc, t_off, n_codes)[0]
         found = np.flatnonzero(cols >= 0)
         user = np.repeat(np.arange(n, dtype=np.int64), np.diff(r_off))[found]
         gain = g[t_off[user] + cols[found]]
         position = found - r_off[user]
     ideal = given = None
-    n_relevant = np.bincount(t_user[g > 0], minlength=n)
+    n_relevant = t_len if grades is None else np.bincount(t_user[g > 0], minlength=n)
     if grades is not None:
         ideal = np.zeros((n, int(n_relevant.max(initial=0))))
         rel = g > 0
