@@ -51,7 +51,7 @@ def test_explorer_state_matches_binary_counts_and_sklearn(seed):
     thresholds = np.r_[rng.uniform(-0.1, 1.1, 20), np.unique(s)[:5], s.max() + 1, s.min()]
     for t in thresholds:
         beta = float(rng.uniform(0.2, 4))
-        st = explorer_state(sw, t, beta)
+        st = explorer_state(sw, t, beta, zero_division=0.0)
         y_pred = (s >= t).astype(int)
         c = ek.binary_counts(y, y_pred, pos_label=1)
         assert st["counts"] == c
@@ -73,16 +73,15 @@ def test_explorer_state_seed000_numbers():
     st = explorer_state(sw, 0.5)
     assert st["counts"] == ek.BinaryCounts(tp=6, fp=0, fn=5, tn=89)
     # threshold above every score: the seed's lazy model, 89 % accurate, recall 0
-    st = explorer_state(sw, 1.5)
+    with pytest.warns(ek.UndefinedMetricWarning):  # the default: scikit-learn's warning
+        st = explorer_state(sw, 1.5)
     assert st["counts"] == ek.BinaryCounts(tp=0, fp=0, fn=11, tn=89)
     assert (st["accuracy"], st["recall"], st["precision"]) == (0.89, 0.0, 0.0)
     # zero_division conventions: Spark's precision 1.0, sklearn's warning
     assert explorer_state(sw, 1.5, zero_division="spark")["precision"] == 1.0
-    with pytest.warns(ek.UndefinedMetricWarning):
-        explorer_state(sw, 1.5, zero_division="warn")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        explorer_state(sw, 1.5)  # the default never warns: a slider passes there
+        assert explorer_state(sw, 1.5, zero_division=0.0)["precision"] == 0.0  # the widget's choice
     # labels and scores instead of a sweep: swept on the spot, pos_label as threshold_sweep's
     words = ["w" if v else "m" for v in SEED000_Y]
     assert explorer_state((words, SEED000_S), 0.5, pos_label="w") == explorer_state(sw, 0.5)
@@ -259,7 +258,7 @@ def test_threshold_explorer_follows_its_slider():
     assert is_png(first)
     for t in (0.2, 0.37, 0.8, 1.01, 0.0):
         w.threshold = t
-        expected = explorer_state(sw, t, w.beta)
+        expected = explorer_state(sw, t, w.beta, zero_division=0.0)  # the widget's choice
         assert w.state == expected
         assert w.counts == ek.binary_counts(y, (s >= t).astype(int))
         assert w.text == explorer_text(expected)

@@ -52,7 +52,7 @@ def _num(x):
 @validate_params(sweep=Satisfies(lambda v: isinstance(v, Sweep) or (isinstance(v, tuple) and len(v) == 2),
                                  "a Sweep from threshold_sweep or a (y_true, y_score) pair"),
                  threshold=Real(finite=False), beta=BETA, zero_division=ZERO_DIVISION_SPARK)
-def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0, pos_label=None):
+def explorer_state(sweep, threshold, beta=1.0, *, zero_division="warn", pos_label=None):
     """Counts and metrics of predicting positive when ``score >= threshold``.
 
     One lookup in the sweep (:meth:`Sweep.counts_at`, a binary search), then
@@ -61,9 +61,10 @@ def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0, pos_label=N
     F-beta = (1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp). "Above" are the samples
     scored at or above the threshold (predicted positive, tp + fp), "below"
     the rest (fn + tn). A ratio whose denominator is 0 (precision when nothing
-    is predicted positive) takes ``zero_division``: 0.0 by default and without
-    a warning, since a slider passes through such thresholds; ``"spark"``
-    gives Spark's 1.0 for precision, ``"warn"`` scikit-learn's warning.
+    is predicted positive) takes ``zero_division``: ``"warn"`` (scikit-learn's
+    default, 0.0 and a warning), 0.0 (the widget's choice, without a warning,
+    since a slider passes through such thresholds), 1.0, nan, or ``"spark"``
+    (Spark's 1.0 for precision).
 
     Parameters
     ----------
@@ -72,7 +73,7 @@ def explorer_state(sweep, threshold, beta=1.0, *, zero_division=0.0, pos_label=N
         does); or the labels and scores, swept here (with ``pos_label``).
     threshold : float
     beta : float, default 1.0
-    zero_division : {0.0, 1.0, nan, "warn", "spark"}, default 0.0
+    zero_division : {"warn", 0.0, 1.0, nan, "spark"}, default "warn"
     pos_label : optional
         The positive class, only when ``sweep`` is ``(y_true, y_score)``.
 

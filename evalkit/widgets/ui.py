@@ -193,7 +193,7 @@ class ThresholdExplorer(_Shown, W.VBox):
         self._step, self._decimals = step, decimals
         if threshold is None:
             threshold = round(round((lo + hi) / 2 / step) * step, decimals)
-        state = explorer_state(sweep, threshold, beta)  # validates threshold and beta
+        state = explorer_state(sweep, threshold, beta, zero_division=0.0)  # checks threshold, beta
         self._state = state
 
         self._threshold = W.FloatSlider(
@@ -293,7 +293,7 @@ class ThresholdExplorer(_Shown, W.VBox):
         return value
 
     def _update(self, redraw):
-        self._state = explorer_state(self.sweep, self._snapped(), self._beta.value)
+        self._state = explorer_state(self.sweep, self._snapped(), self._beta.value, zero_division=0.0)
         _set_texts(self._labels, explorer_text(self._state))
         self._on_layout()
         if redraw:
