@@ -9,7 +9,7 @@
 #   make index   regenerate the course map and the prev/next navigation cells
 #   make assignments  student versions of the exercise notebooks (nbgrader) in build/assignments/release
 #   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks into build/assignments/gradebook.csv
-#   make site    the course as static HTML in site/ (open site/index.html)
+#   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (open site/index.html)
 #   make clean   remove .venv and caches
 #
 # Only Python 3.10+ and make are needed; everything else goes into .venv.
@@ -22,8 +22,9 @@ STAMP  := $(VENV)/.installed
 # `make venv` installs them (pip -c), so a fresh machine gets the tested
 # versions, not last night's releases; `make lock` regenerates it.
 LOCK   := constraints.txt
-# Extras the venv holds: the course, the tests (oracles included), Spark and the classroom (nbgrader).
-EXTRAS := course,test,spark,classroom
+# Extras the venv holds: the course, the tests (oracles included), Spark, the classroom (nbgrader)
+# and the site (Jupyter Book).
+EXTRAS := course,test,spark,classroom,site
 
 # Extra arguments for `jupyter lab`, e.g. LAB_ARGS="--no-browser --port=8899".
 LAB_ARGS ?=
@@ -96,9 +97,10 @@ bench-spark: venv
 index:
 	$(PYTHON) tools/make_index.py
 
-# Execute every notebook (widget state kept) and export the course as static
-# HTML into site/: widgets render from their saved state, and the JavaScript
-# comes from npm packages pinned in tools/site-js.json, never from a CDN.
+# The course site, built offline with Jupyter Book 1 (tools/make_site.py, book/_config.yml) from
+# the committed notebooks (their outputs and widget state), the figures and the teachers' guide:
+# a sidebar, full-text search, downloadable notebooks; MathJax, the widget manager and the web
+# font come from npm packages pinned in tools/site-js.json, never from a CDN.
 site: venv
 	$(BIN)/python tools/make_site.py
 

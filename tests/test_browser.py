@@ -4,9 +4,11 @@
   threshold slider (arrow keys on its handle, then typing into its readout)
   and checks that the counts, precision and recall shown are exactly what
   evalkit computes at the new threshold, and that the figure was redrawn.
-* The static course (``tools/make_site.py``, ``make site``) opens from
-  ``file://`` with its widgets rendered from the saved widget state, and
-  fetches nothing from outside the machine.
+* The course site (``tools/make_site.py``, ``make site``, built with Jupyter
+  Book) opens from ``file://``: its sidebar lists and opens every notebook,
+  its search finds notebook 08 for "NDCG", a widget renders from its saved
+  state, the glossary's Chinese is drawn with the shipped web font, and no
+  request leaves the machine.
 
 Chromium: ``$EVALKIT_CHROMIUM``, else ``/usr/bin/chromium``, else
 Playwright's own browser if one was installed. Without any, the tests are
@@ -302,7 +304,9 @@ def fonts_rendering_chinese(page) -> tuple[str, list[dict]]:
     return text, cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
 
 
-def test_static_site_renders_widgets_offline(chromium_path, tmp_path):
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The course site, built once by tools/make_site.py (Jupyter Book) into a temporary folder."""
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import make_site
@@ -313,64 +317,77 @@ def test_static_site_renders_widgets_offline(chromium_path, tmp_path):
                  .exists() for p in pins)
     if not cached and shutil.which("npm") is None:
         skip_or_fail("npm is needed once to fetch the site's pinned JavaScript (apt-get install npm)")
+    out = tmp_path_factory.mktemp("site")
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "make_site.py"), "--out", str(out / "site")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=SITE_BUILD_TIMEOUT_S)
+    assert proc.returncode == 0, f"make_site failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return make_site, out / "site"
+
+
+def course_notebooks() -> list[Path]:
+    return sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+
+
+def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tmp_path):
+    make_site, site = site
+    index = site / "index.html"
+    assert index.exists()
+    notebooks = course_notebooks()
+    assert len(notebooks) == 12
     with_widgets = widget_notebooks()
     assert with_widgets, "no course notebook has a widget cell (from evalkit.widgets import ...)"
-    page_nb = with_widgets[0]
-
-    site = tmp_path / "site"
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "make_site.py"), "--out", str(site), page_nb.name[:2]],
-        cwd=ROOT, capture_output=True, text=True, timeout=SITE_BUILD_TIMEOUT_S,
-        env=dict(os.environ, MPLBACKEND="Agg"))
-    assert proc.returncode == 0, f"make_site failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    index = site / "index.html"
-    page_file = site / "notebooks" / f"{page_nb.stem}.html"
-    assert index.exists() and page_file.exists()
-    html = page_file.read_text("utf-8")
-    assert "application/vnd.jupyter.widget-state+json" in html, "no widget state in the page"
-    scripts = re.findall(r'<script[^>]*\ssrc="([^"]+)"', html)
-    assert "../_static/require.js" in scripts and all("//" not in s for s in scripts), scripts
-    assert "var widgetRendererSrc = '../_static/html-manager/embed-amd.js';" in html
-    screenshot = tmp_path / "site-page.png"
+    assert not make_site.external_references(site), "a page loads from outside the site"
 
     with browser_page(chromium_path, tmp_path) as page:
         try:
+            # 1. the sidebar lists every notebook, and its links open them
             page.goto(index.as_uri())
-            link = page.locator(f'a[href="notebooks/{page_nb.stem}.html"]').first
-            assert link.count() == 1, f"the index does not link to notebooks/{page_nb.stem}.html"
-            title = page.inner_text("h1").strip()
-            assert title, "the index page has no title"
+            nav = page.locator("nav.bd-docs-nav")
+            hrefs = nav.locator("a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+            for nb in notebooks:
+                assert any(h and h.endswith(f"notebooks/{nb.stem}.html") for h in hrefs), (nb.name, hrefs)
+            for nb in (notebooks[0], notebooks[8], notebooks[-1]):
+                page.goto(index.as_uri())
+                page.locator(f'nav.bd-docs-nav a[href$="notebooks/{nb.stem}.html"]').first.click()
+                page.wait_for_url(f"**/notebooks/{nb.stem}.html")
+                assert page.locator("article h1").first.inner_text().strip(), nb.name
+                # every page offers its notebook for download and the glossary in its sidebar
+                assert page.locator(f'a[href$="{nb.stem}.ipynb"]').count() >= 1, f"{nb.name}: no download"
+                assert page.locator('nav.bd-docs-nav a[href$="glossary.html"]').count() == 1
 
-            # The glossary's Chinese terms are drawn with the shipped web font,
-            # not as empty boxes (a stock Debian Chromium has no CJK font).
-            text, fonts = fonts_rendering_chinese(page)
-            n_chinese = len(_CJK.findall(text))
-            # (the font's own name may add a style: "Noto Sans SC Thin")
-            web = [f for f in fonts if f["familyName"].startswith(make_site.CJK_FONT_FAMILY)]
-            assert web and all(f["isCustomFont"] for f in web), (text, fonts)
-            assert sum(f["glyphCount"] for f in web) >= n_chinese, (text, fonts)
-            font_css = site / "_static" / make_site.CJK_FONT_CSS
-            assert font_css.exists() and list((font_css.parent / "files").glob("*.woff2"))
+            # 2. full-text search finds notebook 08 for "NDCG"
+            page.goto((site / "search.html").as_uri() + "?q=NDCG")
+            page.wait_for_selector("#search-results ul.search li a", timeout=RENDER_TIMEOUT_MS)
+            found = page.locator("#search-results ul.search li a").evaluate_all(
+                "els => els.map(e => e.getAttribute('href'))")
+            assert any("08-ranking-metrics" in (h or "") for h in found), found
 
-            link.click()
-            page.wait_for_url(f"**/notebooks/{page_nb.stem}.html")
+            # 3. a widget renders from its saved state
+            widget_nb = with_widgets[0]
+            page.goto((site / "notebooks" / f"{widget_nb.stem}.html").as_uri())
             page.wait_for_selector(".widget-slider", timeout=RENDER_TIMEOUT_MS)
             page.wait_for_selector("img.evalkit-figure", timeout=RENDER_TIMEOUT_MS)
-            # the saved state renders the numbers the kernel computed
             assert page.locator(".evalkit-threshold").first.inner_text().startswith("threshold ")
-            assert page.locator(".evalkit-precision").first.inner_text().startswith("precision ")
-            # the figure is a real image, not an empty box
             box = page.locator("img.evalkit-figure").first.bounding_box()
             assert box and box["width"] > 200 and box["height"] > 100, box
             page.locator(".evalkit-threshold-explorer").first.scroll_into_view_if_needed()
             page.wait_for_timeout(500)
+            page.screenshot(path=str(tmp_path / "site-widget.png"))
+
+            # 4. the glossary's Chinese is drawn with the shipped web font, not empty boxes
+            page.goto((site / "glossary.html").as_uri())
+            text, fonts = fonts_rendering_chinese(page)
+            web = [f for f in fonts if f["familyName"].startswith(make_site.CJK_FONT_FAMILY)]
+            assert web and all(f["isCustomFont"] for f in web), (text, fonts)
+            assert sum(f["glyphCount"] for f in web) >= len(_CJK.findall(text)), (text, fonts)
         finally:
             try:
-                page.screenshot(path=str(screenshot), full_page=False)
-                print(f"\nsite screenshot: {screenshot}")
+                page.screenshot(path=str(tmp_path / "site-page.png"), full_page=False)
+                print(f"\nsite screenshots in {tmp_path}")
             except Exception as e:
                 print(f"\nno screenshot: {e}")
+        # 5. nothing left the machine
         outside = sorted({u for u in page.requests_seen if not is_local(u)})
-        assert not outside, f"the static course fetched from outside the machine: {outside}"
+        assert not outside, f"the course site fetched from outside the machine: {outside}"
         errors = [m for m in page.console_seen if m.startswith("pageerror")]
         assert not errors, errors

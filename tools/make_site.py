@@ -1,26 +1,30 @@
 #!/usr/bin/env python3
-"""Build the course as static HTML that opens without installing anything.
+"""Build the course site with Jupyter Book: a sidebar with the course map, full-text search,
+each page's notebook downloadable, math, the glossary one click away on every page.
 
-    python tools/make_site.py [--out site] [--jobs 2] [NN ...]      (make site)
+    python tools/make_site.py [--out site]                       (make site)
 
-Executes every ``notebooks/NN-*.ipynb`` (or only those whose name starts
-with one of the NN given; the index ``00`` always) with the widget state
-stored, exports each with nbconvert's HTML exporter (JupyterLab's template,
-``tools/site_template``), and writes::
+Jupyter Book 1 (Sphinx, sphinx-book-theme) builds from ``build/book/src``, which this
+script assembles from one source each:
 
-    site/index.html              the course map (00-index), links into notebooks/
-    site/notebooks/NN-x.html     one page per notebook; links NN-x.ipynb -> NN-x.html
-    site/figures/                copied from figures/
-    site/_static/                the widget renderer, require.js, MathJax and the
-                                 Chinese web font (Noto Sans SC)
+* the notebooks as committed (``notebooks/NN-*.ipynb``): they were run top to bottom
+  with their widget state saved, so nothing is executed again (``execute_notebooks: off``)
+  and the widgets render from that state;
+* ``figures/`` and the teachers' guide (``teachers/*.md``), when present;
+* the glossary page, cut from the glossary cell of ``00-index.ipynb``;
+* the table of contents, written from the notebooks' titles (``_toc.yml``);
+* ``book/_config.yml`` and ``book/evalkit.css``.
 
-The pages' widgets render from the saved widget state with
-``@jupyter-widgets/html-manager``; that bundle, require.js, MathJax and the
-Noto Sans SC web font (so the Chinese terms render on a machine without CJK
-fonts) come
-from npm packages pinned by version and integrity in ``tools/site-js.json``,
-fetched once with ``npm pack`` into ``build/site-js/`` and served from
-``_static/``: no page loads anything from a CDN when it is viewed.
+The widget manager (``@jupyter-widgets/html-manager``), require.js, MathJax and the
+Noto Sans SC web font (the Chinese terms render on a machine without CJK fonts) are npm
+packages pinned by version and integrity in ``tools/site-js.json``, fetched once with
+``npm pack`` into ``build/site-js/`` and served from ``_static/``: no page loads
+anything from a CDN when it is viewed. The site is copied to ``site/``
+(``site/index.html``).
+
+Jupyter Book 2 was considered and not used: its HTML theme is a template that the
+``myst`` command downloads at build time from the project's own server, not from a
+package registry, so it does not build offline.
 """
 
 from __future__ import annotations
@@ -35,25 +39,22 @@ import subprocess
 import sys
 import tarfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 FIGURES = ROOT / "figures"
+TEACHERS = ROOT / "teachers"
+BOOK = ROOT / "book"
 PINS = Path(__file__).resolve().parent / "site-js.json"
-TEMPLATE_DIR = Path(__file__).resolve().parent
-TEMPLATE_NAME = "site_template"
 CACHE = ROOT / "build" / "site-js"
+WORK = ROOT / "build" / "book"
 NOTEBOOK_PATTERN = re.compile(r"^(\d\d)-[^/]+\.ipynb$")
 INDEX_STEM = "00-index"
-EXECUTE_TIMEOUT_S = 600
+GLOSSARY_HEADING = re.compile(r"^## Glossary\b.*$", re.M)
 # The web font for the Chinese terms (tools/site-js.json), linked from every page.
 CJK_FONT_CSS = "fonts/noto-sans-sc/400.css"
 CJK_FONT_FAMILY = "Noto Sans SC"
-
-# href="01-accuracy-paradox.ipynb#x" -> href="01-accuracy-paradox.html#x"
-_NB_LINK = re.compile(r'(href=")((?:\.\./notebooks/|notebooks/)?)(\d\d-[^"/#?]+)\.ipynb([#?][^"]*)?"')
 
 
 class SiteError(RuntimeError):
@@ -111,98 +112,121 @@ def install_static(static: Path, pins: Path = PINS, cache: Path = CACHE) -> None
                     out.write_bytes(tar.extractfile(members[member]).read())
 
 
-# -- notebooks -----------------------------------------------------------------------
+# -- the book ------------------------------------------------------------------------
 
 
-def course_notebooks(only: list[str] | None = None) -> list[Path]:
-    paths = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if NOTEBOOK_PATTERN.match(p.name))
-    if only:
-        paths = [p for p in paths if p.stem == INDEX_STEM or any(p.name.startswith(o) for o in only)]
-    return paths
+def course_notebooks() -> list[Path]:
+    return sorted(p for p in NOTEBOOKS.glob("*.ipynb") if NOTEBOOK_PATTERN.match(p.name))
 
 
-def execute(path: Path):
-    """Run the notebook (in notebooks/, as nbval does) with the widget state stored."""
-    import nbformat
-    from nbclient import NotebookClient
-
-    nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=EXECUTE_TIMEOUT_S, kernel_name="python3",
-                            store_widget_state=True,
-                            resources={"metadata": {"path": str(path.parent)}})
-    client.execute()
-    return nb
+def _title(nb_path: Path) -> str:
+    cells = json.loads(nb_path.read_text("utf-8"))["cells"]
+    for cell in cells:
+        if cell["cell_type"] == "markdown":
+            m = re.search(r"^# (.+)$", "".join(cell["source"]), re.M)
+            if m:
+                return m.group(1).strip()
+    return nb_path.stem
 
 
-def export(nb, static_prefix: str) -> str:
-    from nbconvert import HTMLExporter
-
-    exporter = HTMLExporter(extra_template_basedirs=[str(TEMPLATE_DIR)], template_name=TEMPLATE_NAME)
-    exporter.require_js_url = f"{static_prefix}/require.js"
-    exporter.widget_renderer_url = f"{static_prefix}/html-manager/embed-amd.js"
-    exporter.mathjax_url = f"{static_prefix}/mathjax/tex-svg-full.js"
-    body, _ = exporter.from_notebook_node(nb, resources={"cjk_font_css": f"{static_prefix}/{CJK_FONT_CSS}"})
-    return body
-
-
-def rewrite_links(html: str, *, notebooks_prefix: str = "", root_prefix: str = "../") -> str:
-    """Links between notebooks point at their pages; ../figures at the site's figures.
-
-    >>> rewrite_links('<a href="01-a.ipynb#top">', notebooks_prefix="notebooks/")
-    '<a href="notebooks/01-a.html#top">'
-    >>> rewrite_links('<img src="../figures/f.png">', root_prefix="")
-    '<img src="figures/f.png">'
-    """
-    html = _NB_LINK.sub(lambda m: f'{m[1]}{notebooks_prefix}{m[3]}.html{m[4] or ""}"', html)
-    if root_prefix != "../":
-        html = re.sub(r'((?:src|href)=")\.\./(figures|_static)/', rf"\g<1>{root_prefix}\2/", html)
-    return html
+def glossary_page(index_nb: Path) -> str:
+    """The glossary of the course map, as a page of its own (the cell stays the one source)."""
+    for cell in json.loads(index_nb.read_text("utf-8"))["cells"]:
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and GLOSSARY_HEADING.search(text):
+            body = GLOSSARY_HEADING.sub("", text, count=1).strip()
+            body = re.sub(r"\]\((\d\d-[^)]+\.ipynb)", r"](notebooks/\1", body)
+            return ("# Glossary · 术语表\n\nThe course's key terms, English beside Chinese (from the "
+                    "[course map](notebooks/00-index.ipynb)).\n\n" + body + "\n")
+    raise SiteError(f"{index_nb.name} has no '## Glossary' cell")
 
 
-def build(out: Path, only: list[str] | None = None, jobs: int = 2, log=print) -> list[Path]:
-    """Build the site into OUT; return the pages written."""
+def table_of_contents(notebooks: list[Path], guides: list[Path]) -> str:
+    lines = ["# Written by tools/make_site.py from the notebooks' titles: do not edit.",
+             "format: jb-book", "root: intro", "parts:",
+             "  - caption: The course", "    chapters:"]
+    lines += [f"      - file: notebooks/{p.stem}" for p in notebooks]
+    lines += ["  - caption: Reference", "    chapters:", "      - file: glossary"]
+    if guides:
+        lines += ["  - caption: For teachers", "    chapters:"]
+        lines += [f"      - file: teachers/{p.stem}" for p in guides]
+    return "\n".join(lines) + "\n"
+
+
+def intro_page(notebooks: list[Path]) -> str:
+    rows = "\n".join(f"- **{p.name[:2]}** [{_title(p)}](notebooks/{p.name})" for p in notebooks)
+    return ("# evalkit: evaluating classifiers, correctly\n\n"
+            "A short, tested course on measuring how good a classifier, a ranker or a recommender is, "
+            "with the Python package `evalkit`. Start with the course map; every page's notebook can be "
+            "downloaded (the download button at the top right) and run in JupyterLab.\n\n"
+            + rows + "\n\n- [Glossary · 术语表](glossary.md)\n")
+
+
+def assemble(src: Path) -> list[Path]:
+    """Write the book's sources into SRC; return the notebooks it holds."""
+    if src.exists():
+        shutil.rmtree(src)
+    (src / "notebooks").mkdir(parents=True)
+    notebooks = course_notebooks()
+    if not notebooks:
+        raise SiteError(f"no notebooks in {NOTEBOOKS}")
+    for p in notebooks:
+        shutil.copy2(p, src / "notebooks" / p.name)
+    if FIGURES.is_dir():
+        shutil.copytree(FIGURES, src / "figures")
+    guides = sorted(TEACHERS.glob("*.md")) if TEACHERS.is_dir() else []
+    if guides:
+        shutil.copytree(TEACHERS, src / "teachers", ignore=shutil.ignore_patterns("README*"))
+        guides = [g for g in guides if not g.name.startswith("README")]
+    shutil.copy2(BOOK / "_config.yml", src / "_config.yml")
+    (src / "_toc.yml").write_text(table_of_contents(notebooks, guides), "utf-8")
+    (src / "intro.md").write_text(intro_page(notebooks), "utf-8")
+    (src / "glossary.md").write_text(glossary_page(NOTEBOOKS / f"{INDEX_STEM}.ipynb"), "utf-8")
+    install_static(src / "_static")
+    shutil.copy2(BOOK / "evalkit.css", src / "_static" / "evalkit.css")
+    return notebooks
+
+
+def build(out: Path, work: Path = WORK, log=print) -> Path:
+    """Build the site into OUT; return its index.html."""
     t0 = time.monotonic()
-    paths = course_notebooks(only)
-    if not paths:
-        raise SiteError(f"no notebooks to build in {NOTEBOOKS}")
+    notebooks = assemble(work / "src")
+    jb = Path(sys.executable).with_name("jupyter-book")
+    cmd = [str(jb) if jb.exists() else "jupyter-book", "build", str(work / "src"),
+           "--path-output", str(work), "--builder", "html", "--warningiserror", "--keep-going"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    html = work / "_build" / "html"
+    if proc.returncode != 0 or not (html / "index.html").exists():
+        raise SiteError(f"jupyter-book build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+    outside = external_references(html)
+    if outside:
+        raise SiteError("pages load from outside the site: " + ", ".join(sorted(outside)[:10]))
     if out.exists():
         shutil.rmtree(out)
-    (out / "notebooks").mkdir(parents=True)
-    install_static(out / "_static")
-    if FIGURES.is_dir():
-        shutil.copytree(FIGURES, out / "figures")
-
-    def one(path: Path):
-        started = time.monotonic()
-        nb = execute(path)
-        log(f"  {path.name}  {time.monotonic() - started:.1f} s")
-        return path, nb
-
-    written = []
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for path, nb in pool.map(one, paths):
-            page = out / "notebooks" / f"{path.stem}.html"
-            page.write_text(rewrite_links(export(nb, "../_static")), "utf-8")
-            written.append(page)
-            if path.stem == INDEX_STEM:  # the same page one folder up
-                index = out / "index.html"
-                html = export(nb, "_static")
-                index.write_text(rewrite_links(html, notebooks_prefix="notebooks/", root_prefix=""),
-                                 "utf-8")
-                written.insert(0, index)
-    log(f"site: {len(paths)} notebooks -> {out} in {time.monotonic() - t0:.0f} s; "
+    shutil.copytree(html, out)
+    log(f"site: {len(notebooks)} notebooks -> {out} in {time.monotonic() - t0:.0f} s; "
         f"open {out / 'index.html'}")
-    return written
+    return out / "index.html"
+
+
+_LOADS = re.compile(r'<(?:script|link|img|iframe)\b[^>]*?\s(?:src|href)="((?:https?:)?//[^"]+)"', re.I)
+
+
+def external_references(html: Path) -> set[str]:
+    """Addresses outside the site that a page would load (scripts, styles, images, frames)."""
+    found = set()
+    for page in html.rglob("*.html"):
+        for url in _LOADS.findall(page.read_text("utf-8", errors="replace")):
+            found.add(url)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("only", nargs="*", metavar="NN", help="build only these notebooks (and the index)")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder (default site/)")
-    parser.add_argument("--jobs", type=int, default=2, help="notebooks executed at once (default 2)")
     args = parser.parse_args(argv)
     try:
-        build(args.out.resolve(), args.only, args.jobs)
+        build(args.out.resolve())
     except SiteError as e:
         print(f"make_site: {e}", file=sys.stderr)
         return 1
