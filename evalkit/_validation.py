@@ -310,11 +310,6 @@ MULTIOUTPUT = {"raw_values": "one error per output", "uniform_average": "the pla
 # -- option checks as functions (for code not yet declaring its options) -------------------
 
 
-def check_bool(value, name):
-    """``True`` or ``False`` (numpy booleans too), returned as a bool."""
-    return bool(check(value, Bool(), name))
-
-
 def check_integer(value, name, *, minimum=0, maximum=None, meaning="", allow_none=False):
     """An integer in ``[minimum, maximum]`` (booleans, floats, strings refused), as an int."""
     value = check(value, [None, Integer(minimum, maximum, meaning=meaning)] if allow_none
@@ -343,11 +338,6 @@ def _option(spec, default, convert=None):
 check_beta = _option(BETA, "beta", float)
 check_max_fpr = _option(MAX_FPR, "max_fpr", float)
 check_confidence = _option(CONFIDENCE, "confidence", float)
-
-
-def check_average(average, allowed=AVERAGES, name="average"):
-    """Refuse an unknown ``average`` (one of ``allowed``)."""
-    return check_choice(average, allowed, name)
 
 
 def check_zero_division(zero_division, *, allow_spark=False, name="zero_division"):
@@ -567,11 +557,6 @@ def check_real_values(arr, name, *, finite=True, allow_nan=False):
         if not nan or np.isinf(arr).any():
             raise ValueError(f"{name} contains infinite values")
     return arr
-
-
-def as_1d(y, name):
-    """``y`` as a 1-D, non-empty numpy array: :func:`as_array` with its defaults."""
-    return as_array(y, name)
 
 
 # -- labels --------------------------------------------------------------------------------
