@@ -50,7 +50,7 @@ import numpy as np
 from ._counts import confusion_counts
 from ._curves import PR_FIRST_POINTS, pr_points, roc_points, trapezoid
 from ._ratios import f_beta_of, prf
-from ._sweep import ZERO_WEIGHTS, Sweep, sweep_scores
+from ._sweep import ZERO_WEIGHTS, Sweep, sweep_of
 from ._validation import (Integer, InstanceOf, Options, Real, check_integer,  # noqa: F401
                           check_score_and_labels, validate_params)
 
@@ -259,8 +259,7 @@ def _chunked(sweep, sizes, num_bins, bin_threshold):
 def _sweep_of(rows, name, zero_weight="keep"):
     """Spark's ``(score, label[, weight])`` rows validated and swept once (every distinct score)."""
     scores, labels, weights = check_score_and_labels(rows, name)
-    return sweep_scores(labels > 0.5, scores, sample_weight=weights, zero_weight=zero_weight)[0], \
-        weights is not None
+    return sweep_of(labels > 0.5, scores, weights, zero_weight), weights is not None
 
 
 # -- the evaluator ---------------------------------------------------------------
@@ -1158,28 +1157,28 @@ class RankingMetrics:
     def precisionAt(self, k):
         """Mean precision at k: labels among the first k predictions / k (0 for no labels)."""
         from .ranking import precision_at_k
-        return precision_at_k(self._hits, None, k, convention="spark")
+        return precision_at_k(self._hits, None, k, convention="spark", zero_division=0.0)
 
     def recallAt(self, k):
         """Mean recall at k: labels among the first k predictions / |labels| (Spark 3.0+)."""
         from .ranking import recall_at_k
-        return recall_at_k(self._hits, None, k, convention="spark")
+        return recall_at_k(self._hits, None, k, convention="spark", zero_division=0.0)
 
     @property
     def meanAveragePrecision(self):
         """Mean average precision: per row (Σ_{hits} precision at the hit) / |labels|."""
         from .ranking import mean_average_precision
-        return mean_average_precision(self._hits, None, convention="spark")
+        return mean_average_precision(self._hits, None, convention="spark", zero_division=0.0)
 
     def meanAveragePrecisionAt(self, k):
         """Mean average precision at k: per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k)."""
         from .ranking import mean_average_precision
-        return mean_average_precision(self._hits, None, k, convention="spark")
+        return mean_average_precision(self._hits, None, k, convention="spark", zero_division=0.0)
 
     def ndcgAt(self, k):
         """Mean NDCG at k, Spark's way: gains 2^rel - 1 (1 for binary rows), ideal as given."""
         from .ranking import ndcg_at_k
-        return ndcg_at_k(self._hits, None, k, convention="spark")
+        return ndcg_at_k(self._hits, None, k, convention="spark", zero_division=0.0)
 
     # the old snake_case names, until the notebooks and test_common move (removed after)
     def precision_at(self, k):
