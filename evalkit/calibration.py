@@ -22,14 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import (
-    check_choice,
-    check_integer,
-    check_labels,
-    check_same_length,
-    check_sample_weight,
-    check_scores,
-)
+from ._counts import _STRATEGIES, binary_positive, calibration_bins
+from ._validation import (Bool, Integer, Options, as_array, check_labels,
+                          check_probabilities, check_same_length, check_sample_weight,
+                          validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = [
@@ -40,113 +36,43 @@ __all__ = [
     "maximum_calibration_error",
 ]
 
-_STRATEGIES = {"uniform": "equal-width bins on [0, 1]",
-               "quantile": "equal-mass bins at the quantiles of y_prob"}
-
-
-# -- input ---------------------------------------------------------------------------
-
-
-def _probabilities(y_prob, name):
-    """Probabilities as a float array (float32 kept, as scikit-learn computes in it)."""
-    if y_prob is None:
-        raise TypeError(f"{name} is required, got None")
-    arr = np.asarray(y_prob)
-    if arr.ndim == 0:
-        raise TypeError(f"{name} must be an array-like of probabilities, got the scalar {y_prob!r}")
-    if arr.dtype.kind not in "biuf":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}") from None
-    if arr.dtype.kind != "f" or arr.dtype == np.float16:
-        arr = arr.astype(np.float64)
-    if arr.ndim not in (1, 2):
-        raise ValueError(f"{name} must be 1-D or 2-D (n samples x C classes), got an array of "
-                         f"shape {arr.shape}")
-    if arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty: at least one sample is needed")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN" if np.isnan(arr).any()
-                         else f"{name} contains infinite values")
-    if arr.max() > 1:
-        raise ValueError(f"{name} contains values greater than 1 such as {arr.max().item()!r}: "
-                         "give probabilities, not decision scores")
-    if arr.min() < 0:
-        raise ValueError(f"{name} contains values less than 0 such as {arr.min().item()!r}: "
-                         "give probabilities, not decision scores")
-    return arr
-
-
-def _binary_positive(y, pos_label, what, larger=False):
-    """The positive mask of binary ``y`` (scikit-learn's pos_label rule).
-
-    ``pos_label=None`` means 1 for labels in {0, 1} or {-1, 1}; other labels
-    need ``pos_label``, except that with ``larger=True`` (the Brier score's
-    rule) numeric labels take the larger one.
-    """
-    classes = np.unique(y)
-    if len(classes) > 2:
-        raise ValueError(f"y_true has {len(classes)} classes but {what} is binary here: give a "
-                         "2-D y_prob (one column per class) or one class's labels")
-    if pos_label is None:
-        ok = classes.dtype.kind in "biuf" and (set(classes.tolist()) <= {0, 1}
-                                               or set(classes.tolist()) <= {-1, 1})
-        if ok:
-            pos_label = 1
-        elif larger and classes.dtype.kind in "biuf":
-            pos_label = classes[-1].item()
-        else:
-            raise ValueError(f"y_true takes values in {classes.tolist()} and pos_label is not "
-                             "specified: either make y_true take values in {0, 1} or {-1, 1}, "
-                             "or pass pos_label (the class whose probability y_prob is)")
-    elif len(classes) == 2 and pos_label not in classes.tolist():
-        raise ValueError(f"pos_label={pos_label!r} is not a valid label: it should be one of "
-                         f"{classes.tolist()}")
-    return y == pos_label
+_BINS = dict(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(_STRATEGIES))
 
 
 def _one_hot(y_true, labels, n_columns):
-    """``(one-hot matrix, classes)`` as LabelBinarizer would encode ``y_true``."""
-    y = check_labels(y_true, "y_true")
-    if labels is not None:
-        lab = check_labels(labels, "labels")
-        classes = np.unique(lab)
-        if not np.array_equal(classes, lab):
-            warn_at_caller(f"Labels passed were {lab.tolist()}. But this function assumes labels "
-                           f"are ordered lexicographically. Pass the ordered labels="
-                           f"{classes.tolist()} and ensure that the columns of y_prob correspond "
-                           "to this ordering.", UserWarning)
-        missing = np.setdiff1d(y, classes)
-        if missing.size:
-            raise ValueError(f"y_true contains values {set(missing.tolist())} not belonging to "
-                             f"the passed labels {lab.tolist()}.")
-        if len(classes) < 2:
-            raise ValueError(f"labels needs at least two labels, got {classes.tolist()}")
+    """``(one-hot matrix, n)`` as LabelBinarizer would encode ``y_true`` (labels or one-hot)."""
+    if np.ndim(y_true) == 2 and labels is None:  # already one-hot (a label indicator matrix)
+        y = as_array(y_true, "y_true", ndim=2)
+        classes = np.arange(y.shape[1])
+        onehot = y.astype(bool)
     else:
-        classes = np.unique(y)
-        if len(classes) < 2:
-            raise ValueError(f"y_true contains only one label ({classes[0].item()!r}): give "
-                             "every class through the labels argument")
-    if len(classes) != n_columns:
-        if labels is None:
-            raise ValueError(f"y_true and y_prob contain different numbers of classes: "
-                             f"{len(classes)} vs {n_columns}. Give the labels explicitly "
-                             f"through labels=; classes found in y_true: {classes.tolist()}")
-        raise ValueError(f"labels has {len(classes)} classes but y_prob has {n_columns} "
-                         f"columns; classes in labels: {classes.tolist()}")
-    codes = np.searchsorted(classes, y)
-    return (codes[:, None] == np.arange(len(classes))), y
+        y = check_labels(y_true, "y_true")
+        classes = np.unique(y) if labels is None else np.unique(check_labels(labels, "labels"))
+        if labels is not None and not np.array_equal(classes, np.asarray(labels)):
+            warn_at_caller(f"Labels passed were {list(labels)}. But this function assumes labels "
+                           f"are ordered lexicographically. Pass the ordered labels="
+                           f"{classes.tolist()} and ensure that the columns of y_proba correspond "
+                           "to this ordering.", UserWarning)
+        onehot = None
+    missing = [] if onehot is not None else np.setdiff1d(y, classes).tolist()
+    if missing or len(classes) < 2 or len(classes) != n_columns:
+        raise ValueError(
+            f"y_true contains values {set(missing)} not belonging to the passed labels "
+            f"{classes.tolist()}." if missing else
+            f"{'labels' if labels is not None else 'y_true'} needs at least two labels, got "
+            f"{classes.tolist()}: give every class through the labels argument"
+            if len(classes) < 2 else
+            f"y_true and y_proba contain different numbers of classes: {len(classes)} vs "
+            f"{n_columns}. Give the labels explicitly through labels=; classes found: "
+            f"{classes.tolist()}")
+    if onehot is None:
+        onehot = np.searchsorted(classes, y)[:, None] == np.arange(len(classes))
+    return onehot, len(y)
 
 
-def _two_columns(y_prob):
-    p = y_prob[:, 0] if y_prob.ndim == 2 else y_prob
-    return np.stack([1 - p, p], axis=1)
-
-
-def _check_sums(y_prob):
-    eps = np.finfo(y_prob.dtype).eps
-    if not np.allclose(y_prob.sum(axis=1), 1, rtol=np.sqrt(eps), atol=1e-8):
+def _check_sums(y_proba):
+    eps = np.finfo(y_proba.dtype).eps
+    if not np.allclose(y_proba.sum(axis=1), 1, rtol=np.sqrt(eps), atol=1e-8):
         warn_at_caller("The y_prob values do not sum to one. Make sure to pass probabilities.",
                        UserWarning)
 
@@ -160,6 +86,7 @@ def _average(values, w, normalize=True):
 # -- the scikit-learn mirrors ---------------------------------------------------------
 
 
+@validate_params(scale_by_half=[Options({"auto": "halve for 1-D or 2-column input"}), Bool()])
 def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, labels=None,
                      scale_by_half="auto"):
     """Brier score: the mean squared distance between predicted probabilities and outcomes.
@@ -175,7 +102,8 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Labels, or their one-hot matrix (as scikit-learn).
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Probabilities of ``pos_label`` (1-D) or of each class (2-D, columns in
         sorted label order), in [0, 1].
@@ -198,28 +126,27 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
     >>> round(brier_score_loss([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.3, 0.6]]), 4)
     0.1533
     """
-    if not (scale_by_half == "auto" or isinstance(scale_by_half, (bool, np.bool_))):
-        raise ValueError(f"scale_by_half must be True, False or 'auto'; got {scale_by_half!r}")
-    p = _probabilities(y_proba, "y_proba")
-    if p.ndim == 1 or p.shape[1] == 1:
+    p = check_probabilities(y_proba, "y_proba", ndim=(1, 2))
+    if (p.ndim == 1 or p.shape[1] == 1) and np.ndim(y_true) == 1:
         y = check_labels(y_true, "y_true")
         check_same_length(y_true=y, y_proba=p)
-        w = check_sample_weight(sample_weight, len(y))
-        truth = _binary_positive(y, pos_label, "y_proba", larger=True).astype(p.dtype)
-        probs = p if p.ndim == 1 else p[:, 0]
-        per = 2 * (truth - probs) ** 2  # the one-hot sum: both columns contribute
+        pos = binary_positive(y, pos_label, "y_proba", larger=True)
+        onehot, p = np.stack([~pos, pos], axis=1), p.reshape(len(p), -1)[:, 0]
+        p = np.stack([1 - p, p], axis=1)
     else:
-        onehot, y = _one_hot(y_true, labels, p.shape[1])
-        check_same_length(y_true=y, y_proba=p)
-        w = check_sample_weight(sample_weight, len(y))
+        onehot, _ = _one_hot(y_true, labels, p.shape[1] if p.ndim == 2 else 2)
+        p = p if p.ndim == 2 else np.stack([1 - p, p], axis=1)
+        check_same_length(y_true=onehot, y_proba=p)
         _check_sums(p)
-        per = ((onehot.astype(p.dtype) - p) ** 2).sum(axis=1)
+    per = ((onehot.astype(p.dtype) - p) ** 2).sum(axis=1)
+    w = check_sample_weight(sample_weight, len(p))
     score = _average(per, w)
     if scale_by_half == "auto":
         scale_by_half = p.ndim == 1 or p.shape[1] < 3
     return score * 0.5 if scale_by_half else score
 
 
+@validate_params(normalize=Bool())
 def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, labels=None):
     """Log loss (cross-entropy, 对数损失): the mean negative log-probability of the true class.
 
@@ -232,10 +159,12 @@ def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, labels=None
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Labels, or their one-hot matrix (as scikit-learn).
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         1-D: the probability of the larger label; 2-D: one column per class
-        in sorted label order.
+        in sorted label order. Clipped at the eps of its own dtype
+        (float16, float32 or float64).
     normalize : bool, default=True
         The mean (True) or the sum (False) of the per-sample losses.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -252,14 +181,13 @@ def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, labels=None
     ...                [[.1, .9], [.9, .1], [.8, .2], [.35, .65]]), 5)
     0.21616
     """
-    if not isinstance(normalize, (bool, np.bool_)):
-        raise TypeError(f"normalize must be True or False, got {normalize!r}")
-    p = _probabilities(y_proba, "y_proba")
+    p = check_probabilities(y_proba, "y_proba", ndim=(1, 2))
     if p.ndim == 1 or p.shape[1] == 1:
-        p = _two_columns(p)
-    onehot, y = _one_hot(y_true, labels, p.shape[1])
-    check_same_length(y_true=y, y_proba=p)
-    w = check_sample_weight(sample_weight, len(y))
+        p = p.reshape(len(p), -1)[:, 0]
+        p = np.stack([1 - p, p], axis=1)
+    onehot, _ = _one_hot(y_true, labels, p.shape[1])
+    check_same_length(y_true=onehot, y_proba=p)
+    w = check_sample_weight(sample_weight, len(p))
     _check_sums(p)
     eps = np.finfo(p.dtype).eps
     clipped = np.clip(p, eps, 1 - eps)
@@ -267,28 +195,7 @@ def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, labels=None
     return _average(per, w, normalize)
 
 
-def _bins(y_true, y_prob, pos_label, n_bins, strategy):
-    """Per bin: count, sum of predictions, sum of outcomes (scikit-learn's binning)."""
-    y = check_labels(y_true, "y_true")
-    p = check_scores(y_prob, "y_prob").astype(np.float64, copy=False)
-    check_same_length(y_true=y, y_prob=p)
-    positive = _binary_positive(y, pos_label, "the calibration curve")
-    if p.min() < 0 or p.max() > 1:
-        raise ValueError("y_prob has values outside [0, 1]: give probabilities, not decision "
-                         "scores")
-    n_bins = check_integer(n_bins, "n_bins", minimum=1, meaning="the number of bins")
-    check_choice(strategy, _STRATEGIES, "strategy")
-    if strategy == "quantile":
-        edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
-    else:
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
-    ids = np.searchsorted(edges[1:-1], p)  # a prediction on an edge belongs to the lower bin
-    total = np.bincount(ids, minlength=n_bins)
-    pred = np.bincount(ids, weights=p, minlength=n_bins)
-    true = np.bincount(ids, weights=positive, minlength=n_bins)
-    return total, pred, true
-
-
+@validate_params(**_BINS)
 def calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=5, strategy="uniform"):
     """The reliability curve: observed share of positives against mean prediction, per bin.
 
@@ -323,44 +230,37 @@ def calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=5, strategy="uni
     >>> prob_true.tolist(), [round(v, 4) for v in prob_pred.tolist()]
     ([0.3333, 0.6667], [0.2333, 0.7667])
     """
-    total, pred, true = _bins(y_true, y_prob, pos_label, n_bins, strategy)
+    total, pred, true = calibration_bins(y_true, y_prob, pos_label, n_bins, strategy)
     keep = total != 0
     return true[keep] / total[keep], pred[keep] / total[keep]
 
 
-def _gaps(y_true, y_prob, pos_label, n_bins, strategy, labels):
+def _gaps(y_true, y_proba, pos_label, n_bins, strategy, labels):
     """(bin counts, |accuracy - confidence| per non-empty bin), binary or top-label."""
-    p = np.asarray(y_prob) if y_prob is not None else None
-    if p is not None and p.ndim == 2:
+    if np.ndim(y_proba) == 2:
         # top-label calibration (Guo et al. 2017): confidence = the largest probability,
         # correct = its class is the true one (ties: the first column, as argmax)
-        scores = _probabilities(p, "y_prob")
+        scores = check_probabilities(y_proba, "y_proba", ndim=2)
         y = check_labels(y_true, "y_true")
-        check_same_length(y_true=y, y_prob=scores)
-        if labels is None:
-            columns = np.unique(y)
-            if len(columns) != scores.shape[1]:
-                raise ValueError(f"y_true has {len(columns)} classes but y_prob has "
-                                 f"{scores.shape[1]} columns: give labels= naming the columns")
-        else:
-            columns = check_labels(labels, "labels")
-            if len(columns) != scores.shape[1]:
-                raise ValueError(f"labels has {len(columns)} entries but y_prob has "
-                                 f"{scores.shape[1]} columns: give one label per column")
+        check_same_length(y_true=y, y_proba=scores)
+        columns = np.unique(y) if labels is None else check_labels(labels, "labels")
+        if len(columns) != scores.shape[1]:
+            raise ValueError(f"{'y_true' if labels is None else 'labels'} has {len(columns)} "
+                             f"classes but y_proba has {scores.shape[1]} columns: give labels= "
+                             "naming the columns, one label per column")
         top = np.argmax(scores, axis=1)
-        correct = (columns[top] == y).astype(np.int64)
-        confidence = scores[np.arange(len(y)), top].astype(np.float64)
-        total, pred, true = _bins(correct, confidence, 1, n_bins, strategy)
-    else:
-        if labels is not None:
-            raise ValueError("labels is for 2-D y_prob (the top-label error); 1-D y_prob "
-                             "takes pos_label")
-        total, pred, true = _bins(y_true, y_prob, pos_label, n_bins, strategy)
+        y_true = (columns[top] == y).astype(np.int64)
+        y_proba, pos_label = scores[np.arange(len(y)), top].astype(np.float64), 1
+    elif labels is not None:
+        raise ValueError("labels is for 2-D y_proba (the top-label error); 1-D y_proba "
+                         "takes pos_label")
+    total, pred, true = calibration_bins(y_true, y_proba, pos_label, n_bins, strategy, "y_proba")
     keep = total != 0
     return total[keep], np.abs(true[keep] / total[keep] - pred[keep] / total[keep])
 
 
-def expected_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None,
+@validate_params(**_BINS)
+def expected_calibration_error(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=None,
                                labels=None):
     """Expected calibration error: the bin-weighted mean gap between outcome rate and prediction.
 
@@ -373,8 +273,8 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform",
     equal-width bins, Guo et al.'s ECE, the default) or ``"quantile"``
     (equal-mass bins, the "adaptive" ECE of Nixon et al. 2019); ``n_bins``
     changes the number (10 is the usual default, calibration_curve's is 5).
-    1-D ``y_prob`` is the probability of ``pos_label`` (binary ECE); 2-D
-    ``y_prob`` (one column per class) gives the top-label ECE of Guo et
+    1-D ``y_proba`` is the probability of ``pos_label`` (binary ECE); 2-D
+    ``y_proba`` (one column per class) gives the top-label ECE of Guo et
     al.: confidence = the largest probability, correct = its class is the
     true one. The L1 gap is used (the L2 and max variants: see
     :func:`maximum_calibration_error`). ECE is biased upward on small
@@ -383,13 +283,13 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform",
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-    y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
     n_bins : int, default=10
     strategy : {"uniform", "quantile"}, default="uniform"
     pos_label : int, float, bool or str, default=None
-        1-D ``y_prob`` only.
+        1-D ``y_proba`` only.
     labels : array-like, default=None
-        2-D ``y_prob`` only: the label of each column (default: the sorted
+        2-D ``y_proba`` only: the label of each column (default: the sorted
         classes of ``y_true``).
 
     Returns
@@ -403,11 +303,12 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform",
     >>> round(expected_calibration_error(y, p, n_bins=2), 4)  # (3·0.1 + 3·0.1) / 6
     0.1
     """
-    total, gaps = _gaps(y_true, y_prob, pos_label, n_bins, strategy, labels)
+    total, gaps = _gaps(y_true, y_proba, pos_label, n_bins, strategy, labels)
     return float(np.dot(total, gaps) / total.sum())
 
 
-def maximum_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None,
+@validate_params(**_BINS)
+def maximum_calibration_error(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=None,
                               labels=None):
     """Maximum calibration error: the largest gap ``max_b |acc_b - conf_b|`` over non-empty bins.
 
@@ -421,5 +322,5 @@ def maximum_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform", 
     >>> round(maximum_calibration_error(y, p, n_bins=2), 4)
     0.1
     """
-    _, gaps = _gaps(y_true, y_prob, pos_label, n_bins, strategy, labels)
+    _, gaps = _gaps(y_true, y_proba, pos_label, n_bins, strategy, labels)
     return float(gaps.max())

@@ -13,7 +13,7 @@ import numpy as np
 
 from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
                       position_of, targets)
-from ._ratios import nanaverage, prf, ratio
+from ._ratios import prf, ratio
 from ._validation import (BETA, ZERO_DIVISION, Bool, Options, check_labels_in_y_true,
                           check_pos_label_type, check_sample_weight, check_targets,
                           check_warn_for, validate_params)
@@ -71,7 +71,7 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     >>> int(confusion_matrix([0], [0], labels=[0, 1], sample_weight=[2**53 + 1])[0, 0])
     9007199254740993
     """
-    _, yt, yp = checktargets(y_true, y_pred)
+    _, yt, yp = check_targets(y_true, y_pred)
     w = check_sample_weight(sample_weight, len(yt), keep_int=True)  # int64: summed exactly
     labels_used, cm = confusion_counts(yt, yp, labels, w)
     if labels is not None:
@@ -311,13 +311,3 @@ def macro_f1(y_true, y_pred, *, definition="mean_of_f1", labels=None, sample_wei
         return f
     return ratio(2 * p * r, p + r, zero_division=float(zero_division) if zero_division != "warn"
                  else "warn", what="F1 of macro means", because="macro precision and recall both 0")
-
-
-# kept until evalkit.spark moves to evalkit._ratios.prf / evalkit._ratios.nanaverage
-def _scores_from_counts(tp, predicted, support, *, beta=1.0, average=None, zero_division="warn",
-                        warn_for=("precision", "recall", "f-score"), stacklevel=4):
-    return prf(tp, predicted, support, beta=beta, average=average, zero_division=zero_division,
-               warn_for=warn_for)
-
-
-_nanaverage = nanaverage

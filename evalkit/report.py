@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._counts import _class_counts, _select, _take, multilabel_counts, targets
-from ._report import HEADERS, render, report_from_counts, report_rows
+from ._report import report_from_counts
 from ._validation import DIGITS, ZERO_DIVISION, Bool, check_target_names, validate_params
 
 __all__ = ["classification_report"]
@@ -126,20 +126,3 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None,
     return report_from_counts(names, tp, predicted, support, zero_division=zero_division,
                               digits=digits, output_dict=output_dict,
                               micro_heading="accuracy" if covers_all else "micro avg")
-
-
-# kept until evalkit.spark moves to evalkit._report.report_rows / render
-def _rows(tp, predicted, support, *, zero_division, micro_heading):
-    return report_rows(tp, predicted, support, zero_division=zero_division,
-                       micro_heading=micro_heading)
-
-
-def render_report(names, precision, recall, fscore, support, averages, *, headers=HEADERS,
-                  digits=2, output="text", name_pool=None):
-    out = render(names, precision, recall, fscore, support, averages, headers=headers,
-                 digits=digits, output_dict=output != "text", name_pool=name_pool)
-    if output == "frame":
-        import pandas as pd
-
-        return pd.DataFrame(out).T
-    return out

@@ -258,17 +258,3 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     if w is None:
         return float(np.sum(hits))
     return float(np.dot(hits, w))
-
-
-# kept until evalkit.spark and evalkit.uncertainty move to the core names
-_top_k_columns, _top_k_hits = top_k_columns, top_k_hits
-
-
-def _report_from_counts(counts, k, *, target_names, digits, output, zero_division):
-    out = topk_report_from_counts(counts, k, target_names=target_names, digits=digits,
-                                  output_dict=output != "text", zero_division=zero_division)
-    if output == "frame":
-        import pandas as pd
-
-        return pd.DataFrame(out).T
-    return out

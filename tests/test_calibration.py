@@ -194,13 +194,13 @@ def test_ece_bad_input(fn):
         fn([0, 1], [0.2, 0.8], n_bins=0)
     with pytest.raises(ValueError, match="strategy must be 'uniform'"):
         fn([0, 1], [0.2, 0.8], strategy="kmeans")
-    with pytest.raises(ValueError, match="outside \\[0, 1\\]"):
+    with pytest.raises(ValueError, match="^y_proba contains values"):
         fn([0, 1], [0.2, 1.8])
-    with pytest.raises(ValueError, match="y_true and y_prob have different lengths"):
+    with pytest.raises(ValueError, match="y_true and y_proba have different lengths"):
         fn([0, 1, 1], [0.2, 0.8])
-    with pytest.raises(ValueError, match="y_true has 3 classes but y_prob has 2 columns"):
+    with pytest.raises(ValueError, match="y_true has 3 classes but y_proba has 2 columns"):
         fn([0, 1, 2], [[0.2, 0.8], [0.5, 0.5], [0.1, 0.9]])
-    with pytest.raises(ValueError, match="labels is for 2-D y_prob"):
+    with pytest.raises(ValueError, match="labels is for 2-D y_proba"):
         fn([0, 1], [0.2, 0.8], labels=[0, 1])
 
 
@@ -265,9 +265,50 @@ def test_reliability_on_a_given_ax_twice(plt):
 def test_reliability_bad_input(plt):
     from evalkit import plot
 
-    with pytest.raises(ValueError, match="outside \\[0, 1\\]"):
+    with pytest.raises(ValueError, match="^y_prob contains values"):
         plot.reliability([0, 1], [0.5, 2.0])
     with pytest.raises(TypeError, match="ax must be a matplotlib Axes"):
         plot.reliability([0, 1], [0.5, 0.6], ax="left")
     with pytest.raises(TypeError, match="hist must be True or False"):
         plot.reliability([0, 1], [0.5, 0.6], hist="yes")
+
+
+def test_log_loss_clips_at_the_eps_of_the_input_dtype():
+    # float16 probabilities clip at float16's eps (the docstring's promise), as scikit-learn
+    p16 = np.array([1, 0], dtype=np.float16)
+    assert ek.log_loss([0, 1], p16) == skm.log_loss([0, 1], p16)
+    assert ek.log_loss([0, 1], p16) == pytest.approx(6.93, abs=0.01)
+    rng = np.random.default_rng(11)
+    for dtype in (np.float16, np.float32, np.float64):
+        for _ in range(20):
+            n = int(rng.integers(2, 40))
+            y = rng.integers(0, 2, n)
+            y[:2] = [0, 1]
+            p = rng.random(n).astype(dtype)
+            w = rng.random(n) if rng.random() < 0.5 else None
+            assert ek.log_loss(y, p, sample_weight=w) == skm.log_loss(y, p, sample_weight=w)
+            assert ek.brier_score_loss(y, p, sample_weight=w) == \
+                skm.brier_score_loss(y, p, sample_weight=w)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_one_hot_y_true_as_sklearn(seed):
+    rng = np.random.default_rng(300 + seed)
+    n, c = int(rng.integers(4, 40)), int(rng.integers(2, 5))
+    y = rng.integers(0, c, n)
+    y[:c] = np.arange(c)
+    onehot = np.eye(c, dtype=int)[y]
+    p = rng.dirichlet(np.ones(c), n)
+    w = rng.random(n) if seed % 2 else None
+    for fn, ref in ((ek.log_loss, skm.log_loss), (ek.brier_score_loss, skm.brier_score_loss)):
+        assert fn(onehot, p, sample_weight=w) == pytest.approx(ref(onehot, p, sample_weight=w),
+                                                              rel=1e-12)
+        assert fn(onehot, p, sample_weight=w) == pytest.approx(fn(y, p, sample_weight=w), rel=1e-12)
+
+
+def test_calibration_functions_take_y_proba():
+    y, p = [0, 0, 0, 1, 1, 1], [0.1, 0.2, 0.6, 0.4, 0.8, 0.9]
+    assert ek.expected_calibration_error(y, y_proba=p, n_bins=2) == pytest.approx(0.1)
+    assert ek.maximum_calibration_error(y, y_proba=p, n_bins=2) == pytest.approx(0.1)
+    true, pred = ek.calibration_curve(y, y_prob=p, n_bins=2)  # scikit-learn's name kept
+    assert true.tolist() == pytest.approx([1 / 3, 2 / 3])

@@ -266,3 +266,40 @@ def test_binary_counts_is_immutable_value():
 def test_binary_counts_with_string_labels_and_multiclass_rest():
     c = ek.binary_counts(["a", "b", "c", "a"], ["a", "c", "a", "b"], pos_label="a")
     assert (c.tp, c.fp, c.fn, c.tn) == (1, 1, 1, 1)
+
+
+def test_confusion_matrix_sums_integer_weights_exactly():
+    # scikit-learn sums integer weights in int64; float64 would round 2**53 + 1 to 2**53
+    ours = ek.confusion_matrix([0], [0], labels=[0, 1], sample_weight=[2**53 + 1])
+    theirs = skm.confusion_matrix([0], [0], labels=[0, 1], sample_weight=[2**53 + 1])
+    assert ours[0, 0] == theirs[0, 0] == 9007199254740993
+    assert ours.dtype == np.int64
+    rng = np.random.default_rng(4)
+    y, yhat = rng.integers(0, 3, 200), rng.integers(0, 3, 200)
+    w = rng.integers(2**50, 2**52, 200)
+    np.testing.assert_array_equal(ek.confusion_matrix(y, yhat, sample_weight=w),
+                                  skm.confusion_matrix(y, yhat, sample_weight=w))
+    wf = rng.random(200)
+    cm = ek.confusion_matrix(y, yhat, sample_weight=wf)
+    assert cm.dtype == np.float64
+    np.testing.assert_allclose(cm, skm.confusion_matrix(y, yhat, sample_weight=wf), rtol=1e-13)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_prf_is_batched_over_leading_axes(seed):
+    # a (B, C) call gives, row by row, what B separate calls give (the bootstrap's use)
+    from evalkit._ratios import prf
+
+    rng = np.random.default_rng(seed)
+    b, c = 7, int(rng.integers(1, 6))
+    tp = rng.integers(0, 4, (b, c))
+    predicted = tp + rng.integers(0, 3, (b, c))
+    actual = tp + rng.integers(0, 3, (b, c))
+    for average in [None, "micro", "macro", "weighted"]:
+        for zd in [0.0, 1.0, np.nan, "spark"]:
+            batch = prf(tp, predicted, actual, average=average, zero_division=zd, beta=2.0)
+            for i in range(b):
+                one = prf(tp[i], predicted[i], actual[i], average=average, zero_division=zd,
+                          beta=2.0)
+                for x, y in zip(batch[:3], one[:3]):
+                    np.testing.assert_allclose(np.asarray(x)[i], y, rtol=1e-15, equal_nan=True)
