@@ -336,7 +336,6 @@ def _option(spec, default, convert=None):
 
 
 check_beta = _option(BETA, "beta", float)
-check_max_fpr = _option(MAX_FPR, "max_fpr", float)
 check_confidence = _option(CONFIDENCE, "confidence", float)
 
 
