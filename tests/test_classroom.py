@@ -158,3 +158,15 @@ def test_a_class_is_graded_into_one_gradebook(course, tmp_path):
     # the loop was stopped by the time limit and said so
     gus = next(r for r in written if r["student"] == "gus" and r["exercise"] == ids[-1])
     assert gus["feedback"].startswith("time limit"), gus["feedback"]
+
+
+def test_the_teachers_guide_covers_every_notebook():
+    guides = ROOT / "teachers"
+    for nb in sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb")):
+        page = guides / f"{nb.stem}.md"
+        assert page.exists(), f"no teachers' guide page for {nb.name}"
+        text = page.read_text(encoding="utf-8")
+        for part in ("**Objectives.**", "**Plan (", "**Misconceptions", "**Discussion.**"):
+            assert part in text, f"{page.name} has no {part}"
+        assert len(re.findall(r"^\d\. ", text, re.M)) == 2, f"{page.name}: two discussion questions"
+        assert f"({page.name})" in (guides / "README.md").read_text(encoding="utf-8"), page.name

@@ -63,6 +63,9 @@ c.CourseDirectory.course_id = "evalkit"
 c.ClearSolutions.code_stub = {{"python": ""}}
 c.ExecutePreprocessor.timeout = {timeout}
 c.Execute.timeout = {timeout}
+# a busy machine may take seconds to start the kernel's output: wait for it, do not fail the notebook
+c.Execute.iopub_timeout = 120
+c.Execute.startup_timeout = 120
 c.Exchange.root = {exchange!r}
 """
 
