@@ -246,7 +246,8 @@ def _chunked(sweep, sizes, num_bins, bin_threshold):
     carries the cumulative counts of its last (lowest) score.
     """
     g = len(sweep) // num_bins if num_bins else 0
-    g = g if g >= 2 else 1
+    if g < 2:  # nothing grouped: every distinct score is its own point
+        return sweep, np.repeat(np.arange(len(sizes)), sizes)
     bounds = np.cumsum((0, *sizes))
     starts = [np.arange(a, b, g) for a, b in zip(bounds[:-1], bounds[1:])]
     part = np.repeat(np.arange(len(sizes)), [len(s) for s in starts])
