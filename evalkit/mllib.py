@@ -732,7 +732,7 @@ class SparkSteps:
 
 
 @validate_params(num_partitions=Integer(1, meaning="the partitions of the sorted counts"),
-                 partition_sizes=[None, InstanceOf((list, tuple), "a list of integers")],
+                 partition_sizes=[None, InstanceOf((list, tuple, np.ndarray), "a list of integers")],
                  num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS))
 def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num_bins=0,
                 bin_threshold="last"):
