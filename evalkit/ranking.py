@@ -32,7 +32,7 @@ option             evalkit          trec          ranx         spark            
 ``relevance``      positive         positive      positive     any              positive         positive      positive
 ``relevant_in``    all              all           all          all              ranked           ranked        all
 ``undefined``      no_relevant      no_judgments  no_relevant  no_relevant      no_relevant      no_relevant   no_relevant
-``zero_division``  'warn'           nan           0.0          0.0              0.0              0.0           nan
+``zero_division``  0.0              nan           0.0          0.0              0.0              0.0           nan
 ``hit_rate``       hits_over_tests  any_hit       any_hit      hits_over_tests  hits_over_tests  any_hit       any_hit
 ``ties``           input            item_desc     input        input            input            input         input
 ``users``          truth            both          truth        truth            truth            truth         truth
@@ -69,10 +69,11 @@ option             evalkit          trec          ranx         spark            
   a user with no relevant item; ``"no_judgments"``, only a user with no judged
   item at all -- one whose judgments are all grade 0 scores 0 (trec_eval,
   which skips only queries absent from the qrels).
-* ``zero_division`` (the value of those users): ``"warn"`` 0.0 with an
-  :class:`~evalkit.UndefinedMetricWarning`, ``0.0``, ``1.0`` (torchmetrics
-  ``'pos'``), all kept in the mean, or ``nan``: left out of the mean (nan per
-  user; trec_eval, RecBole; torchmetrics ``'skip'``).
+* ``zero_division`` (the value of those users): ``0.0``, ``1.0`` (torchmetrics
+  ``'pos'``), both kept in the mean, or ``nan``: left out of the mean (nan per
+  user; trec_eval, RecBole; torchmetrics ``'skip'``). The argument's default,
+  ``"warn"``, takes the convention's value and warns
+  (:class:`~evalkit.UndefinedMetricWarning`); give a value to silence it.
 * ``ties`` (only where scores are ranked, :func:`lists_from_frame`):
   ``"input"`` keeps the rows' order, ``"item_desc"`` puts the larger item id
   first (trec_eval: by document id, descending), ``"item_asc"``. Tie
@@ -151,7 +152,7 @@ OPTIONS = {   # each option's values, with the libraries that choose them (in er
 _NAMES = ("denominator", "gain", "ideal", "relevance", "relevant_in", "undefined", "zero_division",
           "hit_rate", "ties", "users")
 _TABLE = {  # one row per option, one column per preset (the module docstring's table)
-    "evalkit": ("relevant", "linear", "relevant", "positive", "all", "no_relevant", "warn",
+    "evalkit": ("relevant", "linear", "relevant", "positive", "all", "no_relevant", 0.0,
                 "hits_over_tests", "input", "truth"),
     "trec": ("relevant", "linear", "relevant", "positive", "all", "no_judgments", math.nan,
              "any_hit", "item_desc", "both"),
@@ -171,8 +172,8 @@ CONVENTIONS = {name: dict(zip(_NAMES, row)) for name, row in _TABLE.items()}
 
 _SPECS = {name: [None, Options(values)] for name, values in OPTIONS.items()}
 _SPECS.update(
-    zero_division=[None, Options({"warn": "0.0 and a warning", 0.0: "", 1.0: "",
-                                  math.nan: "left out of the mean"})],
+    zero_division=Options({"warn": "the convention's value and a warning", 0.0: "", 1.0: "",
+                           math.nan: "left out of the mean"}),
     convention=Options({c: "" for c in CONVENTIONS}), per_user=Bool(), adaptive_k=Bool(),
     k=Integer(1, meaning="the cut-off"), log_base=Real(1, closed="neither"),
 )
@@ -203,9 +204,13 @@ _K_OR_NONE = [None, Integer(1, meaning="the cut-off")]
 
 
 def _options(convention, **given):
-    """Resolve options: the explicit ones win, then the preset's."""
+    """Resolve options: the explicit ones win, then the preset's ("warn": the preset's, and warn)."""
     preset = CONVENTIONS[convention]
-    return {name: preset[name] if value is None else value for name, value in given.items()}
+    out = {name: preset[name] if value is None else value for name, value in given.items()}
+    if "zero_division" in out:
+        out["warn"] = out["zero_division"] == "warn"
+        out["zero_division"] = preset["zero_division"] if out["warn"] else out["zero_division"]
+    return out
 
 
 # -- input -> hits ---------------------------------------------------------------------
@@ -302,12 +307,12 @@ def _finish(values, h, opt, what, per_user, R=None):
     zd = opt["zero_division"]
     values = np.asarray(values, dtype=np.float64)
     if empty.any():
-        if zd == "warn":
+        if opt["warn"]:
             warn_at_caller(
-                f"{what} is ill-defined and being set to 0.0 for {int(empty.sum())} user(s) with "
-                f"no relevant items (such as user {int(np.argmax(empty))}). Use the "
-                "`zero_division` parameter to control this behavior.")
-        values = np.where(empty, 0.0 if zd == "warn" else zd, values)
+                f"{what} is ill-defined and being {'left out' if zd != zd else f'set to {zd}'} for "
+                f"{int(empty.sum())} user(s) with no relevant items (such as user "
+                f"{int(np.argmax(empty))}). Use the `zero_division` parameter to control this behavior.")
+        values = np.where(empty, zd, values)
     if per_user:
         return values
     values = values[~np.isnan(values)]
@@ -328,7 +333,7 @@ def _safe_div(num, den):
 
 @_declared()
 def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, relevant_in=None,
-                   undefined=None, zero_division=None, convention="evalkit", per_user=False):
+                   undefined=None, zero_division="warn", convention="evalkit", per_user=False):
     """Precision at k (精确率@k): the share of the top k that is relevant, averaged over users.
 
     P@k(u) = hits@k(u) / k, where hits@k(u) counts user u's relevant items
@@ -354,10 +359,10 @@ def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, rel
     undefined : {"no_relevant", "no_judgments"}, optional
         Which users ``zero_division`` applies to (trec_eval: only users with no
         judged item; a user whose judgments are all 0 scores 0).
-    zero_division : {"warn", 0.0, 1.0, nan}, optional
-        The value of those users: "warn" (0.0 and a warning, evalkit's
-        default), 0.0 or 1.0 (kept in the mean), or nan (left out of the
-        mean; trec_eval). Default from ``convention``.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        The value of those users: 0.0 or 1.0 (kept in the mean), or nan (left
+        out of the mean; trec_eval); "warn": the convention's value (evalkit's
+        0.0, trec_eval's nan, ...) and an UndefinedMetricWarning.
     convention : {"evalkit", "trec", "ranx", "spark", "sklearn", "torchmetrics", "recbole"}
         The preset that fills the options left as None (:data:`CONVENTIONS`).
     per_user : bool, default False
@@ -386,7 +391,7 @@ def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, rel
 
 @_declared()
 def recall_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefined=None,
-                zero_division=None, convention="evalkit", per_user=False):
+                zero_division="warn", convention="evalkit", per_user=False):
     """Recall at k (召回率@k): the share of each user's relevant items found in the top k.
 
     R@k(u) = hits@k(u) / R(u), with R(u) the user's relevant items, retrieved
@@ -423,7 +428,7 @@ def _ap(h, k, opt):
 
 @_declared(k=_K_OR_NONE)
 def mean_average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None,
-                           relevant_in=None, undefined=None, zero_division=None, convention="evalkit",
+                           relevant_in=None, undefined=None, zero_division="warn", convention="evalkit",
                            per_user=False):
     """Mean average precision (MAP, 平均精度均值), optionally cut at k: AP averaged over users.
 
@@ -470,7 +475,7 @@ def mean_average_precision(ranked, relevant, k=None, *, denominator=None, releva
 
 @_declared(k=_K_OR_NONE)
 def average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None, relevant_in=None,
-                      undefined=None, zero_division=None, convention="evalkit"):
+                      undefined=None, zero_division="warn", convention="evalkit"):
     """Average precision (AP, 平均精度) of one ranked list: "order-sensitive recall".
 
     AP = (1/D) Σ_{i=1..r} i / r_i, where r_i is the rank of the i-th relevant
@@ -587,7 +592,7 @@ def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit"
 
 @_declared(k=_K_OR_NONE)
 def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, relevance=None, relevant_in=None,
-              undefined=None, zero_division=None, convention="evalkit", per_user=False):
+              undefined=None, zero_division="warn", convention="evalkit", per_user=False):
     """Normalized DCG at k (NDCG@k, 归一化折扣累积增益), averaged over users.
 
     NDCG@k(u) = DCG@k(u) / IDCG@k(u), IDCG being the DCG of the best possible
@@ -633,7 +638,7 @@ def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, relevance=None, rel
 
 @_declared(k=_K_OR_NONE)
 def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_in=None, undefined=None,
-                         zero_division=None, convention="evalkit", per_user=False):
+                         zero_division="warn", convention="evalkit", per_user=False):
     """Mean reciprocal rank (MRR, 平均倒数排名): 1 / the rank of the first hit, averaged.
 
     MRR = (1/Q) Σ_u 1 / rank_u, rank_u the rank of the first relevant item in
@@ -666,7 +671,7 @@ def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_i
 
 @_declared()
 def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, relevance=None, relevant_in=None,
-                  undefined=None, zero_division=None, convention="evalkit", per_user=False):
+                  undefined=None, zero_division="warn", convention="evalkit", per_user=False):
     """Hit rate at k (HR@k, 命中率): two metrics share the name; ``hit_rate`` chooses.
 
     * ``"hits_over_tests"`` (evalkit's default, the recommender-metrics post):
@@ -715,7 +720,7 @@ def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, relevance=None, relevan
 
 @_declared()
 def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefined=None,
-              zero_division=None, convention="evalkit", per_user=False):
+              zero_division="warn", convention="evalkit", per_user=False):
     """Average reciprocal hit rank at k (ARHR, 平均倒数命中排名; Deshpande & Karypis 2004).
 
     ARHR@k = (1/#users) Σ_u Σ_{hits j in u's top k} 1 / rank_j: a hit rate

@@ -653,11 +653,13 @@ def test_empty_users_warn_by_default_and_skip_under_trec():
     ranked, relevant = [[1, 2], [3, 4]], [{1}, set()]
     with pytest.warns(UndefinedMetricWarning, match="1 user\\(s\\) with no relevant items"):
         assert ek.ndcg_at_k(ranked, relevant, 2) == 0.5
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with pytest.warns(UndefinedMetricWarning, match="left out for 1 user"):   # trec's value, warned
         assert ek.ndcg_at_k(ranked, relevant, 2, convention="trec") == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                    # a value given: no warning
+        assert ek.ndcg_at_k(ranked, relevant, 2, convention="trec", zero_division=np.nan) == 1.0
         assert ek.ndcg_at_k(ranked, relevant, 2, zero_division=1.0) == 1.0
-        assert ek.ndcg_at_k(ranked, relevant, 2, convention="spark") == 0.5
+        assert ek.ndcg_at_k(ranked, relevant, 2, convention="spark", zero_division=0.0) == 0.5
         assert np.isnan(ek.ndcg_at_k(ranked, relevant, 2, zero_division=np.nan, per_user=True)[1])
 
 
@@ -985,7 +987,7 @@ def test_trec_scores_users_whose_judgments_are_all_zero():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert ek.ndcg_at_k([[1, 2], [3, 4], [5]], [{1: 1}, {3: 0}, {}], 2, convention="trec",
-                            per_user=True).tolist()[:2] == [1.0, 0.0]
+                            zero_division=np.nan, per_user=True).tolist()[:2] == [1.0, 0.0]
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -1000,7 +1002,7 @@ def test_trec_preset_equals_pytrec_eval_with_zero_and_no_judgments(seed):
     users = [u for u in range(len(ranked)) if f"q{u}" in res]
     assert users == [u for u, rel in enumerate(relevant) if len(rel)]
     h = ek.ranking_hits(ranked, relevant)
-    kw = {"convention": "trec"}
+    kw = {"convention": "trec", "zero_division": np.nan}
     checks = [("map", ek.mean_average_precision, None), ("recip_rank", ek.mean_reciprocal_rank, None),
               ("ndcg", ek.ndcg_at_k, None)]
     for k in (5, 10, 15, 20, 30, 100):
@@ -1045,7 +1047,7 @@ def torchmetrics_like(ranked, relevant, k=None):
 
 
 def _evalkit_torchmetrics(ranked, relevant, k):
-    kw = {"convention": "torchmetrics"}
+    kw = {"convention": "torchmetrics", "zero_division": 0.0}
     return {"precision": ek.precision_at_k(ranked, relevant, k if k else 10 ** 6, **kw)
             if k else float(np.mean(ek.precision_at_k(ranked, relevant, 10 ** 6, adaptive_k=True,
                                                         per_user=True, **kw))),
