@@ -22,21 +22,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._sweep import BLOCK
+
 __all__ = ["auc_from_groups", "ap_from_groups", "CONVENTIONS", "PR_FIRST_POINTS", "rate", "roc_points", "pr_points", "trapezoid",
            "average_precision", "doubled_trapezoids", "roc_bends", "pr_bends"]
 
-#: The two layouts of a curve and what each means.
+#: The libraries' layouts of a curve (``convention=``) and what each means.
 CONVENTIONS = {
     "sklearn": "scikit-learn: (0, 0) first for ROC; PR by increasing threshold, then (0, 1)",
-    "spark": "Spark MLlib: ROC from (0, 0) to an appended (1, 1); PR from a point at recall 0",
+    "spark": "Spark MLlib 2.3 and later: ROC from (0, 0) to an appended (1, 1); PR from "
+             "(0, precision at the highest threshold)",
+    "spark_legacy": "Spark MLlib 1.x to 2.2: as 'spark', but PR from (0, 1.0)",
 }
-#: Spark's point at recall 0 of the PR curve.
-PR_FIRST_POINTS = {
-    "spark": "(0, precision at the highest threshold), Spark 2.3 and later",
-    "legacy": "(0, 1.0), Spark 1.x to 2.2",
-}
+#: The old names of Spark's point at recall 0 (``first_point=``), going away: use ``convention=``.
+PR_FIRST_POINTS = {"spark": "spark", "legacy": "spark_legacy"}
 
-_BLOCK = 1 << 15  # elements per block: a block's temporaries stay in the CPU cache
 
 
 def rate(counts, total, undefined, out=None):
@@ -55,15 +55,16 @@ def rate(counts, total, undefined, out=None):
 
 
 def _precision(tps, fps, undefined, out=None):
-    """``tps / (tps + fps)``; ``undefined`` where nothing is predicted positive."""
-    predicted = tps + fps
-    if out is None:
-        out = np.empty(len(tps))
-    if (predicted == 0).any():
-        out[:] = undefined
-        np.divide(tps, predicted, out=out, where=predicted != 0)
-    else:
-        np.divide(tps, predicted, out=out)
+    """``tps / (tps + fps)``; ``undefined`` where nothing is predicted positive (block by block)."""
+    out = np.empty(len(tps)) if out is None else out
+    for i in range(0, len(tps), BLOCK):
+        predicted = tps[i:i + BLOCK] + fps[i:i + BLOCK]
+        block = out[i:i + BLOCK]
+        if predicted.all():
+            np.divide(tps[i:i + BLOCK], predicted, out=block)
+        else:
+            block[:] = undefined
+            np.divide(tps[i:i + BLOCK], predicted, out=block, where=predicted != 0)
     return out
 
 
@@ -79,8 +80,8 @@ def roc_bends(tps, fps):
     m = len(tps)
     keep = np.empty(m, dtype=bool)
     keep[0] = keep[-1] = True
-    for i in range(1, m - 1, _BLOCK):
-        j = min(i + _BLOCK, m - 1)  # points i .. j-1, which need steps i-1 .. j
+    for i in range(1, m - 1, BLOCK):
+        j = min(i + BLOCK, m - 1)  # points i .. j-1, which need steps i-1 .. j
         out = keep[i:j]
         step = np.diff(fps[i - 1:j + 1])
         np.not_equal(step[1:], step[:-1], out=out)
@@ -127,7 +128,7 @@ def roc_points(sweep, convention="sklearn", *, kept=None):
     """
     tps, fps = _rows(sweep, kept)
     m = len(tps)
-    spark = _convention(convention) == "spark"
+    spark = _convention(convention) != "sklearn"
     undefined = 0.0 if spark else np.nan
     size = m + 2 if spark else m + 1
     fpr, tpr = np.empty(size), np.empty(size)
@@ -143,7 +144,7 @@ def roc_points(sweep, convention="sklearn", *, kept=None):
     return fpr, tpr
 
 
-def pr_points(sweep, convention="sklearn", *, first_point="spark", kept=None):
+def pr_points(sweep, convention="sklearn", *, kept=None, first_point=None):
     """The precision-recall curve of a sweep: ``(recall, precision)``.
 
     recall = TP / P, precision = TP / (TP + FP).
@@ -153,12 +154,13 @@ def pr_points(sweep, convention="sklearn", *, first_point="spark", kept=None):
       0/0 (only rows of weight 0 scored that high) is 0.0, and with no
       positives recall is 1.0 everywhere (the caller warns).
     * ``"spark"`` (``BinaryClassificationMetrics.pr()``): first a point at
-      recall 0 -- ``first_point="spark"``: (0, precision at the highest
-      threshold), Spark 2.3 and later; ``"legacy"``: (0, 1.0) -- then the
-      rows by decreasing threshold; precision 0/0 is 1.0 and recall with no
+      recall 0 -- (0, precision at the highest threshold), Spark 2.3 and
+      later; ``"spark_legacy"``: (0, 1.0), Spark 1.x to 2.2 -- then the rows
+      by decreasing threshold; precision 0/0 is 1.0 and recall with no
       positives 0.0 (Spark's ``Precision`` and ``Recall``).
 
-    ``kept`` (optional indices or mask) keeps only those rows.
+    ``kept`` (optional indices or mask) keeps only those rows;
+    ``first_point`` is the old keyword (``"legacy"`` = ``"spark_legacy"``).
 
     >>> from evalkit._sweep import threshold_sweep
     >>> s = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
@@ -179,12 +181,12 @@ def pr_points(sweep, convention="sklearn", *, first_point="spark", kept=None):
         rate(tps, sweep.n_pos, 1.0, out=recall[back])
         _precision(tps, fps, 0.0, out=precision[back])
         return recall, precision
-    if first_point not in PR_FIRST_POINTS:
-        raise ValueError(f"first_point must be one of {tuple(PR_FIRST_POINTS)}; got {first_point!r}")
+    if first_point is not None:  # the old keyword
+        convention = PR_FIRST_POINTS.get(first_point, first_point)
     recall[0] = 0.0
     rate(tps, sweep.n_pos, 0.0, out=recall[1:])
     _precision(tps, fps, 1.0, out=precision[1:])
-    precision[0] = precision[1] if first_point == "spark" and m else 1.0
+    precision[0] = precision[1] if _convention(convention) == "spark" and m else 1.0
     return recall, precision
 
 

@@ -22,24 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_labels, check_same_length, check_sample_weight
+from ._validation import (check_column_labels, check_columns_match_classes, check_labels,
+                          check_labels_name_columns, check_same_length, check_sample_weight,
+                          check_score_matrix, check_sorted_labels)
 
 __all__ = ["multiclass_roc_auc", "multiclass_average_precision"]
-
-
-def _scores_2d(y_score):
-    arr = np.asarray(y_score)
-    if arr.dtype.kind not in "biuf":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"y_score must hold numbers, got dtype {arr.dtype}") from None
-    if arr.size == 0:
-        raise ValueError("y_score is empty: at least one sample is needed")
-    if not np.isfinite(arr).all():
-        raise ValueError("y_score contains NaN" if np.isnan(arr).any()
-                         else "y_score contains infinite values")
-    return arr.astype(np.float64, copy=False) if arr.dtype.kind != "f" else arr
 
 
 def _indicator(y_true):
@@ -83,28 +70,14 @@ def _average_columns(binary, truth, scores, average, sample_weight):
     return float(np.average(per, weights=weights))
 
 
-def _classes_of(y, labels, n_columns):
-    """The classes naming the score columns (``labels``, sorted and unique, or those of y)."""
-    if labels is not None:
-        lab = check_labels(labels, "labels")
-        uniq = np.unique(lab)
-        if len(uniq) != len(lab):
-            raise ValueError("labels must be unique (one per column of y_score)")
-        if not np.array_equal(uniq, lab):
-            raise ValueError("labels must be ordered (sorted): column j of y_score scores the "
-                             "j-th smallest label, as in scikit-learn")
-        if len(lab) != n_columns:
-            raise ValueError(f"labels has {len(lab)} entries but y_score has {n_columns} "
-                             "columns: give one label per column")
-        if np.setdiff1d(y, lab).size:
-            raise ValueError("y_true contains labels not in labels, such as "
-                             f"{np.setdiff1d(y, lab)[0].item()!r}")
-        return lab
-    classes = np.unique(y)
-    if len(classes) != n_columns:
-        raise ValueError(f"y_true has {len(classes)} classes but y_score has {n_columns} "
-                         "columns: give labels= with every class, in sorted order")
-    return classes
+def _codes_of(y, labels, n_columns):
+    """Each sample's column: ``labels`` (sorted, unique, one per column) or the classes of y name them."""
+    if labels is None:
+        classes = np.unique(y)
+        check_columns_match_classes(n_columns, len(classes))
+    else:
+        classes = check_sorted_labels(check_column_labels(labels, n_columns))
+    return classes, check_labels_name_columns(y, classes)
 
 
 def multiclass_roc_auc(y_true, y_score, *, binary, average, sample_weight, max_fpr, multi_class,
@@ -114,7 +87,7 @@ def multiclass_roc_auc(y_true, y_score, *, binary, average, sample_weight, max_f
     ``binary(y01, scores, sample_weight, max_fpr)`` scores one column.
     """
     truth = _indicator(y_true)
-    scores = _scores_2d(y_score)
+    scores = check_score_matrix(y_score, allow_1d=True)
     if truth is not None:  # multilabel: one-vs-rest on each column
         if scores.shape != truth.shape:
             raise ValueError(f"y_score must have the shape of the multilabel y_true "
@@ -128,16 +101,12 @@ def multiclass_roc_auc(y_true, y_score, *, binary, average, sample_weight, max_f
         raise ValueError(
             f"y_score must be of shape (n_samples, n_classes) since y_true contains "
             f"{len(present)} classes, got shape {scores.shape}")
-    if scores.ndim != 2:
-        raise ValueError(f"y_score must be 1-D or 2-D, got an array of shape {scores.shape}")
     check_same_length(y_true=y, y_score=scores)
     w = check_sample_weight(sample_weight, len(y))
-    if len(present) <= 2 and scores.shape[1] <= 2:  # binary y_true: scikit-learn's binary path
-        if scores.shape[1] == 2:
-            raise ValueError(
-                "y_true is binary, so y_score must be 1-D (the scores of the larger label), got "
-                f"shape {scores.shape}: pass y_score[:, 1]")
-        return binary((y == present[-1]).astype(np.int64), scores[:, 0], w, max_fpr)
+    if len(present) <= 2 and scores.shape[1] <= 2:  # binary y_true: 1-D scores only
+        raise ValueError(
+            f"y_score must be 1-D (the scores of the larger label) since y_true is binary, got "
+            f"shape {scores.shape}" + (": pass y_score[:, 1]" if scores.shape[1] == 2 else ""))
     if max_fpr is not None and max_fpr != 1:
         raise ValueError(f"max_fpr must be None for multiclass ROC AUC (partial AUC is "
                          f"binary only); got {max_fpr!r}")
@@ -154,8 +123,7 @@ def multiclass_roc_auc(y_true, y_score, *, binary, average, sample_weight, max_f
     if average is None and multi_class == "ovo":
         raise ValueError("average=None (per pair) is not available for multi_class='ovo'; use "
                          "'macro' or 'weighted'")
-    classes = _classes_of(y, labels, scores.shape[1])
-    codes = np.searchsorted(classes, y)
+    classes, codes = _codes_of(y, labels, scores.shape[1])
     if multi_class == "ovo":
         if w is not None:
             raise ValueError("sample_weight is not supported for multi_class='ovo' (as in "
@@ -182,14 +150,13 @@ def multiclass_average_precision(y_true, y_score, *, binary, average, pos_label,
     ``binary(y01, scores, sample_weight)`` scores one column.
     """
     truth = _indicator(y_true)
-    scores = _scores_2d(y_score)
+    scores = check_score_matrix(y_score, allow_1d=True)
     if truth is None:
         y = check_labels(y_true, "y_true")
         classes = np.unique(y)
         if len(classes) <= 2:
-            raise ValueError(
-                f"y_true is binary, so y_score must be 1-D (the scores of pos_label), got shape "
-                f"{scores.shape}")
+            raise ValueError(f"y_score must be 1-D (the scores of pos_label) since y_true is "
+                             f"binary, got shape {scores.shape}")
         if pos_label != 1:
             raise ValueError("pos_label is fixed to 1 for multiclass y_true (each class is "
                              "positive in turn): do not set it")

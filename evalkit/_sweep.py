@@ -4,7 +4,9 @@ Sort the scores in descending order; every distinct score ``t`` is a
 threshold ("predict positive when score >= t"); the cumulative number of
 positives and negatives at or above it are the true and false positives
 there. ROC and PR curves, AUC, metric-by-threshold, the best threshold, the
-Spark mirror, the plots and the widgets all read this one sweep.
+Spark mirror, the plots and the widgets all read this one sweep. Unweighted,
+it is one ``np.sort`` of keys carrying the label (:func:`label_keys`), read
+block by block; weighted, an argsort and running sums as scikit-learn's.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
+from ._ratios import precision_of
 from ._validation import (
     check_choice,
     check_labels,
@@ -22,8 +24,8 @@ from ._validation import (
     check_scores,
 )
 
-__all__ = ["Sweep", "threshold_sweep", "sweep_scores", "positive_mask", "combine_by_key",
-           "sequential_sums", "ZERO_WEIGHTS", "ORDERS"]
+__all__ = ["Sweep", "threshold_sweep", "sweep_scores", "sweep_of", "positive_mask", "label_keys",
+           "twice_u", "key_groups", "ZERO_WEIGHTS"]
 
 
 def positive_mask(y_true, pos_label=None, name="y_true"):
@@ -141,22 +143,6 @@ class Sweep:
         """Precision at each threshold: tps / (tps + fps)."""
         return precision_of(self.tps, self.fps, zero_division)
 
-    def recall(self, zero_division="warn"):
-        """Recall (TPR) at each threshold: tps / n_pos."""
-        return recall_of(self.tps, self.fns, zero_division)
-
-    def fpr(self, zero_division="warn"):
-        """False positive rate at each threshold: fps / n_neg."""
-        return fpr_of(self.fps, self.tns, zero_division)
-
-    def f_beta(self, beta=1.0, zero_division="warn"):
-        """F-beta at each threshold (see :func:`evalkit._ratios.f_beta_of`)."""
-        return f_beta_of(self.tps, self.fps, self.fns, beta, zero_division)
-
-    def accuracy(self):
-        """Accuracy at each threshold: (tps + tns) / (n_pos + n_neg)."""
-        return ratio(self.tps + self.tns, self.n_pos + self.n_neg)
-
     def index_of(self, threshold):
         """How many sweep rows have a threshold >= ``threshold``.
 
@@ -219,55 +205,39 @@ ZERO_WEIGHTS = {
 }
 
 
-#: In which order weighted counts are added: the last bits of the sums depend on it.
-ORDERS = {
-    "samples": "scikit-learn: one running sum over the samples, highest score first",
-    "spark": "Spark: the weights summed per distinct score in input order, then running sums",
-}
-
-
 def sweep_scores(y_true, y_score, *, pos_label=None, sample_weight=None, zero_weight="drop",
-                 order="samples"):
+                 order=None):
     """Validate binary labels, scores and weights and sweep once: ``(sweep, dtype of the scores)``.
 
     ``zero_weight`` says what a sample of weight 0 does (:data:`ZERO_WEIGHTS`):
     ``"drop"`` -- scikit-learn's ``roc_curve`` and ``precision_recall_curve``
     drop it, so its score makes no threshold; ``"keep"`` -- Spark keeps its
     score as a threshold whose counts are those of the next higher one (where
-    nothing else is scored that high, precision there is 0/0). ``order``
-    (:data:`ORDERS`) is the order weights are added in, so that the sums are
-    scikit-learn's or Spark's to the last bit. Unweighted input takes the
+    nothing else is scored that high, precision there is 0/0). Weighted
+    counts are scikit-learn's running sums over the samples (Spark's order of
+    additions agrees to 1e-12; ``order`` is accepted and ignored until
+    :mod:`evalkit.plot` stops passing it). Unweighted input takes the
     sort-only path (integer counts are exact in any order).
     """
     check_choice(zero_weight, ZERO_WEIGHTS, "zero_weight")
-    check_choice(order, ORDERS, "order")
     pos = positive_mask(y_true, pos_label)
     scores = check_scores(y_score)
     check_same_length(y_true=pos, y_score=scores)
     w = check_sample_weight(sample_weight, len(pos))
-    if w is None:
-        return _sweep_unweighted(pos, scores), scores.dtype
-    if zero_weight == "drop":
-        keep = w != 0
-        if not keep.all():
-            pos, scores, w = pos[keep], scores[keep], w[keep]
-    if order == "spark":
-        return _sweep_spark(pos, scores, w), scores.dtype
-    return _sweep_weighted(pos, scores, w), scores.dtype
+    return sweep_of(pos, scores, w, zero_weight), scores.dtype
 
 
 def threshold_sweep(y_true, y_score, *, pos_label=None, sample_weight=None, num_bins=0,
-                    bin_threshold="last", zero_weight="keep"):
+                    bin_threshold="last", zero_weight="drop"):
     """Validate binary labels and scores and sweep every threshold once.
 
     Returns a :class:`Sweep`: distinct scores in descending order (ties share
     a row) with the cumulative true and false positives at each. Unweighted
-    input takes a sort-only path (the positives' and negatives' scores sorted
-    apart, counted with ``searchsorted``, no argsort); weighted input an
-    argsort and cumulative sums. ``num_bins`` > 0 down-samples as Spark does
-    (:meth:`Sweep.binned`). Samples of weight 0 keep their thresholds, as in
-    Spark (``zero_weight="keep"``); ``"drop"`` drops them, as scikit-learn's
-    curves do.
+    input takes a sort-only path (:func:`label_keys`: one ``np.sort``, no
+    argsort); weighted input an argsort and cumulative sums. ``num_bins`` > 0
+    down-samples as Spark does (:meth:`Sweep.binned`). Samples of weight 0
+    are dropped, as scikit-learn's curves do (``zero_weight="drop"``);
+    ``"keep"`` keeps their thresholds, as Spark does (its mirrors pass it).
 
     Examples
     --------
@@ -284,182 +254,229 @@ def threshold_sweep(y_true, y_score, *, pos_label=None, sample_weight=None, num_
     return sweep.binned(num_bins, bin_threshold=bin_threshold) if num_bins else sweep
 
 
-# -- Spark's order of additions ------------------------------------------------
+# -- the sweep itself: one sort of label-carrying keys, or argsort with weights -----------
 
-_SHORT = 64  # segments up to this long are summed column by column, longer ones one by one
+ONE = np.uint64(1)
+TOP = np.uint64(1 << 63)
+BLOCK = 1 << 15  # elements per block: a block's temporaries stay in the CPU cache
+RUN = 1 << 10  # a run of equal scores at least this long is measured, not read
 
 
-def sequential_sums(values, starts):
-    """The sum of each segment ``values[starts[i]:starts[i + 1]]``, added left to right from 0.0.
+def label_keys(pos, scores):
+    """Sort the samples from the highest score by one ``np.sort`` of 64-bit keys: ``(keys, offset)``.
 
-    As a Scala loop adds (``counter += x``), not numpy's pairwise ``sum`` or
-    ``reduceat``: bit for bit Spark's sums. Short segments are added column by
-    column (the j-th value of every segment longer than j at once), long ones
-    by one sequential ``cumsum`` each.
+    A float's bits, flipped for negative numbers, sort like the float; less
+    the smallest such key (only when a score is negative: ``offset``) and
+    shifted left by one, the free lowest bit holds the label (1: positive);
+    inverted, ascending keys put the highest score first -- no argsort, no
+    gather. After the inversion the lowest bit is 1 for a negative. None
+    when the keys span 2**63 or more, for integers beyond 2**53 and for
+    longdouble (those go through argsort).
     """
-    n = len(values)
-    ends = np.r_[starts[1:], n]
-    lengths = ends - starts
-    out = np.add(0.0, values[starts])  # Spark starts every counter at 0.0
-    short = np.flatnonzero((lengths > 1) & (lengths <= _SHORT))
-    if len(short):
-        order = short[np.argsort(-lengths[short], kind="stable")]
-        lens, first = lengths[order], starts[order]
-        acc = out[order]
-        active = np.searchsorted(-lens, -np.arange(1, int(lens[0])), side="left")
-        for j, k in enumerate(active, start=1):  # k segments are longer than j
-            acc[:k] += values[first[:k] + j]
-        out[order] = acc
-    for i in np.flatnonzero(lengths > _SHORT):
-        out[i] = np.cumsum(values[starts[i]:ends[i]])[-1] + 0.0
-    return out
+    kind = scores.dtype.kind
+    if (kind == "f" and scores.dtype.itemsize > 8) or (
+            kind in "iu" and len(scores) and np.abs(scores).max() > 2**53):
+        return None
+    x = scores if scores.dtype == np.float64 else scores.astype(np.float64)
+    keys = np.empty(len(x), dtype=np.uint64)
+    bits, offset = x.view(np.uint64), None  # -0.0 shifted left by one is +0.0's key
+    if len(x) and x.min() < 0:
+        np.add(x, 0.0, out=keys.view(np.float64))  # -0.0 becomes 0.0
+        negative = keys >= TOP
+        np.invert(keys, out=keys, where=negative)
+        np.bitwise_or(keys, TOP, out=keys, where=~negative)
+        offset = keys.min()
+        keys -= offset
+        if keys.max() >= TOP:
+            return None
+        bits = keys
+    for i in range(0, len(x), BLOCK):
+        block = keys[i:i + BLOCK]
+        np.left_shift(bits[i:i + BLOCK], ONE, out=block)
+        np.bitwise_or(block, pos[i:i + BLOCK], out=block)
+        np.invert(block, out=block)
+    keys.sort()
+    return keys, offset
 
 
-def _slices(n, num_slices):
-    """Which slice of ``sc.parallelize(rows, num_slices)`` each of ``n`` rows lands in.
+def _scores_of(keys, offset):
+    """The scores (float64) that sorted keys (:func:`label_keys`) were made of."""
+    bits = np.invert(keys)
+    bits >>= ONE
+    if offset is not None:
+        bits += offset
+        bits = np.where(bits >= TOP, bits ^ TOP, ~bits)
+    return bits.view(np.float64)
 
-    Spark cuts a local collection at ``i * n / num_slices`` (integer division).
+
+def key_groups(keys, with_keys=True):
+    """Block by block of sorted keys: ``(ends, fps, keys at ends)`` of the groups of tied scores.
+
+    ``ends`` are the positions of each group's last sample (so ``tps = ends +
+    1 - fps``) and ``fps`` the negatives up to it; each block also reads the
+    next block's first key, to know whether its last group ends in it.
     """
-    bounds = (np.arange(num_slices + 1, dtype=np.int64) * n) // num_slices
-    return np.searchsorted(bounds, np.arange(n), side="right") - 1
-
-
-def combine_by_key(scores, pos, weights, input_partitions):
-    """Spark's ``combineByKey``: weighted positives and negatives per distinct score.
-
-    Returns ``(scores, numPos, numNeg)``, highest score first. In each input
-    partition (a slice of the rows, as ``sc.parallelize`` cuts them) a
-    counter per score adds the rows' weights in input order; the partitions'
-    counters are then merged in partition order. Without weights the counts
-    are integers, exact in any order.
-    """
-    n = len(scores)
-    order = np.argsort(-scores, kind="stable")  # descending, ties in input order
-    s = scores[order] + 0.0  # -0.0 and 0.0 are one key here
-    key_start = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-    p = pos[order]
-    if weights is None:
-        n_pos = np.add.reduceat(p.astype(np.int64), key_start)
-        n_all = np.diff(np.r_[key_start, n])
-        return s[key_start], n_pos, n_all - n_pos
-    w = weights[order]
-    wp = np.where(p, w, 0.0)  # x + 0.0 == x: adding the other class's rows changes nothing
-    wn = np.where(p, 0.0, w)
-    if input_partitions <= 1:
-        return s[key_start], sequential_sums(wp, key_start), sequential_sums(wn, key_start)
-    part = _slices(n, input_partitions)[order]
-    new = np.r_[True, (s[1:] != s[:-1]) | (part[1:] != part[:-1])]
-    run_start = np.flatnonzero(new)  # one run per (score, input partition)
-    run_pos, run_neg = sequential_sums(wp, run_start), sequential_sums(wn, run_start)
-    key_of_run = np.searchsorted(run_start, key_start)
-    return (s[key_start], sequential_sums(run_pos, key_of_run),
-            sequential_sums(run_neg, key_of_run))
-
-
-
-def _sweep_spark(pos, scores, w):
-    """Sweep in Spark's order: the weights summed per distinct score, then running sums (one partition)."""
-    keys, num_pos, num_neg = combine_by_key(scores, pos, w, 1)
-    tps, fps = np.cumsum(num_pos), np.cumsum(num_neg)
-    if scores.dtype.kind != "f":
-        keys = keys.astype(scores.dtype)
-    return Sweep(keys, tps, fps, tps[-1].item(), fps[-1].item())
-
-
-_TOP = np.uint64(1 << 63)
-_ONE = np.uint64(1)
-
-
-def _sweep_unweighted(pos, scores):
-    """Sweep by one sort of 64-bit keys that carry the label in their lowest bit.
-
-    A float's bits, flipped for negative numbers, sort like the float itself;
-    shifted left by one after subtracting the smallest key (it fits whenever
-    the keys span less than 2**63, always true for non-negative scores), the
-    free lowest bit holds the label. The keys are inverted so that one
-    ascending ``np.sort`` orders the scores from the highest, positives first
-    within a tie -- no argsort, no gather. Then the lowest bit marks the
-    negatives, its cumulative sum at the last sample of each group of equal
-    scores is ``fps``, and ``tps = samples so far - fps``. With distinct
-    scores every sample ends a group and nothing is gathered at all. Keys too
-    far apart (or integers beyond 2**53) fall back to argsort.
-    """
-    if scores.dtype.kind in "iu" and len(scores) and np.abs(scores).max() > 2**53:
-        return _sweep_weighted(pos, scores, None)  # not exact as float64
-    if scores.dtype.kind == "f" and scores.dtype.itemsize > 8:
-        return _sweep_weighted(pos, scores, None)  # longdouble: float64 keys would make false ties
-    x = np.add(scores, 0.0, dtype=np.float64)  # a copy; -0.0 becomes 0.0
-    k = x.view(np.uint64)
-    signed = bool(x.min() < 0)
-    if signed:
-        negative = k >= _TOP
-        np.invert(k, out=k, where=negative)
-        np.bitwise_or(k, _TOP, out=k, where=~negative)
-    kmin = k.min()
-    k -= kmin
-    if k.max() >= _TOP:
-        return _sweep_weighted(pos, scores, None)
-    k <<= _ONE
-    k |= pos
-    np.invert(k, out=k)  # ascending order of ~key = descending score, positives first
-    k.sort()
-    n = len(k)
-    fps = (k & _ONE).view(np.int64)  # 1 for a negative
-    np.cumsum(fps, out=fps)
-    k >>= _ONE  # (2**63 - 1) - score key
-    last = np.empty(n, dtype=bool)  # last sample of each group of equal scores
-    last[-1] = True
-    np.not_equal(k[:-1], k[1:], out=last[:-1])
-    if last.all():
-        tps = np.arange(1, n + 1, dtype=np.int64)
-        tps -= fps
-        keys = k
-    else:
+    n, carry = len(keys), 0
+    for i in range(0, n, BLOCK):
+        block = keys[i:i + BLOCK + 1]
+        m = min(BLOCK, n - i)
+        score = block >> ONE
+        last = np.ones(m, dtype=bool)
+        np.not_equal(score[:-1], score[1:], out=last[:len(score) - 1])
+        fps = np.cumsum((block[:m] & ONE).view(np.int64))
+        fps += carry
+        carry = int(fps[-1])
         ends = np.flatnonzero(last)
-        fps = fps[ends]
-        tps = ends + 1
-        tps -= fps
-        keys = k[ends]
-    n_neg = int(fps[-1])
-    np.subtract(_TOP - _ONE, keys, out=keys)
-    keys += kmin
-    if signed:
-        high = keys >= _TOP
-        keys = np.where(high, keys ^ _TOP, ~keys)
-    thresholds = keys.view(np.float64)
-    if scores.dtype.kind != "f":
-        thresholds = thresholds.astype(scores.dtype)
-    return Sweep(thresholds, tps, fps, n - n_neg, n_neg)
+        yield ends + i, fps[ends], (block[ends] if with_keys else None)
+
+
+def twice_u(keys):
+    """``(2U, P, N)`` from sorted keys (:func:`label_keys`), no curve made: the AUC's fast path.
+
+    ``U = #(s+ > s-) + #(s+ = s-) / 2``, so ``AUC = 2U / (2 P N)``, exact in
+    integers (:func:`evalkit._curves.auc_from_groups`' number). The keys run
+    from the highest score, a negative's lowest bit is 1 and within a group of
+    tied scores the positives sort first, so the j-th negative (from 0) at
+    sorted position ``i_j`` has ``i_j - j`` positives before it, tied ones
+    included. Summed, ``U_le = Σ_j i_j - N(N-1)/2`` (the
+    rank-sum formula); each group of ties then gives back half of its
+    ``pos·neg`` pairs. One pass over the keys, block by block; a long run of
+    one score is measured by two binary searches instead of being read.
+    """
+    n = len(keys)
+    size = min(n, BLOCK)
+    label = np.empty(size, dtype=np.uint64)
+    score = np.empty(size, dtype=np.uint64)
+    starts = np.empty(size, dtype=bool)  # starts[i]: position i begins a group of equal scores
+    index = np.arange(size, dtype=np.int64)
+    p = 0  # keys with the lowest bit set (negatives) so far
+    index_sum = 0  # Σ of their sorted positions
+    tied = 0  # Σ over groups of ties of pos·neg
+    open_pos = open_size = 0  # the group still open where the previous step stopped
+    previous = -1  # its score key
+    i = 0
+    while i < n:
+        head = int(keys[i]) >> 1
+        if i + RUN <= n and int(keys[i + RUN - 1]) >> 1 == head:
+            # a long run of one score: bit 0 (key 2h) then bit 1 (2h + 1)
+            rest = keys[i:]
+            split = i + int(rest.searchsorted(np.uint64(2 * head), "right"))
+            end = i + int(rest.searchsorted(np.uint64(2 * head + 1), "right"))
+            run_pos = end - split
+            p += run_pos
+            index_sum += (split + end - 1) * run_pos // 2  # split + ... + (end - 1)
+            if head != previous:
+                tied += open_pos * (open_size - open_pos)
+                open_pos = open_size = 0
+            open_pos += run_pos
+            open_size += end - i
+            previous = head
+            i = end
+            continue
+        block = keys[i:i + BLOCK]
+        m = len(block)
+        lab, key, new = label[:m], score[:m], starts[:m]
+        np.bitwise_and(block, ONE, out=lab)
+        lab = lab.view(np.int64)
+        p_block = int(np.count_nonzero(lab))
+        p += p_block
+        index_sum += i * p_block + int(np.dot(lab, index[:m]))
+        np.right_shift(block, ONE, out=key)
+        new[0] = head != previous
+        np.not_equal(key[1:], key[:-1], out=new[1:])
+        previous = int(key[-1])
+        i += m
+        if new.all():  # no ties inside: only the open group may close
+            tied += open_pos * (open_size - open_pos)
+            open_pos, open_size = int(lab[-1]), 1
+            continue
+        cuts = np.flatnonzero(new)
+        if len(cuts) == 0:  # the whole block continues the open group
+            open_pos += p_block
+            open_size += m
+            continue
+        # groups starting in this block: their positives and sizes (the last runs on)
+        pos_in = np.add.reduceat(lab, cuts)
+        sizes = np.diff(cuts, append=m)
+        # before the first cut, the open group ends
+        open_pos += p_block - int(pos_in.sum())
+        open_size += int(cuts[0])
+        tied += open_pos * (open_size - open_pos)
+        tied += int(np.dot(pos_in[:-1], sizes[:-1] - pos_in[:-1]))
+        open_pos, open_size = int(pos_in[-1]), int(sizes[-1])
+    tied += open_pos * (open_size - open_pos)
+    return 2 * (index_sum - p * (p - 1) // 2) - tied, n - p, p  # p counted the negatives
+
+
+def _sweep_sorted(keys, offset, dtype):
+    """The sweep of sorted keys, block by block: the cumulative negatives at each group's end.
+
+    A block without ties (every sample ends its group) is written whole;
+    otherwise only the last sample of each group of equal scores. Each block
+    reads the next block's first key, to know whether its last group ends in
+    it. The keys are overwritten (by the thresholds).
+    """
+    n, m, carry = len(keys), 0, 0
+    # the thresholds overwrite the keys already read (row m <= i): no new array, no page faults
+    thresholds, tps, fps = keys.view(np.float64), np.empty(n, np.int64), np.empty(n, np.int64)
+    count = np.arange(1, min(n, BLOCK) + 1)
+    for i in range(0, n, BLOCK):
+        block = keys[i:i + BLOCK + 1]
+        b = min(BLOCK, n - i)
+        score = block >> ONE
+        last = np.ones(b, dtype=bool)
+        np.not_equal(score[:-1], score[1:], out=last[:len(score) - 1])
+        negatives = np.cumsum((block[:b] & ONE).view(np.int64))
+        negatives += carry
+        carry = int(negatives[-1])
+        if last.all():
+            rows, ends, at = slice(m, m + b), count[:b] + i, block[:b]
+        else:
+            e = np.flatnonzero(last)
+            rows, ends, at, negatives = slice(m, m + len(e)), e + (i + 1), block[e], negatives[e]
+        fps[rows], thresholds[rows] = negatives, _scores_of(at, offset)
+        np.subtract(ends, negatives, out=tps[rows])
+        m = rows.stop
+    thresholds, tps, fps = (a[:m] if 2 * m > n else a[:m].copy() for a in (thresholds, tps, fps))
+    n_neg = int(fps[-1]) if m else 0
+    return Sweep(thresholds.astype(dtype, copy=False), tps, fps, n - n_neg, n_neg)
 
 
 def _sweep_weighted(pos, scores, w):
     """Sweep by argsort and cumulative sums (weights, or keys too far apart).
 
-    Without weights the order within ties does not matter (only the last row
-    of each group is read, and integer sums are exact). With weights, ties
-    are put back in input order -- scikit-learn's stable order -- so the
-    float cumulative sums are bit-identical to scikit-learn's: one fast
-    (unstable) argsort, then, only if there are ties, one sort of the int64
-    keys ``group * n + index``, cheaper than a stable argsort.
+    With weights, ties are put back in input order -- scikit-learn's stable
+    order -- so the float cumulative sums are bit-identical to
+    scikit-learn's: one fast (unstable) argsort, then, only if there are
+    ties, one sort of the int64 keys ``group * n + index``, cheaper than a
+    stable argsort.
     """
     order = np.argsort(scores)[::-1]
     s = scores[order]
     change = s[1:] != s[:-1]
     last = np.r_[np.flatnonzero(change), len(s) - 1]
     if w is not None and len(last) < len(s):
-        n = len(s)
-        group = np.zeros(n, dtype=np.int64)
+        group = np.zeros(len(s), dtype=np.int64)
         np.cumsum(change, out=group[1:])
-        group *= n
+        group *= len(s)
         order = group + order
         order.sort()
         order -= group
-    p = pos[order]
+    ws = np.ones(len(s), dtype=np.int64) if w is None else w[order]
+    wp = np.where(pos[order], ws, 0)
+    tps, fps = np.cumsum(wp)[last], np.cumsum(ws - wp)[last]
+    return Sweep(s[last], tps, fps, tps[-1].item(), fps[-1].item())
+
+
+def sweep_of(pos, scores, w=None, zero_weight="drop"):
+    """The :class:`Sweep` of validated input: a positive mask, 1-D scores, weights or None."""
     if w is None:
-        tps = np.cumsum(p, dtype=np.int64)[last]
-        return Sweep(s[last], tps, last + 1 - tps, int(tps[-1]), int(len(s) - tps[-1]))
-    ws = w[order]
-    wp = np.where(p, ws, 0.0)
-    tps = np.cumsum(wp)[last]
-    fps = np.cumsum(ws - wp)[last]
-    return Sweep(s[last], tps, fps, float(tps[-1]), float(fps[-1]))
+        packed = label_keys(pos, scores)
+        return _sweep_weighted(pos, scores, None) if packed is None else _sweep_sorted(*packed, scores.dtype)
+    if zero_weight == "drop" and not w.all():
+        pos, scores, w = pos[w != 0], scores[w != 0], w[w != 0]
+    return _sweep_weighted(pos, scores, w)
+
+
+def _sweep_unweighted(pos, scores):  # the old name (evalkit.spark, evalkit.uncertainty)
+    return sweep_of(np.asarray(pos, dtype=bool), scores)

@@ -12,7 +12,7 @@ import pytest
 import sklearn.metrics as skm
 
 import evalkit as ek
-from evalkit import curves
+from evalkit import _curves, _sweep, curves
 from evalkit._sweep import threshold_sweep
 
 RTOL = 1e-12
@@ -242,14 +242,23 @@ def test_three_aucs_agree_with_brute_force():
 def test_three_aucs_agree_across_blocks(monkeypatch):
     # tiny blocks and runs, so block edges cut through groups of ties everywhere
     for block, run_length in [(3, 2), (4, 3), (7, 5), (16, 4)]:
-        monkeypatch.setattr(curves, "_BLOCK", block)
-        monkeypatch.setattr(curves, "_RUN", run_length)
+        monkeypatch.setattr(_sweep, "BLOCK", block)
+        monkeypatch.setattr(_sweep, "RUN", run_length)
+        monkeypatch.setattr(_curves, "BLOCK", block)
         for y, s, pos_label, positive, _ in cases(6 + block, 120, min_n=2, max_n=90):
             if positive.all() or not positive.any():
                 continue
             expected = ek.roc_auc_pairs(y, s, pos_label=pos_label)
             assert ek.roc_auc_score(positive, s) == expected
             assert ek.roc_auc_score(positive.astype(np.int64), s) == expected
+            sweep, brute = _sweep.sweep_of(positive, s), np.array(brute_sweep(positive, s)).T
+            np.testing.assert_array_equal(sweep.thresholds, brute[0])
+            np.testing.assert_array_equal(sweep.tps, brute[1])
+            np.testing.assert_array_equal(sweep.fps, brute[2])
+            fpr, tpr, _ = ek.roc_curve(positive, s)
+            sk_fpr, sk_tpr, _ = skm.roc_curve(positive, s)
+            np.testing.assert_array_equal(fpr, sk_fpr)
+            np.testing.assert_array_equal(tpr, sk_tpr)
 
 
 def test_exact_where_float64_is_not():
@@ -565,3 +574,15 @@ def test_every_function_is_exported():
     for name in curves.__all__:
         assert getattr(ek, name) is getattr(curves, name)
         assert name in ek.__all__
+
+
+@pytest.mark.parametrize("fn", [ek.roc_auc_score, ek.roc_curve, ek.precision_recall_curve,
+                                ek.average_precision_score])
+def test_a_column_of_scores_is_refused_like_everywhere(fn):
+    # issue 16: roc_auc_score took an (n, 1) column (and returned a number); every other
+    # function refuses it with the message of evalkit's score reader
+    column = np.array([[0.1], [0.4], [0.35], [0.8]])
+    with pytest.raises(ValueError, match=r"^y_score must be 1-D"):
+        fn([0, 1, 1, 0], column)
+    with pytest.raises(ValueError, match=r"^y_score must be 1-D"):
+        fn([True, False, True, False], column)

@@ -1,8 +1,8 @@
 """evalkit._curves, the one sweep-to-curve step, and Spark's order of additions in _sweep.
 
 Oracles: scikit-learn's curves and average precision (bit for bit), numpy's
-trapezoid, and plain-Python replays of Spark's loops (AreaUnderCurve.of,
-combineByKey's counters) on randomized data with ties, weights and zero weights.
+trapezoid, and a plain-Python replay of Spark's AreaUnderCurve.of on randomized
+data with ties, weights and zero weights.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 import sklearn.metrics as skm
 
 from evalkit import _curves
-from evalkit._sweep import combine_by_key, sequential_sums, sweep_scores, threshold_sweep
+from evalkit._sweep import sweep_scores, threshold_sweep
 
 
 def random_case(rng, weighted=True):
@@ -64,13 +64,18 @@ def test_spark_layout_points_and_undefined_rates():
     assert _curves.pr_points(none)[0].tolist() == [1.0, 1.0, 0.0]
     assert _curves.pr_points(none, "spark")[0].tolist() == [0.0, 0.0, 0.0]
     # precision 0/0 (a top score of weight 0): 0.0 for scikit-learn, 1.0 for Spark
-    zero_top = threshold_sweep([1, 0, 1], [0.9, 0.5, 0.2], sample_weight=[0.0, 1.0, 1.0])
+    zero_top = threshold_sweep([1, 0, 1], [0.9, 0.5, 0.2], sample_weight=[0.0, 1.0, 1.0],
+                               zero_weight="keep")
     assert _curves.pr_points(zero_top)[1][-2] == 0.0
     assert _curves.pr_points(zero_top, "spark")[1][:2].tolist() == [1.0, 1.0]
     with pytest.raises(ValueError, match="^convention must be one of"):
         _curves.roc_points(sweep, "numpy")
-    with pytest.raises(ValueError, match="^first_point must be one of"):
-        _curves.pr_points(sweep, "spark", first_point="sklearn")
+    with pytest.raises(ValueError, match="^convention must be one of"):
+        _curves.pr_points(sweep, "spark", first_point="new")
+    # the old keyword: first_point="legacy" is convention="spark_legacy", (0, 1.0) first
+    legacy = _curves.pr_points(zero_top, "spark_legacy")
+    np.testing.assert_array_equal(legacy[1], _curves.pr_points(zero_top, "spark", first_point="legacy")[1])
+    assert legacy[1][0] == 1.0
 
 
 def spark_area(points, partitions):
@@ -118,65 +123,15 @@ def test_doubled_trapezoids_are_exact_on_integer_counts():
     assert d.dtype == np.int64 and d.tolist() == [0, 4, 0, 12]
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_sequential_sums_add_left_to_right(seed):
-    rng = np.random.default_rng(seed)
-    lengths = rng.integers(1, 12, 40)
-    lengths[rng.integers(0, 40, 3)] = rng.integers(65, 300, 3)  # a few long segments
-    values = rng.random(int(lengths.sum())) * 10 ** rng.uniform(-3, 3, int(lengths.sum()))
-    starts = np.r_[0, np.cumsum(lengths)[:-1]]
-    got = sequential_sums(values, starts)
-    want = []
-    for a, m in zip(starts, lengths):
-        total = 0.0
-        for v in values[a:a + m].tolist():
-            total += v
-        want.append(total)
-    assert got.tolist() == want
-
-
-@pytest.mark.parametrize("slices", [1, 2, 3, 7])
-def test_combine_by_key_adds_as_sparks_counters(slices):
-    rng = np.random.default_rng(slices)
-    n = 150
-    s = np.round(rng.random(n), 1)
-    pos = rng.random(n) < s
-    w = rng.random(n) * 5
-    keys, num_pos, num_neg = combine_by_key(s, pos, w, slices)
-    # Python replay: a counter per score in each slice, in input order; slices merged in order
-    bounds = [(i * n) // slices for i in range(slices + 1)]
-    merged = {}
-    for i in range(slices):
-        local = {}
-        for j in range(bounds[i], bounds[i + 1]):
-            c = local.setdefault(float(s[j]), [0.0, 0.0])
-            c[0 if pos[j] else 1] += float(w[j])
-        for k, (p_, n_) in local.items():
-            if k in merged:
-                merged[k] = [merged[k][0] + p_, merged[k][1] + n_]
-            else:
-                merged[k] = [p_, n_]
-    order = sorted(merged, reverse=True)
-    assert keys.tolist() == order
-    assert num_pos.tolist() == [merged[k][0] for k in order]
-    assert num_neg.tolist() == [merged[k][1] for k in order]
-    # without weights the counts are integers
-    keys, num_pos, num_neg = combine_by_key(s, pos, None, slices)
-    assert num_pos.dtype.kind == "i" and int(num_pos.sum() + num_neg.sum()) == n
-
-
-def test_zero_weight_and_order_options():
+def test_zero_weight_options():
     y, s, w = [1, 0, 1, 0], [0.9, 0.7, 0.5, 0.3], [1.0, 0.0, 2.0, 1.0]
     drop, _ = sweep_scores(y, s, sample_weight=w, zero_weight="drop")
     keep, _ = sweep_scores(y, s, sample_weight=w, zero_weight="keep")
     assert drop.thresholds.tolist() == [0.9, 0.5, 0.3]
     assert keep.thresholds.tolist() == [0.9, 0.7, 0.5, 0.3]
-    spark, _ = sweep_scores(y, s, sample_weight=w, zero_weight="keep", order="spark")
-    np.testing.assert_array_equal(spark.tps, keep.tps)
+    assert threshold_sweep(y, s, sample_weight=w).thresholds.tolist() == [0.9, 0.5, 0.3]
     with pytest.raises(ValueError, match="^zero_weight must be 'drop'"):
         sweep_scores(y, s, zero_weight="ignore")
-    with pytest.raises(ValueError, match="^order must be 'samples'"):
-        sweep_scores(y, s, order="random")
 
 
 def test_zero_weight_is_a_named_option_of_the_mirror_and_the_tables():
