@@ -55,7 +55,7 @@ from ._sweep import key_groups, label_keys, sweep_of
 from ._validation import (InstanceOf, Integer, Options, as_array, check_confidence, check_labels,
                           check_proportion, check_random_state, check_same_length, check_scores,
                           validate_params)
-from .exceptions import UndefinedMetricWarning, warn_at_caller
+from .exceptions import warn_at_caller
 
 __all__ = [
     "ConfidenceInterval",
@@ -79,8 +79,11 @@ _RESAMPLING = dict(metric=_METRIC, n_resamples=Integer(1, meaning="the number of
                    random_state=check_random_state)
 
 
-def _f(x):
-    return "None" if x is None else f"{x:.4g}"
+def _repr(result):
+    """``Name(field=value, ...)`` of the fields shown that are set (numbers to 4 digits)."""
+    values = {k: getattr(result, k) for k in result._shown.split()
+              if getattr(result, k) is not None and (k != "n_skipped" or result.n_resamples)}
+    return f"{type(result).__name__}({', '.join(f'{k}={v!r}' if isinstance(v, (str, int)) else f'{k}={v:.4g}' for k, v in values.items())})"
 
 
 # -- results ---------------------------------------------------------------------
@@ -119,14 +122,8 @@ class ConfidenceInterval:
         """``high - low``."""
         return self.high - self.low
 
-    def __repr__(self):
-        parts = [f"estimate={_f(self.estimate)}", f"low={_f(self.low)}", f"high={_f(self.high)}",
-                 f"confidence={self.confidence:g}", f"method={self.method!r}"]
-        if self.n_resamples is not None:
-            parts += [f"n_resamples={self.n_resamples}", f"n_skipped={self.n_skipped}"]
-        if self.standard_error is not None:
-            parts.append(f"standard_error={_f(self.standard_error)}")
-        return f"ConfidenceInterval({', '.join(parts)})"
+    _shown = "estimate low high confidence method n_resamples n_skipped standard_error"
+    __repr__ = _repr
 
     def __str__(self):
         how = self.method + (f", {self.n_resamples} resamples" if self.n_resamples else "")
@@ -165,18 +162,9 @@ class Comparison:
         """``(low, high)`` of the difference."""
         return (self.low, self.high)
 
-    def __repr__(self):
-        parts = [f"estimate={_f(self.estimate)}"]
-        if self.low is not None:
-            parts += [f"low={_f(self.low)}", f"high={_f(self.high)}",
-                      f"confidence={self.confidence:g}"]
-        parts += [f"p_value={_f(self.p_value)}", f"method={self.method!r}",
-                  f"estimate_a={_f(self.estimate_a)}", f"estimate_b={_f(self.estimate_b)}"]
-        if self.statistic is not None:
-            parts.append(f"statistic={_f(self.statistic)}")
-        if self.n_resamples is not None:
-            parts += [f"n_resamples={self.n_resamples}", f"n_skipped={self.n_skipped}"]
-        return f"Comparison({', '.join(parts)})"
+    _shown = ("estimate low high confidence p_value method estimate_a estimate_b statistic "
+              "n_resamples n_skipped")
+    __repr__ = _repr
 
     def __str__(self):
         text = f"difference {self.estimate:+.4f} ({self.estimate_a:.4f} - {self.estimate_b:.4f})"
@@ -202,36 +190,25 @@ def _interval(dist, estimate, jackknife, confidence, method):
     computes them. ``jackknife`` is ``(values, multiplicities)``.
     """
     alpha = (1 - confidence) / 2
-    if method == "percentile":
-        q = [alpha, 1 - alpha]
-    else:
-        b = len(dist)
-        share = (np.count_nonzero(dist < estimate) + np.count_nonzero(dist <= estimate)) / (2 * b)
+    q = [alpha, 1 - alpha]
+    if method == "bca":
+        share = (np.count_nonzero(dist < estimate) + np.count_nonzero(dist <= estimate)) / (2 * len(dist))
         if share <= 0 or share >= 1:
             raise ValueError(
                 "method='bca' is undefined here: every resampled value lies on one side of the "
                 "estimate (the bias correction z0 is infinite); use method='percentile'")
         z0 = _NORMAL.inv_cdf(share)
-        values, weights = jackknife
-        weights = np.asarray(weights, dtype=np.float64)
-        keep = weights > 0
-        values, weights = np.asarray(values, dtype=np.float64)[keep], weights[keep]
+        values, weights = (np.asarray(x, dtype=np.float64)[np.asarray(jackknife[1]) > 0] for x in jackknife)
         d = np.dot(weights, values) / weights.sum() - values
         den = float(np.dot(weights, d * d))
         a = float(np.dot(weights, d ** 3)) / (6 * den ** 1.5) if den > 0 else 0.0
-        q = []
-        for z in (_NORMAL.inv_cdf(alpha), -_NORMAL.inv_cdf(alpha)):
-            q.append(_NORMAL.cdf(z0 + (z0 + z) / (1 - a * (z0 + z))))
+        q = [_NORMAL.cdf(z0 + (z0 + x) / (1 - a * (z0 + x))) for x in (_NORMAL.inv_cdf(alpha), -_NORMAL.inv_cdf(alpha))]
     low, high = np.quantile(dist, q)
     return float(low), float(high)
 
 
 
 # -- resampled counts: cells of rows, drawn for many resamples at once -------------------
-
-
-def _warn(message):
-    warn_at_caller(message, UndefinedMetricWarning)
 
 
 def _tally(code, size, weights):
@@ -261,12 +238,6 @@ def _draw(rng, counts, strata, size, stratify):
             for row in out:
                 row[idx] = np.bincount(cell[rng.integers(0, n, n, dtype=np.int32)], minlength=len(idx))
     return out
-
-
-def _per_class(drawn, t, p, n_classes):
-    """tp, predicted, actual per class (B, C) from the drawn counts of cells (true t, predicted p)."""
-    return (_tally(t, n_classes, drawn * (t == p)), _tally(p, n_classes, drawn),
-            _tally(t, n_classes, drawn))
 
 
 @dataclass
@@ -343,8 +314,8 @@ def _label_path(metric, kwargs, y_true, preds):
         return None  # each model alone is binary, together they hold three labels
     rule = _class_rule(kind, kwargs, average, classes, binary)
 
-    def values(drawn, t, p):
-        return rule(*_per_class(drawn, t, p, c))
+    def values(drawn, t, p):  # tp, predicted, actual per class (B, C) of cells (true t, predicted p)
+        return rule(_tally(t, c, drawn * (t == p)), _tally(p, c, drawn), _tally(t, c, drawn))
 
     def evaluate(drawn):
         out = [values(drawn, cells[0], p) for p in cells[1:]]
@@ -416,7 +387,6 @@ def _topk_path(kwargs, y_true, y_score):
         return None
     y = check_labels(y_true, "y_true")
     classes, t = np.unique(y, return_inverse=True)
-    t = t.reshape(-1)
     with warnings.catch_warnings():  # the estimate already warned
         warnings.simplefilter("ignore")
         hits = np.rint([_topk.top_k_accuracy_score(y, y_score, **{**kwargs, "normalize": False},
@@ -558,13 +528,10 @@ def _score_path(metric, kwargs, y_true, preds):
 
 
 def _count_path(metric, kwargs, y_true, preds):
-    if metric in _LABEL_METRICS:
-        return _label_path(metric, kwargs, y_true, preds)
-    if metric in _SCORE_METRICS:
-        return _score_path(metric, kwargs, y_true, preds)
-    if metric is _topk.top_k_accuracy_score and len(preds) == 1:
-        return _topk_path(kwargs, y_true, preds[0])
-    return None
+    if metric is _topk.top_k_accuracy_score:
+        return _topk_path(kwargs, y_true, preds[0]) if len(preds) == 1 else None
+    build = _label_path if metric in _LABEL_METRICS else _score_path if metric in _SCORE_METRICS else None
+    return build and build(metric, kwargs, y_true, preds)
 
 
 # -- resampled rows, and what every scheme shares ------------------------------------------
@@ -617,6 +584,17 @@ def _defined(n_undefined, n, where):
         raise ValueError(f"metric is undefined (nan) on {where}: no interval can be computed")
 
 
+def _kept(dist, reason, what="resamples"):
+    """The values where the metric is defined; the others are counted and warned about."""
+    skipped = np.isnan(dist)
+    k, n = int(skipped.sum()), len(dist)
+    _defined(k, n, f"every one of the {n} {what} ({reason})")
+    if k:
+        warn_at_caller(f"{k} of {n} {what} were skipped: the metric is undefined on them ({reason}); "
+              f"the other {n - k} are used (see n_skipped)")
+    return dist[~skipped], k
+
+
 def _estimate(metric, head, pred, kwargs):
     """The metric on all rows; its warnings moved to the caller's line."""
     with warnings.catch_warnings(record=True) as caught:
@@ -660,13 +638,8 @@ def _generic_jackknife(evaluate, n):
 def _rows(metric, head, preds, kwargs, n_resamples, rng, strata):
     """Resampled values on resampled rows, their reason when undefined, the rows' evaluator."""
     n = len(preds[0])
-    chunks = (_row_indices(rng, size, n, strata) for size in _chunks(n_resamples, n))
-    if metric is np.mean and not head and not kwargs:  # per-unit values: the rows' means
-        x = preds[0].astype(np.float64) - (preds[1].astype(np.float64) if len(preds) == 2 else 0)
-        return np.concatenate([x[idx].mean(axis=1) for idx in chunks]), "nan", lambda r: float(
-            x[r].mean())
     dist, first = [], None
-    for idx in chunks:
+    for idx in (_row_indices(rng, size, n, strata) for size in _chunks(n_resamples, n)):
         for rows in idx:
             v, message = _call(metric, head, preds, kwargs, rows)
             dist.append(v)
@@ -699,19 +672,12 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
 
         def jackknife():
             return _generic_jackknife(evaluate, len(preds[0]))
-    skipped = np.isnan(dist)
-    n_skipped = int(skipped.sum())
-    _defined(n_skipped, n_resamples, f"every one of the {n_resamples} resamples ({reason})")
-    if n_skipped:
-        _warn(f"{n_skipped} of {n_resamples} resamples were skipped: the metric is undefined on "
-              f"them ({reason}); the interval uses the other {n_resamples - n_skipped} (see "
-              "n_skipped)")
-    n_ill = 0 if ill is None else int((ill & ~skipped).sum())
+    n_ill = 0 if ill is None else int((ill & ~np.isnan(dist)).sum())
     if n_ill:
-        _warn(f"the metric is ill-defined (0/0) on {n_ill} of {n_resamples} resamples and was "
+        warn_at_caller(f"the metric is ill-defined (0/0) on {n_ill} of {n_resamples} resamples and was "
               "set to 0.0 there (zero_division='warn'); pass zero_division=nan to skip them "
               "instead")
-    dist = dist[~skipped]
+    dist, n_skipped = _kept(dist, reason)
     low, high = _interval(dist, estimate, jackknife() if method == "bca" else None, confidence,
                           method)
     return estimates, low, high, dist, n_skipped, scheme
@@ -936,11 +902,6 @@ def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, ran
                 dist.append(path.rule(both, tt, ab)[0] - path.rule(both, tt, ba)[0])
         dist = np.concatenate(dist)
         scheme = "swap counts: Binomial(count, 1/2) per (actual, a, b) cell"
-    elif metric is np.mean and y is None and not metric_kwargs:
-        diff = a.astype(np.float64) - b.astype(np.float64)
-        dist = np.concatenate([np.where(rng.random((size, len(a))) < 0.5, -diff, diff).mean(axis=1)
-                               for size in _chunks(n_permutations, len(a))])
-        scheme = "sign flips of the per-unit differences"
     else:
         dist = np.empty(n_permutations)
         for i in range(n_permutations):
@@ -948,13 +909,7 @@ def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, ran
             a2, b2 = np.where(swap, b, a), np.where(swap, a, b)
             dist[i] = _call(metric, head, [a2, b2], metric_kwargs, slice(None))[0]
         scheme = "rows: each row's pair swapped with probability 1/2"
-    skipped = np.isnan(dist)
-    n_skipped = int(skipped.sum())
-    _defined(n_skipped, n_permutations, f"every one of the {n_permutations} permutations")
-    if n_skipped:
-        _warn(f"{n_skipped} of {n_permutations} permutations were skipped: the metric is "
-              "undefined on them (nan)")
-    dist = dist[~skipped]
+    dist, n_skipped = _kept(dist, "nan", "permutations")
     tol = 1e-12 * max(1.0, abs(estimate))
     p = (1 + np.count_nonzero(np.abs(dist) >= abs(estimate) - tol)) / (len(dist) + 1)
     return Comparison(estimate, None, None, float(p), None, "permutation", est_a, est_b,
@@ -969,17 +924,12 @@ def _auc_input(y_true, y_score, name="y_score"):
     y = check_labels(y_true, "y_true")
     scores = check_scores(y_score, name)
     check_same_length(**{"y_true": y, name: scores})
-    if y.dtype.kind in "biuf":  # two passes, no sort
-        lo, hi = y.min(), y.max()
-        positive = y == hi
-        n_classes = 1 if lo == hi else 2 + (np.count_nonzero(positive | (y == lo)) < len(y))
-    else:
-        classes = np.unique(y)
-        n_classes, positive = len(classes), y == classes[-1]
+    lo, hi = (y.min(), y.max()) if y.dtype.kind in "biuf" else np.unique(y)[[0, -1]]  # no sort
+    positive = y == hi
     fewest = min(np.count_nonzero(positive), len(y) - np.count_nonzero(positive))
+    n_classes = 1 if lo == hi else 2 + (np.count_nonzero(positive | (y == lo)) < len(y))
     if n_classes != 2 or fewest < 2:
-        what = {1: "one class", 2: f"{fewest} sample of one class"}.get(n_classes,
-                                                                        "more than 2 classes")
+        what = {1: "one class", 2: f"{fewest} sample of one class"}.get(n_classes, "more than 2 classes")
         raise ValueError(f"y_true has {what}: the AUC's interval needs binary y_true with at "
                          "least 2 samples of each class (the larger label is positive)")
     return positive, scores
@@ -1081,7 +1031,8 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
         return bootstrap_ci(_scores.roc_auc_score, positive.astype(np.int64), scores,
                             n_resamples=n_resamples, confidence=confidence, stratify=stratify,
                             random_state=random_state)
-    (auc,), cov = _delong(positive, scores)
+    aucs, cov = _delong(positive, scores)
+    auc = float(aucs[0])
     se = math.sqrt(max(cov[0, 0], 0.0))
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
     return ConfidenceInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), confidence,
@@ -1129,7 +1080,8 @@ def delong_test(y_true, score_a, score_b, *, confidence=0.95):
     positive, sa = _auc_input(y_true, score_a, "score_a")
     sb = check_scores(score_b, "score_b")
     check_same_length(y_true=positive, score_b=sb)
-    (auc_a, auc_b), cov = _delong(positive, sa, sb)
+    aucs, cov = _delong(positive, sa, sb)
+    auc_a, auc_b = float(aucs[0]), float(aucs[1])
     var = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
     diff = auc_a - auc_b
     if var <= 1e-300:
@@ -1142,7 +1094,7 @@ def delong_test(y_true, score_a, score_b, *, confidence=0.95):
         p = 2 * (1 - _NORMAL.cdf(abs(z)))
     q = -_NORMAL.inv_cdf((1 - confidence) / 2)
     return Comparison(diff, max(-1.0, diff - q * se), min(1.0, diff + q * se), float(p),
-                      confidence, "delong", float(auc_a), float(auc_b), statistic=float(z),
+                      confidence, "delong", auc_a, auc_b, statistic=float(z),
                       scheme="DeLong et al. 1988 paired components")
 
 

@@ -808,7 +808,6 @@ def test_runs_of_groups_keep_the_metric_of_every_resample(metric, seed):
     y[:2] = [0, 1]
     s = np.round(rng.random(n) + 0.3 * y, int(rng.integers(1, 4)))
     fn = U._SCORE_METRICS[metric][0]
-    order = np.argsort(-s)
     groups = np.unique(-s, return_inverse=True)[1].reshape(-1)
     pos, neg = np.bincount(groups, y), np.bincount(groups, 1 - y)
     start = U._runs(fn, pos, neg)
