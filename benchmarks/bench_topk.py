@@ -141,12 +141,13 @@ def same_per_class_numbers(ours, seeds):
 
 def score_matrix():
     rng = np.random.default_rng(2)
-    return Call(rng.random((2 * 10**4, 1000)), 5)
+    return Call(rng.random((2 * 10**4, 1000)), k=5)
 
 
-def top_k_by_full_sort(scores, k):
-    """The same ranked top k (ties to the lower column), by sorting every row."""
-    return np.argsort(-scores, axis=1, kind="stable")[:, :k]
+def top_k_by_full_sort(scores, *, k):
+    """The same ranked top k (ties to the higher column, the default ties="last"), by sorting
+    every row."""
+    return np.argsort(scores, axis=1, kind="stable")[:, ::-1][:, :k]
 
 
 def report_from_scores():
@@ -158,7 +159,7 @@ def report_from_scores():
 
 
 def report_by_full_sort(y_true, *, y_score, k, average):
-    return ek.precision_recall_fscore_at_k(y_true, top_k_by_full_sort(y_score, k), k=k,
+    return ek.precision_recall_fscore_at_k(y_true, top_k_by_full_sort(y_score, k=k), k=k,
                                            average=average)
 
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._counts import binary_cells
-from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._validation import (check_choice, check_count, check_pos_label_type, check_sample_weight, check_targets,
-                          check_zero_division)
+from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of, zero_division_for
+from ._validation import (check_choice, check_count, check_pos_label_type, check_sample_weight,
+                          check_targets)
 
 __all__ = ["BinaryCounts", "binary_counts"]
 
@@ -18,6 +18,12 @@ __all__ = ["BinaryCounts", "binary_counts"]
 #: class, as in scikit-learn and the macro/micro post); "predicted-by-actual"
 #: (rows are the prediction, as in the Spark post and the recommender-metrics post).
 LAYOUTS = ("actual-by-predicted", "predicted-by-actual")
+
+
+def _headings(layout):
+    """Row and column names of the 2 x 2 table in ``layout``."""
+    rows, cols = ("actual", "predicted") if layout == "actual-by-predicted" else ("predicted", "actual")
+    return [f"{rows} positive", f"{rows} negative"], [f"{cols} positive", f"{cols} negative"]
 
 
 @dataclass(frozen=True)
@@ -81,9 +87,8 @@ class BinaryCounts:
         >>> BinaryCounts(1, 0, 10, 89).accuracy()
         0.9
         """
-        zd = check_zero_division(zero_division, allow_spark=True)
-        return ratio(self.tp + self.tn, self.total, zero_division=0.0 if zd == "spark" else zd,
-                     what="Accuracy", because="no samples")
+        return ratio(self.tp + self.tn, self.total, what="Accuracy", because="no samples",
+                     zero_division=zero_division_for(zero_division, "accuracy"))
 
     def precision(self, zero_division="warn"):
         """Precision (精确率) = tp / (tp + fp); undefined when nothing is predicted positive.
@@ -119,9 +124,8 @@ class BinaryCounts:
         >>> BinaryCounts(2, 1, 0, 3).tnr()
         0.75
         """
-        zd = check_zero_division(zero_division, allow_spark=True)
-        return ratio(self.tn, self.negatives, zero_division=0.0 if zd == "spark" else zd,
-                     what="True negative rate", because="no negative samples")
+        return ratio(self.tn, self.negatives, what="True negative rate", because="no negative "
+                     "samples", zero_division=zero_division_for(zero_division, "tnr"))
 
     def f_beta(self, beta=1.0, zero_division="warn"):
         """F-beta = (1 + β²)·P·R / (β²·P + R) = (1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp).
@@ -169,10 +173,7 @@ class BinaryCounts:
         actual positive             1                  10
         actual negative             0                  89
         """
-        m = self.matrix(layout)
-        rows, cols = ("actual", "predicted") if layout == "actual-by-predicted" else ("predicted", "actual")
-        heads = [f"{cols} positive", f"{cols} negative"]
-        names = [f"{rows} positive", f"{rows} negative"]
+        m, names, heads = self.matrix(layout), *_headings(layout)
         w0 = max(len(n) for n in names)
         cells = [[f"{v:g}" for v in row] for row in m]
         ws = [max(len(h), *(len(r[j]) for r in cells)) for j, h in enumerate(heads)]
@@ -185,10 +186,8 @@ class BinaryCounts:
         """The table as a pandas DataFrame (pandas is imported only here)."""
         import pandas as pd
 
-        rows, cols = ("actual", "predicted") if layout == "actual-by-predicted" else ("predicted", "actual")
-        return pd.DataFrame(self.matrix(layout),
-                            index=[f"{rows} positive", f"{rows} negative"],
-                            columns=[f"{cols} positive", f"{cols} negative"])
+        names, heads = _headings(layout)
+        return pd.DataFrame(self.matrix(layout), index=names, columns=heads)
 
     def __str__(self):
         return self.table()
@@ -207,8 +206,7 @@ class BinaryCounts:
         """
         if not isinstance(other, BinaryCounts):
             return NotImplemented
-        return BinaryCounts(tp=self.tp + other.tp, fp=self.fp + other.fp,
-                            fn=self.fn + other.fn, tn=self.tn + other.tn)
+        return BinaryCounts(*(getattr(self, c) + getattr(other, c) for c in ("tp", "fp", "fn", "tn")))
 
     def __radd__(self, other):
         if isinstance(other, numbers.Integral) and not isinstance(other, bool) and other == 0:
@@ -231,6 +229,4 @@ def binary_counts(y_true, y_pred, *, pos_label=1, sample_weight=None):
     """
     check_pos_label_type(pos_label, allow_none=False)
     _, yt, yp = check_targets(y_true, y_pred)
-    w = check_sample_weight(sample_weight, len(yt))
-    tp, fp, fn, tn = binary_cells(yt, yp, pos_label, w)
-    return BinaryCounts(tp=tp, fp=fp, fn=fn, tn=tn)
+    return BinaryCounts(*binary_cells(yt, yp, pos_label, check_sample_weight(sample_weight, len(yt))))

@@ -11,8 +11,8 @@ import numpy as np
 
 from .exceptions import warn_at_caller
 
-__all__ = ["ratio", "zero_division_value", "prf", "nanaverage", "precision_of", "recall_of",
-           "fpr_of", "f_beta_of"]
+__all__ = ["ratio", "zero_division_value", "zero_division_for", "prf", "nanaverage",
+           "precision_of", "recall_of", "fpr_of", "f_beta_of"]
 
 #: Spark MLlib's zero-division convention: precision is 1.0 when nothing is
 #: predicted positive, every other undefined ratio 0.0, and F-beta is computed
@@ -173,7 +173,8 @@ def prf(tp, predicted, actual, *, beta=1.0, average=None, zero_division="warn",
 # "warn", 0.0, 1.0, nan, or "spark" (see _SPARK). They are prf's columns.
 
 
-def _zd(zero_division, metric):
+def zero_division_for(zero_division, metric):
+    """The validated ``zero_division`` of ``metric``, Spark's convention resolved (1.0 or 0.0)."""
     from ._validation import check_zero_division
 
     zd = check_zero_division(zero_division, allow_spark=True)
@@ -186,7 +187,7 @@ def precision_of(tp, fp, zero_division="warn"):
     >>> precision_of(3, 1)
     0.75
     """
-    return ratio(tp, np.add(tp, fp), zero_division=_zd(zero_division, "precision"),
+    return ratio(tp, np.add(tp, fp), zero_division=zero_division_for(zero_division, "precision"),
                  what="Precision", because="no predicted samples", per="thresholds")
 
 
@@ -196,7 +197,7 @@ def recall_of(tp, fn, zero_division="warn"):
     >>> recall_of(3, 1)
     0.75
     """
-    return ratio(tp, np.add(tp, fn), zero_division=_zd(zero_division, "recall"),
+    return ratio(tp, np.add(tp, fn), zero_division=zero_division_for(zero_division, "recall"),
                  what="Recall", because="no true samples", per="thresholds")
 
 
@@ -206,7 +207,7 @@ def fpr_of(fp, tn, zero_division="warn"):
     >>> fpr_of(1, 3)
     0.25
     """
-    return ratio(fp, np.add(fp, tn), zero_division=_zd(zero_division, "fpr"),
+    return ratio(fp, np.add(fp, tn), zero_division=zero_division_for(zero_division, "fpr"),
                  what="False positive rate", because="no negative samples", per="thresholds")
 
 

@@ -37,7 +37,7 @@ TOPK_AVERAGES = (None, "micro", "macro", "weighted")
 
 
 @validate_params(k=K, ties=TIES)
-def top_k_labels(y_score, k, *, labels=None, ties="last"):
+def top_k_labels(y_score, *, k, labels=None, ties="last"):
     """Each row's k most likely labels, most likely first: an n x k label matrix.
 
     Column j of ``y_score`` scores the class ``labels[j]`` (default j). The
@@ -49,9 +49,9 @@ def top_k_labels(y_score, k, *, labels=None, ties="last"):
 
     Examples
     --------
-    >>> top_k_labels([[0.1, 0.6, 0.3], [0.4, 0.2, 0.4]], 2, labels=["a", "b", "c"]).tolist()
+    >>> top_k_labels([[0.1, 0.6, 0.3], [0.4, 0.2, 0.4]], k=2, labels=["a", "b", "c"]).tolist()
     [['b', 'c'], ['c', 'a']]
-    >>> top_k_labels([[0.4, 0.2, 0.4]], 1, ties="first").tolist()
+    >>> top_k_labels([[0.4, 0.2, 0.4]], k=1, ties="first").tolist()
     [[0]]
     """
     scores = check_score_matrix(y_score, "y_score")

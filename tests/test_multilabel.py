@@ -126,8 +126,8 @@ def test_sklearn_precision_recall_f1_score_multilabel_1():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         p, r, f, s = ek.precision_recall_fscore_support(y_true, y_pred)
-        np.testing.assert_allclose(p, [0.0, 1.0, 1.0, 0.0])
-        np.testing.assert_allclose(r, [0.0, 0.5, 1.0, 0.0])
+        np.testing.assert_allclose(p, [0.0, 0.5, 1.0, 0.0])
+        np.testing.assert_allclose(r, [0.0, 1.0, 1.0, 0.0])
         np.testing.assert_allclose(f, [0.0, 2 / 3, 1.0, 0.0])
         assert s.tolist() == [1, 1, 1, 1]
         p, r, f, _ = ek.precision_recall_fscore_support(y_true, y_pred, average="samples")

@@ -156,10 +156,10 @@ def test_top_k_labels_tie_rules_match_stable_sorts(seed):
     k = int(rng.integers(1, scores.shape[1] + 1))
     first = np.argsort(-scores, axis=1, kind="stable")[:, :k]
     last = np.argsort(scores, axis=1, kind="mergesort")[:, ::-1][:, :k]  # sklearn's
-    np.testing.assert_array_equal(ek.top_k_labels(scores, k, ties="first"), first)
-    np.testing.assert_array_equal(ek.top_k_labels(scores, k), last)  # the default is sklearn's
+    np.testing.assert_array_equal(ek.top_k_labels(scores, k=k, ties="first"), first)
+    np.testing.assert_array_equal(ek.top_k_labels(scores, k=k), last)  # the default is sklearn's
     names = NAMES[: scores.shape[1]]
-    np.testing.assert_array_equal(ek.top_k_labels(scores, k, labels=names), names[last])
+    np.testing.assert_array_equal(ek.top_k_labels(scores, k=k, labels=names), names[last])
 
 
 @pytest.mark.parametrize("seed", range(80))
@@ -172,7 +172,7 @@ def test_score_matrix_equals_its_label_lists(seed):
     labels = names if strings else None
     y = names[y_true] if strings else y_true
     for ties in ["first", "last"]:
-        ranked = ek.top_k_labels(scores, k, labels=labels, ties=ties)
+        ranked = ek.top_k_labels(scores, k=k, labels=labels, ties=ties)
         for average in [None, "micro", "macro", "weighted"]:
             from_scores = ek.precision_recall_fscore_at_k(y, y_score=scores, k=k, labels=labels,
                                                           average=average, ties=ties)
@@ -199,7 +199,7 @@ def test_micro_recall_is_top_k_accuracy(seed):
         assert recall == pytest.approx(ek.top_k_accuracy_score(y_true, scores, k=k, labels=labels),
                                        rel=1e-12)
         # label lists, too, with the default tie rule
-        ranked = ek.top_k_labels(scores, k)
+        ranked = ek.top_k_labels(scores, k=k)
         _, recall, _, _ = ek.precision_recall_fscore_at_k(y_true, ranked, k=k, average="micro")
         hits = [y in row for y, row in zip(y_true, ranked.tolist())]
         assert recall == pytest.approx(sum(hits) / len(hits), rel=1e-12)
@@ -388,9 +388,9 @@ def test_top_k_accuracy_warns_when_k_covers_every_class():
 
 def test_top_k_labels_bad_input():
     with pytest.raises(ValueError, match="k=4 is larger than the 3 columns of y_score"):
-        ek.top_k_labels(np.eye(3), 4)
+        ek.top_k_labels(np.eye(3), k=4)
     with pytest.raises(ValueError, match="labels has 2 entries but y_score has 3 columns"):
-        ek.top_k_labels(np.eye(3), 1, labels=["a", "b"])
+        ek.top_k_labels(np.eye(3), k=1, labels=["a", "b"])
 
 
 @pytest.mark.parametrize("seed", range(10))
