@@ -22,9 +22,15 @@ computes the metrics from them, with the same numbers.
   (:func:`lists_from_long` turns long ``(user, item, score)`` tables into
   one row of lists per user).
 
-pyspark is imported inside the functions: ``import evalkit`` never imports
-it, and ``import evalkit.spark`` works without it. The executors need
-evalkit and numpy installed (the functions that run there are evalkit's).
+Every function takes a DataFrame of a classic session or of a Spark Connect
+session (``SparkSession.builder.remote(...)``: no ``sparkContext``, no py4j),
+with the same numbers; only :func:`jvm_curve` (Spark's JVM object) needs a
+classic one. pyspark is imported inside the functions: ``import evalkit``
+never imports it, and ``import evalkit.spark`` works without it.
+
+On a cluster, :func:`binary_metrics` runs evalkit's sweep on the executors,
+so their Python needs evalkit (and numpy, pandas, pyarrow): install it there,
+or call :func:`ship` once per session to send it with the session.
 """
 
 from __future__ import annotations
@@ -1463,6 +1469,12 @@ def jvm_curve(metrics, name, *args):
     Returns
     -------
     ndarray of shape (m, 2)
+
+    Raises
+    ------
+    RuntimeError
+        On Spark Connect (no py4j, no RDDs): :func:`binary_metrics` gives the
+        same curves from the DataFrame there.
     """
     from pyspark import SparkContext
     from pyspark.sql.utils import is_remote

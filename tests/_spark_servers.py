@@ -143,7 +143,11 @@ class ConnectServer:
 
 
 class Standalone:
-    """A standalone master and ``workers`` workers (1 core, 1 GB each) on 127.0.0.1."""
+    """A standalone master and ``workers`` workers on 127.0.0.1.
+
+    Each worker offers 2 cores and 1 GB: room for one 512 MB, 1-core executor of each of two
+    applications at once (the Connect server's, and a classic session's in another process).
+    """
 
     def __init__(self, workdir: Path, workers: int = 2):
         self.workdir = Path(workdir)
@@ -165,7 +169,7 @@ class Standalone:
             work.mkdir(exist_ok=True)
             self.procs.append(_start(
                 [spark_class, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
-                 "--cores", "1", "--memory", "1g", "--webui-port", str(free_port()),
+                 "--cores", "2", "--memory", "1g", "--webui-port", str(free_port()),
                  "--work-dir", str(work), self.url], log, env))
         _wait_for(lambda: self.alive_workers() == workers, master, self.workdir / "master.log",
                   f"{workers} standalone workers")

@@ -96,12 +96,20 @@ class SparkServices:
                 .session()
         return self.sessions["connect"]
 
+    def standalone(self):
+        """The standalone master and its two workers."""
+        if not hasattr(self, "cluster"):
+            from _spark_servers import Standalone
+
+            self.cluster = self._keep(Standalone(self.root / "cluster"))
+        return self.cluster
+
     def cluster_server(self):
         """A Connect server whose master is the standalone cluster (the driver of its jobs)."""
         if not hasattr(self, "_cluster"):
-            from _spark_servers import ConnectServer, Standalone
+            from _spark_servers import ConnectServer
 
-            self.cluster = self._keep(Standalone(self.root / "cluster"))
+            self.standalone()
             self._cluster = self._keep(ConnectServer(
                 self.root / "cluster-connect", master=self.cluster.url, python=self.executor_python,
                 conf={"spark.executor.memory": "512m", "spark.executor.cores": "1",

@@ -278,6 +278,10 @@ def test_binary_metrics_weighted(any_spark, monkeypatch, path):
         if classic(spark):
             assert_same(ours, JvmBinaryMetrics(spark, df.coalesce(1), num_bins), exact=False)
     ours = eks.binary_metrics(df, weight_col="weight")
+    # zero_weight="drop" (scikit-learn's curves): rows of weight 0 make no threshold
+    drop = eks.binary_metrics(df, weight_col="weight", zero_weight="drop")
+    assert_same(drop, ek.BinaryClassificationMetrics(rows, zero_weight="drop"), exact=False)
+    assert len(drop.thresholds()) < len(ours.thresholds()) == len(np.unique(rows[:, 0]))
     assert evaluator_areas(df, weight_col="weight") == \
         pytest.approx([ours.areaUnderROC, ours.areaUnderPR], rel=1e-12)
     monkeypatch.setattr(eks, "_ROWS_PER_BUCKET", 30)
@@ -653,19 +657,18 @@ def test_executors_without_evalkit_fail_clearly_until_it_is_shipped(spark_servic
 def test_ship_on_a_classic_cluster_session(spark_services, tmp_path):
     """addPyFile on a classic session of the cluster (its own driver: one SparkContext a process)."""
     pytest.importorskip("grpc")
-    spark_services.cluster_server()
-    master = spark_services.cluster.url
+    master = spark_services.standalone().url
     code = f"""
 import numpy as np, evalkit as ek, evalkit.spark as eks
 spark = eks.session(master={master!r}, config={{
     "spark.pyspark.python": {spark_services.executor_python!r},
-    "spark.executor.memory": "512m", "spark.cores.max": "2"}})
+    "spark.executor.memory": "512m", "spark.executor.cores": "1", "spark.cores.max": "2"}})
 rows = np.column_stack([np.round(np.linspace(0, 1, 300), 4), np.arange(300) % 3 == 0]).astype(float)
 df = spark.createDataFrame([tuple(r) for r in rows.tolist()], ["score", "label"]).repartition(2)
 try:
     eks.binary_metrics(df).areaUnderROC
 except ModuleNotFoundError as e:
-    print("before ship:", str(e)[:42])
+    print("before ship:", str(e)[:47])
 eks.ship(spark)
 m = eks.binary_metrics(df)
 print("after ship:", m.path, m.areaUnderROC == ek.BinaryClassificationMetrics(rows).areaUnderROC)
