@@ -265,7 +265,7 @@ def test_reliability_on_a_given_ax_twice(plt):
 def test_reliability_bad_input(plt):
     from evalkit import plot
 
-    with pytest.raises(ValueError, match="^y_prob contains values"):
+    with pytest.raises(ValueError, match="^y_proba? contains values"):
         plot.reliability([0, 1], [0.5, 2.0])
     with pytest.raises(TypeError, match="ax must be a matplotlib Axes"):
         plot.reliability([0, 1], [0.5, 0.6], ax="left")
