@@ -16,8 +16,8 @@ is arithmetic on it, at any cut-off k, and every function accepts a
 several metrics and cut-offs cost one pass. Hits of disjoint sets of users
 add up (``RankingHits.concat``). Called with the same lists again (say
 ``ndcg_at_k`` then ``mean_average_precision``), a metric reuses the hits
-of the previous call: the validated lists are compared with the last ones,
-value by value, so a list changed in between is never served stale hits.
+of the previous call: a digest of the validated lists' values is compared
+with the last one, so a list changed in between is never served stale hits.
 
 Where the libraries disagree, each choice is a named option, and
 ``convention=`` picks a library's bundle of them (an explicit option always
@@ -93,6 +93,7 @@ from __future__ import annotations
 
 import abc
 import functools
+import hashlib
 import inspect
 import math
 import numbers
@@ -262,15 +263,16 @@ def _validated(ranked, relevant):
     return r_items, r_off, t_items, t_off, grades
 
 
-_LAST = [((), None)]   # the last validated lists (a copy) and their hits
+_LAST = [(None, None)]   # a digest of the last validated lists, and their hits
 
 
 def _hits(ranked, relevant):
     """The hits of ``ranked`` and ``relevant`` (or ``ranked`` itself, a RankingHits).
 
-    The hits of the last call are reused when the validated lists equal the
-    last ones value by value (a copy is kept, so mutating the inputs in
-    between is seen); validating and comparing cost far less than finding.
+    The hits of the last call are reused when the validated lists have the
+    same values (a SHA-1 digest of their bytes, dtypes and shapes; lists of
+    Python objects are never reused), so mutating the inputs in between is
+    seen; validating and hashing cost far less than finding.
     """
     if isinstance(ranked, RankingHits) != (relevant is None):
         raise TypeError("relevant is required, got None" if relevant is None else "relevant must be "
@@ -278,14 +280,17 @@ def _hits(ranked, relevant):
     if relevant is None:
         return ranked
     key = _validated(ranked, relevant)
+    digest = None
+    if all(a is None or a.dtype != object for a in key):
+        h = hashlib.sha1(usedforsecurity=False)
+        for a in key:
+            h.update(b"-" if a is None else f"{a.dtype.str}{a.shape}".encode())
+            h.update(b"" if a is None else np.ascontiguousarray(a).view(np.uint8).reshape(-1))
+        digest = h.digest()
     last, hits = _LAST[0]
-    if len(last) == len(key) and all(
-            (a is None and b is None) or (a is not None and b is not None and a.dtype == b.dtype
-                                          and a.shape == b.shape and np.array_equal(a, b))
-            for a, b in zip(last, key)):
-        return hits
-    hits = _count_hits(*key)
-    _LAST[0] = (tuple(None if a is None else a.copy() for a in key), hits)
+    if digest is None or digest != last:
+        hits = _count_hits(*key)
+        _LAST[0] = (digest, hits)
     return hits
 
 
