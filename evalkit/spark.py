@@ -50,7 +50,7 @@ from ._errors import errors_from_sums
 from ._hits import RankingHits
 from ._ratios import prf
 from ._report import report_from_counts, topk_report_from_counts
-from ._sweep import Sweep, _sweep_unweighted
+from ._sweep import Sweep, sweep_of
 from ._validation import (BETA, DIGITS, K, ZERO_DIVISION, Bool, Integer, Options, Satisfies,
                           check_rating_range, check_target_names, validate_params)
 from .mllib import BinaryClassificationMetrics, MulticlassMetrics
@@ -379,7 +379,7 @@ def _bucket_points(table, *, offsets, totals, num_bins, weighted, mode, first_bu
     n_pos, n_neg, m = totals
     if not weighted and (pos_w + neg_w == 1).all():
         # one row per sample: evalkit's sort-only sweep
-        local = _sweep_unweighted(pos_w.astype(bool), s)
+        local = sweep_of(pos_w.astype(bool), s)
     else:
         # weights, or rows that already carry counts per score: sort, then running sums
         local = _sweep_from_counts(s, pos_w, neg_w, n_pos, n_neg, weighted)
@@ -604,7 +604,7 @@ def _partition_counts(batches, *, weighted):
         return
     s, pos_w, neg_w = (table.column(i).to_numpy() for i in range(3))
     local = (_sweep_from_counts(s, pos_w, neg_w, 0, 0, True) if weighted else
-             _sweep_unweighted(pos_w.astype(bool), s))
+             sweep_of(pos_w.astype(bool), s))
     count = pa.float64() if weighted else pa.int64()
     yield from pa.table({"t": pa.array(local.thresholds, type=pa.float64()),
                          "tp": pa.array(np.diff(local.tps, prepend=0), type=count),
@@ -1346,7 +1346,7 @@ def _padded(column):
     lambda v: not isinstance(v, str) and set(v) <= set(RANKING_METRICS),
     f"a sequence of names among {list(RANKING_METRICS)}"))
 def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", convention="evalkit",
-                    metrics=RANKING_METRICS, relevance_col=None, zero_division=None):
+                    metrics=RANKING_METRICS, relevance_col=None, zero_division="warn"):
     """Ranking metrics of a recommender whose lists live in a DataFrame (one row per user).
 
     The per-user hits are found on the cluster (:func:`ranking_hits`), then
@@ -1374,9 +1374,9 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
         Any of ``RANKING_METRICS``.
     relevance_col : str, optional
         An array column of grades, one per item of ``relevant_col``.
-    zero_division : optional
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
         The value of a user with no relevant items, as in :mod:`evalkit.ranking`
-        (None: the convention's rule).
+        ("warn": the convention's value, and a warning).
 
     Returns
     -------
