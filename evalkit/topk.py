@@ -74,11 +74,11 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
         block = check_labels(ranked[:, :k].reshape(-1), "y_topk")
         check_same_kind(yt, block, ("y_true", "y_topk"))
         classes, t, codes = encode_labels(yt, block)
-        tp, predicted, support = topk_code_counts(t, codes.reshape(n, k), len(classes))
-        if labels is None:
-            return ClassCounts(classes, tp, predicted, support, n)
-        shown, sel = _select(classes, labels)
-        return ClassCounts(shown, _take(tp, sel), _take(predicted, sel), _take(support, sel), n)
+        counts = topk_code_counts(t, codes.reshape(n, k), len(classes))
+        if labels is not None:
+            classes, sel = _select(classes, labels)
+            counts = [_take(x, sel) for x in counts]
+        return ClassCounts(classes, *counts, n)
     scores = check_score_matrix(y_score, "y_score")
     check_same_length(y_true=yt, y_score=scores)
     k = check_k(k, m=scores.shape[1], of="y_score")
@@ -248,13 +248,8 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     if k >= len(classes):
         warn_at_caller(f"'k' ({k}) greater than or equal to 'n_classes' ({len(classes)}) "
                        "will result in a perfect score and is therefore meaningless.")
-    if labels is not None:
-        t = check_labels_name_columns(yt, classes)
-    else:
-        t = np.searchsorted(classes, yt)
+    t = np.searchsorted(classes, yt) if labels is None else check_labels_name_columns(yt, classes)
     hits = top_k_hits(scores, t, k, ties, binary)
     if normalize:
         return float(np.average(hits, weights=w))
-    if w is None:
-        return float(np.sum(hits))
-    return float(np.dot(hits, w))
+    return float(np.sum(hits) if w is None else np.dot(hits, w))
