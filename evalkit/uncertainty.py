@@ -74,9 +74,9 @@ _METHODS = {"percentile": "quantiles of the resampled values",
 _CHUNK = 1 << 22  # about this many numbers per block of resamples
 _FEW = 64  # a stratum of up to this many cells is drawn as one multinomial; more, row by row
 _METRIC = InstanceOf(Callable, "a callable such as evalkit.f1_score")
-_RESAMPLING = dict(metric=_METRIC, n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
-                   confidence=check_confidence, method=Options(_METHODS),
-                   random_state=check_random_state)
+_RESAMPLING = dict(n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
+                   confidence=check_confidence, random_state=check_random_state,
+                   stratify=lambda v, name: isinstance(v, (bool, np.bool_)) or as_array(v, name))
 
 
 def _repr(result):
@@ -622,8 +622,7 @@ def _call(metric, head, preds, kwargs, rows):
 
 def _chunks(total, per):
     size = max(1, min(total, _CHUNK // max(per, 1)))
-    for start in range(0, total, size):
-        yield min(size, total - start)
+    return [min(size, total - start) for start in range(0, total, size)]
 
 
 def _generic_jackknife(evaluate, n):
@@ -686,7 +685,7 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
 # -- the public functions -----------------------------------------------------------
 
 
-@validate_params(**_RESAMPLING)
+@validate_params(metric=_METRIC, method=Options(_METHODS), **_RESAMPLING)
 def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="percentile",
                  stratify=True, random_state=None, **metric_kwargs):
     """A bootstrap confidence interval for ``metric(*arrays, **metric_kwargs)``.
@@ -780,7 +779,7 @@ def _p_bootstrap(diffs, estimate):
     return (1 + extreme) / (len(diffs) + 1)
 
 
-@validate_params(**_RESAMPLING)
+@validate_params(metric=_METRIC, method=Options(_METHODS), **_RESAMPLING)
 def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confidence=0.95,
                      method="percentile", stratify=True, random_state=None, **metric_kwargs):
     """The difference ``metric(y_true, pred_a) - metric(y_true, pred_b)`` on the same rows, with its interval.
@@ -974,18 +973,17 @@ def _delong(positive, *scores):
         return np.array([moments[1][3] / (2.0 * p * n)]), np.array([[var]])
     aucs, x10, x01 = [], [], []
     for s in scores:
-        sweep = sweep_of(positive, s)
-        a, _, b, neg = _components(sweep.tps, sweep.fps, p, n)
-        t = sweep.thresholds
-        g = len(t) - 1 - np.searchsorted(t[::-1], s)
-        aucs.append(int(neg @ b) / (2.0 * p * n))
+        pos, neg, group = _sweep(positive, s)
+        a, _, b, _ = _components(np.cumsum(pos), np.cumsum(neg), p, n)
+        g = group()
+        aucs.append(int(np.einsum("i,i->", neg, b)) / (2.0 * p * n))
         x10.append(a[g[positive]] / (2.0 * n))
         x01.append(b[g[~positive]] / (2.0 * p))
     return np.array(aucs), np.cov(x10) / p + np.cov(x01) / n
 
 
 @validate_params(method=Options({"delong": "DeLong's variance", "bootstrap": "percentile bootstrap"}),
-                 confidence=check_confidence)
+                 **_RESAMPLING)
 def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples=2000,
                stratify=True, random_state=None):
     """A confidence interval for the ROC AUC: DeLong's (default) or the bootstrap.
@@ -1027,6 +1025,8 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
     (0.875, 0.5921, 1.0, 0.1443)
     """
     positive, scores = _auc_input(y_true, y_score)
+    if not isinstance(stratify, (bool, np.bool_)):  # one stratum per sample, though DeLong needs none
+        _strata(stratify, positive, len(positive))
     if method == "bootstrap":
         return bootstrap_ci(_scores.roc_auc_score, positive.astype(np.int64), scores,
                             n_resamples=n_resamples, confidence=confidence, stratify=stratify,
