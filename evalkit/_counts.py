@@ -19,7 +19,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._hits import RankingHits, encode_items, ranking_hits  # noqa: F401  (moved to _hits)
 from ._validation import (as_array, check_choice, check_integer, check_label_subset,
                           check_labels, check_pos_label,
                           check_probabilities, check_same_length, check_sample_weight,
@@ -27,8 +26,7 @@ from ._validation import (as_array, check_choice, check_integer, check_label_sub
 
 __all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
            "multilabel_counts", "topk_code_counts", "top_k_columns", "top_k_hits",
-           "weighted_bincount", "binary_positive", "calibration_bins", "targets",
-           "RankingHits", "encode_items", "ranking_hits"]
+           "weighted_bincount", "binary_positive", "calibration_bins", "targets"]
 
 
 class ClassCounts(NamedTuple):
