@@ -280,7 +280,17 @@ def label_keys(pos, scores):
     x = scores if scores.dtype == np.float64 else scores.astype(np.float64)
     keys = np.empty(len(x), dtype=np.uint64)
     bits, offset = x.view(np.uint64), None  # -0.0 shifted left by one is +0.0's key
-    if len(x) and x.min() < 0:
+    for i in range(0, len(x), BLOCK):  # non-negative scores (the usual case): one pass
+        block = keys[i:i + BLOCK]
+        if x[i:i + BLOCK].min() < 0:
+            break
+        np.left_shift(bits[i:i + BLOCK], ONE, out=block)
+        np.bitwise_or(block, pos[i:i + BLOCK], out=block)
+        np.invert(block, out=block)
+    else:
+        keys.sort()
+        return keys, None
+    if len(x):
         np.add(x, 0.0, out=keys.view(np.float64))  # -0.0 becomes 0.0
         negative = keys >= TOP
         np.invert(keys, out=keys, where=negative)
@@ -476,7 +486,3 @@ def sweep_of(pos, scores, w=None, zero_weight="drop"):
     if zero_weight == "drop" and not w.all():
         pos, scores, w = pos[w != 0], scores[w != 0], w[w != 0]
     return _sweep_weighted(pos, scores, w)
-
-
-def _sweep_unweighted(pos, scores):  # the old name (evalkit.spark, evalkit.uncertainty)
-    return sweep_of(np.asarray(pos, dtype=bool), scores)

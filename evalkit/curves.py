@@ -39,14 +39,6 @@ _ZERO_WEIGHT = Options(ZERO_WEIGHTS)
 _ONE_CLASS = ("Only one class is present in y_true. ROC AUC score is not defined in that case.")
 
 
-def __getattr__(name):  # the course's definitions, until the top-level evalkit imports them there
-    if name in ("roc_auc_rank", "roc_auc_pairs"):
-        from .course import definitions
-
-        return getattr(definitions, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def _sweep(y_true, y_score, pos_label=None, sample_weight=None, zero_weight="drop"):
     return sweep_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
                         zero_weight=zero_weight)
@@ -306,10 +298,13 @@ def auc(x, y):
 def _larger_class(y):
     """``(n_classes, positive mask)``: the larger of two labels is positive (``np.unique`` order).
 
-    Numbers need only min and max (no sort); the mask is None unless there are two classes.
+    Numbers need only min and max (no sort); 0/1 labels of 64 bits are their own mask (no
+    copy); the mask is None unless there are two classes.
     """
     if y.dtype.kind in "biuf":
         lo, hi = y.min(), y.max()
+        if y.dtype.kind in "biu" and lo != hi and int(hi) - int(lo) == 1:  # no third value fits
+            return 2, (y.view(np.uint64) if lo == 0 and y.dtype.itemsize == 8 else y == hi)
         positive = y == hi
         if lo == hi or np.count_nonzero(positive) + np.count_nonzero(y == lo) == len(y):
             return (1 if lo == hi else 2), positive
