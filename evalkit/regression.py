@@ -226,7 +226,3 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, 
     values = errors_from_sums(total, np.bincount(codes, weights=w * np.abs(yp - yt)),
                               width=hi - lo)["nmae"]
     return (ids, values) if per_user else float(values.mean())
-
-
-# the name before issue 16, until evalkit.spark switches to evalkit._errors.errors_from_sums
-_errors_from_sums = errors_from_sums
