@@ -101,7 +101,7 @@ def shop(seed=63, n=300, n_items=12, k=3):
     bought = rng.integers(0, n_items, n)
     scores = rng.random((n, n_items))
     scores[np.arange(n), bought] += rng.random(n)
-    return bought, ek.top_k_labels(scores, k)
+    return bought, ek.top_k_labels(scores, k=k)
 
 
 def _the_number_that_answers():
