@@ -324,6 +324,28 @@ def site(tmp_path_factory):
     return make_site, out / "site"
 
 
+@contextmanager
+def served(folder: Path, tmp_path: Path):
+    """FOLDER served on a free loopback port by Python's http.server (as a teacher would publish
+    the site; the search page fetches the result pages to show their text); always stopped."""
+    port = free_port()
+    log_path = tmp_path / "http.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                                 "--directory", str(folder)], stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_TIMEOUT_S
+        while http_status(f"{base}/index.html") != 200:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("http.server did not start:\n" + log_tail(log_path))
+            time.sleep(0.2)
+        yield base
+    finally:
+        stop(proc)
+
+
 def course_notebooks() -> list[Path]:
     return sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
 
@@ -338,16 +360,16 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
     assert with_widgets, "no course notebook has a widget cell (from evalkit.widgets import ...)"
     assert not make_site.external_references(site), "a page loads from outside the site"
 
-    with browser_page(chromium_path, tmp_path) as page:
+    with served(site, tmp_path) as base, browser_page(chromium_path, tmp_path) as page:
         try:
             # 1. the sidebar lists every notebook, and its links open them
-            page.goto(index.as_uri())
+            page.goto(f"{base}/index.html")
             nav = page.locator("nav.bd-docs-nav")
             hrefs = nav.locator("a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
             for nb in notebooks:
                 assert any(h and h.endswith(f"notebooks/{nb.stem}.html") for h in hrefs), (nb.name, hrefs)
             for nb in (notebooks[0], notebooks[8], notebooks[-1]):
-                page.goto(index.as_uri())
+                page.goto(f"{base}/index.html")
                 page.locator(f'nav.bd-docs-nav a[href$="notebooks/{nb.stem}.html"]').first.click()
                 page.wait_for_url(f"**/notebooks/{nb.stem}.html")
                 assert page.locator("article h1").first.inner_text().strip(), nb.name
@@ -356,7 +378,7 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
                 assert page.locator('nav.bd-docs-nav a[href$="glossary.html"]').count() == 1
 
             # 2. full-text search finds notebook 08 for "NDCG"
-            page.goto((site / "search.html").as_uri() + "?q=NDCG")
+            page.goto(f"{base}/search.html?q=NDCG")
             page.wait_for_selector("#search-results ul.search li a", timeout=RENDER_TIMEOUT_MS)
             found = page.locator("#search-results ul.search li a").evaluate_all(
                 "els => els.map(e => e.getAttribute('href'))")
@@ -364,7 +386,7 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
 
             # 3. a widget renders from its saved state
             widget_nb = with_widgets[0]
-            page.goto((site / "notebooks" / f"{widget_nb.stem}.html").as_uri())
+            page.goto(f"{base}/notebooks/{widget_nb.stem}.html")
             page.wait_for_selector(".widget-slider", timeout=RENDER_TIMEOUT_MS)
             page.wait_for_selector("img.evalkit-figure", timeout=RENDER_TIMEOUT_MS)
             assert page.locator(".evalkit-threshold").first.inner_text().startswith("threshold ")
@@ -375,7 +397,7 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
             page.screenshot(path=str(tmp_path / "site-widget.png"))
 
             # 4. the glossary's Chinese is drawn with the shipped web font, not empty boxes
-            page.goto((site / "glossary.html").as_uri())
+            page.goto(f"{base}/glossary.html")
             text, fonts = fonts_rendering_chinese(page)
             web = [f for f in fonts if f["familyName"].startswith(make_site.CJK_FONT_FAMILY)]
             assert web and all(f["isCustomFont"] for f in web), (text, fonts)
@@ -389,5 +411,9 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
         # 5. nothing left the machine
         outside = sorted({u for u in page.requests_seen if not is_local(u)})
         assert not outside, f"the course site fetched from outside the machine: {outside}"
+        # every file a page asked for is in the site (the browser's own favicon.ico aside)
+        missing = [line for line in (tmp_path / "http.log").read_text().splitlines()
+                   if '" 404 ' in line and "/favicon.ico" not in line]
+        assert not missing, missing
         errors = [m for m in page.console_seen if m.startswith("pageerror")]
         assert not errors, errors

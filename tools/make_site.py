@@ -143,7 +143,7 @@ def glossary_page(index_nb: Path) -> str:
 
 def table_of_contents(notebooks: list[Path], guides: list[Path]) -> str:
     lines = ["# Written by tools/make_site.py from the notebooks' titles: do not edit.",
-             "format: jb-book", "root: intro", "parts:",
+             "format: jb-book", "root: index", "parts:",
              "  - caption: The course", "    chapters:"]
     lines += [f"      - file: notebooks/{p.stem}" for p in notebooks]
     lines += ["  - caption: Reference", "    chapters:", "      - file: glossary"]
@@ -180,10 +180,11 @@ def assemble(src: Path) -> list[Path]:
         guides = [g for g in guides if not g.name.startswith("README")]
     shutil.copy2(BOOK / "_config.yml", src / "_config.yml")
     (src / "_toc.yml").write_text(table_of_contents(notebooks, guides), "utf-8")
-    (src / "intro.md").write_text(intro_page(notebooks), "utf-8")
+    (src / "index.md").write_text(intro_page(notebooks), "utf-8")
     (src / "glossary.md").write_text(glossary_page(NOTEBOOKS / f"{INDEX_STEM}.ipynb"), "utf-8")
-    install_static(src / "_static")
-    shutil.copy2(BOOK / "evalkit.css", src / "_static" / "evalkit.css")
+    # not `_static`: Jupyter Book would link every .js and .css file found there into every page
+    install_static(src / "_assets")
+    shutil.copy2(BOOK / "evalkit.css", src / "_assets" / "evalkit.css")
     return notebooks
 
 
@@ -191,16 +192,32 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
     """Build the site into OUT; return its index.html."""
     t0 = time.monotonic()
     notebooks = assemble(work / "src")
-    jb = Path(sys.executable).with_name("jupyter-book")
-    cmd = [str(jb) if jb.exists() else "jupyter-book", "build", str(work / "src"),
-           "--path-output", str(work), "--builder", "html", "--warningiserror", "--keep-going"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    html = work / "_build" / "html"
+    src, html = work / "src", work / "_build" / "html"
+    bin_dir = Path(sys.executable).parent
+    jb = bin_dir / "jupyter-book"
+    proc = subprocess.run([str(jb) if jb.exists() else "jupyter-book", "config", "sphinx", str(src)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SiteError(f"jupyter-book config failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    conf = src / "conf.py"
+    conf.write_text(conf.read_text("utf-8") + SPHINX_OVERRIDES, "utf-8")
+    if html.exists():
+        shutil.rmtree(html)
+    sphinx = bin_dir / "sphinx-build"
+    proc = subprocess.run([str(sphinx) if sphinx.exists() else "sphinx-build", "-b", "html", "-W",
+                           "--keep-going", "-q", str(src), str(html)], capture_output=True, text=True)
     if proc.returncode != 0 or not (html / "index.html").exists():
-        raise SiteError(f"jupyter-book build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+        raise SiteError(f"the book's build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
     outside = external_references(html)
     if outside:
         raise SiteError("pages load from outside the site: " + ", ".join(sorted(outside)[:10]))
+    # The widget manager's bundle asks for its icon fonts at @jupyter-widgets/html-manager/dist/,
+    # relative to the page (its webpack public path): put them there beside the notebooks' pages.
+    fonts = html / "notebooks" / "@jupyter-widgets" / "html-manager" / "dist"
+    fonts.mkdir(parents=True, exist_ok=True)
+    for font in (html / "_static" / "html-manager").glob("*"):
+        if font.suffix in (".woff", ".woff2", ".ttf", ".eot", ".svg"):
+            shutil.copy2(font, fonts / font.name)
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(html, out)
@@ -208,6 +225,17 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
         f"open {out / 'index.html'}")
     return out / "index.html"
 
+
+# Appended to the conf.py that `jupyter-book config sphinx` writes from book/_config.yml: no
+# Thebe or comment widgets (both reach out to other servers), and nothing listed twice.
+SPHINX_OVERRIDES = """
+
+# -- tools/make_site.py --
+extensions = [e for e in extensions if e not in ("sphinx_thebe", "sphinx_comments")]
+html_static_path = ["_assets"]
+html_js_files = []
+html_css_files = ["fonts/noto-sans-sc/400.css", "evalkit.css"]
+"""
 
 _LOADS = re.compile(r'<(?:script|link|img|iframe)\b[^>]*?\s(?:src|href)="((?:https?:)?//[^"]+)"', re.I)
 
