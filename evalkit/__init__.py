@@ -23,12 +23,13 @@ zero_division  the value of a ratio whose denominator is 0 (in ranking,  "warn"
                averages)
 ties           the rule that orders equal scores when a top k is taken: "last"
                "last" (scikit-learn's: of equal scores the later column
-               ranks first) or "first"; ``ignore_ties`` is
-               scikit-learn's switch in ``dcg_score``/``ndcg_score``
+               ranks first) or "first"; in ranked lists, "input",
+               "item_desc" (trec_eval) or "item_asc"; ``ignore_ties``
+               is scikit-learn's switch in ``dcg_score``/``ndcg_score``
 zero_weight    what a sample of weight 0 does to the list of            "drop"
                thresholds: "drop" (scikit-learn) or "keep" (Spark)
 k              a cut-off: positional right after the ranked lists,      (per function)
-               ``f(ranked, relevant, k)``, and as a method's only
+               ``f(ranked, relevant, k)``, and as a method's first
                argument (``hits.within(k)``); keyword-only elsewhere
 log_base       the base of a logarithm (DCG's discount, an entropy)     2
 y_proba        predicted probabilities (scikit-learn's                  (required)
@@ -38,7 +39,8 @@ per_user       one value per user instead of their mean; the users of   False
 output_dict    a report as a dict instead of text (scikit-learn's)      False
 ============== ======================================================== ==============
 
-Words not used, with the word that replaced them: ``empty`` (``zero_division``),
+An option left ``None`` in a function that takes a ``convention`` takes that
+convention's value. Words not used, with the word that replaced them: ``empty`` (``zero_division``),
 ``first_point`` and ``pr_first_point`` (``convention``), ``base`` (``log_base``),
 ``y_prob`` (``y_proba``), ``per_group`` (``per_user``), ``groups`` and
 ``group_col`` (``users``, ``user_col``), ``output`` (``output_dict``).

@@ -505,7 +505,7 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
 @validate_params(num_bins=Integer(0, meaning="0 means no down-sampling"), beta=BETA,
                  zero_division=ZERO_DIVISION_SPARK, zero_weight=_ZERO_WEIGHT)
 def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_bins=0,
-                    beta=1.0, zero_division=0.0, zero_weight="drop"):
+                    beta=1.0, zero_division="warn", zero_weight="drop"):
     """The sweep as a table: counts and ratios at every threshold, for display.
 
     One row per distinct score (highest first), predicting positive when
@@ -525,7 +525,7 @@ def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_
     num_bins : int, default=0
         0 keeps every threshold.
     beta : float, default=1.0
-    zero_division : {0.0, 1.0, nan, "warn", "spark"}, default=0.0
+    zero_division : {"warn", 0.0, 1.0, nan, "spark"}, default="warn"
     zero_weight : {"drop", "keep"}, default="drop"
         A sample of weight 0: dropped, so its score makes no row
         (scikit-learn), or kept as a threshold (Spark, whose by-threshold

@@ -94,7 +94,7 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
 
 @validate_params(average=Options(TOPK_AVERAGES), zero_division=ZERO_DIVISION, ties=TIES)
 def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels=None,
-                                 average=None, zero_division=0.0, ties="last"):
+                                 average=None, zero_division="warn", ties="last"):
     """precision@k, recall@k, F1@k and support per class, or averaged.
 
     A row "predicts" every class in its top k. For class c:
@@ -122,7 +122,7 @@ def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels
         the column names; the classes reported are those in ``y_true`` or in
         some top k, sorted.
     average : {None, "micro", "macro", "weighted"}
-    zero_division : {0.0, 1.0, nan, "warn"}, default=0.0
+    zero_division : {"warn", 0.0, 1.0, nan}, default="warn"
     ties : {"last", "first"}, default="last"
 
     Returns
@@ -150,7 +150,7 @@ def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels
 
 @validate_params(digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION, ties=TIES)
 def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_names=None,
-                digits=2, output_dict=False, zero_division=0.0, ties="last"):
+                digits=2, output_dict=False, zero_division="warn", ties="last"):
     """classification_report for top-k predictions: precision@k, recall@k, F1@k per class.
 
     One row per class (see :func:`precision_recall_fscore_at_k` for the

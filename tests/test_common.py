@@ -256,23 +256,31 @@ def _around(wrapper, metric, **fixed):
 def _bcm(method, *args):
     """A BinaryClassificationMetrics method, registered on the rows it is built from."""
     def call(rows, **kw):
-        options = {k: kw.pop(k) for k in ("num_bins", "bin_threshold", "pr_first_point",
+        options = {k: kw.pop(k) for k in ("num_bins", "bin_threshold", "convention",
                                           "num_partitions", "zero_weight") if k in kw}
-        return getattr(ek.BinaryClassificationMetrics(rows, **options), method)(*args, **kw)
+        return _value(getattr(ek.BinaryClassificationMetrics(rows, **options), method), *args, **kw)
     return call
+
+
+def _value(member, *args, **kw):
+    """A method's result, or a property's value (PySpark's areaUnderROC, accuracy, ...)."""
+    return member(*args, **kw) if callable(member) else member
 
 
 def _rm(method, *args):
     """A RankingMetrics method, registered on (prediction, labels) rows of two matrices."""
     def call(ranked, relevant, **kw):
         rows = list(zip(np.asarray(ranked), np.asarray(relevant)))
-        return getattr(ek.RankingMetrics(rows, **kw), method)(*args)
+        return _value(getattr(ek.RankingMetrics(rows, **kw), method), *args)
     return call
 
 
 def _mcm(method, *args):
     """A MulticlassMetrics method, registered on the (prediction, label) rows."""
-    return lambda rows: getattr(ek.MulticlassMetrics(rows), method)(*args)
+    def call(rows):
+        value = _value(getattr(ek.MulticlassMetrics(rows), method), *args)
+        return value.toArray() if hasattr(value, "toArray") else value  # a PySpark-style Matrix
+    return call
 
 
 def _topk_scores(fn):
@@ -287,6 +295,7 @@ METRICS = {
     "accuracy_score": Case(ek.accuracy_score, "labels"),
     "confusion_matrix": Case(ek.confusion_matrix, "labels", warns=True),
     "confusion_matrix:normalize": Case(ek.confusion_matrix, "labels", {"normalize": "true"}),
+    "multilabel_confusion_matrix": Case(ek.multilabel_confusion_matrix, "labels"),
     "precision_recall_fscore_support": Case(ek.precision_recall_fscore_support, "labels",
                                             warns=True),
     "precision_recall_fscore_support:binary": Case(
@@ -331,8 +340,6 @@ METRICS = {
                                   weights=False, warns=True),
     "classification_report:dict": Case(ek.classification_report, "labels",
                                        {"output_dict": True}, strings=None),
-    "classification_report:frame": Case(ek.classification_report, "labels",
-                                        {"output": "frame"}, strings=None),
     # scores -> sweep -> curves and areas (evalkit.curves)
     "confusion_matrix_at_thresholds": Case(ek.confusion_matrix_at_thresholds, "binary_scores",
                                            strings=_POS_B),
@@ -419,40 +426,40 @@ METRICS = {
                                                    api=_BCM),
     "BinaryClassificationMetrics.roc": Case(_bcm("roc"), "score_label_rows", api=_BCM),
     "BinaryClassificationMetrics.pr": Case(_bcm("pr"), "score_label_rows", api=_BCM),
-    "BinaryClassificationMetrics.area_under_roc": Case(_bcm("area_under_roc"),
+    "BinaryClassificationMetrics.areaUnderROC": Case(_bcm("areaUnderROC"),
                                                        "score_label_rows", api=_BCM),
-    "BinaryClassificationMetrics.area_under_pr": Case(_bcm("area_under_pr"),
+    "BinaryClassificationMetrics.areaUnderPR": Case(_bcm("areaUnderPR"),
                                                       "score_label_rows", api=_BCM),
-    "BinaryClassificationMetrics.precision_by_threshold": Case(
-        _bcm("precision_by_threshold"), "score_label_rows", api=_BCM),
-    "BinaryClassificationMetrics.recall_by_threshold": Case(
-        _bcm("recall_by_threshold"), "score_label_rows", api=_BCM),
-    "BinaryClassificationMetrics.f_measure_by_threshold": Case(
-        _bcm("f_measure_by_threshold", 2.0), "score_label_rows", api=_BCM),
+    "BinaryClassificationMetrics.precisionByThreshold": Case(
+        _bcm("precisionByThreshold"), "score_label_rows", api=_BCM),
+    "BinaryClassificationMetrics.recallByThreshold": Case(
+        _bcm("recallByThreshold"), "score_label_rows", api=_BCM),
+    "BinaryClassificationMetrics.fMeasureByThreshold": Case(
+        _bcm("fMeasureByThreshold", 2.0), "score_label_rows", api=_BCM),
     "BinaryClassificationMetrics.confusions": Case(_bcm("confusions"), "score_label_rows",
                                                    api=_BCM),
-    "BinaryClassificationMetrics.cumulative_counts": Case(_bcm("cumulative_counts"),
+    "BinaryClassificationMetrics.cumulativeCounts": Case(_bcm("cumulativeCounts"),
                                                           "score_label_rows", api=_BCM),
-    "BinaryClassificationMetrics.binned_counts": Case(_bcm("binned_counts"), "score_label_rows",
+    "BinaryClassificationMetrics.binnedCounts": Case(_bcm("binnedCounts"), "score_label_rows",
                                                       api=_BCM),
     "BinaryClassificationMetrics.roc:bins": Case(_bcm("roc"), "score_label_rows",
                                                  {"num_bins": 3}, api=_BCM),
     # partitions are made in input order; a weight column changes the printed steps
-    "RankingMetrics.precision_at": Case(_rm("precision_at", 3), "ranking", api=ek.RankingMetrics),
-    "RankingMetrics.recall_at": Case(_rm("recall_at", 3), "ranking", api=ek.RankingMetrics),
-    "RankingMetrics.ndcg_at": Case(_rm("ndcg_at", 3), "ranking", api=ek.RankingMetrics),
-    "RankingMetrics.mean_average_precision": Case(_rm("mean_average_precision"), "ranking",
-                                                  api=ek.RankingMetrics),
-    "RankingMetrics.mean_average_precision_at": Case(_rm("mean_average_precision_at", 2),
-                                                     "ranking", api=ek.RankingMetrics),
-    "MulticlassMetrics.confusion_matrix": Case(_mcm("confusion_matrix"), "label_rows",
-                                               api=ek.MulticlassMetrics),
+    "RankingMetrics.precisionAt": Case(_rm("precisionAt", 3), "ranking", api=ek.RankingMetrics),
+    "RankingMetrics.recallAt": Case(_rm("recallAt", 3), "ranking", api=ek.RankingMetrics),
+    "RankingMetrics.ndcgAt": Case(_rm("ndcgAt", 3), "ranking", api=ek.RankingMetrics),
+    "RankingMetrics.meanAveragePrecision": Case(_rm("meanAveragePrecision"), "ranking",
+                                                api=ek.RankingMetrics),
+    "RankingMetrics.meanAveragePrecisionAt": Case(_rm("meanAveragePrecisionAt", 2),
+                                                  "ranking", api=ek.RankingMetrics),
+    "MulticlassMetrics.confusionMatrix": Case(_mcm("confusionMatrix"), "label_rows",
+                                              api=ek.MulticlassMetrics),
     "MulticlassMetrics.accuracy": Case(_mcm("accuracy"), "label_rows", api=ek.MulticlassMetrics),
-    "MulticlassMetrics.weighted_f_measure": Case(_mcm("weighted_f_measure", 2.0), "label_rows",
-                                                 api=ek.MulticlassMetrics),
+    "MulticlassMetrics.weightedFMeasure": Case(_mcm("weightedFMeasure", 2.0), "label_rows",
+                                               api=ek.MulticlassMetrics),
     "MulticlassMetrics.precision": Case(_mcm("precision", 1.0), "label_rows",
                                         api=ek.MulticlassMetrics),
-    "MulticlassMetrics.hamming_loss": Case(_mcm("hamming_loss"), "label_rows",
+    "MulticlassMetrics.hammingLoss": Case(_mcm("hammingLoss"), "label_rows",
                                            api=ek.MulticlassMetrics),
     "spark_steps": Case(ek.spark_steps, "score_label_rows", order=False, weights=False),
 }
@@ -477,11 +484,9 @@ BAD_OPTIONS = {
     "digits": [-1, 2.0, "2", True],
     "k": [0, 1.5, "2", True],
     "ties": ["random", 1, None],
-    "output": ["html", 1],
     "warn_for": ["precision", 1, ["precision", "accuracy"]],
     "num_bins": [-1, 1.5, "2", True],
     "bin_threshold": ["middle", 1, None],
-    "pr_first_point": ["middle", None],
     "max_fpr": [0, 1.5, "0.5", float("nan")],
     "multi_class": ["ovx", None],
     "max_pairs": [0, 1.5, True],
@@ -497,10 +502,11 @@ BAD_OPTIONS = {
     "denominator": ["k", 1],
     "gain": ["log", 1],
     "ideal": ["best", 1],
-    "empty": ["nan", 0],
+    "relevance": ["graded", 1],
+    "relevant_in": ["list", 1],
+    "undefined": ["never", 1],
     "hit_rate": ["users", 1],
     "log_base": [1, 0.5, "2", True, float("inf")],
-    "base": [1, "e"],
 }
 #: Options whose bad values need the option's own default type (confusion_matrix's
 #: normalize is a choice, accuracy_score's a bool).
@@ -834,4 +840,4 @@ def test_longdouble_rows_that_spark_would_round_are_refused():
         with pytest.raises(TypeError, match="^score_and_labels holds .* cannot hold exactly"):
             ek.BinaryClassificationMetrics(np.column_stack([tiny, [0, 0, 1, 1]]))
     exact = np.array([[0.5, 1], [0.25, 0]], dtype=np.longdouble)  # exact as doubles: accepted
-    assert ek.BinaryClassificationMetrics(exact).area_under_roc() == 1.0
+    assert ek.BinaryClassificationMetrics(exact).areaUnderROC == 1.0

@@ -149,11 +149,11 @@ def test_spark_mirror_from_the_sum_of_parts_is_the_mirror_of_the_whole(seed):
     for num_bins in (0, 7):
         whole = ek.BinaryClassificationMetrics(rows, num_bins)
         merged = ek.BinaryClassificationMetrics.from_sweep(total, num_bins)
-        np.testing.assert_array_equal(merged.cumulative_counts(), whole.cumulative_counts())
+        np.testing.assert_array_equal(merged.cumulativeCounts(), whole.cumulativeCounts())
         np.testing.assert_array_equal(merged.roc(), whole.roc())
         np.testing.assert_array_equal(merged.pr(), whole.pr())
-        assert merged.area_under_roc() == whole.area_under_roc()
-        assert merged.area_under_pr() == whole.area_under_pr()
+        assert merged.areaUnderROC == whole.areaUnderROC
+        assert merged.areaUnderPR == whole.areaUnderPR
 
 
 def test_from_sweep_refuses_other_things():

@@ -152,7 +152,7 @@ def test_zero_weight_is_a_named_option_of_the_mirror_and_the_tables():
     kept = ek.threshold_table(y, s, sample_weight=w, zero_weight="keep", zero_division="spark")
     assert table["threshold"].tolist() == s[w > 0].tolist()
     assert kept["threshold"].tolist() == s.tolist()
-    np.testing.assert_array_equal(kept["precision"], spark.precision_by_threshold()[:, 1])
+    np.testing.assert_array_equal(kept["precision"], spark.precisionByThreshold()[:, 1])
     assert ek.best_threshold(y, s, sample_weight=w) == \
         ek.best_threshold(y, s, sample_weight=w, zero_weight="keep")
     with pytest.raises(ValueError, match="^zero_weight must be"):

@@ -158,7 +158,7 @@ OLD_AREA_UNDER_PR = 0.50                                         # the old model
 
 
 def _spark_area(y=Y_04_3, s=S_04_3):
-    return BinaryClassificationMetrics(np.column_stack([s, y])).area_under_pr()
+    return BinaryClassificationMetrics(np.column_stack([s, y])).areaUnderPR
 
 
 def _what_is_wrong():

@@ -77,7 +77,7 @@ def splits_09_2():
 
 def _test_f1_at_validation_best():
     vs, vy, ts, ty = splits_09_2()
-    f = ek.BinaryClassificationMetrics(list(zip(vs, vy))).f_measure_by_threshold()
+    f = ek.BinaryClassificationMetrics(list(zip(vs, vy))).fMeasureByThreshold()
     t = f[np.argmax(f[:, 1]), 0]
     return ek.f1_score(ty, (ts >= t).astype(int))
 
@@ -90,7 +90,7 @@ EX_09_2 = register(Exercise(
     solution=_test_f1_at_validation_best(),
     kind_of_question="transfer",
     data={"val_scores, val_labels, test_scores, test_labels": splits_09_2},
-    hint="ek.BinaryClassificationMetrics(list(zip(val_scores, val_labels))).f_measure_by_threshold() "
+    hint="ek.BinaryClassificationMetrics(list(zip(val_scores, val_labels))).fMeasureByThreshold() "
          "gives (threshold, F1) rows: take the threshold of the largest F1, predict "
          "test_scores >= it, and score those predictions on the test labels with ek.f1_score.",
 ))
@@ -146,9 +146,9 @@ EX_09_4 = register(Exercise(
            "exact areas?",
     kind="choice",
     choices={
-        "a": "m = eks.binary_metrics(df); m.roc(), then m.area_under_roc() and "
-             "m.area_under_pr() read off the collected curve",
-        "b": "m = eks.binary_metrics(df); m.area_under_roc() and m.area_under_pr() straight "
+        "a": "m = eks.binary_metrics(df); m.roc(), then m.areaUnderROC and "
+             "m.areaUnderPR read off the collected curve",
+        "b": "m = eks.binary_metrics(df); m.areaUnderROC and m.areaUnderPR straight "
              "away, computed on the executors",
         "c": "collect the two columns (score, label) with Arrow and use evalkit's numpy "
              "BinaryClassificationMetrics",
