@@ -163,7 +163,7 @@ def bench_binary(spark, n, rounded, report):
     # exact: evalkit.spark -- both areas (on the executors, or on the driver when grouped)
     def areas_only():
         t_plan, m = _timed(lambda: eks.binary_metrics(df))
-        t_areas, areas = _timed(lambda: (m.area_under_roc(), m.area_under_pr()))
+        t_areas, areas = _timed(lambda: (m.areaUnderROC, m.areaUnderPR))
         return {"plan": t_plan, "areas": t_areas}, (m, areas)
 
     # ... and the exact curve collected (counts per score made in each partition, added on
@@ -171,7 +171,7 @@ def bench_binary(spark, n, rounded, report):
     def curve_and_areas():
         t_plan, m = _timed(lambda: eks.binary_metrics(df))
         t_curve, curve = _timed(m.roc)
-        t_areas, areas = _timed(lambda: (m.area_under_roc(), m.area_under_pr()))
+        t_areas, areas = _timed(lambda: (m.areaUnderROC, m.areaUnderPR))
         return {"plan": t_plan, "curve": t_curve, "areas": t_areas}, (m, curve, areas)
 
     # exact: Spark's JVM class with numBins = 0
@@ -215,7 +215,7 @@ def bench_binary(spark, n, rounded, report):
 
     # binned: num_bins = 1000, both areas
     def binned():
-        t, out = _timed(lambda: (lambda mb: (mb.area_under_roc(), mb.area_under_pr()))(
+        t, out = _timed(lambda: (lambda mb: (mb.areaUnderROC, mb.areaUnderPR))(
             eks.binary_metrics(df, num_bins=1000)))
         return {"ours": t}, out
 
@@ -237,7 +237,7 @@ def bench_binary(spark, n, rounded, report):
         t_collect, table = _timed(lambda: df.select("score", "label").toArrow())
         rows = np.column_stack((table.column("score").to_numpy(),
                                 table.column("label").to_numpy()))
-        t_np, mm = _timed(lambda: (lambda x: (x.area_under_roc(), x.area_under_pr(), x.roc()))(
+        t_np, mm = _timed(lambda: (lambda x: (x.areaUnderROC, x.areaUnderPR, x.roc()))(
             ek.BinaryClassificationMetrics(rows)))
         return {"collect": t_collect, "np": t_np}, mm
     _, p_n, mm, _ = _best(numpy_path)

@@ -384,8 +384,8 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     n_classes, positive = _larger_class(y)
     if n_classes > 2:
         raise ValueError(
-            f"y_true has more than 2 classes, so y_score must be of shape (n_samples, "
-            f"n_classes) with multi_class='ovr' or 'ovo'; got 1-D scores")
+            "y_true has more than 2 classes, so y_score must be of shape (n_samples, "
+            "n_classes) with multi_class='ovr' or 'ovo'; got 1-D scores")
     if n_classes < 2:
         _warn(_ONE_CLASS)
         return np.nan

@@ -384,8 +384,7 @@ class BinaryClassificationMetrics:
                      num_partitions=Integer(1, meaning="the partitions of Spark's RDD"),
                      zero_weight=Options(ZERO_WEIGHTS))
     def __init__(self, scoreAndLabels, num_bins=0, *, bin_threshold="last", convention="spark",
-                 num_partitions=1, zero_weight="keep", pr_first_point=None):
-        convention = pr_first_point or convention  # the old keyword, until the notebooks switch
+                 num_partitions=1, zero_weight="keep"):
         sweep, _ = _sweep_of(scoreAndLabels, "scoreAndLabels", zero_weight)
         self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
         self.num_partitions, self.zero_weight = num_partitions, zero_weight
@@ -614,20 +613,6 @@ class BinaryClassificationMetrics:
         """
         recall, precision = pr_points(self.sweep, "spark", first_point=self.convention)
         return trapezoid(recall, precision, partitions=[len(recall)])
-
-    # the names before issue 16 that the notebooks, the course's checkers and other tests still
-    # call (to go when they switch)
-    def area_under_roc(self):
-        """Old name of :attr:`areaUnderROC` (an alias, going away)."""
-        return self.areaUnderROC
-
-    def area_under_pr(self):
-        """Old name of :attr:`areaUnderPR` (an alias, going away)."""
-        return self.areaUnderPR
-
-    binned_counts, cumulative_counts = binnedCounts, cumulativeCounts
-    precision_by_threshold, recall_by_threshold = precisionByThreshold, recallByThreshold
-    f_measure_by_threshold = fMeasureByThreshold
 
 
 # -- Spark's computation, step by step -------------------------------------------
@@ -965,7 +950,7 @@ class MulticlassMetrics:
     @property
     def accuracy(self):
         """Σ tp / n (the weight of the diagonal over the total)."""
-        return _Float(float(self._tp.sum()) / self._n)
+        return float(self._tp.sum()) / self._n
 
     @property
     def hammingLoss(self):
@@ -1012,20 +997,6 @@ class MulticlassMetrics:
             raise ValueError("logLoss needs rows of (prediction, label, weight, probabilities)")
         p = np.array([row[int(c)] for row, c in zip(self._proba, self._label)], dtype=float)
         return float(np.sum(-np.log(np.clip(p, eps, 1 - eps)) * self._w) / np.sum(self._w))
-
-    # the names before issue 16 that tests/test_common.py still calls (to go when it switches)
-    confusion_matrix, weighted_f_measure = confusionMatrix, weightedFMeasure
-
-    def hamming_loss(self):
-        """Old name of :attr:`hammingLoss` (an alias, going away)."""
-        return self.hammingLoss
-
-
-class _Float(float):
-    """A float that answers the old call ``m.accuracy()`` too (an alias, going away)."""
-
-    def __call__(self):
-        return float(self)
 
 
 # -- RankingMetrics (one block, appended: evalkit.ranking with the Spark convention) -------
@@ -1150,19 +1121,3 @@ class RankingMetrics:
         """Mean NDCG at k, Spark's way: gains 2^rel - 1 (1 for binary rows), ideal as given."""
         from .ranking import ndcg_at_k
         return ndcg_at_k(self._hits, None, k, convention="spark", zero_division=0.0)
-
-    # the old snake_case names, until the notebooks and test_common move (removed after)
-    def precision_at(self, k):
-        return self.precisionAt(k)
-
-    def recall_at(self, k):
-        return self.recallAt(k)
-
-    def mean_average_precision(self):
-        return self.meanAveragePrecision
-
-    def mean_average_precision_at(self, k):
-        return self.meanAveragePrecisionAt(k)
-
-    def ndcg_at(self, k):
-        return self.ndcgAt(k)

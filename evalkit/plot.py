@@ -22,7 +22,7 @@ from ._counts import _STRATEGIES, calibration_bins
 from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
 from ._sweep import ZERO_WEIGHTS, sweep_scores
-from ._validation import (Bool, HasMethods, Integer, Options, check, check_classes,
+from ._validation import (Bool, HasMethods, Integer, Options, check_classes,
                           check_count_matrix, check_row_labels, validate_params)
 
 __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
@@ -233,8 +233,6 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
     [[0.0, 1.0], [0.5, 1.0], [0.5, 0.5], [1.0, 0.6667], [1.0, 0.5]]
     >>> plt.close(ax.figure)
     """
-    if "first_point" in line_kw:  # the old name of convention, until notebook 04 moves to it
-        convention = check(line_kw.pop("first_point"), Options(CONVENTIONS), "first_point")
     order = "samples" if convention == "sklearn" else "spark"
     sweep = _sweep_of(y_true, y_score, pos_label, sample_weight, zero_weight, order)
     check_classes(sweep.n_pos, sweep.n_neg, need=("positive",), why="recall = TP / P is undefined")

@@ -92,7 +92,6 @@ The recommender-metrics post's MRR: first hits at ranks 3, 2 and 1.
 from __future__ import annotations
 
 import abc
-import functools
 import hashlib
 import inspect
 import math
@@ -180,7 +179,6 @@ _SPECS.update(
 )
 
 
-_OLD_EMPTY = {"warn": "warn", "zero": 0.0, "one": 1.0, "skip": math.nan}  # TODO(ranking): drop
 
 
 def _declared(**override):
@@ -188,16 +186,7 @@ def _declared(**override):
     def decorate(func):
         names = inspect.signature(func).parameters
         specs = {n: s for n, s in {**_SPECS, **override}.items() if n in names}
-        checked = validate_params(**specs)(func)
-        if "zero_division" not in names:
-            return checked
-
-        @functools.wraps(checked)
-        def renamed(*args, empty=None, **kwargs):   # the old name of zero_division, until callers move
-            if empty is not None:
-                kwargs["zero_division"] = _OLD_EMPTY[empty]
-            return checked(*args, **kwargs)
-        return renamed
+        return validate_params(**specs)(func)
     return decorate
 
 

@@ -148,9 +148,9 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
     return _over_outputs(np.sqrt(np.average((yt - yp) ** 2, weights=w, axis=0)), multioutput)
 
 
-@validate_params(per_user=Bool(), per_group=[None, Bool()])
+@validate_params(per_user=Bool())
 def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, per_user=False,
-                                   sample_weight=None, groups=None, per_group=None):
+                                   sample_weight=None):
     """Normalized mean absolute error (标准平均绝对误差): the MAE over the width of the scale.
 
     .. math::
@@ -186,8 +186,6 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, 
         With ``users``: return every user's value instead of their mean.
     sample_weight : array-like of shape (n_samples,), optional
         Weights >= 0; with ``users``, every user needs a non-zero weight.
-    groups, per_group
-        The names of ``users`` and ``per_user`` before issue 16 (going away).
 
     Returns
     -------
@@ -201,7 +199,6 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, 
     ...                                users=["ann", "ann", "bob", "bob"], per_user=True)
     (array(['ann', 'bob'], dtype='<U3'), array([0.125, 0.25 ]))
     """
-    users, per_user = (groups, per_group or per_user) if groups is not None else (users, per_user)
     lo, hi = check_rating_range(rating_range)
     yt = check_real_array(y_true, "y_true", max_ndim=1)
     yp = check_real_array(y_pred, "y_pred", max_ndim=1)

@@ -1112,7 +1112,7 @@ RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "n
 @validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN, weight_col=[None, _COLUMN],
                  user_col=[None, _COLUMN])
 def regression_metrics(df, *, label_col="label", prediction_col="prediction", weight_col=None,
-                       rating_range=None, user_col=None, group_col=None):
+                       rating_range=None, user_col=None):
     """MAE, MSE, RMSE (and NMAE) of predicted ratings in a DataFrame, from sums made on the cluster.
 
     One aggregation computes ``W = Σ w``, ``A = Σ w |ŷ − y|`` and
@@ -1140,8 +1140,7 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     rating_range : (float, float), optional
     user_col : str, optional
         The user of each rating (as in :func:`lists_from_long`); needs
-        ``rating_range``; every user needs a non-zero weight. ``group_col``
-        is its former name, still accepted.
+        ``rating_range``; every user needs a non-zero weight.
 
     Returns
     -------
@@ -1164,7 +1163,6 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     """
     from pyspark.sql import functions as F
 
-    group_col = user_col if user_col is not None else group_col
     lo = hi = None
     if rating_range is not None:
         lo, hi = check_rating_range(rating_range)
@@ -1172,8 +1170,8 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     _column(df, "prediction_col", prediction_col, _NUMERIC, "numbers")
     if weight_col is not None:
         _column(df, "weight_col", weight_col, _NUMERIC, "numbers")
-    if group_col is not None:
-        _column(df, "user_col", group_col, None, None)
+    if user_col is not None:
+        _column(df, "user_col", user_col, None, None)
         if rating_range is None:
             raise ValueError("user_col needs rating_range: the per-user error is the NMAE")
     y = F.col(label_col).cast("double")
@@ -1193,10 +1191,10 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
         aggs += [count_if(not_finite(w)).alias("w_bad"), count_if(w < 0).alias("w_neg")]
     if lo is not None:
         aggs.append(count_if((y < lo) | (y > hi)).alias("outside"))
-    grouped = group_col is not None
-    rows = (df.groupBy(group_col) if grouped else df).agg(*aggs).collect()
+    grouped = user_col is not None
+    rows = (df.groupBy(user_col) if grouped else df).agg(*aggs).collect()
     total = {key: sum((r[key] or 0) for r in rows) for key in rows[0].asDict()
-             if key != group_col} if rows else {"n": 0}
+             if key != user_col} if rows else {"n": 0}
     lc, pc, wc = f"label_col {label_col!r}", f"prediction_col {prediction_col!r}", \
         f"weight_col {weight_col!r}"
     _raise_first([
@@ -1214,7 +1212,7 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     if grouped:
         weights = np.array([r["W"] for r in rows], dtype=float)
         if (weights == 0).any():
-            first = rows[int(np.argmax(weights == 0))][group_col]
+            first = rows[int(np.argmax(weights == 0))][user_col]
             raise ValueError(f"{wc} is zero for every rating of user {first!r}: its error is "
                              "undefined")
         per_user = errors_from_sums(weights, np.array([r["A"] for r in rows], dtype=float),
