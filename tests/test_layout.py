@@ -27,6 +27,15 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def import_target(node: ast.ImportFrom, package: str) -> str:
+    """The absolute module a ``from ... import`` names (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def imports_of(path: Path) -> set[str]:
     """The evalkit modules a file imports, at any depth of the file (lazy imports too)."""
     name = module_name(path)
@@ -36,12 +45,7 @@ def imports_of(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.split(".")[0] == "evalkit"}
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = import_target(node, package)
             if target.split(".")[0] != "evalkit":
                 continue
             for alias in node.names:  # `from . import x` imports the module x
@@ -134,12 +138,7 @@ def private_imports_across_public_modules():
         for node in ast.walk(tree):
             if not isinstance(node, ast.ImportFrom):
                 continue
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = import_target(node, package)
             if target.split(".")[0] != "evalkit" or target in CORE:
                 continue
             for a in node.names:
