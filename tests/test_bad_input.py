@@ -207,7 +207,7 @@ def test_score_matrices_refuse_complex_and_strings():
     with pytest.raises(TypeError, match="^y_score must hold real numbers"):
         ek.top_k_accuracy_score([0, 1, 2], np.eye(3) + 0j)
     with pytest.raises(TypeError, match="^y_score must hold numbers"):
-        ek.top_k_labels([["0.1", "0.9"]], 1)
+        ek.top_k_labels([["0.1", "0.9"]], k=1)
 
 
 # -- the outside review's cases, each pinned ---------------------------------------

@@ -13,7 +13,7 @@ script assembles from one source each:
 * ``figures/`` and the teachers' guide (``teachers/*.md``), when present;
 * the glossary page, cut from the glossary cell of ``00-index.ipynb``;
 * the table of contents, written from the notebooks' titles (``_toc.yml``);
-* ``book/_config.yml`` and ``book/evalkit.css``.
+* ``book/_config.yml``, ``book/evalkit.css`` and ``book/evalkit-mathjax.js`` (MathJax 2's Hub.Queue for the widget manager, on MathJax 3).
 
 The widget manager (``@jupyter-widgets/html-manager``), require.js, MathJax and the
 Noto Sans SC web font (the Chinese terms render on a machine without CJK fonts) are npm
@@ -184,7 +184,8 @@ def assemble(src: Path) -> list[Path]:
     (src / "glossary.md").write_text(glossary_page(NOTEBOOKS / f"{INDEX_STEM}.ipynb"), "utf-8")
     # not `_static`: Jupyter Book would link every .js and .css file found there into every page
     install_static(src / "_assets")
-    shutil.copy2(BOOK / "evalkit.css", src / "_assets" / "evalkit.css")
+    for name in ("evalkit.css", "evalkit-mathjax.js"):
+        shutil.copy2(BOOK / name, src / "_assets" / name)
     return notebooks
 
 
@@ -233,7 +234,7 @@ SPHINX_OVERRIDES = """
 # -- tools/make_site.py --
 extensions = [e for e in extensions if e not in ("sphinx_thebe", "sphinx_comments")]
 html_static_path = ["_assets"]
-html_js_files = []
+html_js_files = [("evalkit-mathjax.js", {"priority": 501})]
 html_css_files = ["fonts/noto-sans-sc/400.css", "evalkit.css"]
 """
 
