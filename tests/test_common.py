@@ -837,7 +837,7 @@ def test_longdouble_counts_at_thresholds_are_exact():
 def test_longdouble_rows_that_spark_would_round_are_refused():
     tiny = 1 + np.arange(4, dtype=np.longdouble) * np.finfo(np.longdouble).eps
     if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
-        with pytest.raises(TypeError, match="^score_and_labels holds .* cannot hold exactly"):
+        with pytest.raises(TypeError, match="^scoreAndLabels holds .* cannot hold exactly"):
             ek.BinaryClassificationMetrics(np.column_stack([tiny, [0, 0, 1, 1]]))
     exact = np.array([[0.5, 1], [0.25, 0]], dtype=np.longdouble)  # exact as doubles: accepted
     assert ek.BinaryClassificationMetrics(exact).areaUnderROC == 1.0

@@ -285,12 +285,6 @@ def test_pr_needs_a_positive():
 def test_pr_convention_must_be_known():
     with pytest.raises(ValueError, match="^convention must be 'sklearn' .* or 'spark' .*; got 'spark2'"):
         plot.pr([0, 1], [0.1, 0.9], convention="spark2")
-    # the old name, kept until the notebooks move to convention=
-    with pytest.raises(ValueError, match="^first_point must be 'sklearn'"):
-        plot.pr([0, 1], [0.1, 0.9], first_point="spark2")
-    old = plot.pr([0, 1, 1], [0.1, 0.9, 0.5], first_point="spark")
-    new = plot.pr([0, 1, 1], [0.1, 0.9, 0.5], convention="spark")
-    np.testing.assert_array_equal(old.lines[0].get_xydata(), new.lines[0].get_xydata())
 
 
 @pytest.mark.parametrize("fn", [plot.roc, plot.pr, plot.roc_steps])
