@@ -11,6 +11,8 @@ around it and compares two models on the same data:
 * :func:`roc_auc_ci` and :func:`delong_test` -- DeLong's variance of the AUC
   (the fast algorithm of Sun & Xu 2014) and the test for two correlated ROC
   curves;
+* :func:`mcnemar_test` -- McNemar's test of two classifiers' accuracy on
+  the same rows (exact binomial or chi-square);
 * :func:`proportion_ci` -- Wilson, Clopper-Pearson and normal (Wald)
   intervals for a proportion such as accuracy.
 
@@ -52,8 +54,8 @@ from . import topk as _topk
 from ._counts import _select, encode_labels, position_of
 from ._ratios import prf, ratio
 from ._sweep import key_groups, label_keys, sweep_of
-from ._validation import (InstanceOf, Integer, Options, as_array, check_confidence, check_labels,
-                          check_proportion, check_random_state, check_same_length, check_scores,
+from ._validation import (Bool, InstanceOf, Integer, Options, as_array, check_confidence, check_labels,
+                          check_proportion, check_random_state, check_same_length, check_scores, check_targets,
                           validate_params)
 from .exceptions import warn_at_caller
 
@@ -65,6 +67,7 @@ __all__ = [
     "permutation_test",
     "roc_auc_ci",
     "delong_test",
+    "mcnemar_test",
     "proportion_ci",
 ]
 
@@ -140,7 +143,8 @@ class Comparison:
     ``[low, high]`` is its interval at level ``confidence`` (``None`` for a
     permutation test, which tests and does not estimate), ``p_value`` the
     two-sided p-value of "no difference". ``statistic`` is the test
-    statistic where there is one (DeLong's z).
+    statistic where there is one (DeLong's z, McNemar's), ``table`` the
+    2 x 2 table of right and wrong rows (McNemar).
     """
 
     estimate: float
@@ -156,11 +160,17 @@ class Comparison:
     scheme: str = ""
     statistic: float | None = None
     distribution: np.ndarray | None = None
+    table: np.ndarray | None = None
 
     @property
     def interval(self):
         """``(low, high)`` of the difference."""
         return (self.low, self.high)
+
+    @property
+    def pvalue(self):
+        """``p_value`` under scipy's and statsmodels' name."""
+        return self.p_value
 
     _shown = ("estimate low high confidence p_value method estimate_a estimate_b statistic "
               "n_resamples n_skipped")
@@ -1096,6 +1106,95 @@ def delong_test(y_true, score_a, score_b, *, confidence=0.95):
     return Comparison(diff, max(-1.0, diff - q * se), min(1.0, diff + q * se), float(p),
                       confidence, "delong", auc_a, auc_b, statistic=float(z),
                       scheme="DeLong et al. 1988 paired components")
+
+
+def _binomial_two_sided(k, n):
+    """``min(1, 2 P(X <= k))`` for ``X ~ Binomial(n, 1/2)``, ``k <= n / 2``.
+
+    ``P(X = k)`` from log-gamma, the lower terms by the ratios
+    ``P(X = i - 1) / P(X = i) = i / (n - i + 1)``.
+    """
+    ratios = np.cumprod(np.arange(k, 0, -1) / np.arange(n - k + 1, n + 1.0))
+    log_pk = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2)
+    return min(1.0, 2 * math.exp(log_pk) * (1 + float(ratios.sum())))
+
+
+@validate_params(exact=Bool(), correction=Bool())
+def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact=True, correction=True):
+    """McNemar's test of "classifiers a and b are equally accurate" on the same rows.
+
+    Only the rows where the two disagree about being right count: ``b``
+    rows where model A (``y_pred_a``) is right and model B wrong, ``c``
+    where A is wrong and B right.
+    Under the null hypothesis each such row goes either way with
+    probability 1/2. ``exact=True`` (default): the two-sided binomial test,
+    ``p = min(1, 2 P(X <= min(b, c)))`` with ``X ~ Binomial(b + c, 1/2)``,
+    statistic ``min(b, c)``. ``exact=False``: the chi-square statistic
+    with 1 degree of freedom, ``(|b - c| - 1)² / (b + c)`` with the
+    continuity correction (``correction=True``, Edwards 1948) or
+    ``(b - c)² / (b + c)`` without, ``p = P(χ²₁ >= statistic) =
+    erfc(sqrt(statistic / 2))``. The numbers and defaults are statsmodels'
+    ``statsmodels.stats.contingency_tables.mcnemar(table, exact=True,
+    correction=True)``; the exact test suits small ``b + c`` (the
+    chi-square approximation wants ``b + c`` of 25 or more).
+
+    When the two are right on the same rows (``b + c = 0``) the exact test
+    gives statistic 0 and p = 1, as statsmodels; the chi-square statistic is
+    0/0 (statsmodels returns inf and p = 0 with the correction, nan
+    without): here statistic 0.0 and p = 1.0 with an
+    UndefinedMetricWarning.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Class labels (binary or multiclass).
+    y_pred_a, y_pred_b : array-like of shape (n_samples,)
+        The two classifiers' predicted labels for the same rows.
+    exact : bool, default=True
+        The binomial test; False: the chi-square approximation.
+    correction : bool, default=True
+        The continuity correction of the chi-square statistic (exact=False only).
+
+    Returns
+    -------
+    Comparison
+        ``estimate`` (accuracy of A minus that of B, ``(b - c) / n``),
+        ``estimate_a``, ``estimate_b``, ``statistic``, ``p_value`` (also
+        ``pvalue``), ``table`` (``[[both right, b], [c, both wrong]]``,
+        rows A right/wrong, columns B right/wrong, statsmodels' layout);
+        ``low`` and ``high`` are None.
+
+    Examples
+    --------
+    >>> import evalkit as ek
+    >>> y = [0, 0, 0, 0, 1, 1, 1, 1, 1, 1]
+    >>> a = [0, 0, 1, 0, 1, 1, 0, 1, 1, 1]
+    >>> b = [0, 1, 1, 0, 1, 0, 0, 1, 1, 1]
+    >>> t = ek.mcnemar_test(y, a, b)
+    >>> t.table.tolist(), t.statistic, t.p_value  # b = 2, c = 0: p = 2 (1/2)^2
+    ([[6, 2], [0, 2]], 0.0, 0.5)
+    >>> t = ek.mcnemar_test(y, a, b, exact=False)
+    >>> t.statistic, round(t.p_value, 4)  # (|2 - 0| - 1)^2 / 2
+    (0.5, 0.4795)
+    """
+    _, y, pred_a = check_targets(y_true, y_pred_a, names=("y_true", "y_pred_a"))
+    pred_b = check_targets(y, y_pred_b, names=("y_true", "y_pred_b"))[2]
+    table = np.bincount(2 * (pred_a != y) + (pred_b != y), minlength=4).reshape(2, 2)
+    b, c = int(table[0, 1]), int(table[1, 0])
+    if exact:
+        statistic, p = float(min(b, c)), _binomial_two_sided(min(b, c), b + c)
+    elif b + c == 0:
+        warn_at_caller("y_pred_a and y_pred_b are right on the same rows (b + c = 0): McNemar's "
+                       "chi-square statistic is 0/0; statistic 0.0 and p_value 1.0 returned")
+        statistic, p = 0.0, 1.0
+    else:
+        statistic = (abs(b - c) - bool(correction)) ** 2 / (b + c)
+        p = math.erfc(math.sqrt(statistic / 2))
+    n = len(y)
+    method = "mcnemar exact" if exact else f"mcnemar chi-square{' corrected' * bool(correction)}"
+    return Comparison((b - c) / n, None, None, p, None, method, float(table[0, 0] + b) / n,
+                      float(table[0, 0] + c) / n, statistic=statistic, table=table,
+                      scheme="b = A right and B wrong, c = A wrong and B right")
 
 
 # -- proportions -------------------------------------------------------------------

@@ -233,6 +233,72 @@ def test_proportion_ci_equals_statsmodels(method, sm):
             assert ci.high == pytest.approx(min(hi, 1.0), abs=1e-12)
 
 
+# -- McNemar: statsmodels ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("exact, correction", [(True, True), (False, True), (False, False)])
+def test_mcnemar_equals_statsmodels(exact, correction):
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    rng = np.random.default_rng(23)
+    checked = 0
+    for _ in range(300):
+        n, k = int(rng.integers(1, 600)), int(rng.integers(2, 5))
+        y = rng.integers(0, k, n)
+        a, b = (np.where(rng.random(n) < rng.random(), y, rng.integers(0, k, n)) for _ in "ab")
+        t = quiet(ek.mcnemar_test, y, a, b, exact=exact, correction=correction)
+        right_a, right_b = a == y, b == y
+        table = [[np.sum(right_a & right_b), np.sum(right_a & ~right_b)],
+                 [np.sum(~right_a & right_b), np.sum(~right_a & ~right_b)]]
+        assert t.table.tolist() == table
+        if table[0][1] + table[1][0] == 0:
+            continue
+        ref = mcnemar(table, exact=exact, correction=correction)
+        assert t.statistic == pytest.approx(ref.statistic, rel=1e-12)
+        assert t.p_value == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-300)
+        assert t.pvalue == t.p_value
+        assert t.estimate == pytest.approx(np.mean(right_a) - np.mean(right_b), abs=1e-15)
+        assert (t.estimate_a, t.estimate_b) == (np.mean(right_a), np.mean(right_b))
+        checked += 1
+    assert checked > 250
+
+
+def test_mcnemar_large_and_string_labels():
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    rng = np.random.default_rng(24)
+    y = rng.choice(["cat", "dog"], 20_000)
+    a = np.where(rng.random(20_000) < 0.8, y, "dog")
+    b = np.where(rng.random(20_000) < 0.79, y, "cat")
+    for exact in (True, False):
+        t = ek.mcnemar_test(y, a, b, exact=exact)
+        ref = mcnemar(t.table, exact=exact)
+        assert t.p_value == pytest.approx(ref.pvalue, rel=1e-9)
+
+
+def test_mcnemar_without_disagreement():
+    y, a = [0, 1, 1, 0], [0, 1, 0, 0]
+    t = ek.mcnemar_test(y, a, a)  # exact: statsmodels' statistic 0, p 1
+    assert (t.statistic, t.p_value, t.estimate) == (0.0, 1.0, 0.0)
+    for correction in (True, False):
+        with pytest.warns(UndefinedMetricWarning, match="b \\+ c = 0"):
+            t = ek.mcnemar_test(y, a, a, exact=False, correction=correction)
+        assert (t.statistic, t.p_value) == (0.0, 1.0)
+
+
+def test_mcnemar_bad_input():
+    with pytest.raises(TypeError, match="^exact must be True or False"):
+        ek.mcnemar_test([0, 1], [0, 1], [1, 1], exact="yes")
+    with pytest.raises(TypeError, match="^correction must be True or False"):
+        ek.mcnemar_test([0, 1], [0, 1], [1, 1], correction=1)
+    with pytest.raises(ValueError, match="^y_true and y_pred_b have different lengths"):
+        ek.mcnemar_test([0, 1], [0, 1], [1, 1, 0])
+    with pytest.raises(TypeError, match="^y_true and y_pred_a hold different kinds of labels"):
+        ek.mcnemar_test([0, 1], ["a", "b"], [1, 1])
+    with pytest.raises(ValueError, match="^y_pred_b contains non-integer numbers"):
+        ek.mcnemar_test([0, 1], [0, 1], [0.5, 1])
+
+
 # -- DeLong: an O(n^2) structural-components oracle and the confidenceinterval package ---
 
 
