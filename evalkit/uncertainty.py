@@ -367,24 +367,20 @@ def _class_rule(kind, kwargs, average, classes, binary):
             correct = tp.sum(axis=1)
             return (correct / act.sum(axis=1) if kwargs.get("normalize", True) else correct), None
         tp, pred, act = (np.where(cols >= 0, x[:, np.maximum(cols, 0)], 0) for x in (tp, pred, act))
-        kinds, group = np.ones((1, len(cols)), dtype=bool), np.zeros(len(tp), dtype=np.intp)
-        if present_only:
-            kinds, group = np.unique(act + pred > 0, axis=0, return_inverse=True)
-        values, ill = np.empty(len(tp)), np.zeros(len(tp), dtype=bool)
-        for i, keep in enumerate(kinds):
-            rows = group.reshape(-1) == i
-            counts = [x[rows][:, keep] for x in (tp, pred, act)]
-            p, r, f, _ = prf(*counts, average=average, zero_division=zd, **opts)
-            if of_means:
-                f = ratio(2 * p * r, p + r, zero_division=zd)
-            values[rows] = np.reshape((p, r, f)[which], -1)
-            if warn:  # which resamples divided 0 by 0 somewhere
-                per = prf(*counts, average="micro" if average == "micro" else None,
-                          zero_division=np.nan, **opts)
-                used = per[:2] if of_means else per[which:which + 1]
-                bad = np.isnan(np.reshape(used, (len(used), int(rows.sum()), -1))).any(axis=(0, 2))
-                ill[rows] = bad | ((p + r == 0) if of_means else False)
-        return values, (ill if warn else None)
+        held = (act + pred > 0) if present_only else np.ones(tp.shape, dtype=bool)
+        # the macro mean over the classes each resample holds: a mean weighted by held
+        avg = "samples" if present_only and average == "macro" else average
+        p, r, f, _ = prf(tp, pred, act, average=avg, zero_division=zd, weights=held, **opts)
+        if of_means:
+            f = ratio(2 * p * r, p + r, zero_division=zd)
+        values = np.reshape((p, r, f)[which], -1)
+        if not warn:
+            return values, None
+        per = prf(tp, pred, act, average="micro" if average == "micro" else None,
+                  zero_division=np.nan, **opts)  # which resamples divided 0 by 0 somewhere held
+        used = np.isnan(per[:2] if of_means else per[which:which + 1]) & (average == "micro" or held)
+        return values, used.reshape(len(used), len(tp), -1).any(axis=(0, 2)) | (
+            (p + r == 0) if of_means else False)
     return rule
 
 
