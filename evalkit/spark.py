@@ -124,7 +124,10 @@ def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffl
     shuffle partitions (``spark.sql.shuffle.partitions``; Spark's default of
     200 makes small jobs slow on a laptop), no web UI and no console progress
     bar, Arrow on for ``toPandas``/``createDataFrame``, the driver on
-    127.0.0.1, Python workers running this interpreter, and Spark's log
+    127.0.0.1, Python workers running ``spark.pyspark.python`` from
+    ``config`` (else ``PYSPARK_PYTHON``, else this interpreter: a classic
+    driver hands its executors only the ``PYSPARK_PYTHON`` variable, which
+    is set from it), and Spark's log
     reduced to errors from the start: no startup banner or Java warning in
     a notebook (the JVM's stderr goes to ``log_file``), and PySpark's
     warning that it does not fully support pandas 3 filtered out.
@@ -162,8 +165,6 @@ def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffl
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     quiet = f"-Dlog4j2.configurationFile=file:{_quiet_log4j2_file()}"
     settings = {
         "spark.driver.memory": driver_memory,
@@ -178,6 +179,10 @@ def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffl
         "spark.sql.session.timeZone": "UTC",
     }
     settings.update(config or {})
+    # a classic driver gives its executors PYSPARK_PYTHON, whatever spark.pyspark.python says
+    os.environ["PYSPARK_PYTHON"] = (settings.get("spark.pyspark.python")
+                                    or os.environ.get("PYSPARK_PYTHON") or sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     builder = SparkSession.builder.master(master).appName(app_name)
     for key, value in settings.items():
         builder = builder.config(key, value)

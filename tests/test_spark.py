@@ -655,7 +655,10 @@ def test_executors_without_evalkit_fail_clearly_until_it_is_shipped(spark_servic
 
 @pytest.mark.spark
 def test_ship_on_a_classic_cluster_session(spark_services, tmp_path):
-    """ship on a classic session of the cluster: addPyFile (its own driver: one SparkContext a process)."""
+    """A classic session of the cluster: a clear failure without evalkit, addPyFile ships it.
+
+    Its own driver process (one SparkContext a process).
+    """
     pytest.importorskip("grpc")
     master = spark_services.standalone().url
     code = f"""
@@ -678,9 +681,10 @@ spark.stop()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          cwd=tmp_path, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
-    # the executors run the shipped evalkit (addPyFile); the failure without it is shown on
-    # the Connect session of the same cluster (a classic driver on this machine let them
-    # import evalkit without ship in one run: checked on Connect, where it cannot)
+    # the executors run the cluster's evalkit-less Python (spark.pyspark.python, which
+    # session() hands them as PYSPARK_PYTHON: a classic driver reads only that variable):
+    # evalkit fails there until it is shipped (addPyFile)
     lines = out.stdout.splitlines()
     assert lines[-1] == "after ship: buckets True", out.stdout + out.stderr[-2000:]
-    assert lines[:-1] in ([], ["before ship: evalkit is not installed on the Spark executors"])
+    assert lines[:-1] == ["before ship: evalkit is not installed on the Spark executors"], \
+        out.stdout + out.stderr[-2000:]
