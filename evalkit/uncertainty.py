@@ -54,22 +54,13 @@ from . import topk as _topk
 from ._counts import _select, encode_labels, position_of
 from ._ratios import prf, ratio
 from ._sweep import key_groups, label_keys, sweep_of
-from ._validation import (Bool, InstanceOf, Integer, Options, as_array, check_confidence, check_labels,
-                          check_proportion, check_random_state, check_same_length, check_scores, check_targets,
-                          validate_params)
+from ._validation import (Bool, InstanceOf, Integer, Options, Real, Satisfies, as_array, check,
+                          check_confidence, check_labels, check_proportion, check_random_state,
+                          check_same_length, check_scores, check_targets, validate_params)
 from .exceptions import warn_at_caller
 
-__all__ = [
-    "ConfidenceInterval",
-    "Comparison",
-    "bootstrap_ci",
-    "paired_bootstrap",
-    "permutation_test",
-    "roc_auc_ci",
-    "delong_test",
-    "mcnemar_test",
-    "proportion_ci",
-]
+__all__ = ["ConfidenceInterval", "Comparison", "bootstrap_ci", "paired_bootstrap",
+           "permutation_test", "roc_auc_ci", "delong_test", "mcnemar_test", "proportion_ci"]
 
 _NORMAL = NormalDist()
 _METHODS = {"percentile": "quantiles of the resampled values",
@@ -77,6 +68,10 @@ _METHODS = {"percentile": "quantiles of the resampled values",
 _CHUNK = 1 << 22  # about this many numbers per block of resamples
 _FEW = 64  # a stratum of up to this many cells is drawn as one multinomial; more, row by row
 _METRIC = InstanceOf(Callable, "a callable such as evalkit.f1_score")
+_BCA_SHARE = Real(0, 1, closed="neither", meaning="else every resampled value lies on one side of "
+                  "the estimate and the bias correction z0 is infinite; use method='percentile'")
+_SCALAR = Satisfies(lambda v: np.ndim(v) == 0 and np.asarray(v).dtype.kind in "biuf",
+                    "a function returning a single number: pick one value (e.g. average='macro')")
 _RESAMPLING = dict(n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
                    confidence=check_confidence, random_state=check_random_state,
                    stratify=lambda v, name: isinstance(v, (bool, np.bool_)) or as_array(v, name))
@@ -197,18 +192,17 @@ def _interval(dist, estimate, jackknife, confidence, method):
     ``z0 = Φ⁻¹(share of dist below the estimate, ties counted half)`` and
     the acceleration ``a = Σ d³ / (6 (Σ d²)^1.5)`` from the jackknife
     values ``θ_(i)`` (``d = mean θ_(i) - θ_(i)``), as ``scipy.stats.bootstrap``
-    computes them. ``jackknife`` is ``(values, multiplicities)``.
+    computes them. ``jackknife`` is ``(values, multiplicities)``; nan
+    values (the metric undefined without that row) are left out.
     """
     alpha = (1 - confidence) / 2
     q = [alpha, 1 - alpha]
     if method == "bca":
         share = (np.count_nonzero(dist < estimate) + np.count_nonzero(dist <= estimate)) / (2 * len(dist))
-        if share <= 0 or share >= 1:
-            raise ValueError(
-                "method='bca' is undefined here: every resampled value lies on one side of the "
-                "estimate (the bias correction z0 is infinite); use method='percentile'")
-        z0 = _NORMAL.inv_cdf(share)
-        values, weights = (np.asarray(x, dtype=np.float64)[np.asarray(jackknife[1]) > 0] for x in jackknife)
+        z0 = _NORMAL.inv_cdf(check(share, _BCA_SHARE, "method='bca' is undefined here: the share of "
+                                   "resampled values below the estimate"))
+        j = np.asarray(jackknife, dtype=np.float64)
+        values, weights = j[:, (j[1] > 0) & ~np.isnan(j[0])]
         d = np.dot(weights, values) / weights.sum() - values
         den = float(np.dot(weights, d * d))
         a = float(np.dot(weights, d ** 3)) / (6 * den ** 1.5) if den > 0 else 0.0
@@ -281,9 +275,7 @@ def _cell_jackknife(counts, evaluate):
     left = counts - np.eye(len(counts), dtype=np.int64)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        values = evaluate(left)[0]
-    keep = ~np.isnan(values)
-    return values[keep], counts[keep]
+        return evaluate(left)[0], counts
 
 
 # -- label metrics: confusion-matrix cells, the metric through prf ------------------------
@@ -387,10 +379,11 @@ def _class_rule(kind, kwargs, average, classes, binary):
 # -- top-k accuracy: (class, hit) cells, the hits from the metric itself -------------------
 
 
-def _topk_path(kwargs, y_true, y_score):
+def _topk_path(metric, kwargs, y_true, preds):
     """(class, hit) cells: each class's hits are the public metric's, weighted to that class."""
-    if not set(kwargs) <= {"k", "normalize", "labels", "ties"}:
+    if not set(kwargs) <= {"k", "normalize", "labels", "ties"} or len(preds) != 1:
         return None
+    y_score = preds[0]
     y = check_labels(y_true, "y_true")
     classes, t = np.unique(y, return_inverse=True)
     with warnings.catch_warnings():  # the estimate already warned
@@ -528,16 +521,8 @@ def _score_path(metric, kwargs, y_true, preds):
         for (pos, neg, _), gm in zip(models, (ga, gb)):
             v_pos, v_neg = _leave_one_out(fn, pos, neg)
             out.append(np.where(lab == 1, v_pos[gm], v_neg[gm]))
-        v = out[0] - out[1]
-        return v[~np.isnan(v)], counts[~np.isnan(v)]
+        return out[0] - out[1], counts
     return _Path(counts, lab, evaluate, jackknife, schemes, reason)
-
-
-def _count_path(metric, kwargs, y_true, preds):
-    if metric is _topk.top_k_accuracy_score:
-        return _topk_path(kwargs, y_true, preds[0]) if len(preds) == 1 else None
-    build = _label_path if metric in _LABEL_METRICS else _score_path if metric in _SCORE_METRICS else None
-    return build and build(metric, kwargs, y_true, preds)
 
 
 # -- resampled rows, and what every scheme shares ------------------------------------------
@@ -578,11 +563,7 @@ def _row_indices(rng, size, n, strata):
 
 
 def _scalar(value):
-    arr = np.asarray(value)
-    if arr.ndim != 0 or arr.dtype.kind not in "biuf":
-        raise TypeError(f"metric must return a single number, got {type(value).__name__} "
-                        f"{value!r:.60}: pick one value (e.g. average='macro')")
-    return float(arr)
+    return float(check(value, _SCALAR, "metric"))
 
 
 def _defined(n_undefined, n, where):
@@ -631,27 +612,6 @@ def _chunks(total, per):
     return [min(size, total - start) for start in range(0, total, size)]
 
 
-def _generic_jackknife(evaluate, n):
-    """Leave-one-out values; above 2000 rows, 2000 leave-a-group-out values (rows i mod 2000)."""
-    groups = min(n, 2000)
-    rows = np.arange(n)
-    vals = np.array([evaluate(rows[rows % groups != g]) for g in range(groups)], dtype=np.float64)
-    keep = ~np.isnan(vals)
-    return vals[keep], np.ones(int(keep.sum()))
-
-
-def _rows(metric, head, preds, kwargs, n_resamples, rng, strata):
-    """Resampled values on resampled rows, their reason when undefined, the rows' evaluator."""
-    n = len(preds[0])
-    dist, first = [], None
-    for idx in (_row_indices(rng, size, n, strata) for size in _chunks(n_resamples, n)):
-        for rows in idx:
-            v, message = _call(metric, head, preds, kwargs, rows)
-            dist.append(v)
-            first = first or message
-    return np.array(dist), first or "nan", lambda r: _call(metric, head, preds, kwargs, r)[0]
-
-
 def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, method, stratify,
               rng):
     """Estimates, and the interval of the metric (one model) or of ``a - b`` (two) on resamples.
@@ -660,23 +620,26 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
     """
     estimates = [_estimate(metric, head, p, kwargs) for p in preds]
     estimate = estimates[0] - estimates[1] if len(preds) == 2 else estimates[0]
-    path = None
-    if isinstance(stratify, (bool, np.bool_)) and len(head) == 1:
-        path = _count_path(metric, kwargs, head[0], preds)
-    ill = None
-    if path is not None:
+    build = {_topk.top_k_accuracy_score: _topk_path, **dict.fromkeys(_LABEL_METRICS, _label_path),
+             **dict.fromkeys(_SCORE_METRICS, _score_path)}.get(metric)
+    path = isinstance(stratify, (bool, np.bool_)) and len(head) == 1 and build and build(
+        metric, kwargs, head[0], preds)
+    ill, n = None, len(preds[0])
+    if path:
         per = len(path.counts) + (int(path.counts.sum()) if len(path.counts) > _FEW else 0)
         dist, ill = zip(*(path.evaluate(_draw(rng, path.counts, path.strata, size, stratify))
                           for size in _chunks(n_resamples, per)))
         dist, ill = np.concatenate(dist), (None if ill[0] is None else np.concatenate(ill))
         scheme, reason, jackknife = path.schemes[0 if stratify else 1], path.reason, path.jackknife
-    else:
-        strata, scheme = _strata(stratify, first, len(preds[0]))
-        dist, reason, evaluate = _rows(metric, head, preds, kwargs, n_resamples, rng, strata)
-        scheme = "rows: " + scheme
+    else:  # resampled rows; the jackknife leaves out one row, or one of 2000 groups (rows i mod 2000)
+        strata, scheme = _strata(stratify, first, n)
+        dist, reason = zip(*(_call(metric, head, preds, kwargs, rows) for size in
+                             _chunks(n_resamples, n) for rows in _row_indices(rng, size, n, strata)))
+        dist, reason, scheme, rows = np.array(dist), next(filter(None, reason), "nan"), "rows: " + scheme, np.arange(n)
 
         def jackknife():
-            return _generic_jackknife(evaluate, len(preds[0]))
+            return [_call(metric, head, preds, kwargs, rows[rows % min(n, 2000) != g])[0]
+                    for g in range(min(n, 2000))], np.ones(min(n, 2000))
     n_ill = 0 if ill is None else int((ill & ~np.isnan(dist)).sum())
     if n_ill:
         warn_at_caller(f"the metric is ill-defined (0/0) on {n_ill} of {n_resamples} resamples and was "
