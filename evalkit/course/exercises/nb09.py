@@ -4,7 +4,8 @@
   partition's own sums; give Spark's ``scanLeft`` offsets for the same data;
 * 09.2 -- a threshold tuned on one split, reported on another: the test F1
   at the validation's best threshold (transfer, new data);
-* 09.3 -- a judgement: collect to one machine, or compute on the cluster?
+* 09.3 -- choose the method on new numbers: many rows but few distinct scores --
+  what reaches the driver each way, and what numBins does;
 * 09.4 -- a judgement: what may reach the driver, for 10^9 distinct scores?
 
 Every expected value is computed with evalkit.
@@ -97,42 +98,67 @@ EX_09_2 = register(Exercise(
 
 
 # --------------------------------------------------------------------------
-# 09.3  one machine or the cluster?
-
-EX_09_3 = register(Exercise(
-    id="09.3",
-    prompt="2·10^6 scored rows in a Spark table, a laptop with 16 GB: the exact ROC curve?",
-    kind="choice",
-    choices={
-        "a": "collect the two columns (score, label) with Arrow and use evalkit's numpy "
-             "BinaryClassificationMetrics: 32 MB, seconds",
-        "b": "Spark's BinaryClassificationMetrics with numBins = 0 on the cluster",
-        "c": "BinaryClassificationEvaluator: its default numBins = 1000 is exact",
-    },
-    cases=[Case("the measured crossover of this notebook", {}, lambda: "a")],
-    solution="a",
-    kind_of_question="choose the method",
-    feedback={
-        "a": "two float64 columns of 2·10^6 rows are 32 MB, far below 16 GB, and the numpy sweep "
-             "takes seconds (section 7's crossover): exact and fast.",
-        "b": "exact, but it pays for a cluster job, a shuffle and a collected curve of 2·10^6 "
-             "points; at this size the laptop is faster (section 7).",
-        "c": "numBins = 1000 down-samples a curve of 2·10^6 distinct scores to about 1000 points, "
-             "and the areas move (section 5's numBins table): not exact.",
-    },
-    hint="Two float64 columns of 2·10^6 rows are 32 MB. Compare the measured times of the "
-         "numpy path and of Spark's exact class in the section 'When to reach for Spark'; "
-         "and what does numBins = 1000 do to 2·10^6 distinct scores?",
-))
-
-
-# --------------------------------------------------------------------------
-# 09.4  what reaches the driver
+# 09.3  what reaches the driver, on new numbers
 
 #: Bytes per distinct score of the collected exact curve (threshold, TP, FP), as measured
 #: by `make bench-spark`: 245 MB for 10^7 distinct scores.
 CURVE_BYTES_PER_SCORE = 24.5
 
+
+#: Scores stored rounded to 4 decimals: 5·10^8 rows, 10,001 distinct scores, a 4 GB driver.
+ROWS_09_3, DISTINCT_09_3, DRIVER_GB_09_3, BINS_09_3 = 5 * 10**8, 10_001, 4, 1000
+
+
+def _exact_curve_fits():
+    driver = DRIVER_GB_09_3 * 1e9
+    columns = ROWS_09_3 * 16                                   # two float64 columns
+    curve = DISTINCT_09_3 * CURVE_BYTES_PER_SCORE              # one point per distinct score
+    rows = [(i / (DISTINCT_09_3 - 1), i % 2) for i in range(DISTINCT_09_3)]
+    binned = len(ek.spark_steps(rows, num_partitions=1, num_bins=BINS_09_3).cumulative_counts)
+    exact = len(ek.BinaryClassificationMetrics(rows).thresholds())
+    if columns > driver and curve < driver and binned < exact:
+        return "b"
+    raise RuntimeError("09.3's numbers no longer separate the options")
+
+
+EX_09_3 = register(Exercise(
+    id="09.3",
+    prompt="5·10^8 scored rows, scores rounded to 4 decimals, in a Spark table; a driver with "
+           "4 GB: the exact PR curve?",
+    kind="choice",
+    choices={
+        "a": "collect the two columns (score, label) with Arrow and use evalkit's numpy "
+             "BinaryClassificationMetrics",
+        "b": "m = eks.binary_metrics(df); m.pr() -- the exact curve, collected to the driver",
+        "c": "m = eks.binary_metrics(df, num_bins=1000); m.pr() -- 1000 points are plenty, "
+             "and far less to collect",
+        "d": "none of these: an exact curve has a point per row, and 5·10^8 points do not fit "
+             "in 4 GB",
+    },
+    cases=[Case("5·10^8 rows, 10,001 distinct scores, 4 GB on the driver", {}, _exact_curve_fits)],
+    solution="b",
+    kind_of_question="choose the method, new numbers",
+    data={"rows": ROWS_09_3, "distinct_scores": DISTINCT_09_3, "driver_memory_gb": DRIVER_GB_09_3},
+    feedback={
+        "a": "5·10^8 rows of two float64 columns are 8 GB, twice the driver's 4 GB: the rows do not "
+             "fit, though their curve would.",
+        "b": "a curve has one point per distinct score, not per row: 10,001 points of about 25 "
+             "bytes, some 0.25 MB on the driver, with every threshold kept.",
+        "c": "with 10,001 distinct scores numBins = 1000 puts 10 consecutive thresholds into each "
+             "point (section 5): about 1,000 of the 10,001 thresholds are left, so the best one "
+             "may be gone. Not exact, and the exact curve is small anyway.",
+        "d": "the points of a curve are its thresholds, and the thresholds are the distinct "
+             "scores: 10,001 of them, not 5·10^8.",
+    },
+    hint="Count what each way brings to the driver: collecting brings every row (two float64 "
+         "columns, 16 bytes a row); the exact curve brings one point per distinct score (about 25 "
+         "bytes each, section 7); numBins groups ⌊distinct scores / numBins⌋ consecutive "
+         "thresholds into one point when that is 2 or more (section 5).",
+))
+
+
+# --------------------------------------------------------------------------
+# 09.4  what reaches the driver
 
 def _what_fits():
     scores, driver = 10**9, 8e9
@@ -176,6 +202,6 @@ WRONG_ANSWERS = {
     "09.1": [[[4, 1], [6, 3], [7, 8]],                 # no offset before the first partition
              COLLEAGUE_09_1],                          # agg, not its running sum
     "09.2": [0.0, 1.0],
-    "09.3": ["b", "c"],
+    "09.3": ["a", "c", "d"],
     "09.4": ["a", "c"],
 }
