@@ -738,16 +738,6 @@ def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="per
                               scheme, None, dist)
 
 
-def _p_bootstrap(diffs, estimate):
-    """Two-sided bootstrap p-value of "no difference": the shifted distribution's tail.
-
-    ``p = (1 + #{|d*_b - d̂| >= |d̂|}) / (B + 1)``: how often a resampled
-    difference, centred on 0, is at least as far from 0 as the observed one.
-    """
-    extreme = np.count_nonzero(np.abs(diffs - estimate) >= abs(estimate) - 1e-12 * abs(estimate))
-    return (1 + extreme) / (len(diffs) + 1)
-
-
 @validate_params(metric=_METRIC, method=Options(_METHODS), **_RESAMPLING)
 def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confidence=0.95,
                      method="percentile", stratify=True, random_state=None, **metric_kwargs):
@@ -798,8 +788,9 @@ def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confid
     (est_a, est_b), low, high, dist, n_skipped, scheme = _resample(
         metric, y, [] if y is None else [y], [a, b], metric_kwargs, n_resamples, confidence,
         method, stratify, rng)
-    estimate = est_a - est_b
-    return Comparison(estimate, low, high, _p_bootstrap(dist, estimate), confidence,
+    estimate = est_a - est_b  # p: how often a difference centred on 0 is as far from 0 as d̂
+    extreme = np.count_nonzero(np.abs(dist - estimate) >= abs(estimate) - 1e-12 * abs(estimate))
+    return Comparison(estimate, low, high, (1 + extreme) / (len(dist) + 1), confidence,
                       f"paired bootstrap ({method})", est_a, est_b, n_resamples, n_skipped, scheme,
                       None, dist)
 
@@ -894,10 +885,10 @@ def _auc_input(y_true, y_score, name="y_score"):
     check_same_length(**{"y_true": y, name: scores})
     lo, hi = (y.min(), y.max()) if y.dtype.kind in "biuf" else np.unique(y)[[0, -1]]  # no sort
     positive = y == hi
-    fewest = min(np.count_nonzero(positive), len(y) - np.count_nonzero(positive))
-    n_classes = 1 if lo == hi else 2 + (np.count_nonzero(positive | (y == lo)) < len(y))
-    if n_classes != 2 or fewest < 2:
-        what = {1: "one class", 2: f"{fewest} sample of one class"}.get(n_classes, "more than 2 classes")
+    n_hi, n_lo = np.count_nonzero(positive), np.count_nonzero(y == lo) * (lo != hi)
+    if min(n_hi, n_lo) < 2 or n_hi + n_lo < len(y):
+        what = ("more than 2 classes" if n_hi + n_lo < len(y) else "one class" if not n_lo
+                else f"{min(n_hi, n_lo)} sample of one class")
         raise ValueError(f"y_true has {what}: the AUC's interval needs binary y_true with at "
                          "least 2 samples of each class (the larger label is positive)")
     return positive, scores
@@ -1051,17 +1042,10 @@ def delong_test(y_true, score_a, score_b, *, confidence=0.95):
     check_same_length(y_true=positive, score_b=sb)
     aucs, cov = _delong(positive, sa, sb)
     auc_a, auc_b = float(aucs[0]), float(aucs[1])
-    var = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
-    diff = auc_a - auc_b
-    if var <= 1e-300:
-        z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
-        p = 1.0 if diff == 0 else 0.0
-        se = 0.0
-    else:
-        se = math.sqrt(var)
-        z = diff / se
-        p = 2 * (1 - _NORMAL.cdf(abs(z)))
-    q = -_NORMAL.inv_cdf((1 - confidence) / 2)
+    var, diff = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), auc_a - auc_b
+    se = math.sqrt(var) if var > 1e-300 else 0.0  # equal components: z = 0 (p = 1) or infinite
+    z = diff / se if se else (0.0 if diff == 0 else math.copysign(math.inf, diff))
+    p, q = math.erfc(abs(z) / math.sqrt(2)), -_NORMAL.inv_cdf((1 - confidence) / 2)
     return Comparison(diff, max(-1.0, diff - q * se), min(1.0, diff + q * se), float(p),
                       confidence, "delong", auc_a, auc_b, statistic=float(z),
                       scheme="DeLong et al. 1988 paired components")
