@@ -904,6 +904,10 @@ _GROUPS = {"number": "numbers", "string": "strings", "bytes": "bytes", "object":
 
 
 def _id_group(t):
+    if t.__hash__ is None or issubclass(t, np.ndarray):
+        return "unhashable"
+    if issubclass(t, (complex, np.complexfloating)):
+        return "complex"
     if issubclass(t, (bool, np.bool_, numbers.Real)):
         return "number"
     return "string" if issubclass(t, str) else "bytes" if issubclass(t, bytes) else "object"
@@ -911,107 +915,93 @@ def _id_group(t):
 
 def check_item_ids(flat, name):
     """Item ids (a list or 1-D array): hashable, one kind (numbers, strings...), no NaN."""
-    arr = None
-    if isinstance(flat, np.ndarray) and flat.dtype.kind in "biufUS":
-        arr = flat
-    elif isinstance(flat, list) and flat:
+    arr = flat if isinstance(flat, np.ndarray) and flat.dtype.kind in "biufUS" else None
+    if arr is None and isinstance(flat, list) and flat:
         try:  # Python ints: one strict C loop (floats, strings, None... raise)
             arr = np.frombuffer(array.array("q", flat), dtype=np.int64)
         except (TypeError, OverflowError):
             try:  # other numbers: one C loop; anything else is looked at type by type below
                 arr = np.asarray(flat)
             except (ValueError, TypeError, OverflowError):
-                arr = None
-            if arr is not None and (arr.ndim != 1 or arr.dtype.kind not in "biuf"):
-                arr = None
+                pass
+            arr = arr if arr is not None and arr.ndim == 1 and arr.dtype.kind in "biuf" else None
     if arr is None:
-        kinds = set(map(type, flat))
-        for t in kinds:
-            if t.__hash__ is None or issubclass(t, np.ndarray):
-                bad = next(v for v in flat if type(v) is t)
-                raise TypeError(f"{name} holds unhashable item ids such as {bad!r} ({t.__name__}): "
-                                "ids must be numbers, strings or other hashable values")
-        if any(issubclass(t, (complex, np.complexfloating)) for t in kinds):
-            raise TypeError(f"{name} holds complex numbers as item ids")
-        groups = {_id_group(t) for t in kinds}
-        if len(groups) > 1:
-            raise TypeError(f"{name} mixes {' and '.join(sorted(_GROUPS[g] for g in groups))} as "
-                            "item ids; use one kind of id (e.g. all strings)")
-        if groups == {"object"}:
+        groups = {t: _id_group(t) for t in set(map(type, flat))}
+        bad = next((t for t, g in groups.items() if g == "unhashable"), None)
+        if bad is not None:
+            raise TypeError(f"{name} holds unhashable item ids such as "
+                            f"{next(v for v in flat if type(v) is bad)!r} ({bad.__name__}): "
+                            "ids must be numbers, strings or other hashable values")
+        if "complex" in groups.values() or len(set(groups.values())) > 1:
+            raise TypeError(f"{name} holds complex numbers as item ids" if "complex" in groups.values()
+                            else f"{name} mixes {' and '.join(sorted(_GROUPS[g] for g in set(groups.values())))}"
+                            " as item ids; use one kind of id (e.g. all strings)")
+        if "object" in groups.values():
             arr = np.empty(len(flat), dtype=object)
             arr[:] = list(flat)
             return arr
         arr = np.asarray(flat) if len(flat) else np.zeros(0, dtype=np.int64)
-        if groups == {"number"} and arr.dtype.kind not in "biuf":
-            arr = arr.astype(np.float64)
-    if arr.dtype.kind == "b":
-        arr = arr.astype(np.int64)
+        arr = arr.astype(np.float64) if "number" in groups.values() and arr.dtype.kind not in "biuf" else arr
     if arr.dtype.kind == "f" and arr.size and not np.isfinite(arr).all():
         raise ValueError(f"{name} holds {'NaN' if np.isnan(arr).any() else 'infinite values'} "
                          "as item ids")
-    return arr
+    return arr.astype(np.int64) if arr.dtype.kind == "b" else arr
 
 
 def _array_row(t):
     """True for array-likes other than numpy arrays (pandas Series, Index, ...)."""
-    return (hasattr(t, "__array__") and not issubclass(t, (np.ndarray, str, bytes))
-            and not issubclass(t, np.generic))
+    return hasattr(t, "__array__") and not issubclass(t, (np.ndarray, str, bytes, np.generic))
 
 
-def _rows(value, name, what):
+def _rows(value, name, what, n_users=None):
     """A top-level sequence of per-user rows (refusing None, scalars, sets, dicts, empty)."""
     _array_like(value, name, what, ordered=True)
-    if isinstance(value, np.ndarray) and value.dtype != object:
-        rows = value
-    else:
-        rows = list(value.values) if hasattr(value, "values") and not isinstance(value, np.ndarray) \
-            else list(value)
+    rows = value if isinstance(value, np.ndarray) and value.dtype != object else \
+        list(value.values if hasattr(value, "values") else value)
     if len(rows) == 0:
         raise ValueError(f"{name} is empty: at least one user is needed")
+    if n_users is not None and len(rows) != n_users:
+        raise ValueError(f"ranked and {name} have different numbers of users ({n_users} and {len(rows)})")
+    if isinstance(rows, np.ndarray) and rows.ndim not in ((2,) if n_users is None else (1, 2)):
+        raise ValueError(f"{name} must be 2-D (users x items) or a list of lists, "
+                         f"got an array of shape {rows.shape}")
     return rows
 
 
-def _flat(rows, n, m, name):
-    """Flat ids and offsets of a 2-D array of n users x m items."""
-    offsets = np.arange(0, n * m + 1, m) if m else np.zeros(n + 1, dtype=np.int64)
-    return check_item_ids(rows.reshape(-1), name), offsets
-
-
-def _flatten(rows, name, row_types):
-    """Flat ids and offsets of a list of per-user rows (each must be one of ``row_types``)."""
+def _flatten(rows, name, dicts=False):
+    """Flat ids and offsets of per-user rows: a 2-D array, or a list of lists, tuples, 1-D arrays
+    (and with ``dicts`` sets, dicts -- their keys)."""
+    if isinstance(rows, np.ndarray):
+        rows = rows[:, None] if rows.ndim == 1 else rows
+        return check_item_ids(rows.reshape(-1), name), np.arange(len(rows) + 1) * rows.shape[1]
     kinds = set(map(type, rows))
-    arrays = {t for t in kinds if _array_row(t)}
-    if arrays:  # pandas Series, Index, ...: as numpy arrays
-        rows = [np.asarray(r) if type(r) in arrays else r for r in rows]
-        kinds = (kinds - arrays) | {np.ndarray}
-    for t in kinds:
-        if not issubclass(t, row_types):
-            i, bad = next((i, r) for i, r in enumerate(rows) if type(r) is t)
-            if issubclass(t, (set, frozenset, dict)):
-                raise TypeError(f"{name}[{i}] is a {t.__name__}: a ranked list must be ordered "
-                                "(a list, tuple or array, best item first)")
-            if np.isscalar(bad) or isinstance(bad, (str, bytes)) or bad is None:
-                raise TypeError(f"{name}[{i}] is the single value {bad!r}, not a list: give one "
-                                "list of item ids per user")
-            raise TypeError(f"{name}[{i}] is a {t.__name__}, not a list of item ids")
-    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    if any(map(_array_row, kinds)):  # pandas Series, Index, ...: as numpy arrays
+        rows = [np.asarray(r) if _array_row(type(r)) else r for r in rows]
+        kinds = set(map(type, rows))
+    ok = (list, tuple, np.ndarray, set, frozenset, dict) if dicts else (list, tuple, np.ndarray)
+    bad = next((t for t in kinds if not issubclass(t, ok)), None)
+    if bad is not None:
+        i, r = next((i, r) for i, r in enumerate(rows) if type(r) is bad)
+        raise TypeError(f"{name}[{i}] is " + (
+            f"a {bad.__name__}: a ranked list must be ordered (a list, tuple or array, best item "
+            "first)" if issubclass(bad, (set, frozenset, dict)) else f"the single value {r!r}, not "
+            "a list: give one list of item ids per user" if np.isscalar(r) or r is None
+            else f"a {bad.__name__}, not a list of item ids"))
     offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    if kinds <= {np.ndarray} and set(map(operator.attrgetter("ndim"), rows)) == {1} and all(
-            d.kind in "biufUS" for d in set(map(operator.attrgetter("dtype"), rows))):
-        flat = np.concatenate(rows) if offsets[-1] else np.zeros(0, dtype=np.int64)
-    else:
-        bad = next((i for i, r in enumerate(rows) if isinstance(r, np.ndarray) and r.ndim != 1), None)
-        if bad is not None:
-            raise ValueError(f"{name}[{bad}] must be 1-D, got an array of shape {rows[bad].shape}")
-        flat = list(itertools.chain.from_iterable(rows))
-    return check_item_ids(flat, name), offsets
+    np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)), out=offsets[1:])
+    if kinds == {np.ndarray} and set(map(operator.attrgetter("ndim"), rows)) == {1}:
+        return check_item_ids(np.concatenate(rows) if offsets[-1] else np.zeros(0, np.int64), name), offsets
+    bad = next((i for i, r in enumerate(rows) if isinstance(r, np.ndarray) and r.ndim != 1), None)
+    if bad is not None:
+        raise ValueError(f"{name}[{bad}] must be 1-D, got an array of shape {rows[bad].shape}")
+    return check_item_ids(list(itertools.chain.from_iterable(rows)), name), offsets
 
 
-def check_ranked(ranked, name="ranked"):
+def check_ranked(ranked, name="ranked", *, needed=""):
     """Ranked lists, one per user, best first: a 2-D array (users x positions) or a list of
     lists, tuples or 1-D arrays (ragged, possibly empty). Returns ``(items, offsets)``: user i's
-    list is ``items[offsets[i]:offsets[i+1]]``.
+    list is ``items[offsets[i]:offsets[i+1]]``. ``needed``: refuse lists that are all empty,
+    naming what needs an item.
 
     >>> items, offsets = check_ranked([[3, 1], [2], []])
     >>> items.tolist(), offsets.tolist()
@@ -1021,13 +1011,11 @@ def check_ranked(ranked, name="ranked"):
     ...
     TypeError: ranked[0] is a set: a ranked list must be ordered (a list, tuple or array, best item first)
     """
-    rows = _rows(ranked, name, "one ranked list of item ids per user (a list of lists or a 2-D array)")
-    if isinstance(rows, np.ndarray):
-        if rows.ndim != 2:
-            raise ValueError(f"{name} must be 2-D (users x ranked items) or a list of lists, "
-                             f"got an array of shape {rows.shape}")
-        return _flat(rows, *rows.shape, name)
-    return _flatten(rows, name, (list, tuple, np.ndarray))
+    items, offsets = _flatten(_rows(ranked, name, "one ranked list of item ids per user (a list "
+                                    "of lists or a 2-D array)"), name)
+    if needed and not len(items):
+        raise ValueError(f"{name} recommends no item: {needed} is undefined")
+    return items, offsets
 
 
 def check_grades(grades, name="relevant"):
@@ -1037,11 +1025,10 @@ def check_grades(grades, name="relevant"):
     except (TypeError, ValueError):
         raise TypeError(f"{name} has relevance grades that are not numbers "
                         f"(dtype {np.asarray(grades).dtype})") from None
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} has NaN or infinite relevance grades")
-    if (arr < 0).any():
-        raise ValueError(f"{name} has negative relevance grades such as "
-                         f"{arr[np.argmax(arr < 0)].item()!r}: grades must be >= 0 (0 means not relevant)")
+    if not np.isfinite(arr).all() or (arr < 0).any():
+        raise ValueError(f"{name} has NaN or infinite relevance grades" if not np.isfinite(arr).all()
+                         else f"{name} has negative relevance grades such as {arr[np.argmax(arr < 0)].item()!r}:"
+                         " grades must be >= 0 (0 means not relevant)")
     return arr
 
 
@@ -1063,32 +1050,77 @@ def check_relevant(relevant, n_users, name="relevant", of="ranked"):
         raise TypeError(f"{name} must be a list with one entry per user (in the order of {of}), "
                         f"got a {type(relevant).__name__}")
     rows = _rows(relevant, name, "the relevant items of each user (a list of sets, lists or "
-                 "dicts item -> grade)")
-    n = len(rows)
-    if n != n_users:
-        raise ValueError(f"{of} and {name} have different numbers of users ({n_users} and {n})")
-    if isinstance(rows, np.ndarray):
-        if rows.ndim not in (1, 2):
-            raise ValueError(f"{name} must be a list of per-user items or a 2-D array, "
-                             f"got an array of shape {rows.shape}")
-        return (*_flat(rows, n, 1 if rows.ndim == 1 else rows.shape[1], name), None)
-    containers = (list, tuple, np.ndarray, set, frozenset, dict)
-    if any(_array_row(type(r)) for r in rows):  # pandas Series, ...: as numpy arrays
-        rows = [np.asarray(r) if _array_row(type(r)) else r for r in rows]
-    kinds = set(map(type, rows))
-    if not any(issubclass(t, containers) for t in kinds):  # one id per user
-        return check_item_ids(rows, name), np.arange(n + 1), None
+                 "dicts item -> grade)", n_users)
+    kinds = set(map(type, rows)) if isinstance(rows, list) else set()
+    if kinds and not any(issubclass(t, (list, tuple, np.ndarray, set, frozenset, dict))
+                         or _array_row(t) for t in kinds):  # one id per user
+        return check_item_ids(rows, name), np.arange(n_users + 1), None
+    items, offsets = _flatten(rows, name, dicts=True)
     if not any(issubclass(t, dict) for t in kinds):
-        return (*_flatten(rows, name, containers[:-1]), None)
-    keys, values = [], []
-    for i, r in enumerate(rows):
-        if not isinstance(r, containers):
-            raise TypeError(f"{name}[{i}] is the single value {r!r}: give a set, list or dict "
-                            "per user")
-        keys.append(list(r))
-        values.append(list(r.values()) if isinstance(r, dict) else [1.0] * len(keys[-1]))
-    items, offsets = _flatten(keys, name, (list,))
-    return items, offsets, check_grades(list(itertools.chain.from_iterable(values)), name)
+        return items, offsets, None
+    grades = itertools.chain.from_iterable(r.values() if isinstance(r, dict) else [1.0] * len(r)
+                                           for r in rows)
+    return items, offsets, check_grades(list(grades), name)
+
+
+def check_lists(ranked, relevant):
+    """:func:`check_ranked` and :func:`check_relevant` of the same users, ids of one kind:
+    ``(ranked items, offsets, relevant items, offsets, grades)``."""
+    r_items, r_off = check_ranked(ranked)
+    t_items, t_off, grades = check_relevant(relevant, len(r_off) - 1)
+    kinds = {"strings" if a.dtype.kind in "US" else "numbers" if a.dtype.kind in "biuf" else "other"
+             for a in (r_items, t_items) if len(a)}
+    if len(kinds) > 1:
+        raise TypeError(f"ranked and relevant hold different kinds of item ids ({' and '.join(kinds)}"
+                        "): no item could ever be a hit; use the same kind in both")
+    return r_items, r_off, t_items, t_off, grades
+
+
+def check_catalog(catalog, items, name="catalog"):
+    """A catalogue holding the recommended ``items``: an int N (at least their distinct ids) or
+    the ids themselves. Returns its size."""
+    distinct = len(set(items.tolist())) if items.dtype == object else len(np.unique(items))
+    if isinstance(catalog, numbers.Integral):
+        if distinct > catalog:
+            raise ValueError(f"{name}={catalog} is smaller than the {distinct} distinct items recommended")
+        return int(catalog)
+    cat = check_item_ids(catalog if isinstance(catalog, np.ndarray) else list(catalog), name)
+    known = set(cat.tolist())
+    missing = [v for v in items.tolist() if v not in known]
+    if not len(cat) or len(missing):
+        raise ValueError(f"{name} is empty: at least one item is needed" if not len(cat) else
+                         f"ranked recommends items that are not in {name}, such as {missing[0]!r}")
+    return len(known)
+
+
+def check_columns(frame, what, **columns):
+    """The named columns of a table (a DataFrame or a mapping of arrays), as arrays of one length
+    (a column named None is None)."""
+    out = {}
+    for arg, col in columns.items():
+        if col is not None and frame is None:
+            raise ValueError(f"{arg} names a column of {what}, but {what} is None")
+        try:
+            values = None if col is None else frame[col]
+        except (KeyError, IndexError, TypeError, ValueError):
+            raise ValueError(f"{what} has no column {col!r}") from None
+        out[f"{what}[{col!r}]"] = None if col is None else as_array(values, f"{what}[{col!r}]")
+    check_same_length(**out)
+    return list(out.values())
+
+
+def check_relevance_scores(y_true, y_score, sample_weight, metric="DCG"):
+    """scikit-learn's ``dcg_score``/``ndcg_score`` input: relevance and scores of one shape
+    (queries x >= 2 documents; for NDCG relevance >= 0), and the queries' weights."""
+    yt, ys = check_score_matrix(y_true, "y_true"), check_score_matrix(y_score, "y_score")
+    if yt.shape != ys.shape or yt.shape[1] < 2 or (metric == "NDCG" and (yt < 0).any()):
+        raise ValueError(
+            f"y_true and y_score have different shapes ({yt.shape} and {ys.shape}): one row per "
+            "query, one column per document" if yt.shape != ys.shape else
+            f"{metric} is only meaningful when there is more than 1 document per row; y_true has "
+            f"{yt.shape[1]} column" if yt.shape[1] < 2 else f"y_true has negative values such as "
+            f"{yt[yt < 0][0].item()!r}: ndcg_score should not be used on negative y_true values")
+    return yt.astype(np.float64, copy=False), ys, check_sample_weight(sample_weight, yt.shape[0])
 
 
 # -- regression targets: real-valued y_true / y_pred, 1 or several outputs ------------------

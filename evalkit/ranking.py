@@ -95,16 +95,15 @@ import abc
 import hashlib
 import inspect
 import math
-import numbers
 
 import numpy as np
 
 from ._hits import RankingHits, encode_items
 from ._hits import ranking_hits as _count_hits
-from ._validation import (Bool, InstanceOf, Integer, Options, Real, as_array, check_exactly_one,
-                          check_grades, check_item_ids, check_ranked, check_real_values,
-                          check_relevant, check_same_length, check_sample_weight,
-                          check_score_matrix, validate_params)
+from ._validation import (Bool, InstanceOf, Integer, Options, Real, Satisfies, check_catalog,
+                          check_columns, check_exactly_one, check_grades, check_item_ids,
+                          check_lists, check_ranked, check_real_values, check_relevance_scores,
+                          validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = [
@@ -179,8 +178,6 @@ _SPECS.update(
 )
 
 
-
-
 def _declared(**override):
     """validate_params with the module's specs for every parameter the function has."""
     def decorate(func):
@@ -201,6 +198,11 @@ def _options(convention, **given):
         out["warn"] = out["zero_division"] == "warn"
         out["zero_division"] = preset["zero_division"] if out["warn"] else out["zero_division"]
     return out
+
+
+def _setup(ranked, relevant, convention, **given):
+    """The hits (found or reused) and the resolved options of one metric call."""
+    return _hits(ranked, relevant), _options(convention, **given)
 
 
 # -- input -> hits ---------------------------------------------------------------------
@@ -238,18 +240,7 @@ def ranking_hits(ranked, relevant):
     >>> h.matrix(3).astype(int).tolist(), h.n_relevant.tolist()
     ([[1, 0, 1], [0, 1, 0]], [2, 3])
     """
-    return _count_hits(*_validated(ranked, relevant))
-
-
-def _validated(ranked, relevant):
-    r_items, r_off = check_ranked(ranked, "ranked")
-    t_items, t_off, grades = check_relevant(relevant, len(r_off) - 1, "relevant")
-    kinds = {"strings" if a.dtype.kind in "US" else "numbers" if a.dtype.kind in "biuf" else "other"
-             for a in (r_items, t_items) if len(a)}
-    if len(kinds) > 1:
-        raise TypeError(f"ranked and relevant hold different kinds of item ids ({' and '.join(kinds)}"
-                        "): no item could ever be a hit; use the same kind in both")
-    return r_items, r_off, t_items, t_off, grades
+    return _count_hits(*check_lists(ranked, relevant))
 
 
 _LAST = [(None, None)]   # a digest of the last validated lists, and their hits
@@ -263,24 +254,20 @@ def _hits(ranked, relevant):
     Python objects are never reused), so mutating the inputs in between is
     seen; validating and hashing cost far less than finding.
     """
-    if isinstance(ranked, RankingHits) != (relevant is None):
-        raise TypeError("relevant is required, got None" if relevant is None else "relevant must be "
-                        "None when ranked is a RankingHits (the hits hold the relevant items)")
-    if relevant is None:
+    if isinstance(ranked, RankingHits):
+        if relevant is not None:
+            raise TypeError("relevant must be None when ranked is a RankingHits (the hits hold the "
+                            "relevant items)")
         return ranked
-    key = _validated(ranked, relevant)
-    digest = None
-    if all(a is None or a.dtype != object for a in key):
-        h = hashlib.sha1(usedforsecurity=False)
-        for a in key:
-            h.update(b"-" if a is None else f"{a.dtype.str}{a.shape}".encode())
-            h.update(b"" if a is None else np.ascontiguousarray(a).view(np.uint8).reshape(-1))
-        digest = h.digest()
-    last, hits = _LAST[0]
-    if digest is None or digest != last:
-        hits = _count_hits(*key)
-        _LAST[0] = (digest, hits)
-    return hits
+    key = check_lists(ranked, relevant)
+    digest = hashlib.sha1(usedforsecurity=False)
+    for a in key:
+        digest.update(b"-" if a is None else f"{a.dtype.str}{a.shape}".encode())
+        digest.update(b"" if a is None or a.dtype == object else np.ascontiguousarray(a).view(np.uint8))
+    digest = None if any(a is not None and a.dtype == object for a in key) else digest.digest()
+    if digest is None or digest != _LAST[0][0]:
+        _LAST[0] = (digest, _count_hits(*key))
+    return _LAST[0][1]
 
 
 # -- users: R, the undefined ones, and the mean -----------------------------------------
@@ -375,8 +362,7 @@ def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, rel
     >>> precision_at_k([[1, 2]], [{1: 0, 2: 1}], 2, convention="spark")   # every label counts
     1.0
     """
-    h = _hits(ranked, relevant)
-    opt = _options(convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
+    h, opt = _setup(ranked, relevant, convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
                    zero_division=zero_division)
     den = np.minimum(k, h.n_ranked) if adaptive_k else k
     return _finish(_safe_div(h.hits_at(k, opt["relevance"] == "any"), den), h, opt, "Precision@k",
@@ -400,8 +386,7 @@ def recall_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefi
     >>> recall_at_k([[1, 2, 3], [4, 5, 6]], [{1, 3}, {5, 7, 8}], 3, convention="torchmetrics")
     1.0
     """
-    h = _hits(ranked, relevant)
-    opt = _options(convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
+    h, opt = _setup(ranked, relevant, convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
                    zero_division=zero_division)
     R = _n_relevant(h, opt)
     return _finish(_safe_div(h.hits_at(k, opt["relevance"] == "any"), R), h, opt, "Recall@k",
@@ -461,13 +446,20 @@ def mean_average_precision(ranked, relevant, k=None, *, denominator=None, releva
     >>> mean_average_precision([[1, 2], [3, 4]], [{1: 1}, {3: 0}], convention="trec")
     0.5
     """
-    h = _hits(ranked, relevant)
-    opt = _options(convention, denominator=denominator, relevance=relevance, relevant_in=relevant_in,
+    h, opt = _setup(ranked, relevant, convention, denominator=denominator, relevance=relevance, relevant_in=relevant_in,
                    undefined=undefined, zero_division=zero_division)
     return _finish(*_ap(h, k, opt)[:1], h, opt, "Average precision", per_user)
 
 
-@_declared(k=_K_OR_NONE)
+def _one_list(ranked):
+    one = np.asarray(ranked, dtype=object) if isinstance(ranked, (list, tuple)) else ranked
+    return not (isinstance(ranked, (RankingHits, set, frozenset, dict)) or np.isscalar(ranked)
+                or ranked is None or getattr(one, "ndim", 1) != 1
+                or any(isinstance(v, (list, tuple, np.ndarray, set)) for v in np.ravel(one)))
+
+
+@_declared(k=_K_OR_NONE, ranked=Satisfies(_one_list, "one ranked list of item ids (ordered, 1-D); "
+                                          "for many users use mean_average_precision(..., per_user=True)"))
 def average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None, relevant_in=None,
                       undefined=None, zero_division="warn", convention="evalkit"):
     """Average precision (AP, 平均精度) of one ranked list: "order-sensitive recall".
@@ -495,12 +487,6 @@ def average_precision(ranked, relevant, k=None, *, denominator=None, relevance=N
     >>> round(average_precision(list("abcdef"), {"a", "c", "f"}), 6)
     0.722222
     """
-    one = np.asarray(ranked, dtype=object) if isinstance(ranked, (list, tuple)) else ranked
-    if (isinstance(ranked, (RankingHits, set, frozenset, dict)) or np.isscalar(ranked)
-            or ranked is None or getattr(one, "ndim", 1) != 1
-            or any(isinstance(v, (list, tuple, np.ndarray, set)) for v in np.ravel(one))):
-        raise TypeError("ranked must be one ranked list of item ids (ordered, 1-D); for many "
-                        "users use mean_average_precision(..., per_user=True)")
     if np.isscalar(relevant):
         relevant = [relevant]
     elif hasattr(relevant, "__array__") and not isinstance(relevant, np.ndarray):
@@ -623,8 +609,7 @@ def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, relevance=None, rel
     >>> round(ndcg_at_k([[3, 1]], [{1, 2}], 2, ideal="candidates"), 4)   # 2 is not a candidate
     0.6309
     """
-    h = _hits(ranked, relevant)
-    opt = _options(convention, gain=gain, ideal=ideal, relevance=relevance, relevant_in=relevant_in,
+    h, opt = _setup(ranked, relevant, convention, gain=gain, ideal=ideal, relevance=relevance, relevant_in=relevant_in,
                    undefined=undefined, zero_division=zero_division)
     values = _safe_div(_dcg(h, k, opt["gain"]), _idcg(h, k, opt["gain"], opt["ideal"]))
     return _finish(values, h, opt, "NDCG", per_user)
@@ -652,8 +637,7 @@ def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_i
     >>> round(mean_reciprocal_rank([[5, 6, 1], [6, 2, 7], [3, 8, 9]], [{1}, {2}, {3}]), 2)
     0.61
     """
-    h = _hits(ranked, relevant)
-    opt = _options(convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
+    h, opt = _setup(ranked, relevant, convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
                    zero_division=zero_division)
     user, position, _ = h.within(k, opt["relevance"] == "any")
     first = np.ones(len(user), dtype=bool)
@@ -697,8 +681,7 @@ def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, relevance=None, relevan
     >>> hit_rate_at_k(ranked, relevant, 1, hit_rate="any_hit")
     0.5
     """
-    h = _hits(ranked, relevant)
-    opt = _options(convention, hit_rate=hit_rate, relevance=relevance, relevant_in=relevant_in,
+    h, opt = _setup(ranked, relevant, convention, hit_rate=hit_rate, relevance=relevance, relevant_in=relevant_in,
                    undefined=undefined, zero_division=zero_division)
     hits = h.hits_at(k, opt["relevance"] == "any")
     if opt["hit_rate"] == "any_hit":
@@ -732,8 +715,7 @@ def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefine
     >>> arhr_at_k([[1, 2, 3], [4, 5, 6]], [{2}, {9}], 3)   # (1/2 + 0) / 2
     0.25
     """
-    h = _hits(ranked, relevant)
-    opt = _options(convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
+    h, opt = _setup(ranked, relevant, convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
                    zero_division=zero_division)
     user, position, _ = h.within(k, opt["relevance"] == "any")
     values = np.bincount(user, 1.0 / (position + 1.0), minlength=h.n_users)
@@ -743,38 +725,16 @@ def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefine
 # -- beyond accuracy: what is recommended ---------------------------------------------------
 
 
-def _recommended(ranked, k, needed=None):
+def _recommended(ranked, k, needed=""):
     """Validated top-k item ids of every list (flat); ``needed``: refuse none, naming the metric."""
-    items, offsets = check_ranked(ranked, "ranked")
-    if k is not None:
-        lengths = np.diff(offsets)
-        items = items[np.arange(len(items)) - np.repeat(offsets[:-1], lengths) < k]
-    if needed and not len(items):
-        raise ValueError(f"ranked recommends no item: {needed} is undefined")
-    return items
+    items, offsets = check_ranked(ranked, needed=needed)
+    return items if k is None else items[np.arange(len(items)) - np.repeat(offsets[:-1], np.diff(offsets)) < k]
 
 
-def _catalog_codes(items, catalog):
-    """Codes of recommended items in 0..N-1 for a catalogue (an int N or a collection of ids)."""
-    if isinstance(catalog, numbers.Integral):
-        _, codes, n = encode_items(items[:0], items)
-        n_distinct = len(np.unique(codes)) if len(codes) else 0
-        if n_distinct > catalog:
-            raise ValueError(f"catalog={catalog} is smaller than the {n_distinct} distinct items "
-                             "recommended")
-        return codes, int(catalog)
-    cat = check_item_ids(list(catalog) if not isinstance(catalog, np.ndarray) else catalog, "catalog")
-    if not len(cat):
-        raise ValueError("catalog is empty: at least one item is needed")
-    cat = np.unique(cat) if cat.dtype != object else np.array(list(dict.fromkeys(cat)), dtype=object)
-    cc, ic, _ = encode_items(cat, items)
-    lut = np.full(max(int(cc.max(initial=0)), int(ic.max(initial=0))) + 1, -1)
-    lut[cc] = np.arange(len(cc))
-    codes = lut[ic]
-    if (codes < 0).any():
-        bad = items[np.argmax(codes < 0)]
-        raise ValueError(f"ranked recommends items that are not in catalog, such as {bad!r}")
-    return codes, len(cat)
+def _item_counts(items):
+    """How often each distinct item is recommended."""
+    counts = np.bincount(encode_items(items[:0], items)[1])
+    return counts[counts > 0]
 
 
 class _Ids(abc.ABC):
@@ -815,8 +775,7 @@ def catalog_coverage(ranked, catalog, *, k=None):
     0.5
     """
     items = _recommended(ranked, k)
-    codes, n = _catalog_codes(items, catalog)
-    return len(np.unique(codes)) / n
+    return len(_item_counts(items)) / check_catalog(catalog, items)
 
 
 @_declared(k=_K_OR_NONE)
@@ -845,9 +804,7 @@ def distributional_coverage(ranked, *, k=None, log_base=2):
     1.0
     """
     items = _recommended(ranked, k, "the distribution")
-    _, codes, _ = encode_items(items[:0], items)
-    counts = np.bincount(codes)
-    p = counts[counts > 0] / len(items)
+    p = _item_counts(items) / len(items)
     return float(-(p * np.log(p)).sum() / math.log(log_base)) + 0.0
 
 
@@ -875,28 +832,14 @@ def gini_index(ranked, catalog=None, *, k=None):
     0.75
     """
     items = _recommended(ranked, k, "the Gini index")
-    if catalog is None:
-        _, codes, _ = encode_items(items[:0], items)
-        counts = np.bincount(codes)
-        counts = counts[counts > 0]
-    else:
-        codes, n = _catalog_codes(items, catalog)
-        counts = np.bincount(codes, minlength=n)
-    c = np.sort(counts).astype(np.float64)
-    n = len(c)
+    counts = _item_counts(items)
+    n = len(counts) if catalog is None else check_catalog(catalog, items)
+    c = np.sort(np.concatenate([counts, np.zeros(n - len(counts))]))
     i = np.arange(1, n + 1)
     return float(((2 * i - n - 1) * c).sum() / (n * c.sum())) + 0.0
 
 
 # -- the long table converter -------------------------------------------------------------
-
-
-def _column(frame, name, what):
-    try:
-        col = frame[name]
-    except (KeyError, IndexError, TypeError, ValueError):
-        raise ValueError(f"{what} has no column {name!r}") from None
-    return as_array(col, f"{what}[{name!r}]")
 
 
 @_declared()
@@ -954,27 +897,16 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
     [['b', 'c', 'a'], ['d', 'a']]
     """
     opt = _options(convention, ties=ties, users=users)
-    check_exactly_one(score=score, rank=rank)
-    pu = _column(predictions, user, "predictions")
-    pi = check_item_ids(_column(predictions, item, "predictions"), f"predictions[{item!r}]")
-    order_col = score if score is not None else rank
-    key = check_real_values(_column(predictions, order_col, "predictions"),
-                            f"predictions[{order_col!r}]").astype(np.float64)
-    check_same_length(**{f"predictions[{user!r}]": pu, f"predictions[{item!r}]": pi,
-                         f"predictions[{order_col!r}]": key})
-    if score is not None:
-        key = -key
+    order_col = score if check_exactly_one(score=score, rank=rank) == "score" else rank
+    pu, pi, key = check_columns(predictions, "predictions", user=user, item=item, score=order_col)
+    pi = check_item_ids(pi, f"predictions[{item!r}]")
+    key = check_real_values(key, f"predictions[{order_col!r}]").astype(np.float64)
+    key = -key if score is not None else key
     tu = ti = tg = None
-    if truth is not None:
-        tu = _column(truth, user, "truth")
-        ti = check_item_ids(_column(truth, item, "truth"), f"truth[{item!r}]")
-        tg = None if grade is None else _column(truth, grade, "truth")
-        check_same_length(**{f"truth[{user!r}]": tu, f"truth[{item!r}]": ti})
-        if tg is not None:
-            check_same_length(**{f"truth[{user!r}]": tu, f"truth[{grade!r}]": tg})
-            tg = check_grades(tg, f"truth[{grade!r}]")
-    elif grade is not None:
-        raise ValueError("grade names a column of truth, but truth is None")
+    if truth is not None or grade is not None:
+        tg, tu, ti = check_columns(truth, "truth", grade=grade, user=user, item=item)
+        ti = check_item_ids(ti, f"truth[{item!r}]")
+        tg = None if tg is None else check_grades(tg, f"truth[{grade!r}]")
     uniq, ucodes = np.unique(pu if tu is None else np.concatenate([pu, tu]), return_inverse=True)
     pcode, tcode = ucodes.reshape(-1)[:len(pu)], ucodes.reshape(-1)[len(pu):]
     in_pred, in_truth = (np.bincount(c, minlength=len(uniq)) > 0 for c in (pcode, tcode))
@@ -1055,30 +987,9 @@ def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
 
 def _ideal_dcg_rows(y_true, k, log_base):
     """Per-row DCG of the row's own gains in decreasing order, cut at k (sklearn's normaliser)."""
-    n, m = y_true.shape
-    if k is None or k >= m:
-        best = np.sort(y_true, axis=1)[:, ::-1]
-        return best @ _discount(m, log_base)
-    top = np.partition(y_true, m - k, axis=1)[:, m - k:]
-    best = np.sort(top, axis=1)[:, ::-1]
-    return best @ _discount(k, log_base)
-
-
-def _check_relevance_scores(y_true, y_score, k, sample_weight, for_ndcg):
-    yt = check_score_matrix(y_true, "y_true")
-    ys = check_score_matrix(y_score, "y_score")
-    if yt.shape != ys.shape:
-        raise ValueError(f"y_true and y_score have different shapes ({yt.shape} and {ys.shape}): "
-                         "one row per query, one column per document")
-    if yt.shape[1] < 2:
-        raise ValueError(f"{'NDCG' if for_ndcg else 'DCG'} is only meaningful when there is more than "
-                         f"1 document per row; y_true has {yt.shape[1]} column")
-    if for_ndcg and (yt < 0).any():
-        raise ValueError("y_true has negative values such as "
-                         f"{yt[np.unravel_index(np.argmax(yt < 0), yt.shape)].item()!r}: "
-                         "ndcg_score should not be used on negative y_true values")
-    w = check_sample_weight(sample_weight, yt.shape[0])
-    return yt.astype(np.float64, copy=False), ys, k, w
+    m = y_true.shape[1]
+    top = y_true if k is None or k >= m else np.partition(y_true, m - k, axis=1)[:, m - k:]
+    return np.sort(top, axis=1)[:, ::-1] @ _discount(top.shape[1], log_base)
 
 
 @_declared(k=_K_OR_NONE, ignore_ties=Bool())
@@ -1112,7 +1023,7 @@ def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore
     >>> round(dcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]]), 6)   # tied: 10, 5 -> 7.5 each; 0, 0, 1
     12.67115
     """
-    yt, ys, k, w = _check_relevance_scores(y_true, y_score, k, sample_weight, False)
+    yt, ys, w = check_relevance_scores(y_true, y_score, sample_weight)
     return float(np.average(_dcg_rows(yt, ys, k, float(log_base), ignore_ties), weights=w))
 
 
@@ -1142,7 +1053,7 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     >>> round(ndcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]], k=1), 6)   # tie: mean of 10 and 5
     0.75
     """
-    yt, ys, k, w = _check_relevance_scores(y_true, y_score, k, sample_weight, True)
+    yt, ys, w = check_relevance_scores(y_true, y_score, sample_weight, "NDCG")
     gain = _dcg_rows(yt, ys, k, 2.0, ignore_ties)
     best = _ideal_dcg_rows(yt, k, 2.0)
     out = np.divide(gain, best, out=np.zeros_like(gain), where=best != 0)
