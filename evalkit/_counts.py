@@ -19,14 +19,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (as_array, check_choice, check_integer, check_label_subset,
-                          check_labels, check_pos_label,
-                          check_probabilities, check_same_length, check_sample_weight,
-                          check_targets)
+from ._validation import (check_binary_positive, check_indicator, check_label_list, check_labels,
+                          check_pos_label, check_real, check_same_kind, check_same_length,
+                          check_sample_weight, check_targets)
 
 __all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
            "multilabel_counts", "topk_code_counts", "top_k_columns", "top_k_hits",
-           "weighted_bincount", "binary_positive", "calibration_bins", "targets"]
+           "weighted_bincount", "calibration_bins", "targets"]
 
 
 class ClassCounts(NamedTuple):
@@ -63,8 +62,8 @@ class ClassCounts(NamedTuple):
         if not isinstance(other, ClassCounts):
             return NotImplemented
         a, b = np.asarray(self.labels), np.asarray(other.labels)
-        if len(a) and len(b) and _is_str(a) != _is_str(b):
-            raise TypeError("cannot add counts of string labels to counts of numeric labels")
+        if len(a) and len(b):
+            check_same_kind(a, b, ("self", "other"))
         both = np.concatenate([a, b])
         if a.shape == b.shape and np.array_equal(a, b):
             labels = a.copy()
@@ -133,7 +132,7 @@ def encode_labels(y_true, y_pred):
 
 def _select(classes, labels, name="labels"):
     """Positions of ``labels`` in ``classes`` (-1 where a label is absent)."""
-    labels = check_label_subset(labels, classes, name)
+    labels = check_label_list(labels, name, classes=classes)
     pos = np.minimum(np.searchsorted(classes, labels), len(classes) - 1)
     return labels, np.where(classes[pos] == labels, pos, -1)
 
@@ -179,20 +178,10 @@ def targets(y_true, y_pred, sample_weight, labels=None):
     if not (_is_2d(y_true) or _is_2d(y_pred)):
         kind, yt, yp = check_targets(y_true, y_pred)
         return kind, yt, yp, check_sample_weight(sample_weight, len(yt))
-    yt, yp = (as_array(y, name, ndim=(1, 2)) for y, name in ((y_true, "y_true"), (y_pred, "y_pred")))
-    for m, name in ((yt, "y_true"), (yp, "y_pred")):
-        if (m.ndim != 2 or m.shape[1] < 2 or m.dtype.kind not in "biuf"
-                or not ((m == 0) | (m == 1)).all() or m.shape != yt.shape):
-            raise ValueError(
-                f"{name} must be a 0/1 indicator matrix of shape {yt.shape if m is yp else '(n, L)'}"
-                f" (multilabel: n samples x L >= 2 labels), as the other target is one: got "
-                f"shape {m.shape}; a mix of multilabel-indicator and multiclass targets is refused")
-    yt, yp = yt.astype(bool), yp.astype(bool)
+    yt = check_indicator(y_true, "y_true")
+    yp = check_indicator(y_pred, "y_pred", shape=yt.shape)
     if labels is not None:
-        cols = check_label_subset(labels, np.arange(yt.shape[1]))
-        if cols.dtype.kind not in "iu" or cols.min() < 0 or cols.max() >= yt.shape[1]:
-            raise ValueError(f"labels must be column indices in [0, {yt.shape[1]}) for multilabel "
-                             f"targets (All labels must be in [0, n labels)); got {cols.tolist()}")
+        cols = check_label_list(labels, classes=np.arange(yt.shape[1]), indices=yt.shape[1])
         yt, yp = yt[:, cols], yp[:, cols]
     return "multilabel", yt, yp, check_sample_weight(sample_weight, len(yt))
 
@@ -397,32 +386,6 @@ def top_k_hits(scores, t, k, ties, binary):
     return _hits(top_k_columns(scores, k, ties), t)
 
 
-def binary_positive(y, pos_label, what, larger=False):
-    """The positive mask of binary labels ``y`` (scikit-learn's pos_label rule).
-
-    ``pos_label=None`` means 1 for labels in {0, 1} or {-1, 1}; other labels
-    need ``pos_label``, except that with ``larger=True`` (the Brier score's
-    rule) numeric labels take the larger one.
-    """
-    classes = np.unique(y)
-    if len(classes) > 2:
-        raise ValueError(f"y_true has {len(classes)} classes but {what} is binary here: give a "
-                         "2-D y_proba (one column per class) or one class's labels")
-    if pos_label is None:
-        values = set(classes.tolist())
-        if classes.dtype.kind in "biuf" and (values <= {0, 1} or values <= {-1, 1}):
-            pos_label = 1
-        elif larger and classes.dtype.kind in "biuf":
-            pos_label = classes[-1].item()
-        else:
-            raise ValueError(f"y_true takes values in {classes.tolist()} and pos_label is not "
-                             "specified: either make y_true take values in {0, 1} or {-1, 1}, "
-                             "or pass pos_label (the class whose probability is given)")
-    elif len(classes) == 2:
-        check_pos_label(pos_label, classes)
-    return y == pos_label
-
-
 _STRATEGIES = {"uniform": "equal-width bins on [0, 1]",
                "quantile": "equal-mass bins at the quantiles of the probabilities"}
 
@@ -432,15 +395,12 @@ def calibration_bins(y_true, y_prob, pos_label, n_bins, strategy, name="y_prob")
 
     ``total[b]`` is the number of predictions in bin b, ``pred[b]`` their
     sum and ``true[b]`` the positives among them. Bins ``(e_b, e_{b+1}]``
-    (the first closed) at ``n_bins + 1`` edges: equal width on [0, 1]
+    (the first closed) at ``n_bins + 1`` edges (options checked by the public callers): equal width on [0, 1]
     (``"uniform"``) or the quantiles of the predictions (``"quantile"``).
     """
-    n_bins = check_integer(n_bins, "n_bins", minimum=1, meaning="the number of bins")
-    check_choice(strategy, _STRATEGIES, "strategy")
-    y = check_labels(y_true, "y_true")
-    p = check_probabilities(y_prob, name)
+    y, p = check_labels(y_true, "y_true"), check_real(y_prob, name, proba=True)
     check_same_length(**{"y_true": y, name: p})
-    positive = binary_positive(y, pos_label, "the calibration curve")
+    positive = check_binary_positive(y, pos_label, "the calibration curve")
     if strategy == "quantile":
         edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
     else:

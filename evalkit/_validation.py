@@ -7,19 +7,18 @@ allowed -- never a silent nan, a bare numpy warning or an ``IndexError`` later.
 Private code trusts what comes out and never validates again.
 
 * **Options** are declared above the function with :func:`validate_params` and
-  small specs -- :class:`Interval` (:func:`Integer`, :func:`Real`),
-  :class:`Options`, :class:`Bool`, :class:`InstanceOf`, :class:`Satisfies`,
-  :func:`HasMethods`, :class:`ArrayLike`, ``None`` -- as scikit-learn's ``validate_params`` does. The usual ones are
-  constants (:data:`AVERAGE`, :data:`BETA`, :data:`ZERO_DIVISION`, :data:`K`,
-  :data:`TIES`, ...); :func:`check` applies a spec inside a function.
-* **Arrays** go through one core -- :func:`as_array` (``None``, scalars, sets,
-  ragged lists, number of dimensions, emptiness) and :func:`check_real_values`
-  (real numbers only, finite; ``longdouble`` kept so that no two scores are
-  rounded into a false tie) -- and the readers built on it: labels
-  (:func:`check_labels`, :func:`check_targets`), scores (:func:`check_scores`),
-  score matrices (:func:`check_score_matrix`), sample weights
-  (:func:`check_sample_weight`), ranked lists (:func:`check_ranked`,
-  :func:`check_relevant`) and count matrices (:func:`check_count_matrix`).
+  small specs (:class:`Interval`, :func:`Integer`, :func:`Real`, :class:`Options`,
+  :func:`Bool`, :class:`InstanceOf`, :class:`Satisfies`, ``None``), as
+  scikit-learn's ``validate_params`` does; the usual ones are constants
+  (:data:`AVERAGE`, :data:`BETA`, :data:`ZERO_DIVISION`, :data:`K`, ...);
+  :func:`check_rules` declares cross-argument rules as data.
+* **Arrays** go through one core, :func:`as_array` (``None``, scalars, sets,
+  ragged lists, dimensions, emptiness) and :func:`check_real_values` (real
+  numbers, finite), and the readers on it: real arrays (:func:`check_real`),
+  labels (:func:`check_labels`, :func:`check_targets`, :func:`check_indicator`,
+  :func:`check_label_list`), weights (:func:`check_sample_weight`), ranked
+  lists (:func:`check_ranked`, :func:`check_relevant`), counts
+  (:func:`check_count_matrix`).
 """
 
 from __future__ import annotations
@@ -54,30 +53,18 @@ def _join(parts):
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
-def _why(meaning):
-    return f" ({meaning})" if meaning else ""
-
-
-def _range_text(low, high, open_low, open_high):
-    if low is not None and high is not None:
-        if open_low and open_high:
-            return f"strictly between {low} and {high}"
-        return f"in {'(' if open_low else '['}{low}, {high}{')' if open_high else ']'}"
-    if low is not None:
-        return f"{'>' if open_low else '>='} {low}"
-    return f"{'<' if open_high else '<='} {high}"
-
-
 class Interval:
     """A number of ``kind`` (``"integer"``/``int`` or ``"real"``/``float``) from ``low`` to ``high``."""
 
     def __init__(self, kind, low=None, high=None, *, closed="both", meaning="", finite=True):
         self.integer = kind in ("integer", int, numbers.Integral)
         self.low, self.high, self.meaning, self.finite = low, high, meaning, finite
-        self.open_low, self.open_high = closed in ("right", "neither"), closed in ("left", "neither")
+        self.open_low, self.open_high = ol, oh = closed in ("right", "neither"), closed in ("left", "neither")
         self.kind = "an integer" if self.integer else "a real number"
-        self.range = "" if low is None and high is None else _range_text(
-            low, high, self.open_low, self.open_high)
+        self.range = ("" if low is None and high is None else f"strictly between {low} and {high}"
+                      if low is not None and high is not None and ol and oh else
+                      f"in {'(' if ol else '['}{low}, {high}{')' if oh else ']'}" if None not in (low, high)
+                      else f"{'>' if ol else '>='} {low}" if low is not None else f"{'<' if oh else '<='} {high}")
 
     def type_ok(self, v):
         kind = _KINDS.get(type(v)) or _kind(v)
@@ -100,7 +87,7 @@ class Interval:
             raise ValueError(f"{name} must be finite, got {v!r}")
         if not self.range:
             raise ValueError(f"{name} must not be NaN")
-        raise ValueError(f"{name} must be {self.range}{_why(self.meaning)}; got {v!r}")
+        raise ValueError(f"{name} must be {self.range}{f' ({self.meaning})' if self.meaning else ''}; got {v!r}")
 
 
 def Integer(low=None, high=None, *, meaning=""):
@@ -177,18 +164,14 @@ def HasMethods(methods, what):
     return Satisfies(lambda v: all(hasattr(v, m) for m in methods), what)
 
 
-class Bool(InstanceOf):
+def Bool():
     """``True`` or ``False`` (numpy booleans too), not a truthy string or 1."""
-
-    def __init__(self):
-        super().__init__((bool, np.bool_), "True or False")
+    return InstanceOf((bool, np.bool_), "True or False")
 
 
-class ArrayLike(InstanceOf):
+def ArrayLike():
     """Any value, declared for the record: the function's array reader checks it."""
-
-    def __init__(self):
-        super().__init__(object, "an array-like")
+    return InstanceOf(object, "an array-like")
 
 
 def _compile(spec):
@@ -198,17 +181,12 @@ def _compile(spec):
     specs = list(spec) if isinstance(spec, (list, tuple)) else [spec]
     none = None in specs and len(specs) > 1
     specs = [s for s in specs if s is not None] or [InstanceOf(type(None), "None")]
-    if len(specs) == 1:
-        accepts, fail = specs[0].accepts, specs[0].fail
-
-        def check(v, name):
-            if not ((none and v is None) or accepts(v)):
-                fail(v, name, none)
-        return check
 
     def check(v, name):
         if (none and v is None) or any(s.accepts(v) for s in specs):
             return
+        if len(specs) == 1:
+            specs[0].fail(v, name, none)
         error = ValueError if any(s.type_ok(v) for s in specs) else TypeError
         raise error(f"{name} must be {_join([s.describe() for s in specs] + ['None'] * none)}; "
                     f"got {v!r}")
@@ -225,40 +203,28 @@ def validate_params(**specs):
     """Declare a function's options once, above it; they are checked before its body runs.
 
     Each keyword names a parameter and gives its spec: :class:`Interval`
-    (:func:`Integer`, :func:`Real`), :class:`Options`, :class:`Bool`,
-    :class:`InstanceOf`, :class:`ArrayLike`, ``None`` (the value ``None``), a
+    (:func:`Integer`, :func:`Real`), :class:`Options`, :func:`Bool`,
+    :class:`InstanceOf`, :class:`Satisfies`, ``None`` (the value ``None``), a
     list of them (any one may match), or a function ``check(value, name)``
-    that raises (any ``check_*`` here). A bad value raises ``ValueError`` (the
-    right type, out of range or not an option) or ``TypeError`` (a wrong
-    type); the message starts with the parameter's name and says what is
-    allowed. Values are checked, not converted; defaults are not checked
-    (``tests/test_bad_input.py`` checks every declared default once). The
-    cost is a test per declared parameter, about a microsecond: metrics the
-    bootstrap calls in a loop may be decorated.
+    that raises. A bad value raises ``ValueError`` (the right type, out of
+    range or not an option) or ``TypeError`` (a wrong type), the message
+    starting with the parameter's name. Values are checked, not converted;
+    defaults are not checked (``tests/test_bad_input.py`` checks them once).
 
     >>> @validate_params(k=Integer(1, meaning="the number of top predictions kept"),
-    ...                  average=AVERAGE, max_fpr=[None, Real(0, 1, closed="right")],
-    ...                  normalize=Bool())
-    ... def metric(y_true, y_score, *, k=1, average="macro", max_fpr=None, normalize=True):
+    ...                  max_fpr=[None, Real(0, 1, closed="right")],
+    ...                  n_bins=[Options({"auto": "one bin per distinct score"}), Integer(1)])
+    ... def metric(y_true, *, k=1, max_fpr=None, n_bins="auto"):
     ...     return k
-    >>> metric([1], [0.5], k=2)
-    2
-    >>> metric([1], [0.5], k=0)
+    >>> metric([1], k=0)
     Traceback (most recent call last):
     ...
     ValueError: k must be >= 1 (the number of top predictions kept); got 0
-    >>> metric([1], [0.5], average="mean")
-    Traceback (most recent call last):
-    ...
-    ValueError: average must be one of None, 'binary', 'micro', 'macro', 'weighted'; got 'mean'
-    >>> metric([1], [0.5], max_fpr="0.1")
+    >>> metric([1], max_fpr="0.1")
     Traceback (most recent call last):
     ...
     TypeError: max_fpr must be a real number or None, got '0.1'
-    >>> @validate_params(n_bins=[Options({"auto": "one bin per distinct score"}), Integer(1)])
-    ... def bins(y, n_bins="auto"):
-    ...     return n_bins
-    >>> bins([1], n_bins=0)
+    >>> metric([1], n_bins=0)
     Traceback (most recent call last):
     ...
     ValueError: n_bins must be 'auto' (one bin per distinct score) or an integer >= 1; got 0
@@ -276,9 +242,8 @@ def validate_params(**specs):
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            n = len(args)
             for name, pos, check_one in plan:
-                if pos < n:
+                if pos < len(args):
                     check_one(args[pos], name)
                 elif name in kwargs:
                     check_one(kwargs[name], name)
@@ -287,6 +252,14 @@ def validate_params(**specs):
         wrapper.param_specs = specs
         return wrapper
     return decorate
+
+
+def check_rules(rules, **values):
+    """Cross-argument rules declared as data: ``(refuse(values), message)`` pairs; the first
+    rule that refuses raises ``ValueError(message.format(**values))``."""
+    for refuse, message in rules:
+        if refuse(values):
+            raise ValueError(message.format(**values))
 
 
 # -- the usual options, declared once --------------------------------------------------------
@@ -303,90 +276,46 @@ TIES = Options({"first": "lower column index wins, as argmax",
 MAX_FPR = [None, Real(0, 1, closed="right", meaning="the largest false positive rate kept")]
 CONFIDENCE = Real(0, 1, closed="neither", meaning="0.95 for a 95 % interval")
 COUNT = Real(0, meaning="it is a count")
+POS_LABEL = Satisfies(lambda v: isinstance(v, (numbers.Real, str, bytes, np.bool_)) and v == v,
+                      "one label (a number, a bool or a string)")
 WARN_FOR = ("precision", "recall", "f-score")
 MULTIOUTPUT = {"raw_values": "one error per output", "uniform_average": "the plain mean over outputs"}
 
 
-# -- option checks as functions (for code not yet declaring its options) -------------------
+# -- options whose check is more than a spec ----------------------------------------------
 
 
 def check_integer(value, name, *, minimum=0, maximum=None, meaning="", allow_none=False):
-    """An integer in ``[minimum, maximum]`` (booleans, floats, strings refused), as an int."""
-    value = check(value, [None, Integer(minimum, maximum, meaning=meaning)] if allow_none
-                  else Integer(minimum, maximum, meaning=meaning), name)
+    """An integer in ``[minimum, maximum]`` (or None where allowed), as an int."""
+    spec = Integer(minimum, maximum, meaning=meaning)
+    value = check(value, [None, spec] if allow_none else spec, name)
     return None if value is None else int(value)
 
 
 def check_choice(value, choices, name):
     """One of ``choices``: a dict (choice -> meaning, listed in the message) or a sequence."""
-    if not ((value is None or isinstance(value, str)) and value in choices):
-        Options(choices).fail(value, name)
-    return value
+    return check(value, Options(choices), name)
 
 
-def _option(spec, default, convert=None):
-    """An old ``check_<option>(value, name=default)`` function from a spec (converted on return)."""
-    compiled = _compile(spec)
-
-    def check_option(value, name=default):
-        compiled(value, name)
-        return value if convert is None or value is None else convert(value)
-    check_option.__doc__ = f"Check ``{default}`` against its declared spec (see :func:`validate_params`)."
-    return check_option
-
-
-check_beta = _option(BETA, "beta", float)
-check_confidence = _option(CONFIDENCE, "confidence", float)
-
-
-def check_zero_division(zero_division, *, allow_spark=False, name="zero_division"):
-    """``"warn"``, 0.0, 1.0 or nan (and ``"spark"`` where offered); numbers returned as floats."""
-    check(zero_division, ZERO_DIVISION_SPARK if allow_spark else ZERO_DIVISION, name)
-    return zero_division if isinstance(zero_division, str) else float(zero_division)
-
-
-def check_count(value, name):
-    """One cell of a confusion matrix: a finite real number >= 0 (an int stays an int)."""
-    check(value, COUNT, name)
-    return int(value) if isinstance(value, numbers.Integral) else float(value)
-
-
-def check_k(k, *, m=None, name="k", of="y_topk"):
-    """The cut-off ``k``: an integer >= 1 and, when ``m`` is given, <= m."""
-    check(k, K, name)
-    if m is not None and k > m:
-        raise ValueError(f"{name}={k} is larger than the {m} columns of {of}: "
-                         f"{name} must be between 1 and {m}")
-    return int(k)
-
-
-def check_pos_label_type(pos_label, name="pos_label", *, allow_none=True):
-    """One label (a real number, bool or str; not NaN), or None where allowed."""
-    if (pos_label is None and allow_none) or (
-            isinstance(pos_label, (numbers.Real, str, bytes, np.bool_)) and pos_label == pos_label):
-        return pos_label
-    raise TypeError(f"{name} must be one label (a number, a bool or a string)"
-                    f"{' or None' if allow_none else ''}, got {pos_label!r}")
+def check_confidence(confidence, name="confidence"):
+    return float(check(confidence, CONFIDENCE, name))
 
 
 def check_pos_label(pos_label, present, name="pos_label"):
     """A ``pos_label`` among the labels ``present``."""
-    check_pos_label_type(pos_label, name)
-    present = np.asarray(present)
-    if not np.isin(np.asarray([pos_label], dtype=object), present.astype(object)).any():
+    check(pos_label, [None, POS_LABEL], name)
+    if not np.isin(np.asarray([pos_label], dtype=object), np.asarray(present).astype(object)).any():
         raise ValueError(f"{name}={pos_label!r} is not a valid label: it should be one of "
-                         f"{present.tolist()}")
+                         f"{np.asarray(present).tolist()}")
     return pos_label
 
 
 def check_warn_for(warn_for, name="warn_for"):
     """A tuple, list or set of "precision", "recall", "f-score" (a bare string refused)."""
-    if not isinstance(warn_for, (tuple, list, set, frozenset)):
-        raise TypeError(f"{name} must be a tuple, list or set of 'precision', 'recall', 'f-score'; "
-                        f"got {'the string ' if isinstance(warn_for, str) else ''}{warn_for!r}")
+    check(warn_for, InstanceOf((tuple, list, set, frozenset), "a tuple, list or set of "
+                               "'precision', 'recall', 'f-score'"), name)
     for item in warn_for:
-        check_choice(item, WARN_FOR, f"{name} item")
-    return tuple(warn_for)
+        check(item, Options(WARN_FOR), f"{name} item")
 
 
 def check_exactly_one(**arguments):
@@ -404,9 +333,7 @@ def check_random_state(random_state, name="random_state"):
     if random_state is not None and _kind(random_state) != "i":
         raise TypeError(f"{name} must be None, an integer seed or a numpy.random.Generator, "
                         f"got {random_state!r}")
-    if random_state is not None and random_state < 0:
-        raise ValueError(f"{name} must be a non-negative integer seed; got {random_state!r}")
-    return np.random.default_rng(random_state)
+    return np.random.default_rng(check(random_state, [None, Integer(0)], name))
 
 
 def check_proportion(successes, trials):
@@ -417,8 +344,7 @@ def check_proportion(successes, trials):
             value = int(value)
         if _kind(value) != "i":
             raise TypeError(f"{name} must be an integer count, got {value!r}")
-        check(value, Integer(minimum), name)
-        values.append(int(value))
+        values.append(int(check(value, Integer(minimum), name)))
     if values[0] > values[1]:
         raise ValueError(f"successes ({values[0]}) must not exceed trials ({values[1]})")
     return tuple(values)
@@ -426,12 +352,11 @@ def check_proportion(successes, trials):
 
 def check_rating_range(rating_range, name="rating_range"):
     """A rating scale ``(lo, hi)``: two finite real numbers with lo < hi, as floats."""
-    if (isinstance(rating_range, (str, bytes, set, frozenset, dict))
-            or not hasattr(rating_range, "__len__") or len(rating_range) != 2):
-        raise TypeError(f"{name} must be a pair (lo, hi) of numbers, got {rating_range!r}")
-    lo, hi = rating_range
-    if not all(Real().accepts(v) for v in (lo, hi)):
+    if (isinstance(rating_range, (str, bytes, set, frozenset, dict)) or not hasattr(
+            rating_range, "__len__") or len(rating_range) != 2
+            or not all(Real().accepts(v) for v in rating_range)):
         raise TypeError(f"{name} must be a pair (lo, hi) of finite numbers, got {rating_range!r}")
+    lo, hi = rating_range
     if not lo < hi:
         raise ValueError(f"{name} must be (lo, hi) with lo < hi, the lowest and highest "
                          f"possible rating; got {rating_range!r}")
@@ -444,20 +369,18 @@ def check_target_names(target_names, n_classes, *, strict, classes=None, stackle
     if isinstance(target_names, (str, bytes, set, frozenset, dict)) or np.isscalar(target_names):
         raise TypeError(f"target_names must be a list of names, one per class, got {target_names!r}")
     names = list(target_names)
+    if len(names) != n_classes and strict:
+        raise ValueError(f"target_names has {len(names)} names but " + (
+            f"the report has {n_classes} classes ({list(classes)})" if classes is not None else
+            f"there are {n_classes} classes in y_true and y_pred; give labels= to choose the "
+            "classes they name"))
     if len(names) != n_classes:
-        if strict and classes is not None:
-            raise ValueError(f"target_names has {len(names)} names but the report has "
-                             f"{n_classes} classes ({list(classes)})")
-        if strict:
-            raise ValueError(f"target_names has {len(names)} names but there are {n_classes} "
-                             "classes in y_true and y_pred; give labels= to choose the classes "
-                             "they name")
         warn_at_caller(f"labels size, {n_classes}, does not match size of target_names, "
                        f"{len(names)}", UserWarning)
     return names
 
 
-# -- arrays: the one core ----------------------------------------------------------------
+# -- arrays: one reader ------------------------------------------------------------------
 
 
 def _array_like(y, name, expected, *, ordered=False):
@@ -473,21 +396,14 @@ def _array_like(y, name, expected, *, ordered=False):
 def as_array(y, name, *, ndim=1, shape=None, expected="an array-like of values", ragged="",
              empty="at least one sample is needed"):
     """Read an array-like as a numpy array with ``ndim`` dimensions (an int, a tuple, or None
-    for any), or raise naming ``name``.
-
-    ``None``, a scalar, a set or dict, a ragged nested list (the message ends
-    with ``ragged``) and, unless ``empty`` is false, an empty input (the
-    message ends with ``empty``) are refused; ``shape`` describes the allowed
-    shapes in the message. The array is not copied.
+    for any), or raise naming ``name``: ``None``, a scalar, a set or dict, a ragged nested list
+    (the message ends with ``ragged``) and, unless ``empty`` is false, an empty input (the
+    message ends with ``empty``) are refused; ``shape`` words the allowed shapes. Not copied.
 
     >>> as_array([[1, 0], [1]], "y_score", ndim=2)
     Traceback (most recent call last):
     ...
     ValueError: y_score has rows of different lengths
-    >>> as_array([[1, 0]], "y_true")
-    Traceback (most recent call last):
-    ...
-    ValueError: y_true must be 1-D, got an array of shape (1, 2)
     """
     _array_like(y, name, expected, ordered=True)
     try:
@@ -499,8 +415,8 @@ def as_array(y, name, *, ndim=1, shape=None, expected="an array-like of values",
         if arr.dtype.kind == "O" and arr.ndim == 1 and max(dims) >= 2 and any(
                 isinstance(v, (list, tuple, np.ndarray)) for v in arr):
             raise ValueError(f"{name} has rows of different lengths{ragged}")
-        shape = shape or " or ".join(f"{d}-D" for d in dims)
-        raise ValueError(f"{name} must be {shape}, got an array of shape {arr.shape}")
+        raise ValueError(f"{name} must be {shape or ' or '.join(f'{d}-D' for d in dims)}, "
+                         f"got an array of shape {arr.shape}")
     if empty and arr.size == 0:
         raise ValueError(f"{name} is empty: {empty}")
     return arr
@@ -518,9 +434,9 @@ def _is_string_like(arr):
 def check_real_values(arr, name, *, finite=True, allow_nan=False):
     """Refuse an array that does not hold real numbers; return it (object arrays as float64).
 
-    Booleans, integers and floats of every width pass unchanged (float32 stays
-    float32, ``longdouble`` stays ``longdouble``). Complex numbers, strings --
-    even numeric ones, as scikit-learn -- and dates are refused. With
+    Booleans, integers and floats of every width pass unchanged (``longdouble``
+    too, so that no two scores are rounded into a false tie); complex numbers,
+    strings (even numeric ones, as scikit-learn) and dates are refused. With
     ``finite``, NaN and infinity are refused (``allow_nan`` lets NaN through).
 
     >>> check_real_values(np.array(["0.5", "1"]), "y_score")
@@ -540,15 +456,15 @@ def check_real_values(arr, name, *, finite=True, allow_nan=False):
         if kind == "c":
             raise TypeError(f"{name} must hold real numbers, got complex numbers such as "
                             f"{_py(first)!r}")
-        if kind in "mM":
-            raise TypeError(f"{name} must hold numbers, got dates/times ({arr.dtype})")
-        try:
-            if kind != "O":
-                raise TypeError
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}"
-                            f"{' holding ' + repr(_py(first)) if kind == 'O' else ''}") from None
+        if kind == "O":
+            try:
+                arr = arr.astype(np.float64)
+            except (TypeError, ValueError):
+                kind = "?"
+        if arr.dtype.kind not in "biuf":
+            raise TypeError(f"{name} must hold numbers, got " + (
+                f"dates/times ({arr.dtype})" if kind in "mM" else f"dtype {arr.dtype}"
+                + (f" holding {_py(first)!r}" if kind == "?" else "")))
     if finite and arr.dtype.kind == "f" and not np.isfinite(arr).all():  # one pass when all is well
         nan = np.isnan(arr).any()
         if nan and not allow_nan:
@@ -558,53 +474,93 @@ def check_real_values(arr, name, *, finite=True, allow_nan=False):
     return arr
 
 
-# -- labels --------------------------------------------------------------------------------
+def check_real(y, name="y_score", *, ndim=1, shape=None, ragged="", empty="at least one sample "
+               "is needed", finite=True, allow_nan=False, floats=False, proba=False):
+    """The one reader of real-valued arrays (scores, probabilities, score matrices, curve
+    coordinates, regression targets): :func:`as_array` then :func:`check_real_values`;
+    ``floats`` turns integers and booleans into float64 (wider floats kept), ``proba``
+    also refuses values outside [0, 1].
 
-
-def check_labels(y, name):
-    """Class labels: 1-D, non-empty, discrete (integers, booleans, integral floats or strings),
-    no NaN, one kind of value.
-
-    >>> check_labels([0.0, 1.0], "y_pred")
-    array([0., 1.])
-    >>> check_labels([0.5, 1.0], "y_pred")
+    >>> check_real([0.2, 1.5], "y_proba", proba=True)
     Traceback (most recent call last):
     ...
-    ValueError: y_pred contains non-integer numbers such as 0.5: class labels must be discrete (integers, booleans or strings), not scores
+    ValueError: y_proba contains values outside [0, 1] such as 1.5: give probabilities, not decision scores
     """
-    arr = as_array(y, name)
-    kind = arr.dtype.kind
-    if kind in "US" and isinstance(y, (list, tuple)) and not all(
-            isinstance(v, (str, bytes, np.str_, np.bytes_)) for v in y):
-        kind, arr = "O", np.asarray(y, dtype=object)  # numpy silently turned ["a", 1] into strings
-    if kind == "O":
-        has_str = [isinstance(v, (str, bytes)) for v in arr]
-        if any(has_str) and not all(has_str):
-            raise TypeError(f"{name} mixes strings and numbers; use one kind of label "
-                            "(e.g. all strings)")
-        if any(has_str):
-            return arr
-        if any(v is None for v in arr):
-            raise ValueError(f"{name} contains None")
-        if all(isinstance(v, (bool, np.bool_)) for v in arr):
-            return arr.astype(bool)
-        arr = check_real_values(arr, name, finite=False)
-        kind = arr.dtype.kind
-    if kind == "c":
-        raise TypeError(f"{name} contains complex numbers")
-    if kind in "mM":
-        raise TypeError(f"{name} contains dates/times, not class labels")
-    if kind == "f":
-        arr = check_real_values(arr, name)
-        frac = arr != np.round(arr)
-        if frac.any():
-            raise ValueError(f"{name} contains non-integer numbers such as "
-                             f"{arr[np.argmax(frac)].item()!r}: class labels must be discrete "
-                             "(integers, booleans or strings), not scores")
-    elif kind not in "biuUS":
-        raise TypeError(f"{name} must hold class labels (integers, booleans or strings), "
-                        f"got dtype {arr.dtype}")
+    arr = check_real_values(as_array(y, name, ndim=ndim, shape=shape, ragged=ragged, empty=empty,
+                                     expected="an array-like of numbers"),
+                            name, finite=finite, allow_nan=allow_nan)
+    arr = arr.astype(np.float64) if (floats or proba) and arr.dtype.kind != "f" else arr
+    if proba and ((arr < 0) | (arr > 1)).any():
+        raise ValueError(f"{name} contains values outside [0, 1] such as "
+                         f"{arr.flat[np.argmax((arr < 0) | (arr > 1))].item()!r}: give "
+                         "probabilities, not decision scores")
     return arr
+
+
+def check_scores(y_score, name="y_score"):
+    """1-D real scores: finite, non-empty; every int/float dtype kept (``longdouble`` too)."""
+    return check_real(y_score, name)
+
+
+def check_score_matrix(y_score, name="y_score", *, allow_1d=False, k=None):
+    """A score matrix: n x C real numbers, finite, non-empty, as floats (``k``: at most C)."""
+    arr = check_real(y_score, name, ndim=(1, 2) if allow_1d else 2, floats=True,
+                     shape="2-D (n samples x C classes)", ragged=": every row must score the "
+                     "same classes", empty="at least one sample and one class are needed")
+    return arr if k is None else _columns_for_k(arr, k, name)
+
+
+def _columns_for_k(arr, k, of):
+    if k > arr.shape[-1]:
+        raise ValueError(f"k={k} is larger than the {arr.shape[-1]} columns of {of}: "
+                         f"k must be between 1 and {arr.shape[-1]}")
+    return arr
+
+
+def check_curve_coordinates(v, name):
+    """One coordinate of a curve's points: 1-D numbers, no infinity; NaN kept (it propagates
+    to the area, as in scikit-learn). float64 (longdouble kept)."""
+    arr = check_real(v, name, empty=False, allow_nan=True)
+    return arr if arr.dtype.kind == "f" and arr.dtype.itemsize >= 8 else arr.astype(np.float64)
+
+
+def check_monotonic(x, name="x"):
+    """At least 2 points, increasing or decreasing (the trapezoid rule's ``x``): 1.0 or -1.0."""
+    if len(x) < 2:
+        raise ValueError(f"At least 2 points are needed to compute area under curve, but {name} "
+                         f"has {len(x)}")
+    dx = np.diff(x)
+    if (dx < 0).any() and not (dx <= 0).all():
+        raise ValueError(f"{name} is neither increasing nor decreasing: the trapezoidal rule needs "
+                         f"monotonic {name} (sort the points by {name} first)")
+    return -1.0 if (dx < 0).any() else 1.0
+
+
+def check_sample_weight(sample_weight, n, name="sample_weight", *, keep_int=False, of="samples"):
+    """Sample weights (or weights of the ``n`` items ``of``): ``None`` or 1-D, length ``n``,
+    finite, >= 0, not all zero; float64, or (``keep_int``) integer weights as int64 so that
+    their sums are exact.
+
+    >>> check_sample_weight([1, -2], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight contains negative values such as -2.0: weights count samples and must be >= 0
+    """
+    if sample_weight is None:
+        return None
+    w = check_real(sample_weight, name, finite=False)
+    w = w.astype(np.int64 if keep_int and w.dtype.kind in "biu" else float)
+    unit = "values" if of == "samples" else "weights"
+    if len(w) != n:
+        raise ValueError(f"{name} has {len(w)} {unit} but there are {n} {of}")
+    if not np.isfinite(w).all():
+        raise ValueError(f"{name} contains NaN or infinite values")
+    if (w < 0).any():
+        raise ValueError(f"{name} contains negative {unit} such as {float(w[np.argmax(w < 0)])!r}: "
+                         f"weights count {of} and must be >= 0")
+    if not w.any():
+        raise ValueError(f"{name} is all zeros: at least one of the {of} must count")
+    return w
 
 
 def check_same_length(**arrays):
@@ -614,6 +570,44 @@ def check_same_length(**arrays):
     if len(set(lengths)) > 1:
         raise ValueError(f"{' and '.join(names)} have different lengths "
                          f"({' and '.join(map(str, lengths))})")
+
+
+# -- labels --------------------------------------------------------------------------------
+
+
+def check_labels(y, name):
+    """Class labels: 1-D, non-empty, discrete (integers, booleans, integral floats or strings),
+    no NaN, one kind of value.
+
+    >>> check_labels([0.5, 1.0], "y_pred")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred contains non-integer numbers such as 0.5: class labels must be discrete (integers, booleans or strings), not scores
+    """
+    arr = as_array(y, name)
+    if arr.dtype.kind in "US" and isinstance(y, (list, tuple)) and not all(
+            isinstance(v, (str, bytes, np.str_, np.bytes_)) for v in y):
+        arr = np.asarray(y, dtype=object)  # numpy silently turned ["a", 1] into strings
+    if arr.dtype.kind == "O":
+        has_str = [isinstance(v, (str, bytes)) for v in arr]
+        if any(has_str) and not all(has_str):
+            raise TypeError(f"{name} mixes strings and numbers; use one kind of label "
+                            "(e.g. all strings)")
+        if any(has_str):
+            return arr
+        if all(isinstance(v, (bool, np.bool_)) for v in arr):
+            return arr.astype(bool)
+        arr = check_real_values(arr, name, finite=False)
+    if arr.dtype.kind not in "biufUS":
+        raise TypeError(f"{name} must hold class labels (integers, booleans or strings), "
+                        f"got dtype {arr.dtype}")
+    if arr.dtype.kind == "f":
+        frac = check_real_values(arr, name) != np.round(arr)
+        if frac.any():
+            raise ValueError(f"{name} contains non-integer numbers such as "
+                             f"{arr[np.argmax(frac)].item()!r}: class labels must be discrete "
+                             "(integers, booleans or strings), not scores")
+    return arr
 
 
 def check_same_kind(a, b, names):
@@ -639,26 +633,86 @@ def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
     return ("binary" if binary else "multiclass"), yt, yp
 
 
-def check_label_subset(labels, classes, name="labels"):
-    """``labels=`` (the classes to score, in order): 1-D, non-empty, no duplicates, the same
-    kind as the ``classes`` in the data (absent ones allowed). Object arrays become str/float."""
+def check_indicator(y, name, *, shape=None):
+    """A multilabel indicator matrix: n x L (L >= 2) of 0 and 1 (``shape``: the other target's),
+    as booleans."""
+    m = as_array(y, name, ndim=(1, 2))
+    if (m.ndim != 2 or m.shape[1] < 2 or m.dtype.kind not in "biuf" or not ((m == 0) | (m == 1)).all()
+            or m.shape != (shape or m.shape)):
+        raise ValueError(f"{name} must be a 0/1 indicator matrix of shape {shape or '(n, L)'} (a "
+                         f"multilabel indicator: n samples x L >= 2 labels), got shape {m.shape}"
+                         + ("; a mix of multilabel-indicator and multiclass targets is refused"
+                            if shape else ""))
+    return m.astype(bool)
+
+
+def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score", ordered=False,
+                     indices=None):
+    """``labels=``: 1-D, non-empty, no duplicates; the same kind (strings or numbers) as the
+    ``classes`` in the data (absent ones allowed) or, given ``n``, one per column of ``of``
+    (``ordered``: sorted, scikit-learn's rule), or (``indices``) column indices of a multilabel
+    target. Object arrays become str/float."""
     lab = as_array(labels, name, expected="an array-like of labels",
                    empty="give at least one label, or None for all")
-    if _is_string_like(lab) != _is_string_like(classes):
+    if classes is not None and _is_string_like(lab) != _is_string_like(classes):
         raise TypeError(f"{name} holds {'strings' if _is_string_like(lab) else 'numbers'} but the "
                         f"labels in the data are {'strings' if _is_string_like(classes) else 'numbers'}")
-    if lab.dtype.kind == "O":
-        lab = lab.astype(str) if _is_string_like(lab) else check_real_values(lab, name)
-    elif lab.dtype.kind not in "biufUS":
-        raise TypeError(f"{name} must hold labels (integers, booleans or strings), got dtype {lab.dtype}")
-    return _no_duplicates(lab, name)
-
-
-def _no_duplicates(lab, name):
+    lab = lab.astype(str) if _is_string_like(lab) else check_labels(lab, name)
     uniq, counts = np.unique(lab, return_counts=True)
     if (counts > 1).any():
         raise ValueError(f"{name} contains duplicates such as {uniq[counts > 1][0].item()!r}")
+    if n is not None and len(lab) != n:
+        raise ValueError(f"{name} has {len(lab)} entries but {of} has {n} columns: "
+                         "give one label per column")
+    if ordered and not (uniq == lab).all():
+        raise ValueError(f"{name} must be sorted (column j of {of} scores the j-th "
+                         "smallest label, as in scikit-learn)")
+    if indices is not None and (lab.dtype.kind not in "iu" or lab.min() < 0 or lab.max() >= indices):
+        raise ValueError(f"{name} must be column indices in [0, {indices}) for multilabel targets "
+                         f"(All labels must be in [0, n labels)); got {lab.tolist()}")
     return lab
+
+
+check_label_subset = check_label_list
+
+
+def check_column_labels(labels, n_columns, *, name="labels", of="y_score", ordered=False):
+    """The labels naming the columns of a score matrix (default 0..C-1), one per column."""
+    return np.arange(n_columns) if labels is None else check_label_list(
+        labels, name, n=n_columns, of=of, ordered=ordered)
+
+
+def check_labels_name_columns(y_true, columns, name="y_true", of="y_score"):
+    """Position of each true label among the column labels; all must be there."""
+    sorter = np.argsort(columns, kind="stable")
+    pos = np.minimum(np.searchsorted(columns[sorter], y_true), len(columns) - 1)
+    found = columns[sorter][pos] == y_true
+    if not found.all():
+        raise ValueError(f"{name} contains labels that name no column of {of}, such as "
+                         f"{y_true[np.argmin(found)].item()!r}: name the columns with labels=")
+    return sorter[pos]
+
+
+def check_binary_positive(y, pos_label, what, larger=False):
+    """The positive mask of binary labels ``y`` (scikit-learn's pos_label rule): ``None`` means
+    1 for labels in {0, 1} or {-1, 1}; other labels need ``pos_label``, except that with
+    ``larger`` (the Brier score's rule) numeric labels take the larger one."""
+    classes = np.unique(y)
+    if len(classes) > 2:
+        raise ValueError(f"y_true has {len(classes)} classes but {what} is binary here: give a "
+                         "2-D y_proba (one column per class) or one class's labels")
+    numeric, values = classes.dtype.kind in "biuf", set(classes.tolist())
+    if pos_label is None and numeric and (values <= {0, 1} or values <= {-1, 1}):
+        pos_label = 1
+    elif pos_label is None and larger and numeric:
+        pos_label = classes[-1].item()
+    elif pos_label is None:
+        raise ValueError(f"y_true takes values in {classes.tolist()} and pos_label is not "
+                         "specified: either make y_true take values in {0, 1} or {-1, 1}, "
+                         "or pass pos_label (the class whose probability is given)")
+    elif len(classes) == 2:
+        check_pos_label(pos_label, classes)
+    return y == pos_label
 
 
 def check_classes(n_pos, n_neg, *, need=("positive", "negative"), why="", name="y_true"):
@@ -668,95 +722,27 @@ def check_classes(n_pos, n_neg, *, need=("positive", "negative"), why="", name="
             raise ValueError(f"{name} has no {missing} samples{': ' + why if why else ''}")
 
 
-def check_labels_in_y_true(labels, y_true, name="labels"):
-    """Refuse ``labels=`` of which none occurs in ``y_true`` (scikit-learn's rule)."""
-    if not np.isin(labels, y_true).any():
-        raise ValueError(f"{name}: at least one label given must occur in y_true")
-    return labels
-
-
-# -- scores, probabilities, weights ----------------------------------------------------------
-
-
-def check_scores(y_score, name="y_score"):
-    """1-D real scores: finite, non-empty; every int/float dtype kept (``longdouble`` too)."""
-    return check_real_values(as_array(y_score, name), name)
-
-
-def check_probabilities(y_proba, name="y_proba", *, ndim=1):
-    """Probabilities in [0, 1]: 1-D (or, with ``ndim=(1, 2)``, n x C), finite; floats keep
-    their dtype, integers become float64.
-
-    >>> check_probabilities([0.2, 1.5])
-    Traceback (most recent call last):
-    ...
-    ValueError: y_proba contains values outside [0, 1] such as 1.5: give probabilities, not decision scores
-    """
-    arr = check_real_values(as_array(y_proba, name, ndim=ndim, expected="an array-like of "
-                                     "probabilities", shape="1-D or 2-D (n samples x C classes)"
-                                     if ndim != 1 else None), name)
-    arr = arr if arr.dtype.kind == "f" else arr.astype(np.float64)
-    bad = (arr < 0) | (arr > 1)
-    if bad.any():
-        raise ValueError(f"{name} contains values outside [0, 1] such as "
-                         f"{arr.flat[np.argmax(bad)].item()!r}: give probabilities, not decision scores")
-    return arr
-
-
-def check_sample_weight(sample_weight, n, name="sample_weight", *, keep_int=False):
-    """Sample weights: ``None`` or 1-D, length ``n``, finite, >= 0, not all zero.
-
-    Returned as float64, or (``keep_int``) integer weights as int64 so that
-    their sums are exact.
-
-    >>> check_sample_weight([1, -2], 2)
-    Traceback (most recent call last):
-    ...
-    ValueError: sample_weight contains negative values such as -2.0: weights count samples and must be >= 0
-    """
-    if sample_weight is None:
-        return None
-    w = check_real_values(as_array(sample_weight, name), name, finite=False)
-    w = w.astype(np.int64 if keep_int and w.dtype.kind in "biu" else float)
-    if len(w) != n:
-        raise ValueError(f"{name} has {len(w)} values but there are {n} samples")
-    if not np.isfinite(w).all():
-        raise ValueError(f"{name} contains NaN or infinite values")
-    if (w < 0).any():
-        raise ValueError(f"{name} contains negative values such as {float(w[np.argmax(w < 0)])!r}: "
-                         "weights count samples and must be >= 0")
-    if not w.any():
-        raise ValueError(f"{name} is all zeros: at least one sample must count")
-    return w
-
-
-def check_curve_coordinates(v, name):
-    """One coordinate of a curve's points: 1-D numbers, no infinity; NaN kept (it propagates
-    to the area, as in scikit-learn). float64 (longdouble kept)."""
-    arr = check_real_values(as_array(v, name, empty=False), name, allow_nan=True)
-    return arr if arr.dtype.kind == "f" and arr.dtype.itemsize >= 8 else arr.astype(np.float64)
+# -- Spark's rows, top-k label lists, count matrices -------------------------------------
 
 
 def check_score_and_labels(score_and_labels, name="score_and_labels"):
     """Spark's input rows: n x 2 ``(score, label)`` or n x 3 ``(score, label, weight)``."""
-    rows = "n rows of (score, label) or (score, label, weight)"
-    arr = as_array(score_and_labels, name, ndim=None, expected="rows of (score, label) or "
-                   "(score, label, weight)", ragged=": every row must be (score, label) or "
-                   "(score, label, weight)", empty=False)
+    rows = "rows of (score, label) or (score, label, weight)"
+    arr = as_array(score_and_labels, name, ndim=None, expected=rows, empty=False,
+                   ragged=": every row must be (score, label) or (score, label, weight)")
     if arr.ndim != 2 or arr.shape[1] not in (2, 3):
         hint = (": columns, not rows? Pass np.column_stack((scores, labels)) or "
                 "list(zip(scores, labels))" if arr.ndim == 2 and arr.shape[0] in (2, 3)
                 and arr.shape[1] > 3 else "")
-        raise ValueError(f"{name} must hold {rows}, got an array of shape {arr.shape}{hint}")
+        raise ValueError(f"{name} must hold n {rows}, got an array of shape {arr.shape}{hint}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty: at least one (score, label) row is needed")
     arr = check_real_values(arr, name, finite=False)
-    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
-        wide, arr = arr, arr.astype(np.float64)
-        if (np.isfinite(wide) & (arr != wide)).any():
-            raise TypeError(f"{name} holds {wide.dtype} values that a double (Spark's type) "
-                            "cannot hold exactly: rounding them could tie distinct scores; "
-                            "cast to float64 yourself if that is what you mean")
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8 and (
+            np.isfinite(arr) & (arr.astype(np.float64) != arr)).any():
+        raise TypeError(f"{name} holds {arr.dtype} values that a double (Spark's type) "
+                        "cannot hold exactly: rounding them could tie distinct scores; "
+                        "cast to float64 yourself if that is what you mean")
     arr = arr.astype(np.float64)
     for col, what in ((0, "scores"), (1, "labels")):
         if not np.isfinite(arr[:, col]).all():
@@ -767,32 +753,12 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
     return np.array(arr[:, 0]), np.array(arr[:, 1]), weights  # contiguous copies
 
 
-# -- score matrices and top-k label lists ------------------------------------------------
-
-
-def check_score_matrix(y_score, name="y_score", *, allow_1d=False):
-    """A score matrix: n x C real numbers, finite, non-empty; integers and booleans become
-    float64, float32 and longdouble are kept.
-
-    >>> check_score_matrix([0.1, 0.9])
-    Traceback (most recent call last):
-    ...
-    ValueError: y_score must be 2-D (n samples x C classes), got an array of shape (2,)
-    """
-    arr = as_array(y_score, name, ndim=(1, 2) if allow_1d else 2, expected="an array-like of scores",
-                   shape="2-D (n samples x C classes)",
-                   ragged=": every row must score the same classes",
-                   empty="at least one sample and one class are needed")
-    arr = check_real_values(arr, name)
-    return arr if arr.dtype.kind == "f" else arr.astype(np.float64)
-
-
-def check_label_matrix(y, name="y_topk"):
-    """Ranked label lists: an n x m array or n lists of equal length (a 1-D input is m = 1);
-    the labels themselves are checked on the columns used."""
+def check_label_matrix(y, name="y_topk", *, k=None):
+    """Ranked label lists: an n x m array or n lists of equal length (a 1-D input is m = 1),
+    ``k`` at most m; the labels themselves are checked on the columns used."""
     try:
         arr = as_array(y, name, ndim=(1, 2), expected="an n x m array-like of labels",
-                       shape="2-D (n samples x m ranked labels)", empty=False)
+                       shape="2-D (n samples x m ranked labels)")
     except ValueError as exc:
         if "different lengths" not in str(exc):
             raise
@@ -807,65 +773,7 @@ def check_label_matrix(y, name="y_topk"):
         raise ValueError(f"{name} has rows of different lengths ({min(lengths)} to "
                          f"{max(lengths)}): every row must rank the same number of labels")
     arr = arr[:, None] if arr.ndim == 1 else arr
-    if arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty: at least one sample is needed")
-    if arr.shape[1] == 0:
-        raise ValueError(f"{name} has no columns: each row needs at least one label")
-    return arr
-
-
-def check_column_labels(labels, n_columns, *, name="labels", of="y_score"):
-    """The labels naming the columns of a score matrix (default 0..C-1), one per column."""
-    if labels is None:
-        return np.arange(n_columns)
-    lab = check_labels(labels, name)
-    if len(lab) != n_columns:
-        raise ValueError(f"{name} has {len(lab)} entries but {of} has {n_columns} columns: "
-                         "give one label per column")
-    return _no_duplicates(lab, name)
-
-
-def check_sorted_labels(labels, name="labels", *, of="y_score"):
-    """Refuse column labels that are not sorted (scikit-learn's rule for ``labels=``)."""
-    if not (np.sort(labels) == labels).all():
-        raise ValueError(f"{name} must be sorted (column j of {of} scores the j-th "
-                         "smallest label, as in scikit-learn)")
-    return labels
-
-
-def check_labels_name_columns(y_true, columns, name="y_true", of="y_score"):
-    """Position of each true label among the column labels; all must be there."""
-    sorter = np.argsort(columns, kind="stable")
-    pos = np.minimum(np.searchsorted(columns[sorter], y_true), len(columns) - 1)
-    found = columns[sorter][pos] == y_true
-    if not found.all():
-        raise ValueError(f"{name} contains labels that name no column of {of}, such as "
-                         f"{y_true[np.argmin(found)].item()!r}: name the columns with labels=")
-    return sorter[pos]
-
-
-def check_binary_or_matrix_scores(scores, n_classes, *, binary, name="y_score"):
-    """``top_k_accuracy_score``'s shape rule: 1-D (or one column) scores for a binary target,
-    n x C otherwise. Returns the scores (1-D for binary)."""
-    if binary and scores.ndim == 2 and scores.shape[1] != 1:
-        raise ValueError(f"{name} has {scores.shape[1]} columns but y_true is binary: give 1-D "
-                         "scores of the second class, or labels= with every class if y_true "
-                         "lacks some")
-    if not binary and scores.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (n samples x C classes) since y_true has "
-                         f"{n_classes} classes; got an array of shape {scores.shape}")
-    return scores[:, 0] if binary and scores.ndim == 2 else scores
-
-
-def check_columns_match_classes(n_columns, n_classes, name="y_score"):
-    """Refuse a score matrix whose columns are not one per class of ``y_true``."""
-    if n_columns != n_classes:
-        raise ValueError(f"{name} has {n_columns} columns but y_true has {n_classes} classes; "
-                         "give labels= with every class, in sorted order")
-    return n_columns
-
-
-# -- count matrices ------------------------------------------------------------------------
+    return arr if k is None else _columns_for_k(arr, k, name)
 
 
 def check_count_matrix(counts, name="counts", *, whole=False):
@@ -1124,38 +1032,16 @@ def check_relevance_scores(y_true, y_score, sample_weight, metric="DCG"):
 
 
 # -- regression targets: real-valued y_true / y_pred, 1 or several outputs ------------------
-#
-# Cast to the float dtype scikit-learn would use (the widest float dtype among the inputs
-# that are arrays, else float64), so the numbers match it bit for bit.
 
 
-def check_real_array(y, name, *, dtype=np.float64, max_ndim=2):
-    """Real-valued targets: 1-D (or n x m), non-empty, finite numbers, as ``dtype``."""
-    arr = as_array(y, name, ndim=(1, 2)[:max_ndim], expected="an array-like of numbers",
-                   shape="1-D" if max_ndim == 1 else "1-D or 2-D (n samples x m outputs)",
-                   ragged=": every row must hold one value per output", empty=False)
-    if arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty: at least one sample is needed")
-    if arr.ndim == 2 and arr.shape[1] == 0:
-        raise ValueError(f"{name} has no columns: at least one output is needed")
-    if arr.dtype.kind == "O" and any(v is None for v in arr.ravel()):
-        raise ValueError(f"{name} contains None")
-    arr = check_real_values(arr, name, finite=False).astype(dtype, copy=False)
-    # a finite sum means every value is finite (one pass, no temporary); an infinite or
-    # NaN sum may also come from overflow, so then look value by value
-    if not np.isfinite(arr.sum()) and not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains {'NaN' if np.isnan(arr).any() else 'infinite values'}")
-    return arr
-
-
-def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average"):
+def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average",
+                             *, max_ndim=2):
     """A regression problem, as scikit-learn's ``_check_reg_targets``: ``(y_true, y_pred,
-    sample_weight, multioutput)``, targets n x m floats, weights None or length n,
-    ``multioutput`` "raw_values", "uniform_average" or an array of m output weights.
+    sample_weight, multioutput)``, targets n x m floats of the dtype scikit-learn would use
+    (the widest float dtype among the array inputs, else float64, so the numbers match it bit
+    for bit), weights None or length n, ``multioutput`` "raw_values", "uniform_average" or an
+    array of m output weights.
 
-    >>> yt, yp, w, mo = check_regression_targets([3, 5], [2.5, 5])
-    >>> yt.shape, mo
-    ((2, 1), 'uniform_average')
     >>> check_regression_targets([[1, 2]], [[1, 2, 3]])
     Traceback (most recent call last):
     ...
@@ -1164,8 +1050,10 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
     floats = [a.dtype for a in (y_true, y_pred, sample_weight)
               if getattr(getattr(a, "dtype", None), "kind", None) == "f"]
     dtype = np.result_type(*floats) if floats else np.dtype(np.float64)
-    yt = check_real_array(y_true, "y_true", dtype=dtype)
-    yp = check_real_array(y_pred, "y_pred", dtype=dtype)
+    yt, yp = (check_real(y, name, ndim=(1, 2)[:max_ndim], ragged=": every row must hold one value "
+                         "per output", shape="1-D" if max_ndim == 1 else
+                         "1-D or 2-D (n samples x m outputs)").astype(dtype, copy=False)
+              for y, name in ((y_true, "y_true"), (y_pred, "y_pred")))
     check_same_length(y_true=yt, y_pred=yp)
     yt, yp = yt.reshape(len(yt), -1), yp.reshape(len(yp), -1)
     if yt.shape[1] != yp.shape[1]:
@@ -1178,13 +1066,72 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
     if multioutput is None or np.isscalar(multioutput):
         raise TypeError("multioutput must be 'raw_values', 'uniform_average' or an array of "
                         f"output weights, got {multioutput!r}")
-    mo = check_real_array(multioutput, "multioutput", max_ndim=1)
-    if len(mo) != yt.shape[1]:
-        raise ValueError(f"multioutput has {len(mo)} weights but there are {yt.shape[1]} outputs: "
-                         "give one weight per output")
-    if (mo < 0).any():
-        raise ValueError(f"multioutput contains negative weights such as "
-                         f"{mo[np.argmax(mo < 0)].item()!r}: weights must be >= 0")
-    if not mo.any():
-        raise ValueError("multioutput weights are all zero: at least one output must count")
-    return yt, yp, w, mo
+    return yt, yp, w, check_sample_weight(multioutput, yt.shape[1], "multioutput", of="outputs")
+
+
+# -- TEMP (H1): old names while their callers move; removed at the end of this change ---------
+
+
+def check_beta(beta, name="beta"):
+    return float(check(beta, BETA, name))
+
+
+def check_zero_division(zero_division, *, allow_spark=False, name="zero_division"):
+    check(zero_division, ZERO_DIVISION_SPARK if allow_spark else ZERO_DIVISION, name)
+    return zero_division if isinstance(zero_division, str) else float(zero_division)
+
+
+def check_count(value, name):
+    check(value, COUNT, name)
+    return int(value) if isinstance(value, numbers.Integral) else float(value)
+
+
+def check_k(k, *, m=None, name="k", of="y_topk"):
+    check(k, K, name)
+    if m is not None:
+        _columns_for_k(np.empty((0, m)), k, of)
+    return int(k)
+
+
+def check_pos_label_type(pos_label, name="pos_label", *, allow_none=True):
+    return check(pos_label, [None, POS_LABEL] if allow_none else POS_LABEL, name)
+
+
+def check_labels_in_y_true(labels, y_true, name="labels"):
+    if not np.isin(labels, y_true).any():
+        raise ValueError(f"{name}: at least one label given must occur in y_true")
+    return labels
+
+
+def check_probabilities(y_proba, name="y_proba", *, ndim=1):
+    return check_real(y_proba, name, ndim=ndim, proba=True, shape="1-D or 2-D (n samples x C "
+                      "classes)" if ndim != 1 else None)
+
+
+def check_sorted_labels(labels, name="labels", *, of="y_score"):
+    if not (np.sort(labels) == labels).all():
+        raise ValueError(f"{name} must be sorted (column j of {of} scores the j-th "
+                         "smallest label, as in scikit-learn)")
+    return labels
+
+
+def check_binary_or_matrix_scores(scores, n_classes, *, binary, name="y_score"):
+    if binary and scores.ndim == 2 and scores.shape[1] != 1:
+        raise ValueError(f"{name} has {scores.shape[1]} columns but y_true is binary: give 1-D "
+                         "scores of the second class, or labels= with every class if y_true "
+                         "lacks some")
+    if not binary and scores.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n samples x C classes) since y_true has "
+                         f"{n_classes} classes; got an array of shape {scores.shape}")
+    return scores[:, 0] if binary and scores.ndim == 2 else scores
+
+
+def check_columns_match_classes(n_columns, n_classes, name="y_score"):
+    if n_columns != n_classes:
+        raise ValueError(f"{name} has {n_columns} columns but y_true has {n_classes} classes; "
+                         "give labels= with every class, in sorted order")
+    return n_columns
+
+
+def check_real_array(y, name, *, dtype=np.float64, max_ndim=2):
+    return check_real(y, name, ndim=(1, 2)[:max_ndim], empty=True).astype(dtype, copy=False)

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._counts import _STRATEGIES, binary_positive, calibration_bins
-from ._validation import (Bool, Integer, Options, as_array, check_labels,
-                          check_probabilities, check_same_length, check_sample_weight,
-                          validate_params)
+from ._counts import _STRATEGIES, calibration_bins
+from ._validation import (Bool, Integer, Options, check_binary_positive, check_indicator,
+                          check_labels, check_real, check_rules, check_same_length,
+                          check_sample_weight, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = [
@@ -37,14 +37,25 @@ __all__ = [
 ]
 
 _BINS = dict(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(_STRATEGIES))
+_ONE_HOT_RULES = (  # y_true against the classes and the columns of y_proba
+    (lambda v: v["missing"], "y_true contains values {missing} not belonging to the passed labels "
+                             "{classes}."),
+    (lambda v: len(v["classes"]) < 2, "{who} needs at least two labels, got {classes}: give every "
+                                      "class through the labels argument"),
+    (lambda v: len(v["classes"]) != v["n"], "y_true and y_proba contain different numbers of "
+     "classes: {c} vs {n}. Give the labels explicitly through labels=; classes found: {classes}"))
+_GAPS_RULES = (
+    (lambda v: v["labels"] is not None and v["ndim"] == 1, "labels is for 2-D y_proba (the "
+                                                           "top-label error); 1-D y_proba takes pos_label"),
+    (lambda v: v["ndim"] == 2 and v["c"] != v["n"], "{who} has {c} classes but y_proba has {n} "
+                                                    "columns: give labels= naming the columns, one label per column"))
 
 
 def _one_hot(y_true, labels, n_columns):
     """``(one-hot matrix, n)`` as LabelBinarizer would encode ``y_true`` (labels or one-hot)."""
     if np.ndim(y_true) == 2 and labels is None:  # already one-hot (a label indicator matrix)
-        y = as_array(y_true, "y_true", ndim=2)
+        onehot = y = check_indicator(y_true, "y_true")
         classes = np.arange(y.shape[1])
-        onehot = y.astype(bool)
     else:
         y = check_labels(y_true, "y_true")
         classes = np.unique(y) if labels is None else np.unique(check_labels(labels, "labels"))
@@ -54,17 +65,9 @@ def _one_hot(y_true, labels, n_columns):
                            f"{classes.tolist()} and ensure that the columns of y_proba correspond "
                            "to this ordering.", UserWarning)
         onehot = None
-    missing = [] if onehot is not None else np.setdiff1d(y, classes).tolist()
-    if missing or len(classes) < 2 or len(classes) != n_columns:
-        raise ValueError(
-            f"y_true contains values {set(missing)} not belonging to the passed labels "
-            f"{classes.tolist()}." if missing else
-            f"{'labels' if labels is not None else 'y_true'} needs at least two labels, got "
-            f"{classes.tolist()}: give every class through the labels argument"
-            if len(classes) < 2 else
-            f"y_true and y_proba contain different numbers of classes: {len(classes)} vs "
-            f"{n_columns}. Give the labels explicitly through labels=; classes found: "
-            f"{classes.tolist()}")
+    missing = set() if onehot is not None else set(np.setdiff1d(y, classes).tolist())
+    check_rules(_ONE_HOT_RULES, missing=missing, classes=classes.tolist(), c=len(classes),
+                n=n_columns, who="y_true" if labels is None else "labels")
     if onehot is None:
         onehot = np.searchsorted(classes, y)[:, None] == np.arange(len(classes))
     return onehot, len(y)
@@ -126,11 +129,11 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
     >>> round(brier_score_loss([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.3, 0.6]]), 4)
     0.1533
     """
-    p = check_probabilities(y_proba, "y_proba", ndim=(1, 2))
+    p = check_real(y_proba, "y_proba", ndim=(1, 2), proba=True)
     if (p.ndim == 1 or p.shape[1] == 1) and np.ndim(y_true) == 1:
         y = check_labels(y_true, "y_true")
         check_same_length(y_true=y, y_proba=p)
-        pos = binary_positive(y, pos_label, "y_proba", larger=True)
+        pos = check_binary_positive(y, pos_label, "y_proba", larger=True)
         onehot, p = np.stack([~pos, pos], axis=1), p.reshape(len(p), -1)[:, 0]
         p = np.stack([1 - p, p], axis=1)
     else:
@@ -181,7 +184,7 @@ def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, labels=None
     ...                [[.1, .9], [.9, .1], [.8, .2], [.35, .65]]), 5)
     0.21616
     """
-    p = check_probabilities(y_proba, "y_proba", ndim=(1, 2))
+    p = check_real(y_proba, "y_proba", ndim=(1, 2), proba=True)
     if p.ndim == 1 or p.shape[1] == 1:
         p = p.reshape(len(p), -1)[:, 0]
         p = np.stack([1 - p, p], axis=1)
@@ -237,23 +240,20 @@ def calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=5, strategy="uni
 
 def _gaps(y_true, y_proba, pos_label, n_bins, strategy, labels):
     """(bin counts, |accuracy - confidence| per non-empty bin), binary or top-label."""
-    if np.ndim(y_proba) == 2:
-        # top-label calibration (Guo et al. 2017): confidence = the largest probability,
-        # correct = its class is the true one (ties: the first column, as argmax)
-        scores = check_probabilities(y_proba, "y_proba", ndim=2)
+    scores = check_real(y_proba, "y_proba", ndim=(1, 2), proba=True)
+    columns = None
+    if scores.ndim == 2:
         y = check_labels(y_true, "y_true")
         check_same_length(y_true=y, y_proba=scores)
         columns = np.unique(y) if labels is None else check_labels(labels, "labels")
-        if len(columns) != scores.shape[1]:
-            raise ValueError(f"{'y_true' if labels is None else 'labels'} has {len(columns)} "
-                             f"classes but y_proba has {scores.shape[1]} columns: give labels= "
-                             "naming the columns, one label per column")
+    check_rules(_GAPS_RULES, labels=labels, ndim=scores.ndim, n=scores.shape[-1],
+                c=None if columns is None else len(columns), who="y_true" if labels is None else "labels")
+    if scores.ndim == 2:
+        # top-label calibration (Guo et al. 2017): confidence = the largest probability,
+        # correct = its class is the true one (ties: the first column, as argmax)
         top = np.argmax(scores, axis=1)
         y_true = (columns[top] == y).astype(np.int64)
         y_proba, pos_label = scores[np.arange(len(y)), top].astype(np.float64), 1
-    elif labels is not None:
-        raise ValueError("labels is for 2-D y_proba (the top-label error); 1-D y_proba "
-                         "takes pos_label")
     total, pred, true = calibration_bins(y_true, y_proba, pos_label, n_bins, strategy, "y_proba")
     keep = total != 0
     return total[keep], np.abs(true[keep] / total[keep] - pred[keep] / total[keep])
