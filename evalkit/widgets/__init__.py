@@ -18,36 +18,10 @@ their classes live in :mod:`evalkit.widgets.ui`, which imports
 :mod:`evalkit.widgets.state` and nothing that imports it back.
 """
 
-from .state import (
-    EXPLORER_KEYS,
-    IMBALANCE_KEYS,
-    LAYOUTS,
-    ROC_BUILDER_KEYS,
-    confusion_html,
-    explorer_state,
-    explorer_text,
-    imbalance_state,
-    imbalance_text,
-    roc_builder_state,
-    roc_builder_text,
-)
+from .state import *  # noqa: F403
+from .state import __all__ as _pure
 
-__all__ = [
-    "explorer_state",
-    "explorer_text",
-    "confusion_html",
-    "imbalance_state",
-    "imbalance_text",
-    "roc_builder_state",
-    "roc_builder_text",
-    "threshold_explorer",
-    "imbalance_explorer",
-    "roc_builder",
-    "LAYOUTS",
-    "EXPLORER_KEYS",
-    "IMBALANCE_KEYS",
-    "ROC_BUILDER_KEYS",
-]
+__all__ = [*_pure, "threshold_explorer", "imbalance_explorer", "roc_builder"]
 
 
 # -- the widgets (ipywidgets and matplotlib are imported only here) ------------

@@ -22,16 +22,9 @@ from .._validation import (BETA, ZERO_DIVISION_SPARK, InstanceOf, Integer, Optio
                            check, check_classes, validate_params)
 from .._binary import LAYOUTS, BinaryCounts
 
-__all__ = [
-    "explorer_state",
-    "explorer_text",
-    "confusion_html",
-    "imbalance_state",
-    "imbalance_text",
-    "roc_builder_state",
-    "roc_builder_text",
-    "LAYOUTS",
-]
+__all__ = ["explorer_state", "explorer_text", "confusion_html", "imbalance_state", "imbalance_text",
+           "roc_builder_state", "roc_builder_text", "LAYOUTS", "EXPLORER_KEYS", "IMBALANCE_KEYS",
+           "ROC_BUILDER_KEYS"]
 
 #: The keys of :func:`explorer_text`, in the order the explorer shows them.
 EXPLORER_KEYS = ("threshold", "accuracy", "precision", "recall", "f1", "f_beta", "above", "below")
@@ -103,23 +96,12 @@ def explorer_state(sweep, threshold, beta=1.0, *, zero_division="warn", pos_labe
     threshold, beta = float(threshold), float(beta)
     zd = zero_division if isinstance(zero_division, str) else float(zero_division)
     c = sweep.counts_at(threshold)
-    return {
-        "threshold": threshold,
-        "beta": beta,
-        "counts": c,
-        "tp": c.tp,
-        "fp": c.fp,
-        "fn": c.fn,
-        "tn": c.tn,
-        "above": c.tp + c.fp,
-        "below": c.fn + c.tn,
-        "accuracy": ratio(c.tp + c.tn, c.total, zero_division=0.0),
-        "precision": precision_of(c.tp, c.fp, zd),
-        "recall": recall_of(c.tp, c.fn, zd),
-        "fpr": fpr_of(c.fp, c.tn, zd),
-        "f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, zd),
-        "f_beta": f_beta_of(c.tp, c.fp, c.fn, beta, zd),
-    }
+    return {"threshold": threshold, "beta": beta, "counts": c, "tp": c.tp, "fp": c.fp, "fn": c.fn,
+            "tn": c.tn, "above": c.tp + c.fp, "below": c.fn + c.tn,
+            "accuracy": ratio(c.tp + c.tn, c.total, zero_division=0.0),
+            "precision": precision_of(c.tp, c.fp, zd), "recall": recall_of(c.tp, c.fn, zd),
+            "fpr": fpr_of(c.fp, c.tn, zd), "f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, zd),
+            "f_beta": f_beta_of(c.tp, c.fp, c.fn, beta, zd)}
 
 
 def explorer_text(state):
@@ -165,20 +147,14 @@ def confusion_html(counts, layout="actual-by-predicted"):
     >>> print(confusion_html(BinaryCounts(1, 0, 10, 89), "predicted-by-actual"))
     <table class="evalkit-confusion"><tr><th></th><th>actual positive</th><th>actual negative</th></tr><tr><th>predicted positive</th><td data-cell="tp">TP 1</td><td data-cell="fp">FP 0</td></tr><tr><th>predicted negative</th><td data-cell="fn">FN 10</td><td data-cell="tn">TN 89</td></tr></table>
     """
-    names = [["tp", "fn"], ["fp", "tn"]]  # actual-by-predicted
-    rows, cols = "actual", "predicted"
+    names, rows, cols = [["tp", "fn"], ["fp", "tn"]], "actual", "predicted"  # actual-by-predicted
     if layout == "predicted-by-actual":
-        names = [list(r) for r in zip(*names)]
-        rows, cols = cols, rows
+        names, rows, cols = [["tp", "fp"], ["fn", "tn"]], cols, rows
     head = "".join(f"<th>{cols} {k}</th>" for k in ("positive", "negative"))
-    out = [f'<table class="evalkit-confusion"><tr><th></th>{head}</tr>']
-    for label, row in zip(("positive", "negative"), names):
-        cells = "".join(
-            f'<td data-cell="{n}">{n.upper()} {html.escape(_num(getattr(counts, n)))}</td>'
-            for n in row)
-        out.append(f"<tr><th>{rows} {label}</th>{cells}</tr>")
-    out.append("</table>")
-    return "".join(out)
+    body = "".join(f"<tr><th>{rows} {label}</th>" + "".join(
+        f'<td data-cell="{n}">{n.upper()} {html.escape(_num(getattr(counts, n)))}</td>' for n in row)
+        + "</tr>" for label, row in zip(("positive", "negative"), names))
+    return f'<table class="evalkit-confusion"><tr><th></th>{head}</tr>{body}</table>'
 
 
 # -- class imbalance ----------------------------------------------------------
@@ -214,25 +190,16 @@ def imbalance_state(majority, *, n=100):
     """
     majority, n = float(majority), int(n)
     n_major = int(round(majority * n))
-    n_minor = n - n_major
-    if n_minor < 1:
-        raise ValueError(f"majority={majority!r} leaves no minority sample among n={n}")
+    n_minor = check(n - n_major, Integer(1, meaning=f"of n={n} samples"),
+                    f"majority={majority!r} leaves a minority count that")
     c = BinaryCounts(tp=0, fp=0, fn=n_minor, tn=n_major)
     minority_recall = recall_of(c.tp, c.fn, 0.0)
     majority_recall = ratio(c.tn, c.negatives, zero_division=0.0)
-    return {
-        "majority": majority,
-        "n": n,
-        "n_majority": n_major,
-        "n_minority": n_minor,
-        "counts": c,
-        "accuracy": ratio(c.tp + c.tn, c.total, zero_division=0.0),
-        "minority_recall": minority_recall,
-        "minority_precision": precision_of(c.tp, c.fp, 0.0),
-        "minority_f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, 0.0),
-        "majority_recall": majority_recall,
-        "balanced_accuracy": (minority_recall + majority_recall) / 2,
-    }
+    return {"majority": majority, "n": n, "n_majority": n_major, "n_minority": n_minor, "counts": c,
+            "accuracy": ratio(c.tp + c.tn, c.total, zero_division=0.0),
+            "minority_recall": minority_recall, "minority_precision": precision_of(c.tp, c.fp, 0.0),
+            "minority_f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, 0.0), "majority_recall": majority_recall,
+            "balanced_accuracy": (minority_recall + majority_recall) / 2}
 
 
 def imbalance_text(state):
@@ -309,29 +276,16 @@ def roc_builder_state(y_true, y_score, step, *, pos_label=None):
     order = np.argsort(-scores, kind="stable")
     fpr, tpr = roc_points(sw)
     fpr_path, tpr_path = fpr[:step + 1], tpr[:step + 1]
-    area = trapezoid(fpr_path, tpr_path)
-    if step:
-        threshold = float(sw.thresholds[step - 1])
-        new = [int(i) for i in order if scores[i] == threshold]
-        tp, fp = sw.tps[step - 1], sw.fps[step - 1]
-    else:
-        threshold, new, tp, fp = None, [], 0, 0
+    threshold = float(sw.thresholds[step - 1]) if step else None
+    new = [int(i) for i in order if scores[i] == threshold]  # none at step 0
+    tp, fp = (int(sw.tps[step - 1]), int(sw.fps[step - 1])) if step else (0, 0)
     pos = positive_mask(y_true, pos_label)
-    return {
-        "step": step,
-        "n_steps": n_steps,
-        "order": [int(i) for i in order],
-        "new": new,
-        "new_labels": [bool(pos[i]) for i in new],
-        "threshold": threshold,
-        "fpr_path": fpr_path.tolist(),
-        "tpr_path": tpr_path.tolist(),
-        "fpr": float(fpr_path[-1]),
-        "tpr": float(tpr_path[-1]),
-        "area": area,
-        "counts": BinaryCounts(tp=int(tp), fp=int(fp), fn=int(sw.n_pos - tp),
-                               tn=int(sw.n_neg - fp)),
-    }
+    return {"step": step, "n_steps": n_steps, "order": [int(i) for i in order], "new": new,
+            "new_labels": [bool(pos[i]) for i in new], "threshold": threshold,
+            "fpr_path": fpr_path.tolist(), "tpr_path": tpr_path.tolist(),
+            "fpr": float(fpr_path[-1]), "tpr": float(tpr_path[-1]),
+            "area": trapezoid(fpr_path, tpr_path),
+            "counts": BinaryCounts(tp=tp, fp=fp, fn=int(sw.n_pos - tp), tn=int(sw.n_neg - fp))}
 
 
 def roc_builder_text(state):
