@@ -22,25 +22,38 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import (check_column_labels, check_columns_match_classes, check_labels,
-                          check_labels_name_columns, check_same_length, check_sample_weight,
-                          check_score_matrix, check_sorted_labels)
+from ._validation import (check_column_classes, check_indicator, check_labels, check_rules,
+                          check_same_length, check_sample_weight, check_score_matrix)
 
 __all__ = ["multiclass_roc_auc", "multiclass_average_precision"]
 
-
-def _indicator(y_true):
-    """A 2-D multilabel-indicator ``y_true`` as an int matrix, or None if ``y_true`` is 1-D."""
-    arr = np.asarray(y_true)
-    if arr.ndim != 2:
-        return None
-    if arr.shape[1] < 2:
-        raise ValueError(f"y_true must be 1-D labels or a multilabel indicator matrix with at "
-                         f"least 2 columns, got an array of shape {arr.shape}")
-    if arr.dtype.kind not in "biuf" or not np.isin(arr, (0, 1)).all():
-        raise ValueError("y_true is 2-D, so it must be a multilabel indicator matrix of 0 and 1 "
-                         "(one column per label)")
-    return arr.astype(np.int64)
+_SHAPE = (lambda v: v["truth"] is not None and v["scores"].shape != v["truth"].shape,
+          "y_score must have the shape of the multilabel y_true {truth.shape}, got {scores.shape}")
+_AUC_RULES = (  # multiclass ROC AUC: scikit-learn's refusals, in its order
+    (lambda v: v["scores"].ndim == 1, "y_score must be of shape (n_samples, n_classes) since "
+                                      "y_true contains {n} classes, got shape {scores.shape}"),
+    (lambda v: v["n"] <= 2 and v["scores"].shape[1] <= 2, "y_score must be 1-D (the scores of the "
+     "larger label) since y_true is binary, got shape {scores.shape}{hint}"),
+    (lambda v: v["max_fpr"] not in (None, 1), "max_fpr must be None for multiclass ROC AUC "
+                                              "(partial AUC is binary only); got {max_fpr!r}"),
+    (lambda v: v["multi_class"] == "raise", "multi_class must be 'ovr' (one-vs-rest) or 'ovo' "
+                                            "(one-vs-one, Hand & Till 2001) for multiclass y_true; got 'raise'"),
+    (lambda v: not np.allclose(1, v["scores"].sum(axis=1)), "y_score rows must sum to 1 for "
+     "multiclass ROC AUC (probabilities over the classes, e.g. predict_proba)"),
+    (lambda v: v["average"] not in v["allowed"], "average must be one of {allowed} for multiclass "
+                                                 "ROC AUC with multi_class={multi_class!r}; got {average!r}"),
+    (lambda v: v["average"] is None and v["multi_class"] == "ovo", "average=None (per pair) is not "
+                                                                   "available for multi_class='ovo'; use 'macro' or 'weighted'"),
+    (lambda v: v["w"] is not None and v["multi_class"] == "ovo", "sample_weight is not supported "
+     "for multi_class='ovo' (as in scikit-learn); use multi_class='ovr'"))
+_FIXED = (lambda v: v["pos_label"] != 1, "pos_label is fixed to 1 for multiclass or multilabel "
+                                         "y_true (each class is positive in turn): do not set it")
+_AP_RULES = (
+    (lambda v: v["n"] <= 2, "y_score must be 1-D (the scores of pos_label) since y_true is binary, "
+                            "got shape {scores.shape}"),
+    _FIXED,
+    (lambda v: v["scores"].shape != (len(v["y"]), v["n"]), "y_score must be of shape (n_samples, "
+     "n_classes) = {shape} since y_true contains {n} classes, got shape {scores.shape}"))
 
 
 def _average_columns(binary, truth, scores, average, sample_weight):
@@ -70,64 +83,28 @@ def _average_columns(binary, truth, scores, average, sample_weight):
     return float(np.average(per, weights=weights))
 
 
-def _codes_of(y, labels, n_columns):
-    """Each sample's column: ``labels`` (sorted, unique, one per column) or the classes of y name them."""
-    if labels is None:
-        classes = np.unique(y)
-        check_columns_match_classes(n_columns, len(classes))
-    else:
-        classes = check_sorted_labels(check_column_labels(labels, n_columns))
-    return classes, check_labels_name_columns(y, classes)
-
-
 def multiclass_roc_auc(y_true, y_score, *, binary, average, sample_weight, max_fpr, multi_class,
                        labels):
     """ROC AUC of multiclass (ovr / ovo) or multilabel input, as scikit-learn computes it.
 
     ``binary(y01, scores, sample_weight, max_fpr)`` scores one column.
     """
-    truth = _indicator(y_true)
+    truth = check_indicator(y_true, "y_true").astype(np.int64) if np.ndim(y_true) == 2 else None
     scores = check_score_matrix(y_score, allow_1d=True)
     if truth is not None:  # multilabel: one-vs-rest on each column
-        if scores.shape != truth.shape:
-            raise ValueError(f"y_score must have the shape of the multilabel y_true "
-                             f"{truth.shape}, got {scores.shape}")
+        check_rules([_SHAPE], truth=truth, scores=scores)
         w = check_sample_weight(sample_weight, len(truth))
         return _average_columns(lambda t, s, sw: binary(t, s, sw, max_fpr), truth, scores,
                                 average, w)
     y = check_labels(y_true, "y_true")
-    present = np.unique(y)
-    if scores.ndim == 1:
-        raise ValueError(
-            f"y_score must be of shape (n_samples, n_classes) since y_true contains "
-            f"{len(present)} classes, got shape {scores.shape}")
     check_same_length(y_true=y, y_score=scores)
     w = check_sample_weight(sample_weight, len(y))
-    if len(present) <= 2 and scores.shape[1] <= 2:  # binary y_true: 1-D scores only
-        raise ValueError(
-            f"y_score must be 1-D (the scores of the larger label) since y_true is binary, got "
-            f"shape {scores.shape}" + (": pass y_score[:, 1]" if scores.shape[1] == 2 else ""))
-    if max_fpr is not None and max_fpr != 1:
-        raise ValueError(f"max_fpr must be None for multiclass ROC AUC (partial AUC is "
-                         f"binary only); got {max_fpr!r}")
-    if multi_class == "raise":
-        raise ValueError("multi_class must be 'ovr' (one-vs-rest) or 'ovo' (one-vs-one, "
-                         "Hand & Till 2001) for multiclass y_true; got 'raise'")
-    if not np.allclose(1, scores.sum(axis=1)):
-        raise ValueError("y_score rows must sum to 1 for multiclass ROC AUC (probabilities "
-                         "over the classes, e.g. predict_proba)")
-    allowed = ("macro", "weighted", None) + (("micro",) if multi_class == "ovr" else ())
-    if average not in allowed:
-        raise ValueError(f"average must be one of {allowed} for multiclass ROC AUC with "
-                         f"multi_class={multi_class!r}; got {average!r}")
-    if average is None and multi_class == "ovo":
-        raise ValueError("average=None (per pair) is not available for multi_class='ovo'; use "
-                         "'macro' or 'weighted'")
-    classes, codes = _codes_of(y, labels, scores.shape[1])
+    check_rules(_AUC_RULES, scores=scores, n=len(np.unique(y)), max_fpr=max_fpr, w=w,
+                multi_class=multi_class, average=average, hint=": pass y_score[:, 1]" if
+                scores.shape[-1] == 2 else "", allowed=("macro", "weighted", None) + (
+                    ("micro",) if multi_class == "ovr" else ()))
+    classes, codes = check_column_classes(y, labels, scores.shape[1])
     if multi_class == "ovo":
-        if w is not None:
-            raise ValueError("sample_weight is not supported for multi_class='ovo' (as in "
-                             "scikit-learn); use multi_class='ovr'")
         present = np.unique(codes)
         pair_scores, prevalence = [], []
         for i, a in enumerate(present):
@@ -149,28 +126,14 @@ def multiclass_average_precision(y_true, y_score, *, binary, average, pos_label,
 
     ``binary(y01, scores, sample_weight)`` scores one column.
     """
-    truth = _indicator(y_true)
+    truth = check_indicator(y_true, "y_true").astype(np.int64) if np.ndim(y_true) == 2 else None
     scores = check_score_matrix(y_score, allow_1d=True)
     if truth is None:
         y = check_labels(y_true, "y_true")
         classes = np.unique(y)
-        if len(classes) <= 2:
-            raise ValueError(f"y_score must be 1-D (the scores of pos_label) since y_true is "
-                             f"binary, got shape {scores.shape}")
-        if pos_label != 1:
-            raise ValueError("pos_label is fixed to 1 for multiclass y_true (each class is "
-                             "positive in turn): do not set it")
-        if scores.shape != (len(y), len(classes)):
-            raise ValueError(f"y_score must be of shape (n_samples, n_classes) = "
-                             f"{(len(y), len(classes))} since y_true contains {len(classes)} "
-                             f"classes, got shape {scores.shape}")
+        check_rules(_AP_RULES, y=y, n=len(classes), pos_label=pos_label, scores=scores,
+                    shape=(len(y), len(classes)))
         truth = (np.searchsorted(classes, y)[:, None] == np.arange(len(classes))).astype(np.int64)
-    else:
-        if pos_label != 1:
-            raise ValueError("pos_label is fixed to 1 for multilabel-indicator y_true: do not "
-                             "set it")
-        if scores.shape != truth.shape:
-            raise ValueError(f"y_score must have the shape of the multilabel y_true "
-                             f"{truth.shape}, got {scores.shape}")
+    check_rules([_FIXED, _SHAPE], pos_label=pos_label, truth=truth, scores=scores)
     w = check_sample_weight(sample_weight, len(truth))
     return _average_columns(binary, truth, scores, average, w)

@@ -682,6 +682,17 @@ def check_column_labels(labels, n_columns, *, name="labels", of="y_score", order
         labels, name, n=n_columns, of=of, ordered=ordered)
 
 
+def check_column_classes(y, labels, n_columns, *, of="y_score"):
+    """scikit-learn's rule for the columns of a score matrix: they score ``labels`` (sorted,
+    one per column) or else the classes of ``y``. Returns ``(classes, each sample's column)``."""
+    if labels is None and len(np.unique(y)) != n_columns:
+        raise ValueError(f"{of} has {n_columns} columns but y_true has {len(np.unique(y))} "
+                         "classes; give labels= with every class, in sorted order")
+    classes = np.unique(y) if labels is None else check_label_list(
+        labels, classes=y, n=n_columns, of=of, ordered=True)
+    return classes, check_labels_name_columns(y, classes, of=of)
+
+
 def check_labels_name_columns(y_true, columns, name="y_true", of="y_score"):
     """Position of each true label among the column labels; all must be there."""
     sorter = np.argsort(columns, kind="stable")
@@ -1029,6 +1040,15 @@ def check_relevance_scores(y_true, y_score, sample_weight, metric="DCG"):
             f"{yt.shape[1]} column" if yt.shape[1] < 2 else f"y_true has negative values such as "
             f"{yt[yt < 0][0].item()!r}: ndcg_score should not be used on negative y_true values")
     return yt.astype(np.float64, copy=False), ys, check_sample_weight(sample_weight, yt.shape[0])
+
+
+def check_ranking_rows(rows, name="predictionAndLabels"):
+    """Spark's ``RankingMetrics`` rows: at least one ``(prediction, labels[, relevance])``."""
+    rows = [tuple(r) if isinstance(r, (tuple, list)) else r for r in rows]
+    if not rows or not all(isinstance(r, tuple) and len(r) in (2, 3) for r in rows):
+        raise ValueError(f"{name} must hold at least one (prediction, labels) or (prediction, "
+                         f"labels, relevance) row, got {rows[:3]!r}")
+    return rows
 
 
 # -- regression targets: real-valued y_true / y_pred, 1 or several outputs ------------------

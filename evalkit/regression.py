@@ -26,11 +26,17 @@ import numpy as np
 
 from ._counts import encode_labels
 from ._errors import errors_from_sums
-from ._validation import (Bool, check_labels, check_rating_range, check_real_array,
-                          check_regression_targets, check_same_length, validate_params)
+from ._validation import (Bool, check_labels, check_rating_range, check_regression_targets,
+                          check_rules, check_same_length, validate_params)
 
 __all__ = ["mean_absolute_error", "mean_squared_error", "root_mean_squared_error",
            "normalized_mean_absolute_error"]
+
+
+_NMAE_RULES = (
+    (lambda v: v["outside"].any(), "y_true contains {first!r}, outside rating_range {scale}: give "
+                                   "the scale the ratings are on"),
+    (lambda v: v["per_user"] and v["users"] is None, "per_user=True needs users: the user of each rating"))
 
 
 def _over_outputs(output_errors, multioutput):
@@ -200,16 +206,11 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, 
     (array(['ann', 'bob'], dtype='<U3'), array([0.125, 0.25 ]))
     """
     lo, hi = check_rating_range(rating_range)
-    yt = check_real_array(y_true, "y_true", max_ndim=1)
-    yp = check_real_array(y_pred, "y_pred", max_ndim=1)
-    _, _, w, _ = check_regression_targets(yt, yp, sample_weight)
-    outside = (yt < lo) | (yt > hi)
-    if outside.any():
-        raise ValueError(f"y_true contains {yt[outside][0].item()!r}, outside rating_range "
-                         f"{(lo, hi)}: give the scale the ratings are on")
+    yt, yp, w, _ = check_regression_targets(y_true, y_pred, sample_weight, max_ndim=1)
+    yt, yp, outside = yt[:, 0], yp[:, 0], (yt[:, 0] < lo) | (yt[:, 0] > hi)
+    check_rules(_NMAE_RULES, outside=outside, first=yt[outside][:1].tolist()[0] if outside.any()
+                else None, scale=(lo, hi), per_user=per_user, users=users)
     if users is None:
-        if per_user:
-            raise ValueError("per_user=True needs users: the user of each rating")
         ids, codes = None, np.zeros(len(yt), dtype=np.intp)
     else:
         u = check_labels(users, "users")
@@ -217,9 +218,9 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, 
         ids, codes, _ = encode_labels(u, u[:1])
     w = np.ones(len(yt)) if w is None else w
     total = np.bincount(codes, weights=w)
-    if (total == 0).any():
-        raise ValueError(f"sample_weight is zero for every rating of user "
-                         f"{ids[np.argmax(total == 0)].item()!r}: its error is undefined")
+    check_rules([(lambda v: v["zero"].any(), "sample_weight is zero for every rating of user "
+                  "{user!r}: its error is undefined")], zero=total == 0,
+                user=None if ids is None else ids[np.argmax(total == 0)].item())
     values = errors_from_sums(total, np.bincount(codes, weights=w * np.abs(yp - yt)),
                               width=hi - lo)["nmae"]
     return (ids, values) if per_user else float(values.mean())
