@@ -3,8 +3,10 @@
 Notebook 10: the DummyClassifier baselines (scikit-learn's metrics), cross-validation fold scores
 (scikit-learn's ``cross_val_score``), McNemar's test (statsmodels' ``mcnemar``), the per-resample F1
 of the paired-bootstrap figure (scikit-learn's ``f1_score``). Notebook 11: the ECE noise floor (an
-ECE written here from its definition). Each test computes the notebook's way (evalkit plus scipy
-where the notebook uses scipy) and the independent way on the same inputs.
+ECE written here from its definition). Each test computes the notebook's way (evalkit, as the notebook calls
+it) and the independent way on the same inputs. Notebooks 01-04, 06, 09 and 11 put
+``DummyClassifier`` baselines beside their headline scores; the metrics they use on them are
+checked against scikit-learn's below.
 """
 
 from __future__ import annotations
@@ -30,21 +32,26 @@ def _two_classifiers(seed, n=300):
 @pytest.mark.parametrize("seed", range(5))
 def test_mcnemar_as_notebook_10_computes_it_matches_statsmodels(seed):
     contingency = pytest.importorskip("statsmodels.stats.contingency_tables")
-    from scipy.stats import binomtest, chi2
 
     y, a, b_pred = _two_classifiers(seed)
     right_a, right_b = (a == y).astype(int), (b_pred == y).astype(int)
-    table = ek.confusion_matrix(right_a, right_b, labels=[1, 0])
-    np.testing.assert_array_equal(table, skm.confusion_matrix(right_a, right_b, labels=[1, 0]))
+    table = skm.confusion_matrix(right_a, right_b, labels=[1, 0])   # rows: A right / wrong
+    exact = ek.mcnemar_test(y, a, b_pred)
+    np.testing.assert_array_equal(exact.table, table)
     b, c = int(table[0, 1]), int(table[1, 0])
     assert b + c > 0
-    exact = binomtest(b, b + c, 0.5).pvalue
-    statistic = (abs(b - c) - 1) ** 2 / (b + c)
+    assert (exact.estimate_a, exact.estimate_b) == pytest.approx((right_a.mean(), right_b.mean()))
     sm_exact = contingency.mcnemar(table, exact=True)
-    sm_chi2 = contingency.mcnemar(table, exact=False, correction=True)
-    assert exact == pytest.approx(sm_exact.pvalue, rel=1e-10)
-    assert statistic == pytest.approx(sm_chi2.statistic, rel=1e-12)
-    assert chi2.sf(statistic, 1) == pytest.approx(sm_chi2.pvalue, rel=1e-10)
+    assert exact.statistic == pytest.approx(sm_exact.statistic)
+    assert exact.pvalue == pytest.approx(sm_exact.pvalue, rel=1e-10)
+    for correction in (True, False):
+        mine = ek.mcnemar_test(y, a, b_pred, exact=False, correction=correction)
+        theirs = contingency.mcnemar(table, exact=False, correction=correction)
+        assert mine.statistic == pytest.approx(theirs.statistic, rel=1e-12)
+        assert mine.pvalue == pytest.approx(theirs.pvalue, rel=1e-10)
+    # the notebook prints the corrected statistic beside its formula
+    corrected = ek.mcnemar_test(y, a, b_pred, exact=False)
+    assert corrected.statistic == pytest.approx((abs(b - c) - 1) ** 2 / (b + c), rel=1e-12)
 
 
 @pytest.mark.parametrize("strategy", ["most_frequent", "stratified", "uniform", "prior"])
@@ -61,6 +68,39 @@ def test_dummy_baselines_match_sklearn(strategy):
     assert ek.f1_score(truth, pred, zero_division=0.0) == pytest.approx(
         skm.f1_score(truth, pred, zero_division=0.0))
     assert ek.roc_auc_score(truth, proba) == pytest.approx(skm.roc_auc_score(truth, proba))
+
+
+@pytest.mark.parametrize("strategy", ["prior", "stratified"])
+def test_dummy_probability_baselines_match_sklearn(strategy):
+    """The probability scores notebooks 04 and 11 print for the prior baseline, and the ECE
+    (written here from its definition) that a constant prediction gets."""
+    from sklearn.dummy import DummyClassifier
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(600, 2))
+    y = (rng.random(600) < 0.3).astype(int)
+    proba = DummyClassifier(strategy=strategy, random_state=0).fit(X[:300], y[:300]).predict_proba(X[300:])
+    truth, q = y[300:], proba[:, 1]
+    assert ek.brier_score_loss(truth, q) == pytest.approx(skm.brier_score_loss(truth, q))
+    assert ek.log_loss(truth, proba) == pytest.approx(skm.log_loss(truth, proba))
+    assert ek.roc_auc_score(truth, q) == pytest.approx(skm.roc_auc_score(truth, q))
+    if strategy == "prior":
+        assert ek.roc_auc_score(truth, q) == 0.5
+        assert ek.expected_calibration_error(truth, q) == pytest.approx(abs(truth.mean() - q[0]), abs=1e-12)
+
+
+def test_dummy_top_k_baseline_of_notebook_06_matches_sklearn():
+    """A prior baseline's scores are the same row for every sample; top-k takes its k largest
+    (ties as scikit-learn breaks them)."""
+    from sklearn.dummy import DummyClassifier
+
+    rng = np.random.default_rng(3)
+    y = rng.choice(10, size=800, p=np.r_[np.full(5, 0.12), np.full(5, 0.08)])
+    X = np.zeros((800, 1))
+    proba = DummyClassifier(strategy="prior").fit(X[:400], y[:400]).predict_proba(X[400:])
+    for k in (1, 2, 3, 5):
+        assert ek.top_k_accuracy_score(y[400:], proba, k=k) == pytest.approx(
+            skm.top_k_accuracy_score(y[400:], proba, k=k, labels=np.arange(10)))
 
 
 def test_cross_validation_fold_f1_matches_sklearn():
