@@ -495,34 +495,25 @@ def _score_path(metric, kwargs, y_true, preds):
                "sweep counts: all rows resampled together (not stratified)")
     reason = "a resample with one class only"
     if len(models) == 1:  # cells: positives of each group (run of groups), then negatives
-        start = _runs(fn, *models[0][:2])
-        pos, neg = (np.add.reduceat(x, start) for x in models[0][:2])
-        g = len(pos)
-        counts = np.r_[pos, neg]
-
-        def evaluate(drawn):
-            return fn(drawn[:, :g], drawn[:, g:]), None
-        return _Path(counts, np.r_[np.ones(g, np.int64), np.zeros(g, np.int64)], evaluate,
+        pos, neg = (np.add.reduceat(x, _runs(fn, *models[0][:2])) for x in models[0][:2])
+        g, counts = len(pos), np.r_[pos, neg]
+        return _Path(counts, np.r_[np.ones(g, np.int64), np.zeros(g, np.int64)],
+                     lambda drawn: (fn(drawn[:, :g], drawn[:, g:]), None),
                      lambda: (np.r_[_leave_one_out(fn, pos, neg)], counts), schemes, reason)
     size = [len(m[0]) for m in models]
     group = [m[2]() for m in models]
     cells, counts = np.unique((group[0] * size[1] + group[1]) * 2 + positive, return_counts=True)
     lab, ga, gb = cells % 2, cells // 2 // size[1], cells // 2 % size[1]
 
-    def evaluate(drawn):
-        out = []
-        for gm, sm in ((ga, size[0]), (gb, size[1])):
-            both = _tally(2 * gm + lab, 2 * sm, drawn)
-            out.append(fn(both[:, 1::2], both[:, 0::2]))
-        return out[0] - out[1], None
+    def of_model(drawn, gm, groups):  # the metric of one model's (group, label) counts
+        both = _tally(2 * gm + lab, 2 * groups, drawn)
+        return fn(both[:, 1::2], both[:, 0::2])
 
     def jackknife():
-        out = []
-        for (pos, neg, _), gm in zip(models, (ga, gb)):
-            v_pos, v_neg = _leave_one_out(fn, pos, neg)
-            out.append(np.where(lab == 1, v_pos[gm], v_neg[gm]))
-        return out[0] - out[1], counts
-    return _Path(counts, lab, evaluate, jackknife, schemes, reason)
+        (pa, na), (pb, nb) = (_leave_one_out(fn, *m[:2]) for m in models)
+        return np.where(lab == 1, pa[ga] - pb[gb], na[ga] - nb[gb]), counts
+    return _Path(counts, lab, lambda d: (of_model(d, ga, size[0]) - of_model(d, gb, size[1]), None),
+                 jackknife, schemes, reason)
 
 
 # -- resampled rows, and what every scheme shares ------------------------------------------
@@ -540,13 +531,13 @@ def _strata(stratify, first, n):
     """Row strata as integer codes (or None), and the scheme's words."""
     if isinstance(stratify, (bool, np.bool_)):
         if not stratify or first is None or first.ndim != 1:
-            return None, "rows resampled with replacement (not stratified)"
+            return None, "rows: rows resampled with replacement (not stratified)"
         if first.dtype.kind not in "biuUS" and not (
                 first.dtype.kind == "O" and all(isinstance(v, str) for v in first[:100])):
-            return None, "rows resampled with replacement (not stratified: y_true holds no class labels)"
-        scheme, first = "rows resampled within each class of y_true (stratified)", first
+            return None, "rows: rows resampled with replacement (not stratified: y_true holds no class labels)"
+        scheme = "rows: rows resampled within each class of y_true (stratified)"
     else:
-        scheme, first = "rows resampled within each given stratum", as_array(stratify, "stratify")
+        scheme, first = "rows: rows resampled within each given stratum", as_array(stratify, "stratify")
         check_same_length(stratify=first, arrays=range(n))
     return np.unique(first, return_inverse=True)[1].reshape(-1), scheme
 
@@ -635,7 +626,7 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
         strata, scheme = _strata(stratify, first, n)
         dist, reason = zip(*(_call(metric, head, preds, kwargs, rows) for size in
                              _chunks(n_resamples, n) for rows in _row_indices(rng, size, n, strata)))
-        dist, reason, scheme, rows = np.array(dist), next(filter(None, reason), "nan"), "rows: " + scheme, np.arange(n)
+        dist, reason, rows = np.array(dist), next(filter(None, reason), "nan"), np.arange(n)
 
         def jackknife():
             return [_call(metric, head, preds, kwargs, rows[rows % min(n, 2000) != g])[0]
@@ -643,8 +634,7 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
     n_ill = 0 if ill is None else int((ill & ~np.isnan(dist)).sum())
     if n_ill:
         warn_at_caller(f"the metric is ill-defined (0/0) on {n_ill} of {n_resamples} resamples and was "
-              "set to 0.0 there (zero_division='warn'); pass zero_division=nan to skip them "
-              "instead")
+                       "set to 0.0 there (zero_division='warn'); pass zero_division=nan to skip them instead")
     dist, n_skipped = _kept(dist, reason)
     low, high = _interval(dist, estimate, jackknife() if method == "bca" else None, confidence,
                           method)
@@ -847,8 +837,8 @@ def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, ran
     head = [] if y is None else [y]
     est_a, est_b = (_estimate(metric, head, p, metric_kwargs) for p in (a, b))
     estimate = est_a - est_b
-    path = _label_path(metric, metric_kwargs, y, [a, b]) if head and metric in _LABEL_METRICS else None
-    if path is not None:
+    path = head and metric in _LABEL_METRICS and _label_path(metric, metric_kwargs, y, [a, b])
+    if path:
         t, ca, cb = path.cells
         tt, ab, ba = np.r_[t, t], np.r_[ca, cb], np.r_[cb, ca]
         dist = []
@@ -859,18 +849,15 @@ def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, ran
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 dist.append(path.rule(both, tt, ab)[0] - path.rule(both, tt, ba)[0])
-        dist = np.concatenate(dist)
-        scheme = "swap counts: Binomial(count, 1/2) per (actual, a, b) cell"
+        dist, scheme = np.concatenate(dist), "swap counts: Binomial(count, 1/2) per (actual, a, b) cell"
     else:
-        dist = np.empty(n_permutations)
-        for i in range(n_permutations):
-            swap = (rng.random(len(a)) < 0.5).reshape((-1,) + (1,) * (a.ndim - 1))
-            a2, b2 = np.where(swap, b, a), np.where(swap, a, b)
-            dist[i] = _call(metric, head, [a2, b2], metric_kwargs, slice(None))[0]
+        swaps = ((rng.random(len(a)) < 0.5).reshape((-1,) + (1,) * (a.ndim - 1)) for _ in range(n_permutations))
+        dist = np.array([_call(metric, head, [np.where(w, b, a), np.where(w, a, b)], metric_kwargs,
+                               slice(None))[0] for w in swaps])
         scheme = "rows: each row's pair swapped with probability 1/2"
     dist, n_skipped = _kept(dist, "nan", "permutations")
-    tol = 1e-12 * max(1.0, abs(estimate))
-    p = (1 + np.count_nonzero(np.abs(dist) >= abs(estimate) - tol)) / (len(dist) + 1)
+    extreme = np.count_nonzero(np.abs(dist) >= abs(estimate) - 1e-12 * max(1.0, abs(estimate)))
+    p = (1 + extreme) / (len(dist) + 1)
     return Comparison(estimate, None, None, float(p), None, "permutation", est_a, est_b,
                       n_permutations, n_skipped, scheme, None, dist)
 
@@ -902,35 +889,28 @@ def _delong(positive, *scores):
     (:func:`_components`) under each model; the AUCs are their means,
     ``2U / 2PN`` in integers. One model: the groups' weighted moments, block
     by block of the sorted keys (Sun & Xu 2014: one sort, then one cache-sized
-    pass; blocks merged by Chan et al.'s pairwise update); two: each sample's
+    pass; the blocks' moments merged as Chan et al.'s update); two: each sample's
     pair of components.
     """
     p = int(np.count_nonzero(positive))
     n = len(positive) - p
-    if len(scores) == 1:
-        before, moments = (0, 0), [[0, 0.0, 0.0, 0], [0, 0.0, 0.0, 0]]  # rows, mean, M2, sum
-        packed = label_keys(positive, scores[0])
-        if packed is None:  # keys too wide (or longdouble): the sweep's argsort
-            sweep = sweep_of(positive, scores[0])
-            blocks = [(sweep.tps, sweep.fps)]
-        else:
-            blocks = ((ends + 1 - fps, fps) for ends, fps, _ in key_groups(packed[0], with_keys=False)
-                      if len(ends))  # a block inside one long group ends none
+    if len(scores) == 1:  # per block and class: the components' rows, sum (an int) and M2
+        packed, parts, before = label_keys(positive, scores[0]), [], (0, 0)
+        blocks = ([(lambda s: (s.tps, s.fps))(sweep_of(positive, scores[0]))] if packed is None  # argsort
+                  else ((ends + 1 - fps, fps) for ends, fps, _ in key_groups(packed[0], with_keys=False)
+                        if len(ends)))  # a block inside one long group ends none
         for tps, fps in blocks:
             a, pos, b, neg = _components(tps, fps, p, n, before)
-            for acc, x, w, m in ((moments[0], a, pos, int(tps[-1] - before[0])),
-                                 (moments[1], b, neg, int(fps[-1] - before[1]))):
-                if m:  # einsum, not np.dot: no BLAS threads woken per block
-                    total = int(np.einsum("i,i->", w, x))
-                    d = x - total / m
-                    delta, rows = total / m - acc[1], acc[0] + m
-                    acc[1] += delta * m / rows
-                    acc[2] += float(np.einsum("i,i,i->", w, d, d)) + delta * delta * acc[0] * m / rows
-                    acc[0], acc[3] = rows, acc[3] + total
+            for x, w, m in ((a, pos, int(tps[-1] - before[0])), (b, neg, int(fps[-1] - before[1]))):
+                total = int(np.einsum("i,i->", w, x))  # einsum, not np.dot: no BLAS threads woken
+                d = x - total / max(m, 1)
+                parts.append((m, total, float(np.einsum("i,i,i->", w, d, d))))
             before = (tps[-1], fps[-1])
-        var = (moments[0][2] / (4.0 * n * n * (p - 1) * p)
-               + moments[1][2] / (4.0 * p * p * (n - 1) * n))
-        return np.array([moments[1][3] / (2.0 * p * n)]), np.array([[var]])
+        rows, totals, m2 = (np.array(column, dtype=np.float64).reshape(-1, 2) for column in zip(*parts))
+        mean = totals.sum(axis=0) / rows.sum(axis=0)  # the blocks' M2 merged (Chan et al.)
+        m2 = m2.sum(axis=0) + (rows * (totals / np.maximum(rows, 1) - mean) ** 2).sum(axis=0)
+        var = m2[0] / (4.0 * n * n * (p - 1) * p) + m2[1] / (4.0 * p * p * (n - 1) * n)
+        return np.array([sum(t for _, t, _ in parts[1::2]) / (2.0 * p * n)]), np.array([[var]])
     aucs, x10, x01 = [], [], []
     for s in scores:
         pos, neg, group = _sweep(positive, s)
