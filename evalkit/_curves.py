@@ -39,24 +39,18 @@ PR_FIRST_POINTS = {"spark": "spark", "legacy": "spark_legacy"}
 
 
 
-def rate(counts, total, undefined, out=None):
-    """``counts / total`` as float64; every entry is ``undefined`` when ``total`` is 0.
-
-    ``out`` (optional) receives the result, so a curve can be filled in place.
-    """
-    total = float(total)
-    if out is None:
-        out = np.empty(len(counts))
-    if total == 0:
+def rate(counts, total, undefined, out):
+    """``counts / total`` into ``out`` (float64, so a curve is filled in place); every entry
+    is ``undefined`` when ``total`` is 0."""
+    if float(total) == 0:
         out[:] = undefined
     else:
-        np.divide(counts, total, out=out)
+        np.divide(counts, float(total), out=out)
     return out
 
 
-def _precision(tps, fps, undefined, out=None):
-    """``tps / (tps + fps)``; ``undefined`` where nothing is predicted positive (block by block)."""
-    out = np.empty(len(tps)) if out is None else out
+def _precision(tps, fps, undefined, out):
+    """``tps / (tps + fps)`` into ``out``; ``undefined`` where nothing is predicted positive (block by block)."""
     for i in range(0, len(tps), BLOCK):
         predicted = tps[i:i + BLOCK] + fps[i:i + BLOCK]
         block = out[i:i + BLOCK]
@@ -104,9 +98,7 @@ def pr_bends(tps):
 
 
 def _rows(sweep, kept):
-    if kept is None:
-        return sweep.tps, sweep.fps
-    return sweep.tps[kept], sweep.fps[kept]
+    return (sweep.tps, sweep.fps) if kept is None else (sweep.tps[kept], sweep.fps[kept])
 
 
 def roc_points(sweep, convention="sklearn", *, kept=None):
@@ -127,20 +119,13 @@ def roc_points(sweep, convention="sklearn", *, kept=None):
     [0.0, 0.0, 0.5, 0.5, 1.0, 1.0]
     """
     tps, fps = _rows(sweep, kept)
-    m = len(tps)
-    spark = _convention(convention) != "sklearn"
-    undefined = 0.0 if spark else np.nan
-    size = m + 2 if spark else m + 1
-    fpr, tpr = np.empty(size), np.empty(size)
-    fpr[0] = tpr[0] = 0.0
-    rate(fps, sweep.n_neg, undefined, out=fpr[1:m + 1])
-    rate(tps, sweep.n_pos, undefined, out=tpr[1:m + 1])
+    m, spark = len(tps), convention != "sklearn"
+    fpr, tpr = np.empty(m + 1 + spark), np.empty(m + 1 + spark)
+    rate(fps, sweep.n_neg, 0.0 if spark else np.nan, out=fpr[1:m + 1])
+    rate(tps, sweep.n_pos, 0.0 if spark else np.nan, out=tpr[1:m + 1])
+    fpr[0], tpr[0] = fpr[1] * 0.0, tpr[1] * 0.0  # (0, 0), nan where the rate is undefined
     if spark:
         fpr[-1] = tpr[-1] = 1.0
-    elif float(sweep.n_neg) == 0:
-        fpr[0] = np.nan
-    if not spark and float(sweep.n_pos) == 0:
-        tpr[0] = np.nan
     return fpr, tpr
 
 
@@ -172,28 +157,17 @@ def pr_points(sweep, convention="sklearn", *, kept=None, first_point=None):
     ([0.0, 0.5, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.6667, 0.5])
     """
     tps, fps = _rows(sweep, kept)
-    m = len(tps)
+    m, sklearn = len(tps), convention == "sklearn"
+    convention = PR_FIRST_POINTS[first_point] if first_point is not None else convention  # old keyword
     recall, precision = np.empty(m + 1), np.empty(m + 1)
-    if _convention(convention) == "sklearn":
-        recall[m], precision[m] = 0.0, 1.0  # the last point: (recall 0, precision 1)
-        # the curve runs by increasing threshold: fill the first m entries backwards
-        back = slice(m - 1, None, -1) if m else slice(0, 0)
-        rate(tps, sweep.n_pos, 1.0, out=recall[back])
-        _precision(tps, fps, 0.0, out=precision[back])
-        return recall, precision
-    if first_point is not None:  # the old keyword
-        convention = PR_FIRST_POINTS.get(first_point, first_point)
-    recall[0] = 0.0
-    rate(tps, sweep.n_pos, 0.0, out=recall[1:])
-    _precision(tps, fps, 1.0, out=precision[1:])
-    precision[0] = precision[1] if _convention(convention) == "spark" and m else 1.0
+    # scikit-learn's curve runs by increasing threshold: the first m entries are filled backwards
+    rows = (slice(m - 1, None, -1) if m else slice(0, 0)) if sklearn else slice(1, None)
+    rate(tps, sweep.n_pos, 1.0 if sklearn else 0.0, out=recall[rows])
+    _precision(tps, fps, 0.0 if sklearn else 1.0, out=precision[rows])
+    extra = m if sklearn else 0  # the point at recall 0
+    recall[extra] = 0.0
+    precision[extra] = precision[1] if convention == "spark" and m else 1.0
     return recall, precision
-
-
-def _convention(convention):
-    if convention not in CONVENTIONS:
-        raise ValueError(f"convention must be one of {tuple(CONVENTIONS)}; got {convention!r}")
-    return convention
 
 
 def doubled_trapezoids(x, y):
@@ -233,16 +207,11 @@ def trapezoid(x, y, *, partitions=None):
     if partitions is None:
         return float(np.sum(terms))
     sizes = np.asarray(partitions, dtype=np.int64)
-    sizes = sizes[sizes > 0]
-    if int(sizes.sum()) != len(x):
-        raise ValueError(f"partitions must add up to the {len(x)} points; got {sizes.sum()}")
-    ends = np.cumsum(sizes)  # one past each partition's last point
-    local = 0.0
-    for start, end in zip(ends - sizes, ends):
-        inside = terms[start:end - 1]  # trapezoids between points start .. end-1
-        local += float(np.cumsum(inside)[-1]) if len(inside) else 0.0
-    joins = terms[ends[:-1] - 1]  # from each partition's last point to the next one's first
-    return local + (float(np.cumsum(joins)[-1]) if len(joins) else 0.0)
+    ends = np.cumsum(sizes[sizes > 0])  # one past each partition's last point
+    # the trapezoids between the points of each partition, summed in order; then the joins
+    local = np.cumsum([0.0] + [np.cumsum(terms[a:b - 1])[-1] for a, b in zip(np.r_[0, ends[:-1]], ends)
+                               if b - a > 1])[-1]
+    return float(local + np.cumsum(np.r_[0.0, terms[ends[:-1] - 1]])[-1])
 
 
 def average_precision(recall, precision):

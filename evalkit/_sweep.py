@@ -16,16 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._ratios import precision_of
-from ._validation import (
-    check_choice,
-    check_labels,
-    check_same_length,
-    check_sample_weight,
-    check_scores,
-)
+from ._validation import check_labels, check_pos_label, check_same_length, check_sample_weight, check_scores
 
-__all__ = ["Sweep", "threshold_sweep", "sweep_scores", "sweep_of", "positive_mask", "label_keys",
-           "twice_u", "key_groups", "ZERO_WEIGHTS"]
+__all__ = ["Sweep", "threshold_sweep", "sweep_of", "positive_mask", "label_keys", "twice_u",
+           "key_groups", "ZERO_WEIGHTS"]
 
 
 def positive_mask(y_true, pos_label=None, name="y_true"):
@@ -58,9 +52,8 @@ def positive_mask(y_true, pos_label=None, name="y_true"):
             )
         return y == 1
     classes = np.unique(y)
-    if len(classes) >= 2 and pos_label not in classes.tolist():
-        raise ValueError(
-            f"pos_label={pos_label!r} is not a valid label: it should be one of {classes.tolist()}")
+    if len(classes) >= 2:
+        check_pos_label(pos_label, classes)
     return y == pos_label
 
 
@@ -143,16 +136,6 @@ class Sweep:
         """Precision at each threshold: tps / (tps + fps)."""
         return precision_of(self.tps, self.fps, zero_division)
 
-    def index_of(self, threshold):
-        """How many sweep rows have a threshold >= ``threshold``.
-
-        Predicting positive when ``score >= threshold`` gives the counts of row
-        ``index_of(threshold) - 1`` (nothing predicted positive when it is 0).
-        One binary search: a slider can call it on every move.
-        """
-        # thresholds are descending; search the ascending view
-        return len(self.thresholds) - int(np.searchsorted(self.thresholds[::-1], threshold, "left"))
-
     def counts_at(self, threshold):
         """The :class:`~evalkit.BinaryCounts` of predicting ``score >= threshold``.
 
@@ -162,8 +145,7 @@ class Sweep:
         """
         from ._binary import BinaryCounts
 
-        i = self.index_of(threshold)
-        tp, fp = (self.tps[i - 1], self.fps[i - 1]) if i else (0, 0)
+        tp, fp = (v[0] for v in self.counts_above([threshold]))
         cast = int if self.tps.dtype.kind in "iu" else float
         return BinaryCounts(tp=cast(tp), fp=cast(fp), fn=cast(self.n_pos - tp),
                             tn=cast(self.n_neg - fp))
@@ -181,18 +163,11 @@ class Sweep:
         threshold that does not produce its counts. Spark groups within each
         partition; this is the one-partition result.
         """
-        if isinstance(num_bins, bool) or not isinstance(num_bins, (int, np.integer)):
-            raise TypeError(f"num_bins must be an integer, got {num_bins!r}")
-        if num_bins < 0:
-            raise ValueError(f"num_bins must be >= 0 (0 means no down-sampling); got {num_bins}")
-        if bin_threshold not in ("last", "first"):
-            raise ValueError(f"bin_threshold must be 'last' or 'first'; got {bin_threshold!r}")
         m = len(self.thresholds)
         grouping = m // num_bins if num_bins else 0
         if grouping < 2:
             return self
-        ends = np.r_[np.arange(grouping - 1, m, grouping), m - 1]
-        ends = np.unique(ends)
+        ends = np.unique(np.r_[np.arange(grouping - 1, m, grouping), m - 1])
         starts = np.r_[0, ends[:-1] + 1]
         thresholds = self.thresholds[ends if bin_threshold == "last" else starts]
         return Sweep(thresholds, self.tps[ends], self.fps[ends], self.n_pos, self.n_neg)
@@ -205,29 +180,7 @@ ZERO_WEIGHTS = {
 }
 
 
-def sweep_scores(y_true, y_score, *, pos_label=None, sample_weight=None, zero_weight="drop",
-                 order=None):
-    """Validate binary labels, scores and weights and sweep once: ``(sweep, dtype of the scores)``.
-
-    ``zero_weight`` says what a sample of weight 0 does (:data:`ZERO_WEIGHTS`):
-    ``"drop"`` -- scikit-learn's ``roc_curve`` and ``precision_recall_curve``
-    drop it, so its score makes no threshold; ``"keep"`` -- Spark keeps its
-    score as a threshold whose counts are those of the next higher one (where
-    nothing else is scored that high, precision there is 0/0). Weighted
-    counts are scikit-learn's running sums over the samples (Spark's order of
-    additions agrees to 1e-12; ``order`` is accepted and ignored until
-    :mod:`evalkit.plot` stops passing it). Unweighted input takes the
-    sort-only path (integer counts are exact in any order).
-    """
-    check_choice(zero_weight, ZERO_WEIGHTS, "zero_weight")
-    pos = positive_mask(y_true, pos_label)
-    scores = check_scores(y_score)
-    check_same_length(y_true=pos, y_score=scores)
-    w = check_sample_weight(sample_weight, len(pos))
-    return sweep_of(pos, scores, w, zero_weight), scores.dtype
-
-
-def threshold_sweep(y_true, y_score, *, pos_label=None, sample_weight=None, num_bins=0,
+def threshold_sweep(y_true, y_score, pos_label=None, sample_weight=None, *, num_bins=0,
                     bin_threshold="last", zero_weight="drop"):
     """Validate binary labels and scores and sweep every threshold once.
 
@@ -237,7 +190,10 @@ def threshold_sweep(y_true, y_score, *, pos_label=None, sample_weight=None, num_
     argsort); weighted input an argsort and cumulative sums. ``num_bins`` > 0
     down-samples as Spark does (:meth:`Sweep.binned`). Samples of weight 0
     are dropped, as scikit-learn's curves do (``zero_weight="drop"``);
-    ``"keep"`` keeps their thresholds, as Spark does (its mirrors pass it).
+    ``"keep"`` keeps their thresholds, as Spark does (its mirrors pass it;
+    :data:`ZERO_WEIGHTS`). Thresholds keep the scores' dtype; weighted counts
+    are scikit-learn's running sums (Spark's order of additions agrees to
+    1e-12), unweighted ones exact integers.
 
     Examples
     --------
@@ -249,8 +205,10 @@ def threshold_sweep(y_true, y_score, *, pos_label=None, sample_weight=None, num_
     >>> sw.thresholds.tolist(), sw.tps.tolist(), sw.fps.tolist()
     ([1.0, 0.6, 0.4, 0.0], [1, 6, 11, 11], [0, 0, 0, 89])
     """
-    sweep, _ = sweep_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                            zero_weight=zero_weight)
+    pos = positive_mask(y_true, pos_label)
+    scores = check_scores(y_score)
+    check_same_length(y_true=pos, y_score=scores)
+    sweep = sweep_of(pos, scores, check_sample_weight(sample_weight, len(pos)), zero_weight)
     return sweep.binned(num_bins, bin_threshold=bin_threshold) if num_bins else sweep
 
 
@@ -258,6 +216,7 @@ def threshold_sweep(y_true, y_score, *, pos_label=None, sample_weight=None, num_
 
 ONE = np.uint64(1)
 TOP = np.uint64(1 << 63)
+LOW = np.uint64((1 << 63) - 1)
 BLOCK = 1 << 15  # elements per block: a block's temporaries stay in the CPU cache
 RUN = 1 << 10  # a run of equal scores at least this long is measured, not read
 
@@ -271,7 +230,7 @@ def label_keys(pos, scores):
     inverted, ascending keys put the highest score first -- no argsort, no
     gather. After the inversion the lowest bit is 1 for a negative. None
     when the keys span 2**63 or more, for integers beyond 2**53 and for
-    longdouble (those go through argsort).
+    longdouble (those go through argsort). ``pos`` is a boolean mask or 0/1 integers.
     """
     kind = scores.dtype.kind
     if (kind == "f" and scores.dtype.itemsize > 8) or (
@@ -279,65 +238,84 @@ def label_keys(pos, scores):
         return None
     x = scores if scores.dtype == np.float64 else scores.astype(np.float64)
     keys = np.empty(len(x), dtype=np.uint64)
-    bits, offset = x.view(np.uint64), None  # -0.0 shifted left by one is +0.0's key
-    for i in range(0, len(x), BLOCK):  # non-negative scores (the usual case): one pass
-        block = keys[i:i + BLOCK]
-        if x[i:i + BLOCK].min() < 0:
-            break
-        np.left_shift(bits[i:i + BLOCK], ONE, out=block)
-        np.bitwise_or(block, pos[i:i + BLOCK], out=block)
-        np.invert(block, out=block)
-    else:
-        keys.sort()
-        return keys, None
-    if len(x):
-        np.add(x, 0.0, out=keys.view(np.float64))  # -0.0 becomes 0.0
-        negative = keys >= TOP
-        np.invert(keys, out=keys, where=negative)
-        np.bitwise_or(keys, TOP, out=keys, where=~negative)
-        offset = keys.min()
-        keys -= offset
-        if keys.max() >= TOP:
-            return None
-        bits = keys
-    for i in range(0, len(x), BLOCK):
+    bits, offset, i = x.view(np.uint64), None, 0  # -0.0 shifted left by one is +0.0's key
+    while i < len(x):
+        if offset is None and x[i:i + BLOCK].min() < 0:  # a negative score: flip, offset, restart
+            np.add(x, 0.0, out=keys.view(np.float64))  # -0.0 becomes 0.0
+            negative = keys >= TOP
+            np.invert(keys, out=keys, where=negative)
+            np.bitwise_or(keys, TOP, out=keys, where=~negative)
+            offset = keys.min()
+            keys -= offset
+            if keys.max() >= TOP:
+                return None
+            bits, i = keys, 0
         block = keys[i:i + BLOCK]
         np.left_shift(bits[i:i + BLOCK], ONE, out=block)
         np.bitwise_or(block, pos[i:i + BLOCK], out=block)
         np.invert(block, out=block)
+        i += BLOCK
     keys.sort()
     return keys, offset
 
 
-def _scores_of(keys, offset):
-    """The scores (float64) that sorted keys (:func:`label_keys`) were made of."""
-    bits = np.invert(keys)
-    bits >>= ONE
+def _scores_of(score, offset, out):
+    """Write into ``out`` (uint64) the float64 bits of the scores whose keys shifted right by one are ``score``."""
+    np.bitwise_xor(score, LOW, out=out)  # = ~key >> 1
     if offset is not None:
-        bits += offset
-        bits = np.where(bits >= TOP, bits ^ TOP, ~bits)
-    return bits.view(np.float64)
+        out += offset
+        negative = out < TOP
+        np.invert(out, out=out, where=negative)
+        np.bitwise_xor(out, TOP, out=out, where=~negative)
+
+
+def _run(keys, i):
+    """``(split, end)`` when a run of one score RUN long starts at ``i``, else None.
+
+    Its positives (bit 0, key 2h) end at ``split``, its negatives (2h + 1) and the run at ``end``:
+    two binary searches instead of reading the run.
+    """
+    head = keys[i] >> ONE
+    if i + RUN > len(keys) or keys[i + RUN - 1] >> ONE != head:
+        return None
+    rest = keys[i:]
+    return i + int(rest.searchsorted(head << ONE, "right")), i + int(rest.searchsorted(head << ONE | ONE, "right"))
 
 
 def key_groups(keys, with_keys=True):
-    """Block by block of sorted keys: ``(ends, fps, keys at ends)`` of the groups of tied scores.
+    """Chunk by chunk of sorted keys: ``(ends, fps, scores)`` at the last sample of each group of ties.
 
     ``ends`` are the positions of each group's last sample (so ``tps = ends +
-    1 - fps``) and ``fps`` the negatives up to it; each block also reads the
-    next block's first key, to know whether its last group ends in it.
+    1 - fps``), ``fps`` the negatives up to it and ``scores`` its key shifted
+    right by one (None unless ``with_keys``). A block reads the next block's
+    first key, to know whether its last group ends in it; a block without
+    ties is passed whole (no gather); a long run of one score is one row,
+    measured by :func:`_run`. The one loop over sorted keys that makes rows.
     """
-    n, carry = len(keys), 0
-    for i in range(0, n, BLOCK):
+    n, i, carry = len(keys), 0, 0
+    index = np.arange(min(n, BLOCK))
+    while i < n:
+        run = _run(keys, i)
+        if run is not None:
+            carry += run[1] - run[0]
+            i = run[1]
+            yield np.array([i - 1]), np.array([carry]), (keys[i - 1:i] >> ONE if with_keys else None)
+            continue
         block = keys[i:i + BLOCK + 1]
-        m = min(BLOCK, n - i)
+        b = min(BLOCK, n - i)
         score = block >> ONE
-        last = np.ones(m, dtype=bool)
+        last = np.ones(b, dtype=bool)
         np.not_equal(score[:-1], score[1:], out=last[:len(score) - 1])
-        fps = np.cumsum((block[:m] & ONE).view(np.int64))
-        fps += carry
+        fps = (block[:b] & ONE).view(np.int64)
+        fps[0] += carry
+        np.cumsum(fps, out=fps)
         carry = int(fps[-1])
-        ends = np.flatnonzero(last)
-        yield ends + i, fps[ends], (block[ends] if with_keys else None)
+        if last.all():
+            yield index[:b] + i, fps, (score[:b] if with_keys else None)
+        else:
+            e = np.flatnonzero(last)
+            yield e + i, fps[e], (score[e] if with_keys else None)
+        i += b
 
 
 def twice_u(keys):
@@ -351,37 +329,27 @@ def twice_u(keys):
     included. Summed, ``U_le = Σ_j i_j - N(N-1)/2`` (the
     rank-sum formula); each group of ties then gives back half of its
     ``pos·neg`` pairs. One pass over the keys, block by block; a long run of
-    one score is measured by two binary searches instead of being read.
+    one score is measured by :func:`_run` instead of being read. (Rows of
+    the sweep, :func:`key_groups`, would cost a cumulative sum more.)
     """
     n = len(keys)
     size = min(n, BLOCK)
-    label = np.empty(size, dtype=np.uint64)
-    score = np.empty(size, dtype=np.uint64)
+    label, score = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
     starts = np.empty(size, dtype=bool)  # starts[i]: position i begins a group of equal scores
     index = np.arange(size, dtype=np.int64)
-    p = 0  # keys with the lowest bit set (negatives) so far
-    index_sum = 0  # Σ of their sorted positions
-    tied = 0  # Σ over groups of ties of pos·neg
+    p = index_sum = tied = 0  # negatives so far, Σ of their sorted positions, Σ over groups of pos·neg
     open_pos = open_size = 0  # the group still open where the previous step stopped
-    previous = -1  # its score key
-    i = 0
+    previous, i = -1, 0  # the open group's score key
     while i < n:
-        head = int(keys[i]) >> 1
-        if i + RUN <= n and int(keys[i + RUN - 1]) >> 1 == head:
-            # a long run of one score: bit 0 (key 2h) then bit 1 (2h + 1)
-            rest = keys[i:]
-            split = i + int(rest.searchsorted(np.uint64(2 * head), "right"))
-            end = i + int(rest.searchsorted(np.uint64(2 * head + 1), "right"))
-            run_pos = end - split
-            p += run_pos
-            index_sum += (split + end - 1) * run_pos // 2  # split + ... + (end - 1)
+        run = _run(keys, i)
+        if run is not None:
+            (split, end), head = run, int(keys[i]) >> 1
+            p += end - split
+            index_sum += (split + end - 1) * (end - split) // 2  # split + ... + (end - 1)
             if head != previous:
                 tied += open_pos * (open_size - open_pos)
                 open_pos = open_size = 0
-            open_pos += run_pos
-            open_size += end - i
-            previous = head
-            i = end
+            open_pos, open_size, previous, i = open_pos + end - split, open_size + end - i, head, end
             continue
         block = keys[i:i + BLOCK]
         m = len(block)
@@ -392,7 +360,7 @@ def twice_u(keys):
         p += p_block
         index_sum += i * p_block + int(np.dot(lab, index[:m]))
         np.right_shift(block, ONE, out=key)
-        new[0] = head != previous
+        new[0] = int(key[0]) != previous
         np.not_equal(key[1:], key[:-1], out=new[1:])
         previous = int(key[-1])
         i += m
@@ -419,35 +387,21 @@ def twice_u(keys):
 
 
 def _sweep_sorted(keys, offset, dtype):
-    """The sweep of sorted keys, block by block: the cumulative negatives at each group's end.
+    """The sweep of sorted keys, from the rows of :func:`key_groups`; the keys are overwritten.
 
-    A block without ties (every sample ends its group) is written whole;
-    otherwise only the last sample of each group of equal scores. Each block
-    reads the next block's first key, to know whether its last group ends in
-    it. The keys are overwritten (by the thresholds).
+    The thresholds overwrite the keys already read (row ``m`` <= position
+    ``i``): no new array, no page faults.
     """
-    n, m, carry = len(keys), 0, 0
-    # the thresholds overwrite the keys already read (row m <= i): no new array, no page faults
-    thresholds, tps, fps = keys.view(np.float64), np.empty(n, np.int64), np.empty(n, np.int64)
-    count = np.arange(1, min(n, BLOCK) + 1)
-    for i in range(0, n, BLOCK):
-        block = keys[i:i + BLOCK + 1]
-        b = min(BLOCK, n - i)
-        score = block >> ONE
-        last = np.ones(b, dtype=bool)
-        np.not_equal(score[:-1], score[1:], out=last[:len(score) - 1])
-        negatives = np.cumsum((block[:b] & ONE).view(np.int64))
-        negatives += carry
-        carry = int(negatives[-1])
-        if last.all():
-            rows, ends, at = slice(m, m + b), count[:b] + i, block[:b]
-        else:
-            e = np.flatnonzero(last)
-            rows, ends, at, negatives = slice(m, m + len(e)), e + (i + 1), block[e], negatives[e]
-        fps[rows], thresholds[rows] = negatives, _scores_of(at, offset)
-        np.subtract(ends, negatives, out=tps[rows])
+    n, m = len(keys), 0
+    tps, fps = np.empty(n, np.int64), np.empty(n, np.int64)
+    for ends, f, score in key_groups(keys):
+        rows = slice(m, m + len(ends))
+        fps[rows] = f
+        np.subtract(ends, f, out=tps[rows])
+        tps[rows] += 1
+        _scores_of(score, offset, keys[rows])
         m = rows.stop
-    thresholds, tps, fps = (a[:m] if 2 * m > n else a[:m].copy() for a in (thresholds, tps, fps))
+    thresholds, tps, fps = (a[:m] if 2 * m > n else a[:m].copy() for a in (keys.view(np.float64), tps, fps))
     n_neg = int(fps[-1]) if m else 0
     return Sweep(thresholds.astype(dtype, copy=False), tps, fps, n - n_neg, n_neg)
 
@@ -486,3 +440,9 @@ def sweep_of(pos, scores, w=None, zero_weight="drop"):
     if zero_weight == "drop" and not w.all():
         pos, scores, w = pos[w != 0], scores[w != 0], w[w != 0]
     return _sweep_weighted(pos, scores, w)
+
+
+def sweep_scores(y_true, y_score, *, pos_label=None, sample_weight=None, zero_weight="drop", order=None):
+    """Old name (going away): ``(threshold_sweep(...), dtype of its thresholds)``."""
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight)
+    return sweep, sweep.thresholds.dtype

@@ -24,9 +24,9 @@ import numpy as np
 
 from ._curves import auc_from_groups, average_precision, pr_bends, pr_points, roc_bends, roc_points, trapezoid
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._sweep import ZERO_WEIGHTS, label_keys, sweep_of, sweep_scores, twice_u
+from ._sweep import ZERO_WEIGHTS, label_keys, sweep_of, threshold_sweep, twice_u
 from ._validation import (BETA, MAX_FPR, ZERO_DIVISION_SPARK, Bool, Integer, Options, Satisfies,
-                          check_curve_coordinates, check_labels, check_same_length,
+                          check_curve_coordinates, check_labels, check_monotonic, check_same_length,
                           check_sample_weight, check_scores, validate_params)
 from .exceptions import UndefinedMetricWarning, warn_at_caller
 
@@ -37,11 +37,6 @@ _AVERAGE = Options((None, "micro", "macro", "samples", "weighted"))
 _MULTI_CLASS = Options({"raise": "", "ovr": "one-vs-rest", "ovo": "one-vs-one"})
 _ZERO_WEIGHT = Options(ZERO_WEIGHTS)
 _ONE_CLASS = ("Only one class is present in y_true. ROC AUC score is not defined in that case.")
-
-
-def _sweep(y_true, y_score, pos_label=None, sample_weight=None, zero_weight="drop"):
-    return sweep_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                        zero_weight=zero_weight)
 
 
 def _warn(message):
@@ -93,9 +88,9 @@ def confusion_matrix_at_thresholds(y_true, y_score, *, pos_label=None, sample_we
     >>> thr.tolist()
     [0.8, 0.4, 0.35, 0.1]
     """
-    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight)
     tps, fps = sweep.tps.astype(np.float64), sweep.fps.astype(np.float64)
-    return fps[-1] - fps, fps, tps[-1] - tps, tps, sweep.thresholds.astype(dtype, copy=False)
+    return fps[-1] - fps, fps, tps[-1] - tps, tps, sweep.thresholds
 
 
 @validate_params(drop_intermediate=Bool())
@@ -133,7 +128,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     >>> thr.tolist()
     [inf, 0.8, 0.4, 0.35, 0.1]
     """
-    sweep, _ = _sweep(y_true, y_score, pos_label, sample_weight)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight)
     kept = None
     if drop_intermediate and len(sweep) > 2:
         kept = np.flatnonzero(roc_bends(sweep.tps, sweep.fps))
@@ -185,9 +180,8 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     >>> thr.tolist()
     [0.1, 0.35, 0.4, 0.8]
     """
-    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight)
-    thresholds = sweep.thresholds.astype(dtype, copy=False)
-    kept = None
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight)
+    thresholds, kept = sweep.thresholds, None
     if drop_intermediate and len(sweep) > 2:
         kept = np.flatnonzero(pr_bends(sweep.tps))
         thresholds = thresholds[kept]
@@ -241,9 +235,6 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
         return multiclass_average_precision(
             y_true, y_score, average=average, pos_label=pos_label, sample_weight=sample_weight,
             binary=lambda t, s, w: average_precision_score(t, s, sample_weight=w))
-    if len(classes) == 2 and pos_label not in classes.tolist():
-        raise ValueError(
-            f"pos_label={pos_label!r} is not a valid label: it should be one of {classes.tolist()}")
     precision, recall, _ = precision_recall_curve(y, y_score, pos_label=pos_label,
                                                   sample_weight=sample_weight)
     return average_precision(recall, precision)
@@ -275,21 +266,9 @@ def auc(x, y):
     >>> auc([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     0.75
     """
-    xs = check_curve_coordinates(x, "x")
-    ys = check_curve_coordinates(y, "y")
+    xs, ys = check_curve_coordinates(x, "x"), check_curve_coordinates(y, "y")
     check_same_length(x=xs, y=ys)
-    if len(xs) < 2:
-        raise ValueError(
-            f"At least 2 points are needed to compute area under curve, but x has {len(xs)}")
-    dx = np.diff(xs)
-    direction = 1.0
-    if np.any(dx < 0):
-        if not np.all(dx <= 0):
-            raise ValueError(
-                "x is neither increasing nor decreasing: the trapezoidal rule needs monotonic x "
-                "(sort the points by x first)")
-        direction = -1.0
-    return direction * trapezoid(xs, ys)
+    return check_monotonic(xs) * trapezoid(xs, ys)
 
 
 # -- the area under the ROC curve ---------------------------------------------------
@@ -476,7 +455,7 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
     >>> best_threshold(y, s, metric="precision")  # 1.0 at 1.0, 0.6 and 0.4: the highest wins
     (1.0, 1.0)
     """
-    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight, zero_weight)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight)
     tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
     if callable(metric):
         values = np.asarray(metric(tp, fp, fn, tn), dtype=np.float64)
@@ -499,7 +478,7 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
     if np.isnan(values).all():
         raise ValueError("metric is NaN at every threshold: there is no best threshold")
     i = int(np.nanargmax(values))  # the first maximum: the highest threshold
-    return sweep.thresholds.astype(dtype, copy=False)[i].item(), float(values[i])
+    return sweep.thresholds[i].item(), float(values[i])
 
 
 @validate_params(num_bins=Integer(0, meaning="0 means no down-sampling"), beta=BETA,
@@ -548,12 +527,12 @@ def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_
     """
     import pandas as pd
 
-    sweep, dtype = _sweep(y_true, y_score, pos_label, sample_weight, zero_weight)
-    sweep = sweep.binned(num_bins)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight,
+                            num_bins=num_bins)
     tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
     f_name = "f1" if beta == 1 else f"f{beta:g}"
     return pd.DataFrame({
-        "threshold": sweep.thresholds.astype(dtype, copy=False),
+        "threshold": sweep.thresholds,
         "tp": tp, "fp": fp, "fn": fn, "tn": tn,
         "precision": precision_of(tp, fp, zero_division),
         "recall": recall_of(tp, fn, zero_division),

@@ -1,7 +1,7 @@
 """Plots of the threshold sweep: ROC, PR, the confusion matrix, and ROC by hand.
 
 Every curve here is read off one threshold sweep of its scores
-(:func:`~evalkit._sweep.sweep_scores`, as :mod:`evalkit.curves` calls it)
+(:func:`~evalkit._sweep.threshold_sweep`, as :mod:`evalkit.curves` calls it)
 and turned into points and areas by the one sweep-to-curve step
 (:mod:`evalkit._curves`) the metrics and the Spark mirror use, so a plotted
 point and the number a metric reports for that threshold cannot disagree.
@@ -21,7 +21,7 @@ from ._binary import LAYOUTS, BinaryCounts
 from ._counts import _STRATEGIES, calibration_bins
 from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
-from ._sweep import ZERO_WEIGHTS, sweep_scores
+from ._sweep import ZERO_WEIGHTS, threshold_sweep
 from ._validation import (Bool, HasMethods, Integer, Options, check_classes,
                           check_count_matrix, check_row_labels, validate_params)
 
@@ -46,23 +46,12 @@ def _axes(ax, figsize=(4.8, 4.8)):
     return ax
 
 
-def _sweep_of(y_true, y_score, pos_label=None, sample_weight=None, zero_weight="drop",
-              order="samples"):
-    """The one threshold sweep, validated as the curve metrics validate it.
-
-    ``zero_weight="drop"`` (scikit-learn's curves: a sample of weight 0
-    makes no threshold) or ``"keep"`` (Spark's: its score stays a threshold);
-    ``order`` the order weights are added in (scikit-learn's or Spark's).
-    """
-    return sweep_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
-                        zero_weight=zero_weight, order=order)[0]
-
-
-def _roc_points(sweep):
-    """(FPR, TPR) from the sweep, starting at (0, 0); both classes are needed."""
+def _roc_points(y_true, y_score, pos_label=None, sample_weight=None, zero_weight="drop"):
+    """The sweep and its (FPR, TPR) from (0, 0), as :func:`evalkit.roc_curve`; both classes needed."""
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight)
     check_classes(sweep.n_pos, sweep.n_neg,
                   why="the ROC curve needs both classes (TPR = TP / P and FPR = FP / N)")
-    return roc_points(sweep, "sklearn")
+    return sweep, *roc_points(sweep, "sklearn")
 
 
 def _chance(ax, chance):
@@ -149,12 +138,9 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
     'AUC = 0.75'
     >>> plt.close(ax.figure)
     """
-    sweep = _sweep_of(y_true, y_score, pos_label, sample_weight, zero_weight)
-    fpr, tpr = _roc_points(sweep)
+    _, fpr, tpr = _roc_points(y_true, y_score, pos_label, sample_weight, zero_weight)
     ax = _axes(ax)
-    if label is None:
-        label = f"AUC = {trapezoid(fpr, tpr):.2f}"
-    ax.plot(fpr, tpr, label=label, **line_kw)
+    ax.plot(fpr, tpr, label=f"AUC = {trapezoid(fpr, tpr):.2f}" if label is None else label, **line_kw)
     _chance(ax, chance)
     ax.set_xlabel("False positive rate, FPR = FP / N")
     ax.set_ylabel("True positive rate, TPR = TP / P")
@@ -233,26 +219,22 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
     [[0.0, 1.0], [0.5, 1.0], [0.5, 0.5], [1.0, 0.6667], [1.0, 0.5]]
     >>> plt.close(ax.figure)
     """
-    order = "samples" if convention == "sklearn" else "spark"
-    sweep = _sweep_of(y_true, y_score, pos_label, sample_weight, zero_weight, order)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight)
     check_classes(sweep.n_pos, sweep.n_neg, need=("positive",), why="recall = TP / P is undefined")
     ax = _axes(ax)
     x, y = pr_points(sweep, convention)
     if convention == "sklearn":
         area = average_precision(x, y)
         line_kw = {"drawstyle": "steps-post", **line_kw}
-        name, where = "AP", "lower left"
     else:
         area = trapezoid(x, y, partitions=[len(x)])  # Spark's areaUnderPR, one partition
-        name, where = "area", "lower left"
-    if label is None:
-        label = f"{name} = {area:.2f}"
-    ax.plot(x, y, label=label, **line_kw)
+    name = "AP" if convention == "sklearn" else "area"
+    ax.plot(x, y, label=f"{name} = {area:.2f}" if label is None else label, **line_kw)
     _prevalence(ax, baseline, float(sweep.n_pos) / float(sweep.n_pos + sweep.n_neg))
     ax.set_xlabel("Recall = TP / P")
     ax.set_ylabel("Precision = TP / (TP + FP)")
     _unit_square(ax)
-    ax.legend(loc=where)
+    ax.legend(loc="lower left")
     return ax
 
 
@@ -404,8 +386,7 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance
     'area = 0.875'
     >>> plt.close(ax.figure)
     """
-    sweep = _sweep_of(y_true, y_score, pos_label)
-    fpr, tpr = _roc_points(sweep)
+    sweep, fpr, tpr = _roc_points(y_true, y_score, pos_label)
     taken = np.r_[0, sweep.tps + sweep.fps]
     ax = _axes(ax)
     area = trapezoid(fpr, tpr)
