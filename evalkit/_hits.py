@@ -15,6 +15,8 @@ import numbers
 
 import numpy as np
 
+from ._validation import Satisfies, validate_params
+
 __all__ = ["RankingHits", "encode_items", "ranking_hits"]
 
 _TABLE_SIZE = 1 << 22  # entries of the per-block lookup table (a few MB)
@@ -69,20 +71,21 @@ class RankingHits:
 
     def __init__(self, user, position, gain, n_relevant, n_ranked, ideal=None, given=None,
                  graded=None, n_judged=None):
-        user, position = (np.asarray(a, dtype=np.int64).reshape(-1) for a in (user, position))
+        user, position, self.n_relevant, self.n_ranked = (
+            np.asarray(a, dtype=np.int64).reshape(-1) for a in (user, position, n_relevant, n_ranked))
         gain = np.asarray(gain, dtype=np.float64).reshape(-1)
-        self.n_relevant = np.asarray(n_relevant, dtype=np.int64).reshape(-1)
         self.n_judged = self.n_relevant if n_judged is None else \
             np.asarray(n_judged, dtype=np.int64).reshape(-1)
-        self.n_ranked = np.asarray(n_ranked, dtype=np.int64).reshape(-1)
         self.n_users = len(self.n_relevant)
-        _check_hits(user, position, gain, self.n_relevant, self.n_judged, self.n_ranked)
-        key = user * (int(self.n_ranked.max(initial=0)) + 1) + position
-        if len(key) > 1 and not (key[1:] > key[:-1]).all():   # sort by (user, position)
+        wrong = _wrong_hits(user, position, gain, self.n_relevant, self.n_judged, self.n_ranked)
+        key = None if wrong else user * (self.depth + 1) + position
+        if not wrong and len(key) > 1 and not (key[1:] > key[:-1]).all():   # sort by (user, position)
             order = np.argsort(key, kind="stable")
             user, position, gain, key = user[order], position[order], gain[order], key[order]
-            if (key[1:] == key[:-1]).any():
-                raise ValueError("position: a user has two hits at the same position")
+            wrong = "position: a user has two hits at the same position" if (key[1:] == key[:-1]).any() \
+                else None
+        if wrong:
+            raise ValueError(wrong)
         self.user, self.position, self.gain = user, position, gain
         self.ideal = None if ideal is None else np.asarray(ideal, dtype=np.float64)
         self.given = None if given is None else np.asarray(given, dtype=np.float64)
@@ -99,19 +102,16 @@ class RankingHits:
 
     def matrix(self, k=None):
         """The users x k hit matrix: gains at each rank (booleans for binary relevance)."""
-        user, position, gain = self.within(self.depth if k is None else int(k))
-        out = np.zeros((self.n_users, self.depth if k is None else int(k)),
-                       dtype=np.float64 if self.graded else bool)
+        k = self.depth if k is None else int(k)
+        user, position, gain = self.within(k)
+        out = np.zeros((self.n_users, k), dtype=np.float64 if self.graded else bool)
         out[user, position] = gain if self.graded else True
         return out
 
     def _grades(self, grades, width):
         if grades is None:
             return (np.arange(width) < self.n_relevant[:, None]).astype(np.float64)
-        out = np.zeros((self.n_users, width))
-        w = min(width, grades.shape[1])
-        out[:, :w] = grades[:, :w]
-        return out
+        return np.pad(grades[:, :width], ((0, 0), (0, max(0, width - grades.shape[1]))))
 
     def ideal_grades(self, width):
         """The ideal (decreasing) grades of each user's relevant items, n_users x width."""
@@ -126,10 +126,9 @@ class RankingHits:
 
         Relevant hits (gain > 0) only, unless ``judged`` (every judged item, Spark).
         """
-        keep = self.gain > 0 if not judged and self.graded else None
-        if k is not None:
-            keep = self.position < k if keep is None else keep & (self.position < k)
-        if keep is None:
+        keep = self.gain > 0 if not judged and self.graded else True
+        keep = keep if k is None else keep & (self.position < k)
+        if keep is True:
             return self.user, self.position, self.gain
         return self.user[keep], self.position[keep], self.gain[keep]
 
@@ -138,6 +137,8 @@ class RankingHits:
         return np.bincount(self.within(k, judged)[0], minlength=self.n_users)
 
     @classmethod
+    @validate_params(parts=Satisfies(lambda p: isinstance(p, (list, tuple)) and len(p) > 0,
+                                     "a non-empty list of RankingHits"))
     def concat(cls, parts):
         """The hits of several disjoint sets of users, stacked in order (partitions add up).
 
@@ -146,29 +147,19 @@ class RankingHits:
         >>> b.n_users, b.user.tolist()
         (4, [0, 0, 1, 2, 2, 3])
         """
-        parts = list(parts)
-        if not parts:
-            raise ValueError("parts is empty: give at least one RankingHits")
-        starts = np.cumsum([0] + [p.n_users for p in parts])
-        graded = any(p.graded for p in parts)
-
-        def stacked(get):
-            mats = [get(p) for p in parts]
-            width = max(m.shape[1] for m in mats)
-            return np.vstack([np.pad(m, ((0, 0), (0, width - m.shape[1]))) for m in mats])
+        def cat(get):
+            return np.concatenate([get(p) for p in parts])
 
         ideal = given = None
-        if graded:
-            ideal = stacked(lambda p: p.ideal_grades(int(p.n_relevant.max(initial=0))))
-            given = stacked(lambda p: p.given if p.given is not None
-                            else p.ideal_grades(int(p.n_relevant.max(initial=0))))
-
-        def cat(name):
-            return np.concatenate([getattr(p, name) for p in parts])
-
-        return cls(np.concatenate([p.user + s for p, s in zip(parts, starts)]), cat("position"),
-                   cat("gain"), cat("n_relevant"), cat("n_ranked"), ideal, given, graded,
-                   cat("n_judged"))
+        if any(p.graded for p in parts):
+            r_max = [int(p.n_relevant.max(initial=0)) for p in parts]
+            ideal = cat(lambda p: p.ideal_grades(max(r_max)))
+            given = cat(lambda p: p.given_grades(max(p.given.shape[1] if p.given is not None else r
+                                                     for p, r in zip(parts, r_max))))
+        starts = np.cumsum([0] + [p.n_users for p in parts])
+        return cls(np.concatenate([p.user + s for p, s in zip(parts, starts)]), cat(lambda p: p.position),
+                   cat(lambda p: p.gain), cat(lambda p: p.n_relevant), cat(lambda p: p.n_ranked), ideal,
+                   given, any(p.graded for p in parts), cat(lambda p: p.n_judged))
 
     def __add__(self, other):
         if not isinstance(other, RankingHits):
@@ -176,27 +167,23 @@ class RankingHits:
         return RankingHits.concat([self, other])
 
     def __radd__(self, other):
-        if isinstance(other, numbers.Number) and other == 0:  # sum() starts from 0
-            return self
-        return NotImplemented
+        return self if isinstance(other, numbers.Number) and other == 0 else NotImplemented  # sum()
 
 
-def _check_hits(user, position, gain, n_relevant, n_judged, n_ranked):
-    """Refuse hits that cannot come from ranked lists (for RankingHits built by hand or on Spark)."""
+def _wrong_hits(user, position, gain, n_relevant, n_judged, n_ranked):
+    """What is wrong with hits that cannot come from ranked lists (built by hand or on Spark), or None."""
+    n = len(n_relevant)
     bad = [(not len(user) == len(position) == len(gain),
             "user, position and gain have different lengths: one entry per hit"),
-           (not len(n_relevant) == len(n_judged) == len(n_ranked),
+           (not n == len(n_judged) == len(n_ranked),
             "n_relevant, n_judged and n_ranked have different lengths: one entry per user"),
            ((n_relevant < 0).any() or (n_ranked < 0).any() or (n_judged < n_relevant).any(),
             "n_relevant and n_ranked must be >= 0 and n_judged >= n_relevant"),
-           (len(user) and (user.min() < 0 or user.max() >= len(n_relevant)),
-            f"user must be between 0 and {len(n_relevant) - 1} (the users)"),
-           (len(user) and (position.min() < 0 or (position >= n_ranked[user.clip(0, len(n_ranked) - 1)]).any()),
+           (len(user) and (user.min() < 0 or user.max() >= n), f"user must be between 0 and {n - 1} (the users)"),
+           (len(user) and (position.min() < 0 or (position >= n_ranked[user.clip(0, n - 1)]).any()),
             "position must be between 0 and the length of the user's list - 1"),
            (not (gain >= 0).all(), "gain must be >= 0: a hit is a judged item")]
-    for wrong, message in bad:
-        if wrong:
-            raise ValueError(message)
+    return next((message for wrong, message in bad if wrong), None)
 
 
 def _demo():
@@ -329,15 +316,14 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
     if repeats == "error":
         cols, rep, t_rep = _find(tc, t_off, rc, r_off, n_codes, check_q=True)
     else:
-        t_rep = _find(tc[:0], np.zeros(n + 1, dtype=np.int64), tc, t_off, n_codes)[1]
-    if t_rep >= 0:
-        raise ValueError(f"{names[1]}[{int(t_user[t_rep])}] repeats the item "
-                         f"{t_items[t_rep].item()!r}: list each relevant item once")
+        rep, t_rep = -1, _find(tc[:0], np.zeros(n + 1, dtype=np.int64), tc, t_off, n_codes)[1]
+    if max(rep, t_rep) >= 0:   # the finder stops at the first repeat: name its list and item
+        which, at = (1, t_rep) if t_rep >= 0 else (0, rep)
+        user = int(np.searchsorted((r_off, t_off)[which], at, side="right") - 1)
+        item = (r_items, t_items)[which][at:at + 1].tolist()[0]
+        raise ValueError(f"{names[which]}[{user}] repeats the item {item!r}: "
+                         f"{('a ranked list holds each item once', 'list each relevant item once')[which]}")
     if repeats == "error":
-        if rep >= 0:
-            u = int(np.searchsorted(r_off, rep, side="right") - 1)
-            raise ValueError(f"{names[0]}[{u}] repeats the item {r_items[rep].item()!r}: a ranked "
-                             "list holds each item once")
         hit = cols >= 0
         depth = int(np.diff(r_off).max(initial=0))
         if grades is None and n * depth <= 8 * len(rc) + (1 << 20):
@@ -345,10 +331,8 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
             mask[t_user[hit] * depth + cols[hit]] = True
             user, position = np.divmod(np.flatnonzero(mask), depth)
             gain = np.ones(len(user))
-        else:
+        else:   # RankingHits sorts them
             user, position, gain = t_user[hit], cols[hit], g[hit]
-            order = np.argsort(user * (depth + 1) + position, kind="stable")
-            user, position, gain = user[order], position[order], gain[order]
     else:
         cols = _find(rc, r_off, tc, t_off, n_codes)[0]
         found = np.flatnonzero(cols >= 0)

@@ -91,7 +91,6 @@ The recommender-metrics post's MRR: first hits at ranks 3, 2 and 1.
 
 from __future__ import annotations
 
-import abc
 import hashlib
 import inspect
 import math
@@ -100,32 +99,16 @@ import numpy as np
 
 from ._hits import RankingHits, encode_items
 from ._hits import ranking_hits as _count_hits
-from ._validation import (Bool, InstanceOf, Integer, Options, Real, Satisfies, check_catalog,
+from ._validation import (Bool, Integer, Options, Real, Satisfies, check_catalog,
                           check_columns, check_exactly_one, check_grades, check_item_ids,
                           check_lists, check_ranked, check_real_values, check_relevance_scores,
                           validate_params)
 from .exceptions import warn_at_caller
 
-__all__ = [
-    "RankingHits",
-    "ranking_hits",
-    "precision_at_k",
-    "recall_at_k",
-    "average_precision",
-    "mean_average_precision",
-    "dcg_at_k",
-    "ndcg_at_k",
-    "mean_reciprocal_rank",
-    "hit_rate_at_k",
-    "arhr_at_k",
-    "catalog_coverage",
-    "distributional_coverage",
-    "gini_index",
-    "lists_from_frame",
-    "dcg_score",
-    "ndcg_score",
-    "CONVENTIONS",
-]
+__all__ = ["RankingHits", "ranking_hits", "precision_at_k", "recall_at_k", "average_precision",
+           "mean_average_precision", "dcg_at_k", "ndcg_at_k", "mean_reciprocal_rank", "hit_rate_at_k",
+           "arhr_at_k", "catalog_coverage", "distributional_coverage", "gini_index", "lists_from_frame",
+           "dcg_score", "ndcg_score", "CONVENTIONS"]
 
 # -- the options and the presets ------------------------------------------------------
 
@@ -200,9 +183,10 @@ def _options(convention, **given):
     return out
 
 
-def _setup(ranked, relevant, convention, **given):
-    """The hits (found or reused) and the resolved options of one metric call."""
-    return _hits(ranked, relevant), _options(convention, **given)
+def _setup(ranked, relevant, convention, **arguments):
+    """The hits (found or reused) and the resolved options of a metric called with ``arguments``."""
+    return _hits(ranked, relevant), _options(convention, **{n: v for n, v in arguments.items()
+                                                            if n in _NAMES})
 
 
 # -- input -> hits ---------------------------------------------------------------------
@@ -362,8 +346,7 @@ def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, rel
     >>> precision_at_k([[1, 2]], [{1: 0, 2: 1}], 2, convention="spark")   # every label counts
     1.0
     """
-    h, opt = _setup(ranked, relevant, convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
-                   zero_division=zero_division)
+    h, opt = _setup(**locals())
     den = np.minimum(k, h.n_ranked) if adaptive_k else k
     return _finish(_safe_div(h.hits_at(k, opt["relevance"] == "any"), den), h, opt, "Precision@k",
                    per_user)
@@ -386,8 +369,7 @@ def recall_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefi
     >>> recall_at_k([[1, 2, 3], [4, 5, 6]], [{1, 3}, {5, 7, 8}], 3, convention="torchmetrics")
     1.0
     """
-    h, opt = _setup(ranked, relevant, convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
-                   zero_division=zero_division)
+    h, opt = _setup(**locals())
     R = _n_relevant(h, opt)
     return _finish(_safe_div(h.hits_at(k, opt["relevance"] == "any"), R), h, opt, "Recall@k",
                    per_user, R)
@@ -446,8 +428,7 @@ def mean_average_precision(ranked, relevant, k=None, *, denominator=None, releva
     >>> mean_average_precision([[1, 2], [3, 4]], [{1: 1}, {3: 0}], convention="trec")
     0.5
     """
-    h, opt = _setup(ranked, relevant, convention, denominator=denominator, relevance=relevance, relevant_in=relevant_in,
-                   undefined=undefined, zero_division=zero_division)
+    h, opt = _setup(**locals())
     return _finish(*_ap(h, k, opt)[:1], h, opt, "Average precision", per_user)
 
 
@@ -523,17 +504,9 @@ def _idcg(h, k, gain, ideal):
         keep = nth < width
         return np.bincount(user[keep], _gain(g[keep], gain) * _discount(width)[nth[keep]],
                            minlength=h.n_users)
-    if ideal == "relevant" and not h.graded:
-        width = int(h.n_relevant.max(initial=0))
-        width = width if k is None else min(k, width)
-        return np.concatenate([[0.0], np.cumsum(_discount(width))])[np.minimum(h.n_relevant, width)]
-    if ideal == "relevant":
-        width = h.ideal.shape[1] if k is None else min(k, h.ideal.shape[1])
-        grades = h.ideal_grades(width)
-    else:
-        width = h.given.shape[1] if h.given is not None else int(h.n_relevant.max(initial=0))
-        width = width if k is None else min(k, width)
-        grades = h.given_grades(width)
+    given = ideal == "given" and h.given is not None
+    width = min(k or np.inf, h.given.shape[1] if given else int(h.n_relevant.max(initial=0)))
+    grades = h.ideal_grades(width) if ideal == "relevant" else h.given_grades(width)
     return _gain(grades, gain) @ _discount(width)
 
 
@@ -609,8 +582,7 @@ def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, relevance=None, rel
     >>> round(ndcg_at_k([[3, 1]], [{1, 2}], 2, ideal="candidates"), 4)   # 2 is not a candidate
     0.6309
     """
-    h, opt = _setup(ranked, relevant, convention, gain=gain, ideal=ideal, relevance=relevance, relevant_in=relevant_in,
-                   undefined=undefined, zero_division=zero_division)
+    h, opt = _setup(**locals())
     values = _safe_div(_dcg(h, k, opt["gain"]), _idcg(h, k, opt["gain"], opt["ideal"]))
     return _finish(values, h, opt, "NDCG", per_user)
 
@@ -637,11 +609,9 @@ def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_i
     >>> round(mean_reciprocal_rank([[5, 6, 1], [6, 2, 7], [3, 8, 9]], [{1}, {2}, {3}]), 2)
     0.61
     """
-    h, opt = _setup(ranked, relevant, convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
-                   zero_division=zero_division)
+    h, opt = _setup(**locals())
     user, position, _ = h.within(k, opt["relevance"] == "any")
-    first = np.ones(len(user), dtype=bool)
-    first[1:] = user[1:] != user[:-1]
+    first = np.diff(user, prepend=-1) != 0
     rr = np.zeros(h.n_users)
     rr[user[first]] = 1.0 / (position[first] + 1.0)
     return _finish(rr, h, opt, "Reciprocal rank", per_user)
@@ -681,8 +651,7 @@ def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, relevance=None, relevan
     >>> hit_rate_at_k(ranked, relevant, 1, hit_rate="any_hit")
     0.5
     """
-    h, opt = _setup(ranked, relevant, convention, hit_rate=hit_rate, relevance=relevance, relevant_in=relevant_in,
-                   undefined=undefined, zero_division=zero_division)
+    h, opt = _setup(**locals())
     hits = h.hits_at(k, opt["relevance"] == "any")
     if opt["hit_rate"] == "any_hit":
         return _finish((hits > 0).astype(float), h, opt, "Hit rate", per_user)
@@ -715,8 +684,7 @@ def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefine
     >>> arhr_at_k([[1, 2, 3], [4, 5, 6]], [{2}, {9}], 3)   # (1/2 + 0) / 2
     0.25
     """
-    h, opt = _setup(ranked, relevant, convention, relevance=relevance, relevant_in=relevant_in, undefined=undefined,
-                   zero_division=zero_division)
+    h, opt = _setup(**locals())
     user, position, _ = h.within(k, opt["relevance"] == "any")
     values = np.bincount(user, 1.0 / (position + 1.0), minlength=h.n_users)
     return _finish(values, h, opt, "ARHR", per_user)
@@ -737,15 +705,8 @@ def _item_counts(items):
     return counts[counts > 0]
 
 
-class _Ids(abc.ABC):
-    """Any collection of ids (lists, sets, arrays, pandas objects), not a string."""
-
-    @classmethod
-    def __subclasshook__(cls, c):
-        return not issubclass(c, (str, bytes)) and (hasattr(c, "__iter__") or hasattr(c, "__array__"))
-
-
-_CATALOG = [Integer(1, meaning="the number of items"), InstanceOf(_Ids, "a collection of item ids")]
+_CATALOG = [Integer(1, meaning="the number of items"), Satisfies(lambda c: not isinstance(c, (
+    str, bytes)) and (hasattr(c, "__iter__") or hasattr(c, "__array__")), "a collection of item ids")]
 
 
 @_declared(k=_K_OR_NONE, catalog=_CATALOG)
