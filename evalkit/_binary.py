@@ -9,8 +9,8 @@ import numpy as np
 
 from ._counts import binary_cells
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of, zero_division_for
-from ._validation import (check_choice, check_count, check_pos_label_type, check_sample_weight,
-                          check_targets)
+from ._validation import (COUNT, POS_LABEL, Options, check, check_sample_weight, check_targets,
+                          validate_params)
 
 __all__ = ["BinaryCounts", "binary_counts"]
 
@@ -57,7 +57,8 @@ class BinaryCounts:
 
     def __post_init__(self):
         for name in ("tp", "fp", "fn", "tn"):
-            object.__setattr__(self, name, check_count(getattr(self, name), name))
+            v = check(getattr(self, name), COUNT, name)
+            object.__setattr__(self, name, int(v) if isinstance(v, numbers.Integral) else float(v))
 
     # -- sizes ------------------------------------------------------------
     @property
@@ -154,6 +155,7 @@ class BinaryCounts:
         return self.f_beta(1.0, zero_division)
 
     # -- display ----------------------------------------------------------
+    @validate_params(layout=Options(LAYOUTS))
     def matrix(self, layout="actual-by-predicted"):
         """The counts as a 2 x 2 numpy array, positive class first.
 
@@ -161,7 +163,6 @@ class BinaryCounts:
         array([[ 1, 10],
                [ 0, 89]])
         """
-        check_choice(layout, LAYOUTS, "layout")
         m = np.array([[self.tp, self.fn], [self.fp, self.tn]])
         return m if layout == "actual-by-predicted" else m.T
 
@@ -214,6 +215,7 @@ class BinaryCounts:
         return NotImplemented
 
 
+@validate_params(pos_label=POS_LABEL)
 def binary_counts(y_true, y_pred, *, pos_label=1, sample_weight=None):
     """Count tp, fp, fn and tn of the class ``pos_label``.
 
@@ -227,6 +229,5 @@ def binary_counts(y_true, y_pred, *, pos_label=1, sample_weight=None):
     >>> binary_counts(["m", "w", "w", "m"], ["m", "w", "m", "m"], pos_label="w")
     BinaryCounts(tp=1, fp=0, fn=1, tn=2)
     """
-    check_pos_label_type(pos_label, allow_none=False)
     _, yt, yp = check_targets(y_true, y_pred)
     return BinaryCounts(*binary_cells(yt, yp, pos_label, check_sample_weight(sample_weight, len(yt))))

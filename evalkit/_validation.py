@@ -647,11 +647,12 @@ def check_indicator(y, name, *, shape=None):
 
 
 def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score", ordered=False,
-                     indices=None):
+                     indices=None, in_y_true=None):
     """``labels=``: 1-D, non-empty, no duplicates; the same kind (strings or numbers) as the
     ``classes`` in the data (absent ones allowed) or, given ``n``, one per column of ``of``
     (``ordered``: sorted, scikit-learn's rule), or (``indices``) column indices of a multilabel
-    target. Object arrays become str/float."""
+    target; ``in_y_true``: one of them at least must occur there. Object arrays become
+    str/float."""
     lab = as_array(labels, name, expected="an array-like of labels",
                    empty="give at least one label, or None for all")
     if classes is not None and _is_string_like(lab) != _is_string_like(classes):
@@ -667,6 +668,8 @@ def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score
     if ordered and not (uniq == lab).all():
         raise ValueError(f"{name} must be sorted (column j of {of} scores the j-th "
                          "smallest label, as in scikit-learn)")
+    if in_y_true is not None and not np.isin(lab, in_y_true).any():
+        raise ValueError(f"{name}: at least one label given must occur in y_true")
     if indices is not None and (lab.dtype.kind not in "iu" or lab.min() < 0 or lab.max() >= indices):
         raise ValueError(f"{name} must be column indices in [0, {indices}) for multilabel targets "
                          f"(All labels must be in [0, n labels)); got {lab.tolist()}")

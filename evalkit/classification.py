@@ -14,9 +14,9 @@ import numpy as np
 from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
                       position_of, targets)
 from ._ratios import prf, ratio
-from ._validation import (BETA, ZERO_DIVISION, Bool, Options, check_labels_in_y_true,
-                          check_pos_label_type, check_sample_weight, check_targets,
-                          check_warn_for, validate_params)
+from ._validation import (BETA, POS_LABEL, ZERO_DIVISION, Bool, Options, check_label_list,
+                          check_rules, check_sample_weight, check_targets, check_warn_for,
+                          validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = [
@@ -32,8 +32,14 @@ __all__ = [
 ]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted", "samples")
-_SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION,
-                 pos_label=check_pos_label_type)
+_SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION, pos_label=[None, POS_LABEL])
+_KIND_RULES = (  # options that need a kind of target
+    (lambda v: (v["average"], v["kind"]) in (("binary", "multiclass"), ("binary", "multilabel"),
+                                             ("samples", "binary"), ("samples", "multiclass")),
+     "average={average!r} needs a {need} target: Target is {kind} but average={average!r}. "
+     "Choose another average: one of [None, 'micro', 'macro', 'weighted']."),
+    (lambda v: v["samplewise"] and v["kind"] != "multilabel", "samplewise=True needs multilabel "
+     "targets: samplewise metrics are not available outside of multilabel classification."))
 
 
 @validate_params(normalize=Options((None, "true", "pred", "all")))
@@ -73,9 +79,9 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     """
     _, yt, yp = check_targets(y_true, y_pred)
     w = check_sample_weight(sample_weight, len(yt), keep_int=True)  # int64: summed exactly
-    labels_used, cm = confusion_counts(yt, yp, labels, w)
     if labels is not None:
-        check_labels_in_y_true(labels_used, yt)
+        labels = check_label_list(labels, classes=yt, in_y_true=yt)
+    cm = confusion_counts(yt, yp, labels, w)[1]
     cm = cm.astype(np.int64 if w is None or w.dtype.kind == "i" else np.float64)
     if cm.shape == (1, 1):
         warn_at_caller(
@@ -113,14 +119,12 @@ def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=No
     [[0, 1], [1, 1]]
     """
     kind, yt, yp, w = targets(y_true, y_pred, sample_weight, labels)
+    check_rules(_KIND_RULES, kind=kind, average=None, samplewise=samplewise)
     if kind == "multilabel":
         tp, predicted, actual = multilabel_counts(yt, yp, w, samplewise=samplewise)
         total = (yt.shape[1] if w is None else w * yt.shape[1]) if samplewise else (
             len(yt) if w is None else w.sum())
     else:
-        if samplewise:
-            raise ValueError("samplewise=True needs multilabel targets: samplewise metrics are "
-                             "not available outside of multilabel classification.")
         c = _class_counts(yt, yp, labels, w)
         tp, predicted, actual, total = c.tp, c.predicted, c.support, c.total
     fp, fn = predicted - tp, actual - tp
@@ -158,11 +162,8 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
 def _set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight):
     """``(tp, predicted, actual, weights)`` as scikit-learn's set-wise rules choose them."""
     kind, yt, yp, w = targets(y_true, y_pred, sample_weight, labels)
-    if (average == "binary" and kind != "binary") or (average == "samples" and kind != "multilabel"):
-        need = "multilabel" if average == "samples" else "binary"
-        raise ValueError(f"average={average!r} needs a {need} target: Target is {kind} but "
-                         f"average={average!r}. Choose another average: one of "
-                         f"{[a for a in AVERAGES if a not in ('binary', 'samples')]}.")
+    check_rules(_KIND_RULES, kind=kind, average=average, samplewise=False,
+                need="multilabel" if average == "samples" else "binary")
     if average != "binary" and pos_label not in (None, 1):
         warn_at_caller(
             f"Note that pos_label (set to {pos_label!r}) is ignored when average != 'binary' "
