@@ -676,8 +676,6 @@ def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score
     return lab
 
 
-check_label_subset = check_label_list
-
 
 def check_column_labels(labels, n_columns, *, name="labels", of="y_score", ordered=False):
     """The labels naming the columns of a score matrix (default 0..C-1), one per column."""
@@ -1091,70 +1089,3 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
                         f"output weights, got {multioutput!r}")
     return yt, yp, w, check_sample_weight(multioutput, yt.shape[1], "multioutput", of="outputs")
 
-
-# -- TEMP (H1): old names while their callers move; removed at the end of this change ---------
-
-
-def check_beta(beta, name="beta"):
-    return float(check(beta, BETA, name))
-
-
-def check_zero_division(zero_division, *, allow_spark=False, name="zero_division"):
-    check(zero_division, ZERO_DIVISION_SPARK if allow_spark else ZERO_DIVISION, name)
-    return zero_division if isinstance(zero_division, str) else float(zero_division)
-
-
-def check_count(value, name):
-    check(value, COUNT, name)
-    return int(value) if isinstance(value, numbers.Integral) else float(value)
-
-
-def check_k(k, *, m=None, name="k", of="y_topk"):
-    check(k, K, name)
-    if m is not None:
-        _columns_for_k(np.empty((0, m)), k, of)
-    return int(k)
-
-
-def check_pos_label_type(pos_label, name="pos_label", *, allow_none=True):
-    return check(pos_label, [None, POS_LABEL] if allow_none else POS_LABEL, name)
-
-
-def check_labels_in_y_true(labels, y_true, name="labels"):
-    if not np.isin(labels, y_true).any():
-        raise ValueError(f"{name}: at least one label given must occur in y_true")
-    return labels
-
-
-def check_probabilities(y_proba, name="y_proba", *, ndim=1):
-    return check_real(y_proba, name, ndim=ndim, proba=True, shape="1-D or 2-D (n samples x C "
-                      "classes)" if ndim != 1 else None)
-
-
-def check_sorted_labels(labels, name="labels", *, of="y_score"):
-    if not (np.sort(labels) == labels).all():
-        raise ValueError(f"{name} must be sorted (column j of {of} scores the j-th "
-                         "smallest label, as in scikit-learn)")
-    return labels
-
-
-def check_binary_or_matrix_scores(scores, n_classes, *, binary, name="y_score"):
-    if binary and scores.ndim == 2 and scores.shape[1] != 1:
-        raise ValueError(f"{name} has {scores.shape[1]} columns but y_true is binary: give 1-D "
-                         "scores of the second class, or labels= with every class if y_true "
-                         "lacks some")
-    if not binary and scores.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (n samples x C classes) since y_true has "
-                         f"{n_classes} classes; got an array of shape {scores.shape}")
-    return scores[:, 0] if binary and scores.ndim == 2 else scores
-
-
-def check_columns_match_classes(n_columns, n_classes, name="y_score"):
-    if n_columns != n_classes:
-        raise ValueError(f"{name} has {n_columns} columns but y_true has {n_classes} classes; "
-                         "give labels= with every class, in sorted order")
-    return n_columns
-
-
-def check_real_array(y, name, *, dtype=np.float64, max_ndim=2):
-    return check_real(y, name, ndim=(1, 2)[:max_ndim], empty=True).astype(dtype, copy=False)

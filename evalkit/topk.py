@@ -24,16 +24,22 @@ from ._counts import (ClassCounts, _select, _take, encode_labels, top_k_columns,
                       topk_code_counts)
 from ._ratios import prf
 from ._report import topk_report_from_counts
-from ._validation import (DIGITS, K, TIES, ZERO_DIVISION, Bool, Options, check_binary_or_matrix_scores,
-                          check_column_labels, check_columns_match_classes, check_exactly_one,
-                          check_k, check_label_matrix, check_labels, check_labels_name_columns,
-                          check_same_kind, check_same_length, check_sample_weight,
-                          check_score_matrix, check_sorted_labels, validate_params)
+from ._validation import (DIGITS, K, TIES, ZERO_DIVISION, Bool, Options, check_column_classes,
+                          check_column_labels, check_exactly_one, check_label_matrix, check_labels,
+                          check_labels_name_columns, check_rules, check_same_kind,
+                          check_same_length, check_sample_weight, check_score_matrix,
+                          validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["top_k_labels", "precision_recall_fscore_at_k", "topk_report", "top_k_accuracy_score"]
 
 TOPK_AVERAGES = (None, "micro", "macro", "weighted")
+_SHAPE_RULES = (  # top_k_accuracy_score: 1-D scores for a binary y_true, n x C otherwise
+    (lambda v: v["binary"] and v["scores"].ndim == 2 and v["scores"].shape[1] != 1, "y_score has "
+     "{scores.shape[1]} columns but y_true is binary: give 1-D scores of the second class, or "
+     "labels= with every class if y_true lacks some"),
+    (lambda v: not v["binary"] and v["scores"].ndim != 2, "y_score must be 2-D (n samples x C "
+     "classes) since y_true has {n} classes; got an array of shape {scores.shape}"))
 
 
 @validate_params(k=K, ties=TIES)
@@ -54,8 +60,7 @@ def top_k_labels(y_score, *, k, labels=None, ties="last"):
     >>> top_k_labels([[0.4, 0.2, 0.4]], k=1, ties="first").tolist()
     [[0]]
     """
-    scores = check_score_matrix(y_score, "y_score")
-    k = check_k(k, m=scores.shape[1], of="y_score")
+    scores = check_score_matrix(y_score, "y_score", k=k)
     columns = check_column_labels(labels, scores.shape[1], of="y_score")
     return columns[top_k_columns(scores, k, ties, ranked=True)]
 
@@ -68,9 +73,8 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
     yt = check_labels(y_true, "y_true")
     n = len(yt)
     if y_topk is not None:
-        ranked = check_label_matrix(y_topk, "y_topk")
+        ranked = check_label_matrix(y_topk, "y_topk", k=k)
         check_same_length(y_true=yt, y_topk=ranked)
-        k = check_k(k, m=ranked.shape[1], of="y_topk")
         block = check_labels(ranked[:, :k].reshape(-1), "y_topk")
         check_same_kind(yt, block, ("y_true", "y_topk"))
         classes, t, codes = encode_labels(yt, block)
@@ -79,9 +83,8 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
             classes, sel = _select(classes, labels)
             counts = [_take(x, sel) for x in counts]
         return ClassCounts(classes, *counts, n)
-    scores = check_score_matrix(y_score, "y_score")
+    scores = check_score_matrix(y_score, "y_score", k=k)
     check_same_length(y_true=yt, y_score=scores)
-    k = check_k(k, m=scores.shape[1], of="y_score")
     columns = check_column_labels(labels, scores.shape[1], of="y_score")
     check_same_kind(yt, columns, ("y_true", "labels"))
     t = check_labels_name_columns(yt, columns)
@@ -92,7 +95,7 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
     return ClassCounts(columns[present], tp[present], predicted[present], support[present], n)
 
 
-@validate_params(average=Options(TOPK_AVERAGES), zero_division=ZERO_DIVISION, ties=TIES)
+@validate_params(k=K, average=Options(TOPK_AVERAGES), zero_division=ZERO_DIVISION, ties=TIES)
 def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels=None,
                                  average=None, zero_division="warn", ties="last"):
     """precision@k, recall@k, F1@k and support per class, or averaged.
@@ -148,7 +151,7 @@ def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels
                zero_division=zero_division)
 
 
-@validate_params(digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION, ties=TIES)
+@validate_params(k=K, digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION, ties=TIES)
 def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_names=None,
                 digits=2, output_dict=False, zero_division="warn", ties="last"):
     """classification_report for top-k predictions: precision@k, recall@k, F1@k per class.
@@ -234,21 +237,14 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
         labels = check_labels(labels, "labels")
     binary = len(present) <= 2 and not (labels is not None and len(labels) > 2)
     scores = check_score_matrix(y_score, "y_score", allow_1d=True)
-    scores = check_binary_or_matrix_scores(scores, len(present), binary=binary)
+    check_rules(_SHAPE_RULES, binary=binary, scores=scores, n=len(present))
+    scores = scores[:, 0] if scores.ndim == 2 and binary else scores
     check_same_length(y_true=yt, y_score=scores)
     w = check_sample_weight(sample_weight, len(yt))
-    n_columns = scores.shape[1] if scores.ndim == 2 else 2
-    if labels is None:
-        classes = present
-        check_columns_match_classes(n_columns, len(classes))
-    else:
-        classes = check_column_labels(labels, n_columns, of="y_score")
-        check_same_kind(yt, classes, ("y_true", "labels"))
-        check_sorted_labels(classes)
+    classes, t = check_column_classes(yt, labels, scores.shape[1] if scores.ndim == 2 else 2)
     if k >= len(classes):
         warn_at_caller(f"'k' ({k}) greater than or equal to 'n_classes' ({len(classes)}) "
                        "will result in a perfect score and is therefore meaningless.")
-    t = np.searchsorted(classes, yt) if labels is None else check_labels_name_columns(yt, classes)
     hits = top_k_hits(scores, t, k, ties, binary)
     if normalize:
         return float(np.average(hits, weights=w))
