@@ -42,17 +42,20 @@ Spark to 1e-12 (bit for bit without weights, one partition).
 from __future__ import annotations
 
 import math
+import numbers
 import struct
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._counts import confusion_counts
-from ._curves import PR_FIRST_POINTS, pr_points, roc_points, trapezoid
+from ._curves import pr_points, roc_points, trapezoid
+from ._hits import ranking_hits
 from ._ratios import f_beta_of, prf
 from ._sweep import ZERO_WEIGHTS, Sweep, sweep_of
-from ._validation import (Integer, InstanceOf, Options, Real, check_integer,  # noqa: F401
-                          check_score_and_labels, validate_params)
+from ._validation import (Integer, InstanceOf, Options, Real, check_grades, check_integer,
+                          check_ranked, check_ranking_rows, check_relevant, check_score_and_labels, validate_params)
+from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
 
 __all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
 
@@ -61,6 +64,10 @@ BIN_THRESHOLDS = {
     "first": "the chunk's highest score, Spark before SPARK-27577",
 }
 _NUM_BINS = Integer(0, meaning="0 means no down-sampling")
+#: The point at recall 0 of Spark's PR curve, by Spark version (``_curves``' conventions).
+PR_CONVENTIONS = {"spark": "(0, precision at the highest threshold): Spark 2.3 and later",
+                  "legacy": "(0, 1.0): Spark 1.x to 2.2"}
+_PR = {"spark": "spark", "legacy": "spark_legacy"}
 _BETA = Real(0, finite=False, meaning="it weighs recall beta times as much as precision")
 
 
@@ -160,6 +167,8 @@ def _java_double(x):
     return f"{sign}{digits[0]}.{digits[1:] or '0'}E{point - 1}"
 
 
+@validate_params(value=InstanceOf((numbers.Real, np.bool_, tuple, list, np.ndarray),
+                                  "a number or a sequence of numbers"))
 def spark_format(value):
     """Format a number, or a tuple / row of numbers, as Spark prints it.
 
@@ -194,16 +203,10 @@ def spark_format(value):
     ('4.9E-324', '1.0E-323')
     """
     if isinstance(value, (tuple, list, np.ndarray)):
-        return "(" + ",".join(spark_format(v) for v in value) + ")"
+        return "(" + ",".join(map(spark_format, value)) + ")"
     if isinstance(value, (bool, np.bool_)):
         return "true" if value else "false"
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"value must be a number or a sequence of numbers, got {value!r}") from None
-    return _java_double(x)
+    return str(int(value)) if isinstance(value, numbers.Integral) else _java_double(float(value))
 
 
 def _counter(pos, neg, integral):
@@ -255,6 +258,13 @@ def _chunked(sweep, sizes, num_bins, bin_threshold):
     last = np.minimum(first + g, bounds[1:][part]) - 1
     keys = sweep.thresholds[last if bin_threshold == "last" else first]
     return Sweep(keys, sweep.tps[last], sweep.fps[last], sweep.n_pos, sweep.n_neg), part
+
+
+def _table(sweep, cumulative=False):
+    """Spark's ``(threshold, numPos, numNeg)`` rows of a sweep: at each threshold, or cumulative."""
+    tps, fps = (sweep.tps, sweep.fps) if cumulative else (np.diff(sweep.tps, prepend=0),
+                                                           np.diff(sweep.fps, prepend=0))
+    return np.column_stack((np.asarray(sweep.thresholds, dtype=float), tps, fps)).astype(float)
 
 
 def _sweep_of(rows, name, zero_weight="keep"):
@@ -380,7 +390,7 @@ class BinaryClassificationMetrics:
     num_bins, bin_threshold, convention, num_partitions, zero_weight = 0, "last", "spark", 1, "keep"
 
     @validate_params(num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
-                     convention=Options(PR_FIRST_POINTS),
+                     convention=Options(PR_CONVENTIONS),
                      num_partitions=Integer(1, meaning="the partitions of Spark's RDD"),
                      zero_weight=Options(ZERO_WEIGHTS))
     def __init__(self, scoreAndLabels, num_bins=0, *, bin_threshold="last", convention="spark",
@@ -394,7 +404,7 @@ class BinaryClassificationMetrics:
     @classmethod
     @validate_params(sweep=InstanceOf(Sweep, "a Sweep (from threshold_sweep, or a sum of them)"),
                      num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
-                     convention=Options(PR_FIRST_POINTS))
+                     convention=Options(PR_CONVENTIONS))
     def from_sweep(cls, sweep, num_bins=0, *, bin_threshold="last", convention="spark"):
         """The evaluator of counts already made: a :class:`~evalkit._sweep.Sweep`.
 
@@ -460,9 +470,7 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).binnedCounts().tolist()
         [[0.8, 1.0, 0.0], [0.2, 1.0, 1.0]]
         """
-        sw = self.sweep
-        return np.column_stack((self.thresholds(), np.diff(sw.tps, prepend=0),
-                                np.diff(sw.fps, prepend=0))).astype(float)
+        return _table(self.sweep)
 
     def cumulativeCounts(self):
         """Spark's cumulative counts: ``(threshold, TP, FP)`` -- the rows scored ``>= threshold``.
@@ -476,8 +484,7 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).cumulativeCounts().tolist()
         [[0.8, 1.0, 0.0], [0.2, 2.0, 1.0]]
         """
-        sw = self.sweep
-        return np.column_stack((self.thresholds(), sw.tps, sw.fps)).astype(float)
+        return _table(self.sweep, cumulative=True)
 
     def confusions(self):
         """Spark's confusions: ``(threshold, BinaryCounts)``, one confusion matrix per threshold.
@@ -588,7 +595,7 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics(rows, convention="legacy").pr()[0].tolist()
         [0.0, 1.0]
         """
-        return np.column_stack(pr_points(self.sweep, "spark", first_point=self.convention))
+        return np.column_stack(pr_points(self.sweep, _PR[self.convention]))
 
     @property
     def areaUnderROC(self):
@@ -611,7 +618,7 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.9, 0), (0.5, 1), (0.1, 1)]).areaUnderPR
         0.41666666666666663
         """
-        recall, precision = pr_points(self.sweep, "spark", first_point=self.convention)
+        recall, precision = pr_points(self.sweep, _PR[self.convention])
         return trapezoid(recall, precision, partitions=[len(recall)])
 
 
@@ -674,7 +681,7 @@ class SparkSteps:
         """``(threshold, BinaryCounts)`` per row: ``BinaryConfusionMatrixImpl(cumulative, total)``."""
         return self.metrics().confusions()
 
-    @validate_params(convention=Options(PR_FIRST_POINTS))
+    @validate_params(convention=Options(PR_CONVENTIONS))
     def metrics(self, *, convention="spark"):
         """A :class:`BinaryClassificationMetrics` over these cumulative counts (this partitioning)."""
         cast = float if self.weighted else int
@@ -791,17 +798,12 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
     binned, part = _chunked(sweep, sizes, num_bins, bin_threshold)
     ends = np.r_[0, np.cumsum(np.bincount(part, minlength=len(sizes)))]
     scan = np.column_stack((np.r_[0, binned.tps][ends], np.r_[0, binned.fps][ends]))
-
-    def table(sw):
-        return np.column_stack((sw.thresholds, np.diff(sw.tps, prepend=0),
-                                np.diff(sw.fps, prepend=0))).astype(float)
-
     return SparkSteps(
-        counts=table(sweep), partition_sizes=tuple(int(s) for s in sizes),
-        binned_counts=table(binned), partition_index=part, agg=np.diff(scan, axis=0).astype(float),
+        counts=_table(sweep), partition_sizes=tuple(int(s) for s in sizes),
+        binned_counts=_table(binned), partition_index=part, agg=np.diff(scan, axis=0).astype(float),
         partitionwise_cumulative_counts=scan.astype(float),
-        cumulative_counts=np.column_stack((binned.thresholds, binned.tps, binned.fps)).astype(float),
-        num_bins=num_bins, bin_threshold=bin_threshold, weighted=weighted)
+        cumulative_counts=_table(binned, cumulative=True), num_bins=num_bins,
+        bin_threshold=bin_threshold, weighted=weighted)
 
 
 # -- MulticlassMetrics -----------------------------------------------------------
@@ -1063,14 +1065,8 @@ class RankingMetrics:
     """
 
     def __init__(self, predictionAndLabels):
-        from ._hits import ranking_hits
-        from ._validation import check_grades, check_ranked
-
         name = "predictionAndLabels"
-        rows = [tuple(r) if isinstance(r, (tuple, list)) else r for r in predictionAndLabels]
-        if not rows or not all(isinstance(r, tuple) and len(r) in (2, 3) for r in rows):
-            raise ValueError(f"{name} must hold at least one (prediction, labels) or (prediction, "
-                             f"labels, relevance) row, got {rows[:3]!r}")
+        rows = check_ranking_rows(predictionAndLabels, name)
         p_items, p_off = check_ranked([r[0] for r in rows], f"{name} predictions")
         l_items, l_off = check_ranked([r[1] for r in rows], f"{name} labels")
         labels = [l_items[a:b].tolist() for a, b in zip(l_off[:-1], l_off[1:])]
@@ -1078,46 +1074,38 @@ class RankingMetrics:
                 for r in rows]
         # Spark: labSet = labels.toSet; relMap = (labels zip relevance).toMap (the last grade wins)
         maps = [dict(zip(lab, rel)) if rel else dict.fromkeys(lab, 1.0) for lab, rel in zip(labels, rels)]
-        judged = [list(dict.fromkeys(lab)) for lab in labels]
-        flat = [x for j in judged for x in j]
-        t_items = l_items[:0] if not flat else np.asarray(flat, dtype=l_items.dtype)
-        t_off = np.concatenate([[0], np.cumsum([len(j) for j in judged])])
-        graded = any(rels)
-        grades = np.array([maps[i].get(x, 0.0) for i, j in enumerate(judged) for x in j]) if graded \
-            else None
-        self._hits = ranking_hits(p_items, p_off, t_items, t_off, grades, repeats="count",
-                                  names=(f"{name} predictions", f"{name} labels"))
-        if graded:   # Spark's ideal: the label array as given, its first |labSet| entries
-            given = np.zeros((len(rows), max(map(len, judged), default=0)))
-            for i, (lab, j) in enumerate(zip(labels, judged)):
-                given[i, :len(j)] = [maps[i].get(x, 0.0) for x in lab[:len(j)]]
-            self._hits.given = given
+        judged = [{x: m.get(x, 0.0) for x in lab} for lab, m in zip(labels, maps)]   # labSet's grades
+        t_items, t_off, grades = check_relevant(judged, len(rows), f"{name} labels")
+        self._hits = ranking_hits(p_items, p_off, t_items, t_off, grades if any(rels) else None,
+                                  repeats="count", names=(f"{name} predictions", f"{name} labels"))
+        if any(rels):   # Spark's ideal: the label array as given, its first |labSet| entries
+            self._hits.given = np.zeros((len(rows), max(map(len, judged), default=0)))
+            for i, (lab, m) in enumerate(zip(labels, maps)):
+                self._hits.given[i, :len(judged[i])] = [m.get(x, 0.0) for x in lab[:len(judged[i])]]
 
     def __repr__(self):
         return f"RankingMetrics({self._hits.n_users} rows)"
 
+    def _spark(self, metric, k=None):
+        return metric(self._hits, None, k, convention="spark", zero_division=0.0)
+
     def precisionAt(self, k):
         """Mean precision at k: labels among the first k predictions / k (0 for no labels)."""
-        from .ranking import precision_at_k
-        return precision_at_k(self._hits, None, k, convention="spark", zero_division=0.0)
+        return self._spark(precision_at_k, k)
 
     def recallAt(self, k):
         """Mean recall at k: labels among the first k predictions / |labels| (Spark 3.0+)."""
-        from .ranking import recall_at_k
-        return recall_at_k(self._hits, None, k, convention="spark", zero_division=0.0)
+        return self._spark(recall_at_k, k)
 
     @property
     def meanAveragePrecision(self):
         """Mean average precision: per row (Σ_{hits} precision at the hit) / |labels|."""
-        from .ranking import mean_average_precision
-        return mean_average_precision(self._hits, None, convention="spark", zero_division=0.0)
+        return self._spark(mean_average_precision)
 
     def meanAveragePrecisionAt(self, k):
         """Mean average precision at k: per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k)."""
-        from .ranking import mean_average_precision
-        return mean_average_precision(self._hits, None, k, convention="spark", zero_division=0.0)
+        return self._spark(mean_average_precision, k)
 
     def ndcgAt(self, k):
         """Mean NDCG at k, Spark's way: gains 2^rel - 1 (1 for binary rows), ideal as given."""
-        from .ranking import ndcg_at_k
-        return ndcg_at_k(self._hits, None, k, convention="spark", zero_division=0.0)
+        return self._spark(ndcg_at_k, k)
