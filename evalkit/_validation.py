@@ -1,24 +1,13 @@
-"""Input validation: options declared once, arrays read by a handful of readers.
+"""Input validation, once, at the public boundary; private code trusts what comes out.
 
-Every public function checks its arguments here before it counts anything: a
-bad value raises ``ValueError`` (right type, wrong value) or ``TypeError``
-(wrong type) whose message starts with the argument's name and says what is
-allowed -- never a silent nan, a bare numpy warning or an ``IndexError`` later.
-Private code trusts what comes out and never validates again.
-
-* **Options** are declared above the function with :func:`validate_params` and
-  small specs (:class:`Interval`, :func:`Integer`, :func:`Real`, :class:`Options`,
-  :func:`Bool`, :class:`InstanceOf`, :class:`Satisfies`, ``None``), as
-  scikit-learn's ``validate_params`` does; the usual ones are constants
-  (:data:`AVERAGE`, :data:`BETA`, :data:`ZERO_DIVISION`, :data:`K`, ...);
-  :func:`check_rules` declares cross-argument rules as data.
-* **Arrays** go through one core, :func:`as_array` (``None``, scalars, sets,
-  ragged lists, dimensions, emptiness) and :func:`check_real_values` (real
-  numbers, finite), and the readers on it: real arrays (:func:`check_real`),
-  labels (:func:`check_labels`, :func:`check_targets`, :func:`check_indicator`,
-  :func:`check_label_list`), weights (:func:`check_sample_weight`), ranked
-  lists (:func:`check_ranked`, :func:`check_relevant`), counts
-  (:func:`check_count_matrix`).
+A bad value raises ``ValueError`` (right type, wrong value) or ``TypeError``
+(wrong type), the message starting with the argument's name. **Options** are
+declared with :func:`validate_params` and small specs (:class:`Interval`,
+:class:`Options`, :class:`InstanceOf`, ... and constants such as :data:`AVERAGE`),
+cross-argument rules as :func:`check_rules` tables. **Arrays** go through one
+core, :func:`as_array` and :func:`check_real_values`, under a few readers: real
+arrays (:func:`check_real`), labels (:func:`check_labels`, :func:`check_targets`,
+:func:`check_indicator`, :func:`check_label_list`), weights, ranked lists, counts.
 """
 
 from __future__ import annotations
@@ -169,11 +158,6 @@ def Bool():
     return InstanceOf((bool, np.bool_), "True or False")
 
 
-def ArrayLike():
-    """Any value, declared for the record: the function's array reader checks it."""
-    return InstanceOf(object, "an array-like")
-
-
 def _compile(spec):
     """A function ``check(value, name)`` for one declaration (a spec, None, a list, a function)."""
     if callable(spec) and not hasattr(spec, "accepts"):  # a check_* function
@@ -212,18 +196,9 @@ def validate_params(**specs):
     defaults are not checked (``tests/test_bad_input.py`` checks them once).
 
     >>> @validate_params(k=Integer(1, meaning="the number of top predictions kept"),
-    ...                  max_fpr=[None, Real(0, 1, closed="right")],
     ...                  n_bins=[Options({"auto": "one bin per distinct score"}), Integer(1)])
-    ... def metric(y_true, *, k=1, max_fpr=None, n_bins="auto"):
+    ... def metric(y_true, *, k=1, n_bins="auto"):
     ...     return k
-    >>> metric([1], k=0)
-    Traceback (most recent call last):
-    ...
-    ValueError: k must be >= 1 (the number of top predictions kept); got 0
-    >>> metric([1], max_fpr="0.1")
-    Traceback (most recent call last):
-    ...
-    TypeError: max_fpr must be a real number or None, got '0.1'
     >>> metric([1], n_bins=0)
     Traceback (most recent call last):
     ...
@@ -399,11 +374,6 @@ def as_array(y, name, *, ndim=1, shape=None, expected="an array-like of values",
     for any), or raise naming ``name``: ``None``, a scalar, a set or dict, a ragged nested list
     (the message ends with ``ragged``) and, unless ``empty`` is false, an empty input (the
     message ends with ``empty``) are refused; ``shape`` words the allowed shapes. Not copied.
-
-    >>> as_array([[1, 0], [1]], "y_score", ndim=2)
-    Traceback (most recent call last):
-    ...
-    ValueError: y_score has rows of different lengths
     """
     _array_like(y, name, expected, ordered=True)
     try:
@@ -438,11 +408,6 @@ def check_real_values(arr, name, *, finite=True, allow_nan=False):
     too, so that no two scores are rounded into a false tie); complex numbers,
     strings (even numeric ones, as scikit-learn) and dates are refused. With
     ``finite``, NaN and infinity are refused (``allow_nan`` lets NaN through).
-
-    >>> check_real_values(np.array(["0.5", "1"]), "y_score")
-    Traceback (most recent call last):
-    ...
-    TypeError: y_score must hold numbers, got strings such as '0.5'
     """
     kind = arr.dtype.kind
     if kind not in "biuf":
@@ -540,11 +505,6 @@ def check_sample_weight(sample_weight, n, name="sample_weight", *, keep_int=Fals
     """Sample weights (or weights of the ``n`` items ``of``): ``None`` or 1-D, length ``n``,
     finite, >= 0, not all zero; float64, or (``keep_int``) integer weights as int64 so that
     their sums are exact.
-
-    >>> check_sample_weight([1, -2], 2)
-    Traceback (most recent call last):
-    ...
-    ValueError: sample_weight contains negative values such as -2.0: weights count samples and must be >= 0
     """
     if sample_weight is None:
         return None
@@ -577,13 +537,7 @@ def check_same_length(**arrays):
 
 def check_labels(y, name):
     """Class labels: 1-D, non-empty, discrete (integers, booleans, integral floats or strings),
-    no NaN, one kind of value.
-
-    >>> check_labels([0.5, 1.0], "y_pred")
-    Traceback (most recent call last):
-    ...
-    ValueError: y_pred contains non-integer numbers such as 0.5: class labels must be discrete (integers, booleans or strings), not scores
-    """
+    no NaN, one kind of value."""
     arr = as_array(y, name)
     if arr.dtype.kind in "US" and isinstance(y, (list, tuple)) and not all(
             isinstance(v, (str, bytes, np.str_, np.bytes_)) for v in y):
@@ -768,22 +722,9 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
 def check_label_matrix(y, name="y_topk", *, k=None):
     """Ranked label lists: an n x m array or n lists of equal length (a 1-D input is m = 1),
     ``k`` at most m; the labels themselves are checked on the columns used."""
-    try:
-        arr = as_array(y, name, ndim=(1, 2), expected="an n x m array-like of labels",
-                       shape="2-D (n samples x m ranked labels)")
-    except ValueError as exc:
-        if "different lengths" not in str(exc):
-            raise
-        arr = None
-    if arr is None or (arr.dtype.kind == "O" and arr.ndim == 1 and any(
-            isinstance(v, (list, tuple, np.ndarray)) for v in arr)):
-        try:
-            lengths = [len(row) for row in y]
-        except TypeError:
-            raise ValueError(f"{name} mixes rows and single labels: every row must be a list "
-                             "of labels") from None
-        raise ValueError(f"{name} has rows of different lengths ({min(lengths)} to "
-                         f"{max(lengths)}): every row must rank the same number of labels")
+    arr = as_array(y, name, ndim=(1, 2), expected="an n x m array-like of labels",
+                   shape="2-D (n samples x m ranked labels)",
+                   ragged=": every row must rank the same number of labels")
     arr = arr[:, None] if arr.ndim == 1 else arr
     return arr if k is None else _columns_for_k(arr, k, name)
 
@@ -1062,11 +1003,6 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
     (the widest float dtype among the array inputs, else float64, so the numbers match it bit
     for bit), weights None or length n, ``multioutput`` "raw_values", "uniform_average" or an
     array of m output weights.
-
-    >>> check_regression_targets([[1, 2]], [[1, 2, 3]])
-    Traceback (most recent call last):
-    ...
-    ValueError: y_true and y_pred have different numbers of outputs (2 and 3)
     """
     floats = [a.dtype for a in (y_true, y_pred, sample_weight)
               if getattr(getattr(a, "dtype", None), "kind", None) == "f"]
