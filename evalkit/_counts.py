@@ -19,9 +19,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (check_binary_positive, check_indicator, check_label_list, check_labels,
-                          check_pos_label, check_real, check_same_kind, check_same_length,
-                          check_sample_weight, check_targets)
+from ._validation import (_is_string_like, check_binary_positive, check_indicator,
+                          check_label_list, check_labels, check_pos_label, check_real,
+                          check_same_kind, check_same_length, check_sample_weight, check_targets)
 
 __all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
            "multilabel_counts", "topk_code_counts", "top_k_columns", "top_k_hits",
@@ -86,12 +86,6 @@ class ClassCounts(NamedTuple):
         return NotImplemented
 
 
-def _is_str(arr):
-    return arr.dtype.kind in "USa" or (
-        arr.dtype.kind == "O" and len(arr) > 0 and isinstance(arr.flat[0], (str, bytes))
-    )
-
-
 def encode_labels(y_true, y_pred):
     """Map two validated label arrays to integer codes 0..C-1.
 
@@ -124,7 +118,7 @@ def encode_labels(y_true, y_pred):
             return classes, lut[yt], lut[yp]
     both = np.concatenate([y_true, y_pred])
     if both.dtype.kind == "O":
-        both = both.astype(str) if _is_str(both) else both.astype(float)
+        both = both.astype(str) if _is_string_like(both) else both.astype(float)
     classes, codes = np.unique(both, return_inverse=True)
     codes = codes.reshape(-1)
     return classes, codes[:n], codes[n:]
@@ -266,7 +260,7 @@ def position_of(pos_label, classes, name="pos_label"):
     (as in scikit-learn); with a single class present every sample is simply
     negative.
     """
-    if _is_str(np.asarray([pos_label])) == _is_str(classes):
+    if _is_string_like(np.asarray([pos_label])) == _is_string_like(classes):
         _, sel = _select(classes, [pos_label], name)
         if sel[0] >= 0:
             return int(sel[0])

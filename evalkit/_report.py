@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._ratios import nanaverage, prf
-from ._validation import check_target_names
+from ._validation import _py, check_target_names
 
 __all__ = ["HEADERS", "report_rows", "render", "topk_headers", "report_from_counts",
            "topk_report_from_counts"]
@@ -48,11 +48,6 @@ def report_rows(tp, predicted, support, *, zero_division, micro_heading="accurac
                             zero_division=zero_division)
         rows.append(("samples avg", sp, sr, sf, total))
     return p, r, f, s, rows
-
-
-def _py(x):
-    """A numpy scalar as the Python number it holds (formats like numpy's)."""
-    return x.item() if isinstance(x, np.generic) else x
 
 
 def render(names, precision, recall, fscore, support, averages, *, headers=HEADERS, digits=2,
