@@ -162,9 +162,7 @@ class RankingHits:
                    given, any(p.graded for p in parts), cat(lambda p: p.n_judged))
 
     def __add__(self, other):
-        if not isinstance(other, RankingHits):
-            return NotImplemented
-        return RankingHits.concat([self, other])
+        return RankingHits.concat([self, other]) if isinstance(other, RankingHits) else NotImplemented
 
     def __radd__(self, other):
         return self if isinstance(other, numbers.Number) and other == 0 else NotImplemented  # sum()
@@ -179,7 +177,8 @@ def _wrong_hits(user, position, gain, n_relevant, n_judged, n_ranked):
             "n_relevant, n_judged and n_ranked have different lengths: one entry per user"),
            ((n_relevant < 0).any() or (n_ranked < 0).any() or (n_judged < n_relevant).any(),
             "n_relevant and n_ranked must be >= 0 and n_judged >= n_relevant"),
-           (len(user) and (user.min() < 0 or user.max() >= n), f"user must be between 0 and {n - 1} (the users)"),
+           (len(user) and (user.min() < 0 or user.max() >= n),
+            f"user must be between 0 and {n - 1} (the users)"),
            (len(user) and (position.min() < 0 or (position >= n_ranked[user.clip(0, n - 1)]).any()),
             "position must be between 0 and the length of the user's list - 1"),
            (not (gain >= 0).all(), "gain must be >= 0: a hit is a judged item")]
@@ -341,13 +340,9 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
         position = found - r_off[user]
     ideal = given = None
     n_relevant = t_len if grades is None else np.bincount(t_user[g > 0], minlength=n)
-    if grades is not None:
-        ideal = np.zeros((n, int(n_relevant.max(initial=0))))
-        rel = g > 0
-        order = np.lexsort((-g[rel], t_user[rel]))
-        u, v = t_user[rel][order], g[rel][order]
-        ideal[u, np.arange(len(u)) - np.searchsorted(u, np.arange(n))[u]] = v
+    if grades is not None:   # the grades as given, and sorted: the ideal order (zeros last)
         given = np.zeros((n, int(t_len.max(initial=0))))
         given[t_user, np.arange(len(tc)) - t_off[t_user]] = g
+        ideal = np.sort(given, axis=1)[:, ::-1][:, :int(n_relevant.max(initial=0))]
     return RankingHits(user, position, gain, n_relevant, np.diff(r_off), ideal, given,
                        graded=grades is not None, n_judged=t_len)

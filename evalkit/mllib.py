@@ -54,7 +54,8 @@ from ._hits import ranking_hits
 from ._ratios import f_beta_of, prf
 from ._sweep import ZERO_WEIGHTS, Sweep, sweep_of
 from ._validation import (Integer, InstanceOf, Options, Real, check_grades, check_integer,
-                          check_ranked, check_ranking_rows, check_relevant, check_score_and_labels, validate_params)
+                          check_ranked, check_ranking_rows, check_relevant, check_score_and_labels,
+                          validate_params)
 from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
 
 __all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
@@ -398,8 +399,8 @@ class BinaryClassificationMetrics:
         sweep, _ = _sweep_of(scoreAndLabels, "scoreAndLabels", zero_weight)
         self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
         self.num_partitions, self.zero_weight = num_partitions, zero_weight
-        sizes = _range_partition_sizes(len(sweep), num_partitions)
-        self.sweep = _chunked(sweep, sizes, num_bins, bin_threshold)[0]
+        self.sweep = _chunked(sweep, _range_partition_sizes(len(sweep), num_partitions), num_bins,
+                              bin_threshold)[0]
 
     @classmethod
     @validate_params(sweep=InstanceOf(Sweep, "a Sweep (from threshold_sweep, or a sum of them)"),
@@ -932,9 +933,7 @@ class MulticlassMetrics:
         """tp / n_label: the share of rows of ``label`` predicted ``label``."""
         return float(self._prf()[1][self._index(label)])
 
-    def truePositiveRate(self, label):
-        """The same as :meth:`recall`."""
-        return self.recall(label)
+    truePositiveRate = recall   # the same, under Spark's other name
 
     def _fpr(self):
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -964,10 +963,7 @@ class MulticlassMetrics:
         """Σ_c recall(c)·n_c / n (equals accuracy)."""
         return self._weighted(self._prf()[1])
 
-    @property
-    def weightedTruePositiveRate(self):
-        """The same as :attr:`weightedRecall`."""
-        return self.weightedRecall
+    weightedTruePositiveRate = weightedRecall   # the same, under Spark's other name
 
     @property
     def weightedPrecision(self):

@@ -260,9 +260,8 @@ def _hits(ranked, relevant):
 def _n_relevant(h, opt):
     """R per user under the options: relevant (or judged) items, all or only those ranked."""
     judged = opt["relevance"] == "any"
-    if opt["relevant_in"] == "ranked":
-        return h.hits_at(None, judged)
-    return h.n_judged if judged else h.n_relevant
+    return h.hits_at(None, judged) if opt["relevant_in"] == "ranked" else \
+        h.n_judged if judged else h.n_relevant
 
 
 def _finish(values, h, opt, what, per_user, R=None):
@@ -270,7 +269,6 @@ def _finish(values, h, opt, what, per_user, R=None):
     R = _n_relevant(h, opt) if R is None else R
     empty = (h.n_judged if opt["undefined"] == "no_judgments" and opt["relevant_in"] == "all" else R) == 0
     zd = opt["zero_division"]
-    values = np.asarray(values, dtype=np.float64)
     if empty.any():
         if opt["warn"]:
             warn_at_caller(
@@ -289,7 +287,6 @@ def _finish(values, h, opt, what, per_user, R=None):
 
 
 def _safe_div(num, den):
-    num = np.asarray(num, dtype=np.float64)
     return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den != 0)
 
 
@@ -496,8 +493,7 @@ def _dcg(h, k, gain, log_base=2.0):
 def _idcg(h, k, gain, ideal):
     if ideal == "candidates":
         user, _, g = h.within(None)       # the best order of the list's own items
-        width = int(np.bincount(user, minlength=1).max())
-        width = width if k is None else min(k, width)
+        width = min(k or np.inf, int(np.bincount(user, minlength=1).max()))
         order = np.lexsort((-g, user))
         user, g = user[order], g[order]
         nth = np.arange(len(user)) - np.searchsorted(user, np.arange(h.n_users))[user]
@@ -696,7 +692,8 @@ def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefine
 def _recommended(ranked, k, needed=""):
     """Validated top-k item ids of every list (flat); ``needed``: refuse none, naming the metric."""
     items, offsets = check_ranked(ranked, needed=needed)
-    return items if k is None else items[np.arange(len(items)) - np.repeat(offsets[:-1], np.diff(offsets)) < k]
+    starts = np.repeat(offsets[:-1], np.diff(offsets))
+    return items if k is None else items[np.arange(len(items)) - starts < k]
 
 
 def _item_counts(items):
@@ -900,14 +897,10 @@ def _tie_averaged(s, g, disc):
     np.not_equal(s[:, 1:], s[:, :-1], out=new[:, 1:])
     if new.all():
         return (g * disc).sum(axis=1) if disc.ndim == 2 else g @ disc
-    flat_new = new.reshape(-1)
-    group = np.cumsum(flat_new) - 1
-    n_groups = int(group[-1]) + 1
-    total = np.bincount(group, g.reshape(-1), minlength=n_groups)
-    count = np.bincount(group, minlength=n_groups)
-    dsum = np.bincount(group, np.broadcast_to(disc, (n, m)).reshape(-1), minlength=n_groups)
-    row = np.repeat(np.arange(n), m)[flat_new]
-    return np.bincount(row, total / count * dsum, minlength=n)
+    starts = np.flatnonzero(new)   # the runs, in the flattened rows
+    mean = np.add.reduceat(g.reshape(-1), starts) / np.diff(starts, append=n * m)
+    dsum = np.add.reduceat(np.broadcast_to(disc, (n, m)).reshape(-1), starts)
+    return np.bincount(starts // m, mean * dsum, minlength=n)
 
 
 def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
@@ -920,9 +913,7 @@ def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
     mean gain (over the whole row) times the discounts of its positions < k.
     """
     n, m = y_true.shape
-    disc = _discount(m, log_base)
-    if k is not None:
-        disc[k:] = 0.0
+    disc = _discount(m, log_base) * (np.arange(m) < (k or m))
     if ignore_ties:
         # sklearn's order: argsort ascending, reversed (among equal scores, the last column first)
         ranking = np.argsort(y_score)[:, ::-1]
@@ -1015,7 +1006,5 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     0.75
     """
     yt, ys, w = check_relevance_scores(y_true, y_score, sample_weight, "NDCG")
-    gain = _dcg_rows(yt, ys, k, 2.0, ignore_ties)
-    best = _ideal_dcg_rows(yt, k, 2.0)
-    out = np.divide(gain, best, out=np.zeros_like(gain), where=best != 0)
-    return float(np.average(out, weights=w))
+    return float(np.average(_safe_div(_dcg_rows(yt, ys, k, 2.0, ignore_ties), _ideal_dcg_rows(yt, k, 2.0)),
+                            weights=w))
