@@ -383,12 +383,11 @@ def _topk_path(metric, kwargs, y_true, preds):
     """(class, hit) cells: each class's hits are the public metric's, weighted to that class."""
     if not set(kwargs) <= {"k", "normalize", "labels", "ties"} or len(preds) != 1:
         return None
-    y_score = preds[0]
     y = check_labels(y_true, "y_true")
     classes, t = np.unique(y, return_inverse=True)
     with warnings.catch_warnings():  # the estimate already warned
         warnings.simplefilter("ignore")
-        hits = np.rint([_topk.top_k_accuracy_score(y, y_score, **{**kwargs, "normalize": False},
+        hits = np.rint([_topk.top_k_accuracy_score(y, preds[0], **{**kwargs, "normalize": False},
                                                    sample_weight=(t == c) * 1.0)
                         for c in range(len(classes))]).astype(np.int64)
     counts = np.stack([np.bincount(t) - hits, hits], axis=1).ravel()
@@ -972,9 +971,7 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
                             n_resamples=n_resamples, confidence=confidence, stratify=stratify,
                             random_state=random_state)
     aucs, cov = _delong(positive, scores)
-    auc = float(aucs[0])
-    se = math.sqrt(max(cov[0, 0], 0.0))
-    z = -_NORMAL.inv_cdf((1 - confidence) / 2)
+    auc, se, z = float(aucs[0]), math.sqrt(max(cov[0, 0], 0.0)), -_NORMAL.inv_cdf((1 - confidence) / 2)
     return ConfidenceInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), confidence,
                               "delong", standard_error=se,
                               scheme="DeLong et al. 1988 variance, Sun & Xu 2014 algorithm")
@@ -1182,8 +1179,7 @@ def proportion_ci(successes, trials, *, confidence=0.95, method="wilson"):
     """
     x, n = check_proportion(successes, trials)
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
-    p = x / n
-    se = None
+    p, se = x / n, None
     if method == "wilson":
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
