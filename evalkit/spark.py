@@ -45,7 +45,7 @@ import warnings
 import numpy as np
 
 from ._counts import ClassCounts
-from ._curves import doubled_trapezoids, pr_points, roc_points, trapezoid
+from ._curves import pr_points, roc_points, trapezoid
 from ._errors import errors_from_sums
 from ._hits import RankingHits
 from ._ratios import prf
@@ -71,8 +71,6 @@ appender.console.name = console
 appender.console.target = SYSTEM_ERR
 appender.console.layout.type = PatternLayout
 appender.console.layout.pattern = %d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n
-logger.repl.name = org.apache.spark.repl.Main
-logger.repl.level = error
 """
 
 
@@ -81,15 +79,6 @@ def _quiet_log4j2_file():
     with open(path, "w", encoding="utf-8") as f:
         f.write(_LOG4J2)
     return path
-
-
-def _quiet_pyspark_warnings():
-    """PySpark's own noise: pandas 3 "not fully supported", and mllib's SQLContext deprecation."""
-    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas",
-                            category=FutureWarning)
-    # pyspark.mllib's own wrappers still build an SQLContext, which warns on every call
-    warnings.filterwarnings("ignore", message="Deprecated in 3.0.0. Use SparkSession.builder",
-                            category=FutureWarning)
 
 
 @contextlib.contextmanager
@@ -102,15 +91,14 @@ def _jvm_stderr_to(path):
     JVM's whole life, while Python's own stderr is restored at once.
     """
     sys.stderr.flush()
-    saved = os.dup(2)
-    target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    saved, target = os.dup(2), os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         os.dup2(target, 2)
         yield
     finally:
         os.dup2(saved, 2)
-        os.close(saved)
-        os.close(target)
+        for fd in (saved, target):
+            os.close(fd)
 
 
 @validate_params(shuffle_partitions=Integer(1))
@@ -183,12 +171,14 @@ def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffl
     os.environ["PYSPARK_PYTHON"] = (settings.get("spark.pyspark.python")
                                     or os.environ.get("PYSPARK_PYTHON") or sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    builder = SparkSession.builder.master(master).appName(app_name)
-    for key, value in settings.items():
-        builder = builder.config(key, value)
-    _quiet_pyspark_warnings()
+    # PySpark's own noise: pandas 3 "not fully supported", and pyspark.mllib's wrappers,
+    # which still build an SQLContext (deprecated) on every call
+    for message in ("PySpark does not yet fully support pandas",
+                    "Deprecated in 3.0.0. Use SparkSession.builder"):
+        warnings.filterwarnings("ignore", message=message, category=FutureWarning)
     with _jvm_stderr_to(log_file or os.devnull):
-        spark = builder.getOrCreate()
+        spark = SparkSession.builder.master(master).appName(app_name).config(map=settings) \
+            .getOrCreate()
     spark.sparkContext.setLogLevel(log_level)
     return spark
 
@@ -210,10 +200,9 @@ def _evalkit_zip():
     from pathlib import Path
 
     package = Path(__file__).resolve().parent
-    files = sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts)
-    digest = hashlib.sha256()
-    for f in files:
-        digest.update(str(f.relative_to(package)).encode() + f.read_bytes())
+    files = sorted(package.rglob("*.py"))
+    digest = hashlib.sha256(b"".join(str(f.relative_to(package)).encode() + f.read_bytes()
+                                     for f in files))
     path = Path(tempfile.gettempdir()) / f"evalkit-{digest.hexdigest()[:12]}.zip"
     if not path.exists():
         partial = path.with_suffix(f".{os.getpid()}.tmp")
@@ -256,28 +245,24 @@ def ship(spark):
     '/tmp/evalkit-3f0c8a1d2b4e.zip'
     """
     path = _evalkit_zip()
-    key = (spark.session_id if _is_connect(spark) else id(spark.sparkContext), path)
+    connect = _is_connect(spark)
+    key = (spark.session_id if connect else id(spark.sparkContext), path)
     if key not in _SHIPPED:
-        if _is_connect(spark):
-            spark.addArtifacts(path, pyfile=True)
-        else:
+        _SHIPPED[key] = spark.addArtifacts(path, pyfile=True) if connect else \
             spark.sparkContext.addPyFile(path)
-        _SHIPPED[key] = True
     return path
 
 
-@contextlib.contextmanager
-def _on_executors():
+class _OnExecutors(contextlib.AbstractContextManager):
     """A Spark action running evalkit's functions: a missing evalkit said plainly."""
-    try:
-        yield
-    except Exception as e:
-        if "No module named 'evalkit'" not in str(e):
-            raise
-        raise ModuleNotFoundError(
-            "evalkit is not installed on the Spark executors, which run evalkit's functions "
-            "here: install evalkit in the executors' Python (spark.pyspark.python), or call "
-            "evalkit.spark.ship(spark) once to send it with the session", name="evalkit") from e
+
+    def __exit__(self, kind, error, traceback):
+        if error is not None and "No module named 'evalkit'" in str(error):
+            raise ModuleNotFoundError(
+                "evalkit is not installed on the Spark executors, which run evalkit's functions "
+                "here: install evalkit in the executors' Python (spark.pyspark.python), or call "
+                "evalkit.spark.ship(spark) once to send it with the session",
+                name="evalkit") from error
 
 
 # -- checking a DataFrame's columns ------------------------------------------------------
@@ -291,10 +276,8 @@ def _type_name(dtype):
 
 
 def _is_dataframe(df):
-    try:
-        from pyspark.sql import DataFrame
-    except ImportError:
-        return False
+    from pyspark.sql import DataFrame
+
     return isinstance(df, DataFrame)
 
 
@@ -303,6 +286,8 @@ def _column(df, arg, col, kinds=None, what="", of="the DataFrame", elements=None
 
     ``kinds``: the allowed type names; ``elements``: those of an array's elements.
     """
+    if col is None:
+        return None
     fields = {f.name: f.dataType for f in df.schema.fields}
     dtype = fields.get(col)
     _raise_first([
@@ -330,16 +315,14 @@ def _raise_first(problems):
             raise ValueError(message.replace("{count}", str(int(count))))
 
 
-def _count_if(cond):
-    """The number of rows where ``cond`` holds (a Spark aggregate expression)."""
+_NOT_FINITE = " contains {count} null, NaN or infinite values"
+
+
+def _not_finite(col):
+    """``col`` is null, NaN, +inf or -inf (a Spark column expression)."""
     from pyspark.sql import functions as F
 
-    return F.sum(F.when(cond, 1).otherwise(0))
-
-
-def _infinite(col):
-    """``col`` is +inf or -inf (a Spark column expression)."""
-    return col.isin(float("inf"), float("-inf"))
+    return col.isNull() | F.isnan(col) | col.isin(float("inf"), float("-inf"))
 
 
 # -- binary metrics ----------------------------------------------------------------------
@@ -352,244 +335,21 @@ _MAX_GROUPED = 1 << 17    # at most this many distinct scores: counted per score
 _HLL_SAMPLE = 16          # the distinct-score estimate hashes 1 score in 16
 
 
-def _trapezoids(x, y):
-    """Spark's trapezoids between consecutive points of one bucket, summed left to right."""
-    return trapezoid(x, y, partitions=[len(x)])
+def _sweep_of_counts(s, pos, neg, weighted):
+    """The exact sweep of ``(score, positives, negatives)`` rows, in any order.
 
-
-def _trap(a, b):
-    """The one trapezoid joining point ``a`` to point ``b``."""
-    return float(doubled_trapezoids(np.array([a[0], b[0]], dtype=np.float64),
-                                    np.array([a[1], b[1]], dtype=np.float64))[0] / 2.0)
-
-
-def _bucket_points(table, *, offsets, totals, num_bins, weighted, mode, first_bucket):
-    """Runs on an executor: the sweep of one bucket (a range of scores), from its offsets.
-
-    ``table`` holds the rows of one bucket (all copies of each of its scores):
-    the bucket id, score, label and weight (or per-score counts). Sorted and
-    counted per distinct score with evalkit's own sweep, then started at the
-    bucket's offsets -- the counts of every higher bucket -- to give the
-    global cumulative counts; ``numBins`` chunks are cut at global distinct
-    indices. ``mode="curve"`` returns the kept points; ``mode="areas"`` one
-    row: the trapezoid sums inside the bucket and its first and last points.
+    One sample a row (no weights): evalkit's sort-only sweep; else the rows
+    are counts (or weights) per score, a score possibly repeated: the sweep
+    of their positive and negative halves as weighted samples, every score
+    kept as a threshold (a score of weight 0 too, as Spark keeps it).
     """
-    import pyarrow as pa
-
-    b = int(table.column(0)[0].as_py())
-    s = table.column(1).to_numpy()
-    pos_w = table.column(2).to_numpy()
-    neg_w = table.column(3).to_numpy()
-    t0, f0, d0 = offsets[b]
-    n_pos, n_neg, m = totals
-    if not weighted and (pos_w + neg_w == 1).all():
-        # one row per sample: evalkit's sort-only sweep
-        local = sweep_of(pos_w.astype(bool), s)
-    else:
-        # weights, or rows that already carry counts per score: sort, then running sums
-        local = _sweep_from_counts(s, pos_w, neg_w, n_pos, n_neg, weighted)
-    thresholds, tps, fps = local.thresholds, local.tps, local.fps
-    tps = tps + t0
-    fps = fps + f0
-    index = np.arange(d0, d0 + len(thresholds))
-    grouping = m // num_bins if num_bins else 0
-    if grouping >= 2:
-        keep = ((index + 1) % grouping == 0) | (index == m - 1)
-        thresholds, tps, fps, index = thresholds[keep], tps[keep], fps[keep], index[keep]
-    if mode == "curve":
-        count = pa.float64() if weighted else pa.int64()
-        return pa.table({"b": pa.array(np.full(len(tps), b, dtype=np.int32)),
-                         "t": pa.array(thresholds, type=pa.float64()),
-                         "tp": pa.array(tps, type=count), "fp": pa.array(fps, type=count)})
-    sweep = Sweep(thresholds, tps, fps, n_pos, n_neg)
-    # Spark's rates and precision, through the one step from a sweep to a curve
-    fpr, tpr = (v[1:-1] for v in roc_points(sweep, "spark"))
-    precision = pr_points(sweep, "spark")[1][1:]
-    first_overall = b == first_bucket and len(index) > 0
-    if first_overall:  # this bucket holds the highest kept point: start from (0, 0), (0, p)
-        roc = _trapezoids(np.r_[0.0, fpr], np.r_[0.0, tpr])
-        pr = _trapezoids(np.r_[0.0, tpr], np.r_[precision[:1], precision])
-    else:
-        roc, pr = _trapezoids(fpr, tpr), _trapezoids(tpr, precision)
-    nan = float("nan")
-    k = len(thresholds)
-
-    def end(v, i):
-        return float(v[i]) if k else nan
-
-    return pa.table({
-        "b": pa.array([b], type=pa.int32()), "n": pa.array([k], type=pa.int64()), "first": [bool(first_overall)], "roc": [roc], "pr": [pr],
-        "fpr0": [end(fpr, 0)], "tpr0": [end(tpr, 0)], "prec0": [end(precision, 0)],
-        "fpr1": [end(fpr, -1)], "tpr1": [end(tpr, -1)], "prec1": [end(precision, -1)],
-    })
+    if not weighted and (pos + neg == 1).all():
+        return sweep_of(pos.astype(bool), s)
+    return sweep_of(np.arange(2 * len(s)) < len(s), np.r_[s, s], np.r_[pos, neg], "keep")
 
 
-class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
-    """:class:`evalkit.BinaryClassificationMetrics` whose counts live on a Spark cluster.
-
-    Returned by :func:`binary_metrics`. Every method of the numpy mirror is
-    here, with the same numbers. The two areas are computed on the executors
-    (one job for both; only a few numbers per bucket reach the driver); the
-    first method that needs the curve itself (``thresholds``, ``roc``, ``pr``,
-    ``*ByThreshold``, ``sweep``) collects its points once -- every distinct
-    score with ``num_bins=0``, about ``num_bins`` points otherwise -- and from
-    then on everything is numpy on the driver.
-
-    Attributes
-    ----------
-    n_pos, n_neg : int or float
-        The positives and negatives (sums of weights with a weight column).
-    num_distinct : int or None
-        The number of distinct scores when it was counted (``num_bins > 0``).
-    num_buckets : int
-        The ranges of scores the sweep was cut into on the cluster.
-    """
-
-    def __init__(self, plan):
-        self._plan = plan
-        self.num_bins, self.zero_weight = plan["num_bins"], plan["zero_weight"]
-        self.n_pos, self.n_neg = plan["totals"][:2]
-        self._sweep = None
-        self._areas = None
-
-    def __repr__(self):
-        return (f"SparkBinaryClassificationMetrics(P={self.n_pos}, N={self.n_neg}, "
-                f"num_bins={self.num_bins}, "
-                f"curve {'collected' if self._sweep is not None else 'not collected'})")
-
-    @property
-    def path(self):
-        """How the counts were made: ``"grouped"`` or ``"buckets"``.
-
-        ``"grouped"``: few distinct scores (at most 131072; the first 10,000
-        rows decide whether to try), so the first job counted the rows per
-        score and everything since is numpy on the driver. ``"buckets"``:
-        the executors sweep ranges of scores (see :func:`binary_metrics`).
-        """
-        return self._plan["path"]
-
-    @property
-    def num_buckets(self):
-        """The ranges of scores the executors sweep (cut on first use; 0 when grouped)."""
-        if self.path == "grouped":
-            return 0
-        return _prepare_buckets(self._plan)["num_buckets"]
-
-    @property
-    def num_distinct(self):
-        """The number of distinct scores, when counted (``num_bins > 0``, or grouped)."""
-        if self.path == "grouped":
-            return self._plan["num_distinct"]
-        return _prepare_buckets(self._plan)["num_distinct"] if self.num_bins else None
-
-    @property
-    def sweep(self):
-        """The (binned) threshold sweep, collected from the cluster on first use."""
-        if self._sweep is None:
-            if self.path == "grouped":
-                self._sweep = self._plan["exact"].binned(self.num_bins, bin_threshold="last")
-            else:
-                self._sweep = _collect_sweep(self._plan)
-        return self._sweep
-
-    def _cluster_areas(self):
-        if self._areas is None:
-            self._areas = _areas_on_executors(self._plan)
-        return self._areas
-
-    @property
-    def areaUnderROC(self):
-        """Area under the ROC curve by trapezoids, as Spark's ``areaUnderROC``.
-
-        Computed on the executors (each bucket sums its trapezoids; the driver
-        adds the trapezoids between buckets), unless the curve was already
-        collected, when it is the numpy mirror's computation on it.
-        """
-        if self._sweep is not None or self.path == "grouped":
-            return super().areaUnderROC
-        return self._cluster_areas()[0]
-
-    @property
-    def areaUnderPR(self):
-        """Area under the PR curve by trapezoids, as Spark's ``areaUnderPR``.
-
-        Computed on the executors, as :attr:`areaUnderROC`.
-        """
-        if self._sweep is not None or self.path == "grouped":
-            return super().areaUnderPR
-        return self._cluster_areas()[1]
-
-
-def _prepare_buckets(plan):
-    """Cut the scores into buckets and total each (two jobs); memoized in ``plan``."""
-    if "rows" in plan:
-        return plan
-    from pyspark.sql import functions as F
-
-    S = F.col(_S)
-    counted, n, num_bins = plan["counted"], plan["n"], plan["num_bins"]
-    num_buckets = int(min(max(1, -(-n // _ROWS_PER_BUCKET)), 4 * plan["parallelism"], _QUANTILES))
-    bounds = []
-    if num_buckets > 1:
-        q = counted.agg(F.percentile_approx(
-            S, [i / _QUANTILES for i in range(1, _QUANTILES)], 100).alias("q")).head()["q"]
-        q = sorted(set(q or []))
-        if q:
-            picks = np.linspace(0, len(q), num_buckets + 1)[1:-1]
-            bounds = sorted({q[min(int(p), len(q) - 1)] for p in picks}, reverse=True)
-    # bucket 0 holds the highest scores: the number of bounds above the score
-    bucket = F.lit(0)
-    for bound in bounds:
-        bucket = bucket + (S < F.lit(float(bound))).cast("int")
-    rows = counted.select(bucket.cast("int").alias(_BUCKET), S, "p", "q")
-    if plan["ties"]:  # one row per (bucket, score), combined map-side; small, so cached
-        rows = rows.groupBy(_BUCKET, _S).agg(F.sum("p").alias("p"), F.sum("q").alias("q")).cache()
-    n_pos, n_neg, _ = plan["totals"]
-    num_distinct = None
-    if len(bounds) == 0 and not num_bins:
-        per_bucket = {0: (n_pos, n_neg, None)}
-    else:
-        aggs = [F.sum("p").alias("p"), F.sum("q").alias("q")]
-        if num_bins:
-            aggs.append((F.count(F.lit(1)) if plan["ties"] else F.countDistinct(_S)).alias("d"))
-        per_bucket = {r[_BUCKET]: (r["p"], r["q"], r["d"] if num_bins else None)
-                      for r in rows.groupBy(_BUCKET).agg(*aggs).collect()}
-        if num_bins:
-            num_distinct = int(sum(v[2] for v in per_bucket.values()))
-    # scanLeft: the counts (and distinct scores) above each bucket
-    offsets, tp, fp, d = {}, 0, 0, 0
-    if plan["weighted"]:
-        tp = fp = 0.0
-    grouping = (num_distinct or 0) // num_bins if num_bins else 0
-    first_index = grouping - 1 if grouping >= 2 else 0   # the highest point kept
-    first_bucket = None
-    for b in sorted(per_bucket):
-        offsets[b] = (tp, fp, d)
-        p, q_, dd = per_bucket[b]
-        tp, fp, d = tp + p, fp + q_, d + (dd or 0)
-        if first_bucket is None and (dd is None or d > first_index):
-            first_bucket = b
-    plan.update(rows=rows, offsets=offsets, first_bucket=first_bucket,
-                totals=(n_pos, n_neg, num_distinct or 0), num_distinct=num_distinct,
-                num_buckets=len(per_bucket))
-    return plan
-
-
-def _grouped(plan, mode):
-    """The DataFrame of bucket results (``mode`` "areas" or "curve")."""
-    _prepare_buckets(plan)
-    fn = functools.partial(_bucket_points, offsets=plan["offsets"], totals=plan["totals"],
-                           num_bins=plan["num_bins"], weighted=plan["weighted"], mode=mode,
-                           first_bucket=plan["first_bucket"])
-    schema = ("b int, " + _counts_schema(plan) if mode == "curve" else
-              "b int, n long, first boolean, " + ", ".join(
-                  f"{c} double" for c in ("roc", "pr", "fpr0", "tpr0", "prec0", "fpr1", "tpr1",
-                                          "prec1")))
-    return plan["rows"].groupBy(_BUCKET).applyInArrow(fn, schema)
-
-
-def _counts_schema(plan):
-    count = "double" if plan["weighted"] else "long"
+def _schema(weighted):
+    count = "double" if weighted else "long"
     return f"t double, tp {count}, fp {count}"
 
 
@@ -601,75 +361,199 @@ def _partition_counts(batches, *, weighted):
     """
     import pyarrow as pa
 
-    tables = [pa.Table.from_batches([b]) for b in batches]
-    if not tables:
-        return
-    table = pa.concat_tables(tables)
-    if table.num_rows == 0:
-        return
-    s, pos_w, neg_w = (table.column(i).to_numpy() for i in range(3))
-    local = (_sweep_from_counts(s, pos_w, neg_w, 0, 0, True) if weighted else
-             sweep_of(pos_w.astype(bool), s))
-    count = pa.float64() if weighted else pa.int64()
-    yield from pa.table({"t": pa.array(local.thresholds, type=pa.float64()),
-                         "tp": pa.array(np.diff(local.tps, prepend=0), type=count),
-                         "fp": pa.array(np.diff(local.fps, prepend=0), type=count)}).to_batches()
+    batches = [b for b in batches if b.num_rows]
+    if batches:
+        table = pa.Table.from_batches(batches)
+        local = _sweep_of_counts(*(table.column(i).to_numpy() for i in range(3)), weighted)
+        yield from pa.table({"t": local.thresholds, "tp": np.diff(local.tps, prepend=0),
+                             "fp": np.diff(local.fps, prepend=0)}).to_batches()
 
 
-def _collect_exact_sweep(plan):
-    """The exact sweep: counts per distinct score made in each partition, added on the driver."""
-    weighted = plan["weighted"]
-    if plan["ties"]:  # few distinct scores: Spark's own hash aggregation, map-side combined
+def _bucket(table, *, offsets, totals, grouping, m, weighted, ends=None):
+    """Runs on an executor: the sweep of one bucket (a range of scores), from its offsets.
+
+    ``table`` holds the rows of one bucket (all copies of each of its scores):
+    the bucket id, score and positive and negative counts (or weights).
+    Sorted and counted per distinct score with evalkit's own sweep, then
+    started at the bucket's offsets -- the counts of every higher bucket --
+    to give the global cumulative counts; ``numBins`` chunks (``grouping``
+    distinct scores each) are cut at global distinct indices. Returns the
+    kept points, or with ``ends`` (the first and the last bucket; every
+    distinct score a point) one row: the bucket's ROC and PR trapezoids,
+    from the point before it (its offsets), left to right.
+    """
+    import pyarrow as pa
+
+    b = int(table.column(0)[0].as_py())
+    local = _sweep_of_counts(*(table.column(i).to_numpy() for i in (1, 2, 3)), weighted)
+    t0, f0, d0 = offsets[b]
+    index = np.arange(int(d0), int(d0) + len(local))   # the global distinct index
+    keep = ((index + 1) % grouping == 0) | (index == m - 1) if grouping >= 2 else slice(None)
+    t, tps, fps = local.thresholds[keep], local.tps[keep] + t0, local.fps[keep] + f0
+    if ends is None:
+        return pa.table({"t": t, "tp": tps, "fp": fps})
+    # the first bucket starts at Spark's first points: (0, 0) and (0, precision at the top)
+    lead = int(b != ends[0])
+    points = Sweep(None, np.r_[t0, tps][1 - lead:], np.r_[f0, fps][1 - lead:], *totals)
+    fpr, tpr = (v[lead:None if b == ends[1] else -1] for v in roc_points(points, "spark"))
+    recall, precision = (v[lead:] for v in pr_points(points, "spark"))
+    return pa.table({"b": [b], "roc": [trapezoid(fpr, tpr, partitions=[len(fpr)])],
+                     "pr": [trapezoid(recall, precision, partitions=[len(recall)])]})
+
+
+class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
+    """:class:`evalkit.BinaryClassificationMetrics` whose counts live on a Spark cluster.
+
+    Returned by :func:`binary_metrics`. Every method of the numpy mirror is
+    here, with the same numbers. Without ``num_bins`` the two areas are
+    computed on the executors (one job for both; one row per bucket reaches
+    the driver); the first method that needs the curve itself
+    (``thresholds``, ``roc``, ``pr``, ``*ByThreshold``, ``sweep``) -- and
+    the areas with ``num_bins > 0`` -- collects its points once (every
+    distinct score with ``num_bins=0``, about ``num_bins`` points otherwise),
+    and from then on everything is numpy on the driver.
+
+    Attributes
+    ----------
+    n_pos, n_neg : int or float
+        The positives and negatives (sums of weights with a weight column).
+    num_distinct : int or None
+        The number of distinct scores when it was counted (``num_bins > 0``).
+    num_buckets : int
+        The ranges of scores the sweep was cut into on the cluster.
+    """
+
+    def __init__(self, num_bins, zero_weight, totals, exact=None, **plan):
+        self.num_bins, self.zero_weight = num_bins, zero_weight
+        self.n_pos, self.n_neg = totals
+        self._exact, self._plan, self._cut, self._sweep, self._areas = exact, plan, None, None, None
+
+    def __repr__(self):
+        return (f"SparkBinaryClassificationMetrics(P={self.n_pos}, N={self.n_neg}, num_bins="
+                f"{self.num_bins}, curve {'not ' * (self._sweep is None)}collected)")
+
+    @property
+    def path(self):
+        """How the counts were made: ``"grouped"`` or ``"buckets"``.
+
+        ``"grouped"``: few distinct scores (at most 131072; the first 10,000
+        rows decide whether to try), so the first job counted the rows per
+        score and everything since is numpy on the driver. ``"buckets"``:
+        the executors sweep ranges of scores (see :func:`binary_metrics`).
+        """
+        return "buckets" if self._exact is None else "grouped"
+
+    @property
+    def num_buckets(self):
+        """The ranges of scores the executors sweep (cut on first use; 0 when grouped)."""
+        return 0 if self._exact is not None else len(self._buckets()["offsets"])
+
+    @property
+    def num_distinct(self):
+        """The number of distinct scores, when counted (``num_bins > 0``, or grouped)."""
+        return len(self._exact) if self._exact is not None else \
+            self._buckets()["m"] if self.num_bins else None
+
+    @property
+    def sweep(self):
+        """The (binned) threshold sweep, collected from the cluster on first use."""
+        if self._sweep is None:
+            self._sweep = (self._exact.binned(self.num_bins) if self._exact is not None else
+                           self._collect())
+        return self._sweep
+
+    @property
+    def areaUnderROC(self):
+        """Area under the ROC curve by trapezoids, as Spark's ``areaUnderROC``.
+
+        Computed on the executors (each bucket sums its trapezoids from the
+        point before it; the driver adds the buckets' sums), unless the curve
+        is collected (``num_bins > 0``, grouped, or asked for already), when
+        it is the numpy mirror's computation on it.
+        """
+        return self._executor_areas()[0] if self._areas_on_cluster() else super().areaUnderROC
+
+    @property
+    def areaUnderPR(self):
+        """Area under the PR curve by trapezoids, as Spark's ``areaUnderPR``.
+
+        Computed on the executors, as :attr:`areaUnderROC`.
+        """
+        return self._executor_areas()[1] if self._areas_on_cluster() else super().areaUnderPR
+
+    def _areas_on_cluster(self):
+        return self._sweep is None and self._exact is None and not self.num_bins
+
+    def _buckets(self):
+        """Cut the scores into buckets (ranges) and total each: two jobs, on first use.
+
+        The per-bucket totals (and distinct scores with ``num_bins``) become
+        offsets, the counts above each bucket, as Spark's ``scanLeft``.
+        """
+        if self._cut is not None:
+            return self._cut
         from pyspark.sql import functions as F
 
-        table = (plan["counted"].groupBy(_S).agg(F.sum("p").alias("tp"), F.sum("q").alias("fp"))
-                 .toArrow())
-    else:  # distinct scores: each partition counts its own in numpy, no shuffle
-        fn = functools.partial(_partition_counts, weighted=weighted)
-        with _on_executors():
-            table = plan["counted"].mapInArrow(fn, _counts_schema(plan)).toArrow()
-    n_pos, n_neg, _ = plan["totals"]
-    return _sweep_from_counts(table.column(0).to_numpy(), table.column("tp").to_numpy(),
-                              table.column("fp").to_numpy(), n_pos, n_neg, weighted)
+        plan, S = self._plan, F.col(_S)
+        counted, ties = plan["counted"], plan["ties"]
+        num = int(min(max(1, -(-plan["n"] // _ROWS_PER_BUCKET)), 4 * plan["parallelism"],
+                      _QUANTILES))
+        q = []
+        if num > 1:
+            q = sorted(set(counted.agg(F.percentile_approx(
+                S, [i / _QUANTILES for i in range(1, _QUANTILES)], 100)).head()[0] or []))
+        bounds = sorted({q[min(int(i), len(q) - 1)] for i in np.linspace(0, len(q), num + 1)[1:-1]}
+                        if q else [], reverse=True)
+        # bucket 0 holds the highest scores: the number of bounds above the score
+        bucket = sum(((S < float(v)).cast("int") for v in bounds), F.lit(0))
+        rows = counted.select(bucket.alias(_BUCKET), S, "p", "q")
+        if ties:  # one row per (bucket, score), combined map-side; small, so cached
+            rows = rows.groupBy(_BUCKET, _S).agg(F.sum("p").alias("p"), F.sum("q").alias("q"))
+            rows = rows.cache()
+        per = [(0, self.n_pos, self.n_neg, 0)]
+        if bounds or self.num_bins:
+            d = (F.count(F.lit(1)) if ties else F.countDistinct(_S)) if self.num_bins else F.lit(0)
+            per = sorted(tuple(r) for r in rows.groupBy(_BUCKET).agg(F.sum("p"), F.sum("q"), d)
+                         .collect())
+        totals = np.array([r[1:] for r in per], dtype=np.float64 if plan["weighted"] else np.int64)
+        above = np.cumsum(np.r_[np.zeros((1, 3), totals.dtype), totals[:-1]], axis=0)
+        self._cut = {"rows": rows, "offsets": dict(zip([r[0] for r in per], above.tolist())),
+                     "m": int(totals[:, 2].sum()), "ends": (per[0][0], per[-1][0])}
+        return self._cut
+
+    def _on_buckets(self, schema, **ends):
+        cut, weighted = self._buckets(), self._plan["weighted"]
+        fn = functools.partial(_bucket, offsets=cut["offsets"], totals=(self.n_pos, self.n_neg),
+                               grouping=cut["m"] // self.num_bins if self.num_bins else 0,
+                               m=cut["m"], weighted=weighted, **ends)
+        with _OnExecutors():
+            return cut["rows"].groupBy(_BUCKET).applyInArrow(fn, schema).toArrow()
+
+    def _executor_areas(self):
+        if self._areas is None:
+            table = self._on_buckets("b long, roc double, pr double", ends=self._buckets()["ends"])
+            self._areas = tuple(sum(table.sort_by("b").column(c).to_pylist()) for c in ("roc", "pr"))
+        return self._areas
+
+    def _collect(self):
+        """The curve: binned points from the buckets, or the exact counts per distinct score."""
+        from pyspark.sql import functions as F
+
+        weighted, counted = self._plan["weighted"], self._plan["counted"]
+        if self.num_bins:
+            table = self._on_buckets(_schema(weighted)).sort_by([("t", "descending")])
+            return Sweep(*(table.column(c).to_numpy() for c in ("t", "tp", "fp")), self.n_pos,
+                         self.n_neg)
+        if self._plan["ties"]:  # few distinct scores: Spark's own hash aggregation, map-side
+            table = counted.groupBy(_S).agg(F.sum("p"), F.sum("q")).toArrow()
+        else:  # distinct scores: each partition counts its own in numpy, no shuffle
+            with _OnExecutors():
+                table = counted.mapInArrow(functools.partial(
+                    _partition_counts, weighted=weighted), _schema(weighted)).toArrow()
+        return _sweep_of_counts(*(table.column(i).to_numpy() for i in range(3)), weighted)
 
 
-def _collect_sweep(plan):
-    if plan["num_bins"] == 0:
-        return _collect_exact_sweep(plan)
-    with _on_executors():
-        table = _grouped(plan, "curve").toArrow()
-    b = table.column("b").to_numpy()
-    order = np.argsort(b, kind="stable")
-    thresholds = table.column("t").to_numpy()[order]
-    tps = table.column("tp").to_numpy()[order]
-    fps = table.column("fp").to_numpy()[order]
-    n_pos, n_neg, _ = plan["totals"]
-    if not plan["weighted"]:
-        tps, fps = tps.astype(np.int64), fps.astype(np.int64)
-    return Sweep(thresholds, tps, fps, n_pos, n_neg)
-
-
-def _areas_on_executors(plan):
-    with _on_executors():
-        rows = sorted(_grouped(plan, "areas").collect(), key=lambda r: r["b"])
-    rows = [r for r in rows if r["n"] > 0]
-    roc = pr = 0.0
-    prev_roc = prev_pr = None
-    for r in rows:
-        if r["first"]:
-            roc, pr = r["roc"], r["pr"]
-        else:
-            roc += _trap(prev_roc, (r["fpr0"], r["tpr0"]))
-            roc += r["roc"]
-            pr += _trap(prev_pr, (r["tpr0"], r["prec0"]))
-            pr += r["pr"]
-        prev_roc, prev_pr = (r["fpr1"], r["tpr1"]), (r["tpr1"], r["prec1"])
-    if prev_roc is not None:
-        roc += _trap(prev_roc, (1.0, 1.0))
-    return float(roc), float(pr)
-
-
-_DF = Satisfies(lambda v: _is_dataframe(v), "a pyspark.sql.DataFrame")
+_DF = Satisfies(_is_dataframe, "a pyspark.sql.DataFrame")
 _COLUMN = Satisfies(lambda v: isinstance(v, str), "a column name (str)")
 _NUM_BINS = Integer(0, meaning="0 means no down-sampling")
 ZERO_WEIGHTS = Options({"keep": "Spark: a row of weight 0 still makes its score a threshold",
@@ -706,10 +590,11 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
          bucket (and counts its distinct scores when ``num_bins > 0``); the
          driver turns the totals into offsets, as Spark's ``scanLeft``;
       3. each bucket is sorted and swept on an executor by evalkit's numpy
-         sweep, started at its offset: only a few numbers per bucket (the
-         areas) leave it. The exact curve (``num_bins=0``), when asked for,
-         needs no shuffle: each input partition counts its own scores and
-         the driver adds the counts.
+         sweep, started at its offset: without ``num_bins`` only its two
+         areas leave it, with ``num_bins`` only its kept points. The exact
+         curve (``num_bins=0``), when asked for, needs no shuffle: each
+         input partition counts its own scores and the driver adds the
+         counts.
 
     Parameters
     ----------
@@ -761,135 +646,69 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
 
     _column(df, "score_col", score_col, _NUMERIC, "numbers")
     _column(df, "label_col", label_col, _NUMERIC + ("BooleanType",), "0 or 1 (numbers or booleans)")
-    if weight_col is not None:
-        _column(df, "weight_col", weight_col, _NUMERIC, "numbers")
+    _column(df, "weight_col", weight_col, _NUMERIC, "numbers")
     weighted = weight_col is not None
-
-    s = F.col(score_col).cast("double")
-    y = F.col(label_col).cast("double")
-    w = F.col(weight_col).cast("double") if weighted else None
-    base = df.select(s.alias(_S), y.alias(_Y), *([w.alias(_W)] if weighted else []))
+    S, Y, W = F.col(_S), F.col(_Y), F.col(_W)
+    base = df.select(F.col(score_col).cast("double").alias(_S),
+                     F.col(label_col).cast("double").alias(_Y),
+                     (F.col(weight_col).cast("double") if weighted else F.lit(1).cast("long"))
+                     .alias(_W))
     if weighted and zero_weight == "drop":   # null and NaN weights stay, for the checks
-        base = base.where(F.coalesce(F.col(_W) != 0.0, F.lit(True)))
-    S, Y = F.col(_S), F.col(_Y)
-
-    count_if = _count_if
-    aggs = [
-        F.count(F.lit(1)).alias("n"),
-        count_if(S.isNull()).alias("s_null"),
-        count_if(F.isnan(S)).alias("s_nan"),
-        count_if(_infinite(S)).alias("s_inf"),
-        count_if(Y.isNull()).alias("y_null"),
-        count_if(~Y.isin(0.0, 1.0)).alias("y_bad"),
-        F.first(F.when(~Y.isin(0.0, 1.0), Y), ignorenulls=True).alias("y_example"),
-    ]
+        base = base.where(F.coalesce(W != 0.0, F.lit(True)))
+    pos, neg = (F.when(Y == v, W).otherwise(0) for v in (1.0, 0.0))
+    bad_label = ~F.coalesce(Y.isin(0.0, 1.0), F.lit(False))
+    aggs = [F.count(F.lit(1)).alias("n"), F.count_if(_not_finite(S)).alias("s_bad"),
+            F.count_if(bad_label).alias("y_bad"), F.min(F.when(bad_label, Y)).alias("y_example"),
+            F.coalesce(F.sum(pos), F.lit(0)).alias("pos"),
+            F.coalesce(F.sum(neg), F.lit(0)).alias("neg")]
     if weighted:
-        W = F.col(_W)
-        aggs += [
-            count_if(W.isNull()).alias("w_null"),
-            count_if(F.isnan(W) | _infinite(W)).alias("w_nan"),
-            count_if(W < 0).alias("w_neg"),
-            F.min(W).alias("w_min"),
-            F.coalesce(F.sum(F.when(Y == 1.0, W).otherwise(0.0)), F.lit(0.0)).alias("pos"),
-            F.coalesce(F.sum(F.when(Y == 0.0, W).otherwise(0.0)), F.lit(0.0)).alias("neg"),
-        ]
-    else:
-        aggs += [count_if(Y == 1.0).alias("pos"), count_if(Y == 0.0).alias("neg")]
+        aggs += [F.count_if(_not_finite(W)).alias("w_bad"), F.count_if(W < 0).alias("w_neg"),
+                 F.min(W).alias("w_min")]
     # Few distinct scores (rounded, or a model with few leaves): one job counts the rows
     # per score and checks the columns at once, and everything else is numpy on the
     # driver. The first rows decide whether to try; more than _MAX_GROUPED scores after
     # all and the job's result is dropped for the general path.
     exact = None
     if _MAX_GROUPED > 0:
-        probe = base.select(S).limit(_PROBE_ROWS).toArrow().column(0)
-        probe = probe.to_numpy(zero_copy_only=False)
+        probe = base.select(S).limit(_PROBE_ROWS).toArrow().column(0).to_numpy()
         if len(probe) and len(np.unique(probe)) <= len(probe) // 2:
             grouped = base.groupBy(S).agg(*aggs).limit(_MAX_GROUPED + 1).toArrow()
             if grouped.num_rows <= _MAX_GROUPED:
-                first, exact = _totals_of_groups(grouped), grouped
+                import pyarrow.compute as pc
+
+                exact = grouped   # the checks and totals: the per-score rows added up
+                first = {c: (pc.min if c in ("y_example", "w_min") else pc.sum)(exact[c]).as_py()
+                         for c in exact.column_names}
     if exact is None:
         # the distinct scores, estimated from 1 score in _HLL_SAMPLE (chosen by hash)
         sampled = F.when(F.xxhash64(S) % _HLL_SAMPLE == 0, S)
         first = base.withColumn("__evalkit_part", F.spark_partition_id()).agg(
             *aggs, F.approx_count_distinct(sampled, 0.05).alias("nd"),
-            F.max("__evalkit_part").alias("parts")).collect()[0]
-
-    sc, lc, wc = f"score_col {score_col!r}", f"label_col {label_col!r}", f"weight_col {weight_col!r}"
-    problems = [
+            F.max("__evalkit_part").alias("parts")).collect()[0].asDict()
+    sc, lc, wc = (f"{arg} {col!r}" for arg, col in (
+        ("score_col", score_col), ("label_col", label_col), ("weight_col", weight_col)))
+    _raise_first([
         (first["n"] == 0, "df is empty: binary_metrics needs at least one row"),
-        (first["s_null"], sc + " contains {count} null values"),
-        (first["s_nan"], sc + " contains {count} NaN values"),
-        (first["s_inf"], sc + " contains {count} infinite values"),
-        (first["y_null"], lc + " contains {count} null values"),
+        (first["s_bad"], sc + _NOT_FINITE),
         (first["y_bad"], lc + " must hold 0 or 1; {count} rows hold other values, such as "
          + repr(first["y_example"])),
-    ]
-    if weighted:
-        problems += [
-            (first["w_null"], wc + " contains {count} null values"),
-            (first["w_nan"], wc + " contains {count} NaN or infinite values"),
-            (first["w_neg"], wc + " contains {count} negative values, such as "
-             + repr(first["w_min"]) + ": weights count rows and must be >= 0"),
-            (first["pos"] + first["neg"] == 0, wc + " is all zeros: at least one row must count"),
-        ]
-    _raise_first(problems)
-
-    n = int(first["n"])
-    n_pos, n_neg = first["pos"], first["neg"]
-    if weighted:
-        n_pos, n_neg = float(n_pos), float(n_neg)
-    else:
-        n_pos, n_neg = int(n_pos), int(n_neg)
-    if weighted:
-        pos = F.when(Y == 1.0, F.col(_W)).otherwise(0.0)
-        neg = F.when(Y == 0.0, F.col(_W)).otherwise(0.0)
-    else:
-        pos = Y.cast("long")
-        neg = (F.lit(1) - Y).cast("long")
-    plan = {"n": n, "totals": (n_pos, n_neg, 0), "num_bins": num_bins,
-            "weighted": weighted, "num_distinct": None, "zero_weight": zero_weight}
+        (first.get("w_bad"), wc + _NOT_FINITE),
+        (first.get("w_neg"), wc + " contains {count} negative values, such as "
+         + repr(first.get("w_min")) + ": weights count rows and must be >= 0"),
+        (weighted and first["pos"] + first["neg"] == 0,
+         wc + " is all zeros: at least one row must count"),
+    ])
+    totals = tuple((float if weighted else int)(first[c]) for c in ("pos", "neg"))
     if exact is not None:
-        sweep = _sweep_from_counts(exact.column(_S).to_numpy(), exact.column("pos").to_numpy(),
-                                   exact.column("neg").to_numpy(), n_pos, n_neg, weighted)
-        plan.update(path="grouped", exact=sweep, num_distinct=len(sweep.thresholds),
-                    num_buckets=0)
-        return SparkBinaryClassificationMetrics(plan)
-    counted = base.select(S, pos.alias("p"), neg.alias("q"))
-    # many ties (rounded scores): count per distinct score first, map-side, in the JVM
-    ties = first["nd"] is not None and first["nd"] * _HLL_SAMPLE < n / 4
-    # the input's partitions (from the first job: no sparkContext, which Spark Connect lacks)
-    plan.update(path="buckets", counted=counted, ties=ties, parallelism=int(first["parts"]) + 1)
-    return SparkBinaryClassificationMetrics(plan)
-
-
-def _totals_of_groups(table):
-    """The first job's checks and totals, added up over the rows of a per-score table."""
-    out = {}
-    for name in table.column_names:
-        if name == _S:
-            continue
-        values = [v for v in table.column(name).to_pylist() if v is not None]
-        if name == "y_example":
-            out[name] = values[0] if values else None
-        elif name == "w_min":
-            out[name] = min(values) if values else None
-        else:
-            out[name] = sum(values) if values else 0
-    return out
-
-
-def _sweep_from_counts(s, pos, neg, n_pos, n_neg, weighted):
-    """The exact sweep from counts per score (in any order, a score possibly repeated)."""
-    if len(s) == 0:
-        return Sweep(s, pos.astype(np.int64), neg.astype(np.int64), n_pos, n_neg)
-    order = np.argsort(-s, kind="stable")
-    s = s[order]
-    last = np.r_[np.flatnonzero(s[1:] != s[:-1]), len(s) - 1]
-    tps = np.cumsum(pos[order])[last]
-    fps = np.cumsum(neg[order])[last]
-    if not weighted:
-        tps, fps = tps.astype(np.int64), fps.astype(np.int64)
-    return Sweep(s[last], tps, fps, n_pos, n_neg)
+        return SparkBinaryClassificationMetrics(num_bins, zero_weight, totals, _sweep_of_counts(
+            *(exact[c].to_numpy() for c in (_S, "pos", "neg")), weighted))
+    n = int(first["n"])
+    # many ties (rounded scores): count per distinct score first, map-side, in the JVM;
+    # the input's partitions from the first job (no sparkContext, which Spark Connect lacks)
+    return SparkBinaryClassificationMetrics(
+        num_bins, zero_weight, totals, counted=base.select(S, pos.alias("p"), neg.alias("q")),
+        n=n, weighted=weighted, parallelism=int(first["parts"]) + 1,
+        ties=first["nd"] is not None and first["nd"] * _HLL_SAMPLE < n / 4)
 
 
 # -- per-class counts --------------------------------------------------------------------
@@ -904,8 +723,7 @@ class SparkClassCounts:
     """
 
     def __init__(self, labels, matrix):
-        self.labels = labels
-        self.matrix = matrix
+        self.labels, self.matrix = labels, matrix
 
     @property
     def counts(self):
@@ -928,18 +746,16 @@ class SparkClassCounts:
         Each cell of the confusion table becomes one ``(prediction, label,
         weight = count)`` row: Spark's weighted counts are those very sums.
         """
-        if self.labels.dtype.kind not in "biuf":
-            raise ValueError("multiclass_metrics needs numeric labels, as Spark's "
-                             f"MulticlassMetrics; the labels are {self.labels.tolist()}")
-        t, p = np.nonzero(self.matrix)
-        return MulticlassMetrics(np.column_stack(
-            (self.labels[p].astype(float), self.labels[t].astype(float),
-             self.matrix[t, p].astype(float))))
+        _raise_first([(self.labels.dtype.kind not in "biuf", "multiclass_metrics needs numeric "
+                        "labels, as Spark's MulticlassMetrics; the labels are "
+                        + repr(self.labels.tolist()))])
+        y, predicted, weight = self.as_weighted_samples()
+        return MulticlassMetrics(np.column_stack((predicted.astype(float), y.astype(float),
+                                                  weight)))
 
     def accuracy_score(self):
         """Accuracy = Σ tp / n."""
-        c = self.counts
-        return float(c.tp.sum() / c.total)
+        return float(np.trace(self.matrix) / self.matrix.sum())
 
     @validate_params(digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION)
     def classification_report(self, *, target_names=None, digits=2, output_dict=False,
@@ -1003,24 +819,17 @@ def classification_counts(df, label_col="label", prediction_col="prediction"):
 
     _same_kind(("label_col", label_col, _column(df, "label_col", label_col)),
                ("prediction_col", prediction_col, _column(df, "prediction_col", prediction_col)))
-    rows = (df.groupBy(F.col(label_col).alias("t"), F.col(prediction_col).alias("p"))
-            .count().collect())
-
-    def bad(key):   # null, NaN or infinite labels
-        return [r[key] for r in rows if r[key] is None or (isinstance(r[key], float)
-                                                            and not np.isfinite(r[key]))]
-    _raise_first([(not rows, "df is empty: classification_counts needs at least one row")]
-                 + [(len(bad(key)), f"{arg} {col!r} contains {{count}} distinct null, NaN or "
-                     "infinite values")
-                    for key, arg, col in (("t", "label_col", label_col),
-                                          ("p", "prediction_col", prediction_col))])
-    values = sorted({r["t"] for r in rows} | {r["p"] for r in rows})
-    labels = _labels_array(values)
+    rows = df.groupBy(F.col(label_col), F.col(prediction_col)).count().collect()
+    _raise_first([(not rows, "df is empty: classification_counts needs at least one row")] + [
+        (sum(r[i] is None or isinstance(r[i], float) and not np.isfinite(r[i]) for r in rows),
+         f"{arg} {col!r} contains {{count}} distinct null, NaN or infinite values")
+        for i, arg, col in ((0, "label_col", label_col), (1, "prediction_col", prediction_col))])
+    values = sorted({v for r in rows for v in r[:2]})
     index = {v: i for i, v in enumerate(values)}
     matrix = np.zeros((len(values), len(values)), dtype=np.int64)
-    for r in rows:
-        matrix[index[r["t"]], index[r["p"]]] += r["count"]
-    return SparkClassCounts(labels, matrix)
+    np.add.at(matrix, tuple(np.array([[index[r[0]], index[r[1]]] for r in rows]).T),
+              [r[2] for r in rows])
+    return SparkClassCounts(_labels_array(values), matrix)
 
 
 # -- top-k -------------------------------------------------------------------------------
@@ -1064,44 +873,35 @@ def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None,
     lt = _column(df, "label_col", label_col)
     et = _column(df, "topk_col", topk_col, ("ArrayType",), "arrays of labels").elementType
     _same_kind(("label_col", label_col, lt), ("topk_col", topk_col, et))
-    label = F.col(label_col)
-    if _type_name(lt) in _NUMERIC and _type_name(et) in _NUMERIC:
-        label = label.cast("double")
-        top = F.transform(F.slice(F.col(topk_col), 1, k), lambda x: x.cast("double"))
-    else:
-        top = F.slice(F.col(topk_col), 1, k)
-    base = df.select(label.alias("t"), top.alias("top"),
-                     F.size(F.col(topk_col)).alias("size"))
-    entry = F.struct
-    items = F.transform(F.array_distinct(F.col("top")),
-                        lambda x: entry(x.alias("c"), F.lit(0).alias("sup"), F.lit(1).alias("pred"),
-                                        (x == F.col("t")).cast("int").alias("hit"),
-                                        F.lit(0).alias("short"), F.lit(0).alias("null")))
-    own = F.array(entry(F.col("t").alias("c"), F.lit(1).alias("sup"), F.lit(0).alias("pred"),
-                        F.lit(0).alias("hit"),
-                        (F.coalesce(F.col("size"), F.lit(-1)) < k).cast("int").alias("short"),
-                        F.col("t").isNull().cast("int").alias("null")))
-    exploded = base.select(F.explode(F.concat(own, items)).alias("e"))
-    rows = (exploded.groupBy(F.col("e.c").alias("c"))
-            .agg(F.sum("e.sup").alias("sup"), F.sum("e.pred").alias("pred"),
-                 F.sum("e.hit").alias("hit"), F.sum("e.short").alias("short"),
-                 F.sum("e.null").alias("null"))
-            .collect())
+    numeric = _type_name(lt) in _NUMERIC and _type_name(et) in _NUMERIC
+    label, element = ("double", "double") if numeric else (lt.simpleString(), et.simpleString())
+    top = F.coalesce(F.slice(topk_col, 1, k), F.array().cast(f"array<{element}>"))
+    # position 0: the row's own label (its support); then each distinct label of its top k
+    entries = df.select(F.col(label_col).cast(label).alias("t"), F.posexplode(F.concat(
+        F.array(F.col(label_col).cast(element)), F.array_distinct(top).cast(f"array<{element}>"))),
+        (F.coalesce(F.size(topk_col), F.lit(-1)) < k).alias("short"))
+    rows = entries.groupBy((F.col("pos") == 0).alias("own"), F.col("col").alias("c"),
+                           (F.col("col") == F.col("t")).alias("hit"), "short").count().collect()
+    own = [r for r in rows if r["own"]]
     _raise_first([
         (not rows, "df is empty: topk_report needs at least one row"),
-        (sum(r["short"] for r in rows),
+        (sum(r["count"] for r in own if r["short"]),
          f"topk_col {topk_col!r} has {{count}} rows with fewer than k={k} labels (or null)"),
-        (sum(r["null"] for r in rows), f"label_col {label_col!r} contains {{count}} null values"),
+        (sum(r["count"] for r in own if r["c"] is None),
+         f"label_col {label_col!r} contains {{count}} null values"),
         (any(r["c"] is None for r in rows), f"topk_col {topk_col!r} contains null labels"),
     ])
-    rows = sorted(rows, key=lambda r: r["c"])
-    labels = _labels_array([r["c"] for r in rows])
+    values = sorted({r["c"] for r in rows})
+    labels = _labels_array(values)
     if labels.dtype.kind == "f" and all(float(v).is_integer() for v in labels) \
             and _type_name(lt) not in ("FloatType", "DoubleType", "DecimalType"):
         labels = labels.astype(np.int64)
-    tp = np.array([r["hit"] for r in rows], dtype=np.int64)
-    predicted = np.array([r["pred"] for r in rows], dtype=np.int64)
-    support = np.array([r["sup"] for r in rows], dtype=np.int64)
+    index = {c: i for i, c in enumerate(values)}
+    tp, predicted, support = np.zeros((3, len(index)), dtype=np.int64)
+    for r in rows:
+        for counts, counted in ((support, r["own"]), (predicted, not r["own"]),
+                                (tp, not r["own"] and r["hit"])):
+            counts[index[r["c"]]] += r["count"] if counted else 0
     return topk_report_from_counts(
         ClassCounts(labels, tp, predicted, support, int(support.sum())), k,
         target_names=target_names, digits=digits, output_dict=output_dict,
@@ -1168,60 +968,44 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     """
     from pyspark.sql import functions as F
 
-    lo = hi = None
-    if rating_range is not None:
-        lo, hi = check_rating_range(rating_range)
-    _column(df, "label_col", label_col, _NUMERIC, "numbers")
-    _column(df, "prediction_col", prediction_col, _NUMERIC, "numbers")
-    if weight_col is not None:
-        _column(df, "weight_col", weight_col, _NUMERIC, "numbers")
-    if user_col is not None:
-        _column(df, "user_col", user_col, None, None)
-        if rating_range is None:
-            raise ValueError("user_col needs rating_range: the per-user error is the NMAE")
-    y = F.col(label_col).cast("double")
-    p = F.col(prediction_col).cast("double")
+    lo, hi = (None, None) if rating_range is None else check_rating_range(rating_range)
+    _raise_first([(user_col is not None and rating_range is None,
+                   "user_col needs rating_range: the per-user error is the NMAE")])
+    for arg, col in (("label_col", label_col), ("prediction_col", prediction_col),
+                     ("weight_col", weight_col)):
+        _column(df, arg, col, _NUMERIC, "numbers")
+    _column(df, "user_col", user_col)
+    y, p = F.col(label_col).cast("double"), F.col(prediction_col).cast("double")
     w = F.col(weight_col).cast("double") if weight_col is not None else F.lit(1.0)
     err = F.abs(p - y)
-
-    count_if = _count_if
-
-    def not_finite(c):
-        return c.isNull() | F.isnan(c) | _infinite(c)
-
-    aggs = [F.count(F.lit(1)).alias("n"),
-            count_if(not_finite(y)).alias("y_bad"), count_if(not_finite(p)).alias("p_bad"),
-            F.sum(w).alias("W"), F.sum(w * err).alias("A"), F.sum(w * err * err).alias("S")]
-    if weight_col is not None:
-        aggs += [count_if(not_finite(w)).alias("w_bad"), count_if(w < 0).alias("w_neg")]
-    if lo is not None:
-        aggs.append(count_if((y < lo) | (y > hi)).alias("outside"))
-    grouped = user_col is not None
-    rows = (df.groupBy(user_col) if grouped else df).agg(*aggs).collect()
-    total = {key: sum((r[key] or 0) for r in rows) for key in rows[0].asDict()
-             if key != user_col} if rows else {"n": 0}
-    lc, pc, wc = f"label_col {label_col!r}", f"prediction_col {prediction_col!r}", \
-        f"weight_col {weight_col!r}"
+    aggs = [F.count(F.lit(1)).alias("n"), F.count_if(_not_finite(y)).alias("y_bad"),
+            F.count_if(_not_finite(p)).alias("p_bad"), F.count_if(_not_finite(w)).alias("w_bad"),
+            F.count_if(w < 0).alias("w_neg"), F.sum(w).alias("W"), F.sum(w * err).alias("A"),
+            F.sum(w * err * err).alias("S"),
+            F.count_if((y < lo) | (y > hi) if lo is not None else F.lit(False)).alias("outside")]
+    rows = (df.groupBy(user_col) if user_col is not None else df).agg(*aggs).collect()
+    total = {a: sum(r[a] or 0 for r in rows) for a in ("n", "y_bad", "p_bad", "w_bad", "w_neg",
+                                                        "W", "A", "S", "outside")}
+    lc, pc, wc = (f"{arg} {col!r}" for arg, col in (
+        ("label_col", label_col), ("prediction_col", prediction_col), ("weight_col", weight_col)))
+    zero = [r[user_col] for r in rows if r["W"] == 0] if user_col is not None else []
     _raise_first([
         (total["n"] == 0, "df is empty: regression_metrics needs at least one row"),
-        (total.get("y_bad"), lc + " contains {count} null, NaN or infinite values"),
-        (total.get("p_bad"), pc + " contains {count} null, NaN or infinite values"),
-        (total.get("w_bad"), wc + " contains {count} null, NaN or infinite values"),
-        (total.get("w_neg"), wc + " contains {count} negative values: weights must be >= 0"),
-        (total.get("W") == 0, wc + " is all zeros: at least one row must count"),
-        (total.get("outside"), lc + " holds {count} ratings outside rating_range "
+        (total["y_bad"], lc + _NOT_FINITE),
+        (total["p_bad"], pc + _NOT_FINITE),
+        (total["w_bad"], wc + _NOT_FINITE),
+        (total["w_neg"], wc + " contains {count} negative values: weights must be >= 0"),
+        (total["W"] == 0, wc + " is all zeros: at least one row must count"),
+        (total["outside"], lc + " holds {count} ratings outside rating_range "
          + repr((lo, hi)) + ": give the scale the ratings are on"),
+        (zero, f"{wc} is zero for every rating of user {(zero or [None])[0]!r}: its error is "
+         "undefined"),
     ])
     width = None if lo is None else hi - lo
     out = errors_from_sums(total["W"], total["A"], total["S"], width=width)
-    if grouped:
-        weights = np.array([r["W"] for r in rows], dtype=float)
-        if (weights == 0).any():
-            first = rows[int(np.argmax(weights == 0))][user_col]
-            raise ValueError(f"{wc} is zero for every rating of user {first!r}: its error is "
-                             "undefined")
-        per_user = errors_from_sums(weights, np.array([r["A"] for r in rows], dtype=float),
-                                    width=width)
+    if user_col is not None:
+        per_user = errors_from_sums(*(np.array([r[a] for r in rows], dtype=float)
+                                      for a in ("W", "A")), width=width)
         out["nmae"] = float(per_user["nmae"].mean())
     return out
 
@@ -1248,8 +1032,9 @@ def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, re
     grades its last grade counts, as Spark's ``toMap`` keeps); an item
     repeated in a ranked list counts as a hit each time, as Spark does.
     Null arrays are empty lists. Graded, an item is relevant when its grade
-    is > 0 (evalkit's and trec_eval's rule): R and the hits leave out items
-    graded 0, which Spark's precision, recall and MAP count as relevant.
+    is > 0 (evalkit's and trec_eval's rule): R counts those; an item graded 0
+    is a judged hit of gain 0 (with the number of judged items), which only
+    ``convention="spark"`` counts, as Spark's precision, recall and MAP do.
 
     Parameters
     ----------
@@ -1272,59 +1057,51 @@ def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, re
     tt = _column(df, "relevant_col", relevant_col, ("ArrayType",), "arrays of item ids")
     _same_kind(("ranked_col", ranked_col, rt.elementType),
                ("relevant_col", relevant_col, tt.elementType))
-    if relevance_col is not None:
+    graded = relevance_col is not None
+    if graded:
         _column(df, "relevance_col", relevance_col, ("ArrayType",), "arrays of numbers",
                 elements=_NUMERIC)
+        grades = F.coalesce(F.col(relevance_col), F.array()).cast("array<double>")
     ranked = F.coalesce(F.col(ranked_col), F.array().cast(rt))
     given = F.coalesce(F.col(relevant_col), F.array().cast(tt))
     relevant = F.array_distinct(given)
     top = ranked if k is None else F.slice(ranked, 1, k)
-    if relevance_col is None:
-        positions = F.filter(F.transform(top, lambda x, i: F.when(
-            F.array_contains(relevant, x), i).otherwise(F.lit(-1))), lambda p: p >= 0)
-        table = df.select(positions.alias("pos"), F.size(relevant).alias("r"),
-                          F.size(ranked).alias("len")).toArrow()
-        user, position = _flatten_lists(table.column("pos"))
-        return RankingHits(user, position, np.ones(len(position)),
-                           table.column("r").to_numpy().astype(np.int64),
-                           table.column("len").to_numpy().astype(np.int64))
-    grades = F.coalesce(F.col(relevance_col), F.array()).cast("array<double>")
-    back_items, back_grades = F.reverse(given), F.reverse(grades)
 
     def grade_of(x):   # the last grade given to item x (Spark's toMap), 0 when not relevant
-        at = F.array_position(back_items, x).cast("int")
-        return F.when(at > 0, F.try_element_at(back_grades, F.greatest(at, F.lit(1)))) \
+        if not graded:
+            return F.lit(1.0)
+        at = F.array_position(F.reverse(given), x).cast("int")
+        return F.when(at > 0, F.try_element_at(F.reverse(grades), F.greatest(at, F.lit(1)))) \
             .otherwise(0.0)
 
     judged = F.transform(relevant, grade_of)           # distinct items, first-seen order
-    hits = F.filter(F.transform(top, lambda x, i: F.struct(i.alias("i"), grade_of(x).alias("g"))),
-                    lambda h: h["g"] > 0)
-    ideal = F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)
+    hits = F.filter(F.transform(top, lambda x, i: F.when(F.array_contains(relevant, x), F.struct(
+        i.alias("i"), grade_of(x).alias("g")))), lambda h: h.isNotNull())
     cut = (lambda a: a) if k is None else (lambda a: F.slice(a, 1, k))
-    bad_grade = F.exists(grades, lambda g: g.isNull() | F.isnan(g) | (g < 0)
-                         | _infinite(g))
-    table = df.select(
-        F.transform(hits, lambda h: h["i"]).alias("pos"),
-        F.transform(hits, lambda h: h["g"]).alias("gain"),
-        F.size(F.filter(judged, lambda g: g > 0)).alias("r"), F.size(ranked).alias("len"),
-        cut(ideal).alias("ideal"), cut(judged).alias("given"),
-        (F.size(grades) != F.size(given)).alias("bad_len"), bad_grade.alias("bad_grade"),
-    ).toArrow()
+    columns = {"pos": F.transform(hits, lambda h: h["i"]), "len": F.size(ranked),
+               "gain": F.transform(hits, lambda h: h["g"]),
+               "r": F.size(F.filter(judged, lambda g: g > 0)), "judged": F.size(relevant)}
+    if graded:
+        columns.update(ideal=cut(F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)),
+                       given=cut(judged), bad_len=F.size(grades) != F.size(given),
+                       bad_grade=F.exists(grades, lambda g: _not_finite(g) | (g < 0)))
+    table = df.select(*(c.alias(name) for name, c in columns.items())).toArrow()
     name = f"relevance_col {relevance_col!r}"
+
+    def column(c, dtype=np.int64):
+        return table.column(c).to_numpy(zero_copy_only=False).astype(dtype)
     _raise_first([
-        (np.count_nonzero(table.column("bad_len").to_numpy(zero_copy_only=False)),
+        (graded and np.count_nonzero(column("bad_len", bool)),
          name + " must hold one grade per item of relevant_col; {count} rows do not"),
-        (np.count_nonzero(table.column("bad_grade").to_numpy(zero_copy_only=False)),
+        (graded and np.count_nonzero(column("bad_grade", bool)),
          name + " must hold finite grades >= 0; {count} rows hold null, NaN, infinite or "
          "negative ones"),
     ])
     user, position = _flatten_lists(table.column("pos"))
-    _, gain = _flatten_lists(table.column("gain"), dtype=np.float64)
-    return RankingHits(user, position, gain, table.column("r").to_numpy().astype(np.int64),
-                       table.column("len").to_numpy().astype(np.int64),
-                       _padded(table.column("ideal")), _padded(table.column("given")),
-                       graded=True)
-
+    return RankingHits(user, position, _flatten_lists(table.column("gain"), np.float64)[1],
+                       column("r"), column("len"), *((_padded(table.column("ideal")),
+                       _padded(table.column("given"))) if graded else ()),
+                       graded=graded, n_judged=column("judged"))
 
 def _flatten_lists(column, dtype=np.int64):
     """A column of arrays -> (row of each element, the elements), as numpy."""
@@ -1364,8 +1141,8 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
     ``RankingMetrics.of`` on ``(prediction, labels, relevance)`` rows
     computes it (PySpark 4.3's Python ``RankingMetrics`` drops the relevance
     array) -- and the other conventions sort the grades for the ideal;
-    precision, recall and MAP count the items graded > 0, which are Spark's
-    numbers whenever no label is graded 0.
+    precision, recall and MAP count every label with ``convention="spark"``
+    (one graded 0 too, as Spark does), the items graded > 0 otherwise.
 
     Parameters
     ----------
@@ -1430,22 +1207,18 @@ def lists_from_long(predictions, truth, *, user_col="user", item_col="item", sco
     ordered = F.sort_array(F.collect_list(F.struct(
         F.col(score_col).cast("double").alias("s"), F.col(item_col).alias("i"))), asc=False)
     ranked = F.transform(ordered, lambda x: x["i"])
-    lists = predictions.groupBy(user_col).agg(ranked.alias("ranked"))
-    if k is not None:
-        lists = lists.select(user_col, F.slice("ranked", 1, k)
-                             .alias("ranked"))
-    if grade_col is None:
-        rel = truth.groupBy(user_col).agg(F.collect_set(item_col).alias("relevant"))
-        return rel.join(lists, on=user_col, how="left").select(user_col, "ranked", "relevant")
+    lists = predictions.groupBy(user_col).agg(
+        (ranked if k is None else F.slice(ranked, 1, k)).alias("ranked"))
     _column(truth, "grade_col", grade_col, _NUMERIC, "numbers")
-    judged = F.sort_array(F.collect_list(F.struct(
-        F.col(grade_col).cast("double").alias("g"), F.col(item_col).alias("i"))), asc=False)
+    grade = F.lit(1.0) if grade_col is None else F.col(grade_col).cast("double")
+    judged = F.sort_array(F.collect_list(F.struct(grade.alias("g"), F.col(item_col).alias("i"))),
+                          asc=False)
+    items = F.transform("judged", lambda x: x["i"])
     rel = truth.groupBy(user_col).agg(judged.alias("judged")).select(
-        user_col, F.transform("judged", lambda x: x["i"]).alias("relevant"),
+        user_col, (items if grade_col else F.array_distinct(items)).alias("relevant"),
         F.transform("judged", lambda x: x["g"]).alias("relevance"))
-    return rel.join(lists, on=user_col, how="left").select(user_col, "ranked", "relevant",
-                                                           "relevance")
-
+    return rel.join(lists, on=user_col, how="left").select(
+        user_col, "ranked", "relevant", *(["relevance"] if grade_col else []))
 
 # -- Spark's own objects --------------------------------------------------------------------
 
@@ -1491,8 +1264,7 @@ def jvm_curve(metrics, name, *args):
 
     sc = SparkContext._active_spark_context
     java = getattr(metrics, "_java_model", metrics)
-    rdd = getattr(java, name)(*args).toJavaRDD()
-    pairs = sc._jvm.org.apache.spark.api.java.JavaPairRDD.fromJavaRDD(rdd)
-    keys = np.array(_java2py(sc, pairs.keys()).collect(), dtype=float)
-    values = np.array(_java2py(sc, pairs.values()).collect(), dtype=float)
-    return np.column_stack((keys, values))
+    pairs = sc._jvm.org.apache.spark.api.java.JavaPairRDD.fromJavaRDD(
+        getattr(java, name)(*args).toJavaRDD())
+    return np.column_stack([np.array(_java2py(sc, part).collect(), dtype=float)
+                            for part in (pairs.keys(), pairs.values())])

@@ -349,15 +349,18 @@ def test_bad_columns_fail_before_any_job(spark, kwargs, words):
 
 @pytest.mark.spark
 @pytest.mark.parametrize("rows, kwargs, words", [
-    ([(0.5, 1.0, 1.0), (None, 0.0, 1.0)], {}, r"score_col 'score' contains 1 null values"),
-    ([(0.5, 1.0, 1.0), (float("nan"), 0.0, 1.0)], {}, r"score_col 'score' contains 1 NaN"),
-    ([(0.5, 1.0, 1.0), (float("inf"), 0.0, 1.0)], {}, r"score_col 'score' contains 1 infinite"),
+    ([(0.5, 1.0, 1.0), (None, 0.0, 1.0)], {},
+     r"score_col 'score' contains 1 null, NaN or infinite values"),
+    ([(0.5, 1.0, 1.0), (float("nan"), 0.0, 1.0)], {}, r"score_col 'score' contains 1 null, NaN"),
+    ([(0.5, 1.0, 1.0), (float("inf"), 0.0, 1.0)], {}, r"score_col 'score' contains 1 null, NaN"),
     ([(0.5, 2.0, 1.0), (0.2, 0.0, 1.0)], {},
      r"label_col 'label' must hold 0 or 1; 1 rows hold other values, such as 2.0"),
-    ([(0.5, None, 1.0)], {}, r"label_col 'label' contains 1 null values"),
+    ([(0.5, None, 1.0)], {}, r"label_col 'label' must hold 0 or 1; 1 rows hold other values, "
+                             r"such as None"),
     ([(0.5, 1.0, -1.0), (0.2, 0.0, 1.0)], {"weight_col": "weight"},
      r"weight_col 'weight' contains 1 negative values, such as -1.0"),
-    ([(0.5, 1.0, None)], {"weight_col": "weight"}, r"weight_col 'weight' contains 1 null"),
+    ([(0.5, 1.0, None)], {"weight_col": "weight"},
+     r"weight_col 'weight' contains 1 null, NaN or infinite"),
     ([(0.5, 1.0, 0.0)], {"weight_col": "weight"}, r"weight_col 'weight' is all zeros"),
 ])
 @pytest.mark.parametrize("tied", [False, True], ids=["distinct", "tied"])
@@ -480,6 +483,9 @@ def test_topk_report_equals_evalkit_on_collected_data(any_spark):
         eks.topk_report(df, topk_col="topk", k=5)
     with pytest.raises(ValueError, match=r"topk_col 'label' must hold arrays of labels"):
         eks.topk_report(df, topk_col="label", k=1)
+    null_row = spark.createDataFrame([(0, [0, 1]), (1, None)], "label long, topk array<long>")
+    with pytest.raises(ValueError, match=r"topk_col 'topk' has 1 rows with fewer than k=2"):
+        eks.topk_report(null_row, k=2)     # a null list is a short one, not a row left out
 
 
 # -- the session -----------------------------------------------------------------------------------
@@ -593,6 +599,33 @@ def test_ranking_metrics_equal_spark_and_evalkit(any_spark):
         assert mine["hit_rate_at_k"] == pytest.approx(ek.hit_rate_at_k(lists, sets, k), rel=1e-12)
     with pytest.raises(ValueError, match="ranked_col 'nope' is not a column"):
         eks.ranking_metrics(df, k=3, ranked_col="nope")
+
+
+@pytest.mark.spark
+@pytest.mark.filterwarnings("ignore:.*no relevant items:evalkit.exceptions.UndefinedMetricWarning")
+def test_ranking_metrics_spark_counts_labels_graded_0(any_spark):
+    """convention="spark": a label graded 0 counts in P, R and MAP, as in Spark's RankingMetrics.of.
+
+    The oracle is the numpy mirror, itself checked against the JVM's RankingMetrics
+    (tests/test_ranking_spark.py); evalkit's convention leaves such labels out.
+    """
+    rows = [([1.0, 2.0, 3.0], [1.0, 2.0, 4.0], [0.0, 1.0, 0.0]), ([4.0, 5.0], [5.0, 6.0], [2.0, 0.0]),
+            ([7.0, 8.0], [8.0], [0.0]), ([9.0], [9.0, 9.0], [1.0, 3.0])]
+    df = any_spark.createDataFrame(rows, ["ranked", "relevant", "grade"])
+    mirror = ek.RankingMetrics(rows)
+    for k in (1, 2, 3):
+        ours = eks.ranking_metrics(df, k=k, relevance_col="grade", convention="spark")
+        assert ours["precision_at_k"] == pytest.approx(mirror.precisionAt(k), rel=1e-12)
+        assert ours["recall_at_k"] == pytest.approx(mirror.recallAt(k), rel=1e-12)
+        assert ours["mean_average_precision"] == pytest.approx(mirror.meanAveragePrecisionAt(k),
+                                                               rel=1e-12)
+        assert ours["ndcg_at_k"] == pytest.approx(mirror.ndcgAt(k), rel=1e-12)
+    # at 1: items 1 (graded 0) and 9 are hits for Spark; only 9 for evalkit
+    assert eks.ranking_metrics(df, k=1, relevance_col="grade", convention="spark")[
+        "precision_at_k"] == 0.5
+    assert eks.ranking_metrics(df, k=1, relevance_col="grade")["precision_at_k"] == \
+        pytest.approx(ek.precision_at_k([r[0] for r in rows],
+                                         [dict(zip(r[1], r[2])) for r in rows], 1))
 
 
 @pytest.mark.spark
