@@ -20,6 +20,8 @@ averaged as scikit-learn averages:
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ._validation import (check_column_classes, check_indicator, check_labels, check_rules,
@@ -67,15 +69,11 @@ def _average_columns(binary, truth, scores, average, sample_weight):
         weights = truth.sum(axis=0) if w is None else (truth * w[:, None]).sum(axis=0)
         if np.isclose(weights.sum(), 0):
             return 0.0
-    axis_scores = []
     if average == "samples":
-        weights = w
-        for i in range(truth.shape[0]):
-            axis_scores.append(binary(truth[i], scores[i], None))
+        weights, per = w, [binary(t, s, None) for t, s in zip(truth, scores)]
     else:
-        for c in range(scores.shape[1]):
-            axis_scores.append(binary(truth[:, c], scores[:, c], w))
-    per = np.array(axis_scores, dtype=np.float64)
+        per = [binary(truth[:, c], scores[:, c], w) for c in range(scores.shape[1])]
+    per = np.array(per, dtype=np.float64)
     if average is None:
         return per
     if weights is not None:
@@ -105,16 +103,13 @@ def multiclass_roc_auc(y_true, y_score, *, binary, average, sample_weight, max_f
                     ("micro",) if multi_class == "ovr" else ()))
     classes, codes = check_column_classes(y, labels, scores.shape[1])
     if multi_class == "ovo":
-        present = np.unique(codes)
         pair_scores, prevalence = [], []
-        for i, a in enumerate(present):
-            for b in present[i + 1:]:
-                mask = (codes == a) | (codes == b)
-                ya = (codes[mask] == a).astype(np.int64)
-                s_ab = binary(ya, scores[mask, a], None, None)
-                s_ba = binary(1 - ya, scores[mask, b], None, None)
-                pair_scores.append((s_ab + s_ba) / 2)
-                prevalence.append(mask.mean())
+        for a, b in itertools.combinations(np.unique(codes), 2):
+            mask = (codes == a) | (codes == b)
+            ya = (codes[mask] == a).astype(np.int64)
+            pair_scores.append((binary(ya, scores[mask, a], None, None)
+                                + binary(1 - ya, scores[mask, b], None, None)) / 2)
+            prevalence.append(mask.mean())
         return float(np.average(pair_scores,
                                 weights=prevalence if average == "weighted" else None))
     truth = (codes[:, None] == np.arange(len(classes))).astype(np.int64)

@@ -310,5 +310,5 @@ def macro_f1(y_true, y_pred, *, definition="mean_of_f1", labels=None, sample_wei
         warn_for=("precision", "recall", "f-score") if definition == "f1_of_means" else ("f-score",))
     if definition == "mean_of_f1":
         return f
-    return ratio(2 * p * r, p + r, zero_division=float(zero_division) if zero_division != "warn"
-                 else "warn", what="F1 of macro means", because="macro precision and recall both 0")
+    return ratio(2 * p * r, p + r, zero_division=zero_division, what="F1 of macro means",
+                 because="macro precision and recall both 0")

@@ -41,10 +41,8 @@ _NMAE_RULES = (
 
 def _over_outputs(output_errors, multioutput):
     """The per-output errors as asked: all of them, their mean, or a weighted mean."""
-    if isinstance(multioutput, str):
-        if multioutput == "raw_values":
-            return output_errors
-        multioutput = None  # uniform_average
+    if isinstance(multioutput, str):  # "raw_values" or "uniform_average"
+        return output_errors if multioutput == "raw_values" else float(np.mean(output_errors))
     return float(np.average(output_errors, weights=multioutput))
 
 
