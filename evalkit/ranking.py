@@ -91,7 +91,6 @@ The recommender-metrics post's MRR: first hits at ranks 3, 2 and 1.
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import math
 
@@ -227,16 +226,21 @@ def ranking_hits(ranked, relevant):
     return _count_hits(*check_lists(ranked, relevant))
 
 
-_LAST = [(None, None)]   # a digest of the last validated lists, and their hits
+_LAST = [(None, None)]   # a copy of the last validated lists, and their hits
+
+
+def _same(a, b):
+    return a is b is None or (a is not None and b is not None and a.dtype == b.dtype != object
+                              and a.shape == b.shape and np.array_equal(a, b))
 
 
 def _hits(ranked, relevant):
     """The hits of ``ranked`` and ``relevant`` (or ``ranked`` itself, a RankingHits).
 
-    The hits of the last call are reused when the validated lists have the
-    same values (a SHA-1 digest of their bytes, dtypes and shapes; lists of
-    Python objects are never reused), so mutating the inputs in between is
-    seen; validating and hashing cost far less than finding.
+    The hits of the last call are reused when the validated lists equal a
+    copy of the last ones (same dtypes, shapes and values; lists of Python
+    objects are never reused), so mutating the inputs in between is seen;
+    validating and comparing cost far less than finding.
     """
     if isinstance(ranked, RankingHits):
         if relevant is not None:
@@ -244,13 +248,9 @@ def _hits(ranked, relevant):
                             "relevant items)")
         return ranked
     key = check_lists(ranked, relevant)
-    digest = hashlib.sha1(usedforsecurity=False)
-    for a in key:
-        digest.update(b"-" if a is None else f"{a.dtype.str}{a.shape}".encode())
-        digest.update(b"" if a is None or a.dtype == object else np.ascontiguousarray(a).view(np.uint8))
-    digest = None if any(a is not None and a.dtype == object for a in key) else digest.digest()
-    if digest is None or digest != _LAST[0][0]:
-        _LAST[0] = (digest, _count_hits(*key))
+    last = _LAST[0][0]
+    if last is None or not all(map(_same, last, key)):
+        _LAST[0] = ([None if a is None else a.copy() for a in key], _count_hits(*key))
     return _LAST[0][1]
 
 
@@ -375,8 +375,7 @@ def recall_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefi
 def _ap(h, k, opt):
     """Per-user AP@k: the sum of precision@rank over the hits in the top k, / the denominator."""
     user, position, _ = h.within(k, opt["relevance"] == "any")
-    first = np.searchsorted(user, np.arange(h.n_users))
-    nth = np.arange(len(user)) - first[user] + 1          # the hit is the nth of its user
+    nth = np.arange(1, len(user) + 1) - np.searchsorted(user, np.arange(h.n_users))[user]   # nth hit
     prec_sum = np.bincount(user, nth / (position + 1.0), minlength=h.n_users)
     R = _n_relevant(h, opt)
     den = {"relevant": R, "min_relevant_k": R if k is None else np.minimum(R, k),
