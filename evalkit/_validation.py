@@ -761,51 +761,47 @@ def check_row_labels(labels, n_rows, name="labels", *, of="counts"):
 # A ranked list or a set of relevant items becomes a flat array of ids plus row offsets
 # (row i is ``items[offsets[i]:offsets[i + 1]]``); the hit finder does the rest.
 
-_GROUPS = {"number": "numbers", "string": "strings", "bytes": "bytes", "object": "other hashable values"}
+_GROUPS = {"number": "numbers", "string": "strings", "bytes": "bytes", "object": "other hashable values",
+           "complex": "complex numbers"}
 
 
 def _id_group(t):
     if t.__hash__ is None or issubclass(t, np.ndarray):
         return "unhashable"
-    if issubclass(t, (complex, np.complexfloating)):
-        return "complex"
-    if issubclass(t, (bool, np.bool_, numbers.Real)):
-        return "number"
-    return "string" if issubclass(t, str) else "bytes" if issubclass(t, bytes) else "object"
+    return ("complex" if issubclass(t, (complex, np.complexfloating)) else "number" if issubclass(
+        t, (bool, np.bool_, numbers.Real)) else "string" if issubclass(t, str) else "bytes"
+        if issubclass(t, bytes) else "object")
 
 
 def check_item_ids(flat, name):
     """Item ids (a list or 1-D array): hashable, one kind (numbers, strings...), no NaN."""
     arr = flat if isinstance(flat, np.ndarray) and flat.dtype.kind in "biufUS" else None
     if arr is None and isinstance(flat, list) and flat:
-        try:  # Python ints: one strict C loop (floats, strings, None... raise)
+        try:  # Python ints: one strict C loop; other numbers: one more; the rest type by type
             arr = np.frombuffer(array.array("q", flat), dtype=np.int64)
         except (TypeError, OverflowError):
-            try:  # other numbers: one C loop; anything else is looked at type by type below
+            try:
                 arr = np.asarray(flat)
             except (ValueError, TypeError, OverflowError):
                 pass
             arr = arr if arr is not None and arr.ndim == 1 and arr.dtype.kind in "biuf" else None
     if arr is None:
-        groups = {t: _id_group(t) for t in set(map(type, flat))}
-        bad = next((t for t, g in groups.items() if g == "unhashable"), None)
-        if bad is not None:
-            raise TypeError(f"{name} holds unhashable item ids such as "
-                            f"{next(v for v in flat if type(v) is bad)!r} ({bad.__name__}): "
+        kinds = {t: _id_group(t) for t in set(map(type, flat))}
+        groups = set(kinds.values())
+        if "unhashable" in groups:
+            bad = next(v for v in flat if kinds[type(v)] == "unhashable")
+            raise TypeError(f"{name} holds unhashable item ids such as {bad!r} ({type(bad).__name__}): "
                             "ids must be numbers, strings or other hashable values")
-        if "complex" in groups.values() or len(set(groups.values())) > 1:
-            raise TypeError(f"{name} holds complex numbers as item ids" if "complex" in groups.values()
-                            else f"{name} mixes {' and '.join(sorted(_GROUPS[g] for g in set(groups.values())))}"
-                            " as item ids; use one kind of id (e.g. all strings)")
-        if "object" in groups.values():
-            arr = np.empty(len(flat), dtype=object)
-            arr[:] = list(flat)
-            return arr
+        if len(groups) > 1 or "complex" in groups:
+            raise TypeError(f"{name} mixes {' and '.join(sorted(_GROUPS[g] for g in groups))} as item "
+                            "ids; use one kind of id (e.g. all strings)" if len(groups) > 1 else
+                            f"{name} holds complex numbers as item ids")
+        if groups == {"object"}:
+            return np.fromiter(flat, dtype=object, count=len(flat))
         arr = np.asarray(flat) if len(flat) else np.zeros(0, dtype=np.int64)
-        arr = arr.astype(np.float64) if "number" in groups.values() and arr.dtype.kind not in "biuf" else arr
+        arr = arr.astype(np.float64) if groups == {"number"} and arr.dtype.kind not in "biuf" else arr
     if arr.dtype.kind == "f" and arr.size and not np.isfinite(arr).all():
-        raise ValueError(f"{name} holds {'NaN' if np.isnan(arr).any() else 'infinite values'} "
-                         "as item ids")
+        raise ValueError(f"{name} holds {'NaN' if np.isnan(arr).any() else 'infinite values'} as item ids")
     return arr.astype(np.int64) if arr.dtype.kind == "b" else arr
 
 
@@ -815,47 +811,45 @@ def _array_row(t):
 
 
 def _rows(value, name, what, n_users=None):
-    """A top-level sequence of per-user rows (refusing None, scalars, sets, dicts, empty)."""
+    """A top-level sequence of per-user rows: a list, or a 2-D array (1-D too for ``n_users``)."""
     _array_like(value, name, what, ordered=True)
     rows = value if isinstance(value, np.ndarray) and value.dtype != object else \
         list(value.values if hasattr(value, "values") else value)
-    if len(rows) == 0:
-        raise ValueError(f"{name} is empty: at least one user is needed")
-    if n_users is not None and len(rows) != n_users:
-        raise ValueError(f"ranked and {name} have different numbers of users ({n_users} and {len(rows)})")
-    if isinstance(rows, np.ndarray) and rows.ndim not in ((2,) if n_users is None else (1, 2)):
-        raise ValueError(f"{name} must be 2-D (users x items) or a list of lists, "
-                         f"got an array of shape {rows.shape}")
+    wrong = (isinstance(rows, np.ndarray) and rows.ndim not in ((2,) if n_users is None else (1, 2)))
+    if not len(rows) or len(rows) != (n_users or len(rows)) or wrong:
+        raise ValueError(f"{name} is empty: at least one user is needed" if not len(rows) else
+                         f"{name} must be 2-D (users x items) or a list of lists, got an array of shape "
+                         f"{rows.shape}" if wrong else f"ranked and {name} have different numbers of "
+                         f"users ({n_users} and {len(rows)})")
     return rows
 
 
 def _flatten(rows, name, dicts=False):
     """Flat ids and offsets of per-user rows: a 2-D array, or a list of lists, tuples, 1-D arrays
-    (and with ``dicts`` sets, dicts -- their keys)."""
+    (and with ``dicts``, sets and dicts: their keys)."""
     if isinstance(rows, np.ndarray):
         rows = rows[:, None] if rows.ndim == 1 else rows
         return check_item_ids(rows.reshape(-1), name), np.arange(len(rows) + 1) * rows.shape[1]
-    kinds = set(map(type, rows))
-    if any(map(_array_row, kinds)):  # pandas Series, Index, ...: as numpy arrays
+    if any(map(_array_row, set(map(type, rows)))):  # pandas Series, Index, ...: as numpy arrays
         rows = [np.asarray(r) if _array_row(type(r)) else r for r in rows]
-        kinds = set(map(type, rows))
+    kinds = set(map(type, rows))
     ok = (list, tuple, np.ndarray, set, frozenset, dict) if dicts else (list, tuple, np.ndarray)
-    bad = next((t for t in kinds if not issubclass(t, ok)), None)
-    if bad is not None:
-        i, r = next((i, r) for i, r in enumerate(rows) if type(r) is bad)
+    if not all(issubclass(t, ok) for t in kinds):
+        i, r = next((i, r) for i, r in enumerate(rows) if not isinstance(r, ok))
         raise TypeError(f"{name}[{i}] is " + (
-            f"a {bad.__name__}: a ranked list must be ordered (a list, tuple or array, best item "
-            "first)" if issubclass(bad, (set, frozenset, dict)) else f"the single value {r!r}, not "
-            "a list: give one list of item ids per user" if np.isscalar(r) or r is None
-            else f"a {bad.__name__}, not a list of item ids"))
+            f"a {type(r).__name__}: a ranked list must be ordered (a list, tuple or array, best item "
+            "first)" if isinstance(r, (set, frozenset, dict)) else f"the single value {r!r}, not a "
+            "list: give one list of item ids per user" if np.isscalar(r) or r is None
+            else f"a {type(r).__name__}, not a list of item ids"))
+    if np.ndarray in kinds and (kinds != {np.ndarray} or set(map(operator.attrgetter("ndim"), rows)) != {1}):
+        i = next((i for i, r in enumerate(rows) if isinstance(r, np.ndarray) and r.ndim != 1), None)
+        if i is not None:
+            raise ValueError(f"{name}[{i}] must be 1-D, got an array of shape {rows[i].shape}")
     offsets = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)), out=offsets[1:])
-    if kinds == {np.ndarray} and set(map(operator.attrgetter("ndim"), rows)) == {1}:
-        return check_item_ids(np.concatenate(rows) if offsets[-1] else np.zeros(0, np.int64), name), offsets
-    bad = next((i for i, r in enumerate(rows) if isinstance(r, np.ndarray) and r.ndim != 1), None)
-    if bad is not None:
-        raise ValueError(f"{name}[{bad}] must be 1-D, got an array of shape {rows[bad].shape}")
-    return check_item_ids(list(itertools.chain.from_iterable(rows)), name), offsets
+    flat = (np.concatenate(rows) if offsets[-1] else np.zeros(0, np.int64)) if kinds == {np.ndarray} \
+        else list(itertools.chain.from_iterable(rows))
+    return check_item_ids(flat, name), offsets
 
 
 def check_ranked(ranked, name="ranked", *, needed=""):
@@ -867,10 +861,6 @@ def check_ranked(ranked, name="ranked", *, needed=""):
     >>> items, offsets = check_ranked([[3, 1], [2], []])
     >>> items.tolist(), offsets.tolist()
     ([3, 1, 2], [0, 2, 3, 3])
-    >>> check_ranked([{1, 2}])
-    Traceback (most recent call last):
-    ...
-    TypeError: ranked[0] is a set: a ranked list must be ordered (a list, tuple or array, best item first)
     """
     items, offsets = _flatten(_rows(ranked, name, "one ranked list of item ids per user (a list "
                                     "of lists or a 2-D array)"), name)
@@ -888,7 +878,7 @@ def check_grades(grades, name="relevant"):
                         f"(dtype {np.asarray(grades).dtype})") from None
     if not np.isfinite(arr).all() or (arr < 0).any():
         raise ValueError(f"{name} has NaN or infinite relevance grades" if not np.isfinite(arr).all()
-                         else f"{name} has negative relevance grades such as {arr[np.argmax(arr < 0)].item()!r}:"
+                         else f"{name} has negative relevance grades such as {arr[arr < 0][0].item()!r}:"
                          " grades must be >= 0 (0 means not relevant)")
     return arr
 
@@ -902,10 +892,6 @@ def check_relevant(relevant, n_users, name="relevant", of="ranked"):
     >>> items, offsets, grades = check_relevant([{"a": 2, "b": 0}, {"c"}], 2)
     >>> items.tolist(), offsets.tolist(), grades.tolist()
     (['a', 'b', 'c'], [0, 2, 3], [2.0, 0.0, 1.0])
-    >>> check_relevant([[1], [2]], 3)
-    Traceback (most recent call last):
-    ...
-    ValueError: ranked and relevant have different numbers of users (3 and 2)
     """
     if isinstance(relevant, (dict, set, frozenset)):
         raise TypeError(f"{name} must be a list with one entry per user (in the order of {of}), "
