@@ -545,11 +545,8 @@ def _row_indices(rng, size, n, strata):
     """Resample row indices (size, n): stratified keeps every stratum's size."""
     if strata is None:
         return rng.integers(0, n, size=(size, n))
-    parts = []
-    for s in range(strata.max() + 1):
-        rows = np.flatnonzero(strata == s)
-        parts.append(rows[rng.integers(0, len(rows), size=(size, len(rows)))])
-    return np.concatenate(parts, axis=1)
+    return np.concatenate([rows[rng.integers(0, len(rows), size=(size, len(rows)))] for rows in
+                           (np.flatnonzero(strata == s) for s in range(strata.max() + 1))], axis=1)
 
 
 def _scalar(value):
