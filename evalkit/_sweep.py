@@ -440,9 +440,3 @@ def sweep_of(pos, scores, w=None, zero_weight="drop"):
     if zero_weight == "drop" and not w.all():
         pos, scores, w = pos[w != 0], scores[w != 0], w[w != 0]
     return _sweep_weighted(pos, scores, w)
-
-
-def sweep_scores(y_true, y_score, *, pos_label=None, sample_weight=None, zero_weight="drop", order=None):
-    """Old name (going away): ``(threshold_sweep(...), dtype of its thresholds)``."""
-    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight)
-    return sweep, sweep.thresholds.dtype

@@ -463,17 +463,13 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
             raise ValueError(
                 f"metric must return one value per threshold: expected shape {tp.shape}, got "
                 f"{values.shape}")
-    elif metric in ("f1", "fbeta"):
-        values = f_beta_of(tp, fp, fn, beta)
-    elif metric == "precision":
-        values = precision_of(tp, fp)
-    elif metric == "recall":
-        values = recall_of(tp, fn)
-    elif metric == "accuracy":
-        values = ratio(tp + tn, np.full(tp.shape, sweep.n_pos + sweep.n_neg), what="Accuracy",
-                       because="no samples")
-    else:
-        values = np.asarray(recall_of(tp, fn), dtype=np.float64) - fpr_of(fp, tn)
+    else:  # only the metric asked for is computed (and may warn)
+        values = {"f1": lambda: f_beta_of(tp, fp, fn, beta), "fbeta": lambda: f_beta_of(tp, fp, fn, beta),
+                  "precision": lambda: precision_of(tp, fp), "recall": lambda: recall_of(tp, fn),
+                  "accuracy": lambda: ratio(tp + tn, np.full(tp.shape, sweep.n_pos + sweep.n_neg),
+                                            what="Accuracy", because="no samples"),
+                  "youden": lambda: np.asarray(recall_of(tp, fn), dtype=np.float64) - fpr_of(fp, tn),
+                  }[metric]()
     values = np.atleast_1d(np.asarray(values, dtype=np.float64))
     if np.isnan(values).all():
         raise ValueError("metric is NaN at every threshold: there is no best threshold")

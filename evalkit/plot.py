@@ -301,18 +301,10 @@ def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, nor
         default = range(len(m))
     labels = default if labels is None else check_row_labels(labels, len(m))
     m = m.astype(float)
-    if normalize == "true":
-        m = ratio(m, m.sum(axis=1, keepdims=True), zero_division=0.0)
-    elif normalize == "pred":
-        m = ratio(m, m.sum(axis=0, keepdims=True), zero_division=0.0)
-    elif normalize == "all":
-        m = ratio(m, np.full_like(m, m.sum()), zero_division=0.0)
-    if normalize is not None:
-        fmt = "{:.2f}".format
-    elif np.all(m == np.round(m)):
-        fmt = lambda v: f"{int(v)}"  # noqa: E731
-    else:
-        fmt = "{:.4g}".format
+    if normalize is not None:  # by actual class (rows), predicted class (columns) or the total
+        axis = {"true": 1, "pred": 0, "all": None}[normalize]
+        m = ratio(m, np.broadcast_to(m.sum(axis=axis, keepdims=True), m.shape), zero_division=0.0)
+    fmt = ("{:.2f}" if normalize else "{:.0f}" if np.all(m == np.round(m)) else "{:.4g}").format
     rows, cols = ("Actual", "Predicted")
     if layout == "predicted-by-actual":
         m = m.T
@@ -492,17 +484,12 @@ def reliability(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=Non
     ax.plot(x, y, label=f"ECE = {ece:.3f}" if label is None else label,
             gid="evalkit-reliability", **line_kw)
     if hist:
-        p = np.asarray(y_proba, dtype=float)
-        if strategy == "uniform":
-            edges = np.linspace(0, 1, n_bins + 1)
-        else:
-            edges = np.percentile(p, np.linspace(0, 100, n_bins + 1))
-        twin = getattr(ax, "evalkit_hist_axes", None)
-        if twin is None:
-            twin = ax.twinx()
-            ax.evalkit_hist_axes = twin
-        widths = np.diff(edges)
-        twin.bar(edges[:-1], total, width=widths, align="edge", alpha=0.25,
+        edges = (np.linspace(0, 1, n_bins + 1) if strategy == "uniform" else
+                 np.percentile(np.asarray(y_proba, dtype=float), np.linspace(0, 100, n_bins + 1)))
+        if getattr(ax, "evalkit_hist_axes", None) is None:
+            ax.evalkit_hist_axes = ax.twinx()
+        twin = ax.evalkit_hist_axes
+        twin.bar(edges[:-1], total, width=np.diff(edges), align="edge", alpha=0.25,
                  color=ax.lines[-1].get_color(), edgecolor="none", gid="evalkit-histogram")
         twin.set_ylim(0, 3 * max(1, max(bar.get_height() for bar in twin.patches)))
         twin.set_ylabel("samples per bin")
