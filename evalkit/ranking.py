@@ -16,8 +16,8 @@ is arithmetic on it, at any cut-off k, and every function accepts a
 several metrics and cut-offs cost one pass. Hits of disjoint sets of users
 add up (``RankingHits.concat``). Called with the same lists again (say
 ``ndcg_at_k`` then ``mean_average_precision``), a metric reuses the hits
-of the previous call: a digest of the validated lists' values is compared
-with the last one, so a list changed in between is never served stale hits.
+of the previous call: the validated lists are compared with a copy of the
+last ones, so a list changed in between is never served stale hits.
 
 Where the libraries disagree, each choice is a named option, and
 ``convention=`` picks a library's bundle of them (an explicit option always
