@@ -37,15 +37,15 @@ _AUC_RULES = (  # multiclass ROC AUC: scikit-learn's refusals, in its order
     (lambda v: v["n"] <= 2 and v["scores"].shape[1] <= 2, "y_score must be 1-D (the scores of the "
      "larger label) since y_true is binary, got shape {scores.shape}{hint}"),
     (lambda v: v["max_fpr"] not in (None, 1), "max_fpr must be None for multiclass ROC AUC "
-                                              "(partial AUC is binary only); got {max_fpr!r}"),
+     "(partial AUC is binary only); got {max_fpr!r}"),
     (lambda v: v["multi_class"] == "raise", "multi_class must be 'ovr' (one-vs-rest) or 'ovo' "
-                                            "(one-vs-one, Hand & Till 2001) for multiclass y_true; got 'raise'"),
+     "(one-vs-one, Hand & Till 2001) for multiclass y_true; got 'raise'"),
     (lambda v: not np.allclose(1, v["scores"].sum(axis=1)), "y_score rows must sum to 1 for "
      "multiclass ROC AUC (probabilities over the classes, e.g. predict_proba)"),
     (lambda v: v["average"] not in v["allowed"], "average must be one of {allowed} for multiclass "
-                                                 "ROC AUC with multi_class={multi_class!r}; got {average!r}"),
+     "ROC AUC with multi_class={multi_class!r}; got {average!r}"),
     (lambda v: v["average"] is None and v["multi_class"] == "ovo", "average=None (per pair) is not "
-                                                                   "available for multi_class='ovo'; use 'macro' or 'weighted'"),
+     "available for multi_class='ovo'; use 'macro' or 'weighted'"),
     (lambda v: v["w"] is not None and v["multi_class"] == "ovo", "sample_weight is not supported "
      "for multi_class='ovo' (as in scikit-learn); use multi_class='ovr'"))
 _FIXED = (lambda v: v["pos_label"] != 1, "pos_label is fixed to 1 for multiclass or multilabel "

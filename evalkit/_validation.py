@@ -48,12 +48,13 @@ class Interval:
     def __init__(self, kind, low=None, high=None, *, closed="both", meaning="", finite=True):
         self.integer = kind in ("integer", int, numbers.Integral)
         self.low, self.high, self.meaning, self.finite = low, high, meaning, finite
-        self.open_low, self.open_high = ol, oh = closed in ("right", "neither"), closed in ("left", "neither")
+        ol, oh = self.open_low, self.open_high = closed in ("right", "neither"), closed in ("left", "neither")
         self.kind = "an integer" if self.integer else "a real number"
-        self.range = ("" if low is None and high is None else f"strictly between {low} and {high}"
-                      if low is not None and high is not None and ol and oh else
-                      f"in {'(' if ol else '['}{low}, {high}{')' if oh else ']'}" if None not in (low, high)
-                      else f"{'>' if ol else '>='} {low}" if low is not None else f"{'<' if oh else '<='} {high}")
+        self.range = (
+            "" if low is None and high is None else f"strictly between {low} and {high}"
+            if None not in (low, high) and ol and oh else
+            f"in {'(' if ol else '['}{low}, {high}{')' if oh else ']'}" if None not in (low, high)
+            else f"{'>' if ol else '>='} {low}" if low is not None else f"{'<' if oh else '<='} {high}")
 
     def type_ok(self, v):
         kind = _KINDS.get(type(v)) or _kind(v)
@@ -76,7 +77,8 @@ class Interval:
             raise ValueError(f"{name} must be finite, got {v!r}")
         if not self.range:
             raise ValueError(f"{name} must not be NaN")
-        raise ValueError(f"{name} must be {self.range}{f' ({self.meaning})' if self.meaning else ''}; got {v!r}")
+        meaning = f" ({self.meaning})" if self.meaning else ""
+        raise ValueError(f"{name} must be {self.range}{meaning}; got {v!r}")
 
 
 def Integer(low=None, high=None, *, meaning=""):

@@ -46,9 +46,9 @@ _ONE_HOT_RULES = (  # y_true against the classes and the columns of y_proba
      "classes: {c} vs {n}. Give the labels explicitly through labels=; classes found: {classes}"))
 _GAPS_RULES = (
     (lambda v: v["labels"] is not None and v["ndim"] == 1, "labels is for 2-D y_proba (the "
-                                                           "top-label error); 1-D y_proba takes pos_label"),
+     "top-label error); 1-D y_proba takes pos_label"),
     (lambda v: v["ndim"] == 2 and v["c"] != v["n"], "{who} has {c} classes but y_proba has {n} "
-                                                    "columns: give labels= naming the columns, one label per column"))
+     "columns: give labels= naming the columns, one label per column"))
 
 
 def _one_hot(y_true, labels, n_columns):
