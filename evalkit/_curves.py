@@ -24,7 +24,7 @@ import numpy as np
 
 from ._sweep import BLOCK
 
-__all__ = ["auc_from_groups", "ap_from_groups", "CONVENTIONS", "PR_FIRST_POINTS", "rate", "roc_points", "pr_points", "trapezoid",
+__all__ = ["auc_from_groups", "ap_from_groups", "CONVENTIONS", "rate", "roc_points", "pr_points", "trapezoid",
            "average_precision", "doubled_trapezoids", "roc_bends", "pr_bends"]
 
 #: The libraries' layouts of a curve (``convention=``) and what each means.
@@ -34,9 +34,6 @@ CONVENTIONS = {
              "(0, precision at the highest threshold)",
     "spark_legacy": "Spark MLlib 1.x to 2.2: as 'spark', but PR from (0, 1.0)",
 }
-#: The old names of Spark's point at recall 0 (``first_point=``), going away: use ``convention=``.
-PR_FIRST_POINTS = {"spark": "spark", "legacy": "spark_legacy"}
-
 
 
 def rate(counts, total, undefined, out):
@@ -129,7 +126,7 @@ def roc_points(sweep, convention="sklearn", *, kept=None):
     return fpr, tpr
 
 
-def pr_points(sweep, convention="sklearn", *, kept=None, first_point=None):
+def pr_points(sweep, convention="sklearn", *, kept=None):
     """The precision-recall curve of a sweep: ``(recall, precision)``.
 
     recall = TP / P, precision = TP / (TP + FP).
@@ -144,8 +141,9 @@ def pr_points(sweep, convention="sklearn", *, kept=None, first_point=None):
       by decreasing threshold; precision 0/0 is 1.0 and recall with no
       positives 0.0 (Spark's ``Precision`` and ``Recall``).
 
-    ``kept`` (optional indices or mask) keeps only those rows;
-    ``first_point`` is the old keyword (``"legacy"`` = ``"spark_legacy"``).
+    ``kept`` (optional indices or mask) keeps only those rows
+    (``drop_intermediate``). The caller checks ``convention``
+    (:data:`CONVENTIONS`).
 
     >>> from evalkit._sweep import threshold_sweep
     >>> s = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
@@ -158,7 +156,6 @@ def pr_points(sweep, convention="sklearn", *, kept=None, first_point=None):
     """
     tps, fps = _rows(sweep, kept)
     m, sklearn = len(tps), convention == "sklearn"
-    convention = PR_FIRST_POINTS[first_point] if first_point is not None else convention  # old keyword
     recall, precision = np.empty(m + 1), np.empty(m + 1)
     # scikit-learn's curve runs by increasing threshold: the first m entries are filled backwards
     rows = (slice(m - 1, None, -1) if m else slice(0, 0)) if sklearn else slice(1, None)

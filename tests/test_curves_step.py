@@ -54,7 +54,7 @@ def test_spark_layout_points_and_undefined_rates():
     recall, precision = _curves.pr_points(sweep, "spark")
     assert recall.tolist() == [0.0, 0.0, 0.5, 1.0]
     assert precision.tolist() == [0.0, 0.0, 1 / 3, 0.5]
-    legacy = _curves.pr_points(sweep, "spark", first_point="legacy")[1]
+    legacy = _curves.pr_points(sweep, "spark_legacy")[1]
     assert legacy[0] == 1.0 and legacy[1:].tolist() == precision[1:].tolist()
     # no negatives: scikit-learn's FPR is nan everywhere, Spark's 0.0
     one_class = threshold_sweep([1, 1], [0.3, 0.6])
@@ -69,10 +69,9 @@ def test_spark_layout_points_and_undefined_rates():
                                zero_weight="keep")
     assert _curves.pr_points(zero_top)[1][-2] == 0.0
     assert _curves.pr_points(zero_top, "spark")[1][:2].tolist() == [1.0, 1.0]
-    # the old keyword: first_point="legacy" is convention="spark_legacy", (0, 1.0) first
+    # Spark before 2.3 ("spark_legacy"): (0, 1.0) first, the rest as "spark"
     legacy = _curves.pr_points(zero_top, "spark_legacy")
-    np.testing.assert_array_equal(legacy[1], _curves.pr_points(zero_top, "spark", first_point="legacy")[1])
-    assert legacy[1][0] == 1.0
+    assert legacy[1][0] == 1.0 and legacy[1][1:].tolist() == _curves.pr_points(zero_top, "spark")[1][1:].tolist()
 
 
 def spark_area(points, partitions):
