@@ -162,11 +162,6 @@ class Comparison:
         """``(low, high)`` of the difference."""
         return (self.low, self.high)
 
-    @property
-    def pvalue(self):
-        """``p_value`` under scipy's and statsmodels' name."""
-        return self.p_value
-
     _shown = ("estimate low high confidence p_value method estimate_a estimate_b statistic "
               "n_resamples n_skipped")
     __repr__ = _repr
@@ -1076,8 +1071,8 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact=True, correction=True):
     -------
     Comparison
         ``estimate`` (accuracy of A minus that of B, ``(b - c) / n``),
-        ``estimate_a``, ``estimate_b``, ``statistic``, ``p_value`` (also
-        ``pvalue``), ``table`` (``[[both right, b], [c, both wrong]]``,
+        ``estimate_a``, ``estimate_b``, ``statistic``, ``p_value``,
+        ``table`` (``[[both right, b], [c, both wrong]]``,
         rows A right/wrong, columns B right/wrong, statsmodels' layout);
         ``low`` and ``high`` are None.
 

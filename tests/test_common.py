@@ -134,6 +134,11 @@ def _paired_scores(rng, n):
     return y, s, np.clip(s + rng.integers(-2, 3, n), 0, 8)
 
 
+def _paired_labels(rng, n):
+    y, a = _labels(rng, n)
+    return y, a, np.where(rng.random(n) < 0.6, y, rng.integers(0, 3, n))
+
+
 def _ranking(rng, n):
     ranked = np.stack([rng.permutation(10)[:5] for _ in range(n)])
     relevant = np.stack([rng.permutation(10)[:2] for _ in range(n)])
@@ -197,6 +202,8 @@ INPUTS = {
     "paired_scores": Kind(_paired_scores, ("labels", "scores", "scores"), weights=None, edges=(
         (np.zeros(6, int), np.arange(6.0), np.arange(6.0)),
     )),
+    "paired_labels": Kind(_paired_labels, ("labels", "labels", "labels"), weights=None, binary=False,
+                          edges=((np.array([0, 1, 1, 0]), np.array([0, 1, 0, 0]), np.array([0, 1, 0, 0])),)),
     "score_label_rows": Kind(_rows, ("rows",), weights="column", edges=(
         (np.column_stack([np.arange(6.0), np.zeros(6)]),),   # no positives
         (np.column_stack([np.arange(6.0), np.ones(6)]),),    # no negatives
@@ -391,6 +398,8 @@ METRICS = {
                                  {"method": "bootstrap", "n_resamples": 50, "random_state": 0},
                                  strings=None, order=False),
     "delong_test": Case(ek.delong_test, "paired_scores", strings=None),
+    "mcnemar_test": Case(ek.mcnemar_test, "paired_labels"),
+    "mcnemar_test:chi2": Case(ek.mcnemar_test, "paired_labels", {"exact": False}, warns=True),
     # the wrappers, each around one metric: F1 on the count path, the AUC on the sweep's
     "bootstrap_ci": Case(_around(ek.bootstrap_ci, ek.f1_score, n_resamples=50, random_state=0),
                          "binary_labels", strings=_POS_B, weights=False, warns=True),

@@ -43,12 +43,12 @@ def test_mcnemar_as_notebook_10_computes_it_matches_statsmodels(seed):
     assert (exact.estimate_a, exact.estimate_b) == pytest.approx((right_a.mean(), right_b.mean()))
     sm_exact = contingency.mcnemar(table, exact=True)
     assert exact.statistic == pytest.approx(sm_exact.statistic)
-    assert exact.pvalue == pytest.approx(sm_exact.pvalue, rel=1e-10)
+    assert exact.p_value == pytest.approx(sm_exact.pvalue, rel=1e-10)
     for correction in (True, False):
         mine = ek.mcnemar_test(y, a, b_pred, exact=False, correction=correction)
         theirs = contingency.mcnemar(table, exact=False, correction=correction)
         assert mine.statistic == pytest.approx(theirs.statistic, rel=1e-12)
-        assert mine.pvalue == pytest.approx(theirs.pvalue, rel=1e-10)
+        assert mine.p_value == pytest.approx(theirs.pvalue, rel=1e-10)
     # the notebook prints the corrected statistic beside its formula
     corrected = ek.mcnemar_test(y, a, b_pred, exact=False)
     assert corrected.statistic == pytest.approx((abs(b - c) - 1) ** 2 / (b + c), rel=1e-12)

@@ -256,7 +256,6 @@ def test_mcnemar_equals_statsmodels(exact, correction):
         ref = mcnemar(table, exact=exact, correction=correction)
         assert t.statistic == pytest.approx(ref.statistic, rel=1e-12)
         assert t.p_value == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-300)
-        assert t.pvalue == t.p_value
         assert t.estimate == pytest.approx(np.mean(right_a) - np.mean(right_b), abs=1e-15)
         assert (t.estimate_a, t.estimate_b) == (np.mean(right_a), np.mean(right_b))
         checked += 1
