@@ -127,6 +127,13 @@ class SparkServices:
         return self.sessions["cluster"]
 
     def stop(self):
+        # Close the Connect clients while their servers still answer: a client left open keeps
+        # its gRPC channel's threads waiting on a server that is gone, and the run cannot exit.
+        for session in self.sessions.values():
+            try:
+                session.stop()
+            except Exception:  # a session its server already dropped has nothing left to close
+                pass
         for server in reversed(self.servers):
             server.stop()
 
