@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._ratios import precision_of
-from ._validation import check_labels, check_pos_label, check_same_length, check_sample_weight, check_scores
+from ._validation import check_labels, check_pos_label, check_same_length, check_real, check_sample_weight
 
 __all__ = ["Sweep", "threshold_sweep", "sweep_of", "positive_mask", "label_keys", "twice_u",
            "key_groups", "ZERO_WEIGHTS"]
@@ -206,7 +206,7 @@ def threshold_sweep(y_true, y_score, pos_label=None, sample_weight=None, *, num_
     ([1.0, 0.6, 0.4, 0.0], [1, 6, 11, 11], [0, 0, 0, 89])
     """
     pos = positive_mask(y_true, pos_label)
-    scores = check_scores(y_score)
+    scores = check_real(y_score)
     check_same_length(y_true=pos, y_score=scores)
     sweep = sweep_of(pos, scores, check_sample_weight(sample_weight, len(pos)), zero_weight)
     return sweep.binned(num_bins, bin_threshold=bin_threshold) if num_bins else sweep

@@ -262,22 +262,6 @@ MULTIOUTPUT = {"raw_values": "one error per output", "uniform_average": "the pla
 # -- options whose check is more than a spec ----------------------------------------------
 
 
-def check_integer(value, name, *, minimum=0, maximum=None, meaning="", allow_none=False):
-    """An integer in ``[minimum, maximum]`` (or None where allowed), as an int."""
-    spec = Integer(minimum, maximum, meaning=meaning)
-    value = check(value, [None, spec] if allow_none else spec, name)
-    return None if value is None else int(value)
-
-
-def check_choice(value, choices, name):
-    """One of ``choices``: a dict (choice -> meaning, listed in the message) or a sequence."""
-    return check(value, Options(choices), name)
-
-
-def check_confidence(confidence, name="confidence"):
-    return float(check(confidence, CONFIDENCE, name))
-
-
 def check_pos_label(pos_label, present, name="pos_label"):
     """A ``pos_label`` among the labels ``present``."""
     check(pos_label, [None, POS_LABEL], name)
@@ -464,11 +448,6 @@ def check_real(y, name="y_score", *, ndim=1, shape=None, ragged="", empty="at le
     return arr
 
 
-def check_scores(y_score, name="y_score"):
-    """1-D real scores: finite, non-empty; every int/float dtype kept (``longdouble`` too)."""
-    return check_real(y_score, name)
-
-
 def check_score_matrix(y_score, name="y_score", *, allow_1d=False, k=None):
     """A score matrix: n x C real numbers, finite, non-empty, as floats (``k``: at most C)."""
     arr = check_real(y_score, name, ndim=(1, 2) if allow_1d else 2, floats=True,
@@ -482,13 +461,6 @@ def _columns_for_k(arr, k, of):
         raise ValueError(f"k={k} is larger than the {arr.shape[-1]} columns of {of}: "
                          f"k must be between 1 and {arr.shape[-1]}")
     return arr
-
-
-def check_curve_coordinates(v, name):
-    """One coordinate of a curve's points: 1-D numbers, no infinity; NaN kept (it propagates
-    to the area, as in scikit-learn). float64 (longdouble kept)."""
-    arr = check_real(v, name, empty=False, allow_nan=True)
-    return arr if arr.dtype.kind == "f" and arr.dtype.itemsize >= 8 else arr.astype(np.float64)
 
 
 def check_monotonic(x, name="x"):
@@ -1007,7 +979,7 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
     w = check_sample_weight(sample_weight, len(yt))
     w = None if w is None else w.astype(dtype, copy=False)
     if isinstance(multioutput, str):
-        return yt, yp, w, check_choice(multioutput, MULTIOUTPUT, "multioutput")
+        return yt, yp, w, check(multioutput, Options(MULTIOUTPUT), "multioutput")
     if multioutput is None or np.isscalar(multioutput):
         raise TypeError("multioutput must be 'raw_values', 'uniform_average' or an array of "
                         f"output weights, got {multioutput!r}")

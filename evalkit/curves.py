@@ -26,8 +26,8 @@ from ._curves import auc_from_groups, average_precision, pr_bends, pr_points, ro
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
 from ._sweep import ZERO_WEIGHTS, label_keys, sweep_of, threshold_sweep, twice_u
 from ._validation import (BETA, MAX_FPR, ZERO_DIVISION_SPARK, Bool, Integer, Options, Satisfies,
-                          check_curve_coordinates, check_labels, check_monotonic, check_same_length,
-                          check_sample_weight, check_scores, validate_params)
+                          check_labels, check_monotonic, check_real, check_same_length,
+                          check_sample_weight, validate_params)
 from .exceptions import UndefinedMetricWarning, warn_at_caller
 
 __all__ = ["confusion_matrix_at_thresholds", "roc_curve", "roc_auc_score", "precision_recall_curve",
@@ -266,7 +266,8 @@ def auc(x, y):
     >>> auc([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     0.75
     """
-    xs, ys = check_curve_coordinates(x, "x"), check_curve_coordinates(y, "y")
+    xs, ys = (check_real(v, name, empty=False, allow_nan=True) for v, name in ((x, "x"), (y, "y")))
+    xs, ys = (v.astype(np.result_type(v, np.float64)) for v in (xs, ys))  # NaN propagates to the area
     check_same_length(x=xs, y=ys)
     return check_monotonic(xs) * trapezoid(xs, ys)
 
@@ -357,7 +358,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
             multi_class=multi_class, labels=labels,
             binary=lambda t, s, w, m: roc_auc_score(t, s, sample_weight=w, max_fpr=m))
     y = check_labels(y_true, "y_true")
-    scores = check_scores(y_score)  # a column (n, 1) is refused, as everywhere
+    scores = check_real(y_score)  # a column (n, 1) is refused, as everywhere
     check_same_length(y_true=y, y_score=scores)
     w = check_sample_weight(sample_weight, len(y))
     n_classes, positive = _larger_class(y)

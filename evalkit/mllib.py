@@ -53,7 +53,7 @@ from ._curves import pr_points, roc_points, trapezoid
 from ._hits import ranking_hits
 from ._ratios import f_beta_of, prf
 from ._sweep import ZERO_WEIGHTS, Sweep, sweep_of
-from ._validation import (Integer, InstanceOf, Options, Real, check_grades, check_integer,
+from ._validation import (Integer, InstanceOf, Options, Real, check, check_grades,
                           check_ranked, check_ranking_rows, check_relevant, check_score_and_labels,
                           validate_params)
 from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
@@ -791,7 +791,7 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
     if partition_sizes is None:
         sizes = _range_partition_sizes(m, num_partitions)
     else:
-        sizes = tuple(check_integer(s, "partition_sizes", meaning="numbers of distinct scores")
+        sizes = tuple(int(check(s, Integer(0, meaning="numbers of distinct scores"), "partition_sizes"))
                       for s in partition_sizes)
         if not sizes or sum(sizes) != m:
             raise ValueError(f"partition_sizes must add up to the {m} distinct scores; "

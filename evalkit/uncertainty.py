@@ -54,9 +54,9 @@ from . import topk as _topk
 from ._counts import _select, encode_labels, position_of
 from ._ratios import prf, ratio
 from ._sweep import key_groups, label_keys, sweep_of
-from ._validation import (Bool, InstanceOf, Integer, Options, Real, Satisfies, as_array, check,
-                          check_confidence, check_labels, check_proportion, check_random_state,
-                          check_same_length, check_scores, check_targets, validate_params)
+from ._validation import (CONFIDENCE, Bool, InstanceOf, Integer, Options, Real, Satisfies, as_array,
+                          check, check_labels, check_proportion, check_random_state,
+                          check_real, check_same_length, check_targets, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["ConfidenceInterval", "Comparison", "bootstrap_ci", "paired_bootstrap",
@@ -73,7 +73,7 @@ _BCA_SHARE = Real(0, 1, closed="neither", meaning="else every resampled value li
 _SCALAR = Satisfies(lambda v: np.ndim(v) == 0 and np.asarray(v).dtype.kind in "biuf",
                     "a function returning a single number: pick one value (e.g. average='macro')")
 _RESAMPLING = dict(n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
-                   confidence=check_confidence, random_state=check_random_state,
+                   confidence=CONFIDENCE, random_state=check_random_state,
                    stratify=lambda v, name: isinstance(v, (bool, np.bool_)) or as_array(v, name))
 
 
@@ -484,7 +484,7 @@ def _score_path(metric, kwargs, y_true, preds):
     if len(classes) != 2:
         return None
     positive = y == (classes[-1] if fn is _curves.auc_from_groups else kwargs.get("pos_label", 1))
-    models = [_sweep(positive, check_scores(p)) for p in preds]
+    models = [_sweep(positive, check_real(p)) for p in preds]
     schemes = ("sweep counts: positives and negatives resampled apart (stratified)",
                "sweep counts: all rows resampled together (not stratified)")
     reason = "a resample with one class only"
@@ -859,7 +859,7 @@ def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, ran
 def _auc_input(y_true, y_score, name="y_score"):
     """Binary labels (the larger one positive, as roc_auc_score), at least 2 of each, and 1-D scores."""
     y = check_labels(y_true, "y_true")
-    scores = check_scores(y_score, name)
+    scores = check_real(y_score, name)
     check_same_length(**{"y_true": y, name: scores})
     lo, hi = (y.min(), y.max()) if y.dtype.kind in "biuf" else np.unique(y)[[0, -1]]  # no sort
     positive = y == hi
@@ -969,7 +969,7 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
                               scheme="DeLong et al. 1988 variance, Sun & Xu 2014 algorithm")
 
 
-@validate_params(confidence=check_confidence)
+@validate_params(confidence=CONFIDENCE)
 def delong_test(y_true, score_a, score_b, *, confidence=0.95):
     """DeLong's test of two correlated ROC AUCs on the same samples.
 
@@ -1007,7 +1007,7 @@ def delong_test(y_true, score_a, score_b, *, confidence=0.95):
     (0.875, 0.6875, 0.7661, 0.4436)
     """
     positive, sa = _auc_input(y_true, score_a, "score_a")
-    sb = check_scores(score_b, "score_b")
+    sb = check_real(score_b, "score_b")
     check_same_length(y_true=positive, score_b=sb)
     aucs, cov = _delong(positive, sa, sb)
     auc_a, auc_b = float(aucs[0]), float(aucs[1])
@@ -1118,7 +1118,7 @@ _PROPORTION_METHODS = {
 }
 
 
-@validate_params(confidence=check_confidence, method=Options(_PROPORTION_METHODS))
+@validate_params(confidence=CONFIDENCE, method=Options(_PROPORTION_METHODS))
 def proportion_ci(successes, trials, *, confidence=0.95, method="wilson"):
     """A confidence interval for a proportion ``successes / trials``.
 

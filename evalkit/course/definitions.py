@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._sweep import positive_mask
-from .._validation import check_integer, check_same_length, check_scores
+from .._validation import Integer, check_real, check_same_length, validate_params
 from ..exceptions import UndefinedMetricWarning, warn_at_caller
 
 __all__ = ["roc_auc_rank", "roc_auc_pairs"]
@@ -24,7 +24,7 @@ ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined i
 
 def _binary_input(y_true, y_score, pos_label):
     positive = positive_mask(y_true, pos_label)
-    scores = check_scores(y_score)
+    scores = check_real(y_score)
     check_same_length(y_true=positive, y_score=scores)
     return positive, scores
 
@@ -78,6 +78,7 @@ def roc_auc_rank(y_true, y_score, *, pos_label=None):
     return (twice_rank_sum - p * (p + 1)) / (2 * p * (n - p))
 
 
+@validate_params(max_pairs=Integer(1, meaning="the most pairs compared"))
 def roc_auc_pairs(y_true, y_score, *, pos_label=None, max_pairs=10**7):
     """ROC AUC by brute force: compare every positive with every negative.
 
@@ -109,7 +110,6 @@ def roc_auc_pairs(y_true, y_score, *, pos_label=None, max_pairs=10**7):
     >>> roc_auc_pairs([1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])  # 7 / 8
     0.875
     """
-    max_pairs = check_integer(max_pairs, "max_pairs", minimum=1, meaning="the most pairs compared")
     positive, scores = _binary_input(y_true, y_score, pos_label)
     s_pos, s_neg = scores[positive], scores[~positive]
     p, n = len(s_pos), len(s_neg)

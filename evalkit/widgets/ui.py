@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 
 from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
-from .._validation import Options, check_classes, check_scores, validate_params
+from .._validation import Options, check_classes, check_real, validate_params
 from .._binary import LAYOUTS
 from .state import (EXPLORER_KEYS, IMBALANCE_KEYS, ROC_BUILDER_KEYS, confusion_html, explorer_state,
                     explorer_text, imbalance_state, imbalance_text, roc_builder_state, roc_builder_text)
@@ -211,7 +211,7 @@ class ThresholdExplorer(_Shown, W.VBox):
                                                 style={"button_width": "150px"}), "layout")
         frame = Frame((10.5, 3.1), 3)
         ax_h, ax_roc, ax_pr = frame.axes
-        pos, scores = positive_mask(y_true, pos_label), check_scores(y_score)
+        pos, scores = positive_mask(y_true, pos_label), check_real(y_score)
         bins = np.linspace(lo, hi, 41) if hi > lo else np.array([lo - 0.5, lo + 0.5])
         for mask, color, name in ((~pos, NEG_COLOR, "negative"), (pos, POS_COLOR, "positive")):
             ax_h.stairs(np.histogram(scores[mask], bins)[0], bins, fill=True, alpha=0.45,
