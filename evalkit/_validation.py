@@ -232,8 +232,7 @@ def validate_params(**specs):
 
 
 def check_rules(rules, **values):
-    """Cross-argument rules declared as data: ``(refuse(values), message)`` pairs; the first
-    rule that refuses raises ``ValueError(message.format(**values))``."""
+    """Cross-argument rules as data: ``(refuse(values), message)``; the first refusal raises."""
     for refuse, message in rules:
         if refuse(values):
             raise ValueError(message.format(**values))
@@ -325,8 +324,7 @@ def check_rating_range(rating_range, name="rating_range"):
 
 
 def check_target_names(target_names, n_classes, *, strict, classes=None, stacklevel=3):
-    """A report's row names, one per class: another length is an error when ``strict``, else
-    (scikit-learn's rule, rows stop at the shorter) a warning. Returns a list."""
+    """A report's row names, one per class: another length raises if ``strict``, else warns."""
     if isinstance(target_names, (str, bytes, set, frozenset, dict)) or np.isscalar(target_names):
         raise TypeError(f"target_names must be a list of names, one per class, got {target_names!r}")
     names = list(target_names)
@@ -356,11 +354,7 @@ def _array_like(y, name, expected, *, ordered=False):
 
 def as_array(y, name, *, ndim=1, shape=None, expected="an array-like of values", ragged="",
              empty="at least one sample is needed"):
-    """Read an array-like as a numpy array with ``ndim`` dimensions (an int, a tuple, or None
-    for any), or raise naming ``name``: ``None``, a scalar, a set or dict, a ragged nested list
-    (the message ends with ``ragged``) and, unless ``empty`` is false, an empty input (the
-    message ends with ``empty``) are refused; ``shape`` words the allowed shapes. Not copied.
-    """
+    """An array-like as a numpy array of ``ndim`` dims, else raise naming ``name``. Not copied."""
     _array_like(y, name, expected, ordered=True)
     try:
         arr = np.asarray(y)
@@ -388,13 +382,7 @@ def _is_string_like(arr):
 
 
 def check_real_values(arr, name, *, finite=True, allow_nan=False):
-    """Refuse an array that does not hold real numbers; return it (object arrays as float64).
-
-    Booleans, integers and floats of every width pass unchanged (``longdouble``
-    too, so that no two scores are rounded into a false tie); complex numbers,
-    strings (even numeric ones, as scikit-learn) and dates are refused. With
-    ``finite``, NaN and infinity are refused (``allow_nan`` lets NaN through).
-    """
+    """Refuse an array not of real numbers (strings, complex, dates); NaN/inf per ``finite``."""
     kind = arr.dtype.kind
     if kind not in "biuf":
         first = arr.flat[0] if arr.size else None
@@ -427,10 +415,7 @@ def check_real_values(arr, name, *, finite=True, allow_nan=False):
 
 def check_real(y, name="y_score", *, ndim=1, shape=None, ragged="", empty="at least one sample "
                "is needed", finite=True, allow_nan=False, floats=False, proba=False):
-    """The one reader of real-valued arrays (scores, probabilities, score matrices, curve
-    coordinates, regression targets): :func:`as_array` then :func:`check_real_values`;
-    ``floats`` turns integers and booleans into float64 (wider floats kept), ``proba``
-    also refuses values outside [0, 1].
+    """The one reader of real arrays; ``floats``: as float64, ``proba``: also within [0, 1].
 
     >>> check_real([0.2, 1.5], "y_proba", proba=True)
     Traceback (most recent call last):
@@ -476,10 +461,7 @@ def check_monotonic(x, name="x"):
 
 
 def check_sample_weight(sample_weight, n, name="sample_weight", *, keep_int=False, of="samples"):
-    """Sample weights (or weights of the ``n`` items ``of``): ``None`` or 1-D, length ``n``,
-    finite, >= 0, not all zero; float64, or (``keep_int``) integer weights as int64 so that
-    their sums are exact.
-    """
+    """Weights of ``n`` items: None or 1-D, finite, >= 0, not all 0; float64 (or int64)."""
     if sample_weight is None:
         return None
     w = check_real(sample_weight, name, finite=False)
@@ -510,8 +492,7 @@ def check_same_length(**arrays):
 
 
 def check_labels(y, name):
-    """Class labels: 1-D, non-empty, discrete (integers, booleans, integral floats or strings),
-    no NaN, one kind of value."""
+    """Class labels: 1-D, non-empty, discrete (ints, bools, integral floats, strings), one kind."""
     arr = as_array(y, name)
     if arr.dtype.kind in "US" and isinstance(y, (list, tuple)) and not all(
             isinstance(v, (str, bytes, np.str_, np.bytes_)) for v in y):
@@ -548,8 +529,7 @@ def check_same_kind(a, b, names):
 
 
 def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
-    """A pair of label arrays: ``(kind, y_true, y_pred)``, ``kind`` "binary" when the two hold
-    at most two distinct labels between them, else "multiclass"."""
+    """A pair of label arrays: ``("binary" or "multiclass", y_true, y_pred)``."""
     yt, yp = check_labels(y_true, names[0]), check_labels(y_pred, names[1])
     check_same_length(**{names[0]: yt, names[1]: yp})
     check_same_kind(yt, yp, names)
@@ -562,8 +542,7 @@ def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
 
 
 def check_indicator(y, name, *, shape=None):
-    """A multilabel indicator matrix: n x L (L >= 2) of 0 and 1 (``shape``: the other target's),
-    as booleans."""
+    """A multilabel indicator matrix: n x L (L >= 2) of 0 and 1, as booleans."""
     m = as_array(y, name, ndim=(1, 2))
     if (m.ndim != 2 or m.shape[1] < 2 or m.dtype.kind not in "biuf" or not ((m == 0) | (m == 1)).all()
             or m.shape != (shape or m.shape)):
@@ -576,11 +555,7 @@ def check_indicator(y, name, *, shape=None):
 
 def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score", ordered=False,
                      indices=None, in_y_true=None):
-    """``labels=``: 1-D, non-empty, no duplicates; the same kind (strings or numbers) as the
-    ``classes`` in the data (absent ones allowed) or, given ``n``, one per column of ``of``
-    (``ordered``: sorted, scikit-learn's rule), or (``indices``) column indices of a multilabel
-    target; ``in_y_true``: one of them at least must occur there. Object arrays become
-    str/float."""
+    """``labels=``: 1-D, non-empty, no duplicates, of the kind and count the data needs."""
     lab = as_array(labels, name, expected="an array-like of labels",
                    empty="give at least one label, or None for all")
     if classes is not None and _is_string_like(lab) != _is_string_like(classes):
@@ -612,8 +587,7 @@ def check_column_labels(labels, n_columns, *, name="labels", of="y_score", order
 
 
 def check_column_classes(y, labels, n_columns, *, of="y_score"):
-    """scikit-learn's rule for the columns of a score matrix: they score ``labels`` (sorted,
-    one per column) or else the classes of ``y``. Returns ``(classes, each sample's column)``."""
+    """The classes a score matrix's columns score and each sample's column (sklearn's rule)."""
     if labels is None and len(np.unique(y)) != n_columns:
         raise ValueError(f"{of} has {n_columns} columns but y_true has {len(np.unique(y))} "
                          "classes; give labels= with every class, in sorted order")
@@ -634,9 +608,7 @@ def check_labels_name_columns(y_true, columns, name="y_true", of="y_score"):
 
 
 def check_binary_positive(y, pos_label, what, larger=False):
-    """The positive mask of binary labels ``y`` (scikit-learn's pos_label rule): ``None`` means
-    1 for labels in {0, 1} or {-1, 1}; other labels need ``pos_label``, except that with
-    ``larger`` (the Brier score's rule) numeric labels take the larger one."""
+    """The positive mask of binary labels ``y`` by scikit-learn's ``pos_label`` rule."""
     classes = np.unique(y)
     if len(classes) > 2:
         raise ValueError(f"y_true has {len(classes)} classes but {what} is binary here: give a "
@@ -694,8 +666,7 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
 
 
 def check_label_matrix(y, name="y_topk", *, k=None):
-    """Ranked label lists: an n x m array or n lists of equal length (a 1-D input is m = 1),
-    ``k`` at most m; the labels themselves are checked on the columns used."""
+    """Ranked label lists: n x m (1-D is m = 1), ``k`` at most m."""
     arr = as_array(y, name, ndim=(1, 2), expected="an n x m array-like of labels",
                    shape="2-D (n samples x m ranked labels)",
                    ragged=": every row must rank the same number of labels")
@@ -704,8 +675,7 @@ def check_label_matrix(y, name="y_topk", *, k=None):
 
 
 def check_count_matrix(counts, name="counts", *, whole=False):
-    """A confusion matrix of counts: square (C x C), real, finite, >= 0 (``whole``: whole
-    numbers too). Not copied."""
+    """A square confusion matrix of finite counts >= 0 (``whole``: whole numbers). Not copied."""
     m = as_array(counts, name, ndim=None, expected="a square matrix of counts",
                  ragged=": it must be a square matrix (C x C)", empty=False)
     if m.ndim != 2 or m.shape[0] != m.shape[1] or m.shape[0] == 0:
@@ -799,8 +769,7 @@ def _rows(value, name, what, n_users=None):
 
 
 def _flatten(rows, name, dicts=False):
-    """Flat ids and offsets of per-user rows: a 2-D array, or a list of lists, tuples, 1-D arrays
-    (and with ``dicts``, sets and dicts: their keys)."""
+    """Flat ids and offsets of per-user rows (with ``dicts``, sets and dicts too: their keys)."""
     if isinstance(rows, np.ndarray):
         rows = rows[:, None] if rows.ndim == 1 else rows
         return check_item_ids(rows.reshape(-1), name), np.arange(len(rows) + 1) * rows.shape[1]
@@ -827,15 +796,7 @@ def _flatten(rows, name, dicts=False):
 
 
 def check_ranked(ranked, name="ranked", *, needed=""):
-    """Ranked lists, one per user, best first: a 2-D array (users x positions) or a list of
-    lists, tuples or 1-D arrays (ragged, possibly empty). Returns ``(items, offsets)``: user i's
-    list is ``items[offsets[i]:offsets[i+1]]``. ``needed``: refuse lists that are all empty,
-    naming what needs an item.
-
-    >>> items, offsets = check_ranked([[3, 1], [2], []])
-    >>> items.tolist(), offsets.tolist()
-    ([3, 1, 2], [0, 2, 3, 3])
-    """
+    """Ranked lists, one per user, best first: ``(items, offsets)``, row i ``items[o[i]:o[i+1]]``."""
     items, offsets = _flatten(_rows(ranked, name, "one ranked list of item ids per user (a list "
                                     "of lists or a 2-D array)"), name)
     if needed and not len(items):
@@ -858,15 +819,7 @@ def check_grades(grades, name="relevant"):
 
 
 def check_relevant(relevant, n_users, name="relevant", of="ranked"):
-    """Each user's relevant items: sets, lists, tuples or 1-D arrays of ids (binary), or dicts
-    id -> grade >= 0 (graded; 0 = judged not relevant); a 1-D array or a list of single ids is
-    one relevant item per user. Returns ``(items, offsets, grades)``, ``grades`` None when no
-    row is a dict.
-
-    >>> items, offsets, grades = check_relevant([{"a": 2, "b": 0}, {"c"}], 2)
-    >>> items.tolist(), offsets.tolist(), grades.tolist()
-    (['a', 'b', 'c'], [0, 2, 3], [2.0, 0.0, 1.0])
-    """
+    """Each user's relevant items (dicts: id -> grade): ``(items, offsets, grades or None)``."""
     if isinstance(relevant, (dict, set, frozenset)):
         raise TypeError(f"{name} must be a list with one entry per user (in the order of {of}), "
                         f"got a {type(relevant).__name__}")
@@ -885,8 +838,7 @@ def check_relevant(relevant, n_users, name="relevant", of="ranked"):
 
 
 def check_lists(ranked, relevant):
-    """:func:`check_ranked` and :func:`check_relevant` of the same users, ids of one kind:
-    ``(ranked items, offsets, relevant items, offsets, grades)``."""
+    """Ranked and relevant lists of the same users, ids of one kind."""
     r_items, r_off = check_ranked(ranked)
     t_items, t_off, grades = check_relevant(relevant, len(r_off) - 1)
     kinds = {"strings" if a.dtype.kind in "US" else "numbers" if a.dtype.kind in "biuf" else "other"
@@ -898,8 +850,7 @@ def check_lists(ranked, relevant):
 
 
 def check_catalog(catalog, items, name="catalog"):
-    """A catalogue holding the recommended ``items``: an int N (at least their distinct ids) or
-    the ids themselves. Returns its size."""
+    """A catalogue holding the recommended ``items`` (a size or the ids): its size."""
     distinct = len(set(items.tolist())) if items.dtype == object else len(np.unique(items))
     if isinstance(catalog, numbers.Integral):
         if distinct > catalog:
@@ -915,8 +866,7 @@ def check_catalog(catalog, items, name="catalog"):
 
 
 def check_columns(frame, what, **columns):
-    """The named columns of a table (a DataFrame or a mapping of arrays), as arrays of one length
-    (a column named None is None)."""
+    """The named columns of a table (a DataFrame or a mapping), arrays of one length."""
     out = {}
     for arg, col in columns.items():
         if col is not None and frame is None:
@@ -931,8 +881,7 @@ def check_columns(frame, what, **columns):
 
 
 def check_relevance_scores(y_true, y_score, sample_weight, metric="DCG"):
-    """scikit-learn's ``dcg_score``/``ndcg_score`` input: relevance and scores of one shape
-    (queries x >= 2 documents; for NDCG relevance >= 0), and the queries' weights."""
+    """scikit-learn's ``dcg_score``/``ndcg_score`` input: relevance, scores, weights."""
     yt, ys = check_score_matrix(y_true, "y_true"), check_score_matrix(y_score, "y_score")
     if yt.shape != ys.shape or yt.shape[1] < 2 or (metric == "NDCG" and (yt < 0).any()):
         raise ValueError(
@@ -958,12 +907,7 @@ def check_ranking_rows(rows, name="predictionAndLabels"):
 
 def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average",
                              *, max_ndim=2):
-    """A regression problem, as scikit-learn's ``_check_reg_targets``: ``(y_true, y_pred,
-    sample_weight, multioutput)``, targets n x m floats of the dtype scikit-learn would use
-    (the widest float dtype among the array inputs, else float64, so the numbers match it bit
-    for bit), weights None or length n, ``multioutput`` "raw_values", "uniform_average" or an
-    array of m output weights.
-    """
+    """Regression targets n x m in the dtype scikit-learn uses, weights, multioutput."""
     floats = [a.dtype for a in (y_true, y_pred, sample_weight)
               if getattr(getattr(a, "dtype", None), "kind", None) == "f"]
     dtype = np.result_type(*floats) if floats else np.dtype(np.float64)
