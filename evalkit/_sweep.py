@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._ratios import precision_of
-from ._validation import check_labels, check_pos_label, check_same_length, check_real, check_sample_weight
+from ._validation import check_labels, check_pos_label, check_real, check_same_length, check_sample_weight
 
 __all__ = ["Sweep", "threshold_sweep", "sweep_of", "positive_mask", "label_keys", "twice_u",
            "key_groups", "ZERO_WEIGHTS"]

@@ -254,6 +254,8 @@ CONFIDENCE = Real(0, 1, closed="neither", meaning="0.95 for a 95 % interval")
 COUNT = Real(0, meaning="it is a count")
 POS_LABEL = Satisfies(lambda v: isinstance(v, (numbers.Real, str, bytes, np.bool_)) and v == v,
                       "one label (a number, a bool or a string)")
+RANDOM_STATE = Satisfies(lambda v: v is None or isinstance(v, np.random.Generator) or (
+    _kind(v) == "i" and v >= 0), "None, an integer seed >= 0 or a numpy.random.Generator")
 WARN_FOR = ("precision", "recall", "f-score")
 MULTIOUTPUT = {"raw_values": "one error per output", "uniform_average": "the plain mean over outputs"}
 
@@ -284,16 +286,6 @@ def check_exactly_one(**arguments):
     if len(given) != 1:
         raise ValueError(f"{' and '.join(arguments)}: give exactly one of them")
     return given[0]
-
-
-def check_random_state(random_state, name="random_state"):
-    """A ``numpy.random.Generator`` from ``None``, an integer seed >= 0 or a Generator."""
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if random_state is not None and _kind(random_state) != "i":
-        raise TypeError(f"{name} must be None, an integer seed or a numpy.random.Generator, "
-                        f"got {random_state!r}")
-    return np.random.default_rng(check(random_state, [None, Integer(0)], name))
 
 
 def check_proportion(successes, trials):

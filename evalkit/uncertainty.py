@@ -54,9 +54,9 @@ from . import topk as _topk
 from ._counts import _select, encode_labels, position_of
 from ._ratios import prf, ratio
 from ._sweep import key_groups, label_keys, sweep_of
-from ._validation import (CONFIDENCE, Bool, InstanceOf, Integer, Options, Real, Satisfies, as_array,
-                          check, check_labels, check_proportion, check_random_state,
-                          check_real, check_same_length, check_targets, validate_params)
+from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, InstanceOf, Integer, Options, Real, Satisfies,
+                          as_array, check, check_labels, check_proportion, check_real, check_same_length,
+                          check_targets, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["ConfidenceInterval", "Comparison", "bootstrap_ci", "paired_bootstrap",
@@ -73,7 +73,7 @@ _BCA_SHARE = Real(0, 1, closed="neither", meaning="else every resampled value li
 _SCALAR = Satisfies(lambda v: np.ndim(v) == 0 and np.asarray(v).dtype.kind in "biuf",
                     "a function returning a single number: pick one value (e.g. average='macro')")
 _RESAMPLING = dict(n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
-                   confidence=CONFIDENCE, random_state=check_random_state,
+                   confidence=CONFIDENCE, random_state=RANDOM_STATE,
                    stratify=lambda v, name: isinstance(v, (bool, np.bool_)) or as_array(v, name))
 
 
@@ -710,7 +710,7 @@ def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="per
     >>> ci.scheme
     'cell counts: multinomial per class of y_true (stratified)'
     """
-    rng = check_random_state(random_state)
+    rng = np.random.default_rng(random_state)
     arrays = _arrays({f"arrays[{i}]": a for i, a in enumerate(arrays or [None])})
     (estimate,), low, high, dist, n_skipped, scheme = _resample(
         metric, arrays[0], arrays[:-1], arrays[-1:], metric_kwargs, n_resamples, confidence,
@@ -764,7 +764,7 @@ def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confid
     >>> bool(d.low <= d.estimate <= d.high and 0 < d.p_value <= 1)
     True
     """
-    rng = check_random_state(random_state)
+    rng = np.random.default_rng(random_state)
     y, a, b = _arrays({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b})
     (est_a, est_b), low, high, dist, n_skipped, scheme = _resample(
         metric, y, [] if y is None else [y], [a, b], metric_kwargs, n_resamples, confidence,
@@ -776,7 +776,7 @@ def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confid
                       None, dist)
 
 
-@validate_params(metric=_METRIC, random_state=check_random_state,
+@validate_params(metric=_METRIC, random_state=RANDOM_STATE,
                  n_permutations=Integer(1, meaning="the number of random permutations"))
 def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, random_state=None,
                      **metric_kwargs):
@@ -823,7 +823,7 @@ def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, ran
     >>> round(t.estimate, 4), 0.2 < t.p_value <= 1  # 2 rows differ, both for a: p = 1/2
     (0.2, True)
     """
-    rng = check_random_state(random_state)
+    rng = np.random.default_rng(random_state)
     y, a, b = _arrays({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b})
     head = [] if y is None else [y]
     est_a, est_b = (_estimate(metric, head, p, metric_kwargs) for p in (a, b))
