@@ -9,7 +9,7 @@ import numpy as np
 
 from ._counts import binary_cells
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of, zero_division_for
-from ._validation import (COUNT, POS_LABEL, Options, check, check_sample_weight, check_targets,
+from ._validation import (BETA, COUNT, POS_LABEL, ZERO_DIVISION_SPARK, Options, check, check_sample_weight, check_targets,
                           validate_params)
 
 __all__ = ["BinaryCounts", "binary_counts"]
@@ -82,6 +82,7 @@ class BinaryCounts:
         return self.tp + self.fp + self.fn + self.tn
 
     # -- ratios -----------------------------------------------------------
+    @validate_params(zero_division=ZERO_DIVISION_SPARK)
     def accuracy(self, zero_division="warn"):
         """Accuracy (准确率) = (tp + tn) / (tp + fp + fn + tn).
 
@@ -91,6 +92,7 @@ class BinaryCounts:
         return ratio(self.tp + self.tn, self.total, what="Accuracy", because="no samples",
                      zero_division=zero_division_for(zero_division, "accuracy"))
 
+    @validate_params(zero_division=ZERO_DIVISION_SPARK)
     def precision(self, zero_division="warn"):
         """Precision (精确率) = tp / (tp + fp); undefined when nothing is predicted positive.
 
@@ -101,6 +103,7 @@ class BinaryCounts:
         """
         return precision_of(self.tp, self.fp, zero_division)
 
+    @validate_params(zero_division=ZERO_DIVISION_SPARK)
     def recall(self, zero_division="warn"):
         """Recall (召回率), the true positive rate = tp / (tp + fn).
 
@@ -111,6 +114,7 @@ class BinaryCounts:
 
     tpr = recall
 
+    @validate_params(zero_division=ZERO_DIVISION_SPARK)
     def fpr(self, zero_division="warn"):
         """False positive rate (假阳性率) = fp / (fp + tn).
 
@@ -119,6 +123,7 @@ class BinaryCounts:
         """
         return fpr_of(self.fp, self.tn, zero_division)
 
+    @validate_params(zero_division=ZERO_DIVISION_SPARK)
     def tnr(self, zero_division="warn"):
         """True negative rate, specificity = tn / (fp + tn) = 1 - fpr.
 
@@ -128,6 +133,7 @@ class BinaryCounts:
         return ratio(self.tn, self.negatives, what="True negative rate", because="no negative "
                      "samples", zero_division=zero_division_for(zero_division, "tnr"))
 
+    @validate_params(beta=BETA, zero_division=ZERO_DIVISION_SPARK)
     def f_beta(self, beta=1.0, zero_division="warn"):
         """F-beta = (1 + β²)·P·R / (β²·P + R) = (1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp).
 
@@ -146,6 +152,7 @@ class BinaryCounts:
         """
         return f_beta_of(self.tp, self.fp, self.fn, beta, zero_division)
 
+    @validate_params(zero_division=ZERO_DIVISION_SPARK)
     def f1(self, zero_division="warn"):
         """F1 (F1值) = 2·P·R / (P + R) = 2·tp / (2·tp + fp + fn), the harmonic mean of P and R.
 

@@ -174,11 +174,8 @@ def prf(tp, predicted, actual, *, beta=1.0, average=None, zero_division="warn",
 
 
 def zero_division_for(zero_division, metric):
-    """``zero_division`` of ``metric``, checked (Sweep's and BinaryCounts' methods reach it
-    unchecked), Spark's convention resolved (1.0 or 0.0)."""
-    from ._validation import ZERO_DIVISION_SPARK, check
-
-    zd = check(zero_division, ZERO_DIVISION_SPARK, "zero_division")
+    """``zero_division`` of ``metric`` (checked by the caller), "spark" resolved (1.0 or 0.0)."""
+    zd = zero_division
     return _SPARK.get(metric, 0.0) if zd == "spark" else zd if isinstance(zd, str) else float(zd)
 
 
@@ -223,10 +220,8 @@ def f_beta_of(tp, fp, fn, beta=1.0, zero_division="warn"):
     >>> f_beta_of(1, 0, 10), f_beta_of(1, 0, 10, zero_division="spark")
     (0.16666666666666666, 0.16666666666666669)
     """
-    from ._validation import BETA, ZERO_DIVISION_SPARK, check
-
     scalar = all(np.ndim(x) == 0 for x in (tp, fp, fn))
     tp, fp, fn = np.broadcast_arrays(*(np.atleast_1d(x) for x in (tp, fp, fn)))
-    f = prf(tp, tp + fp, tp + fn, beta=check(beta, BETA, "beta"), warn_for=("f-score",),
-            per="thresholds", zero_division=check(zero_division, ZERO_DIVISION_SPARK, "zero_division"))[2]
+    f = prf(tp, tp + fp, tp + fn, beta=beta, warn_for=("f-score",), per="thresholds",
+            zero_division=zero_division)[2]
     return float(f[0]) if scalar else f

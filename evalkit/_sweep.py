@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._ratios import precision_of
-from ._validation import check_labels, check_pos_label, check_real, check_same_length, check_sample_weight
+from ._validation import (ZERO_DIVISION_SPARK, check_labels, check_pos_label, check_real, check_same_length,
+                          check_sample_weight, validate_params)
 
 __all__ = ["Sweep", "threshold_sweep", "sweep_of", "positive_mask", "label_keys", "twice_u",
            "key_groups", "ZERO_WEIGHTS"]
@@ -132,6 +133,7 @@ class Sweep:
             return self  # sum(parts) starts from 0
         return NotImplemented
 
+    @validate_params(zero_division=ZERO_DIVISION_SPARK)
     def precision(self, zero_division="warn"):
         """Precision at each threshold: tps / (tps + fps)."""
         return precision_of(self.tps, self.fps, zero_division)

@@ -53,7 +53,7 @@ from ._curves import pr_points, roc_points, trapezoid
 from ._hits import ranking_hits
 from ._ratios import f_beta_of, prf
 from ._sweep import ZERO_WEIGHTS, Sweep, sweep_of
-from ._validation import (Integer, InstanceOf, Options, Real, check, check_grades,
+from ._validation import (BETA, Integer, InstanceOf, Options, Real, check, check_grades,
                           check_ranked, check_ranking_rows, check_relevant, check_score_and_labels,
                           validate_params)
 from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
@@ -69,7 +69,6 @@ _NUM_BINS = Integer(0, meaning="0 means no down-sampling")
 PR_CONVENTIONS = {"spark": "(0, precision at the highest threshold): Spark 2.3 and later",
                   "legacy": "(0, 1.0): Spark 1.x to 2.2"}
 _PR = {"spark": "spark", "legacy": "spark_legacy"}
-_BETA = Real(0, finite=False, meaning="it weighs recall beta times as much as precision")
 
 
 # -- printing as Spark prints ----------------------------------------------------
@@ -532,6 +531,7 @@ class BinaryClassificationMetrics:
         """
         return self._by_threshold(roc_points(self.sweep, "spark")[1][1:-1])
 
+    @validate_params(beta=BETA)
     def fMeasureByThreshold(self, beta=1.0):
         """``(threshold, F_β)``: F_β = (1 + β²)·(P·R) / (β²·P + R) from Spark's P and R.
 
@@ -943,7 +943,7 @@ class MulticlassMetrics:
         """fp / (n - n_label): of the rows of other labels, the share predicted ``label``."""
         return float(self._fpr()[self._index(label)])
 
-    @validate_params(beta=[None, _BETA])
+    @validate_params(beta=[None, BETA])
     def fMeasure(self, label, beta=None):
         """(1 + β²)·P·R / (β²·P + R) for ``label`` (β = 1 by default); 0.0 when P + R = 0."""
         return float(self._prf(1.0 if beta is None else beta)[2][self._index(label)])
@@ -975,7 +975,7 @@ class MulticlassMetrics:
         """Σ_c falsePositiveRate(c)·n_c / n."""
         return self._weighted(self._fpr())
 
-    @validate_params(beta=[None, _BETA])
+    @validate_params(beta=[None, BETA])
     def weightedFMeasure(self, beta=None):
         """Σ_c fMeasure(c, β)·n_c / n (β = 1 by default)."""
         return self._weighted(self._prf(1.0 if beta is None else beta)[2])
