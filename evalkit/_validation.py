@@ -254,8 +254,8 @@ CONFIDENCE = Real(0, 1, closed="neither", meaning="0.95 for a 95 % interval")
 COUNT = Real(0, meaning="it is a count")
 POS_LABEL = Satisfies(lambda v: isinstance(v, (numbers.Real, str, bytes, np.bool_)) and v == v,
                       "one label (a number, a bool or a string)")
-RANDOM_STATE = Satisfies(lambda v: v is None or isinstance(v, np.random.Generator) or (
-    _kind(v) == "i" and v >= 0), "None, an integer seed >= 0 or a numpy.random.Generator")
+RANDOM_STATE = [None, Integer(0, meaning="a seed"),
+                InstanceOf(np.random.Generator, "a numpy.random.Generator")]
 WARN_FOR = ("precision", "recall", "f-score")
 MULTIOUTPUT = {"raw_values": "one error per output", "uniform_average": "the plain mean over outputs"}
 

@@ -557,8 +557,10 @@ def test_unknown_method():
 
 
 def test_bad_random_state():
-    with pytest.raises(TypeError, match="random_state must be None, an integer seed"):
+    with pytest.raises(TypeError, match="random_state must be an integer >= 0, a numpy.random.Generator or None"):
         ek.bootstrap_ci(ek.f1_score, Y, P, random_state="seed")
+    with pytest.raises(ValueError, match="random_state must be an integer >= 0"):  # numpy's rule
+        ek.bootstrap_ci(ek.f1_score, Y, P, random_state=-1)
 
 
 def test_metric_not_callable_or_no_arrays():
