@@ -91,6 +91,17 @@ def Real(low=None, high=None, *, closed="both", meaning="", finite=True):
     return Interval("real", low, high, closed=closed, meaning=meaning, finite=finite)
 
 
+class Count(Interval):
+    """A whole number >= ``low``: an integer or an integral float (90.0), not a bool."""
+
+    def __init__(self, low):
+        super().__init__("real", low)
+        self.kind = "an integer count"
+
+    def type_ok(self, v):
+        return super().type_ok(v) and (v != v or math.isinf(v) or v == int(v))
+
+
 class Options:
     """One of a set of values: strings, ``None``, booleans or numbers (NaN too)."""
 
@@ -137,17 +148,23 @@ class InstanceOf:
     def describe(self):
         return self.what
 
-    def fail(self, v, name, none=False):
-        raise TypeError(f"{name} must be {self.what}{' or None' if none else ''}, got {v!r}")
+    def fail(self, v, name, none=False):  # right type, wrong value (Satisfies): ValueError
+        error = ValueError if self.type_ok(v) else TypeError
+        raise error(f"{name} must be {self.what}{' or None' if none else ''}, got {v!r}")
 
 
 class Satisfies(InstanceOf):
-    """A value for which ``test(value)`` is true; ``what`` names it in the message."""
+    """A value (an instance of ``types``, if given) for which ``test(value)`` is true."""
+
+    def __init__(self, test, what, types=None):
+        super().__init__(types, what)
+        self.test = test
 
     def type_ok(self, v):
-        return bool(self.types(v))
+        return isinstance(v, self.types) if self.types else bool(self.test(v))
 
-    accepts = type_ok
+    def accepts(self, v):
+        return self.type_ok(v) and bool(self.test(v))
 
 
 def HasMethods(methods, what):
@@ -256,7 +273,8 @@ POS_LABEL = Satisfies(lambda v: isinstance(v, (numbers.Real, str, bytes, np.bool
                       "one label (a number, a bool or a string)")
 RANDOM_STATE = [None, Integer(0, meaning="a seed"),
                 InstanceOf(np.random.Generator, "a numpy.random.Generator")]
-WARN_FOR = ("precision", "recall", "f-score")
+WARN_FOR = Satisfies(lambda v: all(i in ("precision", "recall", "f-score") for i in v), "a tuple, list or set of "
+                     "'precision', 'recall', 'f-score'", types=(tuple, list, set, frozenset))
 MULTIOUTPUT = {"raw_values": "one error per output", "uniform_average": "the plain mean over outputs"}
 
 
@@ -272,34 +290,12 @@ def check_pos_label(pos_label, present, name="pos_label"):
     return pos_label
 
 
-def check_warn_for(warn_for, name="warn_for"):
-    """A tuple, list or set of "precision", "recall", "f-score" (a bare string refused)."""
-    check(warn_for, InstanceOf((tuple, list, set, frozenset), "a tuple, list or set of "
-                               "'precision', 'recall', 'f-score'"), name)
-    for item in warn_for:
-        check(item, Options(WARN_FOR), f"{name} item")
-
-
 def check_exactly_one(**arguments):
     """Refuse unless exactly one of the named arguments is given (not None)."""
     given = [name for name, value in arguments.items() if value is not None]
     if len(given) != 1:
         raise ValueError(f"{' and '.join(arguments)}: give exactly one of them")
     return given[0]
-
-
-def check_proportion(successes, trials):
-    """A count of successes out of trials: integers, 0 <= successes <= trials, trials >= 1."""
-    values = []
-    for value, name, minimum in ((successes, "successes", 0), (trials, "trials", 1)):
-        if _kind(value) == "f" and np.isfinite(value) and value == int(value):
-            value = int(value)
-        if _kind(value) != "i":
-            raise TypeError(f"{name} must be an integer count, got {value!r}")
-        values.append(int(check(value, Integer(minimum), name)))
-    if values[0] > values[1]:
-        raise ValueError(f"successes ({values[0]}) must not exceed trials ({values[1]})")
-    return tuple(values)
 
 
 def check_rating_range(rating_range, name="rating_range"):

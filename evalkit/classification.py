@@ -14,8 +14,8 @@ import numpy as np
 from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
                       position_of, targets)
 from ._ratios import prf, ratio
-from ._validation import (BETA, POS_LABEL, ZERO_DIVISION, Bool, Options, check_label_list,
-                          check_rules, check_sample_weight, check_targets, check_warn_for,
+from ._validation import (BETA, POS_LABEL, WARN_FOR, ZERO_DIVISION, Bool, Options, check_label_list,
+                          check_rules, check_sample_weight, check_targets,
                           validate_params)
 from .exceptions import warn_at_caller
 
@@ -180,7 +180,7 @@ def _set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight):
     return c.tp, c.tp + (c.predicted - c.tp), c.tp + (c.support - c.tp), None
 
 
-@validate_params(beta=BETA, warn_for=check_warn_for, **_SET_WISE)
+@validate_params(beta=BETA, warn_for=WARN_FOR, **_SET_WISE)
 def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1,
                                     average=None, warn_for=("precision", "recall", "f-score"),
                                     sample_weight=None, zero_division="warn"):

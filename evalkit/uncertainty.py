@@ -54,8 +54,8 @@ from . import topk as _topk
 from ._counts import _select, encode_labels, position_of
 from ._ratios import prf, ratio
 from ._sweep import key_groups, label_keys, sweep_of
-from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, InstanceOf, Integer, Options, Real, Satisfies,
-                          as_array, check, check_labels, check_proportion, check_real, check_same_length,
+from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real, Satisfies,
+                          as_array, check, check_labels, check_real, check_rules, check_same_length,
                           check_targets, validate_params)
 from .exceptions import warn_at_caller
 
@@ -1118,7 +1118,8 @@ _PROPORTION_METHODS = {
 }
 
 
-@validate_params(confidence=CONFIDENCE, method=Options(_PROPORTION_METHODS))
+@validate_params(successes=Count(0), trials=Count(1), confidence=CONFIDENCE,
+                 method=Options(_PROPORTION_METHODS))
 def proportion_ci(successes, trials, *, confidence=0.95, method="wilson"):
     """A confidence interval for a proportion ``successes / trials``.
 
@@ -1169,7 +1170,9 @@ def proportion_ci(successes, trials, *, confidence=0.95, method="wilson"):
     >>> round(ci.low, 4), round(ci.high, 4)
     (0.8238, 0.951)
     """
-    x, n = check_proportion(successes, trials)
+    check_rules([(lambda v: v["successes"] > v["trials"], "successes ({successes}) must not exceed trials "
+                  "({trials})")], successes=successes, trials=trials)
+    x, n = int(successes), int(trials)
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
     p, se = x / n, None
     if method == "wilson":

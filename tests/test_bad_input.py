@@ -195,7 +195,7 @@ def test_flags_are_validated():
         ek.classification_report(y, p, output_dict="no")
     with pytest.raises(TypeError, match="^warn_for must be a tuple, list or set"):
         ek.precision_recall_fscore_support(y, p, warn_for="precision")
-    with pytest.raises(ValueError, match="^warn_for item must be one of"):
+    with pytest.raises(ValueError, match="^warn_for must be a tuple, list or set"):
         ek.precision_recall_fscore_support(y, p, warn_for=("accuracy",))
     with pytest.raises(TypeError, match="^pos_label must be one label"):
         ek.precision_recall_fscore_support(y, p, pos_label=[1], average="macro")
