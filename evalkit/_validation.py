@@ -154,14 +154,14 @@ class InstanceOf:
 
 
 class Satisfies(InstanceOf):
-    """A value (an instance of ``types``, if given) for which ``test(value)`` is true."""
+    """A value for which ``test(value)`` is true (if ``of(value)``, else a wrong type)."""
 
-    def __init__(self, test, what, types=None):
-        super().__init__(types, what)
-        self.test = test
+    def __init__(self, test, what, of=None):
+        super().__init__(None, what)
+        self.test, self.of = test, of
 
     def type_ok(self, v):
-        return isinstance(v, self.types) if self.types else bool(self.test(v))
+        return bool(self.of(v) if self.of else self.test(v))
 
     def accepts(self, v):
         return self.type_ok(v) and bool(self.test(v))
@@ -274,7 +274,11 @@ POS_LABEL = Satisfies(lambda v: isinstance(v, (numbers.Real, str, bytes, np.bool
 RANDOM_STATE = [None, Integer(0, meaning="a seed"),
                 InstanceOf(np.random.Generator, "a numpy.random.Generator")]
 WARN_FOR = Satisfies(lambda v: all(i in ("precision", "recall", "f-score") for i in v), "a tuple, list or set of "
-                     "'precision', 'recall', 'f-score'", types=(tuple, list, set, frozenset))
+                     "'precision', 'recall', 'f-score'", of=lambda v: isinstance(v, (tuple, list, set, frozenset)))
+RATING_RANGE = Satisfies(lambda v: v[0] < v[1], "a pair (lo, hi) of finite numbers with lo < hi, the lowest "
+                         "and highest possible rating", of=lambda v: not isinstance(v, (
+                             str, bytes, set, frozenset, dict)) and hasattr(v, "__len__") and len(v) == 2
+                         and all(Real().accepts(x) for x in v))
 MULTIOUTPUT = {"raw_values": "one error per output", "uniform_average": "the plain mean over outputs"}
 
 
@@ -296,19 +300,6 @@ def check_exactly_one(**arguments):
     if len(given) != 1:
         raise ValueError(f"{' and '.join(arguments)}: give exactly one of them")
     return given[0]
-
-
-def check_rating_range(rating_range, name="rating_range"):
-    """A rating scale ``(lo, hi)``: two finite real numbers with lo < hi, as floats."""
-    if (isinstance(rating_range, (str, bytes, set, frozenset, dict)) or not hasattr(
-            rating_range, "__len__") or len(rating_range) != 2
-            or not all(Real().accepts(v) for v in rating_range)):
-        raise TypeError(f"{name} must be a pair (lo, hi) of finite numbers, got {rating_range!r}")
-    lo, hi = rating_range
-    if not lo < hi:
-        raise ValueError(f"{name} must be (lo, hi) with lo < hi, the lowest and highest "
-                         f"possible rating; got {rating_range!r}")
-    return float(lo), float(hi)
 
 
 def check_target_names(target_names, n_classes, *, strict, classes=None, stacklevel=3):

@@ -26,7 +26,7 @@ import numpy as np
 
 from ._counts import encode_labels
 from ._errors import errors_from_sums
-from ._validation import (Bool, check_labels, check_rating_range, check_regression_targets,
+from ._validation import (RATING_RANGE, Bool, check_labels, check_regression_targets,
                           check_rules, check_same_length, validate_params)
 
 __all__ = ["mean_absolute_error", "mean_squared_error", "root_mean_squared_error",
@@ -152,7 +152,7 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
     return _over_outputs(np.sqrt(np.average((yt - yp) ** 2, weights=w, axis=0)), multioutput)
 
 
-@validate_params(per_user=Bool())
+@validate_params(rating_range=RATING_RANGE, per_user=Bool())
 def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, per_user=False,
                                    sample_weight=None):
     """Normalized mean absolute error (标准平均绝对误差): the MAE over the width of the scale.
@@ -203,7 +203,7 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, 
     ...                                users=["ann", "ann", "bob", "bob"], per_user=True)
     (array(['ann', 'bob'], dtype='<U3'), array([0.125, 0.25 ]))
     """
-    lo, hi = check_rating_range(rating_range)
+    lo, hi = map(float, rating_range)
     yt, yp, w, _ = check_regression_targets(y_true, y_pred, sample_weight, max_ndim=1)
     yt, yp, outside = yt[:, 0], yp[:, 0], (yt[:, 0] < lo) | (yt[:, 0] > hi)
     check_rules(_NMAE_RULES, outside=outside, first=yt[outside][:1].tolist()[0] if outside.any()

@@ -51,8 +51,8 @@ from ._hits import RankingHits
 from ._ratios import prf
 from ._report import report_from_counts, topk_report_from_counts
 from ._sweep import Sweep, sweep_of
-from ._validation import (BETA, DIGITS, K, ZERO_DIVISION, Bool, Integer, Options, Satisfies,
-                          check_rating_range, check_target_names, validate_params)
+from ._validation import (BETA, DIGITS, K, RATING_RANGE, ZERO_DIVISION, Bool, Integer, Options, Satisfies,
+                          check_target_names, validate_params)
 from .mllib import BinaryClassificationMetrics, MulticlassMetrics
 
 __all__ = ["session", "ship", "binary_metrics", "SparkBinaryClassificationMetrics",
@@ -915,7 +915,7 @@ RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "n
 
 
 @validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN, weight_col=[None, _COLUMN],
-                 user_col=[None, _COLUMN])
+                 user_col=[None, _COLUMN], rating_range=[None, RATING_RANGE])
 def regression_metrics(df, *, label_col="label", prediction_col="prediction", weight_col=None,
                        rating_range=None, user_col=None):
     """MAE, MSE, RMSE (and NMAE) of predicted ratings in a DataFrame, from sums made on the cluster.
@@ -968,7 +968,7 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     """
     from pyspark.sql import functions as F
 
-    lo, hi = (None, None) if rating_range is None else check_rating_range(rating_range)
+    lo, hi = (None, None) if rating_range is None else map(float, rating_range)
     _raise_first([(user_col is not None and rating_range is None,
                    "user_col needs rating_range: the per-user error is the NMAE")])
     for arg, col in (("label_col", label_col), ("prediction_col", prediction_col),

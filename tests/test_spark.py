@@ -537,7 +537,7 @@ def test_regression_metrics_equal_evalkit_sklearn_and_spark(any_spark):
     ([(7.0, 1.0, 1.0)], {"rating_range": (1, 5)}, r"label_col 'label' holds 1 ratings outside"),
     ([(2.0, 1.0, 1.0)], {"user_col": "weight"}, r"user_col needs rating_range"),
     ([(2.0, 1.0, 1.0)], {"label_col": "y"}, r"label_col 'y' is not a column"),
-    ([(2.0, 1.0, 1.0)], {"rating_range": (5, 1)}, r"rating_range must be \(lo, hi\)"),
+    ([(2.0, 1.0, 1.0)], {"rating_range": (5, 1)}, r"rating_range must be a pair \(lo, hi\)"),
 ])
 def test_regression_metrics_bad_input(spark, rows, kwargs, words):
     df = frame(spark, rows, names=("label", "prediction", "weight"))
