@@ -443,13 +443,11 @@ def check_sample_weight(sample_weight, n, name="sample_weight", *, keep_int=Fals
     """Weights of ``n`` items: None or 1-D, finite, >= 0, not all 0; float64 (or int64)."""
     if sample_weight is None:
         return None
-    w = check_real(sample_weight, name, finite=False)
+    w = check_real(sample_weight, name)
     w = w.astype(np.int64 if keep_int and w.dtype.kind in "biu" else float)
     unit = "values" if of == "samples" else "weights"
     if len(w) != n:
         raise ValueError(f"{name} has {len(w)} {unit} but there are {n} {of}")
-    if not np.isfinite(w).all():
-        raise ValueError(f"{name} contains NaN or infinite values")
     if (w < 0).any():
         raise ValueError(f"{name} contains negative {unit} such as {float(w[np.argmax(w < 0)])!r}: "
                          f"weights count {of} and must be >= 0")
@@ -785,23 +783,15 @@ def check_ranked(ranked, name="ranked", *, needed=""):
 
 def check_grades(grades, name="relevant"):
     """Relevance grades: real numbers, finite, >= 0 (0 = judged not relevant), as float64."""
-    try:
-        arr = np.asarray(grades).astype(np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} has relevance grades that are not numbers "
-                        f"(dtype {np.asarray(grades).dtype})") from None
-    if not np.isfinite(arr).all() or (arr < 0).any():
-        raise ValueError(f"{name} has NaN or infinite relevance grades" if not np.isfinite(arr).all()
-                         else f"{name} has negative relevance grades such as {arr[arr < 0][0].item()!r}:"
+    arr = check_real(grades, name, empty=False).astype(np.float64)
+    if (arr < 0).any():
+        raise ValueError(f"{name} has negative relevance grades such as {arr[arr < 0][0].item()!r}:"
                          " grades must be >= 0 (0 means not relevant)")
     return arr
 
 
-def check_relevant(relevant, n_users, name="relevant", of="ranked"):
+def check_relevant(relevant, n_users, name="relevant"):
     """Each user's relevant items (dicts: id -> grade): ``(items, offsets, grades or None)``."""
-    if isinstance(relevant, (dict, set, frozenset)):
-        raise TypeError(f"{name} must be a list with one entry per user (in the order of {of}), "
-                        f"got a {type(relevant).__name__}")
     rows = _rows(relevant, name, "the relevant items of each user (a list of sets, lists or "
                  "dicts item -> grade)", n_users)
     kinds = set(map(type, rows)) if isinstance(rows, list) else set()
@@ -820,8 +810,7 @@ def check_lists(ranked, relevant):
     """Ranked and relevant lists of the same users, ids of one kind."""
     r_items, r_off = check_ranked(ranked)
     t_items, t_off, grades = check_relevant(relevant, len(r_off) - 1)
-    kinds = {"strings" if a.dtype.kind in "US" else "numbers" if a.dtype.kind in "biuf" else "other"
-             for a in (r_items, t_items) if len(a)}
+    kinds = {_GROUPS[_id_group(a.dtype.type)] for a in (r_items, t_items) if len(a)}
     if len(kinds) > 1:
         raise TypeError(f"ranked and relevant hold different kinds of item ids ({' and '.join(kinds)}"
                         "): no item could ever be a hit; use the same kind in both")

@@ -48,7 +48,7 @@ def test_bad_labels(metric, y_true, y_pred, error, words):
     [
         ([1, 2], "sample_weight has 2 values but there are 3 samples"),
         ([1, -1, 1], "sample_weight contains negative values"),
-        ([1, np.nan, 1], "sample_weight contains NaN or infinite values"),
+        ([1, np.nan, 1], "sample_weight contains NaN"),
         ([0, 0, 0], "sample_weight is all zeros"),
         ([[1, 1, 1]], "sample_weight must be 1-D"),
     ],
