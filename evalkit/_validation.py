@@ -535,9 +535,8 @@ def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score
     """``labels=``: 1-D, non-empty, no duplicates, of the kind and count the data needs."""
     lab = as_array(labels, name, expected="an array-like of labels",
                    empty="give at least one label, or None for all")
-    if classes is not None and _is_string_like(lab) != _is_string_like(classes):
-        raise TypeError(f"{name} holds {'strings' if _is_string_like(lab) else 'numbers'} but the "
-                        f"labels in the data are {'strings' if _is_string_like(classes) else 'numbers'}")
+    if classes is not None:
+        check_same_kind(lab, classes, (name, "the labels in the data"))
     lab = lab.astype(str) if _is_string_like(lab) else check_labels(lab, name)
     uniq, counts = np.unique(lab, return_counts=True)
     if (counts > 1).any():

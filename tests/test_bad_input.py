@@ -97,7 +97,7 @@ def test_empty_labels():
 
 
 def test_labels_of_the_wrong_kind_or_duplicated():
-    with pytest.raises(TypeError, match="labels holds strings but the labels in the data are numbers"):
+    with pytest.raises(TypeError, match=r"^labels and the labels in the data hold different kinds of labels \(strings and numbers\)"):
         ek.precision_recall_fscore_support([0, 1], [1, 1], labels=["a"])
     with pytest.raises(ValueError, match="labels contains duplicates such as 1"):
         ek.confusion_matrix([0, 1], [1, 1], labels=[1, 0, 1])
