@@ -174,7 +174,7 @@ def test_target_names_mismatch_with_labels_warns_like_sklearn():
     (dict(digits=2.5), TypeError, "digits must be an integer"),
     (dict(zero_division="nope"), ValueError, "zero_division must be"),
     (dict(labels=[0, 0]), ValueError, "labels contains duplicates"),
-    (dict(labels=["a"]), TypeError, "labels holds strings"),
+    (dict(labels=["a"]), TypeError, "labels and the labels in the data hold different kinds"),
     (dict(sample_weight=[1, 2]), ValueError, "sample_weight has 2 values but there are 3 samples"),
 ])
 def test_bad_options(kw, error, words):
