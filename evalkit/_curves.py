@@ -81,11 +81,12 @@ def roc_bends(tps, fps):
     return keep
 
 
-def pr_bends(tps):
+def pr_bends(tps, fps=None):
     """Mask of the sweep rows kept by the PR curve's ``drop_intermediate``.
 
     A row is dropped when tps is the same before and after it (inside a
-    vertical run of equal recall); both ends are kept.
+    vertical run of equal recall); both ends are kept. (``fps`` is unused:
+    a bend rule takes both counts, :func:`roc_bends`.)
     """
     keep = np.empty(len(tps), dtype=bool)
     keep[0] = keep[-1] = True
@@ -94,19 +95,15 @@ def pr_bends(tps):
     return keep
 
 
-def _rows(sweep, kept):
-    return (sweep.tps, sweep.fps) if kept is None else (sweep.tps[kept], sweep.fps[kept])
-
-
-def roc_points(sweep, convention="sklearn", *, kept=None):
+def roc_points(sweep, convention="sklearn"):
     """The ROC curve of a sweep: ``(fpr, tpr)``, FPR = FP / N and TPR = TP / P.
 
     ``convention="sklearn"``: (0, 0), then one point per sweep row (highest
     threshold first); a rate whose total is 0 is nan everywhere (the caller
     warns, as scikit-learn does). ``"spark"``: (0, 0), one point per row,
     then (1, 1) appended; a rate whose total is 0 is 0.0 (Spark's
-    ``FalsePositiveRate`` and ``Recall``). ``kept`` (optional indices or
-    mask) keeps only those rows (``drop_intermediate``).
+    ``FalsePositiveRate`` and ``Recall``). ``drop_intermediate`` is the
+    sweep's (``bends=roc_bends``).
 
     >>> from evalkit._sweep import threshold_sweep
     >>> s = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
@@ -115,7 +112,7 @@ def roc_points(sweep, convention="sklearn", *, kept=None):
     >>> [v.tolist() for v in roc_points(s, "spark")][0]
     [0.0, 0.0, 0.5, 0.5, 1.0, 1.0]
     """
-    tps, fps = _rows(sweep, kept)
+    tps, fps = sweep.tps, sweep.fps
     m, spark = len(tps), convention != "sklearn"
     fpr, tpr = np.empty(m + 1 + spark), np.empty(m + 1 + spark)
     rate(fps, sweep.n_neg, 0.0 if spark else np.nan, out=fpr[1:m + 1])
@@ -126,7 +123,7 @@ def roc_points(sweep, convention="sklearn", *, kept=None):
     return fpr, tpr
 
 
-def pr_points(sweep, convention="sklearn", *, kept=None):
+def pr_points(sweep, convention="sklearn"):
     """The precision-recall curve of a sweep: ``(recall, precision)``.
 
     recall = TP / P, precision = TP / (TP + FP).
@@ -141,9 +138,8 @@ def pr_points(sweep, convention="sklearn", *, kept=None):
       by decreasing threshold; precision 0/0 is 1.0 and recall with no
       positives 0.0 (Spark's ``Precision`` and ``Recall``).
 
-    ``kept`` (optional indices or mask) keeps only those rows
-    (``drop_intermediate``). The caller checks ``convention``
-    (:data:`CONVENTIONS`).
+    ``drop_intermediate`` is the sweep's (``bends=pr_bends``). The caller
+    checks ``convention`` (:data:`CONVENTIONS`).
 
     >>> from evalkit._sweep import threshold_sweep
     >>> s = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
@@ -154,7 +150,7 @@ def pr_points(sweep, convention="sklearn", *, kept=None):
     >>> r.tolist(), [round(v, 4) for v in p.tolist()]
     ([0.0, 0.5, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.6667, 0.5])
     """
-    tps, fps = _rows(sweep, kept)
+    tps, fps = sweep.tps, sweep.fps
     m, sklearn = len(tps), convention == "sklearn"
     recall, precision = np.empty(m + 1), np.empty(m + 1)
     # scikit-learn's curve runs by increasing threshold: the first m entries are filled backwards

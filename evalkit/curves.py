@@ -128,14 +128,12 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     >>> thr.tolist()
     [inf, 0.8, 0.4, 0.35, 0.1]
     """
-    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight)
-    kept = None
-    if drop_intermediate and len(sweep) > 2:
-        kept = np.flatnonzero(roc_bends(sweep.tps, sweep.fps))
-    fpr, tpr = roc_points(sweep, "sklearn", kept=kept)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight,
+                            bends=roc_bends if drop_intermediate else None)
+    fpr, tpr = roc_points(sweep, "sklearn")
     thr = np.empty(len(fpr))
     thr[0] = np.inf  # the extra point (0, 0): nothing predicted positive
-    thr[1:] = sweep.thresholds if kept is None else sweep.thresholds[kept]
+    thr[1:] = sweep.thresholds
     if sweep.n_neg <= 0:
         _warn("No negative samples in y_true, false positive value should be meaningless")
     if sweep.n_pos <= 0:
@@ -180,15 +178,12 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     >>> thr.tolist()
     [0.1, 0.35, 0.4, 0.8]
     """
-    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight)
-    thresholds, kept = sweep.thresholds, None
-    if drop_intermediate and len(sweep) > 2:
-        kept = np.flatnonzero(pr_bends(sweep.tps))
-        thresholds = thresholds[kept]
-    recall, precision = pr_points(sweep, "sklearn", kept=kept)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight,
+                            bends=pr_bends if drop_intermediate else None)
+    recall, precision = pr_points(sweep, "sklearn")
     if sweep.n_pos == 0:
         _warn("No positive class found in y_true, recall is set to one for all thresholds.")
-    return precision, recall, thresholds[::-1]
+    return precision, recall, sweep.thresholds[::-1]
 
 
 @validate_params(average=_AVERAGE)

@@ -51,7 +51,7 @@ from . import _curves
 from . import classification as _clf
 from . import curves as _scores
 from . import topk as _topk
-from ._counts import _select, encode_labels, position_of
+from ._counts import _select, confusion_counts, encode_labels, position_of
 from ._ratios import prf, ratio
 from ._sweep import key_groups, label_keys, sweep_of
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real, Satisfies,
@@ -1091,7 +1091,7 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact=True, correction=True):
     """
     _, y, pred_a = check_targets(y_true, y_pred_a, names=("y_true", "y_pred_a"))
     pred_b = check_targets(y, y_pred_b, names=("y_true", "y_pred_b"))[2]
-    table = np.bincount(2 * (pred_a != y) + (pred_b != y), minlength=4).reshape(2, 2)
+    table = confusion_counts(pred_a != y, pred_b != y, np.array([False, True]), None)[1]  # rows: A wrong
     b, c = int(table[0, 1]), int(table[1, 0])
     if exact:
         statistic, p = float(min(b, c)), _binomial_two_sided(min(b, c), b + c)

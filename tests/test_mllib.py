@@ -15,6 +15,7 @@ import pytest
 import sklearn.metrics as skm
 
 import evalkit as ek
+from evalkit._ratios import precision_of
 from evalkit._sweep import threshold_sweep
 from evalkit.course.datasets import students_hard_scores, students_soft_scores
 from evalkit.mllib import _range_partition_sizes
@@ -164,7 +165,8 @@ def test_precision_is_the_sweeps_except_where_nothing_is_predicted_positive():
     rows = [(0.9, 1.0, 0.0), (0.7, 1.0, 1.0), (0.5, 0.0, 2.0), (0.1, 1.0, 1.0)]
     s, y, w = np.array(rows).T
     got = ek.BinaryClassificationMetrics(rows).precisionByThreshold()[:, 1]
-    sweep = threshold_sweep(y, s, sample_weight=w, zero_weight="keep").precision(zero_division=0.0)
+    sweep = threshold_sweep(y, s, sample_weight=w, zero_weight="keep")
+    sweep = precision_of(sweep.tps, sweep.fps, zero_division=0.0)
     sk = [skm.precision_score(y, s >= t, sample_weight=w, zero_division=0.0)
           for t in [0.9, 0.7, 0.5, 0.1]]
     assert got[0] == 1.0 and sweep[0] == sk[0] == 0.0    # Spark's 1.0, sklearn's zero_division
