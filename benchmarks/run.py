@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             budget_cell = ""
         rows.append((w.name, format_seconds(ek.best_s), ref_cell, ratio_cell, budget_cell))
+        print(f"  {' | '.join(rows[-1][1:])}", file=sys.stderr, flush=True)  # kept if a later one fails
         if w.note:
             notes.append(f"{w.name}: {w.note}")
 
