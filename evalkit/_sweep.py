@@ -38,8 +38,8 @@ def positive_mask(y_true, pos_label=None, name="y_true"):
     if pos_label is None:
         if y.dtype.kind == "b":
             return y
-        allowed = False
-        if y.dtype.kind in "iuf":
+        allowed = y.dtype.kind in "iu" and 0 <= np.bitwise_or.reduce(y) <= 1  # {0, 1}: one pass
+        if not allowed and y.dtype.kind in "iuf":
             lo, hi = y.min(), y.max()
             allowed = lo >= -1 and hi <= 1 and not (lo == -1 and (y == 0).any())
         if not allowed:
