@@ -121,6 +121,29 @@ def best_of(call: Callable[[], Any], repeat: int = 5, min_sample_s: float = 0.05
     return Timing(best_s=min(samples), repeat=repeat, number=number, samples=samples)
 
 
+def best_of_pair(first: Callable[[], Any], second: Callable[[], Any], repeat: int = 5,
+                 second_repeat: int | None = None, min_sample_s: float = 0.05) -> tuple[Timing, Timing]:
+    """``best_of`` of two calls with their samples interleaved (first, second, first, ...).
+
+    A machine whose speed drifts (another process, memory state) then moves
+    both timings alike, so their ratio is steadier than from two runs one after
+    the other.
+    """
+    calls = (first, second)
+    repeats = (repeat, repeat if second_repeat is None else second_repeat)
+    numbers = [autorange(c, min_sample_s) for c in calls]
+    samples: tuple[list, list] = ([], [])
+    for i in range(max(repeats)):
+        for call, number, r, out in zip(calls, numbers, repeats, samples):
+            if i < r:
+                t0 = time.perf_counter()
+                for _ in range(number):
+                    call()
+                out.append((time.perf_counter() - t0) / number)
+    return tuple(Timing(best_s=min(s), repeat=r, number=n, samples=s)
+                 for s, r, n in zip(samples, repeats, numbers))
+
+
 def format_seconds(seconds: float) -> str:
     """
     >>> format_seconds(0.0123)

@@ -23,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # bench files do `from _harness import ...`
 
-from _harness import Workload, best_of, bind, format_seconds  # noqa: E402
+from _harness import Workload, best_of, best_of_pair, bind, format_seconds  # noqa: E402
 
 
 def discover(folder: Path = HERE) -> list[tuple[str, Workload]]:
@@ -81,8 +81,10 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((w.name, "check failed", "", "", ""))
                 continue
         repeat = min(args.repeat, w.repeat) if w.repeat else args.repeat
-        ek = best_of(run_ek, repeat=args.repeat)
-        ref = best_of(run_ref, repeat=repeat) if run_ref else None
+        if run_ref:  # samples interleaved: drift moves both alike
+            ek, ref = best_of_pair(run_ek, run_ref, repeat=args.repeat, second_repeat=repeat)
+        else:
+            ek, ref = best_of(run_ek, repeat=args.repeat), None
 
         ref_cell = f"{format_seconds(ref.best_s)} {w.reference_name}" if ref else "—"
         if ref:
