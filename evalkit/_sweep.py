@@ -392,12 +392,11 @@ def _sweep_sorted(keys, offset, dtype, bends=None):
     The thresholds overwrite the keys already read (row ``m`` <= position
     ``i``): no new array, no page faults. With ``bends`` (a rule
     ``(tps, fps) -> mask`` that keeps both ends, :func:`evalkit._curves.roc_bends`)
-    only the rows it keeps are made, block by block (and joined at the end:
-    cheaper here than writing into curve-sized arrays); a row's fate needs the
+    only the rows it keeps are written, block by block; a row's fate needs the
     next row, so the last two rows wait for the next block (``held``).
     """
-    n, m, held, parts = len(keys), 0, None, []
-    tps, fps = (np.empty(n, np.int64), np.empty(n, np.int64)) if bends is None else (None, None)
+    n, m, held = len(keys), 0, None
+    tps, fps = np.empty(n, np.int64), np.empty(n, np.int64)
     for ends, f, score in key_groups(keys):
         t = ends + 1 - f
         if bends is None:
@@ -408,16 +407,17 @@ def _sweep_sorted(keys, offset, dtype, bends=None):
                 t, f, score = (np.concatenate(pair) for pair in zip(held, (t, f, score)))
             held = t[-2:], f[-2:], score[-2:]
             rows = np.flatnonzero(bends(t, f)[start:-1]) + start
-            t, f, score = t[rows], f[rows], score[rows]
-            parts.append((t, f))
-        _scores_of(score, offset, keys[m:m + len(t)])
-        m += len(t)
-    if bends is not None:  # and the last row, always kept
+            np.take(t, rows, out=tps[m:m + len(rows)])
+            np.take(f, rows, out=fps[m:m + len(rows)])
+            score = score[rows]
+        _scores_of(score, offset, keys[m:m + len(score)])
+        m += len(score)
+    if bends is not None:  # the last row: always kept
+        tps[m], fps[m] = held[0][-1], held[1][-1]
         _scores_of(held[2][-1:], offset, keys[m:m + 1])
         m += 1
-        tps, fps = (np.concatenate(c) for c in zip(*parts, (held[0][-1:], held[1][-1:])))
-    # a short sweep lets go of the curve-sized arrays
-    thresholds, tps, fps = (a[:m] if 2 * m > n or len(a) == m else a[:m].copy()
+    # a short sweep lets go of the curve-sized arrays (the curves copy theirs anyway)
+    thresholds, tps, fps = (a[:m] if 2 * m > n or bends is not None else a[:m].copy()
                             for a in (keys.view(np.float64), tps, fps))
     n_neg = int(fps[-1]) if m else 0
     return Sweep(thresholds.astype(dtype, copy=False), tps, fps, n - n_neg, n_neg)

@@ -183,7 +183,7 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     recall, precision = pr_points(sweep, "sklearn")
     if sweep.n_pos == 0:
         _warn("No positive class found in y_true, recall is set to one for all thresholds.")
-    return precision, recall, sweep.thresholds[::-1]
+    return precision, recall, sweep.thresholds[::-1].copy() if drop_intermediate else sweep.thresholds[::-1]
 
 
 @validate_params(average=_AVERAGE)
