@@ -1,18 +1,18 @@
 """Input validation, once, at the public boundary; private code trusts what comes out.
 
-A bad value raises ``ValueError`` (right type, wrong value) or ``TypeError``
-(wrong type), the message starting with the argument's name. **Options** are
-declared with :func:`validate_params` and small specs (:class:`Interval`,
-:class:`Options`, :class:`InstanceOf`, ... and constants such as :data:`AVERAGE`),
-cross-argument rules as :func:`check_rules` tables. **Arrays** go through one
-core, :func:`as_array` and :func:`check_real_values`, under a few readers: real
-arrays (:func:`check_real`), labels (:func:`check_labels`, :func:`check_targets`,
-:func:`check_indicator`, :func:`check_label_list`), weights, ranked lists, counts.
+A bad value raises ``ValueError`` (right type, wrong value) or ``TypeError`` (wrong type),
+the message starting with the argument's name. **Options** are declared with :func:`validate_params`
+and small specs (:class:`Interval`, :class:`Options`, :class:`Satisfies`, constants such as
+:data:`AVERAGE`), cross-argument rules as :func:`check_rules` tables (:data:`EXACTLY_ONE`, ...).
+**Arrays** go through one core, :func:`as_array` and :func:`check_real_values`, under a few readers:
+real arrays (:func:`check_real`), labels (:func:`check_labels`, :func:`check_targets`,
+:func:`check_label_list`), weights, ranked lists, counts.
 """
 
 from __future__ import annotations
 
 import array
+import contextlib
 import functools
 import inspect
 import itertools
@@ -43,22 +43,24 @@ def _join(parts):
 
 
 class Interval:
-    """A number of ``kind`` (``"integer"``/``int`` or ``"real"``/``float``) from ``low`` to ``high``."""
+    """A number of ``kind`` (``"integer"``, ``"real"`` or ``"count"``: whole) from ``low`` to ``high``."""
 
     def __init__(self, kind, low=None, high=None, *, closed="both", meaning="", finite=True):
-        self.integer = kind in ("integer", int, numbers.Integral)
+        self.integer, self.count = kind == "integer", kind == "count"
         self.low, self.high, self.meaning, self.finite = low, high, meaning, finite
         ol, oh = self.open_low, self.open_high = closed in ("right", "neither"), closed in ("left", "neither")
-        self.kind = "an integer" if self.integer else "a real number"
-        self.range = (
-            "" if low is None and high is None else f"strictly between {low} and {high}"
-            if None not in (low, high) and ol and oh else
-            f"in {'(' if ol else '['}{low}, {high}{')' if oh else ']'}" if None not in (low, high)
-            else f"{'>' if ol else '>='} {low}" if low is not None else f"{'<' if oh else '<='} {high}")
+        self.kind = "an integer" if self.integer else "an integer count" if self.count else "a real number"
+        self.range = ("" if low is None and high is None else f"strictly between {low} and {high}"
+                      if None not in (low, high) and ol and oh else
+                      f"in {'(' if ol else '['}{low}, {high}{')' if oh else ']'}" if None not in (low, high)
+                      else f"{'>' if ol else '>='} {low}" if low is not None else
+                      f"{'<' if oh else '<='} {high}")
+        self.what = f"{self.kind} {self.range}".strip()
 
-    def type_ok(self, v):
-        kind = _KINDS.get(type(v)) or _kind(v)
-        return kind == "i" or (kind == "f" and not self.integer)
+    def type_ok(self, v):  # a "count" is an integer or an integral float (90.0), not a bool
+        kind = _kind(v)
+        return kind == "i" or (kind == "f" and not self.integer and (
+            not self.count or v != v or math.isinf(v) or v == int(v)))
 
     def accepts(self, v):
         if not self.type_ok(v) or v != v or (self.finite and not self.integer and math.isinf(v)):
@@ -67,62 +69,37 @@ class Interval:
         return ((lo is None or (v > lo if self.open_low else v >= lo))
                 and (hi is None or (v < hi if self.open_high else v <= hi)))
 
-    def describe(self):
-        return f"{self.kind} {self.range}".strip()
-
     def fail(self, v, name, none=False):
         if not self.type_ok(v):
             raise TypeError(f"{name} must be {self.kind}{' or None' if none else ''}, got {v!r}")
-        if v == v and math.isinf(v) and self.finite:
-            raise ValueError(f"{name} must be finite, got {v!r}")
-        if not self.range:
-            raise ValueError(f"{name} must not be NaN")
         meaning = f" ({self.meaning})" if self.meaning else ""
-        raise ValueError(f"{name} must be {self.range}{meaning}; got {v!r}")
+        raise ValueError(f"{name} must be finite, got {v!r}" if v == v and math.isinf(v) and self.finite else
+                         f"{name} must be {self.range}{meaning}; got {v!r}" if self.range else
+                         f"{name} must not be NaN")
 
 
-def Integer(low=None, high=None, *, meaning=""):
-    """An integer in ``[low, high]`` (a bound may be None): ``Interval("integer", ...)``."""
-    return Interval("integer", low, high, meaning=meaning)
-
-
-def Real(low=None, high=None, *, closed="both", meaning="", finite=True):
-    """A real number in a range: ``Interval("real", ...)``."""
-    return Interval("real", low, high, closed=closed, meaning=meaning, finite=finite)
-
-
-class Count(Interval):
-    """A whole number >= ``low``: an integer or an integral float (90.0), not a bool."""
-
-    def __init__(self, low):
-        super().__init__("real", low)
-        self.kind = "an integer count"
-
-    def type_ok(self, v):
-        return super().type_ok(v) and (v != v or math.isinf(v) or v == int(v))
+# Integer(1), Real(0, 1, closed="right"), Count(0) (a whole number, 90.0 too): Interval by kind
+Integer, Real, Count = (functools.partial(Interval, kind) for kind in ("integer", "real", "count"))
 
 
 class Options:
     """One of a set of values: strings, ``None``, booleans or numbers (NaN too)."""
 
     def __init__(self, values):
-        self.values = values
-        self.exact = {m for m in values if _kind(m) in ("n", "s")}
+        self.values, self.exact = values, {m for m in values if _kind(m) in ("n", "s")}
         self.bools = {bool(m) for m in values if _kind(m) == "b"}
         nums = [m for m in values if _kind(m) in ("i", "f")]
         self.nan, self.numbers = any(m != m for m in nums), {m for m in nums if m == m}
         self.kinds = {_kind(m) for m in values} | ({"i", "f"} if nums else set())
+        self.what = self.describe()
 
     def type_ok(self, v):  # in a list of specs, a value of no member's kind is a TypeError
-        return (_KINDS.get(type(v)) or _kind(v)) in self.kinds
+        return _kind(v) in self.kinds
 
     def accepts(self, v):
-        kind = _KINDS.get(type(v)) or _kind(v)
-        if kind in ("n", "s"):
-            return v in self.exact
-        if kind == "b":
-            return bool(v) in self.bools
-        return (v in self.numbers if v == v else self.nan) if kind in ("i", "f") else False
+        kind = _kind(v)
+        return (v in self.exact if kind in ("n", "s") else bool(v) in self.bools if kind == "b" else
+                (v in self.numbers if v == v else self.nan) if kind in ("i", "f") else False)
 
     def describe(self, none=False):
         extra = ["None"] if none and None not in self.exact else []
@@ -134,31 +111,11 @@ class Options:
         raise ValueError(f"{name} must be {self.describe(none)}; got {v!r}")
 
 
-class InstanceOf:
-    """An instance of ``types``; ``what`` names it in the message ("a numpy.random.Generator")."""
-
-    def __init__(self, types, what):
-        self.types, self.what = types, what
-
-    def type_ok(self, v):
-        return isinstance(v, self.types)
-
-    accepts = type_ok
-
-    def describe(self):
-        return self.what
-
-    def fail(self, v, name, none=False):  # right type, wrong value (Satisfies): ValueError
-        error = ValueError if self.type_ok(v) else TypeError
-        raise error(f"{name} must be {self.what}{' or None' if none else ''}, got {v!r}")
-
-
-class Satisfies(InstanceOf):
-    """A value for which ``test(value)`` is true (if ``of(value)``, else a wrong type)."""
+class Satisfies:
+    """A value for which ``test(value)`` is true (if not ``of(value)``: a wrong type, a TypeError)."""
 
     def __init__(self, test, what, of=None):
-        super().__init__(None, what)
-        self.test, self.of = test, of
+        self.test, self.what, self.of = test, what, of
 
     def type_ok(self, v):
         return bool(self.of(v) if self.of else self.test(v))
@@ -166,15 +123,17 @@ class Satisfies(InstanceOf):
     def accepts(self, v):
         return self.type_ok(v) and bool(self.test(v))
 
+    def fail(self, v, name, none=False):
+        error = ValueError if self.type_ok(v) else TypeError
+        raise error(f"{name} must be {self.what}{' or None' if none else ''}, got {v!r}")
 
-def HasMethods(methods, what):
-    """An object with all of ``methods`` (duck typing: a matplotlib Axes without importing it)."""
-    return Satisfies(lambda v: all(hasattr(v, m) for m in methods), what)
+
+def InstanceOf(types, what):
+    """An instance of ``types``; ``what`` names it in the message ("a numpy.random.Generator")."""
+    return Satisfies(lambda v: isinstance(v, types), what)
 
 
-def Bool():
-    """``True`` or ``False`` (numpy booleans too), not a truthy string or 1."""
-    return InstanceOf((bool, np.bool_), "True or False")
+Bool = functools.partial(InstanceOf, (bool, np.bool_), "True or False")  # numpy's too; not 1 or "yes"
 
 
 def _compile(spec):
@@ -191,8 +150,7 @@ def _compile(spec):
         if len(specs) == 1:
             specs[0].fail(v, name, none)
         error = ValueError if any(s.type_ok(v) for s in specs) else TypeError
-        raise error(f"{name} must be {_join([s.describe() for s in specs] + ['None'] * none)}; "
-                    f"got {v!r}")
+        raise error(f"{name} must be {_join([s.what for s in specs] + ['None'] * none)}; got {v!r}")
     return check
 
 
@@ -205,14 +163,13 @@ def check(value, spec, name):
 def validate_params(**specs):
     """Declare a function's options once, above it; they are checked before its body runs.
 
-    Each keyword names a parameter and gives its spec: :class:`Interval`
-    (:func:`Integer`, :func:`Real`), :class:`Options`, :func:`Bool`,
-    :class:`InstanceOf`, :class:`Satisfies`, ``None`` (the value ``None``), a
-    list of them (any one may match), or a function ``check(value, name)``
-    that raises. A bad value raises ``ValueError`` (the right type, out of
-    range or not an option) or ``TypeError`` (a wrong type), the message
-    starting with the parameter's name. Values are checked, not converted;
-    defaults are not checked (``tests/test_bad_input.py`` checks them once).
+    Each keyword names a parameter and gives its spec: an :class:`Interval` (``Integer``,
+    ``Real``, ``Count``), :class:`Options`, ``Bool()``, :func:`InstanceOf`, :class:`Satisfies`,
+    ``None`` (the value ``None``), a list of them (any one may match), or a function
+    ``check(value, name)`` that raises. A bad value raises ``ValueError`` (the right type, out
+    of range or not an option) or ``TypeError`` (a wrong type), the message starting with the
+    parameter's name. Values are checked, not converted; defaults are not checked
+    (``tests/test_bad_input.py`` checks them once).
 
     >>> @validate_params(k=Integer(1, meaning="the number of top predictions kept"),
     ...                  n_bins=[Options({"auto": "one bin per distinct score"}), Integer(1)])
@@ -252,7 +209,7 @@ def check_rules(rules, **values):
     """Cross-argument rules as data: ``(refuse(values), message)``; the first refusal raises."""
     for refuse, message in rules:
         if refuse(values):
-            raise ValueError(message.format(**values))
+            raise ValueError(message(values) if callable(message) else message.format(**values))
 
 
 # -- the usual options, declared once --------------------------------------------------------
@@ -279,62 +236,31 @@ RATING_RANGE = Satisfies(lambda v: v[0] < v[1], "a pair (lo, hi) of finite numbe
                          "and highest possible rating", of=lambda v: not isinstance(v, (
                              str, bytes, set, frozenset, dict)) and hasattr(v, "__len__") and len(v) == 2
                          and all(Real().accepts(x) for x in v))
-MULTIOUTPUT = {"raw_values": "one error per output", "uniform_average": "the plain mean over outputs"}
-
-
-# -- options whose check is more than a spec ----------------------------------------------
-
-
-def check_pos_label(pos_label, present, name="pos_label"):
-    """A ``pos_label`` among the labels ``present``."""
-    check(pos_label, [None, POS_LABEL], name)
-    if not np.isin(np.asarray([pos_label], dtype=object), np.asarray(present).astype(object)).any():
-        raise ValueError(f"{name}={pos_label!r} is not a valid label: it should be one of "
-                         f"{np.asarray(present).tolist()}")
-    return pos_label
-
-
-def check_exactly_one(**arguments):
-    """Refuse unless exactly one of the named arguments is given (not None)."""
-    given = [name for name, value in arguments.items() if value is not None]
-    if len(given) != 1:
-        raise ValueError(f"{' and '.join(arguments)}: give exactly one of them")
-    return given[0]
-
-
-def check_target_names(target_names, n_classes, *, strict, classes=None, stacklevel=3):
-    """A report's row names, one per class: another length raises if ``strict``, else warns."""
-    if isinstance(target_names, (str, bytes, set, frozenset, dict)) or np.isscalar(target_names):
-        raise TypeError(f"target_names must be a list of names, one per class, got {target_names!r}")
-    names = list(target_names)
-    if len(names) != n_classes and strict:
-        raise ValueError(f"target_names has {len(names)} names but " + (
-            f"the report has {n_classes} classes ({list(classes)})" if classes is not None else
-            f"there are {n_classes} classes in y_true and y_pred; give labels= to choose the "
-            "classes they name"))
-    if len(names) != n_classes:
-        warn_at_caller(f"labels size, {n_classes}, does not match size of target_names, "
-                       f"{len(names)}", UserWarning)
-    return names
+MULTIOUTPUT = [Options(("raw_values", "uniform_average")),
+               Satisfies(lambda v: v is not None and not np.isscalar(v), "an array of output weights")]
+# rules for check_rules: exactly one of the named arguments given; a sweep with the classes a curve needs
+EXACTLY_ONE = [(lambda v: sum(x is not None for x in v.values()) != 1,
+                lambda v: f"{' and '.join(v)}: give exactly one of them")]
+POSITIVES = [(lambda v: v["sweep"].n_pos == 0, "y_true has no positive samples: {why}")]
+BOTH_CLASSES = POSITIVES + [(lambda v: v["sweep"].n_neg == 0, "y_true has no negative samples: {why}")]
 
 
 # -- arrays: one reader ------------------------------------------------------------------
 
-
-def _array_like(y, name, expected, *, ordered=False):
-    """Refuse ``None`` and scalars (and, if ``ordered``, sets and dicts) before ``np.asarray``."""
+def _array_like(y, name, expected):
+    """Refuse ``None``, scalars, sets and dicts before ``np.asarray``."""
     if y is None:
         raise TypeError(f"{name} is required, got None")
     if isinstance(y, (str, bytes)) or np.isscalar(y) or (isinstance(y, np.ndarray) and y.ndim == 0):
         raise TypeError(f"{name} must be {expected}, got the scalar {y!r}")
-    if ordered and isinstance(y, (set, frozenset, dict)):
+    if isinstance(y, (set, frozenset, dict)):
         raise TypeError(f"{name} must be an ordered array-like, got a {type(y).__name__}")
 
 
 def as_array(y, name, *, ndim=1, shape=None, expected="an array-like of values", ragged="",
              empty="at least one sample is needed"):
     """An array-like as a numpy array of ``ndim`` dims, else raise naming ``name``. Not copied."""
-    _array_like(y, name, expected, ordered=True)
+    _array_like(y, name, expected)
     try:
         arr = np.asarray(y)
     except (ValueError, TypeError):  # ragged nested lists
@@ -367,18 +293,14 @@ def check_real_values(arr, name, *, finite=True, allow_nan=False):
         first = arr.flat[0] if arr.size else None
         if kind == "O":
             first, kind = next(((v, "U" if isinstance(v, (str, bytes)) else "c") for v in arr.flat
-                                if isinstance(v, (str, bytes, complex, np.complexfloating))),
-                               (first, "O"))
-        if kind in "USa":
-            raise TypeError(f"{name} must hold numbers, got strings such as {_py(first)!r}")
-        if kind == "c":
-            raise TypeError(f"{name} must hold real numbers, got complex numbers such as "
-                            f"{_py(first)!r}")
-        if kind == "O":
-            try:
-                arr = arr.astype(np.float64)
-            except (TypeError, ValueError):
-                kind = "?"
+                                if isinstance(v, (str, bytes, complex, np.complexfloating))), (first, "O"))
+        if kind in "USc":
+            raise TypeError(f"{name} must hold " + ("real numbers, got complex numbers" if kind == "c" else
+                                                    "numbers, got strings") + f" such as {_py(first)!r}")
+        try:
+            arr = arr.astype(np.float64) if kind == "O" else arr
+        except (TypeError, ValueError):
+            kind = "?"
         if arr.dtype.kind not in "biuf":
             raise TypeError(f"{name} must hold numbers, got " + (
                 f"dates/times ({arr.dtype})" if kind in "mM" else f"dtype {arr.dtype}"
@@ -392,18 +314,16 @@ def check_real_values(arr, name, *, finite=True, allow_nan=False):
     return arr
 
 
-def check_real(y, name="y_score", *, ndim=1, shape=None, ragged="", empty="at least one sample "
-               "is needed", finite=True, allow_nan=False, floats=False, proba=False):
-    """The one reader of real arrays; ``floats``: as float64, ``proba``: also within [0, 1].
+def check_real(y, name="y_score", *, finite=True, allow_nan=False, floats=False, proba=False, **shape):
+    """The one reader of real arrays (``**shape``: as_array's); ``floats``: float64, ``proba``: in [0, 1].
 
     >>> check_real([0.2, 1.5], "y_proba", proba=True)
     Traceback (most recent call last):
     ...
     ValueError: y_proba contains values outside [0, 1] such as 1.5: give probabilities, not decision scores
     """
-    arr = check_real_values(as_array(y, name, ndim=ndim, shape=shape, ragged=ragged, empty=empty,
-                                     expected="an array-like of numbers"),
-                            name, finite=finite, allow_nan=allow_nan)
+    arr = check_real_values(as_array(y, name, **{"expected": "an array-like of numbers", **shape}), name,
+                            finite=finite, allow_nan=allow_nan)
     arr = arr.astype(np.float64) if (floats or proba) and arr.dtype.kind != "f" else arr
     if proba and ((arr < 0) | (arr > 1)).any():
         raise ValueError(f"{name} contains values outside [0, 1] such as "
@@ -412,17 +332,18 @@ def check_real(y, name="y_score", *, ndim=1, shape=None, ragged="", empty="at le
     return arr
 
 
-def check_score_matrix(y_score, name="y_score", *, allow_1d=False, k=None):
-    """A score matrix: n x C real numbers, finite, non-empty, as floats (``k``: at most C)."""
-    arr = check_real(y_score, name, ndim=(1, 2) if allow_1d else 2, floats=True,
-                     shape="2-D (n samples x C classes)", ragged=": every row must score the "
-                     "same classes", empty="at least one sample and one class are needed")
-    return arr if k is None else _columns_for_k(arr, k, name)
-
-
-def _columns_for_k(arr, k, of):
-    if k > arr.shape[-1]:
-        raise ValueError(f"k={k} is larger than the {arr.shape[-1]} columns of {of}: "
+def check_score_matrix(y_score, name="y_score", *, allow_1d=False, k=None, labels=False):
+    """n x C finite real scores as floats (``labels``: n x m ranked labels, 1-D is m = 1); k <= C."""
+    if labels:
+        arr = as_array(y_score, name, ndim=(1, 2), expected="an n x m array-like of labels", shape="2-D (n "
+                       "samples x m ranked labels)", ragged=": every row must rank the same number of labels")
+    else:
+        arr = check_real(y_score, name, ndim=(1, 2) if allow_1d else 2, floats=True, shape="2-D (n samples x "
+                         "C classes)", ragged=": every row must score the same classes", empty="at least one "
+                         "sample and one class are needed")
+    arr = arr[:, None] if labels and arr.ndim == 1 else arr
+    if k is not None and k > arr.shape[-1]:
+        raise ValueError(f"k={k} is larger than the {arr.shape[-1]} columns of {name}: "
                          f"k must be between 1 and {arr.shape[-1]}")
     return arr
 
@@ -430,8 +351,7 @@ def _columns_for_k(arr, k, of):
 def check_monotonic(x, name="x"):
     """At least 2 points, increasing or decreasing (the trapezoid rule's ``x``): 1.0 or -1.0."""
     if len(x) < 2:
-        raise ValueError(f"At least 2 points are needed to compute area under curve, but {name} "
-                         f"has {len(x)}")
+        raise ValueError(f"At least 2 points are needed to compute area under curve, but {name} has {len(x)}")
     dx = np.diff(x)
     if (dx < 0).any() and not (dx <= 0).all():
         raise ValueError(f"{name} is neither increasing nor decreasing: the trapezoidal rule needs "
@@ -461,28 +381,45 @@ def check_same_length(**arrays):
     names = [n for n, a in arrays.items() if a is not None]
     lengths = [len(arrays[n]) for n in names]
     if len(set(lengths)) > 1:
-        raise ValueError(f"{' and '.join(names)} have different lengths "
-                         f"({' and '.join(map(str, lengths))})")
+        raise ValueError(f"{' and '.join(names)} have different lengths ({' and '.join(map(str, lengths))})")
+
+
+def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average",
+                             *, max_ndim=2):
+    """Regression targets n x m in the dtype scikit-learn uses, weights, multioutput."""
+    floats = [a.dtype for a in (y_true, y_pred, sample_weight)
+              if getattr(getattr(a, "dtype", None), "kind", None) == "f"]
+    dtype = np.result_type(*floats) if floats else np.dtype(np.float64)
+    yt, yp = (check_real(y, name, ndim=(1, 2)[:max_ndim], ragged=": every row must hold one value "
+                         "per output", shape="1-D" if max_ndim == 1 else
+                         "1-D or 2-D (n samples x m outputs)").astype(dtype, copy=False)
+              for y, name in ((y_true, "y_true"), (y_pred, "y_pred")))
+    check_same_length(y_true=yt, y_pred=yp)
+    yt, yp = yt.reshape(len(yt), -1), yp.reshape(len(yp), -1)
+    if yt.shape[1] != yp.shape[1]:
+        raise ValueError(f"y_true and y_pred have different numbers of outputs "
+                         f"({yt.shape[1]} and {yp.shape[1]})")
+    w = check_sample_weight(sample_weight, len(yt))
+    w = None if w is None else w.astype(dtype, copy=False)
+    check(multioutput, MULTIOUTPUT, "multioutput")
+    return yt, yp, w, (multioutput if isinstance(multioutput, str) else
+                       check_sample_weight(multioutput, yt.shape[1], "multioutput", of="outputs"))
 
 
 # -- labels --------------------------------------------------------------------------------
-
 
 def check_labels(y, name):
     """Class labels: 1-D, non-empty, discrete (ints, bools, integral floats, strings), one kind."""
     arr = as_array(y, name)
     if arr.dtype.kind in "US" and isinstance(y, (list, tuple)) and not all(
-            isinstance(v, (str, bytes, np.str_, np.bytes_)) for v in y):
+            isinstance(v, (str, bytes)) for v in y):
         arr = np.asarray(y, dtype=object)  # numpy silently turned ["a", 1] into strings
     if arr.dtype.kind == "O":
         has_str = [isinstance(v, (str, bytes)) for v in arr]
         if any(has_str) and not all(has_str):
-            raise TypeError(f"{name} mixes strings and numbers; use one kind of label "
-                            "(e.g. all strings)")
-        if any(has_str):
-            return arr
-        if all(isinstance(v, (bool, np.bool_)) for v in arr):
-            return arr.astype(bool)
+            raise TypeError(f"{name} mixes strings and numbers; use one kind of label (e.g. all strings)")
+        if any(has_str) or all(isinstance(v, (bool, np.bool_)) for v in arr):
+            return arr if any(has_str) else arr.astype(bool)
         arr = check_real_values(arr, name, finite=False)
     if arr.dtype.kind not in "biufUS":
         raise TypeError(f"{name} must hold class labels (integers, booleans or strings), "
@@ -490,18 +427,16 @@ def check_labels(y, name):
     if arr.dtype.kind == "f":
         frac = check_real_values(arr, name) != np.round(arr)
         if frac.any():
-            raise ValueError(f"{name} contains non-integer numbers such as "
-                             f"{arr[np.argmax(frac)].item()!r}: class labels must be discrete "
-                             "(integers, booleans or strings), not scores")
+            raise ValueError(f"{name} contains non-integer numbers such as {arr[np.argmax(frac)].item()!r}: "
+                             "class labels must be discrete (integers, booleans or strings), not scores")
     return arr
 
 
 def check_same_kind(a, b, names):
     """Refuse two label arrays of which one holds strings and the other numbers."""
-    sa, sb = _is_string_like(a), _is_string_like(b)
-    if sa != sb:
-        raise TypeError(f"{names[0]} and {names[1]} hold different kinds of labels "
-                        f"({'strings' if sa else 'numbers'} and {'strings' if sb else 'numbers'}); "
+    kinds = ["strings" if _is_string_like(x) else "numbers" for x in (a, b)]
+    if kinds[0] != kinds[1]:
+        raise TypeError(f"{' and '.join(names)} hold different kinds of labels ({' and '.join(kinds)}); "
                         "use the same kind in both")
 
 
@@ -512,9 +447,7 @@ def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
     check_same_kind(yt, yp, names)
     # two linear passes, no sort: the first two distinct values, then every label against them
     first, rest = yt[0], np.concatenate([yt[yt != yt[0]][:1], yp[yp != yt[0]][:1]])
-    if not len(rest):
-        return "binary", yt, yp
-    binary = all(((a == first) | (a == rest[0])).all() for a in (yt, yp))
+    binary = not len(rest) or all(((a == first) | (a == rest[0])).all() for a in (yt, yp))
     return ("binary" if binary else "multiclass"), yt, yp
 
 
@@ -523,10 +456,9 @@ def check_indicator(y, name, *, shape=None):
     m = as_array(y, name, ndim=(1, 2))
     if (m.ndim != 2 or m.shape[1] < 2 or m.dtype.kind not in "biuf" or not ((m == 0) | (m == 1)).all()
             or m.shape != (shape or m.shape)):
-        raise ValueError(f"{name} must be a 0/1 indicator matrix of shape {shape or '(n, L)'} (a "
-                         f"multilabel indicator: n samples x L >= 2 labels), got shape {m.shape}"
-                         + ("; a mix of multilabel-indicator and multiclass targets is refused"
-                            if shape else ""))
+        raise ValueError(f"{name} must be a 0/1 indicator matrix of shape {shape or '(n, L)'} (a multilabel "
+                         f"indicator: n samples x L >= 2 labels), got shape {m.shape}" + ("; a mix of "
+                         "multilabel-indicator and multiclass targets is refused" if shape else ""))
     return m.astype(bool)
 
 
@@ -542,8 +474,7 @@ def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score
     if (counts > 1).any():
         raise ValueError(f"{name} contains duplicates such as {uniq[counts > 1][0].item()!r}")
     if n is not None and len(lab) != n:
-        raise ValueError(f"{name} has {len(lab)} entries but {of} has {n} columns: "
-                         "give one label per column")
+        raise ValueError(f"{name} has {len(lab)} entries but {of} has {n} columns: give one label per column")
     if ordered and not (uniq == lab).all():
         raise ValueError(f"{name} must be sorted (column j of {of} scores the j-th "
                          "smallest label, as in scikit-learn)")
@@ -555,32 +486,21 @@ def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score
     return lab
 
 
-
-def check_column_labels(labels, n_columns, *, name="labels", of="y_score", ordered=False):
-    """The labels naming the columns of a score matrix (default 0..C-1), one per column."""
-    return np.arange(n_columns) if labels is None else check_label_list(
-        labels, name, n=n_columns, of=of, ordered=ordered)
-
-
-def check_column_classes(y, labels, n_columns, *, of="y_score"):
-    """The classes a score matrix's columns score and each sample's column (sklearn's rule)."""
-    if labels is None and len(np.unique(y)) != n_columns:
+def check_column_classes(y, labels, n_columns, *, of="y_score", sklearn=True):
+    """A score matrix's column labels (default: sklearn's sorted classes, else 0..C-1) and y's columns."""
+    if labels is None and sklearn and len(np.unique(y)) != n_columns:
         raise ValueError(f"{of} has {n_columns} columns but y_true has {len(np.unique(y))} "
                          "classes; give labels= with every class, in sorted order")
-    classes = np.unique(y) if labels is None else check_label_list(
-        labels, classes=y, n=n_columns, of=of, ordered=True)
-    return classes, check_labels_name_columns(y, classes, of=of)
-
-
-def check_labels_name_columns(y_true, columns, name="y_true", of="y_score"):
-    """Position of each true label among the column labels; all must be there."""
+    columns = ((np.unique(y) if sklearn else np.arange(n_columns)) if labels is None else check_label_list(
+        labels, classes=y if sklearn else None, n=n_columns, of=of, ordered=sklearn))
+    check_same_kind(y, columns, ("y_true", "labels"))
     sorter = np.argsort(columns, kind="stable")
-    pos = np.minimum(np.searchsorted(columns[sorter], y_true), len(columns) - 1)
-    found = columns[sorter][pos] == y_true
+    pos = np.minimum(np.searchsorted(columns[sorter], y), len(columns) - 1)
+    found = columns[sorter][pos] == y
     if not found.all():
-        raise ValueError(f"{name} contains labels that name no column of {of}, such as "
-                         f"{y_true[np.argmin(found)].item()!r}: name the columns with labels=")
-    return sorter[pos]
+        raise ValueError(f"y_true contains labels that name no column of {of}, such as "
+                         f"{y[np.argmin(found)].item()!r}: name the columns with labels=")
+    return columns, sorter[pos]
 
 
 def check_binary_positive(y, pos_label, what, larger=False):
@@ -603,28 +523,41 @@ def check_binary_positive(y, pos_label, what, larger=False):
     return y == pos_label
 
 
-def check_classes(n_pos, n_neg, *, need=("positive", "negative"), why="", name="y_true"):
-    """Refuse a binary target lacking a class in ``need`` (``why`` says what needs it)."""
-    for missing, n in (("positive", n_pos), ("negative", n_neg)):
-        if missing in need and n == 0:
-            raise ValueError(f"{name} has no {missing} samples{': ' + why if why else ''}")
+def check_pos_label(pos_label, present, name="pos_label"):
+    """A ``pos_label`` among the labels ``present``."""
+    check(pos_label, [None, POS_LABEL], name)
+    if not np.isin(np.asarray([pos_label], dtype=object), np.asarray(present).astype(object)).any():
+        raise ValueError(f"{name}={pos_label!r} is not a valid label: it should be one of "
+                         f"{np.asarray(present).tolist()}")
+    return pos_label
 
 
-# -- Spark's rows, top-k label lists, count matrices -------------------------------------
+def check_target_names(target_names, n_classes, *, strict, classes=None):
+    """A report's row names, one per class: another length raises if ``strict``, else warns."""
+    if isinstance(target_names, (str, bytes, set, frozenset, dict)) or np.isscalar(target_names):
+        raise TypeError(f"target_names must be a list of names, one per class, got {target_names!r}")
+    names = list(target_names)
+    if len(names) != n_classes and strict:
+        raise ValueError(f"target_names has {len(names)} names but " + (
+            f"the report has {n_classes} classes ({list(classes)})" if classes is not None else f"there are "
+            f"{n_classes} classes in y_true and y_pred; give labels= to choose the classes they name"))
+    if len(names) != n_classes:
+        warn_at_caller(f"labels size, {n_classes}, does not match size of target_names, "
+                       f"{len(names)}", UserWarning)
+    return names
 
+
+# -- Spark's rows and count matrices --------------------------------------------------------
 
 def check_score_and_labels(score_and_labels, name="score_and_labels"):
     """Spark's input rows: n x 2 ``(score, label)`` or n x 3 ``(score, label, weight)``."""
     rows = "rows of (score, label) or (score, label, weight)"
-    arr = as_array(score_and_labels, name, ndim=None, expected=rows, empty=False,
-                   ragged=": every row must be (score, label) or (score, label, weight)")
+    arr = as_array(score_and_labels, name, ndim=None, expected=rows, empty="at least one (score, label) "
+                   "row is needed", ragged=": every row must be (score, label) or (score, label, weight)")
     if arr.ndim != 2 or arr.shape[1] not in (2, 3):
-        hint = (": columns, not rows? Pass np.column_stack((scores, labels)) or "
-                "list(zip(scores, labels))" if arr.ndim == 2 and arr.shape[0] in (2, 3)
-                and arr.shape[1] > 3 else "")
-        raise ValueError(f"{name} must hold n {rows}, got an array of shape {arr.shape}{hint}")
-    if arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty: at least one (score, label) row is needed")
+        raise ValueError(f"{name} must hold n {rows}, got an array of shape {arr.shape}" + (
+            ": columns, not rows? Pass np.column_stack((scores, labels)) or list(zip(scores, labels))"
+            if arr.ndim == 2 and arr.shape[0] in (2, 3) and arr.shape[1] > 3 else ""))
     arr = check_real_values(arr, name, finite=False)
     if arr.dtype.kind == "f" and arr.dtype.itemsize > 8 and (
             np.isfinite(arr) & (arr.astype(np.float64) != arr)).any():
@@ -641,15 +574,6 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
     return np.array(arr[:, 0]), np.array(arr[:, 1]), weights  # contiguous copies
 
 
-def check_label_matrix(y, name="y_topk", *, k=None):
-    """Ranked label lists: n x m (1-D is m = 1), ``k`` at most m."""
-    arr = as_array(y, name, ndim=(1, 2), expected="an n x m array-like of labels",
-                   shape="2-D (n samples x m ranked labels)",
-                   ragged=": every row must rank the same number of labels")
-    arr = arr[:, None] if arr.ndim == 1 else arr
-    return arr if k is None else _columns_for_k(arr, k, name)
-
-
 def check_count_matrix(counts, name="counts", *, whole=False):
     """A square confusion matrix of finite counts >= 0 (``whole``: whole numbers). Not copied."""
     m = as_array(counts, name, ndim=None, expected="a square matrix of counts",
@@ -660,10 +584,9 @@ def check_count_matrix(counts, name="counts", *, whole=False):
     finite, negative = np.isfinite(m).all(), (m < 0).any()
     if whole and (not finite or negative or (m != np.round(m)).any()):
         raise ValueError(f"{name} must be whole non-negative numbers (one sample per count)")
-    if not finite:
-        raise ValueError(f"{name} contains NaN or infinite values")
-    if negative:
-        raise ValueError(f"{name} contains negative values: counts must be >= 0")
+    if not finite or negative:
+        raise ValueError(f"{name} contains " + ("NaN or infinite values" if not finite else
+                                                "negative values: counts must be >= 0"))
     return m
 
 
@@ -671,68 +594,50 @@ def check_row_labels(labels, n_rows, name="labels", *, of="counts"):
     """Labels naming the rows (and columns) of a matrix: 1-D, one per row."""
     lab = np.asarray(labels)
     if lab.ndim != 1 or len(lab) != n_rows:
-        raise ValueError(f"{name} must have one entry per row of {of} ({n_rows}), "
-                         f"got {len(np.ravel(lab))}")
+        raise ValueError(f"{name} must have one entry per row of {of} ({n_rows}), got {len(np.ravel(lab))}")
     return lab
 
 
-# -- ranked lists of item ids and each user's relevant items --------------------------------
-#
-# A ranked list or a set of relevant items becomes a flat array of ids plus row offsets
-# (row i is ``items[offsets[i]:offsets[i + 1]]``); the hit finder does the rest.
+# -- ranked lists and relevant items: flat item ids and row offsets, for the hit finder -----
 
-_GROUPS = {"number": "numbers", "string": "strings", "bytes": "bytes", "object": "other hashable values",
-           "complex": "complex numbers"}
-
-
-def _id_group(t):
+def _id_kind(t):
+    """The kind of item id of type ``t`` as messages name it ("numbers", "strings", ...)."""
     if t.__hash__ is None or issubclass(t, np.ndarray):
         return "unhashable"
-    return ("complex" if issubclass(t, (complex, np.complexfloating)) else "number" if issubclass(
-        t, (bool, np.bool_, numbers.Real)) else "string" if issubclass(t, str) else "bytes"
-        if issubclass(t, bytes) else "object")
+    return ("complex numbers" if issubclass(t, (complex, np.complexfloating)) else "numbers" if issubclass(
+        t, (bool, np.bool_, numbers.Real)) else "strings" if issubclass(t, str) else "bytes"
+        if issubclass(t, bytes) else "other hashable values")
 
 
 def check_item_ids(flat, name):
     """Item ids (a list or 1-D array): hashable, one kind (numbers, strings...), no NaN."""
     arr = flat if isinstance(flat, np.ndarray) and flat.dtype.kind in "biufUS" else None
     if arr is None and isinstance(flat, list) and flat:
-        try:  # Python ints: one strict C loop; other numbers: one more; the rest type by type
+        with contextlib.suppress(TypeError, OverflowError):  # Python ints: one strict C loop; else by type
             arr = np.frombuffer(array.array("q", flat), dtype=np.int64)
-        except (TypeError, OverflowError):
-            try:
-                arr = np.asarray(flat)
-            except (ValueError, TypeError, OverflowError):
-                pass
-            arr = arr if arr is not None and arr.ndim == 1 and arr.dtype.kind in "biuf" else None
     if arr is None:
-        kinds = {t: _id_group(t) for t in set(map(type, flat))}
+        kinds = {t: _id_kind(t) for t in set(map(type, flat))}
         groups = set(kinds.values())
         if "unhashable" in groups:
             bad = next(v for v in flat if kinds[type(v)] == "unhashable")
             raise TypeError(f"{name} holds unhashable item ids such as {bad!r} ({type(bad).__name__}): "
                             "ids must be numbers, strings or other hashable values")
-        if len(groups) > 1 or "complex" in groups:
-            raise TypeError(f"{name} mixes {' and '.join(sorted(_GROUPS[g] for g in groups))} as item "
-                            "ids; use one kind of id (e.g. all strings)" if len(groups) > 1 else
+        if len(groups) > 1 or "complex numbers" in groups:
+            raise TypeError(f"{name} mixes {' and '.join(sorted(groups))} as item ids; use one kind of "
+                            "id (e.g. all strings)" if len(groups) > 1 else
                             f"{name} holds complex numbers as item ids")
-        if groups == {"object"}:
+        if groups == {"other hashable values"}:
             return np.fromiter(flat, dtype=object, count=len(flat))
         arr = np.asarray(flat) if len(flat) else np.zeros(0, dtype=np.int64)
-        arr = arr.astype(np.float64) if groups == {"number"} and arr.dtype.kind not in "biuf" else arr
+        arr = arr.astype(np.float64) if groups == {"numbers"} and arr.dtype.kind not in "biuf" else arr
     if arr.dtype.kind == "f" and arr.size and not np.isfinite(arr).all():
         raise ValueError(f"{name} holds {'NaN' if np.isnan(arr).any() else 'infinite values'} as item ids")
     return arr.astype(np.int64) if arr.dtype.kind == "b" else arr
 
 
-def _array_row(t):
-    """True for array-likes other than numpy arrays (pandas Series, Index, ...)."""
-    return hasattr(t, "__array__") and not issubclass(t, (np.ndarray, str, bytes, np.generic))
-
-
-def _rows(value, name, what, n_users=None):
-    """A top-level sequence of per-user rows: a list, or a 2-D array (1-D too for ``n_users``)."""
-    _array_like(value, name, what, ordered=True)
+def _lists(value, name, what, n_users=None):
+    """Per-user rows of ids: ``(items, offsets, rows)``; ``n_users``: sets, dicts, one id per user too."""
+    _array_like(value, name, what)
     rows = value if isinstance(value, np.ndarray) and value.dtype != object else \
         list(value.values if hasattr(value, "values") else value)
     wrong = (isinstance(rows, np.ndarray) and rows.ndim not in ((2,) if n_users is None else (1, 2)))
@@ -741,18 +646,17 @@ def _rows(value, name, what, n_users=None):
                          f"{name} must be 2-D (users x items) or a list of lists, got an array of shape "
                          f"{rows.shape}" if wrong else f"ranked and {name} have different numbers of "
                          f"users ({n_users} and {len(rows)})")
-    return rows
-
-
-def _flatten(rows, name, dicts=False):
-    """Flat ids and offsets of per-user rows (with ``dicts``, sets and dicts too: their keys)."""
     if isinstance(rows, np.ndarray):
         rows = rows[:, None] if rows.ndim == 1 else rows
-        return check_item_ids(rows.reshape(-1), name), np.arange(len(rows) + 1) * rows.shape[1]
-    if any(map(_array_row, set(map(type, rows)))):  # pandas Series, Index, ...: as numpy arrays
-        rows = [np.asarray(r) if _array_row(type(r)) else r for r in rows]
-    kinds = set(map(type, rows))
-    ok = (list, tuple, np.ndarray, set, frozenset, dict) if dicts else (list, tuple, np.ndarray)
+        return check_item_ids(rows.reshape(-1), name), np.arange(len(rows) + 1) * rows.shape[1], rows
+    kinds, array_row = set(map(type, rows)), (np.ndarray, str, bytes, np.generic)
+    if any(hasattr(t, "__array__") and not issubclass(t, array_row) for t in kinds):  # pandas Series...
+        rows = [np.asarray(r) if hasattr(r, "__array__") and not isinstance(r, array_row) else r
+                for r in rows]
+        kinds = set(map(type, rows))
+    ok = (list, tuple, np.ndarray) + ((set, frozenset, dict) if n_users else ())
+    if n_users and not any(issubclass(t, ok) for t in kinds):  # one id per user
+        return check_item_ids(rows, name), np.arange(n_users + 1), rows
     if not all(issubclass(t, ok) for t in kinds):
         i, r = next((i, r) for i, r in enumerate(rows) if not isinstance(r, ok))
         raise TypeError(f"{name}[{i}] is " + (
@@ -768,13 +672,13 @@ def _flatten(rows, name, dicts=False):
     np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)), out=offsets[1:])
     flat = (np.concatenate(rows) if offsets[-1] else np.zeros(0, np.int64)) if kinds == {np.ndarray} \
         else list(itertools.chain.from_iterable(rows))
-    return check_item_ids(flat, name), offsets
+    return check_item_ids(flat, name), offsets, rows
 
 
 def check_ranked(ranked, name="ranked", *, needed=""):
     """Ranked lists, one per user, best first: ``(items, offsets)``, row i ``items[o[i]:o[i+1]]``."""
-    items, offsets = _flatten(_rows(ranked, name, "one ranked list of item ids per user (a list "
-                                    "of lists or a 2-D array)"), name)
+    items, offsets, _ = _lists(ranked, name, "one ranked list of item ids per user (a list of lists "
+                               "or a 2-D array)")
     if needed and not len(items):
         raise ValueError(f"{name} recommends no item: {needed} is undefined")
     return items, offsets
@@ -791,14 +695,9 @@ def check_grades(grades, name="relevant"):
 
 def check_relevant(relevant, n_users, name="relevant"):
     """Each user's relevant items (dicts: id -> grade): ``(items, offsets, grades or None)``."""
-    rows = _rows(relevant, name, "the relevant items of each user (a list of sets, lists or "
-                 "dicts item -> grade)", n_users)
-    kinds = set(map(type, rows)) if isinstance(rows, list) else set()
-    if kinds and not any(issubclass(t, (list, tuple, np.ndarray, set, frozenset, dict))
-                         or _array_row(t) for t in kinds):  # one id per user
-        return check_item_ids(rows, name), np.arange(n_users + 1), None
-    items, offsets = _flatten(rows, name, dicts=True)
-    if not any(issubclass(t, dict) for t in kinds):
+    items, offsets, rows = _lists(relevant, name, "the relevant items of each user (a list of sets, "
+                                  "lists or dicts item -> grade)", n_users)
+    if isinstance(rows, np.ndarray) or not any(issubclass(t, dict) for t in set(map(type, rows))):
         return items, offsets, None
     grades = itertools.chain.from_iterable(r.values() if isinstance(r, dict) else [1.0] * len(r)
                                            for r in rows)
@@ -809,7 +708,7 @@ def check_lists(ranked, relevant):
     """Ranked and relevant lists of the same users, ids of one kind."""
     r_items, r_off = check_ranked(ranked)
     t_items, t_off, grades = check_relevant(relevant, len(r_off) - 1)
-    kinds = {_GROUPS[_id_group(a.dtype.type)] for a in (r_items, t_items) if len(a)}
+    kinds = {_id_kind(a.dtype.type) for a in (r_items, t_items) if len(a)}
     if len(kinds) > 1:
         raise TypeError(f"ranked and relevant hold different kinds of item ids ({' and '.join(kinds)}"
                         "): no item could ever be a hit; use the same kind in both")
@@ -867,32 +766,3 @@ def check_ranking_rows(rows, name="predictionAndLabels"):
         raise ValueError(f"{name} must hold at least one (prediction, labels) or (prediction, "
                          f"labels, relevance) row, got {rows[:3]!r}")
     return rows
-
-
-# -- regression targets: real-valued y_true / y_pred, 1 or several outputs ------------------
-
-
-def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average",
-                             *, max_ndim=2):
-    """Regression targets n x m in the dtype scikit-learn uses, weights, multioutput."""
-    floats = [a.dtype for a in (y_true, y_pred, sample_weight)
-              if getattr(getattr(a, "dtype", None), "kind", None) == "f"]
-    dtype = np.result_type(*floats) if floats else np.dtype(np.float64)
-    yt, yp = (check_real(y, name, ndim=(1, 2)[:max_ndim], ragged=": every row must hold one value "
-                         "per output", shape="1-D" if max_ndim == 1 else
-                         "1-D or 2-D (n samples x m outputs)").astype(dtype, copy=False)
-              for y, name in ((y_true, "y_true"), (y_pred, "y_pred")))
-    check_same_length(y_true=yt, y_pred=yp)
-    yt, yp = yt.reshape(len(yt), -1), yp.reshape(len(yp), -1)
-    if yt.shape[1] != yp.shape[1]:
-        raise ValueError(f"y_true and y_pred have different numbers of outputs "
-                         f"({yt.shape[1]} and {yp.shape[1]})")
-    w = check_sample_weight(sample_weight, len(yt))
-    w = None if w is None else w.astype(dtype, copy=False)
-    if isinstance(multioutput, str):
-        return yt, yp, w, check(multioutput, Options(MULTIOUTPUT), "multioutput")
-    if multioutput is None or np.isscalar(multioutput):
-        raise TypeError("multioutput must be 'raw_values', 'uniform_average' or an array of "
-                        f"output weights, got {multioutput!r}")
-    return yt, yp, w, check_sample_weight(multioutput, yt.shape[1], "multioutput", of="outputs")
-

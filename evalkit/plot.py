@@ -22,7 +22,7 @@ from ._counts import _STRATEGIES, calibration_bins
 from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
 from ._sweep import ZERO_WEIGHTS, threshold_sweep
-from ._validation import (Bool, HasMethods, Integer, Options, check_classes,
+from ._validation import (BOTH_CLASSES, POSITIVES, Bool, Integer, Options, Satisfies, check_rules,
                           check_count_matrix, check_row_labels, validate_params)
 
 __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
@@ -30,7 +30,7 @@ __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
 CONVENTIONS = {"sklearn": "scikit-learn's precision_recall_curve, drawn as steps",
                "spark": "Spark's BinaryClassificationMetrics.pr(), straight lines"}
 NORMALIZES = (None, "true", "pred", "all")
-_AX = [None, HasMethods(("plot", "figure"), "a matplotlib Axes")]
+_AX = [None, Satisfies(lambda v: hasattr(v, "plot") and hasattr(v, "figure"), "a matplotlib Axes")]
 _ZERO_WEIGHT = Options(ZERO_WEIGHTS)
 
 
@@ -49,8 +49,8 @@ def _axes(ax, figsize=(4.8, 4.8)):
 def _roc_points(y_true, y_score, pos_label=None, sample_weight=None, zero_weight="drop"):
     """The sweep and its (FPR, TPR) from (0, 0), as :func:`evalkit.roc_curve`; both classes needed."""
     sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight)
-    check_classes(sweep.n_pos, sweep.n_neg,
-                  why="the ROC curve needs both classes (TPR = TP / P and FPR = FP / N)")
+    check_rules(BOTH_CLASSES, sweep=sweep,
+                why="the ROC curve needs both classes (TPR = TP / P and FPR = FP / N)")
     return sweep, *roc_points(sweep, "sklearn")
 
 
@@ -220,7 +220,7 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
     >>> plt.close(ax.figure)
     """
     sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight)
-    check_classes(sweep.n_pos, sweep.n_neg, need=("positive",), why="recall = TP / P is undefined")
+    check_rules(POSITIVES, sweep=sweep, why="recall = TP / P is undefined")
     ax = _axes(ax)
     x, y = pr_points(sweep, convention)
     if convention == "sklearn":

@@ -98,8 +98,8 @@ import numpy as np
 
 from ._hits import RankingHits, encode_items
 from ._hits import ranking_hits as _count_hits
-from ._validation import (Bool, Integer, Options, Real, Satisfies, check_catalog,
-                          check_columns, check_exactly_one, check_grades, check_item_ids,
+from ._validation import (EXACTLY_ONE, Bool, Integer, Options, Real, Satisfies, check_catalog,
+                          check_columns, check_grades, check_item_ids, check_rules,
                           check_lists, check_ranked, check_real_values, check_relevance_scores,
                           validate_params)
 from .exceptions import warn_at_caller
@@ -854,7 +854,8 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
     [['b', 'c', 'a'], ['d', 'a']]
     """
     opt = _options(convention, ties=ties, users=users)
-    order_col = score if check_exactly_one(score=score, rank=rank) == "score" else rank
+    check_rules(EXACTLY_ONE, score=score, rank=rank)
+    order_col = rank if score is None else score
     pu, pi, key = check_columns(predictions, "predictions", user=user, item=item, score=order_col)
     pi = check_item_ids(pi, f"predictions[{item!r}]")
     key = check_real_values(key, f"predictions[{order_col!r}]").astype(np.float64)

@@ -24,11 +24,9 @@ from ._counts import (ClassCounts, _select, _take, encode_labels, top_k_columns,
                       topk_code_counts)
 from ._ratios import prf
 from ._report import topk_report_from_counts
-from ._validation import (DIGITS, K, TIES, ZERO_DIVISION, Bool, Options, check_column_classes,
-                          check_column_labels, check_exactly_one, check_label_matrix, check_labels,
-                          check_labels_name_columns, check_rules, check_same_kind,
-                          check_same_length, check_sample_weight, check_score_matrix,
-                          validate_params)
+from ._validation import (DIGITS, EXACTLY_ONE, K, TIES, ZERO_DIVISION, Bool, Options, check_column_classes,
+                          check_label_list, check_labels, check_rules, check_same_kind, check_same_length,
+                          check_sample_weight, check_score_matrix, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["top_k_labels", "precision_recall_fscore_at_k", "topk_report", "top_k_accuracy_score"]
@@ -61,7 +59,7 @@ def top_k_labels(y_score, *, k, labels=None, ties="last"):
     [[0]]
     """
     scores = check_score_matrix(y_score, "y_score", k=k)
-    columns = check_column_labels(labels, scores.shape[1], of="y_score")
+    columns = np.arange(scores.shape[1]) if labels is None else check_label_list(labels, n=scores.shape[1])
     return columns[top_k_columns(scores, k, ties, ranked=True)]
 
 
@@ -69,11 +67,11 @@ def top_k_labels(y_score, *, k, labels=None, ties="last"):
 
 def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
     """Validate the input and count tp / predicted / support per class at k."""
-    check_exactly_one(y_topk=y_topk, y_score=y_score)
+    check_rules(EXACTLY_ONE, y_topk=y_topk, y_score=y_score)
     yt = check_labels(y_true, "y_true")
     n = len(yt)
     if y_topk is not None:
-        ranked = check_label_matrix(y_topk, "y_topk", k=k)
+        ranked = check_score_matrix(y_topk, "y_topk", k=k, labels=True)
         check_same_length(y_true=yt, y_topk=ranked)
         block = check_labels(ranked[:, :k].reshape(-1), "y_topk")
         check_same_kind(yt, block, ("y_true", "y_topk"))
@@ -85,9 +83,7 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
         return ClassCounts(classes, *counts, n)
     scores = check_score_matrix(y_score, "y_score", k=k)
     check_same_length(y_true=yt, y_score=scores)
-    columns = check_column_labels(labels, scores.shape[1], of="y_score")
-    check_same_kind(yt, columns, ("y_true", "labels"))
-    t = check_labels_name_columns(yt, columns)
+    columns, t = check_column_classes(yt, labels, scores.shape[1], sklearn=False)
     tp, predicted, support = topk_code_counts(t, top_k_columns(scores, k, ties), len(columns),
                                               distinct=True)
     present = np.flatnonzero((support > 0) | (predicted > 0))

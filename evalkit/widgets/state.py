@@ -18,8 +18,8 @@ import numpy as np
 from .._curves import roc_points, trapezoid
 from .._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
 from .._sweep import Sweep, positive_mask, threshold_sweep
-from .._validation import (BETA, ZERO_DIVISION_SPARK, InstanceOf, Integer, Options, Real, Satisfies,
-                           check, check_classes, validate_params)
+from .._validation import (BETA, BOTH_CLASSES, ZERO_DIVISION_SPARK, InstanceOf, Integer, Options, Real,
+                           Satisfies, check, check_rules, validate_params)
 from .._binary import LAYOUTS, BinaryCounts
 
 __all__ = ["explorer_state", "explorer_text", "confusion_html", "imbalance_state", "imbalance_text",
@@ -269,7 +269,7 @@ def roc_builder_state(y_true, y_score, step, *, pos_label=None):
     1.0
     """
     sw = threshold_sweep(y_true, y_score, pos_label=pos_label)
-    check_classes(sw.n_pos, sw.n_neg, why="the ROC curve needs both classes")
+    check_rules(BOTH_CLASSES, sweep=sw, why="the ROC curve needs both classes")
     n_steps = len(sw)
     step = int(check(step, Integer(0, n_steps, meaning="one step per distinct score"), "step"))
     scores = np.asarray(y_score, dtype=float)

@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 
 from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
-from .._validation import Options, check_classes, check_real, validate_params
+from .._validation import BOTH_CLASSES, Options, check_real, check_rules, validate_params
 from .._binary import LAYOUTS
 from .state import (EXPLORER_KEYS, IMBALANCE_KEYS, ROC_BUILDER_KEYS, confusion_html, explorer_state,
                     explorer_text, imbalance_state, imbalance_text, roc_builder_state, roc_builder_text)
@@ -195,7 +195,7 @@ class ThresholdExplorer(_Shown, W.VBox):
     def __init__(self, y_true, y_score, *, pos_label=1, threshold=None, beta=1.0,
                  layout="actual-by-predicted"):
         self.sweep = sw = threshold_sweep(y_true, y_score, pos_label=pos_label)
-        check_classes(sw.n_pos, sw.n_neg, why="the ROC curve needs both classes")
+        check_rules(BOTH_CLASSES, sweep=sw, why="the ROC curve needs both classes")
         lo, hi = float(sw.thresholds[-1]), float(sw.thresholds[0])
         smin, smax, self._step, self._decimals = _slider_grid(lo, hi)
         if threshold is None:
