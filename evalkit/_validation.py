@@ -286,6 +286,12 @@ def _is_string_like(arr):
         arr.dtype.kind == "O" and any(isinstance(v, (str, bytes)) for v in arr.flat))
 
 
+def _all_finite(arr):
+    """A large array's finite sum says all is finite: one pass, no temporary (else look: it may overflow)."""
+    with np.errstate(all="ignore"):
+        return arr.size > 4096 and np.isfinite(np.add.reduce(arr, axis=None)) or np.isfinite(arr).all()
+
+
 def check_real_values(arr, name, *, finite=True, allow_nan=False):
     """Refuse an array not of real numbers (strings, complex, dates); NaN/inf per ``finite``."""
     kind = arr.dtype.kind
@@ -305,7 +311,7 @@ def check_real_values(arr, name, *, finite=True, allow_nan=False):
             raise TypeError(f"{name} must hold numbers, got " + (
                 f"dates/times ({arr.dtype})" if kind in "mM" else f"dtype {arr.dtype}"
                 + (f" holding {_py(first)!r}" if kind == "?" else "")))
-    if finite and arr.dtype.kind == "f" and not np.isfinite(arr).all():  # one pass when all is well
+    if finite and arr.dtype.kind == "f" and not _all_finite(arr):
         nan = np.isnan(arr).any()
         if nan and not allow_nan:
             raise ValueError(f"{name} contains NaN")
@@ -445,9 +451,11 @@ def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
     yt, yp = check_labels(y_true, names[0]), check_labels(y_pred, names[1])
     check_same_length(**{names[0]: yt, names[1]: yp})
     check_same_kind(yt, yp, names)
-    # two linear passes, no sort: the first two distinct values, then every label against them
-    first, rest = yt[0], np.concatenate([yt[yt != yt[0]][:1], yp[yp != yt[0]][:1]])
-    binary = not len(rest) or all(((a == first) | (a == rest[0])).all() for a in (yt, yp))
+    # no sort: a second distinct value (usually among the first labels), then every label against both
+    first = yt[0]
+    second = next((a[i] for a in (yt[:64], yp[:64], yt, yp) for i in [np.argmax(a != first)] if a[i] != first),
+                  first)
+    binary = all(((a == first) | (a == second)).all() for a in (yt, yp))
     return ("binary" if binary else "multiclass"), yt, yp
 
 

@@ -273,9 +273,13 @@ def auc(x, y):
 def _larger_class(y):
     """``(n_classes, positive mask)``: the larger of two labels is positive (``np.unique`` order).
 
-    Numbers need only min and max (no sort); 0/1 labels of 64 bits are their own mask (no
-    copy); the mask is None unless there are two classes.
+    Numbers need only min and max (no sort); 0/1 labels one pass (a bitwise or) and a count,
+    and those of 64 bits are their own mask (no copy); the mask is None for more than two
+    classes.
     """
+    if y.dtype.kind in "biu" and 0 <= np.bitwise_or.reduce(y) <= 1:
+        positive = y.view(np.uint64) if y.dtype.itemsize == 8 else y.astype(bool, copy=False)
+        return 1 + (0 < np.count_nonzero(y) < len(y)), positive
     if y.dtype.kind in "biuf":
         lo, hi = y.min(), y.max()
         if y.dtype.kind in "biu" and lo != hi and int(hi) - int(lo) == 1:  # no third value fits
