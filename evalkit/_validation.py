@@ -288,8 +288,11 @@ def _is_string_like(arr):
 
 def _all_finite(arr):
     """A large array's finite sum says all is finite: one pass, no temporary (else look: it may overflow)."""
-    with np.errstate(all="ignore"):
-        return arr.size > 4096 and np.isfinite(np.add.reduce(arr, axis=None)) or np.isfinite(arr).all()
+    if arr.size > 4096:
+        with np.errstate(all="ignore"):
+            if np.isfinite(np.add.reduce(arr, axis=None)):
+                return True
+    return np.isfinite(arr).all()
 
 
 def check_real_values(arr, name, *, finite=True, allow_nan=False):
