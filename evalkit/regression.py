@@ -42,7 +42,8 @@ _NMAE_RULES = (
 def _over_outputs(output_errors, multioutput):
     """The per-output errors as asked: all of them, their mean, or a weighted mean."""
     if isinstance(multioutput, str):  # "raw_values" or "uniform_average"
-        return output_errors if multioutput == "raw_values" else float(np.mean(output_errors))
+        return output_errors if multioutput == "raw_values" else float(  # one output: no np.mean overhead
+            output_errors[0] if len(output_errors) == 1 else np.mean(output_errors))
     return float(np.average(output_errors, weights=multioutput))
 
 
