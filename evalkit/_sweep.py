@@ -63,7 +63,9 @@ class Sweep:
     At index ``i`` a sample is predicted positive when its score is
     ``>= thresholds[i]``: ``tps[i]`` positives and ``fps[i]`` negatives are.
     ``n_pos`` and ``n_neg`` are the totals, so ``fns = n_pos - tps`` and
-    ``tns = n_neg - fps``. Weighted sweeps hold sums of weights.
+    ``tns = n_neg - fps``. Weighted sweeps hold sums of weights. A curve's
+    sweep (``threshold_sweep(..., bends=...)``) holds only the rows its
+    ``drop_intermediate`` keeps, with the same counts at each.
     """
 
     thresholds: np.ndarray
