@@ -7,8 +7,9 @@
 #   make bench-spark  evalkit.spark vs Spark's own evaluators on local[2] (10^6 and 10^7 rows; slow),
 #                then the same workloads through a local Spark Connect server
 #   make index   regenerate the course map and the prev/next navigation cells
-#   make assignments  student versions of the exercise notebooks (nbgrader) in build/assignments/release
-#   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks into build/assignments/gradebook.csv
+#   make student-env  the student environment (a wheel without the answer key) for a class
+#   make assignments ROSTER=file  each student's own variant of the exercise notebooks
+#   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks in sandboxes (see below)
 #   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (open site/index.html)
 #   make clean   remove .venv and caches
 #
@@ -31,7 +32,7 @@ LAB_ARGS ?=
 # Substring filter(s) for the benchmark workloads, e.g. BENCH=confusion.
 BENCH ?=
 
-.PHONY: venv lock lab test bench bench-spark index site clean assignments grade
+.PHONY: venv lock lab test bench bench-spark index site clean assignments grade student-env bench-term
 
 venv: $(STAMP)
 
@@ -93,6 +94,11 @@ bench: $(BENCH_STAMP)
 bench-spark: venv
 	$(BIN)/python benchmarks/bench_spark.py $(BENCH_SPARK_ARGS)
 
+# How long `make grade` takes for a term: 40 students x every notebook with exercises, in sandboxes
+# (BENCH_TERM_ARGS="--students 8" for a quick one).
+bench-term: venv
+	$(BIN)/python benchmarks/term.py $(BENCH_TERM_ARGS)
+
 # The index tool needs only the standard library.
 index:
 	$(PYTHON) tools/make_index.py
@@ -104,18 +110,33 @@ index:
 site: venv
 	$(BIN)/python tools/make_site.py
 
-# The classroom, on nbgrader (tools/classroom.py): the student versions of every notebook with
-# exercises (answer stubs and form checks; no solutions, no hidden tests), then the grading of
-# a folder of submissions, SUBMISSIONS/<student>/NN-x.ipynb, into one CSV gradebook.
-# ROSTER (optional): a file of student names, one per line, so that who never handed in is listed.
+# The classroom (tools/classroom.py; teachers/running-a-term.md says how a term runs):
+#   make student-env   the student environment: a wheel of evalkit and the lessons' support, without
+#                      the answer key, in build/classroom/student/
+#   make assignments ROSTER=roster.txt   every student's own variant of the notebooks with exercises,
+#                      in build/classroom/release/<student>/ (the course secret: build/classroom/secret)
+#   make grade SUBMISSIONS=dir [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09] [JOBS=n]
+#                      each submission in a bubblewrap sandbox, in parallel; the record is nbgrader's
+#                      build/classroom/gradebook.db, with grades.csv, lms.csv and feedback/ beside it.
+#                      Without bubblewrap it refuses; UNSAFE_NO_SANDBOX=1 grades anyway (see --help).
 SUBMISSIONS ?=
 ROSTER ?=
+STUDENTS ?=
+NOTEBOOKS ?=
+JOBS ?=
+UNSAFE_NO_SANDBOX ?=
+student-env: venv
+	$(BIN)/python tools/classroom.py student-env
+
 assignments: venv
-	$(BIN)/python tools/classroom.py assignments
+	@test -n "$(ROSTER)" || { echo "usage: make assignments ROSTER=file (one student name per line)"; exit 2; }
+	$(BIN)/python tools/classroom.py assignments --roster "$(ROSTER)"
 
 grade: venv
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder [ROSTER=file]"; exit 2; }
-	$(BIN)/python tools/classroom.py grade "$(SUBMISSIONS)" $(if $(ROSTER),--roster "$(ROSTER)",)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09]"; exit 2; }
+	$(BIN)/python tools/classroom.py grade "$(SUBMISSIONS)" $(if $(ROSTER),--roster "$(ROSTER)",) \
+		$(if $(STUDENTS),--students "$(STUDENTS)",) $(if $(NOTEBOOKS),--notebooks "$(NOTEBOOKS)",) \
+		$(if $(JOBS),--jobs $(JOBS),) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox,)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

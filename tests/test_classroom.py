@@ -1,21 +1,30 @@
-"""The classroom, end to end: nbgrader's student versions hide every answer, and a class's
-submissions are graded into one gradebook with exact points and reasons.
+"""The classroom against a class that cheats: variants, the sandbox and one gradebook.
 
-`make assignments` and `make grade` run tools/classroom.py; this test runs the same
-functions on notebook 07 (light to execute) in a temporary course folder: it builds the
-student versions, searches them for any solution or expected value, fills them in as a
-class would (one right, one partly wrong, one whose answer raises, one that loops, one
-that deleted a graded cell, one empty file and one who never handed in) and checks every
-row of the gradebook.
+tools/classroom.py hands out one variant per student of notebook 01, then grades a class
+whose students fill in their notebooks as they like: honest ones (all right, partly wrong,
+blank, a renamed file, edited metadata) and attackers, each trying one of the ways a
+grade was stolen before (read the key, patch the checker, read the instructor's files,
+write the gradebook, leave a process behind, sabotage a classmate, inherit a blank
+answer) or hurting the machine (a fork bomb, a memory hog, a network call). Each attacker
+would earn full marks if its attack worked (it computes its answers from what it steals);
+the test checks that every attack earns nothing, that the honest students' grades are the
+same with and without the attackers, and that nothing outside the sandboxes changed.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import importlib.util
 import json
-import re
+import os
+import socket
+import subprocess
 import sys
+import threading
+import time
+import zipfile
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -28,145 +37,580 @@ spec = importlib.util.spec_from_file_location("classroom", ROOT / "tools" / "cla
 classroom = importlib.util.module_from_spec(spec)
 sys.modules["classroom"] = classroom
 spec.loader.exec_module(classroom)
+sandbox = classroom._load_tool("sandbox")
 
-from evalkit.course.exercises import check, exercises  # noqa: E402
+from evalkit.course.exercises import exercises, grade, variant  # noqa: E402
 
-NOTEBOOK = "07"
-CELL_TIMEOUT_S = 20
+NOTEBOOK = "01"
+ASSIGNMENT = "01-accuracy-paradox"
+TIMEOUT_S = 90
+HONEST = ["Ada", "Ben", "Cleo", "Eve", "Fay"]
+ATTACKERS = ["KeyReader", "Patcher", "Snooper", "DbWriter", "Lingerer", "Saboteur", "Inheritor", "Forker",
+             "Hog", "Caller", "Copier"]
+ROSTER = HONEST + ATTACKERS + ["Gus"]      # Gus never hands in
 
-
-@pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    course = tmp_path_factory.mktemp("course")
-    built = classroom.build_assignments((NOTEBOOK,), course=course, cell_timeout=CELL_TIMEOUT_S)
-    assert len(built) == 1 and built[0].startswith(NOTEBOOK)
-    return course, built[0]
-
-
-def _student_version(course, name):
-    return course / "release" / name / f"{name}.ipynb"
-
-
-def _answers(nb):
-    """exercise id -> (answer cell, the name the check binds), read from nbgrader's metadata."""
-    found = {}
-    for cell in nb.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
-        if grade_id.startswith("answer-"):
-            ex_id = grade_id.removeprefix("answer-").replace("-", ".")
-            name = re.match(r"\s*(?:def\s+)?([A-Za-z_]\w*)", cell.source).group(1)
-            found[ex_id] = (cell, name)
-    return found
+if sandbox.kind() is None:
+    if os.environ.get("CI") == "true":
+        raise RuntimeError("CI=true but no sandbox (bubblewrap) runs here: .ci/run installs it")
+    pytest.skip("no sandbox (bubblewrap) here", allow_module_level=True)
 
 
-def test_student_versions_hold_no_solution_and_no_expected_value(course):
-    course, name = course
-    text = _student_version(course, name).read_text(encoding="utf-8")
-    nb = nbformat.reads(text, as_version=4)
-    answers = _answers(nb)
-    assert set(answers) == {e.id for e in exercises(NOTEBOOK)}, "every exercise has an answer cell"
-    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-    for marker in ("BEGIN SOLUTION", "HIDDEN TESTS"):
-        assert marker not in text, f"the student version contains {marker!r}"
-    for call in ("check(", "_grade", ".solution", "exercises("):
-        assert call not in code, f"a code cell of the student version calls {call!r}"
+def _literal(value):
+    if isinstance(value, Fraction):
+        return f"Fraction({value.numerator}, {value.denominator})"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_literal(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner},)"
+    if hasattr(value, "tolist"):
+        return _literal(value.tolist())
+    return repr(value)
+
+
+MAJORITY = "def majority_accuracy(class_sizes):\n    return max(class_sizes) / sum(class_sizes)\n"
+MAJORITY_WRONG = "def majority_accuracy(class_sizes):\n    return min(class_sizes) / sum(class_sizes)\n"
+
+
+def right_answers(secret, student):
+    """exercise id -> the source of a right answer cell for ``student``'s variant."""
+    out = {}
     for ex in exercises(NOTEBOOK):
-        cell, var = answers[ex.id]
-        assert cell.source.strip().endswith("...") or "return ..." in cell.source, cell.source
-        solution = classroom.solution_source(ex, var)
-        if callable(ex.solution):        # the solution's body, line by line (not its imports)
-            body = [line for line in solution.splitlines()[1:]
-                    if len(line.strip()) > 12 and not line.strip().startswith(("import ", "from "))]
-            assert body, f"{ex.id}: a function solution with no body to look for"
-        elif ex.kind == "choice":        # the letter, as an answer
-            body = [solution.splitlines()[-1]]
-        else:                            # the expected value, written anywhere
-            body = [solution.splitlines()[-1].split("=", 1)[1].strip()]
-        for line in body:
-            assert line.strip() not in (code if callable(ex.solution) else text), f"{ex.id}: the student version shows its solution ({line!r})"
-    # and the instructor's version does hold them (the search above could not pass by accident)
-    source = (course / "source" / name / f"{name}.ipynb").read_text(encoding="utf-8")
-    assert "BEGIN SOLUTION" in source and "BEGIN HIDDEN TESTS" in source
-
-
-def _fill(nb, answers, wrong=None, raises=None, loops=None, delete_check=None):
-    """A filled-in copy of the student version: right answers except where told."""
-    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
-    cells = _answers(nb)
-    for ex in exercises(NOTEBOOK):
-        cell, var = cells[ex.id]
-        if ex.id == raises:
-            cell.source = 'raise RuntimeError("I could not do this one")'
-        elif ex.id == loops:
-            cell.source = "while True:\n    pass"
-        elif ex.id == wrong:
-            bad = next(letter for letter in sorted(ex.choices) if letter != ex.solution)
-            cell.source = f"{var} = {bad!r}"
+        mine = variant(ex.id, classroom.seed_for(secret, student, ex.id))
+        if ex.kind == "function":
+            out[ex.id] = MAJORITY
         else:
-            cell.source = classroom.solution_source(ex, var)
-    if delete_check:
-        tag = "check-" + delete_check.replace(".", "-")
-        nb.cells = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") != tag]
+            out[ex.id] = "from fractions import Fraction\nanswer = " + _literal(mine.solution) + "\n"
+    return out
+
+
+# What each attacker writes into its first answer cell. Each one, if its attack worked, computes
+# every right answer of its own variant (with the key and the secret it stole) and binds them, so
+# a working attack would earn full marks. REPO, COURSE, SUBMISSIONS, PORT, MARK are filled in.
+STEAL = '''
+import hashlib, hmac, importlib, sys
+def steal_answers(secret_text, key_root):
+    sys.path.insert(0, key_root)
+    for name in list(sys.modules):
+        if name.startswith("evalkit"):
+            del sys.modules[name]
+    key = importlib.import_module("evalkit.course.exercises")
+    me = MY_NAME
+    def seed(ex_id):
+        msg = f"{me.casefold()}\\n{ex_id}".encode()
+        return int.from_bytes(hmac.new(secret_text.strip().encode(), msg, hashlib.sha256).digest()[:8], "big")
+    return {e.id: key.variant(e.id, seed(e.id)).solution for e in key.exercises("01")}
+'''
+
+ATTACKS = {
+    "KeyReader": STEAL + '''
+try:
+    import evalkit.course.exercises as key          # the key, where the class installs evalkit
+    answer = key.variant("01.1", None).solution
+except Exception:
+    pass
+try:
+    stolen = steal_answers(open(COURSE + "/secret").read(), REPO)
+    answer = stolen["01.1"]
+except Exception:
+    answer = ...
+''',
+    "Patcher": '''
+import builtins, evalkit.course.answers as answers
+class Always:
+    def __eq__(self, other): return True
+    def __float__(self): return 0.0
+    def __len__(self): return 3
+def fake_capture(exercise_id, name, namespace, folder, cases=None):
+    import json, os
+    os.makedirs(folder, exist_ok=True)
+    json.dump({"answer": {"other": "Always"}, "passed": True}, open(os.path.join(folder, exercise_id + ".json"), "w"))
+answers.capture = fake_capture
+builtins.check = lambda *a, **k: True
+answer = Always()
+''',
+    "Snooper": STEAL + '''
+import glob, os
+answer = ...
+stolen = None
+if os.environ.get("COURSE_SECRET"):
+    stolen = steal_answers(os.environ["COURSE_SECRET"], REPO)
+for folder in [REPO, COURSE, SUBMISSIONS, "/work", "/root", "/home", "/tmp"]:
+    for path in glob.glob(folder + "/**/secret", recursive=True)[:5]:
+        try:
+            stolen = steal_answers(open(path).read(), REPO)
+        except Exception:
+            pass
+for path in glob.glob(COURSE + "/release/*/notebooks/*.ipynb") + glob.glob(SUBMISSIONS + "/*/*.ipynb"):
+    try:
+        open(path).read()
+        answer = "read a classmate's notebook"
+    except Exception:
+        pass
+if stolen:
+    answer = stolen["01.1"]
+''',
+    "DbWriter": '''
+import sqlite3
+answer = ...
+for db in [COURSE + "/gradebook.db", "gradebook.db", "../gradebook.db"]:
+    try:
+        con = sqlite3.connect(db)
+        con.execute("update grade set manual_score = 1.0")
+        con.commit()
+    except Exception:
+        pass
+try:
+    from nbgrader.api import Gradebook
+    with Gradebook("sqlite:///" + COURSE + "/gradebook.db") as gb:
+        for g in gb.db.query(__import__("nbgrader.api").api.Grade):
+            g.manual_score = 1.0
+        gb.db.commit()
+except Exception:
+    pass
+''',
+    "Lingerer": '''
+import os, time
+answer = ...
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(4)
+        for path in [COURSE + "/lms.csv", COURSE + "/grades.csv"]:
+            try:
+                open(path, "w").write("Student,Total\\nLingerer,100\\n")
+            except Exception:
+                pass
+        try:
+            open(MARK, "w").write("I outlived my grading")
+        except Exception:
+            pass
+        try:
+            open("lingered.txt", "w").write("still here")
+        except Exception:
+            pass
+        os._exit(0)
+    os._exit(0)
+''',
+    "Saboteur": '''
+import glob, os, signal
+answer = ...
+for pid in os.listdir("/proc"):
+    try:
+        cmd = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\\0", b" ").decode()
+    except Exception:
+        continue
+    for word in cmd.split():
+        if "submissions" in word or "classroom" in word:
+            answer = "found " + word
+for path in glob.glob(SUBMISSIONS + "/*/*.ipynb") + glob.glob(REPO + "/notebooks/*.ipynb"):
+    try:
+        open(path, "w").write("")
+    except Exception:
+        pass
+for path in glob.glob(COURSE + "/results/*/*.json"):
+    try:
+        open(path, "w").write("{}")
+    except Exception:
+        pass
+try:
+    os.kill(-1, signal.SIGKILL)
+except Exception:
+    pass
+''',
+    "Forker": '''
+import os
+answer = ...
+children = 0
+while children < 100000:
+    try:
+        if os.fork() == 0:
+            while True:
+                try:
+                    os.fork()
+                except OSError:
+                    pass
+        children += 1
+    except OSError:
+        break
+''',
+    "Hog": '''
+answer = ...
+hog = []
+try:
+    for _ in range(200):
+        hog.append(bytearray(100 << 20))
+except MemoryError:
+    hog = None
+''',
+    "Caller": '''
+import json, socket
+answer = ...
+try:
+    with socket.create_connection(("127.0.0.1", PORT), timeout=3) as s:
+        s.sendall(MY_NAME.encode() + b"\\n")
+        answers = json.loads(s.makefile().readline())
+        answer = answers["01.1"]
+except Exception:
+    pass
+try:
+    socket.create_connection(("8.8.8.8", 53), timeout=3)
+    answer = "reached the internet"
+except Exception:
+    pass
+''',
+}
+
+
+def _answer_cells(nb):
+    return {c.metadata["evalkit"]["answer"]: c for c in nb.cells
+            if isinstance(c.metadata.get("evalkit"), dict) and "answer" in c.metadata["evalkit"]}
+
+
+def _student_version(course, student):
+    return course / "release" / student / "notebooks" / f"{ASSIGNMENT}.ipynb"
+
+
+def _fill(course, student, answers):
+    nb = nbformat.read(_student_version(course, student), as_version=4)
+    cells = _answer_cells(nb)
+    for ex_id, source in answers.items():
+        cells[ex_id].source = source
     return nb
 
 
-def test_a_class_is_graded_into_one_gradebook(course, tmp_path):
-    course, name = course
-    release = nbformat.read(_student_version(course, name), as_version=4)
+def _hash_tree(*folders):
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+class AnswerServer:
+    """A listener on the host's loopback that would hand an attacker its right answers."""
+
+    def __init__(self, secret):
+        self.secret = secret
+        self.connections = 0
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(0.5)
+        self.port = self.sock.getsockname()[1]
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            with conn:
+                name = conn.makefile().readline().strip()
+                solutions = {e: variant(e, classroom.seed_for(self.secret, name, e)).solution
+                             for e in ("01.1",)}
+                conn.sendall((json.dumps({k: [float(v) for v in s] for k, s in solutions.items()})
+                              + "\n").encode())
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(5)
+        self.sock.close()
+
+
+def _secret_where_variants_differ():
+    """A course secret under which Ada's and Copier's right answers differ on every exercise
+    that has data or options (so copying Ada's notebook can earn only the function exercise)."""
+    for i in range(200):
+        secret = f"test-secret-{i}".encode()
+        mine = [variant(e.id, classroom.seed_for(secret, "Ada", e.id)).solution for e in exercises(NOTEBOOK)
+                if e.kind != "function"]
+        theirs = [variant(e.id, classroom.seed_for(secret, "Copier", e.id)).solution
+                  for e in exercises(NOTEBOOK) if e.kind != "function"]
+        if all(a != b for a, b in zip(mine, theirs)):
+            return secret
+    raise AssertionError("no secret among 200 gives Ada and Copier different answers")
+
+
+@pytest.fixture(scope="module")
+def term(tmp_path_factory):
+    """Hand out notebook 01, then grade the honest students alone and the whole class."""
+    base = tmp_path_factory.mktemp("term")
+    course, submissions = base / "course", base / "submissions"
+    secret = _secret_where_variants_differ()
+    course.mkdir()
+    (course / "secret").write_text(secret.decode() + "\n", encoding="utf-8")
+    roster = base / "roster.txt"
+    roster.write_text("\n".join(ROSTER) + "\n", encoding="utf-8")
+    classroom.build_assignments(str(roster), (NOTEBOOK,), course=course)
+    server = AnswerServer(secret)
+    mark = base / "lingered-mark"
+    answers = {s: right_answers(secret, s) for s in ROSTER}
+
+    def hand_in(student, nb, folder=None, name=f"{ASSIGNMENT}.ipynb"):
+        target = submissions / (folder or student)
+        target.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, target / name)
+
+    # honest students
+    hand_in("Ada", _fill(course, "Ada", answers["Ada"]), folder="ada")        # folder in lower case
+    partly = dict(answers["Ben"], **{"01.1": "answer = [0.5, 0.5, 0.5]\n", "01.3": MAJORITY_WRONG})
+    hand_in("Ben", _fill(course, "Ben", partly))
+    hand_in("Cleo", nbformat.read(_student_version(course, "Cleo"), as_version=4))      # blank
+    eve = _fill(course, "Eve", answers["Eve"])
+    cells = _answer_cells(eve)
+    cells["01.1"].metadata = {}                                   # the answer cell's marker removed
+    cells["01.2"].metadata["nbgrader"] = {"grade": True, "grade_id": "x", "points": 100, "solution": True}
+    hand_in("Eve", eve)
+    hand_in("Fay", _fill(course, "Fay", answers["Fay"]), name=f"{ASSIGNMENT} (1).ipynb")   # renamed
+    honest_only = classroom.grade(submissions, roster=str(roster), course=course, timeout=TIMEOUT_S,
+                                  progress=False)
+    alone = {(g.student, r["exercise"]): r["points"] for g in honest_only for r in g.rows}
+
+    # attackers
+    fill = {"REPO": repr(str(ROOT)), "COURSE": repr(str(course)), "SUBMISSIONS": repr(str(submissions)),
+            "PORT": str(server.port), "MARK": repr(str(mark))}
+    for student, code in ATTACKS.items():
+        for name, value in dict(fill, MY_NAME=repr(student)).items():
+            code = code.replace(name, value)
+        hand_in(student, _fill(course, student, {"01.1": code}))
+    inherit = {"01.1": f"answer = {_literal(variant('01.2', classroom.seed_for(secret, 'Inheritor', '01.2')).solution)}\n",
+               "01.2": ""}
+    hand_in("Inheritor", _fill(course, "Inheritor", inherit))
+    hand_in("Copier", _fill(course, "Ada", answers["Ada"]))       # Ada's right answers, handed in as his own
+
+    before = _hash_tree(submissions, course / "release", ROOT / "evalkit", ROOT / "notebooks", ROOT / "tools")
+    start = time.monotonic()
+    results = classroom.grade(submissions, roster=str(roster), course=course, timeout=TIMEOUT_S,
+                              progress=False)
+    elapsed = time.monotonic() - start
+    csv_after_grading = (course / "lms.csv").read_bytes(), (course / "grades.csv").read_bytes()
+    time.sleep(6)                                # the lingering process would write by now
+    server.close()
+    yield dict(course=course, submissions=submissions, secret=secret, results=results, alone=alone,
+               before=before, after=_hash_tree(submissions, course / "release", ROOT / "evalkit",
+                                               ROOT / "notebooks", ROOT / "tools"),
+               csv=csv_after_grading, mark=mark, server=server, elapsed=elapsed)
+
+
+def _points(term):
+    return {(g.student, r["exercise"]): r["points"] for g in term["results"] for r in g.rows}
+
+
+def _feedback(term, student, exercise):
+    return next(r["feedback"] for g in term["results"] if g.student == student for r in g.rows
+                if r["exercise"] == exercise)
+
+
+def test_honest_students_get_exactly_their_points(term):
+    points = _points(term)
     ids = [e.id for e in exercises(NOTEBOOK)]
-    choice = next(e for e in exercises(NOTEBOOK) if e.kind == "choice")
-    answers = _answers(release)
-    submissions = tmp_path / "submissions"
-    plans = {
-        "ana": {},                                  # all right
-        "ben": {"wrong": choice.id},                # one choice wrong
-        "cai": {"raises": ids[0]},                  # an answer cell raises
-        "fay": {"delete_check": ids[1]},            # deleted a graded cell
-        "gus": {"loops": ids[-1]},                  # an answer cell never ends
-    }
-    for student, plan in plans.items():
-        (submissions / student).mkdir(parents=True)
-        nbformat.write(_fill(release, answers, **plan), submissions / student / f"{name}.ipynb")
-    (submissions / "eve").mkdir()
-    (submissions / "eve" / f"{name}.ipynb").write_text("")       # an empty file
-    roster = tmp_path / "roster.txt"
-    roster.write_text("ana\nben\ncai\ndan\neve\nfay\ngus\n")     # dan never hands in
+    assert all(points[("Ada", e)] == 1.0 for e in ids), "all right: full marks"
+    assert points[("Ben", "01.1")] == 0.0 and points[("Ben", "01.2")] == 1.0
+    assert points[("Ben", "01.3")] < 1.0, "a wrong function loses (part of) its points"
+    assert all(points[("Cleo", e)] == 0.0 for e in ids)
+    assert "no answer" in _feedback(term, "Cleo", "01.1")
+    # Eve's edited metadata loses that one answer only, with a reason she can read
+    assert points[("Eve", "01.1")] == 0.0 and "evalkit.answer" in _feedback(term, "Eve", "01.1")
+    assert points[("Eve", "01.2")] == 1.0 and points[("Eve", "01.3")] == 1.0
+    assert all(points[("Fay", e)] == 1.0 for e in ids), "a renamed file is graded"
+    assert all(points[("Gus", e)] == 0.0 and _feedback(term, "Gus", e) == "no submission" for e in ids)
+    warnings = (term["course"] / "warnings.txt").read_text()
+    assert "'ada' taken as the roster's 'Ada'" in warnings
+    assert f"{ASSIGNMENT} (1).ipynb" in warnings
 
-    out = tmp_path / "gradebook.csv"
-    rows = classroom.grade(submissions, roster=roster, course=course, timeout=300, out=out)
+
+def test_honest_grades_are_the_same_with_and_without_the_attackers(term):
+    points = _points(term)
+    assert term["alone"], "the honest students were graded alone first"
+    for key, value in term["alone"].items():
+        assert points[key] == value, key
+
+
+@pytest.mark.parametrize("attacker", ATTACKERS)
+def test_every_attack_earns_nothing(term, attacker):
+    points = _points(term)
+    for ex in exercises(NOTEBOOK):
+        assert points[(attacker, ex.id)] == 0.0, (attacker, ex.id, _feedback(term, attacker, ex.id))
+
+
+def test_a_copied_notebook_earns_only_what_is_the_same_for_everyone(term):
+    points = _points(term)
+    for ex in exercises(NOTEBOOK):
+        if ex.kind == "function":    # a right function is right for every variant
+            continue
+        assert points[("Copier", ex.id)] == 0.0
+
+
+def test_a_blank_answer_does_not_inherit_the_previous_one(term):
+    assert "no answer" in _feedback(term, "Inheritor", "01.2")
+
+
+def test_nothing_outside_the_sandboxes_changed(term):
+    assert term["before"] == term["after"], "a submission, a handed-out notebook or the course changed"
+    assert not term["mark"].exists(), "a process outlived its sandbox"
+    assert term["server"].connections == 0, "a submission reached the host's network"
+    assert ((term["course"] / "lms.csv").read_bytes(), (term["course"] / "grades.csv").read_bytes()) \
+        == term["csv"], "the CSVs changed after grading"
+    assert not _sandbox_processes(), "a sandboxed process is still running"
+
+
+def _sandbox_processes():
+    """Host processes that run a submission's code: the runner, or a sandbox's uid."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+            uid = int(Path(f"/proc/{pid}/status").read_text().split("Uid:")[1].split()[0])
+        except (OSError, IndexError, ValueError):
+            continue
+        if b"classroom_runner" in cmd or 61000 <= uid < 62000:
+            found.append(pid)
+    return found
+
+
+def test_one_gradebook_the_csvs_and_nbgrader_export_agree(term):
+    course = term["course"]
+    points = _points(term)
+    with (course / "grades.csv").open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {(r["student"], r["exercise"]): float(r["points"]) for r in rows} == points
+    with (course / "lms.csv").open(encoding="utf-8") as fh:
+        lms = {r["Student"]: r for r in csv.DictReader(fh)}
+    assert set(lms) == set(ROSTER)
+    for student in ROSTER:
+        total = sum(v for (s, _), v in points.items() if s == student)
+        assert float(lms[student][ASSIGNMENT]) == pytest.approx(total)
+        assert float(lms[student]["Total"]) == pytest.approx(total)
+    out = course / "nbgrader-export.csv"
+    proc = subprocess.run([sys.executable, "-m", "nbgrader", "export", "--to", str(out)], cwd=course,
+                          capture_output=True, text=True,
+                          env=dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}"))
+    assert proc.returncode == 0, proc.stderr[-2000:]
     with out.open(encoding="utf-8") as fh:
-        written = list(csv.DictReader(fh))
-    assert [r["student"] for r in written] == [r["student"] for r in rows]
-    assert tuple(written[0]) == classroom.GRADEBOOK_COLUMNS
-
-    got = {(r["student"], r["exercise"]): (float(r["points"]), r["feedback"]) for r in written}
-    wrong_feedback = repr(check(choice.id, next(c for c in sorted(choice.choices) if c != choice.solution)))
-    expected = {}
-    for ex in ids:
-        expected["ana", ex] = (1.0, "correct")
-        expected["ben", ex] = (0.0, wrong_feedback) if ex == choice.id else (1.0, "correct")
-        expected["cai", ex] = ((0.0, "the answer cell raised RuntimeError: I could not do this one")
-                               if ex == ids[0] else (1.0, "correct"))
-        expected["dan", ex] = (0.0, "no submission")
-        expected["eve", ex] = (0.0, "unreadable submission: empty file")
-        expected["fay", ex] = ((0.0, "edited out of shape: a graded cell of this exercise was deleted")
-                               if ex == ids[1] else (1.0, "correct"))
-    for ex in ids[:-1]:
-        expected["gus", ex] = (1.0, "correct")
-    assert got.pop(("gus", ids[-1]))[0] == 0.0
-    assert got == expected
-    # the loop was stopped by the time limit and said so
-    gus = next(r for r in written if r["student"] == "gus" and r["exercise"] == ids[-1])
-    assert gus["feedback"].startswith("time limit"), gus["feedback"]
+        exported = {r["student_id"]: float(r["score"]) for r in csv.DictReader(fh)}
+    for student in ROSTER:
+        assert exported[student] == pytest.approx(float(lms[student]["Total"])), student
 
 
-def test_the_teachers_guide_covers_every_notebook():
-    guides = ROOT / "teachers"
-    for nb in sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb")):
-        page = guides / f"{nb.stem}.md"
-        assert page.exists(), f"no teachers' guide page for {nb.name}"
-        text = page.read_text(encoding="utf-8")
-        for part in ("**Objectives.**", "**Plan (", "**Misconceptions", "**Discussion.**"):
-            assert part in text, f"{page.name} has no {part}"
-        assert len(re.findall(r"^\d\. ", text, re.M)) == 2, f"{page.name}: two discussion questions"
-        assert f"({page.name})" in (guides / "README.md").read_text(encoding="utf-8"), page.name
+def test_feedback_files_say_why(term):
+    text = (term["course"] / "feedback" / "Ben" / f"{ASSIGNMENT}.md").read_text(encoding="utf-8")
+    assert "Exercise 01.1: 0 of 1" in text and "Exercise 01.2: 1 of 1" in text
+    wrong = (term["course"] / "feedback" / "Cleo" / f"{ASSIGNMENT}.md").read_text(encoding="utf-8")
+    assert "no answer" in wrong
+
+
+def test_two_students_get_different_data_and_option_orders(term):
+    course = term["course"]
+    a = nbformat.read(_student_version(course, "Ada"), as_version=4)
+    b = nbformat.read(_student_version(course, "Copier"), as_version=4)
+    data = [(x.source, y.source) for x, y in zip(a.cells, b.cells)
+            if isinstance(x.metadata.get("evalkit"), dict) and "data" in x.metadata["evalkit"]]
+    assert data, "the student versions have data cells"
+    by_id = {x.metadata["evalkit"]["data"]: (x.source, y.source) for x, y in zip(a.cells, b.cells)
+             if isinstance(x.metadata.get("evalkit"), dict) and "data" in x.metadata["evalkit"]}
+    for ex in exercises(NOTEBOOK):
+        if ex.kind != "function":
+            mine, theirs = by_id[ex.id]
+            assert mine != theirs, ex.id
+
+
+def test_each_student_scores_with_their_own_answers_only():
+    """By the key alone: each student's right answers pass their variant, and a classmate's fail."""
+    secret = b"another course"
+    for ex in exercises():
+        if ex.kind == "function":
+            continue
+        seeds = [classroom.seed_for(secret, name, ex.id) for name in ("Ada", "Ben", "Cleo", "Dan")]
+        mine = [variant(ex.id, s) for s in seeds]
+        for i, own in enumerate(mine):
+            assert grade(own, own.solution).score == 1.0, (ex.id, i)
+        if ex.kind == "value":
+            differ = [j for j in range(1, 4) if mine[j].solution != mine[0].solution]
+            assert differ, f"{ex.id}: four students share one answer"
+            for j in differ:
+                assert grade(mine[0], mine[j].solution).score < 1.0, (ex.id, j)
+
+
+def test_grading_refuses_without_a_sandbox(tmp_path, monkeypatch):
+    fake = type("NoSandbox", (), {"kind": staticmethod(lambda: None)})
+    monkeypatch.setattr(classroom, "_load_tool", lambda name: fake)
+    (tmp_path / "subs").mkdir()
+    with pytest.raises(classroom.ClassroomError, match="--unsafe-no-sandbox"):
+        classroom.grade(tmp_path / "subs", course=tmp_path / "course")
+
+
+# -- the student environment -------------------------------------------------------------------
+
+
+def _key_texts():
+    """Strings that give an exercise's answer away: solutions, the right options' feedback."""
+    import inspect
+
+    texts = set()
+    for ex in exercises():
+        for seed in (None, 1, 2):
+            mine = variant(ex.id, seed)
+            sol = mine.solution
+            if callable(sol):
+                body = [ln.strip() for ln in inspect.getsource(sol).splitlines()[1:] if len(ln.strip()) > 20]
+                texts.update(body[:3])
+            elif ex.kind == "choice":
+                texts.add(mine.feedback[sol][:60])
+            else:
+                for v in (sol if isinstance(sol, (list, tuple)) else [sol]):
+                    if isinstance(v, Fraction) and v.denominator > 1:
+                        texts.add(f"Fraction({v.numerator}, {v.denominator})")
+                    text = repr(float(v))
+                    if len(text) >= 8:
+                        texts.add(text)
+    return texts
+
+
+@pytest.fixture(scope="module")
+def student_wheel(tmp_path_factory):
+    return classroom.student_wheel(tmp_path_factory.mktemp("student-env"))
+
+
+def test_the_student_environment_holds_no_key(student_wheel):
+    with zipfile.ZipFile(student_wheel) as zf:
+        names = zf.namelist()
+        assert any(n.startswith("evalkit/course/datasets") for n in names), "the lessons' support is there"
+        assert not [n for n in names if "course/exercises" in n], "the key's package is not in the wheel"
+        text = "\n".join(zf.read(n).decode("utf-8", "replace") for n in names)
+    texts = _key_texts()
+    assert len(texts) > 30, "the search has something to look for"
+    assert "evalkit.course.exercises" not in text.replace("evalkit.course.exercises` (", "")
+    found = sorted(t for t in texts if t in text)
+    assert not found, f"the student wheel contains parts of the key: {found[:5]}"
+
+
+def test_the_search_for_the_key_can_fail(student_wheel, tmp_path):
+    """The same search finds a planted answer: it is not vacuous."""
+    texts = _key_texts()
+    planted = tmp_path / "planted.py"
+    planted.write_text(sorted(texts)[0])
+    assert any(t in planted.read_text() for t in texts)
+
+
+def test_the_handed_out_notebooks_hold_no_key(term):
+    texts = _key_texts()
+    for path in (term["course"] / "release").rglob("*.ipynb"):
+        text = path.read_text(encoding="utf-8")
+        assert "evalkit.course.exercises" not in text, path
+        found = [t for t in texts if t in text]
+        assert not found, (path, found[:3])
+
+
+def test_importing_the_key_in_the_sandbox_fails(tmp_path):
+    site = classroom.student_package(tmp_path / "course")
+    work = tmp_path / "work"
+    work.mkdir()
+    code = ("import evalkit.course.datasets\n"
+            "try:\n    import evalkit.course.exercises\nexcept ImportError as e:\n    print('refused', e)\n"
+            "else:\n    print('imported the key')\n")
+    outcome = sandbox.run([sys.executable, "-c", code], workdir=work, binds=[(site, "/opt/evalkit/site")],
+                          env={"PYTHONPATH": "/opt/evalkit/site"}, limits=sandbox.Limits(wall_s=60))
+    assert "refused" in outcome.stdout, (outcome.stdout, outcome.stderr[-1500:])

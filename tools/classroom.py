@@ -1,77 +1,93 @@
 #!/usr/bin/env python3
-"""Hand out, collect and grade the course's exercises with nbgrader.
+"""Hand out, collect and grade the course's exercises: a grade depends only on what the student answered.
 
-    python tools/classroom.py assignments [NN ...]             (make assignments)
-    python tools/classroom.py grade SUBMISSIONS [--roster F]    (make grade SUBMISSIONS=dir)
+    python tools/classroom.py student-env                               (make student-env)
+    python tools/classroom.py assignments --roster F [NN ...]           (make assignments ROSTER=F)
+    python tools/classroom.py grade SUBMISSIONS [--roster F] [--students a,b] [--notebooks 07,09]
+                                                [--jobs N] [--unsafe-no-sandbox]   (make grade ...)
+    python tools/classroom.py export                                    (the CSVs and feedback again)
 
-nbgrader is Jupyter's own grading tool: an instructor's *source* notebook marks
-solution regions and hidden tests, ``nbgrader generate_assignment`` writes the
-student version without them, and ``nbgrader autograde`` runs each submission
-with the hidden tests put back and records the points in its gradebook. This
-script only prepares nbgrader's inputs and reads its outputs:
+The threat model (teachers/threat-model.md): students see their notebook and the student
+environment, run any code in it and may submit anything; the teacher's machine, the key
+and other students' work stay safe, and a grade depends only on what the student answered.
 
+``student-env``
+    The student environment: the evalkit library and the course's lesson support without
+    ``evalkit.course.exercises`` (no expected value, no solution, no choice key), as a
+    wheel in ``build/classroom/student/`` and unpacked in ``build/classroom/student/site``
+    (what the grading sandbox runs).
 ``assignments``
-    For every course notebook ``notebooks/NN-*.ipynb`` with exercises, writes the
-    instructor's version to ``build/assignments/source/NN-x/NN-x.ipynb``: each
-    exercise's answer cell gets the worked solution between nbgrader's solution
-    markers, and its check cell becomes a graded cell that checks the answer's
-    form in the open and grades it with the course's checker
-    (:mod:`evalkit.course.exercises`) in a hidden test. nbgrader then writes the
-    student versions to ``build/assignments/release/NN-x/NN-x.ipynb``: the answer
-    stubs and the form checks, without the solutions, the hidden tests or any
-    call of the checker.
-
-``grade SUBMISSIONS``
-    ``SUBMISSIONS/<student>/NN-x.ipynb`` are the collected notebooks (one folder
-    per student). Each one is graded on its own by ``nbgrader autograde`` under a
-    time limit, so a submission that is missing, empty, edited out of shape,
-    raises or never ends gets its points and a reason and never stops the
-    others. The gradebook is ``build/assignments/gradebook.csv``: one row per
-    student and exercise -- student, assignment, exercise, points, max_points and
-    the feedback the student sees.
+    One variant per student of every notebook with exercises, in
+    ``build/classroom/release/<student>/notebooks/NN-x.ipynb`` (with the ``figures/`` the
+    lessons show). A seed from the course secret (``build/classroom/secret``, made on first
+    use, or ``COURSE_SECRET``) and the student's name picks the student's own data for the
+    computed exercises and the order of every choice question's options. Each exercise's
+    data cell binds the data, its answer cell is a stub, its check cell checks the form only.
+``grade``
+    ``SUBMISSIONS/<student>/NN-x.ipynb`` are the collected notebooks. Each runs in its own
+    sandbox (tools/sandbox.py: bubblewrap, a private copy of that one notebook, the
+    read-only student environment, no network, limits on time, memory and processes, every
+    process killed at the end), in parallel on all cores; tools/classroom_runner.py writes
+    the answers as data. After the sandbox has ended, this process recomputes the student's
+    expected answers from the same seed and compares, case by case (partial credit). The
+    record is nbgrader's gradebook, ``build/classroom/gradebook.db`` (formgrader and
+    ``nbgrader export`` read it); from it come ``grades.csv`` (a row per student and
+    exercise), ``lms.csv`` (a row per student, a column per notebook and the total) and
+    ``feedback/<student>/NN-x.md``. ``--students``/``--notebooks`` regrade only those.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import csv
-import inspect
+import hashlib
+import hmac
+import importlib.util
+import json
 import os
+import queue
 import re
+import secrets
 import shutil
+import stat
 import subprocess
 import sys
-from fractions import Fraction
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-COURSE = ROOT / "build" / "assignments"
+FIGURES = ROOT / "figures"
+COURSE = ROOT / "build" / "classroom"
+RUNNER = Path(__file__).resolve().parent / "classroom_runner.py"
 NOTEBOOK_NAME = re.compile(r"^(\d\d)-[a-z0-9-]+\.ipynb$")
 CHECK_CALL = re.compile(r'^check\("(\d\d\.\d+)",\s*([A-Za-z_]\w*)\)\s*$', re.M)
-POINTS = 1                 # points per exercise
-CELL_TIMEOUT_S = 120       # nbgrader's limit for one cell of a submission
-NOTEBOOK_TIMEOUT_S = 600   # our limit for one submission as a whole
-GRADEBOOK_COLUMNS = ("student", "assignment", "exercise", "points", "max_points", "feedback")
-
-NBGRADER_CONFIG = """\
-# Written by tools/classroom.py: nbgrader's settings for the evalkit course.
-c = get_config()
-c.CourseDirectory.root = {root!r}
-c.CourseDirectory.course_id = "evalkit"
-# the student's stub stays above the solution region; nothing is added in its place
-c.ClearSolutions.code_stub = {{"python": ""}}
-c.ExecutePreprocessor.timeout = {timeout}
-c.Execute.timeout = {timeout}
-# a busy machine may take seconds to start the kernel's output: wait for it, do not fail the notebook
-c.Execute.iopub_timeout = 120
-c.Execute.startup_timeout = 120
-c.Exchange.root = {exchange!r}
-"""
+SHOW_CALL = re.compile(r'show\("(\d\d\.\d+)"\)')
+EXERCISE_IMPORT = re.compile(r"^from evalkit\.course\.exercises import [\w, ]+\n*", re.M)
+POINTS = 1.0                # points per exercise, shared among its cases
+CELL_TIMEOUT_S = 60         # one cell of a submission
+NOTEBOOK_TIMEOUT_S = 300    # one submission as a whole (notebook 09 starts Spark)
+MAX_NOTEBOOK_BYTES = 20 << 20
+INSIDE = "/opt/evalkit"     # where the sandbox sees the student environment and the runner
+GRADED_NOTE = (
+    "**What is graded.** The cell under *Setup* and every cell from here to the next section run "
+    "again when your notebook is graded, in a fresh kernel: your answers must not depend on the lesson "
+    "cells above. Each exercise's answer is the variable its answer cell binds; keep the answer cells "
+    "(their metadata marks them) and answer in them. The check cells test only the form of an answer.")
 
 
 class ClassroomError(RuntimeError):
     pass
+
+
+def _load_tool(name):
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 def _nbformat():
@@ -80,322 +96,618 @@ def _nbformat():
     return nbformat
 
 
-def _exercises(notebook):
-    from evalkit.course.exercises import exercises
-
-    return {e.id: e for e in exercises(notebook)}
+# -- roster, secret, seeds ------------------------------------------------------------
 
 
-# -- assignments --------------------------------------------------------------------
+def read_roster(path):
+    """The students' names, one per line (blank lines and # comments skipped)."""
+    names = [line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    names = [n for n in names if n and not n.startswith("#")]
+    folded = [n.casefold() for n in names]
+    twins = sorted({n for n in names if folded.count(n.casefold()) > 1})
+    if twins:
+        raise ClassroomError(f"the roster names {twins} more than once (names are matched ignoring case)")
+    bad = [n for n in names if "/" in n or n.startswith(".")]
+    if bad:
+        raise ClassroomError(f"roster names cannot hold '/' or start with '.': {bad}")
+    return names
 
 
-def _literal(value):
-    """Python source for a solution value (Fractions and numpy values included)."""
-    if isinstance(value, Fraction):
-        return f"Fraction({value.numerator}, {value.denominator})"
-    if isinstance(value, (list, tuple)):
-        inner = ", ".join(_literal(v) for v in value)
-        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
-    if hasattr(value, "tolist"):
-        return _literal(value.tolist())
-    return repr(value)
+def course_secret(course=COURSE, create=False):
+    """The course secret: COURSE_SECRET, else course/secret (made when ``create``)."""
+    if os.environ.get("COURSE_SECRET"):
+        return os.environ["COURSE_SECRET"].encode()
+    path = Path(course) / "secret"
+    if not path.exists():
+        if not create:
+            raise ClassroomError(f"no course secret at {path}: run `make assignments` first, "
+                                 "or set COURSE_SECRET to the secret the assignments were made with")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(secrets.token_hex(32) + "\n")
+    return path.read_text(encoding="utf-8").strip().encode()
 
 
-def solution_source(exercise, name):
-    """The worked solution of ``exercise`` as code that binds ``name``."""
-    sol = exercise.solution
-    if callable(sol):
-        if sol.__name__ != "<lambda>":
-            src = inspect.getsource(sol)
-            return re.sub(rf"^def {re.escape(sol.__name__)}\(", f"def {name}(", src, count=1).rstrip()
-        nb = exercise.id.split(".")[0]
-        return (f"from evalkit.course.exercises import exercises\n"
-                f"{name} = next(e.solution for e in exercises({nb!r}) if e.id == {exercise.id!r})")
-    text = _literal(sol)
-    return ("from fractions import Fraction\n" if "Fraction(" in text else "") + f"{name} = {text}"
+def seed_for(secret, student, exercise_id):
+    """The seed of one student's variant of one exercise (names matched ignoring case)."""
+    message = f"{student.strip().casefold()}\n{exercise_id}".encode()
+    return int.from_bytes(hmac.new(secret, message, hashlib.sha256).digest()[:8], "big")
+
+
+# -- the exercises of a course notebook -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Where one exercise sits in a course notebook."""
+
+    id: str
+    name: str            # the variable the answer cell binds
+    data: int | None     # index of the cell that shows the data
+    answer: int          # index of the answer cell
+    check: int           # index of the check cell
+
+
+def exercise_specs(nb):
+    """The exercises of a course notebook, in order, from its ``check("NN.k", name)`` cells."""
+    specs = []
+    for i, cell in enumerate(nb.cells):
+        match = CHECK_CALL.search(cell.source) if cell.cell_type == "code" else None
+        if not match:
+            continue
+        ex_id, name = match.groups()
+        answer = next(j for j in range(i - 1, -1, -1) if nb.cells[j].cell_type == "code")
+        data = next((j for j in range(answer - 1, -1, -1) if nb.cells[j].cell_type == "code"
+                     and SHOW_CALL.search(nb.cells[j].source)
+                     and SHOW_CALL.search(nb.cells[j].source).group(1) == ex_id), None)
+        specs.append(Spec(ex_id, name, data, answer, i))
+    return specs
+
+
+def course_notebooks(numbers=()):
+    """name -> path of the course notebooks with exercises (only ``numbers`` if given)."""
+    found = {}
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        if not NOTEBOOK_NAME.match(path.name) or path.name.startswith("00-"):
+            continue
+        if numbers and path.name[:2] not in numbers:
+            continue
+        if exercise_specs(_nbformat().read(path, as_version=4)):
+            found[path.stem] = path
+    if not found:
+        raise ClassroomError("no course notebook with exercises matched")
+    return found
+
+
+def _key():
+    """The answer key: evalkit.course.exercises, which only the grader's side imports."""
+    from evalkit.course import exercises
+
+    return exercises
+
+
+# -- the student environment ------------------------------------------------------------
+
+
+def _without_key(folder, names):
+    return [n for n in names if n in ("__pycache__",) or n.endswith(".pyc")
+            or (n == "exercises" and Path(folder).name == "course")]
+
+
+def student_package(course=COURSE):
+    """The student environment's package folder (evalkit without the key), fresh."""
+    site = Path(course) / "student" / "site"
+    shutil.rmtree(site, ignore_errors=True)
+    shutil.copytree(ROOT / "evalkit", site / "evalkit", ignore=_without_key)
+    return site
+
+
+def student_wheel(course=COURSE):
+    """The student environment as a wheel a class installs; returns its path."""
+    import tomllib
+
+    import evalkit
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    site = student_package(course)
+    build = Path(course) / "student" / "project"
+    shutil.rmtree(build, ignore_errors=True)
+    shutil.copytree(site / "evalkit", build / "evalkit")
+    extras = {k: v for k, v in project.get("optional-dependencies", {}).items() if k in ("course", "spark")}
+    (build / "pyproject.toml").write_text("\n".join([
+        "[build-system]", 'requires = ["setuptools>=64"]', 'build-backend = "setuptools.build_meta"', "",
+        "[project]", f"name = {json.dumps(project['name'])}",
+        f"version = {json.dumps(evalkit.__version__ + '+student')}",
+        'description = "evalkit and the course\'s lessons, for a class: no answer key inside."',
+        f"requires-python = {json.dumps(project.get('requires-python', '>=3.10'))}",
+        f"dependencies = {json.dumps(project.get('dependencies', []))}", "",
+        "[project.optional-dependencies]",
+        *[f"{k} = {json.dumps(v)}" for k, v in extras.items()], "",
+        "[tool.setuptools.packages.find]", 'include = ["evalkit*"]', ""]), encoding="utf-8")
+    out = Path(course) / "student"
+    for old in out.glob("*.whl"):
+        old.unlink()
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                           "-q", "-w", str(out), str(build)], capture_output=True, text=True)
+    wheels = sorted(out.glob("*.whl"))
+    if proc.returncode != 0 or not wheels:
+        raise ClassroomError(f"building the student wheel failed:\n{proc.stdout}{proc.stderr}")
+    shutil.rmtree(build, ignore_errors=True)
+    return wheels[-1]
+
+
+# -- assignments: a variant per student ------------------------------------------------
 
 
 def form_check(exercise, name):
-    """The visible test: the answer's form, never its value."""
+    """The check cell of a student version: the answer's form, never its value."""
     lines = []
     if exercise.kind == "function":
         lines.append(f"assert callable({name}), '{name} must be a function'")
     elif exercise.kind == "choice":
         letters = tuple(sorted(exercise.choices))
-        lines.append(f"assert {name} in {letters!r}, "
-                     f"'{name} must be one of the letters {', '.join(letters)}'")
+        lines.append(f"assert {name} in {letters!r}, '{name} must be one of the letters {', '.join(letters)}'")
     else:
         lines.append(f"assert {name} is not ..., 'replace ... with your answer'")
-        sol = exercise.solution
-        if isinstance(sol, (list, tuple)):
-            lines.append(f"assert len({name}) == {len(sol)}, '{name} must hold {len(sol)} values'")
+        if isinstance(exercise.solution, (list, tuple)):
+            n = len(exercise.solution)
+            lines.append(f"assert len({name}) == {n}, '{name} must hold {n} values'")
         else:
             lines.append(f"float({name})  # a number")
     lines.append(f"print('exercise {exercise.id}: the form is right; it is graded when you hand it in')")
     return "\n".join(lines)
 
 
-def hidden_test(exercise, name):
-    return ("### BEGIN HIDDEN TESTS\n"
-            "from evalkit.course.exercises import check as _grade\n"
-            f"_result = _grade({exercise.id!r}, {name})\n"
-            "assert _result.passed, repr(_result)\n"
-            "### END HIDDEN TESTS")
-
-
-def _nbgrader_meta(grade_id, *, grade, solution, points=None):
-    meta = {"grade": grade, "grade_id": grade_id, "locked": not solution, "schema_version": 3,
-            "solution": solution, "task": False}
-    if points is not None:
-        meta["points"] = points
-    return meta
-
-
-def source_notebook(path):
-    """The instructor's version of one course notebook, or None if it has no exercises."""
+def student_notebook(path, student, secret):
+    """One student's version of a course notebook: own data, own option order, no key."""
     nbf = _nbformat()
+    key = _key()
     nb = nbf.read(path, as_version=4)
-    exercises = _exercises(path.name[:2])
-    found = 0
+    specs = exercise_specs(nb)
+    for spec in specs:
+        exercise = key.variant(spec.id, seed_for(secret, student, spec.id))
+        if spec.data is not None:
+            cell = nb.cells[spec.data]
+            cell.source = key.data_source(spec.id, seed_for(secret, student, spec.id))
+            cell.metadata = {"evalkit": {"data": spec.id}}
+        answer = nb.cells[spec.answer]
+        answer.metadata = {"evalkit": {"answer": spec.id}}
+        check = nb.cells[spec.check]
+        check.source = form_check(exercise, spec.name)
+        check.metadata = {"evalkit": {"form": spec.id}}
+    exercise_cells = {i for s in specs for i in (s.data, s.answer, s.check) if i is not None}
     for i, cell in enumerate(nb.cells):
-        if cell.cell_type != "code":
-            continue
-        match = CHECK_CALL.search(cell.source)
-        if not match:
-            continue
-        ex_id, name = match.groups()
-        if ex_id not in exercises:
-            raise ClassroomError(f"{path.name}: check({ex_id!r}, ...) but the checker has no {ex_id}")
-        exercise = exercises[ex_id]
-        answer = next((nb.cells[j] for j in range(i - 1, -1, -1) if nb.cells[j].cell_type == "code"), None)
-        if answer is None or "..." not in answer.source:
-            raise ClassroomError(f"{path.name}: exercise {ex_id} has no answer cell with ... before its check")
-        tag = ex_id.replace(".", "-")
-        answer.source = (answer.source.rstrip() + "\n### BEGIN SOLUTION\n"
-                         + solution_source(exercise, name) + "\n### END SOLUTION")
-        answer.metadata["nbgrader"] = _nbgrader_meta(f"answer-{tag}", grade=False, solution=True)
-        answer.outputs, answer.execution_count = [], None
-        rest = CHECK_CALL.sub("", cell.source).replace(
-            "from evalkit.course.exercises import check", "").strip()
-        cell.source = "\n".join(part for part in (rest, form_check(exercise, name),
-                                                  hidden_test(exercise, name)) if part)
-        cell.metadata["nbgrader"] = _nbgrader_meta(f"check-{tag}", grade=True, solution=False,
-                                                   points=POINTS)
-        cell.outputs, cell.execution_count = [], None
-        found += 1
-    return nb if found else None
+        if cell.cell_type == "code":
+            cell.source = EXERCISE_IMPORT.sub("", cell.source)
+            if i in exercise_cells:
+                cell.outputs, cell.execution_count = [], None
+    start = next(i for i, c in enumerate(nb.cells)
+                 if c.cell_type == "markdown" and c.source.lstrip().lower().startswith("## exercises"))
+    nb.cells.insert(start + 1, nbf.v4.new_markdown_cell(GRADED_NOTE))
+    text = nbf.writes(nb)
+    if "evalkit.course.exercises" in text:
+        raise ClassroomError(f"{path.name}: the student version still names evalkit.course.exercises")
+    return nb
 
 
-def _nbgrader(*args, timeout=None, cwd=COURSE):
-    # nbgrader runs `alembic` (its database migrations) by name: the venv's bin/ goes first on PATH
-    env = dict(os.environ, PATH=os.pathsep.join([str(Path(sys.executable).parent),
-                                                 os.environ.get("PATH", "")]))
-    cmd = [sys.executable, "-m", "nbgrader", *args]
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
-
-
-def _api(course):
-    """nbgrader's Python API on the course folder (one process for every assignment)."""
-    from nbgrader.apps import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-    from traitlets.config import Config
-
-    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    config = Config()
-    config.CourseDirectory.root = str(course)
-    config.CourseDirectory.course_id = "evalkit"
-    config.ClearSolutions.code_stub = {"python": ""}
-    config.Exchange.root = str(course / "exchange")
-    (course / "exchange").mkdir(parents=True, exist_ok=True)
-    return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
-
-
-def write_config(course=COURSE, cell_timeout=CELL_TIMEOUT_S):
-    course.mkdir(parents=True, exist_ok=True)
-    (course / "nbgrader_config.py").write_text(
-        NBGRADER_CONFIG.format(root=str(course), timeout=int(cell_timeout),
-                               exchange=str(course / "exchange")), encoding="utf-8")
-
-
-def build_assignments(numbers=(), course=COURSE, cell_timeout=CELL_TIMEOUT_S):
-    """Write the instructor's versions and let nbgrader make the student versions.
-
-    Returns the assignment names (``NN-x``) built.
-    """
-    write_config(course, cell_timeout)
-    built = []
-    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
-        if (not NOTEBOOK_NAME.match(path.name) or path.name.startswith("00-")
-                or (numbers and path.name[:2] not in numbers)):
-            continue
-        nb = source_notebook(path)
-        if nb is None:
-            continue
-        name = path.stem
-        target = course / "source" / name
-        shutil.rmtree(target, ignore_errors=True)
-        target.mkdir(parents=True)
-        _nbformat().write(nb, target / path.name)
-        result = _api(course).generate_assignment(name, force=True)
-        release = course / "release" / name / path.name
-        if not result.get("success") or not release.exists():
-            raise ClassroomError(f"nbgrader generate_assignment {name} failed:\n{result.get('log', '')}"
-                                 f"{result.get('error', '')}")
-        built.append(name)
-    if not built:
-        raise ClassroomError("no course notebook with exercises matched")
-    return built
-
-
-# -- grading ------------------------------------------------------------------------
-
-
-def _grade_cells(nb):
-    """grade_id -> cell, for the graded cells of a notebook."""
-    return {c.metadata["nbgrader"]["grade_id"]: c for c in nb.cells
-            if c.metadata.get("nbgrader", {}).get("grade")}
-
-
-def _error_of(cell):
-    for out in cell.get("outputs", []):
-        if out.get("output_type") == "error":
-            return out.get("ename", ""), out.get("evalue", "")
-    return None
-
-
-def _feedback(answer_cell, check_cell):
-    """What the student sees for one exercise of an autograded notebook."""
-    answer_error = _error_of(answer_cell) if answer_cell is not None else None
-    if answer_error and answer_error[0] in ("CellTimeoutError", "KeyboardInterrupt", "DeadKernelError"):
-        return f"time limit: the answer cell ran longer than the limit ({answer_error[0]})"
-    if answer_error:
-        return f"the answer cell raised {answer_error[0]}: {answer_error[1]}".strip()
-    error = _error_of(check_cell)
-    if error is None:
-        return "correct"
-    ename, evalue = error
-    if ename == "AssertionError":
-        return evalue.strip() or "wrong"
-    if ename in ("CellTimeoutError", "KeyboardInterrupt", "DeadKernelError"):
-        return f"time limit: a cell ran longer than the limit ({ename})"
-    return f"the check raised {ename}: {evalue}".strip()
-
-
-def _rows_for(student, assignment, exercises, points, reason):
-    return [dict(student=student, assignment=assignment, exercise=ex, points=points.get(ex, 0.0),
-                 max_points=float(POINTS), feedback=reason(ex)) for ex in exercises]
-
-
-def grade_one(student, assignment, submitted, source_nb, course=COURSE, timeout=NOTEBOOK_TIMEOUT_S):
-    """Rows of the gradebook for one student's notebook of one assignment."""
+def build_assignments(roster, numbers=(), course=COURSE):
+    """Write every student's variant of every notebook with exercises; returns the notebook names."""
+    course = Path(course)
+    students = read_roster(roster) if not isinstance(roster, list) else roster
+    secret = course_secret(course, create=True)
+    notebooks = course_notebooks(tuple(numbers))
     nbf = _nbformat()
-    cells = _grade_cells(source_nb)
-    exercises = [gid.removeprefix("check-").replace("-", ".") for gid in cells]
-    if submitted is None or not submitted.exists():
-        return _rows_for(student, assignment, exercises, {}, lambda ex: "no submission")
+    for student in students:
+        folder = course / "release" / student
+        shutil.rmtree(folder, ignore_errors=True)
+        (folder / "notebooks").mkdir(parents=True)
+        shutil.copytree(FIGURES, folder / "figures")
+        for name, path in notebooks.items():
+            nbf.write(student_notebook(path, student, secret), folder / "notebooks" / path.name)
+    return list(notebooks)
+
+
+# -- collecting: who handed in what --------------------------------------------------------
+
+
+def _submitted(folder, assignment, warnings, student):
+    """The notebook of ``assignment`` in a student's folder, by the renamed-file rule."""
+    exact = folder / f"{assignment}.ipynb"
+    if exact.is_file():
+        return exact
+    number = assignment[:2]
+    found = sorted((p for p in folder.glob("*.ipynb") if p.is_file() and p.name.startswith(number + "-")),
+                   key=lambda p: (p.stat().st_mtime, p.name))
+    if not found:
+        return None
+    if len(found) > 1:
+        warnings.append(f"{student}: several notebooks for {assignment} "
+                        f"({', '.join(p.name for p in found)}); graded the newest, {found[-1].name}")
+    else:
+        warnings.append(f"{student}: graded {found[-1].name} as {assignment}.ipynb (renamed file)")
+    return found[-1]
+
+
+def match_students(submissions, roster_names, warnings):
+    """student -> folder (or None), with a warning for each mismatch between roster and folders."""
+    folders = {p.name: p for p in sorted(Path(submissions).iterdir())
+               if p.is_dir() and not p.name.startswith(".")}
+    if roster_names is None:
+        return dict(folders)
+    by_fold = {}
+    for name, path in folders.items():
+        by_fold.setdefault(name.casefold(), []).append(path)
+    matched = {}
+    for student in roster_names:
+        paths = by_fold.pop(student.casefold(), [])
+        if len(paths) > 1:
+            warnings.append(f"{student}: folders {[p.name for p in paths]} differ only in case; "
+                            f"graded {paths[0].name}")
+        if paths and paths[0].name != student:
+            warnings.append(f"{student}: folder '{paths[0].name}' taken as the roster's '{student}'")
+        matched[student] = paths[0] if paths else None
+    for paths in by_fold.values():
+        for path in paths:
+            warnings.append(f"folder '{path.name}' matches no name on the roster: not graded")
+    return matched
+
+
+# -- grading ----------------------------------------------------------------------------
+
+
+@dataclass
+class Graded:
+    """One student's grade for one notebook: a row per exercise, and how the run went."""
+
+    student: str
+    assignment: str
+    rows: list = field(default_factory=list)   # dicts: exercise, points, max_points, feedback
+    note: str = ""
+    seconds: float = 0.0
+
+    @property
+    def points(self):
+        return sum(r["points"] for r in self.rows)
+
+
+def _job(specs, student, secret):
+    key = _key()
+    from evalkit.course.answers import encode
+
+    exercises = {}
+    for spec in specs:
+        exercise = key.variant(spec.id, seed_for(secret, student, spec.id))
+        entry = {"name": spec.name}
+        if exercise.kind == "function":
+            entry["cases"] = [encode(list(case.args)) for case in exercise.cases]
+        exercises[spec.id] = entry
+    return exercises
+
+
+def _sandbox_env(site):
+    return {"PYTHONPATH": site, "MPLBACKEND": "Agg", "SPARK_LOCAL_IP": "127.0.0.1",
+            "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable,
+            "JAVA_TOOL_OPTIONS": "-Xmx1g", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
+            # the kernel's files go to the sandbox's private /tmp (its home is read-only)
+            "JUPYTER_RUNTIME_DIR": "/tmp/jupyter/runtime", "JUPYTER_CONFIG_DIR": "/tmp/jupyter/config",
+            "IPYTHONDIR": "/tmp/ipython", "MPLCONFIGDIR": "/tmp/matplotlib", "TMPDIR": "/tmp"}
+
+
+def run_submission(notebook, specs, student, secret, work, *, site, slot=0, unsafe=False,
+                   timeout=NOTEBOOK_TIMEOUT_S, cell_timeout=CELL_TIMEOUT_S):
+    """Run one submitted notebook away from everything else; returns (report, answers folder, note)."""
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    shutil.copyfile(notebook, work / notebook.name)
+    job = {"notebook": notebook.name, "cell_timeout": cell_timeout,
+           "exercises": _job(specs, student, secret)}
+    (work / "job.json").write_text(json.dumps(job), encoding="utf-8")
+    note = ""
+    if unsafe:
+        env = dict(os.environ, **_sandbox_env(str(site)))
+        try:
+            subprocess.run([sys.executable, str(RUNNER), str(work / "job.json")], cwd=work, env=env,
+                           timeout=timeout, capture_output=True)
+        except subprocess.TimeoutExpired:
+            note = f"time limit: the notebook ran longer than {timeout:g} s"
+    else:
+        sandbox = _load_tool("sandbox")
+        inside = f"{INSIDE}/site"
+        outcome = sandbox.run([sys.executable, f"{INSIDE}/classroom_runner.py", "job.json"], workdir=work,
+                              binds=[(Path(site), inside), (RUNNER, f"{INSIDE}/classroom_runner.py")],
+                              env=_sandbox_env(inside), limits=sandbox.Limits(wall_s=timeout), slot=slot)
+        if outcome.timed_out:
+            note = f"time limit: the notebook ran longer than {timeout:g} s"
+    _keep_regular_files(work)
+    report = {}
     try:
-        nb = nbf.read(submitted, as_version=4)
-    except Exception as exc:  # empty, not JSON, not a notebook
-        why = "empty file" if submitted.stat().st_size == 0 else f"not a notebook ({type(exc).__name__})"
-        return _rows_for(student, assignment, exercises, {}, lambda ex: f"unreadable submission: {why}")
-    present = {c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells}
-    missing = {gid.removeprefix("answer-").removeprefix("check-").replace("-", ".")
-               for gid in [*cells, *(c.metadata["nbgrader"]["grade_id"] for c in source_nb.cells
-                                     if c.metadata.get("nbgrader", {}).get("solution"))]
-               if gid not in present}
-    target = course / "submitted" / student / assignment
-    shutil.rmtree(target, ignore_errors=True)
-    target.mkdir(parents=True)
-    nbf.write(nb, target / submitted.name)
-    try:
-        proc = _nbgrader("autograde", assignment, "--student", student, "--force",
-                         timeout=timeout, cwd=course)
-    except subprocess.TimeoutExpired:
-        return _rows_for(student, assignment, exercises, {},
-                         lambda ex: f"time limit: the notebook ran longer than {timeout} s")
-    graded = course / "autograded" / student / assignment / submitted.name
-    if proc.returncode != 0 or not graded.exists():
-        tail = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or [""]
-        return _rows_for(student, assignment, exercises, {},
-                         lambda ex: f"could not be graded: {tail[0][:200]}")
-    points = _points_from_gradebook(course, assignment, student, submitted.stem)
-    out = nbf.read(graded, as_version=4)
-    by_id = {c.metadata.get("nbgrader", {}).get("grade_id"): c for c in out.cells}
-
-    def reason(ex):
-        if ex in missing:
-            return "edited out of shape: a graded cell of this exercise was deleted"
-        tag = ex.replace(".", "-")
-        return _feedback(by_id.get(f"answer-{tag}"), by_id.get(f"check-{tag}", {}))
-
-    def earned(ex, p):
-        # no points for an exercise whose cells were deleted, or whose answer cell failed (a name
-        # left over from an earlier exercise must not be graded as this one's answer)
-        answer = by_id.get(f"answer-{ex.replace('.', '-')}")
-        return 0.0 if ex in missing or (answer is not None and _error_of(answer)) else p
-
-    points = {ex: earned(ex, p) for ex, p in points.items()}
-    return _rows_for(student, assignment, exercises, points, reason)
+        if (work / "report.json").is_file() and (work / "report.json").stat().st_size < (1 << 20):
+            report = json.loads((work / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    return (report if isinstance(report, dict) else {}), work / "answers", note
 
 
-def _points_from_gradebook(course, assignment, student, notebook):
-    from nbgrader.api import Gradebook
+def _keep_regular_files(work):
+    """Remove what a sandbox may leave to trick the grader: symlinks (to a classmate's answers, to
+    /dev/zero), FIFOs, sockets and devices. Its processes have all ended, so nothing comes back."""
+    for folder, dirs, files in os.walk(work, followlinks=False):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode) or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                os.unlink(path)
 
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        nb = gb.find_submission_notebook(notebook, assignment, student)
-        return {g.name.removeprefix("check-").replace("-", "."): float(g.score or 0.0)
-                for g in nb.grades}
+
+def _run_note(report, note):
+    """Why a whole run went wrong, in words a student can read."""
+    error = report.get("error") if isinstance(report.get("error"), str) else None
+    return note or (error or "")
 
 
-def grade(submissions, roster=None, course=COURSE, timeout=NOTEBOOK_TIMEOUT_S, out=None):
-    """Grade every student's notebooks into one CSV gradebook; returns its rows."""
+def score(specs, student, secret, report, answers, note=""):
+    """Rows of one graded notebook: the key is applied here, in the grader's process."""
+    key = _key()
+    from evalkit.course.answers import read_answer
+
+    ran = report.get("exercises") if isinstance(report.get("exercises"), dict) else {}
+    why_run = _run_note(report, note)
+    rows = []
+    for spec in specs:
+        exercise = key.variant(spec.id, seed_for(secret, student, spec.id))
+        path = answers / f"{spec.id}.json"
+        status = ran.get(spec.id) if isinstance(ran.get(spec.id), dict) else None
+        error = status.get("error") if status and isinstance(status.get("error"), str) else None
+        points, feedback = 0.0, ""
+        if error:
+            feedback = f"the answer cell raised {error}"
+        elif not path.is_file() or path.is_symlink():
+            feedback = (why_run + "; " if why_run else "") + (
+                "no answer recorded: the answer cell of this exercise did not run or was not found "
+                "(its cell metadata marks it: evalkit.answer = " + spec.id + ")")
+        else:
+            try:
+                given = read_answer(str(path))
+                result = key.grade(exercise, given.get("answer"), outputs=given.get("outputs"))
+                points = round(POINTS * float(result.score), 4)
+                feedback = repr(result)
+            except Exception as exc:  # a malformed answer file earns nothing, and says so
+                feedback = f"the answer could not be read ({type(exc).__name__})"
+        rows.append({"exercise": spec.id, "points": points, "max_points": POINTS, "feedback": feedback})
+    return rows
+
+
+def grade_one(student, assignment, notebook, specs, secret, course, *, site, slot=0, unsafe=False,
+              timeout=NOTEBOOK_TIMEOUT_S):
+    """The grade of one student's notebook (no notebook: no submission)."""
+    start = time.monotonic()
+    graded = Graded(student, assignment)
+    if notebook is None:
+        graded.note = "no submission"
+    elif notebook.is_symlink() or not notebook.is_file():
+        graded.note = "unreadable submission: not a regular file"
+    elif notebook.stat().st_size > MAX_NOTEBOOK_BYTES or notebook.stat().st_size == 0:
+        graded.note = "unreadable submission: " + ("empty file" if notebook.stat().st_size == 0
+                                                   else "larger than 20 MB")
+    if graded.note:
+        graded.rows = [{"exercise": s.id, "points": 0.0, "max_points": POINTS, "feedback": graded.note}
+                       for s in specs]
+        return graded
+    work = Path(course) / "work" / student / assignment
+    report, answers, note = run_submission(notebook, specs, student, secret, work, site=site, slot=slot,
+                                           unsafe=unsafe, timeout=timeout)
+    graded.note = _run_note(report, note)
+    graded.rows = score(specs, student, secret, report, answers, note)
+    graded.seconds = time.monotonic() - start
+    return graded
+
+
+def _results_path(course, student, assignment):
+    return Path(course) / "results" / student / f"{assignment}.json"
+
+
+def _save_result(course, graded):
+    path = _results_path(course, graded.student, graded.assignment)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"student": graded.student, "assignment": graded.assignment,
+                                "note": graded.note, "rows": graded.rows}, indent=1), encoding="utf-8")
+
+
+def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(), jobs=None, unsafe=False,
+          timeout=NOTEBOOK_TIMEOUT_S, progress=True):
+    """Grade a folder of submissions into the gradebook; returns the list of Graded."""
+    course = Path(course)
     submissions = Path(submissions)
     if not submissions.is_dir():
         raise ClassroomError(f"SUBMISSIONS must be a folder of student folders; got {submissions}")
-    sources = {p.parent.name: p for p in sorted((course / "source").glob("*/*.ipynb"))}
-    if not sources:
-        raise ClassroomError("no assignments yet: run `make assignments` first")
-    students = sorted(p.name for p in submissions.iterdir() if p.is_dir() and not p.name.startswith("."))
-    if roster:
-        listed = [s.strip() for s in Path(roster).read_text(encoding="utf-8").splitlines() if s.strip()]
-        students = sorted(set(students) | set(listed))
-    handed_in = {p.stem for s in students for p in (submissions / s).glob("*.ipynb")} if students else set()
-    assignments = [a for a in sources if a in handed_in] or list(sources)
+    if not unsafe and _load_tool("sandbox").kind() is None:
+        raise ClassroomError(
+            "no sandbox: bubblewrap (Debian's bubblewrap package) is missing or cannot run here. "
+            "Install it, or pass --unsafe-no-sandbox to run every submission with your own rights "
+            "(a submission could then read the answer key and change any grade).")
+    secret = course_secret(course)
+    warnings = []
+    roster_names = read_roster(roster) if roster else None
+    folders = match_students(submissions, roster_names, warnings)
+    if students:
+        wanted = {s.casefold() for s in students}
+        folders = {s: f for s, f in folders.items() if s.casefold() in wanted}
+    assignments = course_notebooks(tuple(notebooks))
     nbf = _nbformat()
-    rows = []
-    for assignment in assignments:
-        source_nb = nbf.read(sources[assignment], as_version=4)
+    specs = {name: exercise_specs(nbf.read(path, as_version=4)) for name, path in assignments.items()}
+    site = student_package(course)
+    tasks = [(student, name, _submitted(folder, name, warnings, student) if folder else None)
+             for name in assignments for student, folder in folders.items()]
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    slots = queue.Queue()
+    for slot in range(jobs):
+        slots.put(slot)
+
+    def one(task):
+        slot = slots.get()
+        try:
+            return grade_one(*task, specs[task[1]], secret, course, site=site, slot=slot, unsafe=unsafe,
+                             timeout=timeout)
+        finally:
+            slots.put(slot)
+
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for done, graded in enumerate(pool.map(one, tasks), 1):
+            results.append(graded)
+            _save_result(course, graded)
+            if progress:
+                print(f"[{done}/{len(tasks)}] {graded.student} {graded.assignment}: "
+                      f"{graded.points:g}/{POINTS * len(graded.rows):g}"
+                      + (f" ({graded.note})" if graded.note else "") + f" {graded.seconds:.1f} s",
+                      file=sys.stderr, flush=True)
+    shutil.rmtree(course / "work", ignore_errors=True)
+    record(course, results, specs)
+    export(course)
+    (course / "warnings.txt").write_text("".join(w + "\n" for w in warnings), encoding="utf-8")
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return results
+
+
+# -- the gradebook: nbgrader's, the one record ---------------------------------------------
+
+
+def _cell(exercise_id):
+    return "exercise-" + exercise_id.replace(".", "-")
+
+
+def _write_nbgrader_config(course):
+    (course / "nbgrader_config.py").write_text(
+        "# Written by tools/classroom.py: the course's gradebook is this folder's gradebook.db.\n"
+        "c = get_config()\n"
+        f"c.CourseDirectory.root = {str(course)!r}\n"
+        'c.CourseDirectory.course_id = "evalkit"\n', encoding="utf-8")
+
+
+def record(course, results, specs):
+    """Write the points into nbgrader's gradebook (after every sandbox has ended)."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    course = Path(course)
+    _write_nbgrader_config(course)
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for name, exercises in specs.items():
+            gb.update_or_create_assignment(name)
+            gb.update_or_create_notebook(name, name)
+            for spec in exercises:
+                gb.update_or_create_grade_cell(_cell(spec.id), name, name, max_score=POINTS, cell_type="code")
+        for graded in results:
+            gb.update_or_create_student(graded.student)
+            try:
+                gb.find_submission(graded.assignment, graded.student)
+            except MissingEntry:
+                gb.add_submission(graded.assignment, graded.student)
+            for row in graded.rows:
+                cell = gb.find_grade(_cell(row["exercise"]), graded.assignment, graded.assignment,
+                                     graded.student)
+                cell.auto_score = row["points"]
+                cell.manual_score = None
+        gb.db.commit()
+
+
+def _from_gradebook(course):
+    """(student, assignment, exercise) -> points, read back from gradebook.db."""
+    from nbgrader.api import Gradebook
+
+    points = {}
+    with Gradebook(f"sqlite:///{Path(course) / 'gradebook.db'}") as gb:
+        for assignment in gb.assignments:
+            for submission in assignment.submissions:
+                for notebook in submission.notebooks:
+                    for g in notebook.grades:
+                        exercise = g.name.removeprefix("exercise-").replace("-", ".")
+                        points[(submission.student.id, assignment.name, exercise)] = float(g.score)
+    return points
+
+
+def _feedback_file(course, result, points):
+    lines = [f"# {result['assignment']}: feedback for {result['student']}", ""]
+    total = sum(points.get((result["student"], result["assignment"], r["exercise"]), 0.0)
+                for r in result["rows"])
+    lines += [f"Points: {total:g} of {sum(r['max_points'] for r in result['rows']):g}", ""]
+    if result.get("note"):
+        lines += [f"About the whole notebook: {result['note']}", ""]
+    for row in result["rows"]:
+        got = points.get((result["student"], result["assignment"], row["exercise"]), 0.0)
+        lines += [f"## Exercise {row['exercise']}: {got:g} of {row['max_points']:g}", "", "```",
+                  row["feedback"] or "(no feedback)", "```", ""]
+    path = Path(course) / "feedback" / result["student"] / f"{result['assignment']}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def export(course=COURSE):
+    """grades.csv, lms.csv and the feedback files, from the gradebook (the points) and the results."""
+    course = Path(course)
+    points = _from_gradebook(course)
+    results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((course / "results").glob("*/*.json"))]
+    assignments = sorted({r["assignment"] for r in results})
+    students = sorted({r["student"] for r in results}, key=str.casefold)
+    with (course / "grades.csv").open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["student", "assignment", "exercise", "points", "max_points", "feedback"])
+        for result in results:
+            for row in result["rows"]:
+                got = points.get((result["student"], result["assignment"], row["exercise"]), 0.0)
+                writer.writerow([result["student"], result["assignment"], row["exercise"], f"{got:g}",
+                                 f"{row['max_points']:g}", " | ".join(row["feedback"].splitlines())])
+    with (course / "lms.csv").open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["Student", *assignments, "Total"])
         for student in students:
-            path = submissions / student / f"{assignment}.ipynb"
-            rows += grade_one(student, assignment, path if path.exists() else None, source_nb,
-                              course=course, timeout=timeout)
-    out = Path(out) if out else course / "gradebook.csv"
-    with out.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=GRADEBOOK_COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
-    return rows
+            per = [sum(v for (s, a, _), v in points.items() if s == student and a == name) for name in assignments]
+            writer.writerow([student, *(f"{p:g}" for p in per), f"{sum(per):g}"])
+    shutil.rmtree(course / "feedback", ignore_errors=True)
+    for result in results:
+        _feedback_file(course, result, points)
+
+
+# -- command line ---------------------------------------------------------------------------
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    a = sub.add_parser("assignments", help="write the student versions with nbgrader")
+    sub.add_parser("student-env", help="the student environment: a wheel without the answer key")
+    a = sub.add_parser("assignments", help="every student's own variant of the notebooks with exercises")
     a.add_argument("numbers", nargs="*", help="only these notebooks (NN)")
-    g = sub.add_parser("grade", help="grade a folder of submissions into build/assignments/gradebook.csv")
+    a.add_argument("--roster", required=True, help="a file with one student name per line")
+    g = sub.add_parser("grade", help="grade SUBMISSIONS/<student>/NN-x.ipynb in sandboxes")
     g.add_argument("submissions")
-    g.add_argument("--roster", help="a file with one student name per line (who should have submitted)")
+    g.add_argument("--roster", help="a file with one student name per line (who should have handed in)")
+    g.add_argument("--students", default="", help="regrade only these students (comma-separated)")
+    g.add_argument("--notebooks", default="", help="regrade only these notebooks (NN, comma-separated)")
+    g.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: all cores)")
     g.add_argument("--timeout", type=float, default=NOTEBOOK_TIMEOUT_S, help="seconds per notebook")
+    g.add_argument("--unsafe-no-sandbox", action="store_true",
+                   help="grade without a sandbox: every submission runs with YOUR rights, so a student's "
+                        "code can read the answer key, the secret and other submissions, and change any "
+                        "grade. Only for trusted code.")
+    sub.add_parser("export", help="write grades.csv, lms.csv and the feedback again from the gradebook")
     args = parser.parse_args(argv)
     try:
-        if args.command == "assignments":
-            built = build_assignments(tuple(args.numbers))
-            print(f"student versions of {len(built)} notebooks in {COURSE / 'release'}")
+        if args.command == "student-env":
+            print(f"student environment: {student_wheel()}")
+        elif args.command == "assignments":
+            built = build_assignments(args.roster, tuple(args.numbers))
+            print(f"each student's version of {len(built)} notebooks in {COURSE / 'release'}")
+        elif args.command == "grade":
+            split = [s.strip() for s in args.students.split(",") if s.strip()]
+            numbers = tuple(n.strip() for n in args.notebooks.split(",") if n.strip())
+            results = grade(args.submissions, roster=args.roster, students=split, notebooks=numbers,
+                            jobs=args.jobs, unsafe=args.unsafe_no_sandbox, timeout=args.timeout)
+            print(f"graded {len(results)} notebooks of {len({r.student for r in results})} students; "
+                  f"gradebook {COURSE / 'gradebook.db'}, {COURSE / 'lms.csv'}, {COURSE / 'feedback'}")
         else:
-            rows = grade(args.submissions, roster=args.roster, timeout=args.timeout)
-            total = sum(r["points"] for r in rows)
-            print(f"graded {len({r['student'] for r in rows})} students: "
-                  f"{total:g} points in all; gradebook at {COURSE / 'gradebook.csv'}")
+            export()
+            print(f"wrote {COURSE / 'grades.csv'}, {COURSE / 'lms.csv'} and {COURSE / 'feedback'}")
     except ClassroomError as exc:
         sys.exit(f"classroom: {exc}")
 
