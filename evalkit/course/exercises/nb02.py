@@ -89,8 +89,8 @@ EX_02_1 = register(Exercise(
     solution=(3, 4, 1, 1),
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "threshold": THRESHOLD_02_1},
-    hint="Spark predicts positive when score >= threshold, so both rows scored exactly 0.4 are "
-         "predicted positive. Count the labels 1 and 0 above and below the line.",
+    hint="Spark predicts positive when score >= threshold, so both rows scored exactly the "
+         "threshold are predicted positive. Count the labels 1 and 0 above and below the line.",
 ))
 
 
@@ -117,7 +117,7 @@ EX_02_2 = register(Exercise(
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "c_fp": C_FP, "c_fn": C_FN},
     hint="Make a table with one row per distinct score: FP and FN when everything scored at or "
-         "above it is predicted positive, then 1·FP + 5·FN. The lowest total wins. (It need not be "
+         "above it is predicted positive, then c_fp·FP + c_fn·FN. The lowest total wins. (It need not be "
          "the threshold of the highest F1.)",
 ))
 

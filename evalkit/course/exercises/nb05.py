@@ -81,7 +81,7 @@ EX_05_1 = register(Exercise(
     data={"confusion_matrix": EXERCISE_MATRIX.tolist(), "fixed": FIXED},
     hint="Recall divides by the actual class, the row. Fixing an error of class c raises only "
          "class c's recall, by 1 / (its row's total); macro divides the sum of the recalls by the "
-         "number of classes. (Micro recall would rise by the same 5/120 either way.)",
+         "number of classes. (Micro recall would rise by the same fixed / (all samples) either way.)",
 ))
 
 
