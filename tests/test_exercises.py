@@ -9,6 +9,7 @@ mistakes the checker must reject, on top of the generic "off by one" answer.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import math
@@ -19,7 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalkit.course.exercises import CLOSE, Case, Exercise, check, exercises, hint, register
+from evalkit.course.exercises import (CLOSE, Case, Exercise, check, data_source, exercises, grade, hint,
+                                      register, show, variant)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISE_MODULES = sorted((ROOT / "evalkit" / "course" / "exercises").glob("nb[0-9][0-9].py"))
@@ -58,7 +60,7 @@ def _off(value):
 
 def _wrong_answer(ex):
     if ex.kind == "function":
-        return lambda **kwargs: _off(ex.solution(**kwargs))
+        return lambda *args: _off(ex.solution(*args))
     return _off(ex.solution)
 
 
@@ -131,7 +133,7 @@ def test_no_answer_yet(number, ex):
 def test_function_exercise_rejects_a_value_and_a_crash(number, ex):
     assert not check(ex.id, 0.5).passed
 
-    def crash(**kwargs):
+    def crash(*args):
         raise ZeroDivisionError
 
     result = check(ex.id, crash)
@@ -655,3 +657,252 @@ def test_exercise_solved_from_what_its_notebook_displays(number, ex):
         assert options == ex.choices, f"{ex.id}: the notebook shows other options than the checker's"
     result = check(ex.id, SOLVERS[ex.id](ns, options))
     assert result.passed, repr(result)
+
+
+@pytest.mark.parametrize("number, ex", _all_exercises())
+def test_show_prints_what_the_notebook_stored(number, ex):
+    """The self-study notebooks' outputs stay as they are: show(id) prints the stored text."""
+    assert repr(show(ex.id)) == _show_output(_notebook_of(number), ex.id)
+
+
+# -- variants for a classroom: each student's own version of an exercise ---------
+#
+# variant(id, seed) draws new data (value), more cases (function) or a new option order (choice);
+# data_source(id, seed) is the student's data cell; grade(exercise, answer, outputs=...) the one
+# comparison, which check uses too.
+
+SEEDS = (1, 7, 2026)
+VALUE_EXERCISES = [p for p in _all_exercises() if p.values[1].kind == "value"]
+CHOICE_EXERCISES = [p for p in _all_exercises() if p.values[1].kind == "choice"]
+FUNCTION_EXERCISES = [p for p in _all_exercises() if p.values[1].kind == "function"]
+CELL_MODULES = {"types", "numpy", "evalkit.course.exercise_data"}
+
+
+def _data_names(ex):
+    return [n.strip() for name in ex.data for n in name.split(",")]
+
+
+def _imported_modules(source):
+    tree = ast.parse(source)
+    return ({a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+            | {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)})
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("number, ex", _all_exercises())
+def test_variant_solution_passes_and_its_data_cell_binds_every_name(number, ex, seed):
+    mine = variant(ex.id, seed)
+    result = grade(mine, mine.solution)
+    assert result.passed and result.score == 1.0, repr(result)
+    source = data_source(ex.id, seed)
+    assert source.startswith(f"# exercise {ex.id}")
+    assert _imported_modules(source) <= CELL_MODULES, source
+    ns = {}
+    exec(compile(source, "<data cell>", "exec"), ns)  # noqa: S102 -- our own data cell
+    for name in _data_names(mine):
+        assert name in ns, (ex.id, name)
+        assert getattr(ns["data"], name) is ns[name], (ex.id, name)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("number, ex", _all_exercises())
+def test_variant_solved_independently_from_its_data_cell(number, ex, seed):
+    """The independent solvers above, run on a student's data cell, pass that student's variant."""
+    ns, options = _displayed(data_source(ex.id, seed))
+    mine = variant(ex.id, seed)
+    if ex.kind == "choice":
+        assert options == mine.choices
+    result = grade(mine, SOLVERS[ex.id](ns, options))
+    assert result.passed, repr(result)
+
+
+def test_seed_none_is_the_notebooks_own_exercise():
+    for ex in exercises():
+        assert variant(ex.id) is ex and variant(ex.id, None) is ex
+        lines = data_source(ex.id).splitlines()
+        kept = [line for line in lines if not line.startswith(("from types ", "data = SimpleNamespace("))]
+        assert "\n".join(kept) == repr(show(ex.id))        # one rendering for both
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "3", True])
+def test_a_bad_seed_is_refused(seed):
+    with pytest.raises((TypeError, ValueError), match="seed"):
+        variant("01.1", seed)
+
+
+@pytest.mark.parametrize("number, ex", VALUE_EXERCISES)
+def test_a_classmates_right_answer_scores_nothing(number, ex):
+    """New data per seed: another seed's answer (or the notebook's) fails, but for rare collisions."""
+    mine = [variant(ex.id, s) for s in range(1, 21)]
+    cells = {data_source(ex.id, s) for s in range(1, 21)} | {data_source(ex.id)}
+    assert len(cells) == 21, f"{ex.id}: two seeds draw the same data"
+    copied = [grade(v, ex.solution).score for v in mine]
+    copied += [grade(v, w.solution).score for v, w in zip(mine, mine[1:] + mine[:1])]
+    assert set(copied) <= {0.0, 1.0}
+    assert sum(copied) <= 4, f"{ex.id}: {sum(copied):.0f} of 40 copied answers pass"
+
+
+@pytest.mark.parametrize("number, ex", CHOICE_EXERCISES)
+def test_choice_variant_relabels_options_feedback_and_the_right_letter(number, ex):
+    orders = set()
+    for seed in range(1, 11):
+        mine = variant(ex.id, seed)
+        assert list(mine.choices) == list(ex.choices)              # letters a, b, ... in order
+        assert sorted(mine.choices.values()) == sorted(ex.choices.values())
+        original = {text: letter for letter, text in ex.choices.items()}
+        for letter, text in mine.choices.items():
+            assert mine.feedback[letter] == ex.feedback[original[text]]
+        assert mine.choices[mine.solution] == ex.choices[ex.solution]
+        orders.add(tuple(mine.choices.values()))
+    assert len(orders) >= 3, f"{ex.id}: ten seeds show only {len(orders)} option orders"
+
+
+def test_choice_variants_spread_the_right_letter_evenly():
+    """Over 200 seeds each position holds the right option about equally often (chi-square)."""
+    from scipy.stats import chi2
+    statistic, dof, n = 0.0, 0, 200
+    for ex in (p.values[1] for p in CHOICE_EXERCISES):
+        letters = list(ex.choices)
+        counts = np.bincount([letters.index(variant(ex.id, s).solution) for s in range(n)],
+                             minlength=len(letters))
+        assert counts.min() > 0, (ex.id, counts)
+        expected = n / len(letters)
+        statistic += float(np.sum((counts - expected) ** 2 / expected))
+        dof += len(letters) - 1
+    assert len(CHOICE_EXERCISES) == 17
+    assert statistic < chi2.ppf(0.999, dof), (statistic, dof)
+
+
+def _sizes_by_hand(sizes):
+    return max(sizes) / sum(sizes)
+
+
+POSITIONAL = {
+    "01.3": [_sizes_by_hand, lambda s: max(s) / sum(s)],
+    "07.2": [lambda a, b, c: _user_rmse_numpy(a, b, c)],
+    "08.2": [lambda lists, sets, cut: _ndcg_numpy(lists, sets, cut)],
+}
+
+
+@pytest.mark.parametrize("number, ex", FUNCTION_EXERCISES)
+def test_functions_with_any_parameter_names_and_lambdas_pass(number, ex):
+    for answer in POSITIONAL[ex.id]:
+        assert check(ex.id, answer).passed, repr(check(ex.id, answer))
+        mine = variant(ex.id, 3)
+        assert len(mine.cases) > len(ex.cases)                    # the variant adds cases
+        assert grade(mine, answer).passed
+
+
+@pytest.mark.parametrize("number, ex", FUNCTION_EXERCISES)
+def test_grade_takes_a_sandboxs_outputs(number, ex):
+    mine = variant(ex.id, 5)
+    outputs = [("ok", mine.solution(*case.args)) for case in mine.cases]
+    assert grade(mine, outputs=outputs).passed
+    outputs[0] = ("raised", "TypeError: f() takes 1 positional argument but 3 were given")
+    result = grade(mine, outputs=outputs)
+    assert not result.passed
+    assert result.score == pytest.approx((len(mine.cases) - 1) / len(mine.cases))
+    assert "raised TypeError: f() takes 1 positional argument but 3 were given" in repr(result)
+    assert not grade(mine, outputs=[("ok", ...)] * len(mine.cases)).answered
+    with pytest.raises(ValueError, match="outputs"):
+        grade(mine, outputs=outputs[1:])
+    with pytest.raises(ValueError, match="outputs"):
+        grade(mine, outputs=[("fine", 1)] * len(mine.cases))
+
+
+def test_check_reports_the_error_message_of_a_learners_function():
+    def two_arguments(a, b):
+        return 0.5
+
+    result = check("01.3", two_arguments)
+    assert "raised TypeError: " in repr(result) and "missing 1 required positional argument" in repr(result)
+    assert result.score == 0.0
+
+
+def test_grade_refuses_outputs_for_a_value_and_a_non_exercise():
+    with pytest.raises(ValueError, match="outputs"):
+        grade(variant("01.1"), 0.5, outputs=[("ok", 0.5)])
+    with pytest.raises(TypeError, match="exercise"):
+        grade("01.1", 0.5)
+    assert grade(variant("01.1"), ...).score == 0.0 and not grade(variant("01.1"), None).answered
+
+
+# -- a student's environment holds evalkit.course without the exercises package -----
+
+COURSE = ROOT / "evalkit" / "course"
+EXERCISE_PACKAGE = COURSE / "exercises"
+
+
+def _module_name(path):
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _imports(path):
+    """Every module ``path`` imports (relative imports resolved, ``from a import b`` as a.b too)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            out |= {module} | {f"{module}.{a.name}" for a in node.names}
+    return out
+
+
+def test_nothing_outside_the_exercises_package_imports_it():
+    outside = [p for p in (ROOT / "evalkit").rglob("*.py") if EXERCISE_PACKAGE not in p.parents]
+    assert COURSE / "exercise_data.py" in outside
+    for path in outside:
+        bad = {m for m in _imports(path) if m.startswith("evalkit.course.exercises")}
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+    assert "evalkit.course.exercise_data" in _imports(EXERCISE_PACKAGE / "nb03.py")   # the resolver works
+
+
+def test_data_cells_run_where_the_exercises_package_is_missing():
+    """The student's environment, simulated: importing evalkit.course.exercises fails there."""
+    sources = [data_source(ex.id, 11) for ex in exercises() if not ex.id.startswith("98.")]
+    script = (
+        "import sys\n"
+        "sys.modules['evalkit.course.exercises'] = None   # the package is not there\n"
+        "import evalkit, evalkit.course, evalkit.course.datasets, evalkit.course.definitions\n"
+        "import json\n"
+        "for source in json.load(sys.stdin):\n"
+        "    ns = {}\n"
+        "    exec(source, ns)\n"
+        "    assert 'data' in ns\n"
+        "print('ok done')\n")
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(sources), text=True,
+                          capture_output=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0 and "ok done" in done.stdout, done.stderr[-2000:]
+
+
+def test_exercise_data_holds_no_answer():
+    source = (COURSE / "exercise_data.py").read_text(encoding="utf-8")
+    assert not any(m.startswith("evalkit.course.exercises") for m in _imports(COURSE / "exercise_data.py"))
+    for ex in exercises():
+        for text in list(ex.choices.values()) + list(ex.feedback.values()) + [ex.hint]:
+            assert text[:40] not in source, (ex.id, text)
+        if ex.kind == "value":
+            for v in np.asarray(ex.solution, dtype=float).ravel():
+                if v != round(v, 3):            # digits no parameter of a loader would have
+                    assert f"{v:.4f}" not in source and repr(float(v)) not in source, (ex.id, v)
+        if ex.kind == "function":
+            assert ex.solution.__name__ == "<lambda>" or ex.solution.__name__ not in source
+    tree = ast.parse(source)
+    names = ({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+             | {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+             | {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)})
+    metrics = {n for n in names if any(w in n for w in ("expected", "solution", "feedback", "precision",
+                                                        "roc_auc", "f1", "delong", "brier"))}
+    assert not metrics, f"exercise_data computes or names an answer: {metrics}"
+
+
+def test_the_colleagues_reported_map_is_the_min_r_k_convention():
+    """exercise_data stores the colleague's MAP@10 as a number; it is the min(R, 10) MAP of the lists."""
+    ranked, relevant, their_map = importlib.import_module("evalkit.course.exercise_data").colleague()
+    assert their_map == pytest.approx(_map_at_10(ranked, relevant, "min", False), rel=1e-12)

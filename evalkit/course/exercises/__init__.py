@@ -21,10 +21,23 @@ decimals count. Every exercise has a hint, shown only when asked:
 The exercise's data have one source, the exercise itself: ``show(id)`` prints
 them as Python assignments (``rows = [...]``) that a learner can copy, and gives
 them back as attributes (``show("02.1").rows``). The notebooks display their
-exercises' data with ``show``; they never type them in a second time.
+exercises' data with ``show``; they never type them in a second time. Data too
+many to print come from a loader in :mod:`evalkit.course.exercise_data`, which
+holds data only (no answer), so a student's environment can have it without
+this package. A value exercise's expected answer is a function of its data
+(``Exercise.expect``), so new data give a new answer.
+
+For a classroom whose grades must be trusted, :func:`variant` gives each
+student (an int ``seed``) their own version: new data for a value exercise,
+new case inputs for a function exercise, the options in another order for a
+choice. :func:`data_source` is the Python of that student's data cell, and
+:func:`grade` compares an answer (or, for a function exercise, the outputs the
+student's function gave in a sandbox) with an exercise object; :func:`check` is
+:func:`grade` on the notebook's own exercise.
 
 >>> from fractions import Fraction
 >>> from evalkit.course.exercises import Exercise, Case, check, hint, register
+>>> from evalkit.course.exercises import data_source, grade, variant
 >>> _ = register(Exercise("99.1", "the accuracy of 95 right out of 120", "value",
 ...                       [Case("95 of 120", {}, lambda: 95 / 120)],
 ...                       hint="right answers over all answers"))
@@ -48,36 +61,86 @@ exercise 99.2: 1 of 1 cases pass -- well done
 >>> check("99.2", 0.012)
 exercise 99.2: 0 of 1 cases pass
   ✗ p (close -- give 4 decimals)
+>>> _ = register(Exercise("99.3", "the mean of x", "value", [Case("the mean")],
+...                       expect=lambda d: Fraction(sum(d.x), len(d.x)), data={"x": [1, 2, 4]},
+...                       variant=lambda rng: {"x": rng.integers(1, 10, 3).tolist()},
+...                       hint="add, then divide"))
+>>> check("99.3", Fraction(7, 3))
+exercise 99.3: 1 of 1 cases pass -- well done
+>>> print(data_source("99.3", seed=5))
+# exercise 99.3: the mean of x
+from types import SimpleNamespace
+x = [2, 5, 9]
+data = SimpleNamespace(x=x)
+>>> mine = variant("99.3", seed=5)
+>>> mine.solution, grade(mine, Fraction(7, 3)).score
+(Fraction(16, 3), 0.0)
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import functools
 import importlib
 import math
 import numbers
 from dataclasses import dataclass, field
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["Case", "Exercise", "Hint", "Result", "Shown", "check", "hint", "register", "exercises",
-           "show"]
+__all__ = ["Case", "Exercise", "Hint", "Result", "Shown", "check", "data_source", "exercises",
+           "grade", "hint", "register", "show", "variant"]
 
 _REGISTRY: dict[str, "Exercise"] = {}
 
 KINDS = ("value", "function", "choice")
 CLOSE = "close -- give the exact value, e.g. as a fraction"
 CLOSE_DECIMALS = "close -- give {} decimals"
+OUTCOMES = ("ok", "raised")
 
 
 @dataclass(frozen=True)
 class Case:
-    """One case: a description shown to the learner, arguments, and the reference."""
+    """One case: a description shown to the learner, arguments, and the reference.
+
+    ``expected`` is called with ``**kwargs``. Left out (``None``), the case's
+    expected value is its exercise's ``expect`` applied to the exercise's data.
+    """
 
     description: str
-    kwargs: dict
-    expected: Callable[..., Any]  # called with **kwargs; computed with evalkit
+    kwargs: dict = field(default_factory=dict)
+    expected: Callable[..., Any] | None = None  # computed with evalkit
+
+    @property
+    def args(self) -> tuple:
+        """The case's inputs as positional arguments, in the order of ``kwargs``."""
+        return tuple(self.kwargs.values())
+
+
+@dataclass(frozen=True)
+class _FromData:
+    """A case's expected value: the exercise's ``expect`` on the exercise's (loaded) data."""
+
+    expect: Callable[[SimpleNamespace], Any]
+    data: dict
+
+    def __call__(self):
+        return self.expect(SimpleNamespace(**_resolve(self.data)))
+
+
+@dataclass(frozen=True)
+class _Relabelled:
+    """A choice case's expected letter, mapped to the letter its option has in a shuffled order."""
+
+    expected: Callable[..., Any]
+    letters: dict  # old letter -> new letter
+
+    def __call__(self, **kwargs):
+        return self.letters[str(self.expected(**kwargs)).lower()]
 
 
 @dataclass(frozen=True)
@@ -87,6 +150,13 @@ class Exercise:
     ``kind`` is ``"value"``, ``"function"`` or ``"choice"``; a choice exercise
     lists its options in ``choices`` (letter -> text) and its cases return the
     right letter. ``hint`` is shown only when the learner asks for it.
+
+    A value exercise's answer is ``expect(data)``, a function of its loaded
+    data (an attribute per name); its cases leave ``expected`` out.
+    ``variant(rng)`` draws new data of the same story (a value exercise: a
+    data dict with the same names) or new cases (a function exercise: a list
+    of ``Case``); ``variant_stream`` names the exercise whose draws it shares
+    ("the same rows" as the exercise before).
     """
 
     id: str
@@ -101,11 +171,22 @@ class Exercise:
     decimals: int | None = None  # an irrational answer: how many decimals count
     data: dict = field(default_factory=dict)  # name -> value (or loader) shown by show(id)
     kind_of_question: str = ""  # "transfer", "judgement", "predict", "find the bug", ...
+    expect: Callable[[SimpleNamespace], Any] | None = None  # the answer, from the data
+    variant: Callable[[np.random.Generator], Any] | None = None  # new data (or cases) of the story
+    variant_stream: str = ""  # the id whose random draws a variant shares (default its own)
+
+    def __post_init__(self):
+        bound = [Case(c.description, c.kwargs, _FromData(self.expect, self.data))
+                 if c.expected is None and self.expect is not None else c for c in self.cases]
+        object.__setattr__(self, "cases", bound)
 
 
 @dataclass(frozen=True)
 class Result:
-    """What a check found: which cases pass. Prints as the learner sees it."""
+    """What a check found: which cases pass. Prints as the learner sees it.
+
+    ``score`` is the share of cases passed (0 with no answer), for partial credit.
+    """
 
     id: str
     outcomes: tuple  # (description, passed, note)
@@ -116,6 +197,13 @@ class Result:
     @property
     def passed(self):
         return self.answered and all(ok for _, ok, _ in self.outcomes)
+
+    @property
+    def score(self) -> float:
+        """The fraction of cases passed, in [0, 1]."""
+        if not self.answered or not self.outcomes:
+            return 0.0
+        return sum(ok for _, ok, _ in self.outcomes) / len(self.outcomes)
 
     def __repr__(self):
         tail = ([f"  why: {self.why}"] if self.why else []) + ([f"hint: {self.hint}"] if self.hint else [])
@@ -152,6 +240,8 @@ def register(exercise):
         raise ValueError(f"kind must be one of {KINDS}; got {exercise.kind!r}")
     if exercise.kind == "choice" and set(exercise.feedback) != set(exercise.choices):
         raise ValueError(f"choices and feedback must name the same options in {exercise.id}")
+    if any(c.expected is None for c in exercise.cases):
+        raise ValueError(f"a case of {exercise.id} has no expected value and the exercise no expect")
     _REGISTRY[exercise.id] = exercise
     return exercise
 
@@ -182,32 +272,129 @@ def hint(exercise_id):
     return Hint(ex.id, ex.hint)
 
 
+# -- variants ------------------------------------------------------------------
+
+def _rng(exercise, seed):
+    """The random draws of ``exercise`` for ``seed``: one stream per (seed, exercise)."""
+    notebook, number = (exercise.variant_stream or exercise.id).split(".")
+    return np.random.default_rng([seed, int(notebook), int(number)])
+
+
+def _shuffled(ex, rng):
+    """``ex`` with its options in a random order, letters a, b, ... re-assigned in that order."""
+    letters = list(ex.choices)
+    order = rng.permutation(len(letters))          # new position -> old position
+    new_of = {letters[old]: letters[new] for new, old in enumerate(order)}
+    return dataclasses.replace(
+        ex,
+        choices={new_of[k]: ex.choices[k] for k in sorted(ex.choices, key=new_of.get)},
+        feedback={new_of[k]: ex.feedback[k] for k in sorted(ex.feedback, key=new_of.get)},
+        cases=[Case(c.description, c.kwargs, _Relabelled(c.expected, new_of)) for c in ex.cases],
+        solution=new_of[ex.solution])
+
+
+def _with_new_data(ex, rng):
+    """``ex`` on new data: cases re-bound to them, the solution computed from them."""
+    cases = [Case(c.description, c.kwargs) if isinstance(c.expected, _FromData) else c
+             for c in ex.cases]
+    new = dataclasses.replace(ex, data=ex.variant(rng), cases=cases)
+    want = new.cases[0].expected(**new.cases[0].kwargs)
+    return dataclasses.replace(new, solution=want if ex.decimals is None else round(want, ex.decimals))
+
+
+def variant(exercise_id: str, seed: int | None = None) -> Exercise:
+    """The exercise as the student with this seed sees it; seed=None is the notebook's own (unchanged).
+
+    A value exercise gets new data of the same story (``Exercise.variant``)
+    and the expected values computed from them; a function exercise gets more
+    cases with new inputs; a choice exercise keeps its data and shows its
+    options in an order drawn from the seed (the letters re-assigned, the
+    feedback and the right letter mapped with them). ``.solution`` is a
+    correct answer of the variant. The draws are
+    ``np.random.default_rng([seed, notebook, exercise])``: one stream per
+    exercise, so two exercises of one seed do not share draws (unless one
+    names the other in ``variant_stream``, to show "the same rows").
+
+    >>> variant("01.2", seed=None) is variant("01.2")
+    True
+    >>> sorted(variant("01.2", seed=7).choices) == sorted(variant("01.2").choices)
+    True
+    """
+    ex = _load(exercise_id)
+    if seed is None:
+        return ex
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"seed must be 0 or more, got {seed}")
+    rng = _rng(ex, int(seed))
+    if ex.kind == "choice":
+        return _shuffled(ex, rng)
+    if ex.variant is None:
+        return ex
+    if ex.kind == "function":
+        return dataclasses.replace(ex, cases=list(ex.cases) + list(ex.variant(rng)))
+    return _with_new_data(ex, rng)
+
+
+# -- the data, as the learner sees them ------------------------------------------
+
+def _names(name):
+    return [n.strip() for n in name.split(",")]
+
+
+def _resolve(data):
+    """The exercise's data with every loader run: name -> value (one name per unpacked value)."""
+    out = {}
+    for name, value in data.items():
+        names = _names(name)
+        values = value() if callable(value) else value
+        out.update(zip(names, values) if len(names) > 1 else [(name, values)])
+    return out
+
+
+def _call(loader):
+    """``NAME(...)``: a loader's call as the learner types it (a partial's keywords spelled out)."""
+    func, kwargs = loader, {}
+    if isinstance(loader, functools.partial):
+        func, kwargs = loader.func, loader.keywords
+    arguments = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+    return func, f"{func.__name__}({arguments})"
+
+
+def _lines(ex, cell=False):
+    """The data of ``ex`` as Python lines; ``cell=True`` also binds ``data`` (a student's data cell)."""
+    lines = [f"# exercise {ex.id}" + (f" ({ex.kind_of_question})" if ex.kind_of_question else "")
+             + f": {ex.prompt}"]
+    if cell:
+        lines.append("from types import SimpleNamespace")
+    for name, value in ex.data.items():
+        if callable(value):  # a loader: the data are too many to print
+            func, call = _call(value)
+            lines.append(f"from {func.__module__} import {func.__name__}")
+            lines.append(f"{name} = {call}")
+        else:
+            lines.append(f"{name} = {_literal(value)}")
+    if cell:
+        names = [n for name in ex.data for n in _names(name)]
+        lines.append(f"data = SimpleNamespace({', '.join(f'{n}={n}' for n in names)})")
+    if ex.kind == "choice":
+        lines.append("# options -- answer with the letter, e.g. answer = \"a\":")
+        for letter, text in ex.choices.items():
+            lines.append(f"#   {letter}: {text}")
+    return lines
+
+
 class Shown:
     """An exercise's data: printed as Python assignments, readable as attributes."""
 
     def __init__(self, exercise):
         self._exercise = exercise
-        for name, value in exercise.data.items():
-            names = [n.strip() for n in name.split(",")]
-            values = value() if callable(value) else value
-            for n, v in zip(names, values) if len(names) > 1 else [(name, values)]:
-                setattr(self, n, v)
+        for name, value in _resolve(exercise.data).items():
+            setattr(self, name, value)
 
     def __repr__(self):
-        ex = self._exercise
-        lines = [f"# exercise {ex.id}" + (f" ({ex.kind_of_question})" if ex.kind_of_question else "")
-                 + f": {ex.prompt}"]
-        for name, value in ex.data.items():
-            if callable(value):  # a loader: the data are too many to print
-                lines.append(f"from {value.__module__} import {value.__name__}")
-                lines.append(f"{name} = {value.__name__}()")
-            else:
-                lines.append(f"{name} = {_literal(value)}")
-        if ex.kind == "choice":
-            lines.append("# options -- answer with the letter, e.g. answer = \"a\":")
-            for letter, text in ex.choices.items():
-                lines.append(f"#   {letter}: {text}")
-        return "\n".join(lines)
+        return "\n".join(_lines(self._exercise))
 
 
 def _literal(value):
@@ -224,6 +411,26 @@ def _literal(value):
 def show(exercise_id):
     """The data of exercise ``exercise_id``: prints as ``name = value`` lines, one attribute per name."""
     return Shown(_load(exercise_id))
+
+
+def data_source(exercise_id: str, seed: int | None = None) -> str:
+    """Python source of the student's data cell of exercise ``exercise_id`` for ``seed``.
+
+    A comment with the id and prompt, one assignment per data name (as
+    :func:`show` prints them: literals, or a loader imported from
+    :mod:`evalkit.course.exercise_data` and called), ``data =
+    SimpleNamespace(...)`` binding every name (so ``data.rows`` works as after
+    ``data = show(id)``), and a choice's options, in the student's order, as
+    comments. It imports only from the standard library and
+    ``evalkit.course.exercise_data``.
+
+    >>> print(data_source("05.2"))
+    # exercise 05.2 (transfer): the micro-averaged F1 of the model whose confusion matrix is given
+    from types import SimpleNamespace
+    confusion_matrix = [[50, 3, 2], [4, 30, 6], [1, 9, 15]]
+    data = SimpleNamespace(confusion_matrix=confusion_matrix)
+    """
+    return "\n".join(_lines(variant(exercise_id, seed), cell=True))
 
 
 def _is_number(v):
@@ -307,58 +514,125 @@ def _normalise_choice(answer):
     return answer.strip().strip("()").strip().lower() or None
 
 
-def check(exercise_id, answer, hint=False):
-    """Check ``answer`` to exercise ``exercise_id`` case by case; return a printable Result.
+def _compare(ex, got, want):
+    """(passed, note) of one case's answer ``got`` against ``want``."""
+    if ex.decimals is not None:
+        ok = _same_to(got, want, ex.decimals)
+    else:
+        ok = _same(got, want, ex.rtol)
+    if ok or ex.kind == "choice":
+        return ok, ""
+    if isinstance(got, float) and math.isnan(got):
+        return False, "got nan"
+    if ex.decimals is not None:
+        return False, CLOSE_DECIMALS.format(ex.decimals) if _close(got, want) else ""
+    return False, CLOSE if _close(got, want) else ""
 
-    With ``hint=True`` the exercise's hint is printed below the result.
+
+def _error_text(exc):
+    """``"TypeError: message"`` (the name alone when there is no message)."""
+    message = str(exc)
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _outputs(ex, function):
+    """What ``function`` gives on each case, called positionally: ("ok", value) or ("raised", text)."""
+    out = []
+    for case in ex.cases:
+        try:  # a copy of the inputs: the learner's code may change them
+            out.append(("ok", function(*copy.deepcopy(case.args))))
+        except Exception as exc:  # the learner's code may fail in any way
+            out.append(("raised", _error_text(exc)))
+    return out
+
+
+def _check_outputs(ex, outputs):
+    if not isinstance(outputs, (list, tuple)) or len(outputs) != len(ex.cases):
+        raise ValueError(f"outputs must be a list of one entry per case ({len(ex.cases)} for "
+                         f"{ex.id}); got {outputs!r:.80}")
+    for entry in outputs:
+        if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and entry[0] in OUTCOMES):
+            raise ValueError(f"each of outputs must be ('ok', value) or ('raised', 'Error: message'); "
+                             f"got {entry!r:.80}")
+
+
+def _grade_function(ex, answer, outputs):
+    if outputs is None:
+        if answer is ... or answer is None:
+            return Result(ex.id, (), answered=False)
+        if not callable(answer):
+            return Result(ex.id, tuple((c.description, False, "the answer should be a function")
+                                       for c in ex.cases))
+        outputs = _outputs(ex, answer)
+    _check_outputs(ex, outputs)
+    if outputs and outputs[0][0] == "ok" and outputs[0][1] is ...:  # a stub still returning ... is no answer yet
+        return Result(ex.id, (), answered=False)
+    outcomes = []
+    for case, (status, value) in zip(ex.cases, outputs):
+        if status == "raised":
+            outcomes.append((case.description, False, f"raised {value}"))
+        else:
+            outcomes.append((case.description, *_compare(ex, value, case.expected(**case.kwargs))))
+    return Result(ex.id, tuple(outcomes))
+
+
+def grade(exercise: Exercise, answer=None, *, outputs=None) -> Result:
+    """Grade ``answer`` to the exercise object ``exercise`` case by case; return a Result.
+
+    A value is compared with each case's expected value (exact for a
+    rational, to ``decimals`` for an irrational; a number right only to the
+    digits it gives is "close"); a choice letter is normalised (case,
+    brackets, spaces) and the chosen option's feedback given as ``why``. For a
+    function exercise, ``outputs`` holds what the learner's function gave on
+    each case, in order: ``("ok", value)`` or ``("raised", "TypeError:
+    message")`` (a sandbox calls the function; only its outputs come here);
+    left out, a callable ``answer`` is called here on each case's ``args``.
+    ``...`` or ``None`` is no answer yet. ``Result.score`` is the share of
+    cases passed.
+
+    >>> ex = variant("01.3")
+    >>> grade(ex, outputs=[("ok", 0.9), ("ok", 0.99), ("ok", 0.3), ("raised", "ZeroDivisionError")])
+    exercise 01.3: 2 of 4 cases pass
+      ✗ three classes of 20, 50 and 30
+      ✗ a tie: 50 and 50 (raised ZeroDivisionError)
+    >>> grade(ex, lambda sizes: max(sizes) / sum(sizes)).score
+    1.0
     """
-    ex = _load(exercise_id)
-    shown = ex.hint if hint else ""
-    if answer is ... or answer is None:
-        return Result(ex.id, (), answered=False, hint=shown)
-    if ex.kind == "function" and not callable(answer):
-        return Result(ex.id, tuple((c.description, False, "the answer should be a function")
-                                   for c in ex.cases), hint=shown)
-    if ex.kind == "choice":
-        letter = _normalise_choice(answer)
-        options = {k.lower() for k in ex.choices}
-        if letter not in options:
-            note = "answer with one of " + ", ".join(repr(k) for k in ex.choices)
-            return Result(ex.id, tuple((c.description, False, note) for c in ex.cases), hint=shown)
-        answer = letter
+    if not isinstance(exercise, Exercise):
+        raise TypeError(f"exercise must be an Exercise, got {type(exercise).__name__}")
+    ex = exercise
     if ex.kind == "function":
-        try:  # a stub whose body is still `return ...` is not an answer yet
-            if ex.cases and answer(**ex.cases[0].kwargs) is ...:
-                return Result(ex.id, (), answered=False, hint=shown)
-        except Exception:  # reported case by case below
-            pass
+        return _grade_function(ex, answer, outputs)
+    if outputs is not None:
+        raise ValueError(f"outputs is for a function exercise; {ex.id} is a {ex.kind} exercise")
+    if answer is ... or answer is None:
+        return Result(ex.id, (), answered=False)
+    why = ""
+    if ex.kind == "choice":
+        answer = _normalise_choice(answer)
+        if answer not in {k.lower() for k in ex.choices}:
+            note = "answer with one of " + ", ".join(repr(k) for k in ex.choices)
+            return Result(ex.id, tuple((c.description, False, note) for c in ex.cases))
+        why = ex.feedback.get(answer, "")
     outcomes = []
     for case in ex.cases:
         want = case.expected(**case.kwargs)
         if ex.kind == "choice":
             want = str(want).lower()
-        note = ""
-        if ex.kind == "function":
-            try:
-                got = answer(**case.kwargs)
-            except Exception as exc:  # the learner's code may fail in any way
-                got, note = None, f"raised {type(exc).__name__}"
-        else:
-            got = answer
-        if ex.decimals is not None:
-            ok = not note and _same_to(got, want, ex.decimals)
-        else:
-            ok = not note and _same(got, want, ex.rtol)
-        if ex.kind == "choice":
-            pass
-        elif not ok and not note:
-            if isinstance(got, float) and math.isnan(got):
-                note = "got nan"
-            elif ex.decimals is not None:
-                if _close(got, want):
-                    note = CLOSE_DECIMALS.format(ex.decimals)
-            elif _close(got, want):
-                note = CLOSE
-        outcomes.append((case.description, ok, note))
-    why = ex.feedback.get(answer, "") if ex.kind == "choice" else ""
-    return Result(ex.id, tuple(outcomes), hint=shown, why=why)
+        outcomes.append((case.description, *_compare(ex, answer, want)))
+    return Result(ex.id, tuple(outcomes), why=why)
+
+
+def check(exercise_id, answer, hint=False):
+    """Check ``answer`` to exercise ``exercise_id`` case by case; return a printable Result.
+
+    A function answer is called on each case's inputs positionally
+    (``answer(*case.args)``), so any parameter names (or a lambda) will do.
+    With ``hint=True`` the exercise's hint is printed below the result.
+    """
+    ex = _load(exercise_id)
+    outputs = None
+    if ex.kind == "function" and callable(answer):
+        outputs = _outputs(ex, answer)
+    result = grade(ex, answer, outputs=outputs)
+    return dataclasses.replace(result, hint=ex.hint if hint else "")

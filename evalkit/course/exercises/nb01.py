@@ -32,19 +32,38 @@ __all__ = ["EX_01_1", "EX_01_2", "EX_01_3", "WRONG_ANSWERS"]
 #   predicted not spam       15           935
 
 SPAM_COUNTS = dict(tp=45, fp=5, fn=15, tn=935)
-_SPAM = ek.BinaryCounts(**SPAM_COUNTS)
+
+
+def _spam_table(tp, fp, fn, tn):
+    return {"predicted_spam": {"actual_spam": tp, "actual_not_spam": fp},
+            "predicted_not_spam": {"actual_spam": fn, "actual_not_spam": tn}}
+
+
+def _spam_prf(d):
+    """[precision, recall, F1] of spam, read from the table (rows: predicted)."""
+    counts = ek.BinaryCounts(tp=d.predicted_spam["actual_spam"], fp=d.predicted_spam["actual_not_spam"],
+                             fn=d.predicted_not_spam["actual_spam"],
+                             tn=d.predicted_not_spam["actual_not_spam"])
+    return [counts.precision(), counts.recall(), counts.f1()]
+
+
+def _new_spam_week(rng):
+    """Another week of the filter: FP and FN differ, so the table read the wrong way round fails."""
+    tp, fp, tn = int(rng.integers(20, 90)), int(rng.integers(2, 30)), int(rng.integers(800, 1000))
+    fn = int(rng.choice([v for v in range(5, 40) if v != fp]))
+    return _spam_table(tp, fp, fn, tn)
+
 
 EX_01_1 = register(Exercise(
     id="01.1",
     prompt="[precision, recall, F1] of spam in the table (rows: predicted, columns: actual)",
     kind="value",
-    cases=[Case("spam in the 45 / 5 / 15 / 935 table", {},
-                lambda: [_SPAM.precision(), _SPAM.recall(), _SPAM.f1()])],
+    cases=[Case("spam in the table")],
+    expect=_spam_prf,
+    variant=_new_spam_week,
     solution=[Fraction(45, 50), Fraction(45, 60), Fraction(90, 110)],
     kind_of_question="transfer",
-    data={"predicted_spam": {"actual_spam": SPAM_COUNTS["tp"], "actual_not_spam": SPAM_COUNTS["fp"]},
-          "predicted_not_spam": {"actual_spam": SPAM_COUNTS["fn"],
-                                 "actual_not_spam": SPAM_COUNTS["tn"]}},
+    data=_spam_table(**SPAM_COUNTS),
     hint="Rows are the prediction here: the first row is everything called spam (precision "
          "divides by it), the first column everything that is spam (recall divides by it). "
          "F1 = 2·TP / (2·TP + FP + FN).",
@@ -109,6 +128,16 @@ def _majority_case(description, class_sizes):
                 lambda class_sizes: _majority_accuracy_reference(class_sizes))
 
 
+def _new_departments(rng):
+    """Two more cases: class sizes drawn for this variant (2 to 5 classes, one largest)."""
+    cases = []
+    for description in ("class sizes drawn for you", "more class sizes drawn for you"):
+        sizes = rng.integers(1, 200, int(rng.integers(2, 6)))
+        sizes[rng.integers(len(sizes))] = sizes.max() + int(rng.integers(1, 50))
+        cases.append(_majority_case(description, sizes.tolist()))
+    return cases
+
+
 EX_01_3 = register(Exercise(
     id="01.3",
     prompt="majority_accuracy(class_sizes): accuracy of always predicting the largest class",
@@ -119,6 +148,7 @@ EX_01_3 = register(Exercise(
         _majority_case("three classes of 20, 50 and 30", [20, 50, 30]),
         _majority_case("a tie: 50 and 50", [50, 50]),
     ],
+    variant=_new_departments,
     solution=lambda class_sizes: max(class_sizes) / sum(class_sizes),
     kind_of_question="transfer",
     data={"department": [90, 10]},

@@ -32,6 +32,42 @@ ROWS = np.array([(0.9, 1), (0.8, 0), (0.7, 1), (0.7, 0), (0.5, 1),
 C_FP, C_FN = 1.0, 5.0
 THRESHOLD_02_1 = 0.4
 
+
+
+def _draw_rows(rng):
+    """New rows for 02.1 and 02.2 (they share the draws): ``(rows, threshold, c_fn)``.
+
+    Nine rows, highest score first: eight distinct two-decimal scores, one of
+    them (neither the highest nor the lowest) held by two rows, the
+    threshold; 3 to 6 positives. The cost c_fp·FP + c_fn·FN (c_fp = 1) has one
+    cheapest distinct score, neither the lowest nor the highest.
+    """
+    while True:
+        distinct = np.sort(rng.choice(np.arange(5, 96), 8, replace=False))[::-1] / 100
+        tied = int(rng.integers(1, 7))
+        scores = np.insert(distinct, tied, distinct[tied])
+        labels = (rng.random(9) < np.linspace(0.85, 0.15, 9)).astype(int)
+        c_fn = int(rng.integers(2, 9))
+        values = np.unique(scores)
+        cost = [np.sum((scores >= t) & (labels == 0)) + c_fn * np.sum((scores < t) & (labels == 1))
+                for t in values]
+        cheapest = int(np.argmin(cost))
+        if (3 <= labels.sum() <= 6 and np.sum(cost == np.min(cost)) == 1
+                and 0 < cheapest < len(values) - 1):  # not "everything" or "nothing" positive
+            rows = [(float(sc), int(y)) for sc, y in zip(scores, labels)]
+            return rows, float(distinct[tied]), c_fn
+
+
+def _new_rows_and_threshold(rng):
+    rows, threshold, _ = _draw_rows(rng)
+    return {"rows": rows, "threshold": threshold}
+
+
+def _new_rows_and_costs(rng):
+    rows, _, c_fn = _draw_rows(rng)
+    return {"rows": rows, "c_fp": C_FP, "c_fn": float(c_fn)}
+
+
 # --------------------------------------------------------------------------
 # 02.1  the confusion matrix at threshold 0.4
 
@@ -47,13 +83,14 @@ EX_02_1 = register(Exercise(
     id="02.1",
     prompt="(tp, fp, fn, tn) of Spark's confusion matrix of the rows at the threshold",
     kind="value",
-    cases=[Case("score >= threshold is predicted positive", {},
-                lambda: _counts_at(ROWS, THRESHOLD_02_1))],
+    cases=[Case("score >= threshold is predicted positive")],
+    expect=lambda d: _counts_at(np.array(d.rows, dtype=float), d.threshold),
+    variant=_new_rows_and_threshold,
     solution=(3, 4, 1, 1),
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "threshold": THRESHOLD_02_1},
-    hint="Spark predicts positive when score >= threshold, so both rows scored exactly 0.4 are "
-         "predicted positive. Count the labels 1 and 0 above and below the line.",
+    hint="Spark predicts positive when score >= threshold, so both rows scored exactly the "
+         "threshold are predicted positive. Count the labels 1 and 0 above and below the line.",
 ))
 
 
@@ -72,13 +109,15 @@ EX_02_2 = register(Exercise(
     id="02.2",
     prompt="the threshold (a distinct score) of the lowest c_fp·FP + c_fn·FN for the rows",
     kind="value",
-    cases=[Case("c_FN = 5 c_FP, thresholds among the distinct scores", {},
-                lambda: _cheapest_threshold(ROWS, C_FP, C_FN))],
+    cases=[Case("the lowest cost, thresholds among the distinct scores")],
+    expect=lambda d: _cheapest_threshold(np.array(d.rows, dtype=float), d.c_fp, d.c_fn),
+    variant=_new_rows_and_costs,
+    variant_stream="02.1",  # "the same rows" as 02.1
     solution=0.3,
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "c_fp": C_FP, "c_fn": C_FN},
     hint="Make a table with one row per distinct score: FP and FN when everything scored at or "
-         "above it is predicted positive, then 1·FP + 5·FN. The lowest total wins. (It need not be "
+         "above it is predicted positive, then c_fp·FP + c_fn·FN. The lowest total wins. (It need not be "
          "the threshold of the highest F1.)",
 ))
 

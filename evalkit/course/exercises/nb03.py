@@ -22,6 +22,7 @@ import numpy as np
 import evalkit as ek
 
 from ..datasets import click_sequences, labels_from_counts
+from ..exercise_data import fraud_model
 from . import Case, Exercise, register
 
 __all__ = ["EX_03_1", "EX_03_2", "EX_03_3", "WRONG_ANSWERS", "fraud_model"]
@@ -50,8 +51,10 @@ EX_03_1 = register(Exercise(
     prompt="[misordered pairs, AUC, AUC after swapping the top two] of a fourth ranking, "
            "predicted by counting pairs before you draw",
     kind="value",
-    cases=[Case("the fourth model's ranking of the six impressions", {},
-                lambda: _pairs_auc_and_swapped(_Y, SCORES_03_1))],
+    cases=[Case("the fourth model's ranking of the six impressions")],
+    expect=lambda d: _pairs_auc_and_swapped(d.clicked, d.scores),
+    variant=lambda rng: {"clicked": [int(v) for v in _Y],
+                         "scores": (rng.choice(np.arange(1, 10), 6, replace=False) / 10).tolist()},
     solution=[3, Fraction(5, 8), Fraction(3, 4)],
     kind_of_question="predict, then compute",
     data={"clicked": [int(v) for v in _Y], "scores": SCORES_03_1.tolist()},
@@ -65,20 +68,35 @@ EX_03_1 = register(Exercise(
 _HARD = ek.BinaryCounts(tp=36, fp=12, fn=4, tn=48)
 
 
-def _hard_auc():
-    y_true, y_pred = labels_from_counts(_HARD)
-    return ek.roc_auc_score(y_true, y_pred)
+def _hard_auc(d):
+    counts = ek.BinaryCounts(tp=d.malignant_flagged, fp=d.benign_flagged,
+                             fn=d.malignant - d.malignant_flagged, tn=d.benign - d.benign_flagged)
+    return ek.roc_auc_score(*labels_from_counts(counts))
+
+
+def _hard_counts(counts):
+    return {"malignant": counts.tp + counts.fn, "malignant_flagged": counts.tp,
+            "benign": counts.fp + counts.tn, "benign_flagged": counts.fp}
+
+
+def _new_hard_counts(rng):
+    """Another biopsy set: 20-60 malignant, most flagged; 40-100 benign, a few flagged."""
+    malignant, benign = int(rng.integers(20, 61)), int(rng.integers(40, 101))
+    tp = int(rng.integers(int(0.6 * malignant), malignant))
+    fp = int(rng.integers(1, int(0.4 * benign)))
+    return _hard_counts(ek.BinaryCounts(tp=tp, fp=fp, fn=malignant - tp, tn=benign - fp))
 
 
 EX_03_2 = register(Exercise(
     id="03.2",
     prompt="roc_auc_score(y_true, y_pred) for predicted classes (1 = flagged malignant)",
     kind="value",
-    cases=[Case("hard predictions, two blocks of ties", {}, _hard_auc)],
+    cases=[Case("hard predictions, two blocks of ties")],
+    expect=_hard_auc,
+    variant=_new_hard_counts,
     solution=Fraction(1, 2) * (Fraction(36, 40) + 1 - Fraction(12, 60)),
     kind_of_question="transfer",
-    data={"malignant": _HARD.tp + _HARD.fn, "malignant_flagged": _HARD.tp,
-          "benign": _HARD.fp + _HARD.tn, "benign_flagged": _HARD.fp},
+    data=_hard_counts(_HARD),
     hint="With two distinct scores the ROC path has one corner, at (FPR, TPR) of the predictions; "
          "both segments are diagonals of tied blocks. Add the area of the triangle and trapezoid "
          "under it, or count pairs: a positive predicted 1 beats a negative predicted 0, and equal "
@@ -88,21 +106,6 @@ EX_03_2 = register(Exercise(
 
 # --------------------------------------------------------------------------
 # 03.3  an AUC of 0.08
-
-
-def fraud_model(seed=3, n=400):
-    """A colleague's test set: ``(y_test, proba)``, ``proba`` as ``predict_proba`` gives it.
-
-    Column 0 is the probability of "no fraud", column 1 of "fraud" (about 1 in 10).
-
-    >>> y, proba = fraud_model()
-    >>> y.shape, proba.shape, bool(np.allclose(proba.sum(axis=1), 1))
-    ((400,), (400, 2), True)
-    """
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < 0.1).astype(int)
-    p_fraud = 1 / (1 + np.exp(-(rng.normal(0.0, 1.0, n) + 2.0 * y - 2.5)))
-    return y, np.column_stack([1 - p_fraud, p_fraud]).round(4)
 
 
 def _explain_low_auc():

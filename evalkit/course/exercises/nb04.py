@@ -23,6 +23,7 @@ import numpy as np
 import evalkit as ek
 
 from ...mllib import BinaryClassificationMetrics
+from ..exercise_data import fraud_scores
 from . import Case, Exercise, register
 
 __all__ = ["EX_04_1", "EX_04_2", "EX_04_3", "WRONG_ANSWERS", "fraud_scores"]
@@ -66,18 +67,28 @@ def _ranking_with_rank_sum(m, n, w):
     return y, np.arange(1, m + n + 1, dtype=float)
 
 
-def _auc_and_bounds():
-    auc = ek.roc_auc_score(*_ranking_with_rank_sum(M_04_1, N_04_1, W_04_1))
-    bottom = float(_average_ranks(np.arange(M_04_1 + N_04_1))[:M_04_1].sum())
-    top = float(_average_ranks(np.arange(M_04_1 + N_04_1))[-M_04_1:].sum())
+def _auc_and_bounds(d):
+    m, n = d.positives, d.negatives
+    auc = ek.roc_auc_score(*_ranking_with_rank_sum(m, n, d.rank_sum_of_positives))
+    bottom = float(_average_ranks(np.arange(m + n))[:m].sum())
+    top = float(_average_ranks(np.arange(m + n))[-m:].sum())
     return [auc, bottom, top]
+
+
+def _new_report(rng):
+    """Another lab: 10-30 positives, 15-40 negatives, a rank sum of an AUC between 0.55 and 0.95."""
+    m, n = int(rng.integers(10, 31)), int(rng.integers(15, 41))
+    u = int(rng.integers(int(0.55 * m * n), int(0.95 * m * n)))
+    return {"positives": m, "negatives": n, "rank_sum_of_positives": u + m * (m + 1) // 2}
 
 
 EX_04_1 = register(Exercise(
     id="04.1",
     prompt="[AUC, the smallest and the largest rank sum possible] from a rank sum alone",
     kind="value",
-    cases=[Case("20 positives, 30 negatives, rank sum 700", {}, _auc_and_bounds)],
+    cases=[Case("the positives' rank sum, no ties")],
+    expect=_auc_and_bounds,
+    variant=_new_report,
     solution=[Fraction(49, 60), 210, 810],
     kind_of_question="transfer: no scores, only the rank sum",
     data={"positives": M_04_1, "negatives": N_04_1, "rank_sum_of_positives": W_04_1},
@@ -85,28 +96,6 @@ EX_04_1 = register(Exercise(
          "1..M, the largest at the top M ranks. U = W - M(M+1)/2 counts the (positive, negative) "
          "pairs in the right order; the AUC is U over all M·N pairs.",
 ))
-
-
-def fraud_scores():
-    """Two fraud models on the same 20,000 payments, about 1 in 200 fraud.
-
-    Returns ``(y_true, score_a, score_b)``. Model A shifts every fraud's score
-    up a little; model B scores half the frauds very high and the other half
-    only a little above the honest payments.
-
-    >>> y, a, b = fraud_scores()
-    >>> y.shape, a.shape, b.shape
-    ((20000,), (20000,), (20000,))
-    """
-    rng = np.random.default_rng(1)
-    n = 20_000
-    y = (rng.random(n) < 0.005).astype(int)
-    score_a = rng.normal(0.0, 1.0, n) + 2.3 * y
-    score_b = rng.normal(0.0, 1.0, n)
-    frauds = np.flatnonzero(y == 1)
-    obvious = rng.random(len(frauds)) < 0.5
-    score_b[frauds] += np.where(obvious, 4.0, 1.5)
-    return y, score_a, score_b
 
 
 def _precision_of_top(y_true, y_score, k=100):

@@ -48,37 +48,55 @@ def _fixed(matrix, cls, n=FIXED):
     return m
 
 
-def _recall_gains():
+def _recall_gains(d):
     def macro(matrix):
         return ek.recall_score(*labels_from_counts(matrix), average="macro")
 
-    base = macro(EXERCISE_MATRIX)
-    return [macro(_fixed(EXERCISE_MATRIX, 0)) - base, macro(_fixed(EXERCISE_MATRIX, 2)) - base]
+    base = macro(d.confusion_matrix)
+    return [macro(_fixed(d.confusion_matrix, 0, d.fixed)) - base,
+            macro(_fixed(d.confusion_matrix, 2, d.fixed)) - base]
+
+
+def _new_matrix(rng):
+    """Another model's 3 x 3 matrix: class 0 the largest, class 2 the smallest, 6 or more errors a row."""
+    sizes = np.sort(rng.choice(np.arange(20, 90), 3, replace=False))[::-1]
+    matrix = np.zeros((3, 3), dtype=int)
+    for c, size in enumerate(sizes):
+        errors = int(rng.integers(6, size // 3 + 1))
+        first = int(rng.integers(0, errors + 1))
+        others = [j for j in range(3) if j != c]
+        matrix[c, c], matrix[c, others[0]], matrix[c, others[1]] = size - errors, first, errors - first
+    return matrix.tolist()
 
 
 EX_05_1 = register(Exercise(
     id="05.1",
     prompt="[gain in macro recall when 5 errors of class 0 are fixed, gain when 5 of class 2 are]",
     kind="value",
-    cases=[Case("five errors fixed in the largest class, or in the smallest", {}, _recall_gains)],
+    cases=[Case("five errors fixed in the largest class, or in the smallest")],
+    expect=_recall_gains,
+    variant=lambda rng: {"confusion_matrix": _new_matrix(rng), "fixed": FIXED},
     solution=[Fraction(5, 55) / 3, Fraction(5, 25) / 3],
     kind_of_question="predict, then compute",
     data={"confusion_matrix": EXERCISE_MATRIX.tolist(), "fixed": FIXED},
     hint="Recall divides by the actual class, the row. Fixing an error of class c raises only "
          "class c's recall, by 1 / (its row's total); macro divides the sum of the recalls by the "
-         "number of classes. (Micro recall would rise by the same 5/120 either way.)",
+         "number of classes. (Micro recall would rise by the same fixed / (all samples) either way.)",
 ))
 
 
-def _micro_f1(matrix=EXERCISE_MATRIX):
-    return ek.f1_score(*labels_from_counts(matrix), average="micro")
+def _micro_f1(d):
+    return ek.f1_score(*labels_from_counts(d.confusion_matrix), average="micro")
 
 
 EX_05_2 = register(Exercise(
     id="05.2",
     prompt="the micro-averaged F1 of the model whose confusion matrix is given",
     kind="value",
-    cases=[Case("micro F1 of the 3 x 3 matrix", {}, _micro_f1)],
+    cases=[Case("micro F1 of the 3 x 3 matrix")],
+    expect=_micro_f1,
+    variant=lambda rng: {"confusion_matrix": _new_matrix(rng)},
+    variant_stream="05.1",  # "the same matrix" as 05.1
     solution=Fraction(50 + 30 + 15, 120),
     kind_of_question="transfer",
     data={"confusion_matrix": EXERCISE_MATRIX.tolist()},

@@ -19,6 +19,7 @@ import numpy as np
 
 import evalkit as ek
 
+from ..exercise_data import shop
 from . import Case, Exercise, register
 
 __all__ = ["EX_06_1", "EX_06_2", "EX_06_3", "WRONG_ANSWERS", "BOOKSHOP_BOUGHT",
@@ -41,17 +42,36 @@ BOOKSHOP_SUGGESTED = [["poetry", "crime", "scifi"],
 # 06.1  precision@2 of "crime", once per row
 
 
-def _crime_precision_at_2():
-    p, _, _, _ = ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=2,
-                                                 labels=["crime"])
+def _crime_precision_at_2(d):
+    p, _, _, _ = ek.precision_recall_fscore_at_k(d.bought, d.suggested, k=d.k, labels=["crime"])
     return float(p[0])
+
+
+GENRES = ["poetry", "crime", "history", "scifi"]
+
+
+def _new_bookshop(rng):
+    """Other customers (10 to 16): three distinct genres suggested a row, except one row that
+    lists crime first and second; crime among the first two of 4 or more rows, bought by some."""
+    while True:
+        bought = rng.choice(GENRES, int(rng.integers(10, 17))).tolist()
+        suggested = [rng.choice(GENRES, 3, replace=False).tolist() for _ in bought]
+        twice = int(rng.integers(len(bought)))
+        suggested[twice][:2] = ["crime", "crime"]
+        if suggested[twice][2] == "crime":
+            suggested[twice][2] = str(rng.choice([g for g in GENRES if g != "crime"]))
+        listed = [b for b, row in zip(bought, suggested) if "crime" in row[:2]]
+        if len(listed) >= 4 and 0 < listed.count("crime") < len(listed):
+            return {"bought": bought, "suggested": suggested, "k": 2}
 
 
 EX_06_1 = register(Exercise(
     id="06.1",
     prompt="the precision@2 of the genre 'crime' in the bookshop's suggestions",
     kind="value",
-    cases=[Case("precision@2 of crime, first two suggestions only", {}, _crime_precision_at_2)],
+    cases=[Case("precision@2 of crime, first two suggestions only")],
+    expect=_crime_precision_at_2,
+    variant=_new_bookshop,
     solution=Fraction(2, 6),
     kind_of_question="transfer",
     data={"bought": BOOKSHOP_BOUGHT, "suggested": BOOKSHOP_SUGGESTED, "k": 2},
@@ -65,16 +85,18 @@ EX_06_1 = register(Exercise(
 # 06.2  micro F1@2
 
 
-def _micro_f1_at_2():
-    return ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=2,
-                                           average="micro")[2]
+def _micro_f1_at_2(d):
+    return ek.precision_recall_fscore_at_k(d.bought, d.suggested, k=d.k, average="micro")[2]
 
 
 EX_06_2 = register(Exercise(
     id="06.2",
     prompt="the micro-averaged F1@2 of the bookshop's suggestions",
     kind="value",
-    cases=[Case("micro F1@2 over all genres", {}, _micro_f1_at_2)],
+    cases=[Case("micro F1@2 over all genres")],
+    expect=_micro_f1_at_2,
+    variant=_new_bookshop,
+    variant_stream="06.1",  # the same suggestions as 06.1
     solution=Fraction(2 * 5, 8 + 14),
     kind_of_question="transfer",
     data={"bought": BOOKSHOP_BOUGHT, "suggested": BOOKSHOP_SUGGESTED, "k": 2},
@@ -88,20 +110,6 @@ EX_06_2 = register(Exercise(
 # 06.3  which number is "how often was the bought item among the suggestions?"
 
 _NAMES = [("macro", 0), ("micro", 0), ("macro", 1), ("micro", 1)]
-
-
-def shop(seed=63, n=300, n_items=12, k=3):
-    """An online shop's page views: ``(bought, shown)``, the item bought and the 3 items shown.
-
-    >>> bought, shown = shop()
-    >>> bought.shape, shown.shape
-    ((300,), (300, 3))
-    """
-    rng = np.random.default_rng(seed)
-    bought = rng.integers(0, n_items, n)
-    scores = rng.random((n, n_items))
-    scores[np.arange(n), bought] += rng.random(n)
-    return bought, ek.top_k_labels(scores, k=k)
 
 
 def _the_number_that_answers():

@@ -16,6 +16,7 @@ import numpy as np
 
 import evalkit as ek
 
+from ..exercise_data import section_1_ratings, two_models
 from . import Case, Exercise, register
 
 __all__ = ["FILM_RANGE", "section_1_ratings", "EX_07_1", "EX_07_2", "EX_07_3", "WRONG_ANSWERS", "two_models"]
@@ -72,13 +73,6 @@ EX_07_1 = register(Exercise(
 ))
 
 
-def section_1_ratings():
-    users = ["ann"] * 4 + ["bob"] * 3 + ["cai"] * 5 + ["dan"] * 2
-    y = [5, 4, 3, 4, 2, 1, 4, 4, 5, 3, 2, 1, 3, 5]
-    p = [4.5, 4.0, 3.5, 3.0, 3.0, 1.5, 3.5, 4.0, 4.5, 3.0, 2.5, 1.5, 4.0, 4.5]
-    return y, p, users
-
-
 def _random_ratings(seed, n=300, n_users=25, strings=False):
     rng = np.random.default_rng(seed)
     # heavy and light users: user u has weight 1 / (u + 1)
@@ -111,12 +105,20 @@ _CASES_07_2 = [
     ("user ids as strings, not in order", *_random_ratings(2, n=120, n_users=8, strings=True)),
 ]
 
+def _new_ratings(rng):
+    """One more case: 150 ratings of 10 users (string ids) drawn for this variant."""
+    y, p, u = _random_ratings(int(rng.integers(2**31)), n=150, n_users=10, strings=True)
+    return [Case("ratings drawn for you", {"y_true": y, "y_pred": p, "users": u},
+                 _user_averaged_rmse_reference)]
+
+
 EX_07_2 = register(Exercise(
     id="07.2",
     prompt="user_averaged_rmse(y_true, y_pred, users): the mean over users of each user's RMSE",
     kind="function",
     cases=[Case(d, {"y_true": list(y), "y_pred": list(p), "users": list(u)},
                 _user_averaged_rmse_reference) for d, y, p, u in _CASES_07_2],
+    variant=_new_ratings,
     solution=_user_averaged_rmse_solution,
     kind_of_question="transfer",
     data={"y, p, users": section_1_ratings},
@@ -128,27 +130,6 @@ EX_07_2 = register(Exercise(
 
 # --------------------------------------------------------------------------
 # 07.3  which model for a site where a large miss loses a subscriber
-
-
-def two_models():
-    """400 test ratings (1-5 stars) and two models' predictions: ``(y, pred_a, pred_b)``.
-
-    Model A is very close on most ratings and 2.5 stars off on about 8 % of
-    them; model B is a little off everywhere.
-
-    >>> y, a, b = two_models()
-    >>> y.shape, a.shape, b.shape
-    ((400,), (400,), (400,))
-    """
-    rng = np.random.default_rng(7)
-    n = 400
-    y = rng.choice([1, 2, 3, 4, 5], n, p=[0.1, 0.15, 0.25, 0.3, 0.2]).astype(float)
-    big = rng.random(n) < 0.08
-    a = y + rng.choice([-0.25, 0.0, 0.25], n)
-    a[big] = np.where(y[big] <= 2.5, y[big] + 2.5, y[big] - 2.5)
-    a = np.clip(a, 1, 5)
-    b = np.clip(np.round(y + rng.normal(0, 0.6, n), 1), 1, 5)
-    return y, a, b
 
 
 def _lost_subscribers(y, pred):

@@ -16,6 +16,7 @@ import numpy as np
 
 import evalkit as ek
 
+from ..exercise_data import colleague
 from . import Case, Exercise, register
 
 __all__ = ["EX_08_1", "EX_08_2", "EX_08_3", "WRONG_ANSWERS", "colleague"]
@@ -113,6 +114,13 @@ def _ndcg_binary_solution(ranked, relevant, k):
     return float(np.mean(values))
 
 
+def _new_users(rng):
+    """One more case: 40 users with string ids drawn for this variant, k from 3 to 10."""
+    ranked, relevant = _random_case(int(rng.integers(2**31)), strings=True)
+    return [Case("users drawn for you", {"ranked": ranked, "relevant": relevant,
+                                         "k": int(rng.integers(3, 11))}, _ndcg_reference)]
+
+
 EX_08_2 = register(Exercise(
     id="08.2",
     prompt="ndcg_binary(ranked, relevant, k): mean NDCG@k, binary gains, ideal from all relevant",
@@ -120,6 +128,7 @@ EX_08_2 = register(Exercise(
     cases=[Case(d, {"ranked": [list(r) for r in ranked], "relevant": [set(s) for s in rel],
                     "k": k}, _ndcg_reference)
            for d, ranked, rel, k in _CASES_08_2],
+    variant=_new_users,
     solution=_ndcg_binary_solution,
     kind_of_question="transfer",
     data={"ranked": _SECTION_1[0], "relevant": [sorted(r) for r in _SECTION_1[1]], "k": 3},
@@ -131,31 +140,6 @@ EX_08_2 = register(Exercise(
 
 # --------------------------------------------------------------------------
 # 08.3  why a colleague's MAP@10 is higher
-
-
-def colleague():
-    """A recommender's lists and the colleague's MAP@10: ``(ranked, relevant, their_map)``.
-
-    300 users, a catalogue of 200 items; users have 0 to 40 relevant items
-    (some none); each list has 20 items.
-
-    >>> ranked, relevant, their_map = colleague()
-    >>> len(ranked), len(relevant), 0 < their_map < 1
-    (300, 300, True)
-    """
-    rng = np.random.default_rng(8)
-    n_users, n_items = 300, 200
-    ranked, relevant = [], []
-    for _ in range(n_users):
-        m = int(rng.integers(0, 41)) if rng.random() > 0.05 else 0
-        rel = rng.choice(n_items, size=m, replace=False)
-        score = rng.normal(0, 0.8, n_items)
-        score[rel] += 1.0
-        ranked.append(np.argsort(-score, kind="stable")[:20].tolist())
-        relevant.append(set(rel.tolist()))
-    their_map = ek.mean_average_precision(ranked, relevant, 10, denominator="min_relevant_k",
-                                          zero_division=0.0)
-    return ranked, relevant, their_map
 
 
 def _which_convention():

@@ -13,10 +13,14 @@ Every expected value is computed with evalkit.
 
 from __future__ import annotations
 
+import functools
+from types import SimpleNamespace
+
 import numpy as np
 
 import evalkit as ek
 
+from ..exercise_data import splits_09_2
 from . import Case, Exercise, register
 
 __all__ = ["COLLEAGUE_09_1", "EX_09_1", "EX_09_2", "EX_09_3", "EX_09_4", "WRONG_ANSWERS", "PARTITIONED_09_1",
@@ -32,9 +36,27 @@ PARTITIONED_09_1 = ([(0.9, 1)] * 3 + [(0.8, 1), (0.8, 0)] + [(0.7, 0)] * 2 + [(0
 SIZES_09_1 = (2, 2, 2)
 
 
-def _offsets():
-    steps = ek.spark_steps(PARTITIONED_09_1, partition_sizes=SIZES_09_1)
+def _offsets(d):
+    steps = ek.spark_steps(d.rows, partition_sizes=tuple(d.partition_sizes_in_distinct_scores))
     return [[int(p), int(n)] for p, n in steps.partitionwise_cumulative_counts]
+
+
+def _new_partitions(rng):
+    """Another fifteen rows of six distinct scores, and the colleague's offsets of them.
+
+    The colleague's offsets are each partition's own sums (no running total),
+    the bug of the story; the rows are highest score first.
+    """
+    scores = np.sort(rng.choice(np.arange(1, 10), 6, replace=False))[::-1] / 10
+    per_score = rng.multinomial(9, [1 / 6] * 6) + 1
+    rows = [(float(sc), int(rng.random() < 0.5)) for sc, m in zip(scores, per_score) for _ in range(m)]
+    rows.sort(key=lambda r: (-r[0], -r[1]))
+    own = [[0, 0]]
+    for part in np.split(np.arange(6), np.cumsum(SIZES_09_1)[:-1]):
+        part_rows = [y for sc, y in rows if sc in set(scores[part])]
+        own.append([sum(part_rows), len(part_rows) - sum(part_rows)])
+    return {"rows": rows, "partition_sizes_in_distinct_scores": list(SIZES_09_1),
+            "colleague_offsets": own}
 
 
 COLLEAGUE_09_1 = [[0, 0], [4, 1], [2, 2], [1, 5]]   # each partition's own sums: no running total
@@ -44,7 +66,9 @@ EX_09_1 = register(Exercise(
     prompt="the colleague's partition offsets are wrong: give the right "
            "partitionwiseCumulativeCounts [[numPos, numNeg], ...]",
     kind="value",
-    cases=[Case("six distinct scores in partitions of 2, 2 and 2", {}, _offsets)],
+    cases=[Case("six distinct scores in partitions of 2, 2 and 2")],
+    expect=_offsets,
+    variant=_new_partitions,
     solution=[[0, 0], [4, 1], [6, 3], [7, 8]],
     kind_of_question="find the bug, then fix it",
     data={"rows": [(float(a), int(b)) for a, b in PARTITIONED_09_1],
@@ -60,37 +84,39 @@ EX_09_1 = register(Exercise(
 # 09.2  tune on validation, report on test
 
 
-def splits_09_2():
-    """``(val_scores, val_labels, test_scores, test_labels)``: 300 and 300 rows, 20 % positives.
-
-    >>> vs, vy, ts, ty = splits_09_2()
-    >>> len(vs), len(ts), int(vy.sum()) > 0
-    (300, 300, True)
-    """
-    rng = np.random.default_rng(9)
-    out = []
-    for _ in range(2):
-        y = (rng.random(300) < 0.2).astype(int)
-        s = np.round(1 / (1 + np.exp(-(rng.normal(0, 1, 300) + 1.6 * y - 0.8))), 3)
-        out += [s, y]
-    return tuple(out)
+SPLITS_09_2 = "val_scores, val_labels, test_scores, test_labels"
 
 
-def _test_f1_at_validation_best():
-    vs, vy, ts, ty = splits_09_2()
-    f = ek.BinaryClassificationMetrics(list(zip(vs, vy))).fMeasureByThreshold()
+def _test_f1_at_validation_best(d):
+    f = ek.BinaryClassificationMetrics(list(zip(d.val_scores, d.val_labels))).fMeasureByThreshold()
     t = f[np.argmax(f[:, 1]), 0]
-    return ek.f1_score(ty, (ts >= t).astype(int))
+    return ek.f1_score(d.test_labels, (d.test_scores >= t).astype(int))
+
+
+def _new_splits(rng):
+    """Another pair of splits, drawn until the validation's largest F1 is at one threshold only."""
+    while True:
+        loader = functools.partial(splits_09_2, seed=int(rng.integers(2**31)))
+        vs, vy, _, _ = loader()
+        f = ek.BinaryClassificationMetrics(list(zip(vs, vy))).fMeasureByThreshold()[:, 1]
+        if np.sum(f == f.max()) == 1:
+            return {SPLITS_09_2: loader}
+
+
+def _own_splits():
+    return SimpleNamespace(**dict(zip(SPLITS_09_2.split(", "), splits_09_2())))
 
 
 EX_09_2 = register(Exercise(
     id="09.2",
     prompt="the test F1 at the threshold with the highest F1 on the validation split",
     kind="value",
-    cases=[Case("300 validation rows, 300 test rows", {}, _test_f1_at_validation_best)],
-    solution=_test_f1_at_validation_best(),
+    cases=[Case("300 validation rows, 300 test rows")],
+    expect=_test_f1_at_validation_best,
+    variant=_new_splits,
+    solution=_test_f1_at_validation_best(_own_splits()),
     kind_of_question="transfer",
-    data={"val_scores, val_labels, test_scores, test_labels": splits_09_2},
+    data={SPLITS_09_2: splits_09_2},
     hint="ek.BinaryClassificationMetrics(list(zip(val_scores, val_labels))).fMeasureByThreshold() "
          "gives (threshold, F1) rows: take the threshold of the largest F1, predict "
          "test_scores >= it, and score those predictions on the test labels with ek.f1_score.",

@@ -12,10 +12,14 @@ Every expected value is computed with evalkit.
 
 from __future__ import annotations
 
+import functools
+from types import SimpleNamespace
+
 import numpy as np
 
 import evalkit as ek
 
+from ..exercise_data import two_scorers
 from . import Case, Exercise, register
 
 __all__ = ["EX_10_1", "EX_10_2", "EX_10_3", "WRONG_ANSWERS", "two_scorers"]
@@ -100,28 +104,21 @@ EX_10_2 = register(Exercise(
 # 10.3  DeLong's test on new data
 
 
-def two_scorers():
-    """400 patients and two risk scores on the same patients: ``(y, score_a, score_b)``.
-
-    Both scores see the same underlying risk; score B sees it through more
-    noise.
-
-    >>> y, a, b = two_scorers()
-    >>> y.shape, a.shape, b.shape, int(y.sum())
-    ((400,), (400,), (400,), 102)
-    """
-    rng = np.random.default_rng(10)
-    n = 400
-    risk = rng.normal(size=n)
-    y = (rng.random(n) < 1 / (1 + np.exp(-(2.0 * risk - 1.2)))).astype(int)
-    score_a = risk + rng.normal(scale=0.6, size=n)
-    score_b = risk + rng.normal(scale=0.9, size=n)
-    return y, score_a, score_b
+def _delong_p(d):
+    return ek.delong_test(d.y, d.score_a, d.score_b).p_value
 
 
-def _delong_p():
-    y, a, b = two_scorers()
-    return ek.delong_test(y, a, b).p_value
+def _own_scorers():
+    return SimpleNamespace(**dict(zip(("y", "score_a", "score_b"), two_scorers())))
+
+
+def _new_scorers(rng):
+    """Another 400 patients, drawn until the p-value is neither about 0 nor about 1 (3 decimals)."""
+    while True:
+        loader = functools.partial(two_scorers, seed=int(rng.integers(2**31)))
+        p = _delong_p(SimpleNamespace(**dict(zip(("y", "score_a", "score_b"), loader()))))
+        if 0.001 < p < 0.999:
+            return {"y, score_a, score_b": loader}
 
 
 EX_10_3 = register(Exercise(
@@ -129,9 +126,11 @@ EX_10_3 = register(Exercise(
     prompt="the p-value of the test that fits: do two risk scores on the same 400 patients differ "
            "in AUC? (two-sided, 3 decimals)",
     kind="value",
-    cases=[Case("two risk scores on the same 400 patients", {}, _delong_p)],
+    cases=[Case("two risk scores on the same 400 patients")],
+    expect=_delong_p,
+    variant=_new_scorers,
     decimals=3,
-    solution=round(_delong_p(), 3),
+    solution=round(_delong_p(_own_scorers()), 3),
     kind_of_question="choose the method, then compute",
     data={"y, score_a, score_b": two_scorers},
     hint="Both scores were computed on the same patients, so their AUCs are correlated: a test "
@@ -152,5 +151,5 @@ def _unpaired_p():
 WRONG_ANSWERS = {
     "10.1": ["a", "c", "d"],
     "10.2": ["a", "c", "d"],
-    "10.3": [round(_unpaired_p(), 3), round(1 - _delong_p(), 3)],
+    "10.3": [round(_unpaired_p(), 3), round(1 - _delong_p(_own_scorers()), 3)],
 }

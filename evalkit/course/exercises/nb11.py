@@ -18,6 +18,7 @@ import numpy as np
 
 import evalkit as ek
 
+from ..exercise_data import forecasts
 from . import Case, Exercise, register
 
 __all__ = ["EX_11_1", "EX_11_2", "EX_11_3", "WRONG_ANSWERS", "forecasts", "noise_floor"]
@@ -31,8 +32,19 @@ SAID = [0.9, 0.7, 0.2, 0.6]
 ALWAYS = 0.75                     # the other service: always the rate of rainy days
 
 
-def _two_briers():
-    return [ek.brier_score_loss(RAIN, SAID), ek.brier_score_loss(RAIN, [ALWAYS] * len(RAIN))]
+def _two_briers(d):
+    always = [d.service_b_always_said] * len(d.rained)
+    return [ek.brier_score_loss(d.rained, d.service_a_said), ek.brier_score_loss(d.rained, always)]
+
+
+def _new_days(rng):
+    """Four other days, 2 or 3 of them rainy; day 3 rainy and forecast dry, as in the story."""
+    rain = [int(v) for v in rng.permutation([1, 1, 0, 0] if rng.random() < 0.5 else [1, 1, 1, 0])]
+    if not rain[2]:
+        rain[2], rain[rain.index(1)] = 1, 0
+    said = [int(rng.integers(5, 10)) / 10 if r else int(rng.integers(1, 8)) / 10 for r in rain]
+    said[2] = int(rng.integers(1, 4)) / 10
+    return {"rained": rain, "service_a_said": said, "service_b_always_said": sum(rain) / len(rain)}
 
 
 EX_11_1 = register(Exercise(
@@ -40,7 +52,9 @@ EX_11_1 = register(Exercise(
     prompt="[Brier score of the service that varies its forecast, of the one that always says the "
            "same] -- predict which is lower first",
     kind="value",
-    cases=[Case("four days, two services", {}, _two_briers)],
+    cases=[Case("four days, two services")],
+    expect=_two_briers,
+    variant=_new_days,
     solution=[Fraction(1 + 49 + 64 + 16, 400), Fraction(3 * 1 + 9, 16 * 4)],
     kind_of_question="predict, then compute",
     data={"rained": RAIN, "service_a_said": SAID, "service_b_always_said": ALWAYS},
@@ -82,21 +96,6 @@ EX_11_2 = register(Exercise(
 
 # --------------------------------------------------------------------------
 # 11.3  the equal-mass ECE
-
-
-def forecasts():
-    """2,000 outcomes and a somewhat over-confident model's probabilities: ``(y, p)``.
-
-    >>> y, p = forecasts()
-    >>> y.shape, p.shape, bool(((p > 0) & (p < 1)).all())
-    ((2000,), (2000,), True)
-    """
-    rng = np.random.default_rng(11)
-    n = 2000
-    log_odds = rng.normal(scale=1.5, size=n)
-    y = (rng.random(n) < 1 / (1 + np.exp(-log_odds))).astype(int)
-    p = 1 / (1 + np.exp(-1.8 * log_odds))          # the log-odds stretched: over-confident
-    return y, p
 
 
 def _quantile_ece():
@@ -157,7 +156,7 @@ def _uniform_ece():
 
 WRONG_ANSWERS = {
     "11.1": [[float(np.mean(np.abs(np.subtract(SAID, RAIN)))), 0.25],   # absolute, not squared
-             _two_briers()[::-1]],                                          # the two swapped
+             EX_11_1.cases[0].expected()[::-1]],                                   # the two swapped
     "11.2": ["a", "c", "d"],
     "11.3": ["a", "c", "d"],
 }

@@ -1,0 +1,182 @@
+"""The data of the course's exercises that are too many to print: loaders only.
+
+``show("NN.k")`` (in :mod:`evalkit.course.exercises`) prints a loader as
+``from evalkit.course.exercise_data import NAME`` and ``a, b = NAME()``; a
+learner (or a grader's sandbox) runs the same two lines. This module holds the
+data and nothing else: no expected value, no solution, no key to a choice, no
+feedback and no function that computes an answer. It imports only numpy and evalkit, so a
+student environment can hold it without the exercises' package.
+
+A loader's ``seed`` keyword (where it has one) draws another data set of the
+same story, for the exercises' variants; the default is the notebook's own.
+
+>>> y, proba = fraud_model()
+>>> y.shape, proba.shape
+((400,), (400, 2))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import evalkit as ek
+
+__all__ = ["colleague", "forecasts", "fraud_model", "fraud_scores", "section_1_ratings", "shop",
+           "splits_09_2", "two_models", "two_scorers"]
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def fraud_model(seed=3, n=400):
+    """A colleague's fraud test set (03.3): ``(y_test, proba)``, ``proba`` as ``predict_proba`` gives it.
+
+    Column 0 is the probability of "no fraud", column 1 of "fraud" (about 1 in 10).
+
+    >>> y, proba = fraud_model()
+    >>> y.shape, proba.shape, bool(np.allclose(proba.sum(axis=1), 1))
+    ((400,), (400, 2), True)
+    """
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.1).astype(int)
+    p_fraud = _sigmoid(rng.normal(0.0, 1.0, n) + 2.0 * y - 2.5)
+    return y, np.column_stack([1 - p_fraud, p_fraud]).round(4)
+
+
+def fraud_scores():
+    """Two fraud models' scores of the same 20,000 payments, about 1 in 200 fraud (04.2).
+
+    Returns ``(y_true, score_a, score_b)``.
+
+    >>> y, a, b = fraud_scores()
+    >>> y.shape, a.shape, b.shape
+    ((20000,), (20000,), (20000,))
+    """
+    rng = np.random.default_rng(1)
+    n = 20_000
+    y = (rng.random(n) < 0.005).astype(int)
+    score_a = rng.normal(0.0, 1.0, n) + 2.3 * y
+    score_b = rng.normal(0.0, 1.0, n)
+    frauds = np.flatnonzero(y == 1)
+    shift = rng.random(len(frauds)) < 0.5
+    score_b[frauds] += np.where(shift, 4.0, 1.5)
+    return y, score_a, score_b
+
+
+def shop(seed=63, n=300, n_items=12, k=3):
+    """An online shop's page views (06.3): ``(bought, shown)``, the item bought and the 3 items shown.
+
+    >>> bought, shown = shop()
+    >>> bought.shape, shown.shape
+    ((300,), (300, 3))
+    """
+    rng = np.random.default_rng(seed)
+    bought = rng.integers(0, n_items, n)
+    scores = rng.random((n, n_items))
+    scores[np.arange(n), bought] += rng.random(n)
+    return bought, ek.top_k_labels(scores, k=k)
+
+
+def section_1_ratings():
+    """The ratings of notebook 07's section 1: ``(y, p, users)``, 14 ratings of four users.
+
+    >>> y, p, users = section_1_ratings()
+    >>> len(y), len(p), sorted(set(users))
+    (14, 14, ['ann', 'bob', 'cai', 'dan'])
+    """
+    users = ["ann"] * 4 + ["bob"] * 3 + ["cai"] * 5 + ["dan"] * 2
+    y = [5, 4, 3, 4, 2, 1, 4, 4, 5, 3, 2, 1, 3, 5]
+    p = [4.5, 4.0, 3.5, 3.0, 3.0, 1.5, 3.5, 4.0, 4.5, 3.0, 2.5, 1.5, 4.0, 4.5]
+    return y, p, users
+
+
+def two_models():
+    """400 test ratings (1-5 stars) and two models' predictions (07.3): ``(y, pred_a, pred_b)``.
+
+    >>> y, a, b = two_models()
+    >>> y.shape, a.shape, b.shape
+    ((400,), (400,), (400,))
+    """
+    rng = np.random.default_rng(7)
+    n = 400
+    y = rng.choice([1, 2, 3, 4, 5], n, p=[0.1, 0.15, 0.25, 0.3, 0.2]).astype(float)
+    big = rng.random(n) < 0.08
+    a = y + rng.choice([-0.25, 0.0, 0.25], n)
+    a[big] = np.where(y[big] <= 2.5, y[big] + 2.5, y[big] - 2.5)
+    a = np.clip(a, 1, 5)
+    b = np.clip(np.round(y + rng.normal(0, 0.6, n), 1), 1, 5)
+    return y, a, b
+
+
+#: The MAP@10 the colleague of 08.3 reported for the lists of :func:`colleague`.
+_THEIR_MAP = 0.34968662708910725
+
+
+def colleague():
+    """A recommender's lists and a colleague's MAP@10 of them (08.3): ``(ranked, relevant, their_map)``.
+
+    300 users, a catalogue of 200 items; users have 0 to 40 relevant items
+    (some none); each list has 20 items.
+
+    >>> ranked, relevant, their_map = colleague()
+    >>> len(ranked), len(relevant), 0 < their_map < 1
+    (300, 300, True)
+    """
+    rng = np.random.default_rng(8)
+    n_users, n_items = 300, 200
+    ranked, relevant = [], []
+    for _ in range(n_users):
+        m = int(rng.integers(0, 41)) if rng.random() > 0.05 else 0
+        rel = rng.choice(n_items, size=m, replace=False)
+        score = rng.normal(0, 0.8, n_items)
+        score[rel] += 1.0
+        ranked.append(np.argsort(-score, kind="stable")[:20].tolist())
+        relevant.append(set(rel.tolist()))
+    return ranked, relevant, _THEIR_MAP
+
+
+def splits_09_2(seed=9):
+    """``(val_scores, val_labels, test_scores, test_labels)`` of 09.2: 300 and 300 rows, 20 % positives.
+
+    >>> vs, vy, ts, ty = splits_09_2()
+    >>> len(vs), len(ts), int(vy.sum()) > 0
+    (300, 300, True)
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(2):
+        y = (rng.random(300) < 0.2).astype(int)
+        s = np.round(_sigmoid(rng.normal(0, 1, 300) + 1.6 * y - 0.8), 3)
+        out += [s, y]
+    return tuple(out)
+
+
+def two_scorers(seed=10):
+    """400 patients and two risk scores of the same patients (10.3): ``(y, score_a, score_b)``.
+
+    >>> y, a, b = two_scorers()
+    >>> y.shape, a.shape, b.shape, int(y.sum())
+    ((400,), (400,), (400,), 102)
+    """
+    rng = np.random.default_rng(seed)
+    n = 400
+    risk = rng.normal(size=n)
+    y = (rng.random(n) < _sigmoid(2.0 * risk - 1.2)).astype(int)
+    score_a = risk + rng.normal(scale=0.6, size=n)
+    score_b = risk + rng.normal(scale=0.9, size=n)
+    return y, score_a, score_b
+
+
+def forecasts():
+    """2,000 outcomes and a model's probabilities of them (11.3): ``(y, p)``.
+
+    >>> y, p = forecasts()
+    >>> y.shape, p.shape, bool(((p > 0) & (p < 1)).all())
+    ((2000,), (2000,), True)
+    """
+    rng = np.random.default_rng(11)
+    n = 2000
+    log_odds = rng.normal(scale=1.5, size=n)
+    y = (rng.random(n) < _sigmoid(log_odds)).astype(int)
+    return y, _sigmoid(1.8 * log_odds)
