@@ -10,6 +10,7 @@
 #   make assignments  student versions of the exercise notebooks (nbgrader) in build/assignments/release
 #   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks into build/assignments/gradebook.csv
 #   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (open site/index.html)
+#   make guide   the teachers' guide (teachers/*.md), built apart from the student site, in build/guide/
 #   make clean   remove .venv and caches
 #
 # Only Python 3.10+ and make are needed; everything else goes into .venv.
@@ -31,7 +32,7 @@ LAB_ARGS ?=
 # Substring filter(s) for the benchmark workloads, e.g. BENCH=confusion.
 BENCH ?=
 
-.PHONY: venv lock lab test bench bench-spark index site clean assignments grade
+.PHONY: venv lock lab test bench bench-spark index site guide clean assignments grade
 
 venv: $(STAMP)
 
@@ -98,11 +99,17 @@ index:
 	$(PYTHON) tools/make_index.py
 
 # The course site, built offline with Jupyter Book 1 (tools/make_site.py, book/_config.yml) from
-# the committed notebooks (their outputs and widget state), the figures and the teachers' guide:
+# the committed notebooks (their outputs and widget state) and the figures (not the teachers' guide):
 # a sidebar, full-text search, downloadable notebooks; MathJax, the widget manager and the web
 # font come from npm packages pinned in tools/site-js.json, never from a CDN.
 site: venv
 	$(BIN)/python tools/make_site.py
+
+# The teachers' guide, kept off the student site: teachers/*.md to plain HTML in build/guide/
+# (tools/make_guide.py); its notebook links point to the site (GUIDE_SITE_URL, default site/).
+GUIDE_SITE_URL ?=
+guide: venv
+	$(BIN)/python tools/make_guide.py $(if $(GUIDE_SITE_URL),--site-url "$(GUIDE_SITE_URL)",)
 
 # The classroom, on nbgrader (tools/classroom.py): the student versions of every notebook with
 # exercises (answer stubs and form checks; no solutions, no hidden tests), then the grading of
