@@ -46,9 +46,10 @@ class GuideError(RuntimeError):
 
 
 def guide_pages(folder: Path = TEACHERS) -> list[Path]:
-    """The guide's Markdown pages: README.md (the index) first, then the others by name."""
-    pages = sorted(folder.glob("*.md"))
-    return sorted(pages, key=lambda p: (p.name != INDEX_SOURCE, p.name))
+    """The guide's Markdown pages in reading order: README.md (the index), the pages on running
+    the classroom (running-a-term.md, threat-model.md), then one page per notebook (NN-x.md)."""
+    pages = folder.glob("*.md")
+    return sorted(pages, key=lambda p: (p.name != INDEX_SOURCE, p.name[:2].isdigit(), p.name))
 
 
 def html_name(page: str) -> str:
