@@ -32,7 +32,7 @@ LAB_ARGS ?=
 # Substring filter(s) for the benchmark workloads, e.g. BENCH=confusion.
 BENCH ?=
 
-.PHONY: venv lock lab test bench bench-spark index site guide clean assignments grade
+.PHONY: venv lock lab test bench bench-spark index site clean assignments grade
 
 venv: $(STAMP)
 
@@ -108,6 +108,7 @@ site: venv
 # The teachers' guide, kept off the student site: teachers/*.md to plain HTML in build/guide/
 # (tools/make_guide.py); its notebook links point to the site (GUIDE_SITE_URL, default site/).
 GUIDE_SITE_URL ?=
+.PHONY: guide
 guide: venv
 	$(BIN)/python tools/make_guide.py $(if $(GUIDE_SITE_URL),--site-url "$(GUIDE_SITE_URL)",)
 
