@@ -105,13 +105,6 @@ index:
 site: venv
 	$(BIN)/python tools/make_site.py
 
-# The teachers' guide, kept off the student site: teachers/*.md to plain HTML in build/guide/
-# (tools/make_guide.py); its notebook links point to the site (GUIDE_SITE_URL, default site/).
-GUIDE_SITE_URL ?=
-.PHONY: guide
-guide: venv
-	$(BIN)/python tools/make_guide.py $(if $(GUIDE_SITE_URL),--site-url "$(GUIDE_SITE_URL)",)
-
 # The classroom, on nbgrader (tools/classroom.py): the student versions of every notebook with
 # exercises (answer stubs and form checks; no solutions, no hidden tests), then the grading of
 # a folder of submissions, SUBMISSIONS/<student>/NN-x.ipynb, into one CSV gradebook.
@@ -129,3 +122,10 @@ clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +
+
+# The teachers' guide, kept off the student site: teachers/*.md to plain HTML in build/guide/
+# (tools/make_guide.py); its notebook links point to the site (GUIDE_SITE_URL, default site/).
+GUIDE_SITE_URL ?=
+.PHONY: guide
+guide: venv
+	$(BIN)/python tools/make_guide.py $(if $(GUIDE_SITE_URL),--site-url "$(GUIDE_SITE_URL)",)
