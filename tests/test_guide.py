@@ -136,7 +136,7 @@ def _number_forms(x) -> dict[str, bool]:
 
 
 def _flat(value) -> list:
-    return [v for v in np.asarray(value, dtype=object).ravel().tolist()]
+    return np.asarray(value, dtype=object).ravel().tolist()
 
 
 def answer_numbers(ex) -> dict[str, bool]:
@@ -225,9 +225,10 @@ def test_the_answer_search_finds_a_planted_answer(ex):
         for planted in (ex.choices[right], ex.feedback[right]):
             if shingles(planted) & key_phrases(ex):
                 assert leaks(ex, page + "\n\nIn class: " + planted + ".\n", own_page=False), planted
-        paraphrase = " ".join(words(ex.feedback[right])[:SHINGLE + 2])
-        assert leaks(ex, page + f"\n*{paraphrase}*\n", own_page=False) or not \
-            shingles(paraphrase) & key_phrases(ex)
+        # one run of the key, set in emphasis and broken over two lines, is enough
+        run = sorted(key_phrases(ex))[0]
+        text = " ".join(run[:2]) + "\n  " + " ".join(run[2:])
+        assert leaks(ex, page + f"\n- *{text}*\n", own_page=False), run
     else:
         forms = answer_numbers(ex)
         assert forms, f"{ex.id}: no number to search for"
