@@ -11,6 +11,7 @@
 #   make assignments ROSTER=file  each student's own variant of the exercise notebooks
 #   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks in sandboxes (see below)
 #   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (open site/index.html)
+#   make guide   the teachers' guide (teachers/*.md), built apart from the student site, in build/guide/
 #   make clean   remove .venv and caches
 #
 # Only Python 3.10+ and make are needed; everything else goes into .venv.
@@ -104,7 +105,7 @@ index:
 	$(PYTHON) tools/make_index.py
 
 # The course site, built offline with Jupyter Book 1 (tools/make_site.py, book/_config.yml) from
-# the committed notebooks (their outputs and widget state), the figures and the teachers' guide:
+# the committed notebooks (their outputs and widget state) and the figures (not the teachers' guide):
 # a sidebar, full-text search, downloadable notebooks; MathJax, the widget manager and the web
 # font come from npm packages pinned in tools/site-js.json, never from a CDN.
 site: venv
@@ -142,3 +143,10 @@ clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +
+
+# The teachers' guide, kept off the student site: teachers/*.md to plain HTML in build/guide/
+# (tools/make_guide.py); its notebook links point to the site (GUIDE_SITE_URL, default site/).
+GUIDE_SITE_URL ?=
+.PHONY: guide
+guide: venv
+	$(BIN)/python tools/make_guide.py $(if $(GUIDE_SITE_URL),--site-url "$(GUIDE_SITE_URL)",)

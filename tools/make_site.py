@@ -10,10 +10,13 @@ script assembles from one source each:
 * the notebooks as committed (``notebooks/NN-*.ipynb``): they were run top to bottom
   with their widget state saved, so nothing is executed again (``execute_notebooks: off``)
   and the widgets render from that state;
-* ``figures/`` and the teachers' guide (``teachers/*.md``), when present;
+* ``figures/``, when present;
 * the glossary page, cut from the glossary cell of ``00-index.ipynb``;
 * the table of contents, written from the notebooks' titles (``_toc.yml``);
 * ``book/_config.yml``, ``book/evalkit.css`` and ``book/evalkit-mathjax.js`` (MathJax 2's Hub.Queue for the widget manager, on MathJax 3).
+
+The teachers' guide (``teachers/``) is not part of this site: the site is what students read,
+and the guide is built apart by ``tools/make_guide.py`` (``make guide``).
 
 The widget manager (``@jupyter-widgets/html-manager``), require.js, MathJax and the
 Noto Sans SC web font (the Chinese terms render on a machine without CJK fonts) are npm
@@ -44,7 +47,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 FIGURES = ROOT / "figures"
-TEACHERS = ROOT / "teachers"
 BOOK = ROOT / "book"
 PINS = Path(__file__).resolve().parent / "site-js.json"
 CACHE = ROOT / "build" / "site-js"
@@ -141,15 +143,12 @@ def glossary_page(index_nb: Path) -> str:
     raise SiteError(f"{index_nb.name} has no '## Glossary' cell")
 
 
-def table_of_contents(notebooks: list[Path], guides: list[Path]) -> str:
+def table_of_contents(notebooks: list[Path]) -> str:
     lines = ["# Written by tools/make_site.py from the notebooks' titles: do not edit.",
              "format: jb-book", "root: index", "parts:",
              "  - caption: The course", "    chapters:"]
     lines += [f"      - file: notebooks/{p.stem}" for p in notebooks]
     lines += ["  - caption: Reference", "    chapters:", "      - file: glossary"]
-    if guides:
-        lines += ["  - caption: For teachers", "    chapters:"]
-        lines += [f"      - file: teachers/{p.stem}" for p in guides]
     return "\n".join(lines) + "\n"
 
 
@@ -174,12 +173,8 @@ def assemble(src: Path) -> list[Path]:
         shutil.copy2(p, src / "notebooks" / p.name)
     if FIGURES.is_dir():
         shutil.copytree(FIGURES, src / "figures")
-    guides = sorted(TEACHERS.glob("*.md")) if TEACHERS.is_dir() else []
-    if guides:
-        shutil.copytree(TEACHERS, src / "teachers", ignore=shutil.ignore_patterns("README*"))
-        guides = [g for g in guides if not g.name.startswith("README")]
     shutil.copy2(BOOK / "_config.yml", src / "_config.yml")
-    (src / "_toc.yml").write_text(table_of_contents(notebooks, guides), "utf-8")
+    (src / "_toc.yml").write_text(table_of_contents(notebooks), "utf-8")
     (src / "index.md").write_text(intro_page(notebooks), "utf-8")
     (src / "glossary.md").write_text(glossary_page(NOTEBOOKS / f"{INDEX_STEM}.ipynb"), "utf-8")
     # not `_static`: Jupyter Book would link every .js and .css file found there into every page
