@@ -534,6 +534,9 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
         wanted = {s.casefold() for s in students}
         folders = {s: f for s, f in folders.items() if s.casefold() in wanted}
     assignments = course_notebooks(tuple(notebooks))
+    if not notebooks:   # a term in progress: only the notebooks someone has handed in
+        handed_in = {p.name[:2] for f in folders.values() if f for p in f.glob("*.ipynb")}
+        assignments = {k: v for k, v in assignments.items() if k[:2] in handed_in} or assignments
     nbf = _nbformat()
     specs = {name: exercise_specs(nbf.read(path, as_version=4)) for name, path in assignments.items()}
     site = student_package(course)
@@ -586,13 +589,29 @@ def _write_nbgrader_config(course):
         'c.CourseDirectory.course_id = "evalkit"\n', encoding="utf-8")
 
 
+def _gradebook(course):
+    """nbgrader's gradebook of the course (it runs `alembic` by name: the venv's bin/ goes on PATH)."""
+    from nbgrader.api import Gradebook
+
+    bin_dir = str(Path(sys.executable).parent)
+    if bin_dir not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
+    return Gradebook(f"sqlite:///{Path(course) / 'gradebook.db'}")
+
+
 def record(course, results, specs):
     """Write the points into nbgrader's gradebook (after every sandbox has ended)."""
-    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.api import MissingEntry
+
+    import warnings
+
+    from sqlalchemy.exc import SAWarning
 
     course = Path(course)
     _write_nbgrader_config(course)
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+    with _gradebook(course) as gb, warnings.catch_warnings():
+        # nbgrader's add_submission trips SQLAlchemy's autoflush warning; the rows are written all the same
+        warnings.simplefilter("ignore", SAWarning)
         for name, exercises in specs.items():
             gb.update_or_create_assignment(name)
             gb.update_or_create_notebook(name, name)
@@ -614,10 +633,8 @@ def record(course, results, specs):
 
 def _from_gradebook(course):
     """(student, assignment, exercise) -> points, read back from gradebook.db."""
-    from nbgrader.api import Gradebook
-
     points = {}
-    with Gradebook(f"sqlite:///{Path(course) / 'gradebook.db'}") as gb:
+    with _gradebook(course) as gb:
         for assignment in gb.assignments:
             for submission in assignment.submissions:
                 for notebook in submission.notebooks:
