@@ -96,7 +96,8 @@ def paths_to_python() -> set[str]:
     return {str(p) for path in paths for p in [path, *path.parents]}
 
 
-def test_reads_of_the_host_find_nothing(tmp_path, sentinel):
+def test_reads_of_the_host_find_nothing(tmp_path, sentinel, monkeypatch):
+    monkeypatch.setenv("EVALKIT_GRADER_SECRET", "hunter2")
     interesting = ["/work", str(ROOT), "/root", str(sentinel.parent), "/home", "/tmp", "/"]
     script = f"""
         import json, os
@@ -117,6 +118,13 @@ def test_reads_of_the_host_find_nothing(tmp_path, sentinel):
                 pass
         pids = [p for p in os.listdir("/proc") if p.isdigit()]
         cmdlines = [open(f"/proc/{{p}}/cmdline", "rb").read().decode() for p in pids]
+        environs = [str(os.environ)]
+        for pid in pids:
+            try:
+                environs.append(open(f"/proc/{{pid}}/environ", "rb").read().decode())
+            except OSError:
+                pass
+        readable += ["environ"] if any("hunter2" in e for e in environs) else []
         print(json.dumps(dict(seen=seen, readable=readable, pids=pids, cmdlines=cmdlines,
                               init=open("/proc/1/cmdline", "rb").read().decode())))
     """
@@ -481,6 +489,8 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
         inner = guard(sentinel) + textwrap.dedent("""
             import socket
             pids = [p for p in os.listdir("/proc") if p.isdigit()]
+            environs = [open(f"/proc/{pid}/environ", "rb").read().decode() for pid in pids]
+            assert not any("hunter2" in e for e in environs + [str(os.environ)]), "environ leaked"
             open("out.txt", "w").write("x")
             print(sorted(os.listdir("/")), len(pids), socket.if_nameindex(), os.path.exists("/root/.pyenv"))
         """)
@@ -499,7 +509,7 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
         """)
         result = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
                                  "/usr/bin/python3", "-c", outer], cwd=folder, capture_output=True,
-                                text=True, timeout=60)
+                                text=True, timeout=60, env=dict(os.environ, GRADER_SECRET="hunter2"))
         assert result.returncode == 0, result.stderr
         lines = result.stdout.splitlines()
         assert lines[0] == "bubblewrap"

@@ -154,13 +154,19 @@ def run(argv: list[str], *, workdir: Path, binds: Sequence[tuple[Path, str]] = (
         try:
             proc = subprocess.Popen(
                 _enter(groups, ["bwrap", "--info-fd", str(info_write), *command]),
-                stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=_host_env(),
                 pass_fds=(info_write,), start_new_session=True)
             os.close(info_write)
             returncode, timed_out = _wait(proc, info_read, limits.wall_s)
         finally:
             os.close(info_read)
         return Outcome(returncode, timed_out, _tail(out), _tail(err))
+
+
+def _host_env() -> dict[str, str]:
+    """bwrap's own environment: only PATH. Its pid 1 keeps this environment, and without the
+    root path's uid switch the student could read it in /proc/1/environ."""
+    return {"PATH": os.environ.get("PATH", os.defpath)}
 
 
 def _checked(argv, workdir, binds, slot) -> Path:
