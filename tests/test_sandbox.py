@@ -308,28 +308,35 @@ while True:
 """
 
 
-def test_fork_bomb_is_contained(tmp_path, sentinel):
-    limits = sandbox.Limits(wall_s=4, processes=64)
-    peak = []
+def peak_processes(count, action):
+    """Call ``action()`` while sampling ``count()`` every 50 ms: (its result, the largest count)."""
+    samples = []
     done = threading.Event()
 
-    def watch():      # the most processes the sandbox's uid ever had at once
+    def watch():
         while not done.is_set():
-            # as root: the sandbox's uid; else the marker, also in bwrap's two processes
-            peak.append(len(host_processes(sandbox_uid(), None if AS_ROOT else "forkbomb-")))
+            samples.append(count())
             time.sleep(0.05)
 
     watcher = threading.Thread(target=watch)
     watcher.start()
-    start = time.monotonic()
     try:
-        outcome = python(guard(sentinel) + BOMB, tmp_path, limits=limits)
+        return action(), max(samples, default=0)
     finally:
         done.set()
         watcher.join()
+
+
+def test_fork_bomb_is_contained(tmp_path, sentinel):
+    limits = sandbox.Limits(wall_s=4, processes=64)
+    start = time.monotonic()
+    # as root: the processes of the sandbox's uid; else those with the marker (bwrap's two too)
+    outcome, peak = peak_processes(
+        lambda: len(host_processes(sandbox_uid(), None if AS_ROOT else "forkbomb-")),
+        lambda: python(guard(sentinel) + BOMB, tmp_path, limits=limits))
     assert time.monotonic() - start < limits.wall_s + 10
     assert outcome.timed_out and outcome.returncode is None
-    assert 1 < max(peak) <= limits.processes + (0 if AS_ROOT else 2)
+    assert 1 < peak <= limits.processes + (0 if AS_ROOT else 2)
     assert host_processes(sandbox_uid(), "forkbomb-") == []
 
 
@@ -503,14 +510,19 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
             out = sandbox.run([sys.executable, "-c", {inner!r}], workdir=Path({str(work)!r}))
             print(out.returncode, out.stdout.strip())
             print(out.stderr, file=sys.stderr)
-            out = sandbox.run([sys.executable, "-c", "while True: pass"], workdir=Path({str(work)!r}),
-                              limits=sandbox.Limits(wall_s=1))
+            out = sandbox.run([sys.executable, "-c", {guard(sentinel) + BOMB!r}],
+                              workdir=Path({str(work)!r}), limits=sandbox.Limits(wall_s=3, processes=32))
             print(out.timed_out)
         """)
-        result = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                                 "/usr/bin/python3", "-c", outer], cwd=folder, capture_output=True,
-                                text=True, timeout=60, env=dict(os.environ, GRADER_SECRET="hunter2"))
+        command = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                   "/usr/bin/python3", "-c", outer]
+        result, peak = peak_processes(
+            lambda: len(host_processes(None, "forkbomb-")),
+            lambda: subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=60,
+                                   env=dict(os.environ, GRADER_SECRET="hunter2")))
         assert result.returncode == 0, result.stderr
+        assert 1 < peak <= 32 + 2                              # the bomb and bwrap's two processes
+        assert host_processes(None, "forkbomb-") == []
         lines = result.stdout.splitlines()
         assert lines[0] == "bubblewrap"
         assert lines[1].startswith("0 [") and lines[1].endswith(" 2 [(1, 'lo')] False"), lines

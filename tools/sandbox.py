@@ -13,8 +13,11 @@ standard library is all this module uses, so the grader and the tests import it 
     Limits(wall_s, memory_bytes, processes, file_bytes, open_files)
         The limits of one run (see the class).
     Outcome(returncode, timed_out, stdout, stderr)
-        ``returncode`` is None when the run was killed at ``wall_s`` (``timed_out`` is then
-        True); ``stdout`` and ``stderr`` are the last 64 KiB of each, decoded as UTF-8.
+        ``returncode`` is the command's exit status (128 + N when signal N killed it, e.g.
+        137 for the out-of-memory killer), None when the run was killed at ``wall_s``
+        (``timed_out`` is then True); ``stdout`` and ``stderr`` are the last 64 KiB of each,
+        decoded as UTF-8 (the command writes them to unlinked host files, capped by
+        RLIMIT_FSIZE).
 
 What the sandbox sees
     A fresh root (tmpfs) holding: read-only binds of the system (``/usr``, ``/etc`` and the
@@ -31,13 +34,15 @@ How
     bwrap with new pid, ipc, uts, network (its own loopback only) and cgroup namespaces,
     ``--die-with-parent`` and ``--new-session`` (no terminal injection). As root (CI), bwrap
     makes no user namespace and the command is started through ``setpriv`` as uid = gid =
-    ``61000 + slot``, with no groups, no capabilities (also none inheritable or in the
+    ``61000 + slot`` -- or the next uid up when another run on this host holds that one (an
+    ``flock`` on ``/run/lock/evalkit-sandbox-<uid>.lock`` for the run) --, with no groups, no capabilities (also none inheritable or in the
     bounding set) and ``no_new_privs``; the binds are ``nosuid``; ``workdir`` is chowned to
     that uid before the run and back to its owner after (``lchown``, symlinks not followed).
     As another user, bwrap makes a user namespace (``--unshare-all``, ``--disable-userns``)
-    and the command keeps the caller's uid inside it. Limits are set inside by ``prlimit``
+    and the command keeps the caller's uid inside it. bwrap itself gets only ``PATH`` of the
+    caller's environment (its pid 1's environ is readable on that path). Limits are set inside by ``prlimit``
     on the command: RLIMIT_AS = ``memory_bytes`` per process, RLIMIT_NPROC = ``processes``
-    (counted per uid: hence one uid per slot), RLIMIT_FSIZE = ``file_bytes``, RLIMIT_NOFILE =
+    (counted per uid: hence one uid per run), RLIMIT_FSIZE = ``file_bytes``, RLIMIT_NOFILE =
     ``open_files`` and RLIMIT_CORE = 0. As root, where the cgroup v1 ``pids`` and ``memory``
     controllers are mounted writable under /sys/fs/cgroup, each run also gets its own cgroup
     (a child of the caller's) with ``pids.max = processes`` and ``memory.limit_in_bytes =
@@ -51,7 +56,7 @@ submissions, /root, /work) -- neither readable nor writable; the binds -- readab
 writable; the host's processes -- invisible and out of reach (pid namespace, other uid);
 the network -- none, not even the host's 127.0.0.1 or its abstract unix sockets; the host's
 memory, process table and CPU time -- bounded by the limits; nothing the student started
-outlives :func:`run`. Parallel runs must use distinct slots (distinct uids); then they
+outlives :func:`run`. Parallel runs (threads or separate graders) get distinct uids and
 cannot see or signal each other.
 
 Not protected, the caller's part:
@@ -65,8 +70,10 @@ Not protected, the caller's part:
     - The kernel: a kernel exploit escapes any namespace sandbox. As root no seccomp filter
       is set, and the student may still create user namespaces (more kernel surface).
     - CPU: the sandbox may use every core until ``wall_s``.
-    - As a normal user (user-namespace path, untested on CI): RLIMIT_NPROC counts the
-      caller's own processes too, and there is no cgroup.
+    - As a normal user (the user-namespace path; the tests run it as ``nobody``): no cgroup,
+      so ``memory_bytes`` bounds each process, not their sum.
+    - If the grader itself is SIGKILLed, ``--die-with-parent`` still ends the sandbox, but
+      the workdir stays owned by the sandbox uid and an empty cgroup folder stays behind.
 
 Java (PySpark): the JVM reserves address space for its heap and a 1 GiB class space up
 front; ``java -version`` and ``java -Xmx1g -version`` (PySpark's default driver heap) start
@@ -97,7 +104,7 @@ __all__ = ["Limits", "Outcome", "kind", "run"]
 
 HOME = "/home/student"
 WORK = HOME + "/work"
-FIRST_UID = 61000          # slot k runs as uid 61000 + k (no such user exists on the host)
+FIRST_UID = 61000          # slot k runs as uid 61000 + k or the next free one (no such users)
 MAX_SLOTS = 4000           # uids 61000..64999: below nobody (65534)
 OUTPUT_CAP = 64 << 10      # bytes of stdout/stderr kept (the tail)
 SYSTEM_DIRS = ("/usr", "/etc")
