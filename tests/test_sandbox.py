@@ -183,7 +183,7 @@ def test_only_the_workdir_is_writable(tmp_path):
     workdir = tmp_path / "work"
     workdir.mkdir()
     targets = ["/opt/data/key.txt", "/opt/data/new.txt", f"{sys.prefix}/evil.pth", "/usr/evil",
-               "/etc/evil", "/evil", "/home/student/evil", "/proc/evil", "/dev/evil"]
+               "/etc/evil", "/evil", "/home/student/evil", "/proc/evil", "/dev/evil", "/root/evil"]
     script = f"""
         written = []
         for path in {targets!r}:
@@ -195,6 +195,7 @@ def test_only_the_workdir_is_writable(tmp_path):
                 pass
         open("{WORK}/answer.txt", "w").write("mine")
         open("/tmp/scratch", "w").write("scratch")
+        open("/dev/shm/scratch", "w").write("scratch")
         print(written)
     """
     before = {p: p.stat().st_mtime_ns for p in (data, data / "key.txt")}
@@ -499,6 +500,12 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
             environs = [open(f"/proc/{pid}/environ", "rb").read().decode() for pid in pids]
             assert not any("hunter2" in e for e in environs + [str(os.environ)]), "environ leaked"
             open("out.txt", "w").write("x")
+            for path in ["/evil", "/home/student/evil", "/dev/evil", "/usr/evil"]:
+                try:
+                    open(path, "w").close()
+                    sys.exit(f"wrote {path}")
+                except OSError:
+                    pass
             print(sorted(os.listdir("/")), len(pids), socket.if_nameindex(), os.path.exists("/root/.pyenv"))
         """)
         outer = textwrap.dedent(f"""

@@ -25,8 +25,9 @@ What the sandbox sees
     Python's ``sys.base_prefix`` and ``sys.prefix`` (at their own paths, so ``argv[0]`` may be
     the venv's python), and of each ``binds`` entry (host path -> path inside, read-only);
     ``workdir``, the one writable host folder, at ``/home/student/work`` (the current folder;
-    ``HOME=/home/student``, which is not writable); a private writable ``/tmp`` (tmpfs, gone
-    after the run); a new ``/proc`` of its own pid namespace and a minimal ``/dev``. The
+    ``HOME=/home/student``, which is not writable); a private writable ``/tmp`` and
+    ``/dev/shm`` (tmpfs of at most ``memory_bytes`` each, gone after the run); a new ``/proc``
+    of its own pid namespace and a minimal read-only ``/dev``. All else is read-only. The
     environment is ``HOME``, ``PATH`` (the venv's ``bin`` first), ``LANG``, ``TMPDIR`` and
     ``env``; nothing of the caller's environment is passed.
 
@@ -209,8 +210,12 @@ def _bwrap(argv, binds, env, limits, workdir, uid) -> list[str]:
         mounts += ["--perms", "0755", "--dir", folder]
     for host, inside in ro:
         mounts += ["--ro-bind", str(host), inside]
-    mounts += ["--bind", str(workdir), WORK, "--perms", "1777", "--tmpfs", "/tmp",
-               "--proc", "/proc", "--dev", "/dev", "--chdir", WORK]
+    # scratch space in memory, each tmpfs capped (a cgroup, when there is one, counts it too)
+    scratch = ["--perms", "1777", "--size", str(limits.memory_bytes), "--tmpfs"]
+    mounts += ["--bind", str(workdir), WORK, *scratch, "/tmp", "--proc", "/proc",
+               "--dev", "/dev", *scratch, "/dev/shm", "--chdir", WORK]
+    # the rest is read-only (with a user namespace the student owns the root tmpfs and /dev)
+    mounts += ["--remount-ro", "/dev", "--remount-ro", "/"]
     variables = {"HOME": HOME, "TMPDIR": "/tmp", "LANG": "C.UTF-8",
                  "PATH": f"{sys.prefix}/bin:/usr/local/bin:/usr/bin:/bin", **env}
     mounts += ["--clearenv"]
