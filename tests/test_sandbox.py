@@ -176,6 +176,24 @@ def test_no_privileges(tmp_path):
         assert outcome.stdout.count("0000000000000000") == 4     # no capability at all
 
 
+def test_environment_is_only_the_sandboxs(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVALKIT_GRADER_SECRET", "hunter2")
+    script = """
+        import json, os
+        for name in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "IPYTHONDIR", "TMPDIR"):
+            os.makedirs(os.path.join(os.environ[name], "probe"))   # writable, so no tool complains
+        print(json.dumps(dict(os.environ)))
+    """
+    outcome = python(script, tmp_path, env={"MPLBACKEND": "Agg", "LANG": "C"})
+    assert outcome.returncode == 0, outcome.stderr
+    seen = json.loads(outcome.stdout)
+    assert seen.pop("PATH").startswith(f"{sys.prefix}/bin:")
+    seen.pop("LC_CTYPE", None)          # Python's own, under LANG=C (PEP 538)
+    assert seen == {"HOME": "/home/student", "TMPDIR": "/tmp", "LANG": "C", "MPLBACKEND": "Agg",
+                    "XDG_CACHE_HOME": "/tmp/.cache", "XDG_CONFIG_HOME": "/tmp/.config",
+                    "XDG_DATA_HOME": "/tmp/.local/share", "IPYTHONDIR": "/tmp/.ipython", "PWD": WORK}
+
+
 def test_only_the_workdir_is_writable(tmp_path):
     data = tmp_path / "data"
     data.mkdir()

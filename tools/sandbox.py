@@ -28,8 +28,10 @@ What the sandbox sees
     ``HOME=/home/student``, which is not writable); a private writable ``/tmp`` and
     ``/dev/shm`` (tmpfs of at most ``memory_bytes`` each, gone after the run); a new ``/proc``
     of its own pid namespace and a minimal read-only ``/dev``. All else is read-only. The
-    environment is ``HOME``, ``PATH`` (the venv's ``bin`` first), ``LANG``, ``TMPDIR`` and
-    ``env``; nothing of the caller's environment is passed.
+    environment is ``HOME``, ``PATH`` (the venv's ``bin`` first), ``LANG``, ``TMPDIR``,
+    ``XDG_CACHE_HOME``, ``XDG_CONFIG_HOME``, ``XDG_DATA_HOME`` and ``IPYTHONDIR`` (under
+    ``/tmp``: enough for a Jupyter kernel, matplotlib and fontconfig), then ``env``; nothing
+    of the caller's environment is passed.
 
 How
     bwrap with new pid, ipc, uts, network (its own loopback only) and cgroup namespaces,
@@ -216,7 +218,10 @@ def _bwrap(argv, binds, env, limits, workdir, uid) -> list[str]:
                "--dev", "/dev", *scratch, "/dev/shm", "--chdir", WORK]
     # the rest is read-only (with a user namespace the student owns the root tmpfs and /dev)
     mounts += ["--remount-ro", "/dev", "--remount-ro", "/"]
+    # HOME is read-only: caches and settings (matplotlib, fontconfig, Jupyter) go to /tmp
     variables = {"HOME": HOME, "TMPDIR": "/tmp", "LANG": "C.UTF-8",
+                 "XDG_CACHE_HOME": "/tmp/.cache", "XDG_CONFIG_HOME": "/tmp/.config",
+                 "XDG_DATA_HOME": "/tmp/.local/share", "IPYTHONDIR": "/tmp/.ipython",
                  "PATH": f"{sys.prefix}/bin:/usr/local/bin:/usr/bin:/bin", **env}
     mounts += ["--clearenv"]
     for name, value in variables.items():
