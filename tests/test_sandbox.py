@@ -491,6 +491,9 @@ def test_kind_is_none_without_bwrap(monkeypatch):
     (dict(binds=[(Path("/usr"), "relative")]), ValueError),
     (dict(binds=[(Path("/usr"), "/opt/../etc")]), ValueError),
     (dict(binds=[(Path("/nonexistent-evalkit"), "/opt/x")]), ValueError),
+    (dict(binds=[(Path("/usr"), "/")]), ValueError),
+    (dict(binds=[(Path("/usr"), WORK)]), ValueError),
+    (dict(binds=[(Path("/usr"), "/proc/x")]), ValueError),
     (dict(workdir=Path("/nonexistent-evalkit")), ValueError),
 ])
 def test_bad_arguments_are_refused(tmp_path, kwargs, error):

@@ -73,6 +73,8 @@ Not protected, the caller's part:
     - The kernel: a kernel exploit escapes any namespace sandbox. As root no seccomp filter
       is set, and the student may still create user namespaces (more kernel surface).
     - CPU: the sandbox may use every core until ``wall_s``.
+    - Host-wide kernel facts in ``/proc`` (memory, load, uptime, kernel version): readable,
+      like on any Linux machine; no host process, file or network is among them.
     - As a normal user (the user-namespace path; the tests run it as ``nobody``): no cgroup,
       so ``memory_bytes`` bounds each process, not their sum.
     - If the grader itself is SIGKILLed, ``--die-with-parent`` still ends the sandbox, but
@@ -115,11 +117,12 @@ SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # symli
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 LOCKS = Path("/run/lock") if os.path.isdir("/run/lock") else Path(tempfile.gettempdir())
 CGROUP_PREFIX = "evalkit-sandbox-"
+RESERVED = ("/proc", "/dev", "/tmp", WORK)  # the sandbox's own mounts: no bind may cover them
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits of one sandboxed run."""
+    """The limits of one sandboxed run (see the module docstring for how each is enforced)."""
 
     wall_s: float = 300.0          # wall-clock limit for the whole run
     memory_bytes: int = 4 << 30    # RLIMIT_AS per process; the cgroup memory limit when available
@@ -155,21 +158,47 @@ def kind() -> str | None:
 def run(argv: list[str], *, workdir: Path, binds: Sequence[tuple[Path, str]] = (),
         env: Mapping[str, str] = MappingProxyType({}), limits: Limits = Limits(),
         slot: int = 0) -> Outcome:
-    """Run ``argv`` in a sandbox whose one writable place is ``workdir``; see the module."""
+    """Run ``argv`` in a fresh sandbox whose one writable host folder is ``workdir``.
+
+    Parameters
+    ----------
+    argv : list of str
+        The command, as seen inside (e.g. ``[sys.executable, "runner.py"]``: this Python and
+        its venv are bound at their own paths).
+    workdir : Path
+        Host folder bound read-write at ``/home/student/work``, the command's current folder.
+    binds : sequence of (Path, str)
+        Host path -> absolute path inside, bound read-only.
+    env : mapping of str to str
+        Variables added to (or replacing) the sandbox's own environment.
+    limits : Limits
+        Wall clock, memory, processes, file size and open files of the run.
+    slot : int
+        As root, the run's uid is ``61000 + slot``, or the next one that no other run holds.
+
+    Returns
+    -------
+    Outcome
+        Exit status (None after ``limits.wall_s``) and the tails of stdout and stderr; every
+        process of the sandbox has ended and ``workdir`` is its owner's again.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad ``argv``, ``workdir``, ``binds`` or ``slot`` (the message names it).
+    """
     workdir = _checked(argv, workdir, binds, slot)
     with _free_uid(slot) as uid, _owned_by(workdir, uid), _cgroups(limits) as groups, \
             tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         command = _bwrap(argv, binds, env, limits, workdir, uid)
-        info_read, info_write = os.pipe()
-        try:
-            proc = subprocess.Popen(
-                _enter(groups, ["bwrap", "--info-fd", str(info_write), *command]),
-                stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=_host_env(),
-                pass_fds=(info_write,), start_new_session=True)
-            os.close(info_write)
-            returncode, timed_out = _wait(proc, info_read, limits.wall_s)
-        finally:
-            os.close(info_read)
+        info_read, info_write = os.pipe()   # bwrap writes its pid 1's host pid there
+        with open(info_read, "rb", buffering=0) as info:
+            with open(info_write, "wb", buffering=0):
+                proc = subprocess.Popen(
+                    _enter(groups, ["bwrap", "--info-fd", str(info_write), *command]),
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=_host_env(),
+                    pass_fds=(info_write,), start_new_session=True)
+            returncode, timed_out = _wait(proc, info, limits.wall_s)
         return Outcome(returncode, timed_out, _tail(out), _tail(err))
 
 
@@ -190,6 +219,8 @@ def _checked(argv, workdir, binds, slot) -> Path:
             raise ValueError(f"binds: {host} does not exist")
         if not inside.startswith("/") or ".." in inside.split("/"):
             raise ValueError(f"binds: {inside!r} is not an absolute path without '..'")
+        if inside.rstrip("/") in ("", *RESERVED) or inside.startswith(tuple(r + "/" for r in RESERVED)):
+            raise ValueError(f"binds: {inside!r} would cover the sandbox's own {', '.join(RESERVED)} or /")
     workdir = Path(workdir).resolve()
     if not workdir.is_dir():
         raise ValueError(f"workdir: {workdir} is not a folder")
@@ -247,19 +278,19 @@ def _parents(paths) -> list[str]:
     return sorted(keep, key=lambda p: (p.count("/"), p))
 
 
-def _wait(proc, info_read, wall_s) -> tuple[int | None, bool]:
+def _wait(proc, info, wall_s) -> tuple[int | None, bool]:
     """Wait for bwrap; at ``wall_s`` (or on an interrupt) end the sandbox and all it started."""
     try:
         return proc.wait(timeout=wall_s), False
     except subprocess.TimeoutExpired:
-        _kill(proc, info_read)
+        _kill(proc, info)
         return None, True
     except BaseException:
-        _kill(proc, info_read)
+        _kill(proc, info)
         raise
 
 
-def _kill(proc, info_read) -> None:
+def _kill(proc, info) -> None:
     """Kill the sandbox's pid 1 and wait for bwrap to see it die.
 
     bwrap wrote ``{"child-pid": N}`` at start: N is pid 1 of the sandbox's pid namespace, and
@@ -267,7 +298,7 @@ def _kill(proc, info_read) -> None:
     returns -- so none is left when this returns.
     """
     try:
-        child = json.loads(os.read(info_read, 4096) or b"{}").get("child-pid")
+        child = json.loads(info.read(4096) or b"{}").get("child-pid")
         if child:
             os.kill(child, signal.SIGKILL)
     except (ValueError, ProcessLookupError):
