@@ -241,6 +241,7 @@ def test_workdir_is_given_back_and_symlinks_not_followed(tmp_path):
         os.symlink({str(victim)!r}, "link")
         os.mkdir("made")
         open("made/out.txt", "w").write("out")
+        os.chmod("made/out.txt", 0o6755)                    # a setuid program, were it root's
         print(os.stat("sub/given.txt").st_uid)
     """
     outcome = python(script, workdir)
@@ -250,6 +251,7 @@ def test_workdir_is_given_back_and_symlinks_not_followed(tmp_path):
     for path in [workdir, *workdir.rglob("*")]:
         assert (path.lstat().st_uid, path.lstat().st_gid) == owner, path
     assert (victim.stat().st_uid, victim.stat().st_gid) == (12345, 12345)
+    assert oct((workdir / "made" / "out.txt").stat().st_mode & 0o7777) == oct(0o755)
 
 
 def test_no_network(tmp_path):
@@ -294,6 +296,7 @@ def daemon_script(sentinel: Path, marker: str, then: str = "") -> str:
 
 def test_nothing_outlives_the_run(tmp_path, sentinel, monkeypatch):
     marker = f"marker-{uuid.uuid4().hex}"
+    cgroup_parents = sandbox._cgroup_parents(("pids", "memory"))
     cases = {"exits": "", "times out": "while True:\n    pass\n"}
     outcomes = {}
     for name, then in cases.items():
@@ -310,6 +313,8 @@ def test_nothing_outlives_the_run(tmp_path, sentinel, monkeypatch):
     assert host_processes(sandbox_uid(), marker) == []
     time.sleep(5)
     assert host_processes(sandbox_uid(), marker) == []
+    for parent, _ in cgroup_parents:                                   # the run's cgroups removed
+        assert not list(parent.glob(f"{sandbox.CGROUP_PREFIX}{os.getpid()}-*")), parent
     for name, (workdir, outcome) in outcomes.items():
         assert outcome.stdout == "daemon started\n", (name, outcome)
         assert outcome.timed_out == (name == "times out")
@@ -521,6 +526,7 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
             environs = [open(f"/proc/{pid}/environ", "rb").read().decode() for pid in pids]
             assert not any("hunter2" in e for e in environs + [str(os.environ)]), "environ leaked"
             open("out.txt", "w").write("x")
+            os.chmod("out.txt", 0o6755)          # setuid: the caller's, were the bit left
             for path in ["/evil", "/home/student/evil", "/dev/evil", "/usr/evil"]:
                 try:
                     open(path, "w").close()
@@ -556,5 +562,6 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
         assert lines[1].startswith("0 [") and lines[1].endswith(" 2 [(1, 'lo')] False"), lines
         assert lines[2] == "True"
         assert (work / "out.txt").read_text() == "x"
+        assert (work / "out.txt").stat().st_mode & 0o7777 == 0o755
     finally:
         shutil.rmtree(folder)

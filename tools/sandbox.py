@@ -94,6 +94,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -342,24 +343,39 @@ def _free_uid(slot: int):
 
 @contextmanager
 def _owned_by(workdir: Path, uid: int | None):
-    """As root, give ``workdir``'s tree to ``uid`` for the run and back to its owner after."""
-    if uid is None:
-        yield
-        return
+    """As root, give ``workdir``'s tree to ``uid`` for the run and back to its owner after;
+    on either path, no file in it keeps a set-user/group-id bit after the run (a student's
+    setuid program must not become one of the owner's)."""
     owner = workdir.stat()
-    _chown_tree(workdir, uid, uid)
+    if uid is not None:
+        _chown_tree(workdir, uid, uid)
     try:
         yield
     finally:   # every sandboxed process has ended here: the tree no longer changes
-        _chown_tree(workdir, owner.st_uid, owner.st_gid)
+        if uid is not None:
+            _chown_tree(workdir, owner.st_uid, owner.st_gid)
+        _strip_setid(workdir)
+
+
+def _tree(top: Path):
+    """``top`` and every path below it; symlinks are listed, never followed."""
+    yield str(top)
+    for folder, dirs, files in os.walk(top):
+        for name in dirs + files:
+            yield os.path.join(folder, name)
 
 
 def _chown_tree(top: Path, uid: int, gid: int) -> None:
-    """lchown ``top`` and everything below it (a student's symlink is never followed)."""
-    os.lchown(top, uid, gid)
-    for folder, dirs, files in os.walk(top):
-        for name in dirs + files:
-            os.lchown(os.path.join(folder, name), uid, gid)
+    for path in _tree(top):
+        os.lchown(path, uid, gid)
+
+
+def _strip_setid(top: Path) -> None:
+    setid = stat.S_ISUID | stat.S_ISGID
+    for path in _tree(top):
+        mode = os.lstat(path).st_mode
+        if stat.S_ISREG(mode) and mode & setid:
+            os.chmod(path, stat.S_IMODE(mode) & ~setid)
 
 
 @contextmanager
