@@ -1,12 +1,15 @@
 """Attacks on tools/sandbox.py, the sandbox the grader runs every student notebook in.
 
 Each test runs this venv's python inside the sandbox with a small hostile script and checks
-that the attack failed *and* that nothing outside changed: reads of the host, writes outside
-the work folder, the network, a process left behind, a fork bomb, a memory hog, an endless
-loop, a huge file, a neighbour's work folder; and that Java (PySpark) still starts inside.
-Scripts that could hurt the host if they ever ran outside begin with GUARD, which exits
-unless the script sees the sandbox's own view (a host-only sentinel file invisible).
+that the attack failed *and* that nothing outside changed: reads of the host (files, /proc,
+the grader's environment), privileges, writes outside the work folder (and a setuid file or a
+symlink left in it), the network, a process left behind, a fork bomb, a memory hog (one
+process, and several against the cgroup), an endless loop, a huge file, a neighbour's work
+folder; that Java (PySpark) still starts inside; and the user-namespace path, run as
+``nobody``. Scripts that could hurt the host if they ever ran outside begin with
+``guard(sentinel)``, which exits unless the script sees the sandbox's own view.
 
+Runs use slot 200 and up (uid 61200...), away from a grader that may run meanwhile.
 No sandbox here (``kind()`` is None) skips the module, except under CI=true, where it fails.
 """
 
@@ -397,7 +400,7 @@ def test_memory_hog_fails(tmp_path, sentinel):
 
 def test_memory_of_the_whole_sandbox_is_capped_by_its_cgroup(tmp_path, sentinel):
     if not sandbox._cgroup_parents(("memory",)):
-        if AS_ROOT and os.environ.get("CI") == "true" and Path("/sys/fs/cgroup/memory").is_dir():
+        if AS_ROOT and os.environ.get("CI") == "true" and os.access("/sys/fs/cgroup/memory", os.W_OK):
             pytest.fail("running as root with cgroup v1 memory, but no writable cgroup found")
         pytest.skip("no writable cgroup v1 memory controller here")
     limits = sandbox.Limits(wall_s=30, memory_bytes=600 << 20)
