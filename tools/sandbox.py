@@ -261,8 +261,8 @@ def _bwrap(argv, binds, env, limits, workdir, uid) -> list[str]:
     rlimits = ["prlimit", f"--as={limits.memory_bytes}", f"--nproc={limits.processes}",
                f"--fsize={limits.file_bytes}", f"--nofile={limits.open_files}", "--core=0", "--"]
     if uid is None:   # not root: a user namespace keeps the caller's (unprivileged) uid
-        return ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-                *mounts, "--", *rlimits, *argv]
+        return ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+                "--new-session", *mounts, "--", *rlimits, *argv]
     # root: no user namespace (RLIMIT_NPROC ignores uid 0), so drop to a per-slot uid
     setpriv = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
