@@ -4,7 +4,7 @@
 numpy and the evalkit-metrics wheel only: no pytest, no pandas, no matplotlib, no course.
 It prints one JSON object (what ran, what failed, what is absent) for the test to check.
 
-    python _doctest_in_venv.py '{"skip_modules": [...], "skip_examples": [...]}'
+    python _doctest_in_venv.py '{"skip_modules": [...], "skip_examples": [...], "absent": [...]}'
 
 The flags are pyproject.toml's ``doctest_optionflags``: ``NORMALIZE_WHITESPACE`` and
 pytest's ``NUMBER``, which :class:`NumberChecker` implements (a float written with d
@@ -73,7 +73,7 @@ def module_names(package_dir: Path) -> list[str]:
     return names
 
 
-def run(skip_modules: set[str], skip_examples: set[str]) -> dict:
+def run(skip_modules: set[str], skip_examples: set[str], absent: list[str]) -> dict:
     import evalkit
 
     finder = doctest.DocTestFinder(exclude_empty=True)
@@ -96,12 +96,13 @@ def run(skip_modules: set[str], skip_examples: set[str]) -> dict:
     report["version"] = evalkit.__version__
     report["metadata_version"] = importlib.metadata.version("evalkit-metrics")
     report["evalkit_file"] = evalkit.__file__
-    optional = ("pandas", "matplotlib", "ipywidgets", "pyspark", "pytest", "evalkit.course")
-    report["present"] = sorted(m for m in optional if importlib.util.find_spec(m) is not None)
-    report["imported"] = sorted({m.split(".")[0] for m in sys.modules} & set(optional))
+    # what should not be there: installed (findable) at all, or imported by the examples
+    report["present"] = sorted(m for m in absent if importlib.util.find_spec(m) is not None)
+    report["imported"] = sorted(set(sys.modules) & set(absent))
     return report
 
 
 if __name__ == "__main__":
     args = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
-    print(json.dumps(run(set(args.get("skip_modules", ())), set(args.get("skip_examples", ())))))
+    skip_modules, skip_examples = set(args.get("skip_modules", ())), set(args.get("skip_examples", ()))
+    print(json.dumps(run(skip_modules, skip_examples, args.get("absent", []))))

@@ -214,7 +214,8 @@ def test_version_has_one_home():
 def test_every_docstring_example_runs_where_only_numpy_is(dist, venv, tmp_path):
     _pip_install(venv, str(dist["wheel"]))
     runner = shutil.copy(RUNNER, tmp_path / RUNNER.name)   # away from the checkout
-    args = json.dumps({"skip_modules": sorted(SKIP_MODULES), "skip_examples": sorted(SKIP_EXAMPLES)})
+    args = json.dumps({"skip_modules": sorted(SKIP_MODULES), "skip_examples": sorted(SKIP_EXAMPLES),
+                       "absent": ABSENT})
     # -I: isolated mode, neither PYTHONPATH nor the current folder is on the path
     out = _run(str(venv), "-I", str(runner), args, cwd=tmp_path, env=_clean_env()).stdout
     report = json.loads(out)
