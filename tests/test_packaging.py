@@ -297,3 +297,13 @@ def test_number_flag_matches_pytests(want, got):
     ours = NumberChecker().check_output(want + "\n", got + "\n", FLAGS)
     theirs = _get_checker().check_output(want + "\n", got + "\n", FLAGS)
     assert ours == theirs
+
+
+def test_the_library_never_imports_the_course():
+    # at any depth of a module (lazy imports too), so the wheel without evalkit/course/ is whole
+    from test_layout import graph
+
+    course = {m: sorted(d for d in deps if d == "evalkit.course" or d.startswith("evalkit.course."))
+              for m, deps in graph().items() if not m.startswith("evalkit.course")}
+    offenders = {m: d for m, d in course.items() if d}
+    assert not offenders, f"the library imports the course: {offenders}"
