@@ -39,8 +39,11 @@ venv: $(STAMP)
 # The stamp is newer than pyproject.toml once the install succeeded, so an
 # up-to-date `make venv` does nothing.  A failed install leaves no stamp and
 # is retried on the next run.
+# Before 1.0 the distribution was named `evalkit` (the index's `evalkit` is another project):
+# a .venv made then still holds it, so it is removed before evalkit-metrics goes in.
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
+	if $(BIN)/python -m pip show evalkit >/dev/null 2>&1; then $(BIN)/python -m pip uninstall --yes evalkit; fi
 	$(BIN)/python -m pip install -c $(LOCK) -e '.[$(EXTRAS)]'
 	touch $@
 
