@@ -54,6 +54,7 @@ convention's value. Words not used, with the word that replaced them: ``empty`` 
 from . import calibration, classification, curves, mllib, ranking, regression, report, topk
 from . import uncertainty
 from ._binary import BinaryCounts, binary_counts
+from ._version import __version__ as __version__  # the one version (pyproject.toml reads it too)
 from .calibration import *  # noqa: F403
 from .classification import *  # noqa: F403
 from .curves import *  # noqa: F403
@@ -65,22 +66,18 @@ from .report import *  # noqa: F403
 from .topk import *  # noqa: F403
 from .uncertainty import *  # noqa: F403
 
-# The course's own definitions of the AUC (a rank sum, a pair count): lessons the notebooks show
-# agreeing with the sweep, kept beside the course material and exported here for the learner.
-from .course.definitions import roc_auc_pairs, roc_auc_rank
-
 _MODULES = (classification, curves, report, topk, regression, ranking, uncertainty, calibration,
             mllib)
 #: ``ranking.CONVENTIONS`` (the presets table) stays under its module's name.
-__all__ = ["BinaryCounts", "binary_counts", "UndefinedMetricWarning", "roc_auc_pairs",
-           "roc_auc_rank", *(n for m in _MODULES for n in m.__all__ if n != "CONVENTIONS")]
-
-__version__ = "0.1.0"
+__all__ = ["BinaryCounts", "binary_counts", "UndefinedMetricWarning",
+           *(n for m in _MODULES for n in m.__all__ if n != "CONVENTIONS")]
 
 #: Modules with heavier dependencies, imported on first use: ``evalkit.spark.binary_metrics``
 #: works after ``import evalkit`` alone, and ``import evalkit`` imports neither pyspark
-#: nor matplotlib nor ipywidgets.
-_LAZY_MODULES = ("spark", "plot", "widgets", "course")
+#: nor matplotlib nor ipywidgets. The course (``evalkit.course``: exercises, data sets, the
+#: course's own AUC definitions) is not among them: the library never imports it, and the
+#: published distribution does not ship it; the notebooks import it by its full name.
+_LAZY_MODULES = ("spark", "plot", "widgets")
 
 
 def __getattr__(name):

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import evalkit as ek
+from evalkit.course.definitions import roc_auc_rank
 
 LABEL_METRICS = [
     ek.accuracy_score,
@@ -164,7 +165,7 @@ def test_undefined_is_never_a_bare_numpy_warning():
 
 
 @pytest.mark.parametrize("metric", [ek.roc_auc_score, ek.roc_curve, ek.average_precision_score,
-                                    ek.roc_auc_rank, ek.precision_recall_curve])
+                                    roc_auc_rank, ek.precision_recall_curve])
 @pytest.mark.parametrize("scores, words", [
     (np.array([0.1 + 1j, 0.9, 0.4]), "^y_score must hold real numbers, got complex numbers"),
     (["0.1", "0.9", "0.4"], "^y_score must hold numbers, got strings such as '0.1'"),

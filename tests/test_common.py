@@ -55,6 +55,7 @@ import numpy as np
 import pytest
 
 import evalkit as ek
+from evalkit.course.definitions import roc_auc_pairs, roc_auc_rank
 
 N = 40
 
@@ -359,8 +360,9 @@ METRICS = {
                                    warns=True),
     "average_precision_score": Case(ek.average_precision_score, "binary_scores",
                                     strings=_POS_B, warns=True),
-    "roc_auc_rank": Case(ek.roc_auc_rank, "binary_scores", strings=_POS_B, warns=True),
-    "roc_auc_pairs": Case(ek.roc_auc_pairs, "binary_scores", strings=_POS_B, warns=True),
+    # the course's own AUC definitions (evalkit.course.definitions), held to the same properties
+    "roc_auc_rank": Case(roc_auc_rank, "binary_scores", strings=_POS_B, warns=True),
+    "roc_auc_pairs": Case(roc_auc_pairs, "binary_scores", strings=_POS_B, warns=True),
     "best_threshold": Case(ek.best_threshold, "binary_scores", strings=_POS_B),
     "threshold_table": Case(ek.threshold_table, "binary_scores", strings=_POS_B),
     "auc": Case(ek.auc, "curve", order=False),  # x must stay monotonic

@@ -12,6 +12,7 @@ import pytest
 import sklearn.metrics as skm
 
 import evalkit as ek
+from evalkit.course.definitions import roc_auc_pairs, roc_auc_rank
 from evalkit import _curves, _sweep, curves
 from evalkit._sweep import threshold_sweep
 
@@ -215,7 +216,7 @@ SEED_001 = [
 
 
 @pytest.mark.parametrize("scores, expected", SEED_001)
-@pytest.mark.parametrize("fn", [ek.roc_auc_score, ek.roc_auc_rank, ek.roc_auc_pairs])
+@pytest.mark.parametrize("fn", [ek.roc_auc_score, roc_auc_rank, roc_auc_pairs])
 def test_seed_001_auc(fn, scores, expected):
     assert fn([1, 0, 1, 0, 0, 0], scores) == expected
 
@@ -224,7 +225,7 @@ def test_seed_003_rank_sum_by_hand():
     # scores 0.1 < 0.35 = 0.35 < 0.8 get ranks 1, 2.5, 2.5, 4; positives hold 2.5 and 4
     y, s = [0, 0, 1, 1], [0.1, 0.35, 0.35, 0.8]
     expected = (2.5 + 4 - 2 * 3 / 2) / (2 * 2)  # 0.875
-    assert ek.roc_auc_rank(y, s) == expected == ek.roc_auc_pairs(y, s) == ek.roc_auc_score(y, s)
+    assert roc_auc_rank(y, s) == expected == roc_auc_pairs(y, s) == ek.roc_auc_score(y, s)
 
 
 def test_three_aucs_agree_with_brute_force():
@@ -232,8 +233,8 @@ def test_three_aucs_agree_with_brute_force():
         if positive.all() or not positive.any():
             continue
         expected = brute_pairs_auc(positive, s)
-        rank = ek.roc_auc_rank(y, s, pos_label=pos_label)
-        pairs = ek.roc_auc_pairs(y, s, pos_label=pos_label)
+        rank = roc_auc_rank(y, s, pos_label=pos_label)
+        pairs = roc_auc_pairs(y, s, pos_label=pos_label)
         area = ek.roc_auc_score(positive, s)
         assert rank == pairs == area  # all exact integer counts
         assert abs(area - expected) <= RTOL * expected + 1e-15
@@ -248,7 +249,7 @@ def test_three_aucs_agree_across_blocks(monkeypatch):
         for y, s, pos_label, positive, _ in cases(6 + block, 120, min_n=2, max_n=90):
             if positive.all() or not positive.any():
                 continue
-            expected = ek.roc_auc_pairs(y, s, pos_label=pos_label)
+            expected = roc_auc_pairs(y, s, pos_label=pos_label)
             assert ek.roc_auc_score(positive, s) == expected
             assert ek.roc_auc_score(positive.astype(np.int64), s) == expected
             sweep, brute = _sweep.sweep_of(positive, s), np.array(brute_sweep(positive, s)).T
@@ -265,7 +266,7 @@ def test_exact_where_float64_is_not():
     # integers beyond 2**53 differ by 1: a float64 sweep would call them a tie
     big = 2**60
     y, s = [0, 1, 0, 1], np.array([big, big + 1, big + 2, big + 3], dtype=np.int64)
-    assert ek.roc_auc_score(y, s) == ek.roc_auc_rank(y, s) == ek.roc_auc_pairs(y, s) == 0.75
+    assert ek.roc_auc_score(y, s) == roc_auc_rank(y, s) == roc_auc_pairs(y, s) == 0.75
     assert threshold_sweep(y, s).thresholds.tolist() == [big + 3, big + 2, big + 1, big]
 
 
@@ -423,7 +424,7 @@ def test_auc_with_one_class_is_nan_with_sklearns_warning(y):
     s = [0.2, 0.5, 0.9]
     theirs, their_warnings = run(skm.roc_auc_score, y, s)
     assert np.isnan(theirs)
-    for fn in (ek.roc_auc_score, ek.roc_auc_rank, ek.roc_auc_pairs):
+    for fn in (ek.roc_auc_score, roc_auc_rank, roc_auc_pairs):
         with pytest.warns(ek.UndefinedMetricWarning, match="Only one class is present"):
             ours = fn(y, s)
         assert np.isnan(ours)
@@ -464,7 +465,7 @@ def test_partial_auc_with_a_weightless_class_is_nan():
 # -- bad input: one test per kind --------------------------------------------------------
 
 CURVES = [ek.confusion_matrix_at_thresholds, ek.roc_curve, ek.precision_recall_curve,
-          ek.roc_auc_score, ek.average_precision_score, ek.roc_auc_rank, ek.roc_auc_pairs,
+          ek.roc_auc_score, ek.average_precision_score, roc_auc_rank, roc_auc_pairs,
           ek.best_threshold, ek.threshold_table]
 
 
@@ -493,7 +494,7 @@ def test_two_dimensional_scores(fn):
 
 
 @pytest.mark.parametrize("fn", [ek.confusion_matrix_at_thresholds, ek.roc_curve,
-                                ek.precision_recall_curve, ek.roc_auc_rank, ek.roc_auc_pairs,
+                                ek.precision_recall_curve, roc_auc_rank, roc_auc_pairs,
                                 ek.best_threshold, ek.threshold_table])
 def test_labels_not_binary_without_pos_label(fn):
     with pytest.raises(ValueError, match=r"y_true takes values in \['a', 'b'\] and pos_label "
@@ -547,7 +548,7 @@ def test_unknown_options():
 def test_too_many_pairs():
     with pytest.raises(ValueError, match=r"2 positives x 2 negatives = 4 pairs, more than "
                                          r"max_pairs=3: use roc_auc_score or roc_auc_rank"):
-        ek.roc_auc_pairs([0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8], max_pairs=3)
+        roc_auc_pairs([0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8], max_pairs=3)
 
 
 def test_unknown_metric():

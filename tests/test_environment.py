@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Conda-only entries that have no counterpart in pyproject's dependency lists.
 CONDA_ONLY = {"python", "pip"}
+# conda-forge's name of a PyPI package where the two differ.
+CONDA_NAMES = {"python-build": "build"}
 # Extras that environment.yml mirrors, besides the hard dependencies.
 EXTRAS = ("course", "test")
 
@@ -92,7 +94,7 @@ def pyproject_requirements() -> dict[str, str]:
 def environment_requirements() -> tuple[dict[str, str], list[str]]:
     conda, pip = parse_environment_yml((ROOT / "environment.yml").read_text("utf-8"))
     pairs = [split_requirement(spec) for spec in conda]
-    return {n: s for n, s in pairs if n not in CONDA_ONLY}, pip
+    return {CONDA_NAMES.get(n, n): s for n, s in pairs if n not in CONDA_ONLY}, pip
 
 
 def test_same_packages():
