@@ -153,6 +153,7 @@ def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffl
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
+    _require_java()
     quiet = f"-Dlog4j2.configurationFile=file:{_quiet_log4j2_file()}"
     settings = {
         "spark.driver.memory": driver_memory,
@@ -181,6 +182,30 @@ def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffl
             .getOrCreate()
     spark.sparkContext.setLogLevel(log_level)
     return spark
+
+
+def _require_java(minimum=17):
+    """Fail early, naming Java, when no Java ``minimum``+ is found (Spark 4 runs on the JVM).
+
+    PySpark finds Java as here (``$JAVA_HOME/bin/java``, else ``java`` on the
+    PATH); without it, it fails with a gateway error that does not say Java.
+    """
+    import re
+    import shutil
+    import subprocess
+
+    home = os.environ.get("JAVA_HOME")
+    java = os.path.join(home, "bin", "java") if home else shutil.which("java")
+    need = (f"Spark needs Java {minimum} or newer: install a JDK (e.g. the package "
+            f"openjdk-{minimum}-jre-headless) and put it on the PATH or set JAVA_HOME")
+    if not java or not os.path.isfile(java):
+        raise RuntimeError(f"no Java found (JAVA_HOME={home!r}, no java on the PATH). {need}")
+    said = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
+    found = re.search(r'version "(\d+)(?:\.(\d+))?', said)
+    if found:   # an unknown format is left to Spark
+        major = int(found.group(2) or 0) if found.group(1) == "1" else int(found.group(1))
+        if major < minimum:
+            raise RuntimeError(f"Java {major} found ({java}). {need}")
 
 
 # -- evalkit on the executors ---------------------------------------------------------------

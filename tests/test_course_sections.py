@@ -211,3 +211,83 @@ def test_score_distribution_figure_of_notebook_03():
     at = np.flatnonzero(thresholds >= 1.0)[-1]
     assert (fpr[at], tpr[at]) == pytest.approx((c.fpr(), c.tpr()))
     assert c.precision() == pytest.approx(skm.precision_score(y, s >= 1.0))
+
+
+def _coverage(low, high, n, p):
+    """Exact coverage at each p of intervals (low[k], high[k]) for k successes of n."""
+    from scipy.stats import binom
+
+    inside = (low <= p[:, None]) & (p[:, None] <= high)
+    return (binom.pmf(np.arange(n + 1), n, p[:, None]) * inside).sum(axis=1)
+
+
+@pytest.mark.parametrize("n", [20, 50])
+def test_wilson_and_clopper_pearson_coverage_of_notebook_10(n):
+    """Notebook 10 §4: Wilson dips to about 0.84, Clopper-Pearson never below 0.95 (statsmodels' intervals)."""
+    proportion = pytest.importorskip("statsmodels.stats.proportion")
+    counts = np.arange(n + 1)
+    for method, theirs in (("wilson", "wilson"), ("clopper-pearson", "beta")):
+        mine = [ek.proportion_ci(int(k), n, method=method) for k in counts]
+        low_sm, high_sm = proportion.proportion_confint(counts, n, alpha=0.05, method=theirs)
+        low_sm, high_sm = np.nan_to_num(low_sm), np.nan_to_num(high_sm, nan=1.0)
+        np.testing.assert_allclose([c.low for c in mine], low_sm, atol=1e-10)
+        np.testing.assert_allclose([c.high for c in mine], high_sm, atol=1e-10)
+        ends = (np.concatenate([low_sm, high_sm])[:, None] + [-1e-9, 1e-9]).ravel()
+        p = np.concatenate([np.linspace(0.0005, 0.9995, 1999), ends[(ends > 0) & (ends < 1)]])
+        lowest = _coverage(low_sm, high_sm, n, p).min()
+        if method == "wilson":
+            assert 0.83 < lowest < 0.85            # the notebook's 0.837 (n = 20) and 0.838 (n = 50)
+        else:
+            assert lowest >= 0.95
+
+
+def test_first_segment_split_of_notebook_09():
+    """Notebook 09 §5: the binned PR area = exact area + first-segment loss + chord gain; (0, 1) first point = legacy area."""
+    rng = np.random.default_rng(5)
+    y = (rng.random(20_000) < 0.1).astype(float)
+    s = (rng.random(20_000) + 0.5 * y) / 1.5
+    rows = np.column_stack((s, y))
+    exact = ek.BinaryClassificationMetrics(rows).pr()
+    binned_metrics = ek.BinaryClassificationMetrics(rows, 10)
+    binned = binned_metrics.pr()
+    r1, p1 = binned[1]
+    j = int(np.flatnonzero(np.isclose(exact[:, 0], r1) & np.isclose(exact[:, 1], p1))[0])
+
+    def area(c):
+        return float(np.sum(np.diff(c[:, 0]) * (c[1:, 1] + c[:-1, 1]) / 2))
+
+    assert area(binned) == pytest.approx(binned_metrics.areaUnderPR, rel=1e-12)
+    assert area(exact) == pytest.approx(skm.auc(exact[:, 0], exact[:, 1]), rel=1e-12)
+    loss = area(binned[:2]) - area(exact[:j + 1])
+    chords = area(binned[1:]) - area(exact[j:])
+    assert area(binned) - area(exact) == pytest.approx(loss + chords, abs=1e-12)
+    legacy = ek.BinaryClassificationMetrics(rows, 10, convention="legacy").areaUnderPR
+    assert area(np.vstack([[0, 1], binned[1:]])) == pytest.approx(legacy, rel=1e-12)
+
+
+def test_reliability_bins_of_notebook_11_match_sklearn():
+    """Notebook 11 §4: the by-hand bins (edges to the lower bin) give sklearn's calibration_curve."""
+    from sklearn.calibration import calibration_curve
+
+    rng = np.random.default_rng(6)
+    q = rng.beta(0.5, 0.5, 5000)
+    y = (rng.random(5000) < 0.2 + 0.6 * q).astype(int)
+    edges = np.linspace(0, 1, 11)
+    bin_of = np.clip(np.searchsorted(edges, q) - 1, 0, 9)
+    shares = [y[bin_of == b].mean() for b in range(10) if np.any(bin_of == b)]
+    means = [q[bin_of == b].mean() for b in range(10) if np.any(bin_of == b)]
+    share_sk, mean_sk = calibration_curve(y, q, n_bins=10)
+    np.testing.assert_allclose(shares, share_sk, rtol=1e-12)
+    np.testing.assert_allclose(means, mean_sk, rtol=1e-12)
+
+
+def test_arhr_is_mrr_truncated_at_k_of_notebook_08():
+    """Notebook 08 §2: with one relevant item per user, ARHR@k = MRR with first hits below k counted 0."""
+    rng = np.random.default_rng(7)
+    lists = [rng.permutation(20).tolist() for _ in range(200)]
+    relevant = [{int(rng.integers(20))} for _ in range(200)]
+    rank = np.array([lst.index(next(iter(rel))) + 1 for lst, rel in zip(lists, relevant)])
+    for k in (1, 3, 10, 20):
+        truncated = np.where(rank <= k, 1 / rank, 0.0).mean()
+        assert ek.arhr_at_k(lists, relevant, k) == pytest.approx(truncated, rel=1e-12)
+    assert ek.mean_reciprocal_rank(lists, relevant) == pytest.approx(np.mean(1 / rank), rel=1e-12)
