@@ -49,10 +49,11 @@ make_guide = _tool("make_guide")
 
 def all_exercises():
     """Every registered exercise of every notebook (exercises() lists only the loaded ones)."""
+    found = []
     for info in pkgutil.iter_modules(course_exercises.__path__):
         if re.fullmatch(r"nb\d\d", info.name):
-            exercises(info.name[2:])
-    found = exercises()
+            # per notebook: other tests register exercises of their own ("98.1") in the same registry
+            found += exercises(info.name[2:])
     assert len(found) >= 30, [e.id for e in found]
     return found
 
