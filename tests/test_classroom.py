@@ -18,6 +18,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -222,6 +223,7 @@ except Exception:
 ''',
     "Forker": '''
 import os
+import re
 answer = ...
 children = 0
 while children < 100000:
@@ -628,3 +630,25 @@ def test_importing_the_key_in_the_sandbox_fails(tmp_path):
     outcome = sandbox.run([sys.executable, "-c", code], workdir=work, binds=[(site, "/opt/evalkit/site")],
                           env={"PYTHONPATH": "/opt/evalkit/site"}, limits=sandbox.Limits(wall_s=60))
     assert "refused" in outcome.stdout, (outcome.stdout, outcome.stderr[-1500:])
+
+
+def test_the_student_versions_show_their_figures(term):
+    folder = term["course"] / "release" / "Ada"
+    text = (folder / "notebooks" / f"{ASSIGNMENT}.ipynb").read_text(encoding="utf-8")
+    shown = set(re.findall(r"\.\./figures/([\w.-]+\.png)", text))
+    assert shown, "notebook 01 shows figures"
+    assert all((folder / "figures" / name).is_file() for name in shown)
+
+
+def test_regrade_one_student(term):
+    """Ben hands in a corrected notebook; regrading Ben alone changes Ben's row and no other."""
+    course, submissions = term["course"], term["submissions"]
+    before = {r["Student"]: r for r in csv.DictReader((course / "lms.csv").open(encoding="utf-8"))}
+    nbformat.write(_fill(course, "Ben", right_answers(term["secret"], "Ben")),
+                   submissions / "Ben" / f"{ASSIGNMENT}.ipynb")
+    regraded = classroom.grade(submissions, course=course, students=["Ben"], timeout=TIMEOUT_S,
+                               progress=False)
+    assert [g.student for g in regraded] == ["Ben"]
+    after = {r["Student"]: r for r in csv.DictReader((course / "lms.csv").open(encoding="utf-8"))}
+    assert float(after["Ben"]["Total"]) == 3.0 > float(before["Ben"]["Total"])
+    assert {k: v for k, v in after.items() if k != "Ben"} == {k: v for k, v in before.items() if k != "Ben"}
