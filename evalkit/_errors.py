@@ -6,7 +6,7 @@ import numpy as np
 
 from ._ratios import ratio
 
-__all__ = ["errors_from_sums"]
+__all__ = ["errors_from_sums", "explained_fraction"]
 
 
 def errors_from_sums(total_weight, abs_sum, sq_sum=None, *, width=None):
@@ -32,3 +32,26 @@ def errors_from_sums(total_weight, abs_sum, sq_sum=None, *, width=None):
     if width is not None:
         out["nmae"] = out["mae"] / width
     return out
+
+
+def explained_fraction(residual, total, force_finite=True):
+    """R² and explained variance per output from two sums: ``1 − residual / total``.
+
+    ``residual`` and ``total`` (arrays, one per output) are the weighted sums
+    of squares the two scores compare: for R² the squared errors and the
+    squared deviations of ``y`` from its mean; for explained variance the
+    same with the errors centred. scikit-learn's ``force_finite=True``: a
+    perfect prediction (residual 0) scores 1.0 even when ``y`` is constant,
+    and an imperfect prediction of a constant ``y`` (total 0) scores 0.0
+    instead of −inf; ``False`` gives the plain formula (nan, −inf), as
+    Spark does.
+
+    >>> explained_fraction(np.array([1.0, 0.0, 2.0]), np.array([4.0, 0.0, 0.0])).tolist()
+    [0.75, 1.0, 0.0]
+    """
+    residual, total = np.asarray(residual), np.asarray(total)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plain = 1 - residual / total
+    if not force_finite:
+        return plain
+    return np.where(residual == 0, 1.0, np.where(total == 0, 0.0, plain)).astype(residual.dtype)

@@ -238,6 +238,8 @@ RATING_RANGE = Satisfies(lambda v: v[0] < v[1], "a pair (lo, hi) of finite numbe
                          and all(Real().accepts(x) for x in v))
 MULTIOUTPUT = [Options(("raw_values", "uniform_average")),
                Satisfies(lambda v: v is not None and not np.isscalar(v), "an array of output weights")]
+#: R² and explained variance also weigh the outputs by the variance of y_true
+MULTIOUTPUT_R2 = [Options(("raw_values", "uniform_average", "variance_weighted")), MULTIOUTPUT[1]]
 # rules for check_rules: exactly one of the named arguments given; a sweep with the classes a curve needs
 EXACTLY_ONE = [(lambda v: sum(x is not None for x in v.values()) != 1,
                 lambda v: f"{' and '.join(v)}: give exactly one of them")]
@@ -394,8 +396,8 @@ def check_same_length(**arrays):
 
 
 def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average",
-                             *, max_ndim=2):
-    """Regression targets n x m in the dtype scikit-learn uses, weights, multioutput."""
+                             *, max_ndim=2, spec=MULTIOUTPUT):
+    """Regression targets n x m in the dtype scikit-learn uses, weights, multioutput (by ``spec``)."""
     floats = [a.dtype for a in (y_true, y_pred, sample_weight)
               if getattr(getattr(a, "dtype", None), "kind", None) == "f"]
     dtype = np.result_type(*floats) if floats else np.dtype(np.float64)
@@ -411,7 +413,7 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
     w = check_sample_weight(sample_weight, len(yt))
     w = None if w is None else w.astype(dtype, copy=False)
     if not (isinstance(multioutput, str) and multioutput in ("raw_values", "uniform_average")):
-        check(multioutput, MULTIOUTPUT, "multioutput")
+        check(multioutput, spec, "multioutput")
     return yt, yp, w, (multioutput if isinstance(multioutput, str) else
                        check_sample_weight(multioutput, yt.shape[1], "multioutput", of="outputs"))
 
