@@ -563,7 +563,7 @@ def check_target_names(target_names, n_classes, *, strict, classes=None):
 
 # -- Spark's rows and count matrices --------------------------------------------------------
 
-def check_score_and_labels(score_and_labels, name="score_and_labels"):
+def check_score_and_labels(score_and_labels, name="score_and_labels", *, what=("scores", "labels")):
     """Spark's input rows: n x 2 ``(score, label)`` or n x 3 ``(score, label, weight)``."""
     rows = "rows of (score, label) or (score, label, weight)"
     arr = as_array(score_and_labels, name, ndim=None, expected=rows, empty="at least one (score, label) "
@@ -579,10 +579,10 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
                         "cannot hold exactly: rounding them could tie distinct scores; "
                         "cast to float64 yourself if that is what you mean")
     arr = arr.astype(np.float64)
-    for col, what in ((0, "scores"), (1, "labels")):
+    for col in (0, 1):
         if not np.isfinite(arr[:, col]).all():
             bad = "NaN" if np.isnan(arr[:, col]).any() else "infinite"
-            raise ValueError(f"{name} contains {bad} {what} (column {col})")
+            raise ValueError(f"{name} contains {bad} {what[col]} (column {col})")
     weights = None if arr.shape[1] == 2 else check_sample_weight(
         arr[:, 2], arr.shape[0], name=f"{name} column 2 (weights)")
     return np.array(arr[:, 0]), np.array(arr[:, 1]), weights  # contiguous copies
