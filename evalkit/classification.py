@@ -360,10 +360,11 @@ def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=Fals
     present = c.support > 0
     if not present.all():
         warn_at_caller("y_pred contains classes not in y_true", UserWarning)
-    score = float(np.mean(c.tp[present] / c.support[present]))
+    score = np.mean(c.tp[present] / c.support[present])
     if adjusted:
         chance = 1 / np.count_nonzero(present)
-        score = (score - chance) / (1 - chance)
+        with np.errstate(divide="ignore", invalid="ignore"):  # one class: nan, as scikit-learn
+            score = (score - chance) / (1 - chance)
     return float(score)
 
 
