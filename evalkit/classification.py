@@ -499,8 +499,7 @@ def hamming_loss(y_true, y_pred, *, sample_weight=None):
     """
     kind, yt, yp, w = targets(y_true, y_pred, sample_weight)
     if kind != "multilabel":
-        c = _class_counts(yt, yp, None, w)
-        return ratio(c.total - float(c.tp.sum()), c.total)
+        return _wrong(yt, yp, w, normalize=True)
     tp, predicted, actual = multilabel_counts(yt, yp, w)
     n = len(yt) if w is None else float(w.sum())
     return float(np.sum(predicted + actual - 2 * tp)) / (yt.shape[1] * n)
@@ -520,10 +519,23 @@ def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
     (0.25, 1.0)
     """
     kind, yt, yp, w = targets(y_true, y_pred, sample_weight)
+    if kind != "multilabel":
+        return _wrong(yt, yp, w, normalize)
     score = _accuracy(kind, yt, yp, w, normalize)
     if normalize:
         return 1 - score
     return (len(yt) if w is None else float(w.sum())) - score
+
+
+def _wrong(yt, yp, w, normalize):
+    """The weight of the wrong predictions (off the diagonal: Σ predicted − tp), or its share.
+
+    Summed from the misses themselves, not as total − correct: no predictions
+    wrong is exactly 0, as scikit-learn's mean of ``y_true != y_pred``.
+    """
+    c = _class_counts(yt, yp, None, w)
+    wrong = float(np.sum(c.predicted - c.tp))
+    return ratio(wrong, c.total) if normalize else wrong
 
 
 def _lr_option(v):

@@ -323,7 +323,8 @@ def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
     0.3273809523809524
     """
     yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
-    relative = np.abs(yp - yt) / np.maximum(np.abs(yt), np.finfo(np.float64).eps)
+    eps = yt.dtype.type(np.finfo(np.float64).eps)  # in the targets' dtype, as scikit-learn
+    relative = np.abs(yp - yt) / np.maximum(np.abs(yt), eps)
     return _over_outputs(np.average(relative, weights=w, axis=0), multioutput)
 
 
