@@ -19,24 +19,11 @@ from ._validation import (BETA, POS_LABEL, WARN_FOR, ZERO_DIVISION, Bool, Option
                           check_targets, validate_params)
 from .exceptions import UndefinedMetricWarning, warn_at_caller
 
-__all__ = [
-    "confusion_matrix",
-    "multilabel_confusion_matrix",
-    "accuracy_score",
-    "precision_recall_fscore_support",
-    "precision_score",
-    "recall_score",
-    "f1_score",
-    "fbeta_score",
-    "macro_f1",
-    "balanced_accuracy_score",
-    "matthews_corrcoef",
-    "cohen_kappa_score",
-    "jaccard_score",
-    "hamming_loss",
-    "zero_one_loss",
-    "class_likelihood_ratios",
-]
+__all__ = ["confusion_matrix", "multilabel_confusion_matrix", "accuracy_score",
+           "precision_recall_fscore_support", "precision_score", "recall_score", "f1_score",
+           "fbeta_score", "macro_f1", "balanced_accuracy_score", "matthews_corrcoef",
+           "cohen_kappa_score", "jaccard_score", "hamming_loss", "zero_one_loss",
+           "class_likelihood_ratios"]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted", "samples")
 _SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION, pos_label=[None, POS_LABEL])
@@ -360,7 +347,7 @@ def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=Fals
     present = c.support > 0
     if not present.all():
         warn_at_caller("y_pred contains classes not in y_true", UserWarning)
-    score = np.mean(c.tp[present] / c.support[present])
+    score = np.mean(ratio(c.tp[present], c.support[present]))  # the recalls of present classes
     if adjusted:
         chance = 1 / np.count_nonzero(present)
         with np.errstate(divide="ignore", invalid="ignore"):  # one class: nan, as scikit-learn
@@ -559,9 +546,8 @@ _LR_WARN = " Use the `replace_undefined_by` param to control this behavior. To s
 
 def _undefined_lr(message, replace_undefined_by, key):
     warn_at_caller(message + _LR_WARN, UndefinedMetricWarning)
-    if isinstance(replace_undefined_by, dict):
-        return float(replace_undefined_by[key])
-    return float(replace_undefined_by) if replace_undefined_by != 1.0 else 1.0
+    by_key = isinstance(replace_undefined_by, dict)
+    return float(replace_undefined_by[key] if by_key else replace_undefined_by)
 
 
 @validate_params(replace_undefined_by=_LR_UNDEFINED)

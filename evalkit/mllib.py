@@ -1165,30 +1165,14 @@ class RegressionMetrics:
                                      float(np.dot(w, (pred - mean) ** 2)),
                                      float(np.dot(w, y ** 2)), through_origin=throughOrigin)
 
-    @property
-    def explainedVariance(self):
-        """Σ w (ŷ − ȳ)² / Σ w: the predictions' spread around the mean observation."""
-        return self._fit["var"]
-
-    @property
-    def meanAbsoluteError(self):
-        """Σ w |y − ŷ| / Σ w."""
-        return self._errors["mae"]
-
-    @property
-    def meanSquaredError(self):
-        """Σ w (y − ŷ)² / Σ w."""
-        return self._errors["mse"]
-
-    @property
-    def rootMeanSquaredError(self):
-        """√(Σ w (y − ŷ)² / Σ w)."""
-        return self._errors["rmse"]
-
-    @property
-    def r2(self):
-        """1 − Σ w (y − ŷ)² / SStot (Spark's SStot; Σ w y² through the origin)."""
-        return self._fit["r2"]
+    # Spark's properties, each one number of the sums above
+    explainedVariance = property(lambda self: self._fit["var"],
+                                 doc="Σ w (ŷ − ȳ)² / Σ w: the predictions' spread around ȳ.")
+    meanAbsoluteError = property(lambda self: self._errors["mae"], doc="Σ w |y − ŷ| / Σ w.")
+    meanSquaredError = property(lambda self: self._errors["mse"], doc="Σ w (y − ŷ)² / Σ w.")
+    rootMeanSquaredError = property(lambda self: self._errors["rmse"], doc="√(Σ w (y − ŷ)² / Σ w).")
+    r2 = property(lambda self: self._fit["r2"],
+                  doc="1 − Σ w (y − ŷ)² / SStot (Spark's SStot; Σ w y² through the origin).")
 
 
 # -- MultilabelMetrics (one block, appended: multilabel counts through _ratios) -----------
@@ -1305,20 +1289,12 @@ round(metrics.subsetAccuracy, 4)
         tp, predicted, actual = (np.sum(x, keepdims=True) for x in self._label)
         return prf(tp, predicted, actual, zero_division=np.nan, warn_for=())[:3]
 
-    @property
-    def microPrecision(self):
-        """Σ tp / (Σ tp + Σ fp) over labels."""
-        return float(self._micro()[0][0])
-
-    @property
-    def microRecall(self):
-        """Σ tp / (Σ tp + Σ fn) over labels."""
-        return float(self._micro()[1][0])
-
-    @property
-    def microF1Measure(self):
-        """2 Σ tp / (2 Σ tp + Σ fp + Σ fn) over labels."""
-        return float(self._micro()[2][0])
+    microPrecision = property(lambda self: float(self._micro()[0][0]),
+                              doc="Σ tp / (Σ tp + Σ fp) over labels.")
+    microRecall = property(lambda self: float(self._micro()[1][0]),
+                           doc="Σ tp / (Σ tp + Σ fn) over labels.")
+    microF1Measure = property(lambda self: float(self._micro()[2][0]),
+                              doc="2 Σ tp / (2 Σ tp + Σ fp + Σ fn) over labels.")
 
     @property
     def hammingLoss(self):
@@ -1326,10 +1302,8 @@ round(metrics.subsetAccuracy, 4)
         hit, pred, actual = self._doc
         return float(np.sum(pred + actual - 2 * hit)) / (self._n * self._n_labels)
 
-    @property
-    def subsetAccuracy(self):
-        """The share of documents whose predicted array equals the true array."""
-        return self._subset
+    subsetAccuracy = property(lambda self: self._subset, doc="The share of documents whose "
+                              "predicted array equals the true array.")
 
     @property
     def accuracy(self):
