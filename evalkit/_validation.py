@@ -238,6 +238,8 @@ RATING_RANGE = Satisfies(lambda v: v[0] < v[1], "a pair (lo, hi) of finite numbe
                          and all(Real().accepts(x) for x in v))
 MULTIOUTPUT = [Options(("raw_values", "uniform_average")),
                Satisfies(lambda v: v is not None and not np.isscalar(v), "an array of output weights")]
+#: R² and explained variance also weigh the outputs by the variance of y_true
+MULTIOUTPUT_R2 = [Options(("raw_values", "uniform_average", "variance_weighted")), MULTIOUTPUT[1]]
 # rules for check_rules: exactly one of the named arguments given; a sweep with the classes a curve needs
 EXACTLY_ONE = [(lambda v: sum(x is not None for x in v.values()) != 1,
                 lambda v: f"{' and '.join(v)}: give exactly one of them")]
@@ -394,8 +396,8 @@ def check_same_length(**arrays):
 
 
 def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average",
-                             *, max_ndim=2):
-    """Regression targets n x m in the dtype scikit-learn uses, weights, multioutput."""
+                             *, max_ndim=2, spec=MULTIOUTPUT):
+    """Regression targets n x m in the dtype scikit-learn uses, weights, multioutput (by ``spec``)."""
     floats = [a.dtype for a in (y_true, y_pred, sample_weight)
               if getattr(getattr(a, "dtype", None), "kind", None) == "f"]
     dtype = np.result_type(*floats) if floats else np.dtype(np.float64)
@@ -411,7 +413,7 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
     w = check_sample_weight(sample_weight, len(yt))
     w = None if w is None else w.astype(dtype, copy=False)
     if not (isinstance(multioutput, str) and multioutput in ("raw_values", "uniform_average")):
-        check(multioutput, MULTIOUTPUT, "multioutput")
+        check(multioutput, spec, "multioutput")
     return yt, yp, w, (multioutput if isinstance(multioutput, str) else
                        check_sample_weight(multioutput, yt.shape[1], "multioutput", of="outputs"))
 
@@ -561,7 +563,7 @@ def check_target_names(target_names, n_classes, *, strict, classes=None):
 
 # -- Spark's rows and count matrices --------------------------------------------------------
 
-def check_score_and_labels(score_and_labels, name="score_and_labels"):
+def check_score_and_labels(score_and_labels, name="score_and_labels", *, what=("scores", "labels")):
     """Spark's input rows: n x 2 ``(score, label)`` or n x 3 ``(score, label, weight)``."""
     rows = "rows of (score, label) or (score, label, weight)"
     arr = as_array(score_and_labels, name, ndim=None, expected=rows, empty="at least one (score, label) "
@@ -577,10 +579,10 @@ def check_score_and_labels(score_and_labels, name="score_and_labels"):
                         "cannot hold exactly: rounding them could tie distinct scores; "
                         "cast to float64 yourself if that is what you mean")
     arr = arr.astype(np.float64)
-    for col, what in ((0, "scores"), (1, "labels")):
+    for col in (0, 1):
         if not np.isfinite(arr[:, col]).all():
             bad = "NaN" if np.isnan(arr[:, col]).any() else "infinite"
-            raise ValueError(f"{name} contains {bad} {what} (column {col})")
+            raise ValueError(f"{name} contains {bad} {what[col]} (column {col})")
     weights = None if arr.shape[1] == 2 else check_sample_weight(
         arr[:, 2], arr.shape[0], name=f"{name} column 2 (weights)")
     return np.array(arr[:, 0]), np.array(arr[:, 1]), weights  # contiguous copies

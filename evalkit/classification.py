@@ -14,22 +14,16 @@ import numpy as np
 from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
                       position_of, targets)
 from ._ratios import prf, ratio
-from ._validation import (BETA, POS_LABEL, WARN_FOR, ZERO_DIVISION, Bool, Options, check_label_list,
-                          check_rules, check_sample_weight, check_targets,
-                          validate_params)
-from .exceptions import warn_at_caller
+from ._validation import (BETA, POS_LABEL, WARN_FOR, ZERO_DIVISION, Bool, Options, Real,
+                          Satisfies, check_label_list, check_rules, check_sample_weight,
+                          check_targets, validate_params)
+from .exceptions import UndefinedMetricWarning, warn_at_caller
 
-__all__ = [
-    "confusion_matrix",
-    "multilabel_confusion_matrix",
-    "accuracy_score",
-    "precision_recall_fscore_support",
-    "precision_score",
-    "recall_score",
-    "f1_score",
-    "fbeta_score",
-    "macro_f1",
-]
+__all__ = ["confusion_matrix", "multilabel_confusion_matrix", "accuracy_score",
+           "precision_recall_fscore_support", "precision_score", "recall_score", "f1_score",
+           "fbeta_score", "macro_f1", "balanced_accuracy_score", "matthews_corrcoef",
+           "cohen_kappa_score", "jaccard_score", "hamming_loss", "zero_one_loss",
+           "class_likelihood_ratios"]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted", "samples")
 _SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION, pos_label=[None, POS_LABEL])
@@ -148,7 +142,10 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
     >>> accuracy_score([[1, 0], [1, 1]], [[1, 0], [0, 1]])
     0.5
     """
-    kind, yt, yp, w = targets(y_true, y_pred, sample_weight)
+    return _accuracy(*targets(y_true, y_pred, sample_weight), normalize)
+
+
+def _accuracy(kind, yt, yp, w, normalize):
     if kind == "multilabel":
         correct = (yt == yp).all(axis=1)
         if not normalize:
@@ -312,3 +309,295 @@ def macro_f1(y_true, y_pred, *, definition="mean_of_f1", labels=None, sample_wei
         return f
     return ratio(2 * p * r, p + r, zero_division=zero_division, what="F1 of macro means",
                  because="macro precision and recall both 0")
+
+
+
+# -- more metrics of the same counts ---------------------------------------------------
+
+_SINGLE_LABEL = ((lambda v: v["kind"] == "multilabel", "y_true and y_pred must be label vectors: "
+                  "{what} does not support multilabel-indicator targets"),)
+
+
+def _label_counts(y_true, y_pred, sample_weight, what):
+    """Per-class counts of two label vectors (multilabel refused, naming the metric)."""
+    kind, yt, yp, w = targets(y_true, y_pred, sample_weight)
+    check_rules(_SINGLE_LABEL, kind=kind, what=what)
+    return _class_counts(yt, yp, None, w)
+
+
+@validate_params(adjusted=Bool())
+def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=False):
+    """Balanced accuracy (平衡准确率): the mean of the per-class recalls.
+
+    ``BA = (1/m) Σ_c tp_c / support_c`` over the m classes present in
+    ``y_true`` (a class only predicted has no recall: it is left out with a
+    warning, as in scikit-learn). Under imbalance it does not reward
+    predicting the majority: 90 men and 10 women all predicted "man" score
+    0.5, where accuracy says 0.9. ``adjusted=True`` rescales so chance is 0
+    and perfect 1: ``(BA − 1/m) / (1 − 1/m)``.
+
+    Examples
+    --------
+    >>> balanced_accuracy_score(["m"] * 90 + ["w"] * 10, ["m"] * 100)
+    0.5
+    >>> balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1], adjusted=True)
+    0.25
+    """
+    c = _label_counts(y_true, y_pred, sample_weight, "balanced_accuracy_score")
+    present = c.support > 0
+    if not present.all():
+        warn_at_caller("y_pred contains classes not in y_true", UserWarning)
+    score = np.mean(ratio(c.tp[present], c.support[present]))  # the recalls of present classes
+    if adjusted:
+        chance = 1 / np.count_nonzero(present)
+        with np.errstate(divide="ignore", invalid="ignore"):  # one class: nan, as scikit-learn
+            score = (score - chance) / (1 - chance)
+    return float(score)
+
+
+def matthews_corrcoef(y_true, y_pred, *, sample_weight=None):
+    """Matthews correlation coefficient (马修斯相关系数), binary or multiclass (Gorodkin's R_K).
+
+    From the per-class counts, with ``n`` samples, ``c = Σ tp`` correct,
+    ``t_k`` = support and ``p_k`` = predicted of class k:
+
+    ``MCC = (c·n − Σ t_k p_k) / sqrt((n² − Σ p_k²)(n² − Σ t_k²))``
+
+    For two classes it is ``(tp·tn − fp·fn) / sqrt((tp+fp)(tp+fn)(tn+fp)(tn+fn))``:
+    1 perfect, 0 chance, −1 always wrong. When the denominator is 0 (one
+    class predicted or present) it is 0.0, as scikit-learn (no warning).
+
+    Examples
+    --------
+    >>> round(matthews_corrcoef([1, 1, 1, -1], [1, -1, 1, 1]), 4)
+    -0.3333
+    """
+    c = _label_counts(y_true, y_pred, sample_weight, "matthews_corrcoef")
+    t_sum, p_sum = c.support.astype(np.float64), c.predicted.astype(np.float64)
+    n = float(p_sum.sum())
+    cov_tp = float(c.tp.sum()) * n - np.dot(t_sum, p_sum)
+    cov_pp = n ** 2 - np.dot(p_sum, p_sum)
+    cov_tt = n ** 2 - np.dot(t_sum, t_sum)
+    if cov_pp * cov_tt == 0:
+        return 0.0
+    return float(cov_tp / np.sqrt(cov_pp * cov_tt))
+
+
+_KAPPA_WEIGHTS = Options({None: "disagreement 1 off the diagonal",
+                          "linear": "|i − j|", "quadratic": "(i − j)²"})
+
+
+def _undefined_kappa(replace_undefined_by, why):
+    warn_at_caller(f"{why} `cohen_kappa_score` is undefined and set to the value defined by the "
+                   f"`replace_undefined_by` param, which is set to {replace_undefined_by}.",
+                   UndefinedMetricWarning)
+    return replace_undefined_by
+
+
+@validate_params(weights=_KAPPA_WEIGHTS,
+                 replace_undefined_by=[Real(-1, 1), Options({np.nan: ""})])
+def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
+                      replace_undefined_by=np.nan):
+    """Cohen's kappa (科恩卡帕系数): agreement of two raters beyond chance.
+
+    From the confusion matrix ``C`` of ``y1`` against ``y2`` (over
+    ``labels``, in their order), its row and column sums and a disagreement
+    weight matrix ``W``: ``κ = 1 − Σ W·C / Σ W·E`` with
+    ``E = outer(col sums, row sums) / n`` the counts expected by chance.
+    ``weights=None``: W = 1 off the diagonal (plain kappa); ``"linear"``:
+    ``|i − j|``; ``"quadratic"``: ``(i − j)²`` (ordinal labels, in the order
+    of ``labels``). Undefined (no sample in the matrix, or chance
+    disagreement 0): ``replace_undefined_by`` (nan by default) and an
+    UndefinedMetricWarning, as scikit-learn 1.9.
+
+    Examples
+    --------
+    >>> round(cohen_kappa_score([0, 1, 2, 2], [0, 2, 2, 1]), 4)
+    0.2
+    >>> round(cohen_kappa_score([0, 1, 2, 2], [0, 2, 2, 1], weights="quadratic"), 4)
+    0.6364
+    """
+    cm = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight).astype(np.float64)
+    n = cm.sum(axis=0).sum()
+    if n == 0:
+        return _undefined_kappa(replace_undefined_by, "`y2` contains no labels that are present "
+                                "in both `y1` and `labels`.")
+    expected = np.outer(cm.sum(axis=0), cm.sum(axis=1)) / n
+    steps = np.arange(len(cm))
+    gap = np.abs(steps[:, None] - steps[None, :]).astype(np.float64)
+    w = {None: gap > 0, "linear": gap, "quadratic": gap ** 2}[weights]
+    chance = np.sum(w * expected)
+    if chance == 0:
+        return _undefined_kappa(replace_undefined_by, "`y1`, `y2` and `labels` have only one label "
+                                "in common.")
+    return float(1 - np.sum(w * cm) / chance)
+
+
+@validate_params(**{**_SET_WISE, "zero_division": Options({"warn": "", 0.0: "", 1.0: ""})})
+def jaccard_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
+                  sample_weight=None, zero_division="warn"):
+    """Jaccard index (杰卡德系数, intersection over union) = tp / (tp + fp + fn).
+
+    Per class, or per sample for ``average="samples"`` (multilabel), from
+    the same counts as :func:`precision_recall_fscore_support`; it equals
+    F1 / (2 − F1). Averages as there (``"micro"`` divides the summed
+    counts; ``"weighted"`` weighs by support). A class with no true or
+    predicted sample takes ``zero_division`` ("warn": 0.0 and an
+    UndefinedMetricWarning; 0.0 or 1.0 -- scikit-learn's jaccard_score
+    takes no nan).
+
+    Examples
+    --------
+    >>> jaccard_score([0, 1, 2, 2], [0, 2, 1, 2], average=None).round(4).tolist()
+    [1.0, 0.0, 0.3333]
+    >>> round(jaccard_score([[0, 1, 1], [1, 1, 0]], [[1, 1, 1], [1, 0, 0]], average="samples"), 4)
+    0.5833
+    """
+    tp, predicted, actual, w = _set_wise_counts(y_true, y_pred, average, labels, pos_label,
+                                                sample_weight)
+    union = predicted + actual - tp
+    if average == "micro":
+        tp, union = tp.sum(keepdims=True), union.sum(keepdims=True)
+    per = "samples" if average == "samples" else "labels"
+    scores = ratio(tp, union, zero_division=zero_division, what="Jaccard", per=per,
+                   because=f"no true or predicted {'labels' if per == 'samples' else 'samples'}")
+    if average is None:
+        return scores
+    weights = actual if average == "weighted" and np.any(actual) else None
+    if average == "samples":
+        weights = w
+    return float(np.average(scores, weights=weights))
+
+
+def hamming_loss(y_true, y_pred, *, sample_weight=None):
+    """Hamming loss (汉明损失): the share of labels predicted wrong.
+
+    Label vectors: ``1 − Σ tp / n`` (= 1 − accuracy). Multilabel indicator
+    matrices (n x L): the wrong cells ``Σ_labels (fp + fn)`` over ``n·L``,
+    so a sample with one of three labels wrong counts 1/3 (subset accuracy
+    would count it wholly wrong). Weighted counts with ``sample_weight``.
+
+    Examples
+    --------
+    >>> hamming_loss([1, 2, 3, 4], [2, 2, 3, 4])
+    0.25
+    >>> hamming_loss([[0, 1], [1, 1]], [[0, 0], [0, 0]])
+    0.75
+    """
+    kind, yt, yp, w = targets(y_true, y_pred, sample_weight)
+    if kind != "multilabel":
+        return _wrong(yt, yp, w, normalize=True)
+    tp, predicted, actual = multilabel_counts(yt, yp, w)
+    n = len(yt) if w is None else float(w.sum())
+    return float(np.sum(predicted + actual - 2 * tp)) / (yt.shape[1] * n)
+
+
+@validate_params(normalize=Bool())
+def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
+    """Zero-one loss (0-1损失) = 1 − accuracy: the share of samples predicted wrong.
+
+    ``normalize=False``: the number (weight) of wrong samples. Multilabel:
+    a sample is wrong unless its whole row is right (1 − subset accuracy).
+
+    Examples
+    --------
+    >>> zero_one_loss([1, 2, 3, 4], [2, 2, 3, 4]), zero_one_loss([1, 2, 3, 4], [2, 2, 3, 4],
+    ...                                                          normalize=False)
+    (0.25, 1.0)
+    """
+    kind, yt, yp, w = targets(y_true, y_pred, sample_weight)
+    if kind != "multilabel":
+        return _wrong(yt, yp, w, normalize)
+    score = _accuracy(kind, yt, yp, w, normalize)
+    if normalize:
+        return 1 - score
+    return (len(yt) if w is None else float(w.sum())) - score
+
+
+def _wrong(yt, yp, w, normalize):
+    """The weight of the wrong predictions (off the diagonal: Σ predicted − tp), or its share.
+
+    Summed from the misses themselves, not as total − correct: no predictions
+    wrong is exactly 0, as scikit-learn's mean of ``y_true != y_pred``.
+    """
+    c = _class_counts(yt, yp, None, w)
+    wrong = float(np.sum(c.predicted - c.tp))
+    return ratio(wrong, c.total) if normalize else wrong
+
+
+def _lr_option(v):
+    if isinstance(v, dict):
+        return set(v) == {"LR+", "LR-"} and all(isinstance(x, (int, float)) and not
+                                                isinstance(x, bool) for x in v.values()) and (
+            v["LR+"] != v["LR+"] or v["LR+"] >= 1) and (v["LR-"] != v["LR-"] or 0 <= v["LR-"] <= 1)
+    return isinstance(v, float) and (v != v or v == 1.0)
+
+
+_LR_UNDEFINED = Satisfies(_lr_option, "np.nan, 1.0 or {'LR+': value >= 1 or nan, "
+                          "'LR-': value in [0, 1] or nan}",
+                          of=lambda v: isinstance(v, (float, dict)))
+_NEED_TWO = ((lambda v: v["n"] != 2, "y_true and y_pred must hold a binary problem: "
+              "class_likelihood_ratios needs exactly two labels (give labels=[negative, "
+              "positive]); got {n}"),)
+_LR_WARN = " Use the `replace_undefined_by` param to control this behavior. To suppress this " \
+           "warning or turn it into an error, see Python's `warnings` module and " \
+           "`warnings.catch_warnings()`."
+
+
+def _undefined_lr(message, replace_undefined_by, key):
+    warn_at_caller(message + _LR_WARN, UndefinedMetricWarning)
+    by_key = isinstance(replace_undefined_by, dict)
+    return float(replace_undefined_by[key] if by_key else replace_undefined_by)
+
+
+@validate_params(replace_undefined_by=_LR_UNDEFINED)
+def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
+                            replace_undefined_by=np.nan):
+    """Positive and negative likelihood ratios (似然比) of a binary prediction.
+
+    From the 2 x 2 counts (the second of ``labels`` -- by default the larger
+    label -- is positive), ``P = tp + fn``, ``N = fp + tn``:
+
+    * ``LR+ = sensitivity / (1 − specificity) = (tp / P) / (fp / N)``;
+    * ``LR− = (1 − sensitivity) / specificity = (fn / P) / (tn / N)``.
+
+    LR+ > 1 and LR− < 1 mean a prediction that changes the odds of the
+    positive class. Undefined ratios (``fp = 0`` for LR+, ``tn = 0`` for LR−,
+    no positive sample for both) are nan with an UndefinedMetricWarning, or
+    ``replace_undefined_by``: 1.0 for both or ``{"LR+": ..., "LR-": ...}``
+    (scikit-learn 1.9; its removed ``raise_warning`` is not offered).
+
+    Returns
+    -------
+    (positive_likelihood_ratio, negative_likelihood_ratio) : tuple of float
+
+    Examples
+    --------
+    >>> class_likelihood_ratios([0, 1, 0, 1, 0], [1, 1, 0, 0, 0])
+    (1.5, 0.75)
+    """
+    _, yt, yp = check_targets(y_true, y_pred)
+    w = check_sample_weight(sample_weight, len(yt))
+    if labels is not None:
+        labels = check_label_list(labels, classes=yt, in_y_true=yt)
+    labels, cm = confusion_counts(yt, yp, labels, w)
+    check_rules(_NEED_TWO, n=len(labels))
+    (tn, fp), (fn, tp) = cm.astype(np.float64)
+    positives, negatives = tp + fn, tn + fp
+    lr_pos = lr_neg = np.nan  # no positive sample: both undefined
+    if positives == 0:
+        warn_at_caller("No samples of the positive class are present in `y_true`. "
+                       "`positive_likelihood_ratio` and `negative_likelihood_ratio` are both "
+                       "set to `np.nan`." + _LR_WARN, UndefinedMetricWarning)
+    if fp == 0:
+        start = ("No samples were predicted for the positive class and `positive_likelihood_ratio`"
+                 " is " if tp == 0 else "`positive_likelihood_ratio` is ill-defined and ")
+        lr_pos = _undefined_lr(start + "set to `np.nan`.", replace_undefined_by, "LR+")
+    elif positives > 0:
+        lr_pos = tp * negatives / (fp * positives)
+    if tn == 0:
+        lr_neg = _undefined_lr("`negative_likelihood_ratio` is ill-defined and set to `np.nan`.",
+                               replace_undefined_by, "LR-")
+    elif positives > 0:
+        lr_neg = fn * negatives / (tn * positives)
+    return float(lr_pos), float(lr_neg)

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._curves import auc_from_groups, average_precision, pr_bends, pr_points, roc_bends, roc_points, trapezoid
+from ._curves import (auc_from_groups, average_precision, pr_bends, pr_points, rate, roc_bends,
+                      roc_points, trapezoid)
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
 from ._sweep import ZERO_WEIGHTS, label_keys, sweep_of, threshold_sweep, twice_u
 from ._validation import (BETA, MAX_FPR, ZERO_DIVISION_SPARK, Bool, Integer, Options, Satisfies,
@@ -31,7 +32,7 @@ from ._validation import (BETA, MAX_FPR, ZERO_DIVISION_SPARK, Bool, Integer, Opt
 from .exceptions import UndefinedMetricWarning, warn_at_caller
 
 __all__ = ["confusion_matrix_at_thresholds", "roc_curve", "roc_auc_score", "precision_recall_curve",
-           "average_precision_score", "auc", "best_threshold", "threshold_table"]
+           "average_precision_score", "auc", "best_threshold", "threshold_table", "det_curve"]
 
 _AVERAGE = Options((None, "micro", "macro", "samples", "weighted"))
 _MULTI_CLASS = Options({"raise": "", "ovr": "one-vs-rest", "ovo": "one-vs-one"})
@@ -139,6 +140,59 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     if sweep.n_pos <= 0:
         _warn("No positive samples in y_true, true positive value should be meaningless")
     return fpr, tpr, thr
+
+
+@validate_params(drop_intermediate=Bool())
+def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermediate=False):
+    """Detection error tradeoff (DET 曲线): false positive and false negative rates by threshold.
+
+    The same sweep as :func:`roc_curve`: at threshold ``t`` a sample is
+    predicted positive when ``score >= t``; ``fpr = fps / N`` and
+    ``fnr = fns / P = 1 − tpr``, with scikit-learn 1.9's layout: the points
+    from the last threshold with no false positive (the extra threshold
+    ``inf`` when every score makes one) to the first with no false
+    negative, listed by increasing threshold (``fpr`` decreasing).
+    ``drop_intermediate=True`` drops the thresholds where tps (so ``fnr``)
+    stays the same before and after. Undefined with one class: ValueError,
+    as scikit-learn. (``pos_label``, ``sample_weight`` and
+    ``drop_intermediate`` are positional-or-keyword, as there.)
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`confusion_matrix_at_thresholds`.
+    drop_intermediate : bool, default=False
+
+    Returns
+    -------
+    fpr, fnr : ndarray of shape (n_thresholds,)
+    thresholds : ndarray of shape (n_thresholds,), float64
+        Increasing.
+
+    Examples
+    --------
+    >>> fpr, fnr, thr = det_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr.tolist(), fnr.tolist(), thr.tolist()
+    ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
+    """
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight)
+    # the extra point at threshold inf (nothing predicted positive), as roc_curve's
+    tps = np.concatenate([[0], sweep.tps]).astype(np.float64)
+    fps = np.concatenate([[0], sweep.fps]).astype(np.float64)
+    thresholds = np.concatenate([[np.inf], sweep.thresholds.astype(np.float64)])
+    if drop_intermediate and len(fps) > 2:
+        keep = pr_bends(tps)  # tps unchanged before and after: a flat run of fnr
+        tps, fps, thresholds = tps[keep], fps[keep], thresholds[keep]
+    if sweep.n_pos == 0 or sweep.n_neg == 0:
+        raise ValueError("Only one class is present in y_true. Detection error tradeoff curve "
+                         "is not defined in that case.")
+    first = np.searchsorted(fps, fps[0], side="right") - 1  # the last point with fps = 0
+    last = np.searchsorted(tps, tps[-1]) + 1  # the first point with fns = 0
+    fpr = np.empty(last - first)
+    fnr = np.empty(last - first)
+    rate(fps[first:last][::-1], sweep.n_neg, np.nan, fpr)
+    rate(tps[-1] - tps[first:last][::-1], sweep.n_pos, np.nan, fnr)
+    return fpr, fnr, thresholds[first:last][::-1].copy()
 
 
 @validate_params(drop_intermediate=Bool())

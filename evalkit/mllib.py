@@ -48,12 +48,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._counts import confusion_counts
+from ._counts import confusion_counts, encode_labels, multilabel_counts
 from ._curves import pr_points, roc_points, trapezoid
+from ._errors import errors_from_sums, spark_fit_scores
 from ._hits import ranking_hits
-from ._ratios import f_beta_of, prf
+from ._ratios import f_beta_of, prf, ratio
 from ._sweep import ZERO_WEIGHTS, Sweep, sweep_of
-from ._validation import (BETA, Integer, InstanceOf, Options, Real, check, check_grades,
+from ._validation import (BETA, Bool, Integer, InstanceOf, Options, Real, check, check_grades,
                           check_ranked, check_ranking_rows, check_relevant, check_score_and_labels,
                           validate_params)
 from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
@@ -1105,3 +1106,207 @@ class RankingMetrics:
     def ndcgAt(self, k):
         """Mean NDCG at k, Spark's way: gains 2^rel - 1 (1 for binary rows), ideal as given."""
         return self._spark(ndcg_at_k, k)
+
+
+# -- RegressionMetrics (one block, appended: evalkit._errors' sums, Spark's formulas) -------
+
+__all__ += ["RegressionMetrics"]
+
+
+class RegressionMetrics:
+    """Spark MLlib's ``RegressionMetrics`` on numpy: ``(prediction, observation[, weight])`` rows.
+
+    With weights ``w`` (1.0 per row without a weight column), ``W = Σ w`` and
+    ``ȳ`` the weighted mean observation:
+
+    * ``meanAbsoluteError`` = Σ w |y − ŷ| / W, ``meanSquaredError`` =
+      Σ w (y − ŷ)² / W, ``rootMeanSquaredError`` its square root (as
+      :func:`evalkit.mean_absolute_error` and the others);
+    * ``explainedVariance`` = Σ w (ŷ − ȳ)² / W: Spark's "explained
+      variance" is the spread of the predictions around the mean label --
+      not :func:`evalkit.explained_variance_score` (scikit-learn's
+      ``1 − Var(y − ŷ) / Var(y)``);
+    * ``r2`` = 1 − Σ w (y − ŷ)² / SStot, Spark's ``SStot`` (equal to
+      scikit-learn's Σ w (y − ȳ)² without weights, not with them:
+      :func:`evalkit._errors.spark_fit_scores`); with ``throughOrigin=True``
+      (a model without intercept, Scala's constructor argument) 1 − Σ w (y − ŷ)² / Σ w y².
+      No ``force_finite``: a constant observation gives −inf or nan.
+
+    The names and kinds are PySpark's: every metric is a property.
+
+    Parameters
+    ----------
+    predictionAndObservations : array-like of shape (n, 2) or (n, 3)
+        Rows of ``(prediction, observation)`` or ``(prediction, observation,
+        weight)``; Spark's order, prediction first.
+    throughOrigin : bool, default False
+
+    Examples
+    --------
+    >>> metrics = RegressionMetrics([(2.5, 3.0), (0.0, -0.5), (2.0, 2.0), (8.0, 7.0)])
+    >>> metrics.meanAbsoluteError, metrics.meanSquaredError, round(metrics.r2, 4)
+    (0.5, 0.375, 0.9486)
+    >>> round(metrics.explainedVariance, 4)
+    8.859
+    """
+
+    @validate_params(throughOrigin=Bool())
+    def __init__(self, predictionAndObservations, throughOrigin=False):
+        pred, y, w = check_score_and_labels(predictionAndObservations, "predictionAndObservations",
+                                            what=("predictions", "observations"))
+        w = np.ones(len(y)) if w is None else w
+        total = float(w.sum())
+        mean = float(np.dot(w, y)) / total
+        error = y - pred
+        self._errors = errors_from_sums(total, float(np.dot(w, np.abs(error))),
+                                        float(np.dot(w, error ** 2)))
+        self._fit = spark_fit_scores(total, float(np.dot(w, w)), float(np.dot(w, error ** 2)),
+                                     float(np.dot(w, (y - mean) ** 2)),
+                                     float(np.dot(w, (pred - mean) ** 2)),
+                                     float(np.dot(w, y ** 2)), through_origin=throughOrigin)
+
+    # Spark's properties, each one number of the sums above
+    explainedVariance = property(lambda self: self._fit["var"],
+                                 doc="Σ w (ŷ − ȳ)² / Σ w: the predictions' spread around ȳ.")
+    meanAbsoluteError = property(lambda self: self._errors["mae"], doc="Σ w |y − ŷ| / Σ w.")
+    meanSquaredError = property(lambda self: self._errors["mse"], doc="Σ w (y − ŷ)² / Σ w.")
+    rootMeanSquaredError = property(lambda self: self._errors["rmse"], doc="√(Σ w (y − ŷ)² / Σ w).")
+    r2 = property(lambda self: self._fit["r2"],
+                  doc="1 − Σ w (y − ŷ)² / SStot (Spark's SStot; Σ w y² through the origin).")
+
+
+# -- MultilabelMetrics (one block, appended: multilabel counts through _ratios) -----------
+
+__all__ += ["MultilabelMetrics"]
+
+
+class MultilabelMetrics:
+    """Spark MLlib's ``MultilabelMetrics`` on numpy: ``(predictions, labels)`` rows of label sets.
+
+    Each row (a document) holds the array of predicted labels and the array
+    of true labels (numbers, each array without repeats). From the indicator
+    counts of :func:`evalkit._counts.multilabel_counts` -- per document
+    ``|P ∩ L|``, ``|P|``, ``|L|``; per label tp, fp, fn -- and Spark's
+    conventions, with n documents:
+
+    * ``subsetAccuracy`` = documents whose predicted array equals the true
+      array, element by element in order (Spark compares the arrays, not
+      the sets), / n;
+    * ``accuracy`` = mean of ``|P ∩ L| / |P ∪ L|`` (nan when a document has
+      neither); ``hammingLoss`` = Σ (|P| + |L| − 2 |P ∩ L|) / (n · number of
+      distinct true labels);
+    * ``precision()`` = mean of ``|P ∩ L| / |P|`` (0 for an empty P),
+      ``recall()`` = mean of ``|P ∩ L| / |L|`` (nan for an empty L),
+      ``f1Measure()`` = mean of ``2 |P ∩ L| / (|P| + |L|)``: scikit-learn's
+      ``average="samples"`` with other empty-set rules;
+    * ``precision(label)``, ``recall(label)`` = tp / (tp + fp), tp / (tp + fn)
+      of one label (0.0 when undefined), ``f1Measure(label)`` = 2·P·R / (P + R)
+      (0.0 when P + R = 0); ``microPrecision``, ``microRecall``,
+      ``microF1Measure`` from the counts summed over labels (scikit-learn's
+      ``average="micro"``).
+
+    :attr:`labels` are Spark's: the labels with at least one true positive,
+    ascending; the per-label metrics take those (Spark fails on others).
+
+    Examples
+    --------
+    PySpark's own example:
+
+    >>> metrics = MultilabelMetrics([([0.0, 1.0], [0.0, 2.0]), ([0.0, 2.0], [0.0, 1.0]),
+    ...     ([], [0.0]), ([2.0], [2.0]), ([2.0, 0.0], [2.0, 0.0]),
+    ...     ([0.0, 1.0, 2.0], [0.0, 1.0]), ([1.0], [1.0, 2.0])])
+    >>> metrics.precision(0.0), round(metrics.recall(1.0), 4), metrics.f1Measure(2.0)
+    (1.0, 0.6667, 0.5)
+    >>> round(metrics.precision(), 4), round(metrics.recall(), 4), round(metrics.f1Measure(), 4)
+    (0.6667, 0.6429, 0.6381)
+    >>> round(metrics.microF1Measure, 4), round(metrics.hammingLoss, 4), \
+round(metrics.subsetAccuracy, 4)
+    (0.6957, 0.3333, 0.2857)
+    """
+
+    def __init__(self, predictionAndLabels):
+        name = "predictionAndLabels"
+        rows = check_ranking_rows(predictionAndLabels, name)
+        p_items, p_off = check_ranked([r[0] for r in rows], f"{name} predictions")
+        l_items, l_off = check_ranked([r[1] for r in rows], f"{name} labels")
+        classes, l_codes, p_codes = encode_labels(l_items.astype(np.float64),
+                                                  p_items.astype(np.float64))
+        n, c = len(rows), len(classes)
+        truth, predicted = np.zeros((n, c), bool), np.zeros((n, c), bool)
+        truth[np.repeat(np.arange(n), np.diff(l_off)), l_codes] = True
+        predicted[np.repeat(np.arange(n), np.diff(p_off)), p_codes] = True
+        self._n, self._n_labels = n, int(truth.any(axis=0).sum())
+        self._doc = multilabel_counts(truth, predicted, samplewise=True)   # |P∩L|, |P|, |L|
+        self._label = multilabel_counts(truth, predicted)                  # tp, tp + fp, tp + fn
+        self._classes = classes
+        same = [np.array_equal(np.asarray(r[0], float), np.asarray(r[1], float)) for r in rows]
+        self._subset = float(np.sum(same)) / n
+
+    def _index(self, label):
+        i = int(np.searchsorted(self._classes, label))
+        if i >= len(self._classes) or self._classes[i] != label or self._label[0][i] == 0:
+            raise ValueError(f"label {label!r} is not one of the labels {self.labels.tolist()} "
+                             "(Spark's: those with a true positive)")
+        return i
+
+    def _prf(self):
+        # per label: 0.0 when nothing is predicted (0 / 1 here: prf's "spark" says 1.0 there)
+        tp, predicted, actual = self._label
+        p, r, f, _ = prf(tp, np.where(predicted == 0, 1, predicted), actual, zero_division="spark")
+        return p, r, f
+
+    @property
+    def labels(self):
+        """The labels with at least one true positive, ascending (Scala's ``labels``)."""
+        return self._classes[self._label[0] > 0].copy()
+
+    def _mean(self, numerator, denominator, undefined):
+        values = ratio(numerator, denominator, zero_division=undefined)
+        return float(np.sum(values)) / self._n
+
+    def precision(self, label=None):
+        """Mean of |P ∩ L| / |P| over documents (0 for an empty P); or one label's tp / (tp + fp)."""
+        if label is not None:
+            return float(self._prf()[0][self._index(label)])
+        hit, pred, _ = self._doc
+        return self._mean(hit, pred, 0.0)
+
+    def recall(self, label=None):
+        """Mean of |P ∩ L| / |L| over documents (nan for an empty L); or one label's tp / (tp + fn)."""
+        if label is not None:
+            return float(self._prf()[1][self._index(label)])
+        hit, _, actual = self._doc
+        return self._mean(hit, actual, np.nan)
+
+    def f1Measure(self, label=None):
+        """Mean of 2 |P ∩ L| / (|P| + |L|) over documents; or one label's 2·P·R / (P + R)."""
+        if label is not None:
+            return float(self._prf()[2][self._index(label)])
+        hit, pred, actual = self._doc
+        return self._mean(2.0 * hit, pred + actual, np.nan)
+
+    def _micro(self):
+        tp, predicted, actual = (np.sum(x, keepdims=True) for x in self._label)
+        return prf(tp, predicted, actual, zero_division=np.nan, warn_for=())[:3]
+
+    microPrecision = property(lambda self: float(self._micro()[0][0]),
+                              doc="Σ tp / (Σ tp + Σ fp) over labels.")
+    microRecall = property(lambda self: float(self._micro()[1][0]),
+                           doc="Σ tp / (Σ tp + Σ fn) over labels.")
+    microF1Measure = property(lambda self: float(self._micro()[2][0]),
+                              doc="2 Σ tp / (2 Σ tp + Σ fp + Σ fn) over labels.")
+
+    @property
+    def hammingLoss(self):
+        """Σ (|P| + |L| − 2 |P ∩ L|) / (n · number of distinct true labels)."""
+        hit, pred, actual = self._doc
+        return float(np.sum(pred + actual - 2 * hit)) / (self._n * self._n_labels)
+
+    subsetAccuracy = property(lambda self: self._subset, doc="The share of documents whose "
+                              "predicted array equals the true array.")
+
+    @property
+    def accuracy(self):
+        """Mean of |P ∩ L| / |P ∪ L| over documents (nan when a document has neither)."""
+        hit, pred, actual = self._doc
+        return self._mean(hit, pred + actual - hit, np.nan)

@@ -25,12 +25,15 @@ from __future__ import annotations
 import numpy as np
 
 from ._counts import encode_labels
-from ._errors import errors_from_sums
-from ._validation import (RATING_RANGE, Bool, check_labels, check_regression_targets,
-                          check_rules, check_same_length, validate_params)
+from ._errors import errors_from_sums, explained_fraction
+from ._validation import (MULTIOUTPUT_R2, RATING_RANGE, Bool, check_labels,
+                          check_regression_targets, check_rules, check_same_length,
+                          validate_params)
+from .exceptions import UndefinedMetricWarning, warn_at_caller
 
 __all__ = ["mean_absolute_error", "mean_squared_error", "root_mean_squared_error",
-           "normalized_mean_absolute_error"]
+           "normalized_mean_absolute_error", "r2_score", "explained_variance_score",
+           "mean_absolute_percentage_error", "median_absolute_error"]
 
 
 _NMAE_RULES = (
@@ -39,8 +42,14 @@ _NMAE_RULES = (
     (lambda v: v["per_user"] and v["users"] is None, "per_user=True needs users: the user of each rating"))
 
 
-def _over_outputs(output_errors, multioutput):
-    """The per-output errors as asked: all of them, their mean, or a weighted mean."""
+def _over_outputs(output_errors, multioutput, variance=None):
+    """The per-output errors as asked: all of them, their mean, or a weighted mean.
+
+    ``"variance_weighted"`` (R², explained variance) weighs each output by
+    ``variance``, the spread of its y_true (all equal when none has any).
+    """
+    if isinstance(multioutput, str) and multioutput == "variance_weighted":
+        multioutput = variance if np.any(variance != 0) else "uniform_average"
     if isinstance(multioutput, str):  # "raw_values" or "uniform_average"
         return output_errors if multioutput == "raw_values" else float(  # one output: no np.mean overhead
             output_errors[0] if len(output_errors) == 1 else np.mean(output_errors))
@@ -223,3 +232,137 @@ def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, 
     values = errors_from_sums(total, np.bincount(codes, weights=w * np.abs(yp - yt)),
                               width=hi - lo)["nmae"]
     return (ids, values) if per_user else float(values.mean())
+
+
+def _fraction_explained(residual, total, multioutput, force_finite):
+    scores = explained_fraction(residual, total, force_finite)
+    return _over_outputs(scores, multioutput, variance=total)
+
+
+@validate_params(force_finite=Bool())
+def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
+             force_finite=True):
+    """Coefficient of determination R² (决定系数), as :func:`sklearn.metrics.r2_score`.
+
+    .. math::
+
+        R^2 = 1 - \\frac{\\sum_i w_i (y_i - \\hat y_i)^2}{\\sum_i w_i (y_i - \\bar y)^2}
+
+    per output, ``ȳ`` the weighted mean of ``y_true``: 1 is perfect, 0 is
+    as good as always predicting the mean, and it is negative for worse.
+    Conventions (scikit-learn's, :func:`evalkit._errors.explained_fraction`):
+    with ``force_finite=True`` a constant ``y_true`` gives 1.0 when predicted
+    exactly and 0.0 otherwise; ``False`` gives nan or −inf there, as Spark's
+    ``RegressionEvaluator(metricName="r2")``. Fewer than two samples: nan and
+    an :class:`~evalkit.exceptions.UndefinedMetricWarning`.
+    ``multioutput="variance_weighted"`` weighs each output's score by the
+    spread of its ``y_true``.
+
+    Examples
+    --------
+    >>> r2_score([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
+    0.9486081370449679
+    >>> r2_score([2, 2, 2], [2, 2, 2]), r2_score([2, 2, 2], [2, 2, 3], force_finite=False)
+    (1.0, -inf)
+    """
+    yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput,
+                                                      spec=MULTIOUTPUT_R2)
+    if len(yt) < 2:
+        warn_at_caller("R^2 score is not well-defined with less than two samples.",
+                       UndefinedMetricWarning)
+        return float("nan")
+    weight = 1.0 if w is None else w[:, None]
+    residual = np.sum(weight * (yt - yp) ** 2, axis=0)
+    total = np.sum(weight * (yt - np.average(yt, axis=0, weights=w)) ** 2, axis=0)
+    return _fraction_explained(residual, total, multioutput, force_finite)
+
+
+@validate_params(force_finite=Bool())
+def explained_variance_score(y_true, y_pred, *, sample_weight=None,
+                             multioutput="uniform_average", force_finite=True):
+    """Explained variance score (可解释方差), as :func:`sklearn.metrics.explained_variance_score`.
+
+    .. math::
+
+        EV = 1 - \\frac{\\mathrm{Var}(y - \\hat y)}{\\mathrm{Var}(y)}
+
+    per output, both variances weighted by ``sample_weight``. It equals R²
+    when the errors have mean 0; unlike R² it does not see a constant bias.
+    Spark's ``RegressionMetrics.explainedVariance`` (``metricName="var"``)
+    is another quantity, ``Σ w (ŷ − ȳ)² / Σ w`` (:class:`evalkit.mllib.RegressionMetrics`).
+    ``force_finite`` and ``multioutput`` as in :func:`r2_score`.
+
+    Examples
+    --------
+    >>> explained_variance_score([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
+    0.9571734475374732
+    """
+    yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput,
+                                                      spec=MULTIOUTPUT_R2)
+    diff = yt - yp
+    residual = np.average((diff - np.average(diff, axis=0, weights=w)) ** 2, axis=0, weights=w)
+    total = np.average((yt - np.average(yt, axis=0, weights=w)) ** 2, axis=0, weights=w)
+    return _fraction_explained(residual, total, multioutput, force_finite)
+
+
+def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
+                                   multioutput="uniform_average"):
+    """Mean absolute percentage error (平均绝对百分比误差), as scikit-learn's.
+
+    .. math::
+
+        \\mathrm{MAPE} = \\frac{\\sum_i w_i\\,|\\hat y_i - y_i| / \\max(|y_i|, \\epsilon)}{\\sum_i w_i}
+
+    per output, ε the float64 machine epsilon: a relative error, returned as
+    a fraction (0.25, not 25 %), and huge when some ``y_i`` is 0 (as in
+    scikit-learn; there is no symmetric variant here).
+
+    Examples
+    --------
+    >>> mean_absolute_percentage_error([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
+    0.3273809523809524
+    """
+    yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
+    eps = yt.dtype.type(np.finfo(np.float64).eps)  # in the targets' dtype, as scikit-learn
+    relative = np.abs(yp - yt) / np.maximum(np.abs(yt), eps)
+    return _over_outputs(np.average(relative, weights=w, axis=0), multioutput)
+
+
+def _weighted_median(values, w):
+    """Per column, scikit-learn's weighted median (``_weighted_percentile(..., average=True)``).
+
+    The first value whose cumulative weight reaches half the total; where it
+    reaches exactly half, the mean of that value and the next of positive weight.
+    """
+    out = np.empty(values.shape[1], dtype=values.dtype)
+    for j, column in enumerate(values.T):
+        order = np.argsort(column)
+        cdf = np.cumsum(w[order])
+        half = cdf[-1] / 2
+        i = min(int(np.searchsorted(cdf, half)), len(cdf) - 1)
+        nxt = int(np.searchsorted(cdf, cdf[i], side="right"))
+        nxt = i if nxt >= len(cdf) else nxt
+        exact = cdf[i] - half <= np.finfo(values.dtype).eps
+        out[j] = (column[order[i]] + column[order[nxt]]) / 2 if exact else column[order[i]]
+    return out
+
+
+def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", sample_weight=None):
+    """Median absolute error (中位数绝对误差), as :func:`sklearn.metrics.median_absolute_error`.
+
+    The median of ``|ŷ_i − y_i|`` per output: robust to a few huge errors.
+    With ``sample_weight``, scikit-learn's weighted median: the smallest
+    error whose cumulative weight reaches half the total weight, averaged
+    with the next error when it reaches exactly half (so integer weights
+    equal repeated samples).
+
+    Examples
+    --------
+    >>> median_absolute_error([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
+    0.5
+    """
+    yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
+    errors = np.abs(yp - yt)
+    if w is None:
+        return _over_outputs(np.median(errors, axis=0), multioutput)
+    return _over_outputs(_weighted_median(errors, w), multioutput)

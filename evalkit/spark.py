@@ -46,7 +46,7 @@ import numpy as np
 
 from ._counts import ClassCounts
 from ._curves import pr_points, roc_points, trapezoid
-from ._errors import errors_from_sums
+from ._errors import errors_from_sums, spark_fit_scores
 from ._hits import RankingHits
 from ._ratios import prf
 from ._report import report_from_counts, topk_report_from_counts
@@ -939,11 +939,21 @@ RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "n
                    "mean_reciprocal_rank", "hit_rate_at_k")
 
 
+def _fit_scores(total, through_origin):
+    """Spark's r2 and var from the raw sums of one aggregation (deviations from ȳ by expansion)."""
+    mean = total["Y"] / total["W"]
+    ss_mean = max(total["Y2"] - mean * total["Y"], 0.0)   # Σ w (y − ȳ)²
+    ss_pred = max(total["P2"] - 2 * mean * total["P"] + mean * mean * total["W"], 0.0)  # Σ w (ŷ − ȳ)²
+    return spark_fit_scores(total["W"], total["W2"], total["S"], ss_mean, ss_pred, total["Y2"],
+                            through_origin=through_origin)
+
+
 @validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN, weight_col=[None, _COLUMN],
-                 user_col=[None, _COLUMN], rating_range=[None, RATING_RANGE])
+                 user_col=[None, _COLUMN], rating_range=[None, RATING_RANGE],
+                 through_origin=Bool())
 def regression_metrics(df, *, label_col="label", prediction_col="prediction", weight_col=None,
-                       rating_range=None, user_col=None):
-    """MAE, MSE, RMSE (and NMAE) of predicted ratings in a DataFrame, from sums made on the cluster.
+                       rating_range=None, user_col=None, through_origin=False):
+    """MAE, MSE, RMSE, R² and Spark's "var" (and NMAE) of predictions in a DataFrame, from sums.
 
     One aggregation computes ``W = Σ w``, ``A = Σ w |ŷ − y|`` and
     ``S = Σ w (ŷ − y)²`` (``w = 1`` without ``weight_col``) and checks the
@@ -951,6 +961,18 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     :mod:`evalkit.regression`'s arithmetic: MAE = A / W, MSE = S / W,
     RMSE = √(S / W) -- scikit-learn's and Spark's ``RegressionEvaluator``'s
     definitions, equal to theirs up to the order of the additions.
+
+    The same aggregation sums ``Σ w²``, ``Σ w y``, ``Σ w y²``, ``Σ w ŷ`` and
+    ``Σ w ŷ²``, from which the driver gets Spark's ``RegressionEvaluator``
+    metrics ``r2`` and ``var`` (:func:`evalkit._errors.spark_fit_scores`):
+    ``var = Σ w (ŷ − ȳ)² / W`` (Spark's explained variance, not
+    scikit-learn's) and ``r2 = 1 − S / SStot`` (scikit-learn's
+    :func:`evalkit.r2_score` without weights; Spark's SStot with them;
+    ``through_origin=True``: ``1 − S / Σ w y²``, Spark's ``throughOrigin``).
+    The squared deviations come from raw sums (``Σ w y² − (Σ w y)² / W``):
+    exact enough for ratings, but they lose digits when the labels' mean
+    is many orders of magnitude above their spread (Spark's own summarizer
+    updates a running mean instead).
 
     With ``rating_range=(lo, hi)`` the result also has ``nmae`` = MAE / (hi − lo)
     over all ratings (:func:`evalkit.normalized_mean_absolute_error`), and
@@ -975,7 +997,7 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     Returns
     -------
     dict
-        ``mae``, ``mse``, ``rmse`` (and ``nmae``), as Python floats.
+        ``mae``, ``mse``, ``rmse``, ``r2``, ``var`` (and ``nmae``), as Python floats.
 
     Raises
     ------
@@ -989,7 +1011,7 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     >>> df = session().createDataFrame([(4.0, 3.0), (2.0, 2.0), (5.0, 4.0), (3.0, 4.0)],
     ...                                ["label", "prediction"])              # doctest: +SKIP
     >>> regression_metrics(df, rating_range=(1, 5))                           # doctest: +SKIP
-    {'mae': 0.75, 'mse': 0.75, 'rmse': 0.8660254037844386, 'nmae': 0.1875}
+    {'mae': 0.75, 'mse': 0.75, 'rmse': 0.8660254037844386, 'nmae': 0.1875, 'r2': 0.4, 'var': 0.75}
     """
     from pyspark.sql import functions as F
 
@@ -1006,11 +1028,13 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     aggs = [F.count(F.lit(1)).alias("n"), F.count_if(_not_finite(y)).alias("y_bad"),
             F.count_if(_not_finite(p)).alias("p_bad"), F.count_if(_not_finite(w)).alias("w_bad"),
             F.count_if(w < 0).alias("w_neg"), F.sum(w).alias("W"), F.sum(w * err).alias("A"),
-            F.sum(w * err * err).alias("S"),
+            F.sum(w * err * err).alias("S"), F.sum(w * w).alias("W2"), F.sum(w * y).alias("Y"),
+            F.sum(w * y * y).alias("Y2"), F.sum(w * p).alias("P"), F.sum(w * p * p).alias("P2"),
             F.count_if((y < lo) | (y > hi) if lo is not None else F.lit(False)).alias("outside")]
     rows = (df.groupBy(user_col) if user_col is not None else df).agg(*aggs).collect()
     total = {a: sum(r[a] or 0 for r in rows) for a in ("n", "y_bad", "p_bad", "w_bad", "w_neg",
-                                                        "W", "A", "S", "outside")}
+                                                        "W", "A", "S", "outside", "W2", "Y",
+                                                        "Y2", "P", "P2")}
     lc, pc, wc = (f"{arg} {col!r}" for arg, col in (
         ("label_col", label_col), ("prediction_col", prediction_col), ("weight_col", weight_col)))
     zero = [r[user_col] for r in rows if r["W"] == 0] if user_col is not None else []
@@ -1028,6 +1052,7 @@ def regression_metrics(df, *, label_col="label", prediction_col="prediction", we
     ])
     width = None if lo is None else hi - lo
     out = errors_from_sums(total["W"], total["A"], total["S"], width=width)
+    out.update(_fit_scores(total, through_origin))
     if user_col is not None:
         per_user = errors_from_sums(*(np.array([r[a] for r in rows], dtype=float)
                                       for a in ("W", "A")), width=width)

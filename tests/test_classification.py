@@ -303,3 +303,125 @@ def test_prf_is_batched_over_leading_axes(seed):
                           beta=2.0)
                 for x, y in zip(batch[:3], one[:3]):
                     np.testing.assert_allclose(np.asarray(x)[i], y, rtol=1e-15, equal_nan=True)
+
+
+# -- balanced accuracy, MCC, kappa, Jaccard, Hamming, zero-one, likelihood ratios -----------
+
+# the kinds of warning: the new metrics must warn as scikit-learn does -- except for the
+# confusion matrix's "A single label was found ... use the 'labels' parameter", which
+# scikit-learn's balanced_accuracy_score and matthews_corrcoef pass on from the
+# confusion_matrix they call although they take no labels (evalkit does not repeat it)
+call_all = recorder(lambda caught: sorted({w.category.__name__ for w in caught
+                                           if w.category is not RuntimeWarning
+                                           and not str(w.message).startswith("A single label")}))
+
+
+def _same_outcome(ours, theirs, context):
+    assert ours[0] == theirs[0], (context, ours, theirs)
+    if ours[0] == "ok":
+        # a loss of 0 may be 1e-16 in either library (summed in another order): an atol
+        np.testing.assert_allclose(np.asarray(ours[1], dtype=float),
+                                   np.asarray(theirs[1], dtype=float), rtol=1e-12, atol=1e-12,
+                                   equal_nan=True, err_msg=str(context))
+        assert np.shape(ours[1]) == np.shape(theirs[1])
+        return True
+    return False
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("seed", range(60))
+def test_count_metrics_match_sklearn(seed):
+    rng = np.random.default_rng(3000 + seed)
+    y_true, y_pred, w = random_case(rng)
+    cases = [
+        (ek.balanced_accuracy_score, skm.balanced_accuracy_score, [{}, {"adjusted": True}]),
+        (ek.matthews_corrcoef, skm.matthews_corrcoef, [{}]),
+        (ek.cohen_kappa_score, skm.cohen_kappa_score,
+         [{"weights": k, "labels": labels} for k in (None, "linear", "quadratic")
+          for labels in labels_variants(rng, y_true, y_pred)] + [{"replace_undefined_by": 0.5}]),
+        (ek.hamming_loss, skm.hamming_loss, [{}]),
+        (ek.zero_one_loss, skm.zero_one_loss, [{}, {"normalize": False}]),
+        (ek.class_likelihood_ratios, skm.class_likelihood_ratios,
+         [{}, {"replace_undefined_by": 1.0}, {"replace_undefined_by": {"LR+": 2.0, "LR-": np.nan}}]),
+    ]
+    for ours, theirs, variants in cases:
+        for kw in variants:
+            if "labels" in kw and kw["labels"] is not None and not np.isin(kw["labels"], y_true).any():
+                continue  # both refuse (covered by test_bad_input's labels cases)
+            if ours is ek.class_likelihood_ratios and len(np.union1d(y_true, y_pred)) < 2:
+                continue  # scikit-learn fails unpacking a 1 x 1 matrix; evalkit names the problem
+            got = call_all(ours, y_true, y_pred, sample_weight=w, **kw)
+            want = call_all(theirs, y_true, y_pred, sample_weight=w, **kw)
+            if _same_outcome(got, want, (ours, kw)):
+                assert got[2] == want[2], (ours, kw)   # the same kinds of warning
+    for labels, average, zd in itertools.product(labels_variants(rng, y_true, y_pred), AVERAGES,
+                                                 ["warn", 0.0, 1.0]):
+        pos = pos_label_for(rng, y_true, y_pred) if rng.random() < 0.7 else 1
+        kw = dict(labels=labels, pos_label=pos, average=average, sample_weight=w, zero_division=zd)
+        ours, theirs = call(ek.jaccard_score, y_true, y_pred, **kw), call(skm.jaccard_score, y_true,
+                                                                          y_pred, **kw)
+        if _same_outcome(ours, theirs, kw):
+            assert ours[2] == theirs[2], kw
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_multilabel_count_metrics_match_sklearn(seed):
+    rng = np.random.default_rng(4000 + seed)
+    n, m = int(rng.integers(1, 30)), int(rng.integers(2, 5))
+    y_true = rng.integers(0, 2, (n, m))
+    y_pred = np.where(rng.random((n, m)) < 0.6, y_true, 1 - y_true)
+    w = None if seed % 3 == 0 else rng.integers(0, 4, n) + (seed % 2) * rng.random(n)
+    if w is not None and w.sum() == 0:
+        w[0] = 1.0
+    assert_same(ek.hamming_loss(y_true, y_pred, sample_weight=w),
+                skm.hamming_loss(y_true, y_pred, sample_weight=w))
+    for normalize in (True, False):
+        assert_same(ek.zero_one_loss(y_true, y_pred, normalize=normalize, sample_weight=w),
+                    skm.zero_one_loss(y_true, y_pred, normalize=normalize, sample_weight=w))
+    for average, zd in itertools.product([None, "micro", "macro", "weighted", "samples"],
+                                         ["warn", 0.0, 1.0]):
+        kw = dict(average=average, sample_weight=w, zero_division=zd)
+        ours, theirs = call(ek.jaccard_score, y_true, y_pred, **kw), call(skm.jaccard_score, y_true,
+                                                                          y_pred, **kw)
+        if _same_outcome(ours, theirs, kw):
+            assert ours[2] == theirs[2], kw
+    for fn in (ek.balanced_accuracy_score, ek.matthews_corrcoef):
+        with pytest.raises(ValueError, match="^y_true and y_pred must be label vectors"):
+            fn(y_true, y_pred)
+
+
+def test_count_metrics_on_the_posts_table():
+    # the Spark post: 1 woman found, 10 missed, 89 men correctly left out (all predicted "man"
+    # but one): accuracy 0.9 hides what balanced accuracy and MCC show
+    y = ["w"] * 11 + ["m"] * 89
+    pred = ["w"] + ["m"] * 99
+    assert ek.accuracy_score(y, pred) == 0.9
+    assert ek.balanced_accuracy_score(y, pred) == pytest.approx((1 / 11 + 1) / 2)
+    tp, fp, fn, tn = 1, 0, 10, 89
+    mcc = (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    assert ek.matthews_corrcoef(y, pred) == pytest.approx(mcc)
+    lr_neg = (fn / (tp + fn)) / (tn / (fp + tn))
+    with pytest.warns(ek.UndefinedMetricWarning, match="positive_likelihood_ratio` is ill-defined"):
+        assert ek.class_likelihood_ratios(y, pred, labels=["m", "w"]) == (
+            pytest.approx(np.nan, nan_ok=True), pytest.approx(lr_neg))
+
+
+@pytest.mark.parametrize("fn, kwargs, error, words", [
+    (ek.cohen_kappa_score, {"weights": "cubic"}, ValueError, "^weights must be"),
+    (ek.cohen_kappa_score, {"replace_undefined_by": 2.0}, ValueError, "^replace_undefined_by"),
+    (ek.class_likelihood_ratios, {"replace_undefined_by": {"LR+": 0.5, "LR-": 0.5}}, ValueError,
+     "^replace_undefined_by"),
+    (ek.class_likelihood_ratios, {"replace_undefined_by": "nan"}, TypeError, "^replace_undefined_by"),
+    (ek.jaccard_score, {"zero_division": np.nan}, ValueError, "^zero_division"),
+    (ek.balanced_accuracy_score, {"adjusted": 1}, TypeError, "^adjusted"),
+])
+def test_new_metrics_refuse_bad_options(fn, kwargs, error, words):
+    with pytest.raises(error, match=words):
+        fn([0, 1, 1, 0], [0, 1, 0, 0], **kwargs)
+
+
+def test_class_likelihood_ratios_needs_two_classes():
+    with pytest.raises(ValueError, match="needs exactly two labels"):
+        ek.class_likelihood_ratios([0, 1, 2], [0, 1, 2])
+    with pytest.raises(ValueError, match="needs exactly two labels"):
+        ek.class_likelihood_ratios([1, 1], [1, 1])

@@ -168,6 +168,11 @@ def _matrix(rng, n):
     return (rng.integers(0, 9, (n, 3)).astype(np.float64),)
 
 
+def _indicators(rng, n):
+    y = rng.integers(0, 2, (n, 3))
+    return y, np.where(rng.random((n, 3)) < 0.7, y, 1 - y)
+
+
 INPUTS = {
     "binary_labels": Kind(_binary_labels, ("labels", "labels"), edges=(
         (np.zeros(6, int), np.zeros(6, int)),          # nothing predicted positive, no positives
@@ -211,6 +216,8 @@ INPUTS = {
     )),
     "matrix": Kind(_matrix, ("matrix",), weights=None),
     "label_rows": Kind(_label_rows, ("rows",), weights="column", binary=False),
+    # multilabel indicator matrices (n x 3 of 0/1): y_true, y_pred
+    "indicators": Kind(_indicators, ("matrix", "matrix"), binary=False),
 }
 
 
@@ -291,6 +298,13 @@ def _mcm(method, *args):
     return call
 
 
+def _rgm(prop):
+    """A RegressionMetrics property, registered on (prediction, observation[, weight]) rows."""
+    def call(rows, **kw):
+        return getattr(ek.RegressionMetrics(rows, **kw), prop)
+    return call
+
+
 def _topk_scores(fn):
     return lambda y_true, y_score, **kw: fn(y_true, y_score=y_score, **kw)
 
@@ -321,6 +335,22 @@ METRICS = {
     "macro_f1:f1_of_means": Case(ek.macro_f1, "labels", {"definition": "f1_of_means"},
                                  warns=True, edge_kwargs={"labels": [0, 1, 2, 3]}),
     "binary_counts": Case(ek.binary_counts, "binary_labels", strings=_POS_B),
+    "balanced_accuracy_score": Case(ek.balanced_accuracy_score, "labels", warns=True),
+    "balanced_accuracy_score:adjusted": Case(ek.balanced_accuracy_score, "labels",
+                                             {"adjusted": True}, warns=True),
+    "matthews_corrcoef": Case(ek.matthews_corrcoef, "labels"),
+    "cohen_kappa_score": Case(ek.cohen_kappa_score, "labels", warns=True),
+    "cohen_kappa_score:quadratic": Case(ek.cohen_kappa_score, "labels", {"weights": "quadratic"},
+                                        warns=True),
+    "jaccard_score": Case(ek.jaccard_score, "binary_labels", strings=_POS_B, warns=True),
+    "jaccard_score:macro": Case(ek.jaccard_score, "labels", {"average": "macro"}),
+    "jaccard_score:samples": Case(ek.jaccard_score, "indicators", {"average": "samples"}),
+    "hamming_loss": Case(ek.hamming_loss, "labels"),
+    "hamming_loss:multilabel": Case(ek.hamming_loss, "indicators"),
+    "zero_one_loss": Case(ek.zero_one_loss, "labels"),
+    "zero_one_loss:count": Case(ek.zero_one_loss, "labels", {"normalize": False}),
+    "zero_one_loss:multilabel": Case(ek.zero_one_loss, "indicators"),
+    "class_likelihood_ratios": Case(ek.class_likelihood_ratios, "binary_labels", warns=True),
     "BinaryCounts.accuracy": Case(_counts("accuracy"), "binary_labels", api=ek.BinaryCounts.accuracy,
                                   strings=None),
     "BinaryCounts.precision": Case(_counts("precision"), "binary_labels",
@@ -366,6 +396,9 @@ METRICS = {
     "best_threshold": Case(ek.best_threshold, "binary_scores", strings=_POS_B),
     "threshold_table": Case(ek.threshold_table, "binary_scores", strings=_POS_B),
     "auc": Case(ek.auc, "curve", order=False),  # x must stay monotonic
+    "det_curve": Case(ek.det_curve, "binary_scores", strings=_POS_B),
+    "det_curve:drop": Case(ek.det_curve, "binary_scores", {"drop_intermediate": True},
+                           strings=_POS_B),
     # top-k (evalkit.topk)
     "top_k_accuracy_score": Case(ek.top_k_accuracy_score, "score_matrix", warns=True,
                                  edge_kwargs={"k": 3}),
@@ -384,6 +417,13 @@ METRICS = {
     "root_mean_squared_error": Case(ek.root_mean_squared_error, "ratings", float32_rounds=True),
     "normalized_mean_absolute_error": Case(ek.normalized_mean_absolute_error, "ratings",
                                            {"rating_range": (1, 5)}, float32_rounds=True),
+    "r2_score": Case(ek.r2_score, "ratings", float32_rounds=True),
+    "r2_score:variance_weighted": Case(ek.r2_score, "ratings", {"multioutput": "variance_weighted"},
+                                       float32_rounds=True),
+    "explained_variance_score": Case(ek.explained_variance_score, "ratings", float32_rounds=True),
+    "mean_absolute_percentage_error": Case(ek.mean_absolute_percentage_error, "ratings",
+                                           float32_rounds=True),
+    "median_absolute_error": Case(ek.median_absolute_error, "ratings", float32_rounds=True),
     # calibration (evalkit.calibration)
     "brier_score_loss": Case(ek.brier_score_loss, "binary_probs", strings=_POS_B,
                              float32_rounds=True),
@@ -473,6 +513,13 @@ METRICS = {
     "MulticlassMetrics.hammingLoss": Case(_mcm("hammingLoss"), "label_rows",
                                            api=ek.MulticlassMetrics),
     "spark_steps": Case(ek.spark_steps, "score_label_rows", order=False, weights=False),
+    # Spark's weighted SStot divides by W - Σw²/W: integer weights are not repeated rows
+    "RegressionMetrics.r2": Case(_rgm("r2"), "label_rows", api=ek.RegressionMetrics,
+                                 weights=False),
+    "RegressionMetrics.explainedVariance": Case(_rgm("explainedVariance"), "label_rows",
+                                                api=ek.RegressionMetrics),
+    "RegressionMetrics.meanAbsoluteError": Case(_rgm("meanAbsoluteError"), "label_rows",
+                                                api=ek.RegressionMetrics),
 }
 
 #: Public names that are no metric: the warning class, value classes whose
@@ -482,7 +529,9 @@ NOT_METRICS = {"UndefinedMetricWarning", "BinaryCounts", "BinaryClassificationMe
                # result classes of evalkit.uncertainty and evalkit.ranking, a converter
                "ConfidenceInterval", "Comparison", "RankingHits", "lists_from_frame",
                # proportion_ci takes two counts, not arrays (tested in test_uncertainty)
-               "proportion_ci"}
+               "proportion_ci",
+               # rows of label arrays, no input kind here (tested in test_mllib)
+               "MultilabelMetrics"}
 
 #: Bad values of each option (by keyword); each must be refused with a
 #: TypeError or ValueError whose message starts with the keyword. Options
@@ -518,6 +567,10 @@ BAD_OPTIONS = {
     "undefined": ["never", 1],
     "hit_rate": ["users", 1],
     "log_base": [1, 0.5, "2", True, float("inf")],
+    # cohen_kappa_score, class_likelihood_ratios, r2_score
+    "weights": ["cubic", 1],
+    "replace_undefined_by": ["nan", 2.0, None],
+    "multioutput": ["mean", None],
 }
 #: Options whose bad values need the option's own default type (confusion_matrix's
 #: normalize is a choice, accuracy_score's a bool).

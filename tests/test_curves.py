@@ -587,3 +587,42 @@ def test_a_column_of_scores_is_refused_like_everywhere(fn):
         fn([0, 1, 1, 0], column)
     with pytest.raises(ValueError, match=r"^y_score must be 1-D"):
         fn([True, False, True, False], column)
+
+
+# -- det_curve: the ROC sweep's other two rates ------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_det_curve_matches_sklearn(seed):
+    rng = np.random.default_rng(5000 + seed)
+    n = int(rng.integers(2, 60))
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    scores = rng.integers(0, 8, n) + y * rng.integers(0, 3)    # ties, some separation
+    if seed % 4 == 1:
+        scores = scores / 7.0
+    w = None if seed % 3 == 0 else rng.integers(0, 4, n) + (seed % 2) * rng.random(n)
+    if w is not None:
+        w[:2] = 1.0
+    labels = np.array(["ham", "spam"])[y] if seed % 5 == 2 else y
+    pos = "spam" if seed % 5 == 2 else None
+    for drop in (False, True):
+        ours = ek.det_curve(labels, scores, pos_label=pos, sample_weight=w, drop_intermediate=drop)
+        theirs = skm.det_curve(labels, scores, pos_label=pos, sample_weight=w,
+                               drop_intermediate=drop)
+        for a, b in zip(ours, theirs):
+            assert a.shape == b.shape and a.dtype == b.dtype
+            np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def test_det_curve_is_the_roc_curve_turned():
+    y, s = [0, 0, 1, 1, 1], [0.1, 0.4, 0.35, 0.8, 0.8]
+    fpr, fnr, thr = ek.det_curve(y, s)
+    roc_fpr, tpr, roc_thr = ek.roc_curve(y, s, drop_intermediate=False)
+    at = {t: (f, 1 - r) for f, r, t in zip(roc_fpr, tpr, roc_thr)}
+    np.testing.assert_allclose([at[t] for t in thr], np.column_stack([fpr, fnr]), rtol=1e-15)
+
+
+def test_det_curve_needs_both_classes():
+    with pytest.raises(ValueError, match="Only one class is present in y_true"):
+        ek.det_curve([1, 1, 1], [0.1, 0.2, 0.3])

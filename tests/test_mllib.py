@@ -683,3 +683,133 @@ def test_spark_format_is_javas_double_to_string(spark):
         pytest.skip("Spark runs on Java 19+: shortest digits, not Java 17's")
     for x in values:
         assert to_string(x) == ek.spark_format(x), x
+
+
+# -- RegressionMetrics and MultilabelMetrics --------------------------------------------------
+
+
+def _regression_rows(rng, n, weighted):
+    y = rng.normal(2, 3, n)
+    pred = y + rng.normal(0.5, 1.5, n)
+    cols = [pred, y] + ([rng.integers(0, 4, n) + rng.random(n)] if weighted else [])
+    return np.column_stack(cols)
+
+
+def test_regression_metrics_mirror_agrees_with_sklearn_where_the_definitions_meet():
+    rng = np.random.default_rng(5)
+    rows = _regression_rows(rng, 60, weighted=True)
+    pred, y, w = rows.T
+    m = ek.RegressionMetrics(rows)
+    assert m.meanAbsoluteError == pytest.approx(skm.mean_absolute_error(y, pred, sample_weight=w))
+    assert m.meanSquaredError == pytest.approx(skm.mean_squared_error(y, pred, sample_weight=w))
+    assert m.rootMeanSquaredError == pytest.approx(
+        skm.root_mean_squared_error(y, pred, sample_weight=w))
+    plain = ek.RegressionMetrics(rows[:, :2])
+    assert plain.r2 == pytest.approx(skm.r2_score(y, pred))
+    # Spark's explained variance is the predictions' spread around the mean label
+    assert plain.explainedVariance == pytest.approx(np.mean((pred - y.mean()) ** 2))
+    assert plain.explainedVariance != pytest.approx(skm.explained_variance_score(y, pred))
+
+
+def test_regression_metrics_constant_observations_follow_spark():
+    m = ek.RegressionMetrics([(1.0, 2.0), (3.0, 2.0)])
+    assert m.r2 == -np.inf and m.explainedVariance == 1.0
+    assert np.isnan(ek.RegressionMetrics([(2.0, 2.0), (2.0, 2.0)]).r2)
+
+
+@pytest.mark.parametrize("rows, words", [
+    ([(1.0,), (2.0,)], "predictionAndObservations must hold"),
+    ([(1.0, np.nan), (2.0, 1.0)], "predictionAndObservations contains NaN observations"),
+    ([(1.0, 2.0, -1.0)], "predictionAndObservations column 2"),
+])
+def test_regression_metrics_bad_rows(rows, words):
+    with pytest.raises(ValueError, match=words):
+        ek.RegressionMetrics(rows)
+    with pytest.raises(TypeError, match="^throughOrigin"):
+        ek.RegressionMetrics([(1.0, 2.0)], throughOrigin=1)
+
+
+def _multilabel_rows(rng, n, n_labels=4):
+    rows = []
+    for _ in range(n):
+        truth = rng.permutation(n_labels)[:rng.integers(0, 3)].astype(float)
+        pred = rng.permutation(n_labels)[:rng.integers(0, 3)].astype(float)
+        if rng.random() < 0.2:
+            pred = truth.copy()
+        rows.append((pred.tolist(), truth.tolist()))
+    return rows
+
+
+def _indicators(rows, n_labels=4):
+    p = np.zeros((len(rows), n_labels), int)
+    t = np.zeros((len(rows), n_labels), int)
+    for i, (pred, truth) in enumerate(rows):
+        p[i, np.asarray(pred, int)] = 1
+        t[i, np.asarray(truth, int)] = 1
+    return t, p
+
+
+def test_multilabel_metrics_mirror_is_sklearn_where_the_definitions_meet():
+    rng = np.random.default_rng(6)
+    rows = [(p, t) for p, t in _multilabel_rows(rng, 80) if t]   # every document has a label
+    rows = [(sorted(p), sorted(t)) for p, t in rows]             # Spark compares arrays in order
+    t, p = _indicators(rows)
+    m = ek.MultilabelMetrics(rows)
+    assert m.microPrecision == pytest.approx(skm.precision_score(t, p, average="micro"))
+    assert m.microRecall == pytest.approx(skm.recall_score(t, p, average="micro"))
+    assert m.microF1Measure == pytest.approx(skm.f1_score(t, p, average="micro"))
+    assert m.subsetAccuracy == pytest.approx(skm.accuracy_score(t, p))
+    # Spark divides by the number of distinct true labels, scikit-learn by the columns
+    n_true = int(t.any(axis=0).sum())
+    assert m.hammingLoss == pytest.approx(skm.hamming_loss(t, p) * t.shape[1] / n_true)
+    assert m.precision() == pytest.approx(skm.precision_score(t, p, average="samples",
+                                                              zero_division=0.0))
+    assert m.recall() == pytest.approx(skm.recall_score(t, p, average="samples"))
+    assert m.f1Measure() == pytest.approx(skm.f1_score(t, p, average="samples"))
+    assert m.accuracy == pytest.approx(skm.jaccard_score(t, p, average="samples"))
+    for label in m.labels:
+        c = int(label)
+        assert m.precision(label) == pytest.approx(skm.precision_score(t[:, c], p[:, c]))
+        assert m.recall(label) == pytest.approx(skm.recall_score(t[:, c], p[:, c]))
+        assert m.f1Measure(label) == pytest.approx(skm.f1_score(t[:, c], p[:, c]))
+    with pytest.raises(ValueError, match="label 9.0 is not one of the labels"):
+        m.precision(9.0)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("seed", range(3))
+def test_real_spark_regression_metrics(spark, seed):
+    from pyspark.mllib.evaluation import RegressionMetrics
+
+    rng = np.random.default_rng(700 + seed)
+    for weighted in (False, True):
+        rows = _regression_rows(rng, int(rng.integers(5, 80)), weighted)
+        theirs = RegressionMetrics(spark.sparkContext.parallelize(
+            [tuple(map(float, r)) for r in rows], 3))
+        ours = ek.RegressionMetrics(rows)
+        for name in ("explainedVariance", "meanAbsoluteError", "meanSquaredError",
+                     "rootMeanSquaredError", "r2"):
+            assert getattr(ours, name) == pytest.approx(getattr(theirs, name), rel=1e-10), name
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("seed", range(3))
+def test_real_spark_multilabel_metrics(spark, seed):
+    from pyspark.mllib.evaluation import MultilabelMetrics
+
+    rng = np.random.default_rng(800 + seed)
+    rows = _multilabel_rows(rng, int(rng.integers(5, 60)))
+    rows[0] = ([1.0, 0.0], [0.0, 1.0])        # the same set in another order: not a subset hit
+    theirs = MultilabelMetrics(spark.sparkContext.parallelize(rows, 2))
+    ours = ek.MultilabelMetrics(rows)
+    for name in ("subsetAccuracy", "accuracy", "hammingLoss", "microPrecision", "microRecall",
+                 "microF1Measure"):
+        np.testing.assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=1e-12,
+                                   err_msg=name)
+    for name in ("precision", "recall", "f1Measure"):
+        np.testing.assert_allclose(getattr(ours, name)(), getattr(theirs, name)(), rtol=1e-12,
+                                   err_msg=name)
+        for label in ours.labels:
+            assert getattr(ours, name)(label) == pytest.approx(getattr(theirs, name)(float(label)),
+                                                               rel=1e-12), (name, label)
+    assert ours.labels.tolist() == list(theirs.call("labels"))

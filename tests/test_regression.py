@@ -303,3 +303,76 @@ def test_nmae_needs_1d_ratings_and_a_range():
         ek.normalized_mean_absolute_error([[1, 2]], [[1, 2]], rating_range=(1, 5))
     with pytest.raises(TypeError):
         ek.normalized_mean_absolute_error([1, 2], [1, 2])  # rating_range is required
+
+
+# -- R², explained variance, MAPE, median absolute error ------------------------------------
+
+SCORES = [
+    (ek.r2_score, skm.r2_score),
+    (ek.explained_variance_score, skm.explained_variance_score),
+    (ek.mean_absolute_percentage_error, skm.mean_absolute_percentage_error),
+    (ek.median_absolute_error, skm.median_absolute_error),
+]
+run_all = recorder(lambda caught: sorted({(w.category.__name__, str(w.message)) for w in caught
+                                          if w.category is not RuntimeWarning}))
+
+
+@pytest.mark.parametrize("ours, theirs", SCORES, ids=[o.__name__ for o, _ in SCORES])
+def test_scores_equal_sklearn_on_random_problems(ours, theirs):
+    rng = np.random.default_rng(20261206)
+    compared = constant = 0
+    for i in range(600):
+        y_true, y_pred, kwargs = _problem(rng)
+        if "multioutput" in kwargs and np.ndim(kwargs["multioutput"]) and np.ndim(y_true) == 2 \
+                and np.shape(y_true)[1] == 1:
+            del kwargs["multioutput"]   # scikit-learn refuses output weights for one output
+        if ours is ek.median_absolute_error and np.asarray(y_pred).dtype == bool:
+            continue  # scikit-learn subtracts booleans there (a TypeError); evalkit reads 0/1
+        if i % 5 == 0:   # a constant column: the force_finite conventions
+            y_true = np.ones(np.shape(y_true))
+        if ours in (ek.r2_score, ek.explained_variance_score):
+            if rng.random() < 0.3:
+                kwargs["multioutput"] = "variance_weighted"
+            if rng.random() < 0.3:
+                kwargs["force_finite"] = False
+        got, want = run_all(ours, y_true, y_pred, **kwargs), run_all(theirs, y_true, y_pred, **kwargs)
+        assert got[0] == want[0], (y_true, y_pred, kwargs, got, want)
+        if got[0] == "error":
+            continue
+        compared += 1
+        constant += i % 5 == 0
+        assert np.shape(got[1]) == np.shape(want[1])
+        single = any(np.asarray(a).dtype == np.float32
+                     for a in (y_true, y_pred, kwargs.get("sample_weight", 0.0)))
+        np.testing.assert_allclose(got[1], want[1], rtol=1e-6 if single else 1e-12, atol=1e-12,
+                                   equal_nan=True)
+        assert got[2] == want[2], kwargs
+    assert compared > 450 and constant > 50  # vacuity guard
+
+
+def test_r2_of_one_sample_is_nan_with_sklearns_warning():
+    with pytest.warns(ek.UndefinedMetricWarning, match="less than two samples"):
+        assert np.isnan(ek.r2_score([1.0], [2.0]))
+
+
+def test_explained_variance_ignores_a_constant_bias_r2_does_not():
+    y = np.array([1.0, 2.0, 4.0, 7.0])
+    assert ek.explained_variance_score(y, y + 3) == 1.0
+    assert ek.r2_score(y, y + 3) == pytest.approx(1 - 9 * 4 / np.sum((y - y.mean()) ** 2))
+
+
+def test_weighted_median_takes_the_midpoint_at_exactly_half_the_weight():
+    # weights 1, 1, 2: the cumulative weight reaches half (2) exactly at the second error
+    assert ek.median_absolute_error([0, 0, 0], [1, 2, 4], sample_weight=[1, 1, 2]) == 3.0
+    assert ek.median_absolute_error([0, 0, 0], [1, 2, 4], sample_weight=[1, 2, 2]) == 2.0
+    assert ek.median_absolute_error([0, 0, 0, 0], [1, 2, 4, 8], sample_weight=[1, 1, 0, 2]) == 5.0
+
+
+@pytest.mark.parametrize("fn", [ek.r2_score, ek.explained_variance_score])
+def test_variance_weighted_is_refused_where_sklearn_refuses_it(fn):
+    with pytest.raises(ValueError, match="^multioutput"):
+        ek.mean_absolute_error([1, 2], [1, 2], multioutput="variance_weighted")
+    with pytest.raises(ValueError, match="^multioutput"):
+        fn([1, 2], [1, 2], multioutput="variance")
+    with pytest.raises(TypeError, match="^force_finite"):
+        fn([1, 2], [1, 2], force_finite=1)

@@ -525,7 +525,38 @@ def test_regression_metrics_equal_evalkit_sklearn_and_spark(any_spark):
     assert per_user["nmae"] == pytest.approx(ek.normalized_mean_absolute_error(
         label, pred, rating_range=(1, 5), users=users), rel=1e-12)
     assert per_user["mae"] == pytest.approx(ek.mean_absolute_error(label, pred), rel=1e-12)
-    assert eks.regression_metrics(df, **kw).keys() == {"mae", "mse", "rmse"}
+    assert eks.regression_metrics(df, **kw).keys() == {"mae", "mse", "rmse", "r2", "var"}
+
+
+@pytest.mark.spark
+def test_regression_r2_and_var_equal_spark_regression_evaluator(spark):
+    from pyspark.ml.evaluation import RegressionEvaluator
+
+    rng = np.random.default_rng(32)
+    n = 300
+    label = rng.normal(3, 2, n)
+    pred = label + rng.normal(0.3, 1, n)                    # biased: R² and var tell it apart
+    weight = rng.integers(0, 4, n) + rng.random(n)
+    df = spark.createDataFrame([(float(y), float(q), float(w)) for y, q, w in
+                                zip(label, pred, weight)], ["label", "prediction", "w"]).repartition(3)
+    for weights in (None, weight):
+        col = None if weights is None else "w"
+        for origin in (False, True):
+            ours = eks.regression_metrics(df, weight_col=col, through_origin=origin)
+            for name, metric in (("r2", "r2"), ("var", "var")):
+                ev = RegressionEvaluator(metricName=metric, throughOrigin=origin)
+                if col:
+                    ev.setWeightCol(col)
+                assert ours[name] == pytest.approx(ev.evaluate(df), rel=1e-10), (name, col, origin)
+            rows = np.column_stack([pred, label] + ([] if weights is None else [weights]))
+            mirror = ek.RegressionMetrics(rows, throughOrigin=origin)
+            assert ours["r2"] == pytest.approx(mirror.r2, rel=1e-10)
+            assert ours["var"] == pytest.approx(mirror.explainedVariance, rel=1e-10)
+    # without weights Spark's R² is scikit-learn's; with them it is not
+    plain = eks.regression_metrics(df)
+    assert plain["r2"] == pytest.approx(skm.r2_score(label, pred), rel=1e-10)
+    weighted = eks.regression_metrics(df, weight_col="w")
+    assert weighted["r2"] != pytest.approx(skm.r2_score(label, pred, sample_weight=weight), rel=1e-6)
 
 
 @pytest.mark.spark
