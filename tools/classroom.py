@@ -459,9 +459,15 @@ def score(specs, student, secret, report, answers, note=""):
         path = answers / f"{spec.id}.json"
         status = ran.get(spec.id) if isinstance(ran.get(spec.id), dict) else None
         error = status.get("error") if status and isinstance(status.get("error"), str) else None
+        check_error = status.get("check_error") if status and isinstance(status.get("check_error"), str) \
+            else None
         points, feedback = 0.0, ""
         if error:
             feedback = f"the answer cell raised {error}"
+        elif check_error and not path.is_file():
+            feedback = ("calling your answer on the exercise's cases failed "
+                        + ("(it ran longer than the time limit)" if "KeyboardInterrupt" in check_error
+                           else f"({check_error})"))
         elif not path.is_file() or path.is_symlink():
             feedback = (why_run + "; " if why_run else "") + (
                 "no answer recorded: the answer cell of this exercise did not run or was not found "

@@ -93,7 +93,9 @@ def run(job_path):
                     capture = ("from evalkit.course.answers import capture as _capture\n"
                                f"_capture({ex!r}, {name!r}, globals(), {os.path.join(here, ANSWERS)!r}, "
                                f"{cases!r})")
-                    client.execute_cell(nbformat.v4.new_code_cell(capture), index)
+                    checked = nbformat.v4.new_code_cell(capture)
+                    client.execute_cell(checked, index)
+                    report["exercises"][ex]["check_error"] = _error(checked)
     except DeadKernelError:
         report["error"] = "the notebook's kernel died (out of memory, or too many processes?)"
     except Exception as exc:  # a broken kernel or notebook ends the run, not the grading
