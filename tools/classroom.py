@@ -282,8 +282,10 @@ def student_notebook(path, student, secret):
             cell.source = EXERCISE_IMPORT.sub("", cell.source)
             if i in exercise_cells:
                 cell.outputs, cell.execution_count = [], None
-    start = next(i for i, c in enumerate(nb.cells)
-                 if c.cell_type == "markdown" and c.source.lstrip().lower().startswith("## exercises"))
+    start = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"
+                  and any(line.lower().startswith("## exercises") for line in c.source.splitlines())), None)
+    if start is None:
+        raise ClassroomError(f"{path.name}: no '## Exercises' heading (what is graded starts there)")
     nb.cells.insert(start + 1, nbf.v4.new_markdown_cell(GRADED_NOTE))
     text = nbf.writes(nb)
     if "evalkit.course.exercises" in text:

@@ -28,20 +28,24 @@ import sys
 ANSWERS = "answers"
 
 
-def _heading(cell):
-    return cell.source.lstrip().split("\n", 1)[0] if cell.cell_type == "markdown" else ""
+def section_after(cell, section):
+    """The section a markdown cell leaves open: its last "## " heading's, if it has one."""
+    if cell.cell_type != "markdown":
+        return section
+    for line in cell.source.splitlines():
+        if line.startswith("## "):
+            title = line[3:].strip().lower()
+            section = "setup" if title.startswith("setup") else (
+                "exercises" if title.startswith("exercises") else None)
+    return section
 
 
 def graded_cells(nb):
     """(index, cell) of the code cells that run: the setup section and the exercises section."""
     cells, section = [], None
     for index, cell in enumerate(nb.cells):
-        heading = _heading(cell)
-        if heading.startswith("## "):
-            title = heading[3:].strip().lower()
-            section = "setup" if title.startswith("setup") else (
-                "exercises" if title.startswith("exercises") else None)
-        elif cell.cell_type == "code" and section is not None:
+        section = section_after(cell, section)
+        if cell.cell_type == "code" and section is not None:
             cells.append((index, cell))
     return cells
 
