@@ -66,8 +66,13 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Serve the repo root, so the file browser shows the whole course, and open
 # the index.  (Given only a file, jupyter would serve the file's folder.)
 # Port and token can also come from JUPYTER_PORT and JUPYTER_TOKEN.
+# The learner's lab: tools/lab-config (first on Jupyter's config path, the user's own config
+# kept) turns off nbgrader's menu, panels and server extensions (the teacher's tools; make
+# assignments and make grade still use nbgrader) and JupyterLab's news and update checks.
+LAB_CONFIG := $(CURDIR)/tools/lab-config
 lab: venv
-	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(ALLOW_ROOT) notebooks/00-index.ipynb $(LAB_ARGS)
+	JUPYTER_CONFIG_PATH="$(LAB_CONFIG)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
+	  $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(ALLOW_ROOT) notebooks/00-index.ipynb $(LAB_ARGS)
 
 # One pytest run: unit tests, doctests (--doctest-modules comes from addopts
 # in pyproject.toml; conftest.py keeps tools/, benchmarks/ and notebooks/*.py
