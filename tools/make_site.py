@@ -315,8 +315,11 @@ def _widget_html(models: dict, model_id: str) -> str:
     if kind == "HTMLModel":
         return f'<div class="evalkit-static-html {classes}">{st["value"]}</div>'
     if kind == "ImageModel":
+        # the words the live widget gives its figure as a tooltip (saved in newer runs), by its class
+        from evalkit.widgets.state import FIGURE_ALT
+
         data = next(b["data"] for b in model.get("buffers", []) if b["path"] == ["value"])
-        alt = H.escape(st.get("tooltip") or WIDGET_FIGURE_ALT.get(_root_kind(models), "Figure"))
+        alt = H.escape(st.get("tooltip") or FIGURE_ALT.get(_root_kind(models, FIGURE_ALT), "Figure"))
         return f'<img class="{classes}" src="data:image/png;base64,{data}" alt="{alt}">'
     if kind in ("FloatSliderModel", "IntSliderModel"):
         fmt = st.get("readout_format", ".2f")
@@ -337,23 +340,10 @@ def _widget_html(models: dict, model_id: str) -> str:
     raise SiteError(f"no static rendering for a saved {kind}: add one to tools/make_site.py")
 
 
-# Alt text of each widget's figure, by the widget's CSS class (evalkit/widgets/ui.py).
-WIDGET_FIGURE_ALT = {
-    "evalkit-threshold-explorer": "The scores of each class as histograms with the threshold as a "
-                                  "vertical line, and the threshold's point on the ROC curve and on "
-                                  "the precision-recall curve",
-    "evalkit-imbalance-explorer": "Accuracy, balanced accuracy and the minority's recall of the "
-                                  "always-the-majority baseline against the majority's share, with "
-                                  "the chosen share marked",
-    "evalkit-roc-builder": "The ROC curve built so far, one distinct score at a time from the "
-                           "highest, with the area under it shaded",
-}
-
-
-def _root_kind(models: dict) -> str:
+def _root_kind(models: dict, kinds: dict) -> str:
     for model in models.values():
         for cls in model["state"].get("_dom_classes", []):
-            if cls in WIDGET_FIGURE_ALT:
+            if cls in kinds:
                 return cls
     return ""
 
