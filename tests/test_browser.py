@@ -423,6 +423,9 @@ def check_static_widget(page, nb: Path) -> None:
     box = img.bounding_box()
     assert box and box["width"] > 200 and box["height"] > 100, (nb.name, box)
     assert img.evaluate("i => i.complete && i.naturalWidth > 0"), f"{nb.name}: figure not drawn"
+    if widget.get_attribute("class").find("evalkit-roc-builder") >= 0:  # saved at its last step
+        step = re.fullmatch(r"step (\d+) of (\d+)", widget.locator(".evalkit-step").inner_text().strip())
+        assert step and step[1] == step[2] != "0", f"{nb.name}: the ROC builder was saved at {step}"
     slider = widget.locator("input[type=range]").first
     assert slider.is_disabled(), f"{nb.name}: the static copy's slider is live"
     before = widget.inner_text()
@@ -490,6 +493,10 @@ def check_site(page, site_url: str, make_site, notebooks: list[Path], with_widge
     for stem in ("index", "glossary"):
         page.goto(f"{site_url}/{stem}.html")
         assert not unnamed(page), (stem, unnamed(page))
+    # MathJax typesets where there is math; the theme's 1.5 MB icon script is never loaded
+    page.goto(f"{site_url}/notebooks/{notebooks[4].stem}.html")
+    page.wait_for_selector("mjx-container", timeout=RENDER_TIMEOUT_MS)
+    assert not any("fontawesome.js" in u for u in page.requests_seen)
     # 5. the glossary's Chinese in the shipped web font, and only the Chinese
     page.goto(f"{site_url}/glossary.html")
     check_fonts(page, make_site.CJK_FONT_FAMILY)

@@ -451,6 +451,21 @@ def scope_cjk_font(assets: Path) -> None:
             font.unlink()
 
 
+_ICON_SCRIPT = re.compile(r'<(?:script|link)\b[^>]*?(?:src|href)="[^"]*?scripts/fontawesome\.js[^"]*"[^>]*>'
+                          r'(?:</script>)?\n?')
+
+
+def drop_icon_script(html: Path) -> None:
+    """Remove the theme's Font Awesome script (1.5 MB on every page): the theme's stylesheet draws
+    the same icons from its Font Awesome web fonts."""
+    for page in html.rglob("*.html"):
+        text = page.read_text("utf-8")
+        if "fontawesome.js" in text:
+            page.write_text(_ICON_SCRIPT.sub("", text), "utf-8")
+    for leftover in (html / "_static" / "scripts").glob("fontawesome.js*"):
+        leftover.unlink()
+
+
 def build(out: Path, work: Path = WORK, log=print) -> Path:
     """Build the site into OUT; return its index.html."""
     t0 = time.monotonic()
@@ -474,6 +489,7 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
                            "--keep-going", "-q", str(src), str(html)], capture_output=True, text=True)
     if proc.returncode != 0 or not (html / "index.html").exists():
         raise SiteError(f"the book's build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+    drop_icon_script(html)
     outside = external_references(html)
     if outside:
         raise SiteError("pages load from outside the site: " + ", ".join(sorted(outside)[:10]))
