@@ -9,7 +9,7 @@
 #   make index   regenerate the course map and the prev/next navigation cells
 #   make assignments  student versions of the exercise notebooks (nbgrader) in build/assignments/release
 #   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks into build/assignments/gradebook.csv
-#   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (open site/index.html)
+#   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (it prints how to serve it)
 #   make clean   remove .venv and caches
 #
 # Only Python 3.10+ and make are needed; everything else goes into .venv.
@@ -103,9 +103,9 @@ index:
 	$(PYTHON) tools/make_index.py
 
 # The course site, built offline with Jupyter Book 1 (tools/make_site.py, book/_config.yml) from
-# the committed notebooks (their outputs and widget state), the figures and the teachers' guide:
-# a sidebar, full-text search, downloadable notebooks; MathJax, the widget manager and the web
-# font come from npm packages pinned in tools/site-js.json, never from a CDN.
+# the committed notebooks (their outputs; widgets as static copies of their saved state), the
+# figures and the teachers' guide: a sidebar, full-text search, downloadable notebooks; MathJax and
+# the web font come from npm packages pinned in tools/site-js.json, never from a CDN.
 site: venv
 	$(BIN)/python tools/make_site.py
 
