@@ -69,10 +69,18 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # The learner's lab: tools/lab-config (first on Jupyter's config path, the user's own config
 # kept) turns off nbgrader's menu, panels and server extensions (the teacher's tools; make
 # assignments and make grade still use nbgrader) and JupyterLab's news and update checks.
+# The glossary's Chinese in the course's web font (tools/lab_font.py: the site's pinned Noto Sans SC
+# as a style-only lab extension, fetched once with npm; without npm the lab runs without it).
 LAB_CONFIG := $(CURDIR)/tools/lab-config
-lab: venv
+LAB_EXTENSIONS := build/lab-extensions
+LAB_FONT := $(LAB_EXTENSIONS)/evalkit-lab-font/package.json
+$(LAB_FONT): tools/lab_font.py tools/site-js.json | venv
+	$(BIN)/python tools/lab_font.py --out $(LAB_EXTENSIONS)
+
+lab: venv $(LAB_FONT)
 	JUPYTER_CONFIG_PATH="$(LAB_CONFIG)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
-	  $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(ALLOW_ROOT) notebooks/00-index.ipynb $(LAB_ARGS)
+	  $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(ALLOW_ROOT) \
+	  --LabApp.extra_labextensions_path="$(CURDIR)/$(LAB_EXTENSIONS)" notebooks/00-index.ipynb $(LAB_ARGS)
 
 # One pytest run: unit tests, doctests (--doctest-modules comes from addopts
 # in pyproject.toml; conftest.py keeps tools/, benchmarks/ and notebooks/*.py

@@ -548,3 +548,59 @@ def test_static_site_from_file(chromium_path, site, tmp_path):
         assert not outside, f"the course site fetched from outside the machine: {outside}"
         errors = [m for m in page.console_seen if m.startswith("pageerror")]
         assert not errors, errors
+
+
+# -- the learner's JupyterLab -------------------------------------------------------
+
+LAB_TIMEOUT_S = 300  # the first `make lab` may fetch the font package with npm
+
+
+def test_make_lab_draws_chinese_with_the_course_font(chromium_path, tmp_path):
+    """`make lab` as a learner meets it: the glossary's Chinese in the course's web font (the
+    style-only extension of tools/lab_font.py) and English in a Latin font; no Nbgrader menu."""
+    import secrets
+
+    from _servers import stop as stop_server
+
+    if subprocess.run(["make", "-q", ".venv/.installed"], cwd=ROOT, capture_output=True).returncode:
+        pytest.skip(".venv is missing or stale: run `make venv` (make test does)")
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), JUPYTER_PORT=str(port),
+               JUPYTER_PORT_RETRIES="0", JUPYTER_TOKEN=token, BROWSER="true")
+    log_path = tmp_path / "lab.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(["make", "lab"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + LAB_TIMEOUT_S
+        while http_status(f"{base}/api/status?token={token}") != 200:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("`make lab` did not start:\n" + log_tail(log_path))
+            time.sleep(0.5)
+        with browser_page(chromium_path, tmp_path) as page:
+            page.goto(f"{base}/lab/tree/notebooks/00-index.ipynb?token={token}")
+            page.wait_for_selector(".jp-RenderedMarkdown table", timeout=RENDER_TIMEOUT_MS)
+            menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
+            assert "File" in menus and not any("nbgrader" in m.lower() for m in menus), menus
+            found = page.evaluate(r"""() => {
+                const cells = [...document.querySelectorAll('.jp-RenderedMarkdown td')];
+                const zh = cells.find(e => /^[\u4e00-\u9fff]+$/.test(e.textContent.trim()));
+                const en = cells.find(e => /^[a-z ]+$/.test(e.textContent.trim()));
+                if (!zh || !en) return false;
+                zh.id = 'zh-probe'; en.id = 'en-probe'; zh.scrollIntoView();
+                return true;
+            }""")
+            assert found, "no glossary row (a Chinese and an English cell) in 00-index"
+            deadline = time.monotonic() + UPDATE_TIMEOUT_S
+            while True:  # the font's subsets load as their characters are laid out
+                zh = fonts_of(page, "#zh-probe")
+                if any(f["isCustomFont"] for f in zh) or time.monotonic() > deadline:
+                    break
+                page.wait_for_timeout(250)
+            assert zh and all(f["familyName"].startswith("Noto Sans SC") and f["isCustomFont"]
+                              for f in zh), zh
+            en = fonts_of(page, "#en-probe")
+            assert en and not any(f["familyName"].startswith("Noto Sans SC") for f in en), en
+    finally:
+        stop_server(proc, term_grace=20)

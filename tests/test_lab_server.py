@@ -21,7 +21,7 @@ from _servers import free_port, get, log_tail, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = "notebooks/00-index.ipynb"
-STARTUP_TIMEOUT_S = 90
+STARTUP_TIMEOUT_S = 300  # a first `make lab` fetches the font package with npm (tools/lab_font.py)
 
 
 def first_heading(nb: dict) -> str | None:

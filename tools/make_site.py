@@ -315,7 +315,7 @@ def _widget_html(models: dict, model_id: str) -> str:
     if kind == "HTMLModel":
         return f'<div class="evalkit-static-html {classes}">{st["value"]}</div>'
     if kind == "ImageModel":
-        # the words the live widget gives its figure as a tooltip (saved in newer runs), by its class
+        # the widget's figure in words, kept beside the widgets, by the widget's class
         from evalkit.widgets.state import FIGURE_ALT
 
         data = next(b["data"] for b in model.get("buffers", []) if b["path"] == ["value"])

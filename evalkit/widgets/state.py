@@ -32,8 +32,9 @@ EXPLORER_KEYS = ("threshold", "accuracy", "precision", "recall", "f1", "f_beta",
 IMBALANCE_KEYS = ("ratio", "accuracy", "minority_recall", "majority_recall", "balanced_accuracy")
 #: The keys of :func:`roc_builder_text`.
 ROC_BUILDER_KEYS = ("step", "taken", "tpr", "fpr", "area")
-#: What each widget's figure shows, in words, by the widget's CSS class: the figure's tooltip in
-#: JupyterLab, its alt text in the course site's static copy (tools/make_site.py). Not exported.
+#: What each widget's figure shows, in words, by the widget's CSS class: its alt text in the course
+#: site's static copy (tools/make_site.py). (An ipywidgets Image has no alt text, and a tooltip on
+#: one breaks its view in the browser.) Not exported.
 FIGURE_ALT = {
     "evalkit-threshold-explorer": "The scores of each class as histograms with the threshold as a "
                                   "vertical line, and the threshold's point on the ROC curve and on "

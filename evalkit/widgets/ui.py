@@ -24,7 +24,7 @@ from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
 from .._validation import BOTH_CLASSES, Options, check_real, check_rules, validate_params
 from .._binary import LAYOUTS
-from .state import (EXPLORER_KEYS, FIGURE_ALT, IMBALANCE_KEYS, ROC_BUILDER_KEYS, confusion_html, explorer_state,
+from .state import (EXPLORER_KEYS, IMBALANCE_KEYS, ROC_BUILDER_KEYS, confusion_html, explorer_state,
                     explorer_text, imbalance_state, imbalance_text, roc_builder_state, roc_builder_text)
 
 __all__ = ["ThresholdExplorer", "ImbalanceExplorer", "RocBuilder", "Frame"]
@@ -106,7 +106,7 @@ class _Shown:
 
     A subclass sets ``_text_of`` and ``_keys`` (the pure text function of
     :mod:`evalkit.widgets` for its state, and its keys) and ``_css_class`` (its
-    CSS class, which also picks its figure's words in ``FIGURE_ALT``), calls
+    CSS class, which also names its figure's words in ``state.FIGURE_ALT``), calls
     :meth:`_start` with its first state and figure, and :meth:`_show` with
     each new state; ``_draw()`` moves the figure's markers, ``_refresh()``
     updates what else shows the state.
@@ -118,9 +118,7 @@ class _Shown:
         if matrix is not None:
             self._matrix = _classed(W.HTML(_TABLE_CSS + confusion_html(state["counts"], matrix)),
                                     "confusion-matrix")
-        # the figure's words, for a screen reader and as a tooltip (an ipywidgets Image has no alt)
-        self._image = _classed(W.Image(value=self._draw(), format="png",
-                                       tooltip=FIGURE_ALT[self._css_class]), "figure")
+        self._image = _classed(W.Image(value=self._draw(), format="png"), "figure")
         return [self._labels[k] for k in self._keys]
 
     def _show(self, state, redraw=True):
