@@ -473,6 +473,15 @@ def check_site(page, site_url: str, make_site, notebooks: list[Path], with_widge
         assert page.locator('nav.bd-docs-nav a[href$="glossary.html"]').count() == 1
         # the notebooks' own prev/next line is not repeated on the site
         assert "| Course map |" not in page.locator("article").inner_text(), nb.name
+    # the download button gives the notebook as committed (served: a download, not a page)
+    nb = with_widgets[0]
+    page.goto(f"{site_url}/notebooks/{nb.stem}.html")
+    link = page.locator(f'a[href$="{nb.stem}.ipynb"]').first
+    assert link.get_attribute("download") is not None
+    if served:
+        with page.expect_download() as download:
+            link.dispatch_event("click")
+        assert Path(download.value.path()).read_bytes() == nb.read_bytes(), f"{nb.name} differs"
     # 3. full-text search finds notebook 08 for "NDCG" (served: with the page's text beside it)
     page.goto(f"{site_url}/search.html?q=NDCG")
     page.wait_for_selector("#search-results ul.search li a", timeout=RENDER_TIMEOUT_MS)

@@ -451,6 +451,21 @@ def scope_cjk_font(assets: Path) -> None:
             font.unlink()
 
 
+_DOWNLOAD_LINK = re.compile(r'(<a href="[^"]*_sources/notebooks/[^"]+\.ipynb")')
+
+
+def offer_committed_notebooks(html: Path, notebooks: list[Path]) -> None:
+    """Each page's download button gives the notebook as committed (not the site's copy, which
+    lost its navigation cells and its widgets' state), and says to download it (the link's
+    ``download`` attribute: a server may call a notebook JSON and show it as text)."""
+    sources = html / "_sources" / "notebooks"
+    for nb in notebooks:
+        shutil.copy2(nb, sources / nb.name)
+    for page in (html / "notebooks").glob("*.html"):
+        text = page.read_text("utf-8")
+        page.write_text(_DOWNLOAD_LINK.sub(r"\1 download", text), "utf-8")
+
+
 _ICON_SCRIPT = re.compile(r'<(?:script|link)\b[^>]*?(?:src|href)="[^"]*?scripts/fontawesome\.js[^"]*"[^>]*>'
                           r'(?:</script>)?\n?')
 
@@ -490,6 +505,7 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
     if proc.returncode != 0 or not (html / "index.html").exists():
         raise SiteError(f"the book's build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
     drop_icon_script(html)
+    offer_committed_notebooks(html, notebooks)
     outside = external_references(html)
     if outside:
         raise SiteError("pages load from outside the site: " + ", ".join(sorted(outside)[:10]))
