@@ -471,8 +471,11 @@ def check_site(page, site_url: str, make_site, notebooks: list[Path], with_widge
         # every page offers its notebook for download and the glossary in its sidebar
         assert page.locator(f'a[href$="{nb.stem}.ipynb"]').count() >= 1, f"{nb.name}: no download"
         assert page.locator('nav.bd-docs-nav a[href$="glossary.html"]').count() == 1
-        # the notebooks' own prev/next line is not repeated on the site
+        # the notebooks' own prev/next line is not repeated on the site; the course map is there
         assert "| Course map |" not in page.locator("article").inner_text(), nb.name
+        if nb == notebooks[0]:
+            for other in notebooks[1:]:
+                assert page.locator(f'article a[href$="{other.stem}.html"]').count(), other.name
     # the download button gives the notebook as committed (served: a download, not a page)
     nb = with_widgets[0]
     page.goto(f"{site_url}/notebooks/{nb.stem}.html")

@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tarfile
 import time
+from html import escape
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -228,7 +229,8 @@ def assemble(src: Path) -> list[Path]:
 #
 # Applied by build() to the copies in build/book/src, never to the committed notebooks.
 
-NAV_KEY = "evalkit"  # cell metadata of the generated "< previous | Course map | next >" cells
+NAV_KEY = "evalkit"  # cell metadata of the cells tools/make_index.py writes
+NAV_CELLS = ("nav-top", "nav-bottom")  # its "< previous | Course map | next >" lines
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 STATIC_NOTE = (
@@ -240,7 +242,8 @@ STATIC_NOTE = (
 def drop_navigation(nb: dict) -> None:
     """Remove the generated prev/next cells: the theme's own footer links the pages, and the
     cells would repeat in every search result. The notebooks keep them for JupyterLab."""
-    nb["cells"] = [c for c in nb["cells"] if "generated" not in c.get("metadata", {}).get(NAV_KEY, {})]
+    nb["cells"] = [c for c in nb["cells"]
+                   if c.get("metadata", {}).get(NAV_KEY, {}).get("generated") not in NAV_CELLS]
 
 
 def _markdown_text(source: str) -> str:
@@ -299,18 +302,14 @@ def figure_alts(nb: dict) -> int:
 def _widget_html(models: dict, model_id: str) -> str:
     """Static HTML of a saved widget and its children: the same text, figure and classes as the
     live widget; its controls disabled, each named for assistive technology."""
-    import html as H
-
     model = models[model_id.removeprefix("IPY_MODEL_")]
     kind, st = model["model_name"], model["state"]
     classes = " ".join(st.get("_dom_classes", []))
     layout = models.get(str(st.get("layout", "")).removeprefix("IPY_MODEL_"), {}).get("state", {})
     width = f' style="width:{layout["width"]}"' if layout.get("width") else ""
-    label = H.escape(st.get("description", ""))
+    label = escape(st.get("description", ""))
     if kind in ("VBoxModel", "HBoxModel"):
-        children = st["children"]
-        children = json.loads(children) if isinstance(children, str) else children
-        inner = "".join(_widget_html(models, c) for c in children)
+        inner = "".join(_widget_html(models, c) for c in st["children"])
         return f'<div class="evalkit-static-{kind[:4].lower()} {classes}">{inner}</div>'
     if kind == "HTMLModel":
         return f'<div class="evalkit-static-html {classes}">{st["value"]}</div>'
@@ -319,11 +318,10 @@ def _widget_html(models: dict, model_id: str) -> str:
         from evalkit.widgets.state import FIGURE_ALT
 
         data = next(b["data"] for b in model.get("buffers", []) if b["path"] == ["value"])
-        alt = H.escape(st.get("tooltip") or FIGURE_ALT.get(_root_kind(models, FIGURE_ALT), "Figure"))
+        alt = escape(st.get("tooltip") or FIGURE_ALT.get(_root_kind(models, FIGURE_ALT), "Figure"))
         return f'<img class="{classes}" src="data:image/png;base64,{data}" alt="{alt}">'
     if kind in ("FloatSliderModel", "IntSliderModel"):
-        fmt = st.get("readout_format", ".2f")
-        readout = format(st["value"], fmt if fmt != "d" else "d")
+        readout = format(st["value"], st.get("readout_format", ".2f"))
         return (f'<div class="widget-slider evalkit-static-slider {classes}"{width}>'
                 f'<span class="widget-label">{label}</span>'
                 f'<input type="range" disabled aria-label="{label}" min="{st["min"]}" '
@@ -334,7 +332,7 @@ def _widget_html(models: dict, model_id: str) -> str:
     if kind == "ToggleButtonsModel":
         buttons = "".join(
             f'<button type="button" disabled aria-pressed="{str(i == st["index"]).lower()}">'
-            f"{H.escape(o)}</button>" for i, o in enumerate(st["_options_labels"]))
+            f"{escape(o)}</button>" for i, o in enumerate(st["_options_labels"]))
         return (f'<div class="evalkit-static-toggles {classes}" role="group" aria-label="{label}">'
                 f'<span class="widget-label">{label}</span>{buttons}</div>')
     raise SiteError(f"no static rendering for a saved {kind}: add one to tools/make_site.py")
@@ -486,7 +484,7 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
     t0 = time.monotonic()
     notebooks = assemble(work / "src")
     src, html = work / "src", work / "_build" / "html"
-    prepare_notebooks(src / "notebooks")
+    prepared = prepare_notebooks(src / "notebooks")
     (src / "_toc.yml").write_text(numbered_toc((src / "_toc.yml").read_text("utf-8"), notebooks), "utf-8")
     scope_cjk_font(src / "_assets")
     bin_dir = Path(sys.executable).parent
@@ -512,7 +510,9 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(html, out)
-    log(f"site: {len(notebooks)} notebooks -> {out} in {time.monotonic() - t0:.0f} s. To read it, serve it\n"
+    log(f"site: {len(notebooks)} notebooks ({prepared['widgets']} widgets as static copies, "
+        f"{prepared['figures']} figures with alt text) -> {out} in {time.monotonic() - t0:.0f} s. "
+        "To read it, serve it\n"
         f"(search shows its snippets, the download buttons download):\n"
         f"  python3 -m http.server 8000 --bind 127.0.0.1 --directory {out}\n"
         f"then open http://127.0.0.1:8000/ (or open {out / 'index.html'} as a file)")
