@@ -10,7 +10,7 @@
 #   make student-env  the student environment (a wheel without the answer key) for a class
 #   make assignments ROSTER=file  each student's own variant of the exercise notebooks
 #   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks in sandboxes (see below)
-#   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (open site/index.html)
+#   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (it prints how to serve it)
 #   make guide   the teachers' guide (teachers/*.md), built apart from the student site, in build/guide/
 #   make dist    the sdist and the wheel of evalkit-metrics in dist/ (python -m build), then twine check
 #   make clean   remove .venv and caches
@@ -72,8 +72,21 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Serve the repo root, so the file browser shows the whole course, and open
 # the index.  (Given only a file, jupyter would serve the file's folder.)
 # Port and token can also come from JUPYTER_PORT and JUPYTER_TOKEN.
-lab: venv
-	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(ALLOW_ROOT) notebooks/00-index.ipynb $(LAB_ARGS)
+# The learner's lab: tools/lab-config (first on Jupyter's config path, the user's own config
+# kept) turns off nbgrader's menu, panels and server extensions (the teacher's tools; make
+# assignments and make grade still use nbgrader) and JupyterLab's news and update checks.
+# The glossary's Chinese in the course's web font (tools/lab_font.py: the site's pinned Noto Sans SC
+# as a style-only lab extension, fetched once with npm; without npm the lab runs without it).
+LAB_CONFIG := $(CURDIR)/tools/lab-config
+LAB_EXTENSIONS := build/lab-extensions
+LAB_FONT := $(LAB_EXTENSIONS)/evalkit-lab-font/package.json
+$(LAB_FONT): tools/lab_font.py tools/site-js.json | venv
+	$(BIN)/python tools/lab_font.py --out $(LAB_EXTENSIONS)
+
+lab: venv $(LAB_FONT)
+	JUPYTER_CONFIG_PATH="$(LAB_CONFIG)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
+	  $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(ALLOW_ROOT) \
+	  --LabApp.extra_labextensions_path="$(CURDIR)/$(LAB_EXTENSIONS)" notebooks/00-index.ipynb $(LAB_ARGS)
 
 # One pytest run: unit tests, doctests (--doctest-modules comes from addopts
 # in pyproject.toml; conftest.py keeps tools/, benchmarks/ and notebooks/*.py
@@ -109,9 +122,9 @@ index:
 	$(PYTHON) tools/make_index.py
 
 # The course site, built offline with Jupyter Book 1 (tools/make_site.py, book/_config.yml) from
-# the committed notebooks (their outputs and widget state) and the figures (not the teachers' guide):
-# a sidebar, full-text search, downloadable notebooks; MathJax, the widget manager and the web
-# font come from npm packages pinned in tools/site-js.json, never from a CDN.
+# the committed notebooks (their outputs; widgets as static copies of their saved state), the
+# figures (not the teachers' guide: make guide): a sidebar, full-text search, downloadable notebooks; MathJax and
+# the web font come from npm packages pinned in tools/site-js.json, never from a CDN.
 site: venv
 	$(BIN)/python tools/make_site.py
 

@@ -5,10 +5,15 @@
   and checks that the counts, precision and recall shown are exactly what
   evalkit computes at the new threshold, and that the figure was redrawn.
 * The course site (``tools/make_site.py``, ``make site``, built with Jupyter
-  Book) opens from ``file://``: its sidebar lists and opens every notebook,
-  its search finds notebook 08 for "NDCG", a widget renders from its saved
-  state, the glossary's Chinese is drawn with the shipped web font, and no
-  request leaves the machine.
+  Book), served over http:// and opened from ``file://``: the landing page says
+  how to install and run the course; its sidebar lists every notebook with its
+  lesson number and opens them; search finds notebook 08 for "NDCG"; each
+  widget is a static copy marked as such, whose slider, dragged, changes
+  nothing; every control and image has an accessible name (Chromium's
+  accessibility tree); every Chinese term is drawn with the shipped web font
+  and English text never is, even without Arial; a phone's 390 px hold every
+  page; MathJax and the widget manager load only where used; no request
+  leaves the machine.
 
 Chromium: ``$EVALKIT_CHROMIUM``, else ``/usr/bin/chromium``, else
 Playwright's own browser if one was installed. Without any, the tests are
@@ -277,33 +282,6 @@ def widget_notebooks() -> list[Path]:
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
-def fonts_rendering_chinese(page) -> tuple[str, list[dict]]:
-    """(the Chinese text of the first element that has some, the fonts Chromium drew it with).
-
-    The fonts come from the DevTools protocol (``CSS.getPlatformFontsForNode``):
-    each is {familyName, isCustomFont (a web font), glyphCount}.
-    """
-    page.evaluate("document.fonts.ready.then(() => true)")
-    text = page.evaluate(r"""() => {
-        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-            if (/[\u3400-\u4dbf\u4e00-\u9fff]/.test(n.textContent)
-                    && n.parentElement.offsetParent !== null) {
-                n.parentElement.id = 'cjk-probe';
-                return n.parentElement.textContent;
-            }
-        }
-        return null;
-    }""")
-    assert text, "the page shows no Chinese text"
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("DOM.enable")
-    cdp.send("CSS.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
-    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#cjk-probe"})["nodeId"]
-    return text, cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The course site, built once by tools/make_site.py (Jupyter Book) into a temporary folder."""
@@ -350,6 +328,192 @@ def course_notebooks() -> list[Path]:
     return sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
 
 
+# Roles a reader operates, and images: each needs an accessible name.
+NAMED_ROLES = {"button", "slider", "link", "textbox", "searchbox", "combobox", "checkbox",
+               "radio", "switch", "menuitem", "tab", "spinbutton", "image", "img"}
+_FILE_LIKE = re.compile(r"(\.(png|svg|jpe?g|gif)\b|^[0-9a-f]{16,}|/_images/)", re.I)
+
+
+def unnamed(page) -> list[str]:
+    """Controls and images on the page without an accessible name (or named like a file),
+    from Chromium's own accessibility tree (DevTools ``Accessibility.getFullAXTree``)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        cdp.detach()
+    bad = []
+    for node in nodes:
+        role = node.get("role", {}).get("value", "")
+        if node.get("ignored") or role not in NAMED_ROLES:
+            continue
+        name = (node.get("name") or {}).get("value", "").strip()
+        if not name or (role in ("image", "img") and _FILE_LIKE.search(name)):
+            bad.append(f"{role} {name!r}")
+    return bad
+
+
+def fonts_of(page, selector: str) -> list[dict]:
+    """The fonts Chromium drew the first element matching SELECTOR with."""
+    page.evaluate("document.fonts.ready.then(() => true)")
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        assert node, f"nothing matches {selector}"
+        return cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    finally:
+        cdp.detach()
+
+
+# A machine without Arial or Helvetica: the page's Latin fonts replaced by one that is nowhere.
+NO_LATIN_FONTS = """:root { --pst-font-family-base: "No Such Latin Font", "Noto Sans SC", sans-serif !important;
+                        --pst-font-family-heading: var(--pst-font-family-base) !important; }"""
+
+
+def check_fonts(page, family: str) -> None:
+    """Every Chinese term on the page in the web font FAMILY, and English text (with ’ “ ” ·)
+    never in it, even where the Latin fonts of the stack are missing."""
+    n = page.evaluate(r"""() => {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        let i = 0;
+        for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+            const el = t.parentElement;
+            if (/[\u3400-\u4dbf\u4e00-\u9fff]/.test(t.textContent) && el.offsetParent !== null
+                    && !el.dataset.cjkProbe) {
+                el.dataset.cjkProbe = String(i++);
+            }
+        }
+        return i;
+    }""")
+    assert n, "the page shows no Chinese text"
+    # the font's subsets load as their characters are laid out: give them a moment
+    deadline = time.monotonic() + UPDATE_TIMEOUT_S
+    for i in range(n):
+        while True:
+            fonts = fonts_of(page, f'[data-cjk-probe="{i}"]')
+            web = [f for f in fonts if f["familyName"].startswith(family)]
+            if web or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(250)
+        text = page.inner_text(f'[data-cjk-probe="{i}"]')
+        assert web and all(f["isCustomFont"] for f in web), (text, fonts)
+        assert sum(f["glyphCount"] for f in web) >= len(_CJK.findall(text)), (text, fonts)
+    page.add_style_tag(content=NO_LATIN_FONTS)
+    page.evaluate(r"""() => {
+        const p = [...document.querySelectorAll('article p')].find(
+            e => /[’“”·]/.test(e.textContent) && !/[\u2e80-\u9fff]/.test(e.textContent));
+        p.id = 'latin-probe';
+    }""")
+    latin = fonts_of(page, "#latin-probe")
+    assert latin and not any(f["familyName"].startswith(family) for f in latin), latin
+
+
+def check_static_widget(page, nb: Path) -> None:
+    """A widget's static copy: its saved numbers and figure, the note that says it is static,
+    and a slider that, dragged, moves nothing."""
+    page.wait_for_selector(".evalkit-static-note", timeout=RENDER_TIMEOUT_MS)
+    note = page.locator(".evalkit-static-note").first
+    assert note.is_visible() and "JupyterLab" in note.inner_text(), nb.name
+    widget = page.locator(".evalkit-threshold-explorer, .evalkit-imbalance-explorer, "
+                          ".evalkit-roc-builder").first
+    img = widget.locator("img.evalkit-figure")
+    box = img.bounding_box()
+    assert box and box["width"] > 200 and box["height"] > 100, (nb.name, box)
+    assert img.evaluate("i => i.complete && i.naturalWidth > 0"), f"{nb.name}: figure not drawn"
+    if widget.get_attribute("class").find("evalkit-roc-builder") >= 0:  # saved at its last step
+        step = re.fullmatch(r"step (\d+) of (\d+)", widget.locator(".evalkit-step").inner_text().strip())
+        assert step and step[1] == step[2] != "0", f"{nb.name}: the ROC builder was saved at {step}"
+    slider = widget.locator("input[type=range]").first
+    assert slider.is_disabled(), f"{nb.name}: the static copy's slider is live"
+    before = widget.inner_text()
+    value = slider.input_value()
+    sbox = slider.bounding_box()
+    page.mouse.move(sbox["x"] + sbox["width"] * 0.5, sbox["y"] + sbox["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(sbox["x"] + sbox["width"] * 0.9, sbox["y"] + sbox["height"] / 2, steps=5)
+    page.mouse.up()
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(200)
+    assert slider.input_value() == value and widget.inner_text() == before, (
+        f"{nb.name}: dragging the static copy's slider changed it")
+
+
+def check_site(page, site_url: str, make_site, notebooks: list[Path], with_widgets: list[Path],
+               served: bool) -> None:
+    """What a reader meets, page by page (over http:// when SERVED, else file://)."""
+    # 1. the landing page: how to run the course, the repository, the title once in its body
+    page.goto(f"{site_url}/index.html")
+    body = page.locator("article").inner_text()
+    assert "make lab" in body and f'pip install "{make_site.distribution_name()}[course]"' in body, body
+    assert page.locator('article a:text("this repository")').count() == 1
+    title = "evalkit: evaluating classifiers, correctly"
+    assert page.locator("article").inner_text().count(title) == 0
+    visible_search = page.locator(".search-button-field:visible, .search-button:visible, "
+                                  "input[type=search]:visible")
+    assert visible_search.count() == 1, "one search box, not two"
+    assert not any("mathjax" in u for u in page.requests_seen), "MathJax on a page without math"
+    # 2. the sidebar lists every notebook with its lesson number, and its links open them
+    nav = page.locator("nav.bd-docs-nav")
+    links = nav.locator("a").evaluate_all(
+        "els => els.map(e => [e.getAttribute('href'), e.textContent.trim()])")
+    for nb in notebooks:
+        assert any(h and h.endswith(f"notebooks/{nb.stem}.html") and t.startswith(f"{nb.name[:2]} · ")
+                   for h, t in links), (nb.name, links)
+    for nb in (notebooks[0], notebooks[8], notebooks[-1]):
+        page.goto(f"{site_url}/index.html")
+        page.locator(f'nav.bd-docs-nav a[href$="notebooks/{nb.stem}.html"]').first.click()
+        page.wait_for_url(f"**/notebooks/{nb.stem}.html")
+        assert page.locator("article h1").first.inner_text().strip(), nb.name
+        # every page offers its notebook for download and the glossary in its sidebar
+        assert page.locator(f'a[href$="{nb.stem}.ipynb"]').count() >= 1, f"{nb.name}: no download"
+        assert page.locator('nav.bd-docs-nav a[href$="glossary.html"]').count() == 1
+        # the notebooks' own prev/next line is not repeated on the site; the course map is there
+        assert "| Course map |" not in page.locator("article").inner_text(), nb.name
+        if nb == notebooks[0]:
+            for other in notebooks[1:]:
+                assert page.locator(f'article a[href$="{other.stem}.html"]').count(), other.name
+    # the download button gives the notebook as committed (served: a download, not a page)
+    nb = with_widgets[0]
+    page.goto(f"{site_url}/notebooks/{nb.stem}.html")
+    link = page.locator(f'a[href$="{nb.stem}.ipynb"]').first
+    assert link.get_attribute("download") is not None
+    if served:
+        with page.expect_download() as download:
+            link.dispatch_event("click")
+        assert Path(download.value.path()).read_bytes() == nb.read_bytes(), f"{nb.name} differs"
+    # 3. full-text search finds notebook 08 for "NDCG" (served: with the page's text beside it)
+    page.goto(f"{site_url}/search.html?q=NDCG")
+    page.wait_for_selector("#search-results ul.search li a", timeout=RENDER_TIMEOUT_MS)
+    found = page.locator("#search-results ul.search li a").evaluate_all(
+        "els => els.map(e => e.getAttribute('href'))")
+    assert any("08-ranking-metrics" in (h or "") for h in found), found
+    if served:
+        page.wait_for_selector("#search-results ul.search li p.context", timeout=RENDER_TIMEOUT_MS)
+    else:  # no page can fetch another: no text beside the hits, and a note that says why
+        assert "serve the folder" in page.inner_text(".evalkit-file-note")
+    # 4. every widget is a marked static copy whose slider moves nothing; names and alt texts
+    for nb in with_widgets:
+        page.goto(f"{site_url}/notebooks/{nb.stem}.html")
+        check_static_widget(page, nb)
+        assert not any("html-manager" in u or "require.js" in u for u in page.requests_seen)
+        missing = unnamed(page)
+        assert not missing, f"{nb.name}: controls or images without a name: {missing}"
+    for stem in ("index", "glossary"):
+        page.goto(f"{site_url}/{stem}.html")
+        assert not unnamed(page), (stem, unnamed(page))
+    # MathJax typesets where there is math; the theme's 1.5 MB icon script is never loaded
+    page.goto(f"{site_url}/notebooks/{notebooks[4].stem}.html")
+    page.wait_for_selector("mjx-container", timeout=RENDER_TIMEOUT_MS)
+    assert not any("fontawesome.js" in u for u in page.requests_seen)
+    # 5. the glossary's Chinese in the shipped web font, and only the Chinese
+    page.goto(f"{site_url}/glossary.html")
+    check_fonts(page, make_site.CJK_FONT_FAMILY)
+
+
 def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tmp_path):
     make_site, site = site
     index = site / "index.html"
@@ -362,53 +526,20 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
 
     with served(site, tmp_path) as base, browser_page(chromium_path, tmp_path) as page:
         try:
-            # 1. the sidebar lists every notebook, and its links open them
-            page.goto(f"{base}/index.html")
-            nav = page.locator("nav.bd-docs-nav")
-            hrefs = nav.locator("a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+            check_site(page, base, make_site, notebooks, with_widgets, served=True)
+            # 6. a phone: notebook 02 (a long inline code span) fits 390 px
+            page.set_viewport_size({"width": 390, "height": 844})
             for nb in notebooks:
-                assert any(h and h.endswith(f"notebooks/{nb.stem}.html") for h in hrefs), (nb.name, hrefs)
-            for nb in (notebooks[0], notebooks[8], notebooks[-1]):
-                page.goto(f"{base}/index.html")
-                page.locator(f'nav.bd-docs-nav a[href$="notebooks/{nb.stem}.html"]').first.click()
-                page.wait_for_url(f"**/notebooks/{nb.stem}.html")
-                assert page.locator("article h1").first.inner_text().strip(), nb.name
-                # every page offers its notebook for download and the glossary in its sidebar
-                assert page.locator(f'a[href$="{nb.stem}.ipynb"]').count() >= 1, f"{nb.name}: no download"
-                assert page.locator('nav.bd-docs-nav a[href$="glossary.html"]').count() == 1
-
-            # 2. full-text search finds notebook 08 for "NDCG"
-            page.goto(f"{base}/search.html?q=NDCG")
-            page.wait_for_selector("#search-results ul.search li a", timeout=RENDER_TIMEOUT_MS)
-            found = page.locator("#search-results ul.search li a").evaluate_all(
-                "els => els.map(e => e.getAttribute('href'))")
-            assert any("08-ranking-metrics" in (h or "") for h in found), found
-
-            # 3. a widget renders from its saved state
-            widget_nb = with_widgets[0]
-            page.goto(f"{base}/notebooks/{widget_nb.stem}.html")
-            page.wait_for_selector(".widget-slider", timeout=RENDER_TIMEOUT_MS)
-            page.wait_for_selector("img.evalkit-figure", timeout=RENDER_TIMEOUT_MS)
-            assert page.locator(".evalkit-threshold").first.inner_text().startswith("threshold ")
-            box = page.locator("img.evalkit-figure").first.bounding_box()
-            assert box and box["width"] > 200 and box["height"] > 100, box
-            page.locator(".evalkit-threshold-explorer").first.scroll_into_view_if_needed()
-            page.wait_for_timeout(500)
-            page.screenshot(path=str(tmp_path / "site-widget.png"))
-
-            # 4. the glossary's Chinese is drawn with the shipped web font, not empty boxes
-            page.goto(f"{base}/glossary.html")
-            text, fonts = fonts_rendering_chinese(page)
-            web = [f for f in fonts if f["familyName"].startswith(make_site.CJK_FONT_FAMILY)]
-            assert web and all(f["isCustomFont"] for f in web), (text, fonts)
-            assert sum(f["glyphCount"] for f in web) >= len(_CJK.findall(text)), (text, fonts)
+                page.goto(f"{base}/notebooks/{nb.stem}.html")
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= 390, f"{nb.name} is {width} px wide on a 390 px screen"
         finally:
             try:
                 page.screenshot(path=str(tmp_path / "site-page.png"), full_page=False)
                 print(f"\nsite screenshots in {tmp_path}")
             except Exception as e:
                 print(f"\nno screenshot: {e}")
-        # 5. nothing left the machine
+        # 7. nothing left the machine
         outside = sorted({u for u in page.requests_seen if not is_local(u)})
         assert not outside, f"the course site fetched from outside the machine: {outside}"
         # every file a page asked for is in the site (the browser's own favicon.ico aside)
@@ -417,3 +548,71 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
         assert not missing, missing
         errors = [m for m in page.console_seen if m.startswith("pageerror")]
         assert not errors, errors
+
+
+def test_static_site_from_file(chromium_path, site, tmp_path):
+    """The README's other way in: site/index.html opened as a file, no server."""
+    make_site, site = site
+    with browser_page(chromium_path, tmp_path) as page:
+        check_site(page, site.as_uri(), make_site, course_notebooks(), widget_notebooks(),
+                   served=False)
+        outside = sorted({u for u in page.requests_seen if not is_local(u)})
+        assert not outside, f"the course site fetched from outside the machine: {outside}"
+        errors = [m for m in page.console_seen if m.startswith("pageerror")]
+        assert not errors, errors
+
+
+# -- the learner's JupyterLab -------------------------------------------------------
+
+LAB_TIMEOUT_S = 300  # the first `make lab` may fetch the font package with npm
+
+
+def test_make_lab_draws_chinese_with_the_course_font(chromium_path, tmp_path):
+    """`make lab` as a learner meets it: the glossary's Chinese in the course's web font (the
+    style-only extension of tools/lab_font.py) and English in a Latin font; no Nbgrader menu."""
+    import secrets
+
+    from _servers import stop as stop_server
+
+    if subprocess.run(["make", "-q", ".venv/.installed"], cwd=ROOT, capture_output=True).returncode:
+        pytest.skip(".venv is missing or stale: run `make venv` (make test does)")
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), JUPYTER_PORT=str(port),
+               JUPYTER_PORT_RETRIES="0", JUPYTER_TOKEN=token, BROWSER="true")
+    log_path = tmp_path / "lab.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(["make", "lab"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + LAB_TIMEOUT_S
+        while http_status(f"{base}/api/status?token={token}") != 200:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("`make lab` did not start:\n" + log_tail(log_path))
+            time.sleep(0.5)
+        with browser_page(chromium_path, tmp_path) as page:
+            page.goto(f"{base}/lab/tree/notebooks/00-index.ipynb?token={token}")
+            page.wait_for_selector(".jp-RenderedMarkdown table", timeout=RENDER_TIMEOUT_MS)
+            menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
+            assert "File" in menus and not any("nbgrader" in m.lower() for m in menus), menus
+            found = page.evaluate(r"""() => {
+                const cells = [...document.querySelectorAll('.jp-RenderedMarkdown td')];
+                const zh = cells.find(e => /^[\u4e00-\u9fff]+$/.test(e.textContent.trim()));
+                const en = cells.find(e => /^[a-z ]+$/.test(e.textContent.trim()));
+                if (!zh || !en) return false;
+                zh.id = 'zh-probe'; en.id = 'en-probe'; zh.scrollIntoView();
+                return true;
+            }""")
+            assert found, "no glossary row (a Chinese and an English cell) in 00-index"
+            deadline = time.monotonic() + UPDATE_TIMEOUT_S
+            while True:  # the font's subsets load as their characters are laid out
+                zh = fonts_of(page, "#zh-probe")
+                if any(f["isCustomFont"] for f in zh) or time.monotonic() > deadline:
+                    break
+                page.wait_for_timeout(250)
+            assert zh and all(f["familyName"].startswith("Noto Sans SC") and f["isCustomFont"]
+                              for f in zh), zh
+            en = fonts_of(page, "#en-probe")
+            assert en and not any(f["familyName"].startswith("Noto Sans SC") for f in en), en
+    finally:
+        stop_server(proc, term_grace=20)

@@ -2,12 +2,14 @@
 (`make lab`, no extra arguments, as whichever user runs the tests -- root in
 CI), on a free local port and with a token passed through Jupyter's own
 environment variables, fetch the index notebook through Jupyter's contents
-API, then stop the server."""
+API, check that the learner's lab has neither nbgrader's classroom tools nor
+JupyterLab's announcements, then stop the server."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import subprocess
 import time
@@ -19,7 +21,7 @@ from _servers import free_port, get, log_tail, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = "notebooks/00-index.ipynb"
-STARTUP_TIMEOUT_S = 90
+STARTUP_TIMEOUT_S = 300  # a first `make lab` fetches the font package with npm (tools/lab_font.py)
 
 
 def first_heading(nb: dict) -> str | None:
@@ -106,5 +108,20 @@ def test_make_lab_serves_the_course(tmp_path):
         # The token was taken: without it the API refuses.
         status, _ = get(f"{base}/api/contents/{INDEX}")
         assert status == 403
+
+        # The learner's lab: no classroom tools (nbgrader's pages and lab extension are off,
+        # though nbgrader is installed), no announcements that would reach the network.
+        for page in ("formgrader", "assignments", "courses"):
+            status, _ = get(f"{base}/{page}?token={token}")
+            assert status == 404, f"/{page} answers {status}: nbgrader's server extension is on"
+        status, body = get(f"{base}/lab/tree/{INDEX}?token={token}")
+        assert status == 200
+        config = json.loads(re.search(rb'<script id="jupyter-config-data" type="application/json">'
+                                      rb"(.*?)</script>", body, re.S).group(1))
+        disabled = config["disabledExtensions"]
+        assert "@jupyter/nbgrader" in disabled, disabled
+        assert "@jupyterlab/apputils-extension:announcements" in disabled, disabled
+        bundled = {e["name"] for e in config["federated_extensions"]}
+        assert "@jupyter/nbgrader" in bundled, "nbgrader is no longer installed: this test proves nothing"
     finally:
         stop(proc, term_grace=20)  # make and jupyter

@@ -8,22 +8,25 @@ Jupyter Book 1 (Sphinx, sphinx-book-theme) builds from ``build/book/src``, which
 script assembles from one source each:
 
 * the notebooks as committed (``notebooks/NN-*.ipynb``): they were run top to bottom
-  with their widget state saved, so nothing is executed again (``execute_notebooks: off``)
-  and the widgets render from that state;
+  with their widget state saved, so nothing is executed again (``execute_notebooks: off``);
+  the copies lose their generated prev/next cells (the theme links the pages), each widget
+  becomes a static HTML copy of its saved state, controls disabled and marked so (no page
+  needs a kernel or a widget manager), and every figure gets an alt text;
 * ``figures/``, when present;
 * the glossary page, cut from the glossary cell of ``00-index.ipynb``;
-* the table of contents, written from the notebooks' titles (``_toc.yml``);
-* ``book/_config.yml``, ``book/evalkit.css`` and ``book/evalkit-mathjax.js`` (MathJax 2's Hub.Queue for the widget manager, on MathJax 3).
+* the table of contents, written from the notebooks' numbers and titles (``_toc.yml``);
+* ``book/_config.yml``, ``book/evalkit.css`` and ``book/evalkit-file.js`` (search over ``file://``).
 
 The teachers' guide (``teachers/``) is not part of this site: the site is what students read,
 and the guide is built apart by ``tools/make_guide.py`` (``make guide``).
 
-The widget manager (``@jupyter-widgets/html-manager``), require.js, MathJax and the
-Noto Sans SC web font (the Chinese terms render on a machine without CJK fonts) are npm
-packages pinned by version and integrity in ``tools/site-js.json``, fetched once with
-``npm pack`` into ``build/site-js/`` and served from ``_static/``: no page loads
-anything from a CDN when it is viewed. The site is copied to ``site/``
-(``site/index.html``).
+MathJax (only on pages with math) and the Noto Sans SC web font (cut to the Chinese
+characters, so the terms render on a machine without CJK fonts and nothing else changes
+font) are npm packages pinned by version and integrity in ``tools/site-js.json``, fetched
+once with ``npm pack`` into ``build/site-js/`` and served from ``_static/``: no page loads
+anything from a CDN when it is viewed. The site is copied to ``site/``; serve it
+(``python3 -m http.server --directory site``, which the build prints) or open
+``site/index.html`` as a file (search then lists pages without their text).
 
 Jupyter Book 2 was considered and not used: its HTML theme is a template that the
 ``myst`` command downloads at build time from the project's own server, not from a
@@ -42,6 +45,7 @@ import subprocess
 import sys
 import tarfile
 import time
+from html import escape
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,6 +135,11 @@ def _title(nb_path: Path) -> str:
     return nb_path.stem
 
 
+def _lesson_title(nb_path: Path) -> str:
+    # 00's title is the course's own, which the sidebar and the tab already show
+    return "The course map" if nb_path.stem == INDEX_STEM else _title(nb_path)
+
+
 def glossary_page(index_nb: Path) -> str:
     """The glossary of the course map, as a page of its own (the cell stays the one source)."""
     for cell in json.loads(index_nb.read_text("utf-8"))["cells"]:
@@ -152,13 +161,40 @@ def table_of_contents(notebooks: list[Path]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def distribution_name(pyproject: Path = ROOT / "pyproject.toml") -> str:
+    """The package's name on the package index ([project] name in pyproject.toml, the one source)."""
+    m = re.search(r'^\[project\][^\[]*?^name\s*=\s*"([^"]+)"', pyproject.read_text("utf-8"), re.M | re.S)
+    if not m:
+        raise SiteError(f"{pyproject} has no [project] name")
+    return m.group(1)
+
+
 def intro_page(notebooks: list[Path]) -> str:
-    rows = "\n".join(f"- **{p.name[:2]}** [{_title(p)}](notebooks/{p.name})" for p in notebooks)
-    return ("# evalkit: evaluating classifiers, correctly\n\n"
+    """The landing page: what the course is, who it is for, how to run it, the lessons."""
+    rows = "\n".join(f"{int(p.name[:2]):d}. [{_lesson_title(p)}](notebooks/{p.name})" for p in notebooks)
+    install = f'pip install "{distribution_name()}[course]"'
+    # The list starts at 0: notebook 00 is the course map.
+    # The heading is not the course's title: the sidebar and the browser's tab show that already.
+    return ("# Learn to evaluate classifiers, rankers and recommenders\n\n"
             "A short, tested course on measuring how good a classifier, a ranker or a recommender is, "
-            "with the Python package `evalkit`. Start with the course map; every page's notebook can be "
-            "downloaded (the download button at the top right) and run in JupyterLab.\n\n"
-            + rows + "\n\n- [Glossary · 术语表](glossary.md)\n")
+            "with the Python package `evalkit`: every number is computed in front of you, by hand "
+            "first and then with `evalkit`.\n\n"
+            "## Who it is for, how to use it\n\n"
+            "- *Learners in self-study*: work through the notebooks in order, each in about an hour.\n"
+            "- *Teachers*: each notebook is one lesson, with exercises.\n"
+            "- *Practitioners*: `evalkit` is a small numpy-only library whose results match "
+            "scikit-learn's, with Spark's conventions as named options.\n\n"
+            "## Run the course\n\n"
+            "These pages show each notebook as it was last run; the widgets here are static copies. "
+            "To run the notebooks and move the widgets, get the course from "
+            '<a href="../">this repository</a> and start JupyterLab with everything installed '
+            "(Python 3.10+ and `make`):\n\n"
+            "```sh\nmake lab\n```\n\n"
+            "or install the package with what the notebooks use, then download any page's notebook "
+            "(the download button at the top right) and open it in JupyterLab:\n\n"
+            f"```sh\n{install}\njupyter lab\n```\n\n"
+            "## The lessons\n\n" + rows + "\n\n"
+            "and the [glossary · 术语表](glossary.md), English beside Chinese.\n")
 
 
 def assemble(src: Path) -> list[Path]:
@@ -179,9 +215,263 @@ def assemble(src: Path) -> list[Path]:
     (src / "glossary.md").write_text(glossary_page(NOTEBOOKS / f"{INDEX_STEM}.ipynb"), "utf-8")
     # not `_static`: Jupyter Book would link every .js and .css file found there into every page
     install_static(src / "_assets")
-    for name in ("evalkit.css", "evalkit-mathjax.js"):
+    for name in ("evalkit.css", "evalkit-file.js"):
         shutil.copy2(BOOK / name, src / "_assets" / name)
     return notebooks
+
+
+# -- the pages as a reader meets them ------------------------------------------------
+#
+# Applied by build() to the copies in build/book/src, never to the committed notebooks.
+
+NAV_KEY = "evalkit"  # cell metadata of the cells tools/make_index.py writes
+NAV_CELLS = ("nav-top", "nav-bottom")  # its "< previous | Course map | next >" lines
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+STATIC_NOTE = (
+    '<p class="evalkit-static-note" role="note"><strong>A static copy.</strong> This widget shows '
+    "the values the notebook was saved with; its controls do not move on this page. Download the "
+    "notebook (the download button at the top right) and run it in JupyterLab to move them.</p>")
+
+
+def drop_navigation(nb: dict) -> None:
+    """Remove the generated prev/next cells: the theme's own footer links the pages, and the
+    cells would repeat in every search result. The notebooks keep them for JupyterLab."""
+    nb["cells"] = [c for c in nb["cells"]
+                   if c.get("metadata", {}).get(NAV_KEY, {}).get("generated") not in NAV_CELLS]
+
+
+def _markdown_text(source: str) -> str:
+    text = re.sub(r"\$+[^$]*\$+", "", source)                       # math
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)          # links keep their words
+    text = re.sub(r"[`*#>|]", "", text)
+    return " ".join(text.split())
+
+
+_TITLE = re.compile(r"""(?:set_title|suptitle|title)\s*[(=]\s*["']([^"'{}]+)["']""")
+
+
+def figure_alt(cells: list[dict], i: int) -> str:
+    """Alt text for the figure of cell I: a caption in the cell's metadata (mystnb.image.alt or
+    evalkit.alt), else the figure's titles as the cell's code sets them, else the first sentence
+    of the text just above the cell (which introduces the figure)."""
+    meta = cells[i].get("metadata", {})
+    given = meta.get("mystnb", {}).get("image", {}).get("alt") or meta.get(NAV_KEY, {}).get("alt")
+    if given:
+        return given
+    titles = _TITLE.findall("".join(cells[i]["source"]))
+    if titles:
+        return "Figure: " + "; ".join(dict.fromkeys(titles))
+    for cell in reversed(cells[:i]):
+        if cell["cell_type"] == "markdown":
+            text = _markdown_text("".join(cell["source"]))
+            first = re.split(r"(?<=[.:;])\s", text, maxsplit=1)[0]
+            return "Figure: " + first[:200].rstrip(".:;")
+    return "Figure"
+
+
+def sources_last(nb: dict) -> None:
+    """In the course map, the Sources (the bibliography) after the sections for the reader (who it
+    is for, how to use it), just before the glossary."""
+    cells = nb["cells"]
+    heads = ["".join(c["source"]).lstrip() if c["cell_type"] == "markdown" else "" for c in cells]
+    sources = [i for i, h in enumerate(heads) if h.startswith("## Sources")]
+    glossary = [i for i, h in enumerate(heads) if GLOSSARY_HEADING.match(h)]
+    if sources and glossary and sources[0] < glossary[0]:
+        cell = cells.pop(sources[0])
+        cells.insert(glossary[0] - 1, cell)
+
+
+def figure_alts(nb: dict) -> int:
+    """Give every image output an alt text (myst-nb's cell metadata mystnb.image.alt)."""
+    cells, n = nb["cells"], 0
+    for i, cell in enumerate(cells):
+        if cell["cell_type"] == "code" and any("image/png" in o.get("data", {})
+                                               for o in cell.get("outputs", [])):
+            image = cell["metadata"].setdefault("mystnb", {}).setdefault("image", {})
+            image["alt"] = figure_alt(cells, i)
+            n += 1
+    return n
+
+
+def _widget_html(models: dict, model_id: str) -> str:
+    """Static HTML of a saved widget and its children: the same text, figure and classes as the
+    live widget; its controls disabled, each named for assistive technology."""
+    model = models[model_id.removeprefix("IPY_MODEL_")]
+    kind, st = model["model_name"], model["state"]
+    classes = " ".join(st.get("_dom_classes", []))
+    layout = models.get(str(st.get("layout", "")).removeprefix("IPY_MODEL_"), {}).get("state", {})
+    width = f' style="width:{layout["width"]}"' if layout.get("width") else ""
+    label = escape(st.get("description", ""))
+    if kind in ("VBoxModel", "HBoxModel"):
+        inner = "".join(_widget_html(models, c) for c in st["children"])
+        return f'<div class="evalkit-static-{kind[:4].lower()} {classes}">{inner}</div>'
+    if kind == "HTMLModel":
+        return f'<div class="evalkit-static-html {classes}">{st["value"]}</div>'
+    if kind == "ImageModel":
+        # the widget's figure in words, kept beside the widgets, by the widget's class
+        from evalkit.widgets.state import FIGURE_ALT
+
+        data = next(b["data"] for b in model.get("buffers", []) if b["path"] == ["value"])
+        alt = escape(st.get("tooltip") or FIGURE_ALT.get(_root_kind(models, FIGURE_ALT), "Figure"))
+        return f'<img class="{classes}" src="data:image/png;base64,{data}" alt="{alt}">'
+    if kind in ("FloatSliderModel", "IntSliderModel"):
+        readout = format(st["value"], st.get("readout_format", ".2f"))
+        return (f'<div class="widget-slider evalkit-static-slider {classes}"{width}>'
+                f'<span class="widget-label">{label}</span>'
+                f'<input type="range" disabled aria-label="{label}" min="{st["min"]}" '
+                f'max="{st["max"]}" step="{st["step"]}" value="{st["value"]}">'
+                f'<span class="widget-readout">{readout}</span></div>')
+    if kind == "ButtonModel":
+        return f'<button type="button" class="evalkit-static-button {classes}" disabled>{label}</button>'
+    if kind == "ToggleButtonsModel":
+        buttons = "".join(
+            f'<button type="button" disabled aria-pressed="{str(i == st["index"]).lower()}">'
+            f"{escape(o)}</button>" for i, o in enumerate(st["_options_labels"]))
+        return (f'<div class="evalkit-static-toggles {classes}" role="group" aria-label="{label}">'
+                f'<span class="widget-label">{label}</span>{buttons}</div>')
+    raise SiteError(f"no static rendering for a saved {kind}: add one to tools/make_site.py")
+
+
+def _root_kind(models: dict, kinds: dict) -> str:
+    for model in models.values():
+        for cls in model["state"].get("_dom_classes", []):
+            if cls in kinds:
+                return cls
+    return ""
+
+
+def static_widgets(nb: dict) -> int:
+    """Replace each widget output by a static HTML copy of its saved state, marked as such.
+
+    A page without a kernel cannot move a widget: the copy shows the saved numbers and figure with
+    its controls disabled and a note, and the page needs no widget manager (3.6 MB) at all.
+    """
+    saved = nb.get("metadata", {}).pop("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    n = 0
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            view = out.get("data", {}).get(WIDGET_VIEW)
+            if view is None:
+                continue
+            root = view["model_id"]
+            if root not in saved:
+                raise SiteError(f"a widget output's state ({root}) was not saved with the notebook")
+            # this widget's models only: its figure's alt text follows its own class
+            models = _widget_tree(saved, root)
+            out["data"] = {"text/html": STATIC_NOTE + _widget_html(models, root)}
+            n += 1
+    return n
+
+
+def _widget_tree(models: dict, root: str) -> dict:
+    """The models reachable from ROOT (a widget and its children, layouts and styles)."""
+    seen, todo = {}, [root]
+    while todo:
+        key = todo.pop().removeprefix("IPY_MODEL_")
+        if key in seen or key not in models:
+            continue
+        seen[key] = models[key]
+        todo += re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(models[key]["state"]))
+    return seen
+
+
+def prepare_notebooks(folder: Path) -> dict[str, int]:
+    """The site's copies of the notebooks: no navigation cells, static widgets, figures with alt text."""
+    counts = {"widgets": 0, "figures": 0}
+    for path in sorted(folder.glob("*.ipynb")):
+        nb = json.loads(path.read_text("utf-8"))
+        drop_navigation(nb)
+        if path.stem == INDEX_STEM:
+            sources_last(nb)
+        counts["widgets"] += static_widgets(nb)
+        counts["figures"] += figure_alts(nb)
+        path.write_text(json.dumps(nb, ensure_ascii=False, indent=1), "utf-8")
+    return counts
+
+
+def numbered_toc(toc: str, notebooks: list[Path]) -> str:
+    """Give each notebook's sidebar entry its lesson number: "01 · The accuracy paradox"."""
+    for p in notebooks:
+        entry = f"      - file: notebooks/{p.stem}\n"
+        title = json.dumps(f"{p.name[:2]} · {_lesson_title(p)}", ensure_ascii=False)
+        toc = toc.replace(entry, f"{entry}        title: {title}\n")
+    return toc
+
+
+# Chinese, Japanese and Korean characters and punctuation (CJK radicals to unified ideographs,
+# compatibility ideographs and forms, full-width forms, the supplementary ideographs).
+CJK_RANGES = [(0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF),
+              (0x20000, 0x3FFFF)]
+
+
+def _ranges(spec: str) -> list[tuple[int, int]]:
+    out = []
+    for part in spec.replace("U+", "").replace(" ", "").split(","):
+        lo, _, hi = part.partition("-")
+        out.append((int(lo, 16), int(hi or lo, 16)))
+    return out
+
+
+def cjk_only_css(css: str) -> tuple[str, set[str]]:
+    """The web font's @font-face rules cut to Chinese characters (their unicode-range intersected
+    with CJK_RANGES; rules left empty dropped), and the font files still used.
+
+    Without this the font's Latin subsets draw the English text wherever the fonts before it in
+    the stack are missing, and ’ “ ” · come out full width.
+    """
+    kept, files = [], set()
+    for rule in re.findall(r"@font-face\s*{[^}]*}", css):
+        m = re.search(r"unicode-range:\s*([^;]+);", rule)
+        if not m:
+            continue
+        pairs = [(max(lo, a), min(hi, b)) for lo, hi in _ranges(m.group(1)) for a, b in CJK_RANGES]
+        cut = [(lo, hi) for lo, hi in pairs if lo <= hi]
+        if not cut:
+            continue
+        spec = ",".join(f"U+{lo:X}" if lo == hi else f"U+{lo:X}-{hi:X}" for lo, hi in cut)
+        kept.append(rule.replace(m.group(0), f"unicode-range: {spec};"))
+        files.update(re.findall(r"url\(\./files/([^)]+)\)", rule))
+    return "/* cut to CJK characters by tools/make_site.py */\n" + "\n".join(kept) + "\n", files
+
+
+def scope_cjk_font(assets: Path) -> None:
+    css_path = assets / CJK_FONT_CSS
+    css, used = cjk_only_css(css_path.read_text("utf-8"))
+    css_path.write_text(css, "utf-8")
+    for font in (css_path.parent / "files").iterdir():
+        if font.name not in used:
+            font.unlink()
+
+
+_DOWNLOAD_LINK = re.compile(r'(<a href="[^"]*_sources/notebooks/[^"]+\.ipynb")')
+
+
+def offer_committed_notebooks(html: Path, notebooks: list[Path]) -> None:
+    """Each page's download button gives the notebook as committed (not the site's copy, which
+    lost its navigation cells and its widgets' state), and says to download it (the link's
+    ``download`` attribute: a server may call a notebook JSON and show it as text)."""
+    sources = html / "_sources" / "notebooks"
+    for nb in notebooks:
+        shutil.copy2(nb, sources / nb.name)
+    for page in (html / "notebooks").glob("*.html"):
+        text = page.read_text("utf-8")
+        page.write_text(_DOWNLOAD_LINK.sub(r"\1 download", text), "utf-8")
+
+
+_ICON_SCRIPT = re.compile(r'<(?:script|link)\b[^>]*?(?:src|href)="[^"]*?scripts/fontawesome\.js[^"]*"[^>]*>'
+                          r'(?:</script>)?\n?')
+
+
+def drop_icon_script(html: Path) -> None:
+    """Remove the theme's Font Awesome script (1.5 MB on every page): the theme's stylesheet draws
+    the same icons from its Font Awesome web fonts."""
+    for page in html.rglob("*.html"):
+        text = page.read_text("utf-8")
+        if "fontawesome.js" in text:
+            page.write_text(_ICON_SCRIPT.sub("", text), "utf-8")
+    for leftover in (html / "_static" / "scripts").glob("fontawesome.js*"):
+        leftover.unlink()
 
 
 def build(out: Path, work: Path = WORK, log=print) -> Path:
@@ -189,6 +479,9 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
     t0 = time.monotonic()
     notebooks = assemble(work / "src")
     src, html = work / "src", work / "_build" / "html"
+    prepared = prepare_notebooks(src / "notebooks")
+    (src / "_toc.yml").write_text(numbered_toc((src / "_toc.yml").read_text("utf-8"), notebooks), "utf-8")
+    scope_cjk_font(src / "_assets")
     bin_dir = Path(sys.executable).parent
     jb = bin_dir / "jupyter-book"
     proc = subprocess.run([str(jb) if jb.exists() else "jupyter-book", "config", "sphinx", str(src)],
@@ -204,21 +497,20 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
                            "--keep-going", "-q", str(src), str(html)], capture_output=True, text=True)
     if proc.returncode != 0 or not (html / "index.html").exists():
         raise SiteError(f"the book's build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+    drop_icon_script(html)
+    offer_committed_notebooks(html, notebooks)
     outside = external_references(html)
     if outside:
         raise SiteError("pages load from outside the site: " + ", ".join(sorted(outside)[:10]))
-    # The widget manager's bundle asks for its icon fonts at @jupyter-widgets/html-manager/dist/,
-    # relative to the page (its webpack public path): put them there beside the notebooks' pages.
-    fonts = html / "notebooks" / "@jupyter-widgets" / "html-manager" / "dist"
-    fonts.mkdir(parents=True, exist_ok=True)
-    for font in (html / "_static" / "html-manager").glob("*"):
-        if font.suffix in (".woff", ".woff2", ".ttf", ".eot", ".svg"):
-            shutil.copy2(font, fonts / font.name)
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(html, out)
-    log(f"site: {len(notebooks)} notebooks -> {out} in {time.monotonic() - t0:.0f} s; "
-        f"open {out / 'index.html'}")
+    log(f"site: {len(notebooks)} notebooks ({prepared['widgets']} widgets as static copies, "
+        f"{prepared['figures']} figures with alt text) -> {out} in {time.monotonic() - t0:.0f} s. "
+        "To read it, serve it\n"
+        f"(search shows its snippets, the download buttons download):\n"
+        f"  python3 -m http.server 8000 --bind 127.0.0.1 --directory {out}\n"
+        f"then open http://127.0.0.1:8000/ (or open {out / 'index.html'} as a file)")
     return out / "index.html"
 
 
@@ -229,8 +521,22 @@ SPHINX_OVERRIDES = """
 # -- tools/make_site.py --
 extensions = [e for e in extensions if e not in ("sphinx_thebe", "sphinx_comments")]
 html_static_path = ["_assets"]
-html_js_files = [("evalkit-mathjax.js", {"priority": 501})]
 html_css_files = ["fonts/noto-sans-sc/400.css", "evalkit.css"]
+html_js_files = ["evalkit-file.js"]
+# The sidebar's search field is the one search box: the top bar's second one is hidden (evalkit.css).
+
+
+def _math_only_where_used(app, pagename, templatename, context, doctree):
+    # Jupyter Book loads MathJax (2.3 MB) on every page; keep it where the page has math to typeset.
+    body = context.get("body", "")
+    if not any(mark in body for mark in ('class="math', "\\\\(", "\\\\[", "$$")):
+        context["script_files"][:] = [js for js in context.get("script_files", [])
+                                   if "mathjax" not in str(getattr(js, "filename", js)).lower()
+                                   and "window.MathJax" not in str(getattr(js, "attributes", {}).get("body", ""))]
+
+
+def setup(app):
+    app.connect("html-page-context", _math_only_where_used, priority=900)
 """
 
 _LOADS = re.compile(r'<(?:script|link|img|iframe)\b[^>]*?\s(?:src|href)="((?:https?:)?//[^"]+)"', re.I)

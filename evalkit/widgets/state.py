@@ -32,6 +32,19 @@ EXPLORER_KEYS = ("threshold", "accuracy", "precision", "recall", "f1", "f_beta",
 IMBALANCE_KEYS = ("ratio", "accuracy", "minority_recall", "majority_recall", "balanced_accuracy")
 #: The keys of :func:`roc_builder_text`.
 ROC_BUILDER_KEYS = ("step", "taken", "tpr", "fpr", "area")
+#: What each widget's figure shows, in words, by the widget's CSS class: its alt text in the course
+#: site's static copy (tools/make_site.py). (An ipywidgets Image has no alt text, and a tooltip on
+#: one breaks its view in the browser.) Not exported.
+FIGURE_ALT = {
+    "evalkit-threshold-explorer": "The scores of each class as histograms with the threshold as a "
+                                  "vertical line, and the threshold's point on the ROC curve and on "
+                                  "the precision-recall curve",
+    "evalkit-imbalance-explorer": "Accuracy, balanced accuracy and the minority's recall of the "
+                                  "always-the-majority baseline against the majority's share, with "
+                                  "the chosen share marked",
+    "evalkit-roc-builder": "The ROC curve built so far, one distinct score at a time from the "
+                           "highest, with the area under it shaded",
+}
 
 
 def _num(x):

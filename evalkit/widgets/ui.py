@@ -105,7 +105,8 @@ class _Shown:
     """What every widget shows and exposes: its state, counts, text and figure.
 
     A subclass sets ``_text_of`` and ``_keys`` (the pure text function of
-    :mod:`evalkit.widgets` for its state, and its keys), calls
+    :mod:`evalkit.widgets` for its state, and its keys) and ``_css_class`` (its
+    CSS class, which also names its figure's words in ``state.FIGURE_ALT``), calls
     :meth:`_start` with its first state and figure, and :meth:`_show` with
     each new state; ``_draw()`` moves the figure's markers, ``_refresh()``
     updates what else shows the state.
@@ -190,6 +191,7 @@ class ThresholdExplorer(_Shown, W.VBox):
     """
 
     _text_of, _keys = staticmethod(explorer_text), EXPLORER_KEYS
+    _css_class = "evalkit-threshold-explorer"
 
     @validate_params(layout=Options(LAYOUTS))
     def __init__(self, y_true, y_score, *, pos_label=1, threshold=None, beta=1.0,
@@ -230,7 +232,7 @@ class ThresholdExplorer(_Shown, W.VBox):
         lab = self._start(state, frame, layout)
         super().__init__([W.HBox([self._threshold, self._beta]), self._layout, self._image,
                           W.HBox([self._matrix, W.VBox(lab[:6])]), *lab[6:]])
-        self.add_class("evalkit-threshold-explorer")
+        self.add_class(self._css_class)
         self._threshold.observe(lambda _: self._update(redraw=True), names="value")
         self._beta.observe(lambda _: self._update(redraw=False), names="value")
         self._layout.observe(lambda _: self._refresh(), names="value")
@@ -273,6 +275,7 @@ class ImbalanceExplorer(_Shown, W.VBox):
     """A class-ratio slider and the "always predict the majority" baseline (the Spark and logistic-regression posts)."""
 
     _text_of, _keys = staticmethod(imbalance_text), IMBALANCE_KEYS
+    _css_class = "evalkit-imbalance-explorer"
 
     def __init__(self, majority=0.9, *, n=100):
         state, self._n = imbalance_state(majority, n=n), n
@@ -299,7 +302,7 @@ class ImbalanceExplorer(_Shown, W.VBox):
         note = W.HTML("The minority class is the positive one; the baseline predicts the "
                       "majority for everyone.")
         super().__init__([self._slider, self._image, W.HBox([self._matrix, W.VBox(lab)]), note])
-        self.add_class("evalkit-imbalance-explorer")
+        self.add_class(self._css_class)
         self._slider.observe(lambda _: self._show(imbalance_state(self.majority, n=n)), names="value")
 
     def _draw(self):
@@ -326,6 +329,7 @@ class RocBuilder(_Shown, W.VBox):
     """The logistic-regression post's ROC curve, built one sample (one distinct score) at a time."""
 
     _text_of, _keys = staticmethod(roc_builder_text), ROC_BUILDER_KEYS
+    _css_class = "evalkit-roc-builder"
 
     def __init__(self, y_true, y_score, *, pos_label=None, step=0):
         state = roc_builder_state(y_true, y_score, step, pos_label=pos_label)
@@ -359,7 +363,7 @@ class RocBuilder(_Shown, W.VBox):
         lab = self._start(state, frame)
         super().__init__([W.HBox([*buttons, self._slider]),
                           W.HBox([self._image, W.VBox([*lab, self._table])])])
-        self.add_class("evalkit-roc-builder")
+        self.add_class(self._css_class)
         self._slider.observe(lambda _: self._show(self._state_at(self._slider.value)), names="value")
 
     def _table_html(self):
