@@ -24,23 +24,13 @@ Where the libraries disagree, each choice is a named option, and
 ``convention=`` picks a library's bundle of them (an explicit option always
 wins over the preset). The presets are one table, :data:`CONVENTIONS`:
 
-=================  ===============  ============  ===========  ===============  ===============  ============  ==============
-option             evalkit          trec          ranx         spark            sklearn          torchmetrics  recbole
-=================  ===============  ============  ===========  ===============  ===============  ============  ==============
-``denominator``    relevant         relevant      relevant     min_relevant_k   hits             hits          min_relevant_k
-``gain``           linear           linear        linear       exponential      linear           linear        linear
-``ideal``          relevant         relevant      relevant     given            candidates       candidates    relevant
-``relevance``      positive         positive      positive     any              positive         positive      positive
-``relevant_in``    all              all           all          all              ranked           ranked        all
-``undefined``      no_relevant      no_judgments  no_relevant  no_relevant      no_relevant      no_relevant   no_relevant
-``zero_division``  0.0              nan           0.0          0.0              0.0              0.0           nan
-``hit_rate``       hits_over_tests  any_hit       any_hit      hits_over_tests  hits_over_tests  any_hit       any_hit
-``ties``           input            item_desc     input        input            input            input         input
-``users``          truth            both          truth        truth            truth            truth         truth
-=================  ===============  ============  ===========  ===============  ===============  ============  ==============
+.. the table below is written from _TABLE when the module is imported (one source)
 
-(spark and sklearn have no hit rate: evalkit's is kept; a test checks this table against
-:data:`CONVENTIONS`.)
+%(conventions_table)s
+
+(spark and sklearn have no hit rate: evalkit's is kept. A new preset is one
+column of ``_TABLE`` in this module: this table, the ``convention`` options
+and the tests read it.)
 
 * ``denominator`` (AP / MAP@k): ``"relevant"`` divides by R, the user's
   relevant items (trec_eval ``map``/``map_cut``, ranx, the
@@ -151,6 +141,23 @@ _TABLE = {  # one row per option, one column per preset (the module docstring's 
 }
 #: The presets: each library's choice for every option (see the module docstring).
 CONVENTIONS = {name: dict(zip(_NAMES, row)) for name, row in _TABLE.items()}
+
+
+def _conventions_table():
+    """The presets as the module docstring's reST table (options as rows, presets as columns)."""
+    def cell(v):
+        return "nan" if isinstance(v, float) and math.isnan(v) else str(v)
+
+    rows = [["option", *_TABLE]] + [[f"``{name}``", *(cell(row[i]) for row in _TABLE.values())]
+                                    for i, name in enumerate(_NAMES)]
+    widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
+    rule = "  ".join("=" * w for w in widths)
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return "\n".join([rule, lines[0], rule, *lines[1:], rule])
+
+
+if __doc__:   # None under python -OO
+    __doc__ = __doc__.replace("%(conventions_table)s", _conventions_table())
 
 _SPECS = {name: [None, Options(values)] for name, values in OPTIONS.items()}
 _SPECS.update(
@@ -327,8 +334,9 @@ def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, rel
         The value of those users: 0.0 or 1.0 (kept in the mean), or nan (left
         out of the mean; trec_eval); "warn": the convention's value (evalkit's
         0.0, trec_eval's nan, ...) and an UndefinedMetricWarning.
-    convention : {"evalkit", "trec", "ranx", "spark", "sklearn", "torchmetrics", "recbole"}
-        The preset that fills the options left as None (:data:`CONVENTIONS`).
+    convention : str, default "evalkit"
+        The preset that fills the options left as None: a key of
+        :data:`CONVENTIONS` ("evalkit", "trec", "ranx", "spark", ...).
     per_user : bool, default False
         Return the per-user values (nan for users left out) instead of the mean.
 
