@@ -1052,6 +1052,10 @@ def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, re
     Returns
     -------
     evalkit.RankingHits
+        With ``cut=k``: the metrics of :mod:`evalkit.ranking` refuse on it a
+        cut-off deeper than ``k``, and the options that read whole lists
+        (``ideal="candidates"``, ``relevant_in="ranked"``; pass ``k=None``
+        for those).
     """
     from pyspark.sql import functions as F
 
