@@ -736,18 +736,18 @@ def evaluate_ranking(ranked, relevant, metrics, *, adaptive_k=False, denominator
     ...)``), with the options below passed to every metric that has them. The
     names, as in ranx's ``evaluate(qrels, run, ["ndcg@10", "map@100"])``:
 
-    ============  =========================  ===========================
-    name          function                   "@k"
-    ============  =========================  ===========================
-    precision@k   :func:`precision_at_k`     required
-    recall@k      :func:`recall_at_k`        required
-    map, map@k    :func:`mean_average_precision`  optional (whole list)
-    ndcg@k        :func:`ndcg_at_k`          required
-    dcg@k         :func:`dcg_at_k`           required
-    mrr, mrr@k    :func:`mean_reciprocal_rank`    optional
-    hit_rate@k    :func:`hit_rate_at_k`      required
-    arhr@k        :func:`arhr_at_k`          required
-    ============  =========================  ===========================
+    ===========  ==============================  ============================
+    name         function                        "@k"
+    ===========  ==============================  ============================
+    precision@k  :func:`precision_at_k`          required
+    recall@k     :func:`recall_at_k`             required
+    map, map@k   :func:`mean_average_precision`  optional (none: whole lists)
+    ndcg@k       :func:`ndcg_at_k`               required
+    dcg@k        :func:`dcg_at_k`                required
+    mrr, mrr@k   :func:`mean_reciprocal_rank`    optional
+    hit_rate@k   :func:`hit_rate_at_k`           required
+    arhr@k       :func:`arhr_at_k`               required
+    ===========  ==============================  ============================
 
     A function's own name works too (``"ndcg_at_k@10"``). The conventions are
     evalkit's (:data:`CONVENTIONS`), not ranx's: ranx's ``hit_rate`` is

@@ -1208,3 +1208,10 @@ def test_hits_cut_at_k_serve_only_cut_offs_up_to_k():
         ek.ndcg_at_k(cut, None, 2, ideal="candidates")
     assert repr(cut).endswith("first 3 of each list)")
     assert ek.RankingHits.concat([cut, whole]).cut == 3
+
+
+def test_evaluate_ranking_docstring_lists_every_metric_name():
+    import re
+
+    rows = re.findall(r"^ +([a-z_]+)(?:@k|, [a-z_]+@k) +:func:`(\w+)`", ek.evaluate_ranking.__doc__, re.MULTILINE)
+    assert dict(rows) == {name: f.__name__ for name, f in ek.ranking.METRICS.items()}
