@@ -191,7 +191,7 @@ def _is_connect(obj):
     return type(obj).__module__.startswith("pyspark.sql.connect")
 
 
-_SHIPPED = {}   # the zip built by ship(), and the sessions it was added to
+_SHIPPED_CONF = "evalkit.shipped"   # the session's own record of the zip ship() added to it
 
 
 def _evalkit_zip():
@@ -226,7 +226,8 @@ def ship(spark):
     -- ``SparkContext.addPyFile`` on a classic session,
     ``SparkSession.addArtifacts(path, pyfile=True)`` on a Spark Connect
     session -- which puts it on the executors' ``sys.path``. A second call
-    for the same session adds nothing.
+    for the same session adds nothing: the session's conf records the zip
+    (``evalkit.shipped``), so evalkit keeps no state of its own.
 
     Parameters
     ----------
@@ -246,11 +247,13 @@ def ship(spark):
     '/tmp/evalkit-3f0c8a1d2b4e.zip'
     """
     path = _evalkit_zip()
-    connect = _is_connect(spark)
-    key = (spark.session_id if connect else id(spark.sparkContext), path)
-    if key not in _SHIPPED:
-        _SHIPPED[key] = spark.addArtifacts(path, pyfile=True) if connect else \
-            spark.sparkContext.addPyFile(path)
+    if spark.conf.get(_SHIPPED_CONF, None) == path:   # recorded in the session, not in evalkit
+        return path
+    if _is_connect(spark):
+        spark.addArtifacts(path, pyfile=True)
+    else:
+        spark.sparkContext.addPyFile(path)
+    spark.conf.set(_SHIPPED_CONF, path)
     return path
 
 
