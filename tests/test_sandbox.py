@@ -568,3 +568,20 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
         assert (work / "out.txt").stat().st_mode & 0o7777 == 0o755
     finally:
         shutil.rmtree(folder)
+
+
+def test_a_python_under_the_hosts_tmp_runs(tmp_path_factory):
+    """A checkout (and its venv) under the host's /tmp is bound on top of the sandbox's own /tmp."""
+    venv = Path(tempfile.mkdtemp(dir="/tmp")) / "venv"
+    try:
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)],
+                       check=True)
+        probe = ("import importlib.util, sys\n"
+                 f"spec = importlib.util.spec_from_file_location('sandbox', {str(ROOT / 'tools' / 'sandbox.py')!r})\n"
+                 "m = importlib.util.module_from_spec(spec); sys.modules['sandbox'] = m\n"
+                 "spec.loader.exec_module(m)\nprint(m.kind(), sys.prefix)\n")
+        out = subprocess.run([str(venv / "bin" / "python"), "-c", probe], capture_output=True, text=True,
+                             timeout=120)
+        assert out.stdout.startswith("bubblewrap /tmp/"), (out.stdout, out.stderr[-2000:])
+    finally:
+        shutil.rmtree(venv.parent, ignore_errors=True)

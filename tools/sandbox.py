@@ -233,7 +233,10 @@ def _bwrap(argv, binds, env, limits, workdir, uid) -> list[str]:
     ro = [(Path(p), p) for p in SYSTEM_DIRS]
     ro += [(Path(p), p) for p in dict.fromkeys((sys.base_prefix, sys.prefix))]
     ro += [(Path(host).resolve(), inside) for host, inside in binds]
-    mounts = ["--tmpfs", "/"]
+    # scratch space in memory, each tmpfs capped (a cgroup, when there is one, counts it too);
+    # /tmp comes first, so a venv or checkout that lives under the host's /tmp is bound on top
+    scratch = ["--perms", "1777", "--size", str(limits.memory_bytes), "--tmpfs"]
+    mounts = ["--tmpfs", "/", *scratch, "/tmp"]
     for link in SYSTEM_LINKS:
         if os.path.islink(link):
             mounts += ["--symlink", os.readlink(link), link]
@@ -244,9 +247,7 @@ def _bwrap(argv, binds, env, limits, workdir, uid) -> list[str]:
         mounts += ["--perms", "0755", "--dir", folder]
     for host, inside in ro:
         mounts += ["--ro-bind", str(host), inside]
-    # scratch space in memory, each tmpfs capped (a cgroup, when there is one, counts it too)
-    scratch = ["--perms", "1777", "--size", str(limits.memory_bytes), "--tmpfs"]
-    mounts += ["--bind", str(workdir), WORK, *scratch, "/tmp", "--proc", "/proc",
+    mounts += ["--bind", str(workdir), WORK, "--proc", "/proc",
                "--dev", "/dev", *scratch, "/dev/shm", "--chdir", WORK]
     # the rest is read-only (with a user namespace the student owns the root tmpfs and /dev)
     mounts += ["--remount-ro", "/dev", "--remount-ro", "/"]
