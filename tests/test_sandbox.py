@@ -142,7 +142,8 @@ def test_reads_of_the_host_find_nothing(tmp_path, sentinel, monkeypatch):
         leaks = [n for n in names if str(Path(folder) / n) not in allowed] if isinstance(names, list) else []
         assert leaks == [], (folder, names)
     assert found["seen"][str(sentinel.parent)] == "FileNotFoundError"
-    assert found["seen"]["/tmp"] == []                      # a private, empty /tmp
+    # a private /tmp: empty, but for the way to an interpreter that lives under the host's /tmp
+    assert set(found["seen"]["/tmp"]) <= {Path(p).parts[2] for p in allowed if p.startswith("/tmp/")}
     assert set(found["seen"]["/"]) <= {"bin", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32",
                                        "proc", "root", "sbin", "tmp", "usr", "work",
                                        *(Path(p).parts[1] for p in allowed if p != "/")}
