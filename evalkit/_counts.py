@@ -21,7 +21,8 @@ import numpy as np
 
 from ._validation import (_is_string_like, check_binary_positive, check_indicator,
                           check_label_list, check_labels, check_pos_label, check_real,
-                          check_same_kind, check_same_length, check_sample_weight, check_targets)
+                          check_same_kind, check_same_length, check_sample_weight, check_targets,
+                          dense_indicators, refuse_matrix_beside_vector)
 
 __all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
            "multilabel_counts", "topk_code_counts", "top_k_columns", "top_k_hits",
@@ -169,9 +170,13 @@ def targets(y_true, y_pred, sample_weight, labels=None):
 
     A multilabel ``labels`` names the columns (indices) kept, in its order.
     """
+    y_true, y_pred = dense_indicators(y_true, y_pred)   # scipy.sparse indicators, as sklearn
     if not (_is_2d(y_true) or _is_2d(y_pred)):
         kind, yt, yp = check_targets(y_true, y_pred)
         return kind, yt, yp, check_sample_weight(sample_weight, len(yt))
+    if not _is_2d(y_true):
+        check_labels(y_true, "y_true")
+        refuse_matrix_beside_vector(y_pred)
     yt = check_indicator(y_true, "y_true")
     yp = check_indicator(y_pred, "y_pred", shape=yt.shape)
     if labels is not None:

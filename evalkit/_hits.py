@@ -17,9 +17,13 @@ import numpy as np
 
 from ._validation import Satisfies, validate_params
 
-__all__ = ["RankingHits", "encode_items", "ranking_hits"]
+__all__ = ["RankingHits", "encode_items", "ranking_hits", "WHOLE_LIST"]
 
 _TABLE_SIZE = 1 << 22  # entries of the per-block lookup table (a few MB)
+
+#: The option values under which a metric reads each whole list, not only its
+#: first k items: hits cut at k (``RankingHits.cut``) cannot serve them.
+WHOLE_LIST = {"ideal": "candidates", "relevant_in": "ranked"}
 
 
 class RankingHits:
@@ -46,12 +50,17 @@ class RankingHits:
     given : float64 array (n_users, width) or None
         The grades of the user's judged items in the order they were given
         (dict order), zeros included; for Spark's graded ideal DCG.
+    cut : int or None
+        The hits were looked for only in each list's first ``cut`` items
+        (None: in whole lists).
 
     Notes
     -----
     Hits found only in each list's first k (as ``evalkit.spark.ranking_hits``
-    with ``k`` does) serve every metric at cut-offs up to k, except those
-    that look at the whole list (``ideal="candidates"``, ``truth="ranked"``).
+    with ``k`` does, ``cut=k``) serve every metric at cut-offs up to k, except
+    those that look at the whole list (``ideal="candidates"``,
+    ``relevant_in="ranked"``: :data:`WHOLE_LIST`); the metrics refuse the
+    others. The object is never changed once built, so threads may share it.
     Built by hand, the hits are checked (a position inside the user's list, a
     gain >= 0, one hit per position) and sorted by user and position. (A
     list that repeats a relevant item, which Spark allows, can have more hits
@@ -67,10 +76,10 @@ class RankingHits:
     """
 
     __slots__ = ("n_users", "user", "position", "gain", "n_relevant", "n_judged", "n_ranked",
-                 "ideal", "given", "graded")
+                 "ideal", "given", "graded", "cut")
 
     def __init__(self, user, position, gain, n_relevant, n_ranked, ideal=None, given=None,
-                 graded=None, n_judged=None):
+                 graded=None, n_judged=None, cut=None):
         user, position, self.n_relevant, self.n_ranked = (
             np.asarray(a, dtype=np.int64).reshape(-1) for a in (user, position, n_relevant, n_ranked))
         gain = np.asarray(gain, dtype=np.float64).reshape(-1)
@@ -90,10 +99,12 @@ class RankingHits:
         self.ideal = None if ideal is None else np.asarray(ideal, dtype=np.float64)
         self.given = None if given is None else np.asarray(given, dtype=np.float64)
         self.graded = ideal is not None if graded is None else bool(graded)
+        self.cut = None if cut is None else int(cut)
 
     def __repr__(self):
+        cut = "" if self.cut is None else f", first {self.cut} of each list"
         return (f"RankingHits({self.n_users} users, {len(self.user)} hits, "
-                f"{'graded' if self.graded else 'binary'})")
+                f"{'graded' if self.graded else 'binary'}{cut})")
 
     @property
     def depth(self):
@@ -157,9 +168,11 @@ class RankingHits:
             given = cat(lambda p: p.given_grades(max(p.given.shape[1] if p.given is not None else r
                                                      for p, r in zip(parts, r_max))))
         starts = np.cumsum([0] + [p.n_users for p in parts])
+        cuts = [p.cut for p in parts if p.cut is not None]
         return cls(np.concatenate([p.user + s for p, s in zip(parts, starts)]), cat(lambda p: p.position),
                    cat(lambda p: p.gain), cat(lambda p: p.n_relevant), cat(lambda p: p.n_ranked), ideal,
-                   given, any(p.graded for p in parts), cat(lambda p: p.n_judged))
+                   given, any(p.graded for p in parts), cat(lambda p: p.n_judged),
+                   min(cuts) if cuts else None)
 
     def __add__(self, other):
         return RankingHits.concat([self, other]) if isinstance(other, RankingHits) else NotImplemented

@@ -247,10 +247,22 @@ BOTH_CLASSES = POSITIVES + [(lambda v: v["sweep"].n_neg == 0, "y_true has no neg
 
 # -- arrays: one reader ------------------------------------------------------------------
 
+def _is_sparse(y):
+    """A scipy.sparse matrix or array (np.asarray would make it a 0-d object array)."""
+    return hasattr(y, "toarray") and type(y).__module__.startswith("scipy.sparse")
+
+
+def dense_indicators(*ys):
+    """scipy.sparse multilabel indicator matrices as dense arrays (as scikit-learn accepts them)."""
+    return tuple(y.toarray() if _is_sparse(y) else y for y in ys)
+
+
 def _array_like(y, name, expected):
-    """Refuse ``None``, scalars, sets and dicts before ``np.asarray``."""
+    """Refuse ``None``, scalars, sets, dicts and sparse matrices before ``np.asarray``."""
     if y is None:
         raise TypeError(f"{name} is required, got None")
+    if _is_sparse(y):
+        raise TypeError(f"{name}: sparse matrices are not supported here, use `.toarray()`")
     if isinstance(y, (str, bytes)) or np.isscalar(y) or (isinstance(y, np.ndarray) and y.ndim == 0):
         raise TypeError(f"{name} must be {expected}, got the scalar {y!r}")
     if isinstance(y, (set, frozenset, dict)):
@@ -472,6 +484,18 @@ def check_indicator(y, name, *, shape=None):
                          f"indicator: n samples x L >= 2 labels), got shape {m.shape}" + ("; a mix of "
                          "multilabel-indicator and multiclass targets is refused" if shape else ""))
     return m.astype(bool)
+
+
+def refuse_matrix_beside_vector(y_pred, name="y_pred"):
+    """A 2-D ``y_pred`` beside a 1-D ``y_true``: refused, naming ``y_pred``.
+
+    scikit-learn ravels an (n, 1) column silently; evalkit refuses it (a
+    column is often a mistake: scores of one class, a DataFrame's column).
+    """
+    yp = as_array(y_pred, name, ndim=(1, 2, 3))
+    hint = ("a column of shape (n, 1) is refused (scikit-learn ravels it): pass y_pred.ravel()"
+            if yp.shape[1:] == (1,) else "a mix of multiclass and multilabel-indicator targets is refused")
+    raise ValueError(f"{name} must be 1-D like y_true, got an array of shape {yp.shape}: {hint}")
 
 
 def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score", ordered=False,

@@ -2,9 +2,15 @@
 
 Same names, positional arguments, keywords, defaults and numbers as
 scikit-learn, for label vectors and for multilabel indicator matrices
-(2-D 0/1 ``y_true``/``y_pred``, one column per label). Each function
+(2-D 0/1 ``y_true``/``y_pred``, one column per label; scipy.sparse
+indicator matrices are accepted, as scikit-learn accepts them). Each function
 validates its input once, counts once (:mod:`evalkit._counts`) and computes
 from counts in one batched step (:func:`evalkit._ratios.prf`).
+
+Two refusals scikit-learn does not make: a ``y_true`` or ``y_pred`` column
+of shape (n, 1) beside a 1-D target (scikit-learn ravels it silently; here a
+ValueError names the column: pass ``.ravel()``), and a ``labels=`` that
+lists a label twice (scikit-learn reports it twice).
 """
 
 from __future__ import annotations
@@ -56,9 +62,9 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
-        Actual and predicted labels.
+        Actual and predicted labels (a column of shape (n, 1) is refused).
     labels : array-like, default=None
-        Classes to index the matrix, in this order.
+        Classes to index the matrix, in this order (no label twice).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; the matrix then holds sums of weights.
     normalize : {"true", "pred", "all"}, default=None

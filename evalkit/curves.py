@@ -134,11 +134,16 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     thr = np.empty(len(fpr))
     thr[0] = np.inf  # the extra point (0, 0): nothing predicted positive
     thr[1:] = sweep.thresholds
+    _warn_empty_class(sweep)
+    return fpr, tpr, thr
+
+
+def _warn_empty_class(sweep):
+    """scikit-learn's roc_curve warnings for a class of total weight 0 (FPR or TPR is then nan)."""
     if sweep.n_neg <= 0:
         _warn("No negative samples in y_true, false positive value should be meaningless")
     if sweep.n_pos <= 0:
         _warn("No positive samples in y_true, true positive value should be meaningless")
-    return fpr, tpr, thr
 
 
 @validate_params(drop_intermediate=Bool())
@@ -150,7 +155,8 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     distinct score, listed by increasing threshold, then the point (recall 0,
     precision 1) appended with no threshold -- scikit-learn's convention,
     mirrored exactly (``len(thresholds) = len(precision) - 1``). With no
-    positive sample, recall is 1 everywhere and a warning says so.
+    positive sample, recall is 1 everywhere and a ``UserWarning`` says so
+    (scikit-learn's class here, not ``UndefinedMetricWarning``).
     ``drop_intermediate=True`` keeps only the first and last point of each run
     of equal recall. Spark's ``pr()`` runs the other way: descending
     thresholds, starting with the point (recall 0, precision at the highest
@@ -182,7 +188,8 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
                             bends=pr_bends if drop_intermediate else None)
     recall, precision = pr_points(sweep, "sklearn")
     if sweep.n_pos == 0:
-        _warn("No positive class found in y_true, recall is set to one for all thresholds.")
+        warn_at_caller("No positive class found in y_true, recall is set to one for all thresholds.",
+                       UserWarning)   # scikit-learn warns UserWarning here, not UndefinedMetricWarning
     return precision, recall, sweep.thresholds[::-1].copy() if drop_intermediate else sweep.thresholds[::-1]
 
 
@@ -308,8 +315,10 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     rate with the McClish correction, ``(1 + (A - m²/2) / (m - m²/2)) / 2``
     (0.5 for a random ranking, 1 for a perfect one). Spark's
     ``areaUnderROC`` is the same trapezoid area (exact without ``numBins``).
-    With one class present the AUC is undefined: nan and an
-    ``UndefinedMetricWarning``, as scikit-learn does.
+    With one class present, or weights that give a class total weight 0,
+    the AUC is undefined: nan and an ``UndefinedMetricWarning`` worded as
+    scikit-learn's ("Only one class is present ...", or its ``roc_curve``'s
+    "No negative samples ..." / "No positive samples ...").
 
     Parameters
     ----------
@@ -374,6 +383,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
             twice, p, n = twice_u(packed[0])
             return twice / (2 * p * n)
         sweep = sweep_of(positive, scores, w)
+        _warn_empty_class(sweep)   # both classes present, one of weight 0: the AUC is nan
         return float(auc_from_groups(np.diff(sweep.tps, prepend=0), np.diff(sweep.fps, prepend=0)))
     fpr, tpr, _ = roc_curve(positive, scores, sample_weight=w)
     if np.isnan(fpr[-1]) or np.isnan(tpr[-1]):  # a class of total weight 0: roc_curve warned

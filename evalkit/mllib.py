@@ -50,7 +50,7 @@ import numpy as np
 
 from ._counts import confusion_counts
 from ._curves import pr_points, roc_points, trapezoid
-from ._hits import ranking_hits
+from ._hits import RankingHits, ranking_hits
 from ._ratios import f_beta_of, prf
 from ._sweep import ZERO_WEIGHTS, Sweep, sweep_of
 from ._validation import (BETA, Integer, InstanceOf, Options, Real, check, check_grades,
@@ -1072,12 +1072,15 @@ class RankingMetrics:
         maps = [dict(zip(lab, rel)) if rel else dict.fromkeys(lab, 1.0) for lab, rel in zip(labels, rels)]
         judged = [{x: m.get(x, 0.0) for x in lab} for lab, m in zip(labels, maps)]   # labSet's grades
         t_items, t_off, grades = check_relevant(judged, len(rows), f"{name} labels")
-        self._hits = ranking_hits(p_items, p_off, t_items, t_off, grades if any(rels) else None,
-                                  repeats="count", names=(f"{name} predictions", f"{name} labels"))
+        h = ranking_hits(p_items, p_off, t_items, t_off, grades if any(rels) else None,
+                         repeats="count", names=(f"{name} predictions", f"{name} labels"))
         if any(rels):   # Spark's ideal: the label array as given, its first |labSet| entries
-            self._hits.given = np.zeros((len(rows), max(map(len, judged), default=0)))
+            given = np.zeros((len(rows), max(map(len, judged), default=0)))
             for i, (lab, m) in enumerate(zip(labels, maps)):
-                self._hits.given[i, :len(judged[i])] = [m.get(x, 0.0) for x in lab[:len(judged[i])]]
+                given[i, :len(judged[i])] = [m.get(x, 0.0) for x in lab[:len(judged[i])]]
+            h = RankingHits(h.user, h.position, h.gain, h.n_relevant, h.n_ranked, h.ideal, given,
+                            h.graded, h.n_judged)   # built once: hits are never changed after
+        self._hits = h
 
     def __repr__(self):
         return f"RankingMetrics({self._hits.n_users} rows)"

@@ -14,32 +14,23 @@ positions, plus each user's number of relevant items R). Every list metric
 is arithmetic on it, at any cut-off k, and every function accepts a
 ``RankingHits`` in place of ``ranked`` (with ``relevant=None``), so
 several metrics and cut-offs cost one pass. Hits of disjoint sets of users
-add up (``RankingHits.concat``). Called with the same lists again (say
-``ndcg_at_k`` then ``mean_average_precision``), a metric reuses the hits
-of the previous call: the validated lists are compared with a copy of the
-last ones, so a list changed in between is never served stale hits.
+add up (``RankingHits.concat``). Reuse is explicit: a metric called with
+lists finds their hits and keeps nothing (no state between calls, so
+threads may score different lists at once); pass the hits on, or ask
+:func:`evaluate_ranking` for several metrics by name (``["ndcg@10",
+"map@100"]``, in the style of ranx's ``evaluate``): one search serves them.
 
 Where the libraries disagree, each choice is a named option, and
 ``convention=`` picks a library's bundle of them (an explicit option always
 wins over the preset). The presets are one table, :data:`CONVENTIONS`:
 
-=================  ===============  ============  ===========  ===============  ===============  ============  ==============
-option             evalkit          trec          ranx         spark            sklearn          torchmetrics  recbole
-=================  ===============  ============  ===========  ===============  ===============  ============  ==============
-``denominator``    relevant         relevant      relevant     min_relevant_k   hits             hits          min_relevant_k
-``gain``           linear           linear        linear       exponential      linear           linear        linear
-``ideal``          relevant         relevant      relevant     given            candidates       candidates    relevant
-``relevance``      positive         positive      positive     any              positive         positive      positive
-``relevant_in``    all              all           all          all              ranked           ranked        all
-``undefined``      no_relevant      no_judgments  no_relevant  no_relevant      no_relevant      no_relevant   no_relevant
-``zero_division``  0.0              nan           0.0          0.0              0.0              0.0           nan
-``hit_rate``       hits_over_tests  any_hit       any_hit      hits_over_tests  hits_over_tests  any_hit       any_hit
-``ties``           input            item_desc     input        input            input            input         input
-``users``          truth            both          truth        truth            truth            truth         truth
-=================  ===============  ============  ===========  ===============  ===============  ============  ==============
+.. the table below is written from _TABLE when the module is imported (one source)
 
-(spark and sklearn have no hit rate: evalkit's is kept; a test checks this table against
-:data:`CONVENTIONS`.)
+%(conventions_table)s
+
+(spark and sklearn have no hit rate: evalkit's is kept. A new preset is one
+column of ``_TABLE`` in this module: this table, the ``convention`` options
+and the tests read it.)
 
 * ``denominator`` (AP / MAP@k): ``"relevant"`` divides by R, the user's
   relevant items (trec_eval ``map``/``map_cut``, ranx, the
@@ -96,7 +87,7 @@ import math
 
 import numpy as np
 
-from ._hits import RankingHits, encode_items
+from ._hits import WHOLE_LIST, RankingHits, encode_items
 from ._hits import ranking_hits as _count_hits
 from ._validation import (EXACTLY_ONE, Bool, Integer, Options, Real, Satisfies, check_catalog,
                           check_columns, check_grades, check_item_ids, check_rules,
@@ -106,7 +97,7 @@ from .exceptions import warn_at_caller
 
 __all__ = ["RankingHits", "ranking_hits", "precision_at_k", "recall_at_k", "average_precision",
            "mean_average_precision", "dcg_at_k", "ndcg_at_k", "mean_reciprocal_rank", "hit_rate_at_k",
-           "arhr_at_k", "catalog_coverage", "distributional_coverage", "gini_index", "lists_from_frame",
+           "arhr_at_k", "evaluate_ranking", "catalog_coverage", "distributional_coverage", "gini_index", "lists_from_frame",
            "dcg_score", "ndcg_score", "CONVENTIONS"]
 
 # -- the options and the presets ------------------------------------------------------
@@ -151,6 +142,23 @@ _TABLE = {  # one row per option, one column per preset (the module docstring's 
 #: The presets: each library's choice for every option (see the module docstring).
 CONVENTIONS = {name: dict(zip(_NAMES, row)) for name, row in _TABLE.items()}
 
+
+def _conventions_table():
+    """The presets as the module docstring's reST table (options as rows, presets as columns)."""
+    def cell(v):
+        return "nan" if isinstance(v, float) and math.isnan(v) else str(v)
+
+    rows = [["option", *_TABLE]] + [[f"``{name}``", *(cell(row[i]) for row in _TABLE.values())]
+                                    for i, name in enumerate(_NAMES)]
+    widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
+    rule = "  ".join("=" * w for w in widths)
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return "\n".join([rule, lines[0], rule, *lines[1:], rule])
+
+
+if __doc__:   # None under python -OO
+    __doc__ = __doc__.replace("%(conventions_table)s", _conventions_table())
+
 _SPECS = {name: [None, Options(values)] for name, values in OPTIONS.items()}
 _SPECS.update(
     zero_division=Options({"warn": "the convention's value and a warning", 0.0: "", 1.0: "",
@@ -182,10 +190,12 @@ def _options(convention, **given):
     return out
 
 
-def _setup(ranked, relevant, convention, **arguments):
-    """The hits (found or reused) and the resolved options of a metric called with ``arguments``."""
-    return _hits(ranked, relevant), _options(convention, **{n: v for n, v in arguments.items()
-                                                            if n in _NAMES})
+def _setup(ranked, relevant, convention, k=None, **arguments):
+    """The hits (found, or passed on) and the resolved options of a metric called with ``arguments``."""
+    h = _hits(ranked, relevant)
+    opt = _options(convention, **{n: v for n, v in arguments.items() if n in _NAMES})
+    _check_cut(h, k, opt)
+    return h, opt
 
 
 # -- input -> hits ---------------------------------------------------------------------
@@ -226,32 +236,31 @@ def ranking_hits(ranked, relevant):
     return _count_hits(*check_lists(ranked, relevant))
 
 
-_LAST = [(None, None)]   # a copy of the last validated lists, and their hits
-
-
-def _same(a, b):
-    return a is b is None or (a is not None and b is not None and a.dtype == b.dtype != object
-                              and a.shape == b.shape and np.array_equal(a, b))
-
-
 def _hits(ranked, relevant):
-    """The hits of ``ranked`` and ``relevant`` (or ``ranked`` itself, a RankingHits).
+    """The hits of ``ranked`` and ``relevant``, or ``ranked`` itself when it is a RankingHits.
 
-    The hits of the last call are reused when the validated lists equal a
-    copy of the last ones (same dtypes, shapes and values; lists of Python
-    objects are never reused), so mutating the inputs in between is seen;
-    validating and comparing cost far less than finding.
+    Nothing is kept between calls: to find the hits once for several metrics,
+    pass a :class:`RankingHits` on, or call :func:`evaluate_ranking`.
     """
     if isinstance(ranked, RankingHits):
         if relevant is not None:
             raise TypeError("relevant must be None when ranked is a RankingHits (the hits hold the "
                             "relevant items)")
         return ranked
-    key = check_lists(ranked, relevant)
-    last = _LAST[0][0]
-    if last is None or not all(map(_same, last, key)):
-        _LAST[0] = ([None if a is None else a.copy() for a in key], _count_hits(*key))
-    return _LAST[0][1]
+    return _count_hits(*check_lists(ranked, relevant))
+
+
+def _check_cut(h, k, opt):
+    """Refuse hits cut at ``h.cut`` for a deeper cut-off, or for options that read whole lists."""
+    if h.cut is None:
+        return
+    if k is None or k > h.cut:
+        raise ValueError(f"k: these hits were found in each list's first {h.cut} items only; "
+                         f"ask for k <= {h.cut}, or find the hits in whole lists")
+    whole = [f"{name}={value!r}" for name, value in WHOLE_LIST.items() if opt.get(name) == value]
+    if whole:
+        raise ValueError(f"ranked: {', '.join(whole)} reads each whole list, and these hits were "
+                         f"found in each list's first {h.cut} items only")
 
 
 # -- users: R, the undefined ones, and the mean -----------------------------------------
@@ -325,8 +334,9 @@ def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, rel
         The value of those users: 0.0 or 1.0 (kept in the mean), or nan (left
         out of the mean; trec_eval); "warn": the convention's value (evalkit's
         0.0, trec_eval's nan, ...) and an UndefinedMetricWarning.
-    convention : {"evalkit", "trec", "ranx", "spark", "sklearn", "torchmetrics", "recbole"}
-        The preset that fills the options left as None (:data:`CONVENTIONS`).
+    convention : str, default "evalkit"
+        The preset that fills the options left as None: a key of
+        :data:`CONVENTIONS` ("evalkit", "trec", "ranx", "spark", ...).
     per_user : bool, default False
         Return the per-user values (nan for users left out) instead of the mean.
 
@@ -533,8 +543,8 @@ def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit"
     >>> round(dcg_at_k([["a", "b", "c"]], [{"a": 3, "c": 1}], 3, gain="exponential"), 6)  # 7 + 1/2
     7.5
     """
-    h = _hits(ranked, relevant)
-    values = _dcg(h, k, _options(convention, gain=gain)["gain"], float(log_base))
+    h, opt = _setup(ranked, relevant, convention, k, gain=gain)
+    values = _dcg(h, k, opt["gain"], float(log_base))
     return values if per_user else float(values.mean())
 
 
@@ -683,6 +693,107 @@ def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefine
     user, position, _ = h.within(k, opt["relevance"] == "any")
     values = np.bincount(user, 1.0 / (position + 1.0), minlength=h.n_users)
     return _finish(values, h, opt, "ARHR", per_user)
+
+
+# -- several metrics from one search ------------------------------------------------------
+
+#: The metrics :func:`evaluate_ranking` knows by short name (each function's own name works too).
+METRICS = {"precision": precision_at_k, "recall": recall_at_k, "map": mean_average_precision,
+           "ndcg": ndcg_at_k, "dcg": dcg_at_k, "mrr": mean_reciprocal_rank, "hit_rate": hit_rate_at_k,
+           "arhr": arhr_at_k}
+
+
+def _metric(name):
+    """``"ndcg@10"`` -> ``(ndcg_at_k, 10)``; ``"map"`` -> ``(mean_average_precision, None)``."""
+    if not isinstance(name, str):
+        raise TypeError(f"metrics: each metric is a name such as 'ndcg@10', got {name!r}")
+    base, at, cut = name.partition("@")
+    func = METRICS.get(base) or next((f for f in METRICS.values() if f.__name__ == base), None)
+    if func is None:
+        raise ValueError(f"metrics: unknown metric {name!r}; known: {', '.join(METRICS)} "
+                         "(or the function names), each with an optional '@k'")
+    if at and not (cut.isdigit() and int(cut) >= 1):
+        raise ValueError(f"metrics: {name!r}: the cut-off after '@' must be an integer >= 1")
+    k = int(cut) if at else None
+    if k is None and inspect.signature(func).parameters["k"].default is inspect.Parameter.empty:
+        raise ValueError(f"metrics: {name!r} needs a cut-off: '{base}@k'")
+    return func, k
+
+
+_METRIC_NAMES = Satisfies(lambda v: not isinstance(v, (str, bytes)) and hasattr(v, "__iter__"),
+                          "a list of metric names such as ['ndcg@10', 'map@100']")
+
+
+@_declared(metrics=_METRIC_NAMES)
+def evaluate_ranking(ranked, relevant, metrics, *, adaptive_k=False, denominator=None, gain=None,
+                     ideal=None, relevance=None, relevant_in=None, undefined=None, hit_rate=None,
+                     zero_division="warn", convention="evalkit", per_user=False):
+    """Several ranking metrics from one hit search: ``{"ndcg@10": ..., "map@100": ...}``.
+
+    The hits are found once (:func:`ranking_hits`, or ``ranked`` is already a
+    :class:`RankingHits`) and each metric is the same function the
+    single-metric API calls (``"ndcg@10"`` is ``ndcg_at_k(hits, None, 10,
+    ...)``), with the options below passed to every metric that has them. The
+    names, as in ranx's ``evaluate(qrels, run, ["ndcg@10", "map@100"])``:
+
+    ===========  ==============================  ============================
+    name         function                        "@k"
+    ===========  ==============================  ============================
+    precision@k  :func:`precision_at_k`          required
+    recall@k     :func:`recall_at_k`             required
+    map, map@k   :func:`mean_average_precision`  optional (none: whole lists)
+    ndcg@k       :func:`ndcg_at_k`               required
+    dcg@k        :func:`dcg_at_k`                required
+    mrr, mrr@k   :func:`mean_reciprocal_rank`    optional
+    hit_rate@k   :func:`hit_rate_at_k`           required
+    arhr@k       :func:`arhr_at_k`               required
+    ===========  ==============================  ============================
+
+    A function's own name works too (``"ndcg_at_k@10"``). The conventions are
+    evalkit's (:data:`CONVENTIONS`), not ranx's: ranx's ``hit_rate`` is
+    ``hit_rate="any_hit"`` (or ``convention="ranx"``).
+
+    Parameters
+    ----------
+    ranked : list of lists, 2-D array or RankingHits
+        As in :func:`precision_at_k`.
+    relevant : list of sets, lists or dicts, or None
+        None when ``ranked`` is a RankingHits.
+    metrics : list of str
+        Metric names, each parsed once (an unknown name or a missing cut-off
+        is a ValueError naming ``metrics``).
+    adaptive_k, denominator, gain, ideal, relevance, relevant_in, undefined, hit_rate
+        Options, each passed to the metrics that take it (None: the
+        convention's).
+    zero_division, convention, per_user
+        As in :func:`precision_at_k`.
+
+    Returns
+    -------
+    dict
+        Each name as given -> the metric's value (a float, or with
+        ``per_user=True`` an array of shape (n_users,)).
+
+    Examples
+    --------
+    >>> ranked, relevant = [[1, 2, 3], [4, 5, 6]], [{1, 3}, {5, 7, 8}]
+    >>> out = evaluate_ranking(ranked, relevant, ["precision@2", "recall@3", "map"])
+    >>> {name: round(value, 4) for name, value in out.items()}
+    {'precision@2': 0.5, 'recall@3': 0.6667, 'map': 0.5}
+    >>> evaluate_ranking(ranked, relevant, ["mrr"], per_user=True)["mrr"].tolist()
+    [1.0, 0.5]
+    """
+    parsed = {name: _metric(name) for name in metrics}   # every name checked before any work
+    h = _hits(ranked, relevant)
+    options = {"adaptive_k": adaptive_k, "denominator": denominator, "gain": gain, "ideal": ideal,
+               "relevance": relevance, "relevant_in": relevant_in, "undefined": undefined,
+               "hit_rate": hit_rate, "zero_division": zero_division, "convention": convention,
+               "per_user": per_user}
+    out = {}
+    for name, (func, k) in parsed.items():
+        takes = inspect.signature(func).parameters
+        out[name] = func(h, None, k, **{o: v for o, v in options.items() if o in takes})
+    return out
 
 
 # -- beyond accuracy: what is recommended ---------------------------------------------------

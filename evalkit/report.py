@@ -60,10 +60,13 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None,
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
-        Labels, or 0/1 multilabel indicator matrices.
+        Labels, or 0/1 multilabel indicator matrices (dense or scipy.sparse).
+        A column of shape (n, 1) beside a 1-D target is refused (scikit-learn
+        ravels it).
     labels : array-like, default=None
         Classes to report, in this order (default: every class present,
-        sorted; multilabel: column indices).
+        sorted; multilabel: column indices). A label listed twice is refused
+        (scikit-learn reports it twice).
     target_names : list of str, default=None
         Row names for ``labels``. A length that differs from the number of
         classes is an error when ``labels`` is None, else a warning (rows

@@ -47,13 +47,14 @@ import numpy as np
 from ._counts import ClassCounts
 from ._curves import pr_points, roc_points, trapezoid
 from ._errors import errors_from_sums
-from ._hits import RankingHits
+from ._hits import WHOLE_LIST, RankingHits
 from ._ratios import prf
 from ._report import report_from_counts, topk_report_from_counts
 from ._sweep import Sweep, sweep_of
 from ._validation import (BETA, DIGITS, K, RATING_RANGE, ZERO_DIVISION, Bool, Integer, Options, Satisfies,
                           check_target_names, validate_params)
 from .mllib import BinaryClassificationMetrics, MulticlassMetrics
+from .ranking import CONVENTIONS, evaluate_ranking
 
 __all__ = ["session", "ship", "binary_metrics", "SparkBinaryClassificationMetrics",
            "classification_counts", "SparkClassCounts", "topk_report", "regression_metrics",
@@ -935,8 +936,9 @@ def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None,
 
 # -- ranking -----------------------------------------------------------------------------
 
+# each name is a function of evalkit.ranking, computed at cut-off k by evalkit.ranking.evaluate_ranking
 RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "ndcg_at_k",
-                   "mean_reciprocal_rank", "hit_rate_at_k")
+                   "mean_reciprocal_rank", "hit_rate_at_k", "dcg_at_k", "arhr_at_k")
 
 
 @validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN, weight_col=[None, _COLUMN],
@@ -1075,6 +1077,10 @@ def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, re
     Returns
     -------
     evalkit.RankingHits
+        With ``cut=k``: the metrics of :mod:`evalkit.ranking` refuse on it a
+        cut-off deeper than ``k``, and the options that read whole lists
+        (``ideal="candidates"``, ``relevant_in="ranked"``; pass ``k=None``
+        for those).
     """
     from pyspark.sql import functions as F
 
@@ -1126,7 +1132,7 @@ def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, re
     return RankingHits(user, position, _flatten_lists(table.column("gain"), np.float64)[1],
                        column("r"), column("len"), *((_padded(table.column("ideal")),
                        _padded(table.column("given"))) if graded else ()),
-                       graded=graded, n_judged=column("judged"))
+                       graded=graded, n_judged=column("judged"), cut=k)
 
 def _flatten_lists(column, dtype=np.int64):
     """A column of arrays -> (row of each element, the elements), as numpy."""
@@ -1147,7 +1153,7 @@ def _padded(column):
     return out
 
 
-@validate_params(k=K, metrics=Satisfies(
+@validate_params(k=K, convention=Options({c: "" for c in CONVENTIONS}), metrics=Satisfies(
     lambda v: not isinstance(v, str) and set(v) <= set(RANKING_METRICS),
     f"a sequence of names among {list(RANKING_METRICS)}"))
 def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", convention="evalkit",
@@ -1169,6 +1175,13 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
     precision, recall and MAP count every label with ``convention="spark"``
     (one graded 0 too, as Spark does), the items graded > 0 otherwise.
 
+    Every preset gives the numbers :mod:`evalkit.ranking` gives on the
+    collected lists. Most need only each list's first ``k`` items on the
+    driver; the presets that read whole lists (``"sklearn"`` and
+    ``"torchmetrics"``: their recall counts the relevant items anywhere in
+    the list, their ideal DCG sorts the list's own items) bring every hit of
+    each list back instead -- more data, the same one job.
+
     Parameters
     ----------
     df : pyspark.sql.DataFrame
@@ -1176,7 +1189,7 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
     ranked_col, relevant_col : str
     convention : str, default "evalkit"
     metrics : sequence of str
-        Any of ``RANKING_METRICS``.
+        Any of ``RANKING_METRICS`` (names of :mod:`evalkit.ranking` functions).
     relevance_col : str, optional
         An array column of grades, one per item of ``relevant_col``.
     zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
@@ -1197,12 +1210,12 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
     >>> ranking_metrics(df, k=3)["precision_at_k"]                          # doctest: +SKIP
     0.5
     """
-    from . import ranking as rk
-
-    hits = ranking_hits(df, ranked_col=ranked_col, relevant_col=relevant_col, k=k,
-                        relevance_col=relevance_col)
-    kw = {"convention": convention, "zero_division": zero_division}
-    return {m: getattr(rk, m)(hits, None, k, **kw) for m in metrics}
+    whole = any(CONVENTIONS[convention][option] == value for option, value in WHOLE_LIST.items())
+    hits = ranking_hits(df, ranked_col=ranked_col, relevant_col=relevant_col,
+                        k=None if whole else k, relevance_col=relevance_col)
+    out = evaluate_ranking(hits, None, [f"{m}@{k}" for m in metrics], convention=convention,
+                           zero_division=zero_division)
+    return {m: out[f"{m}@{k}"] for m in metrics}
 
 
 @validate_params(predictions=_DF, truth=_DF, user_col=_COLUMN, item_col=_COLUMN,

@@ -356,3 +356,60 @@ def test_validate_params_refuses_a_parameter_the_function_lacks():
 
     with pytest.raises(TypeError, match="has no parameter 'kk'"):
         validate_params(kk=Integer(1))(lambda y, k=1: k)
+
+
+# -- a 1-D y_true beside a matrix y_pred; scipy.sparse indicator matrices ---------------------
+
+COLUMN_METRICS = LABEL_METRICS[:-2] + [ek.classification_report, ek.multilabel_confusion_matrix]
+
+
+@pytest.mark.parametrize("metric", COLUMN_METRICS)
+def test_a_column_y_pred_beside_1d_y_true_blames_y_pred(metric):
+    with pytest.raises(ValueError, match=r"^y_pred must be 1-D.*got an array of shape \(4, 1\)") as err:
+        metric([0, 1, 1, 0], np.array([[0], [1], [0], [0]]))
+    assert "y_true must" not in str(err.value)
+    if metric is not ek.confusion_matrix:   # confusion_matrix takes only label vectors
+        with pytest.raises(ValueError, match=r"^y_pred must be 1-D like y_true.*\(4, 2\): a mix"):
+            metric([0, 1, 1, 0], np.eye(2, dtype=int)[[0, 1, 1, 0]])
+
+
+SPARSE_METRICS = {
+    "accuracy_score": {}, "hamming_loss": {}, "multilabel_confusion_matrix": {},
+    "precision_recall_fscore_support": {"average": None}, "precision_score": {"average": "micro"},
+    "recall_score": {"average": "macro"}, "f1_score": {"average": "samples"},
+    "fbeta_score": {"beta": 0.5, "average": "weighted"},
+    "classification_report": {"output_dict": True, "zero_division": 0.0},
+}
+
+
+@pytest.mark.parametrize("name", SPARSE_METRICS)
+def test_sparse_indicator_matrices_are_accepted_as_sklearn(name):
+    sp = pytest.importorskip("scipy.sparse")
+    skm = pytest.importorskip("sklearn.metrics")
+    if not hasattr(ek, name):
+        pytest.skip(f"evalkit has no {name}")
+    rng = np.random.default_rng(len(name))
+    for kind in (sp.csr_matrix, sp.csc_matrix, sp.coo_array):
+        y_true = rng.integers(0, 2, (30, 4))
+        y_pred = rng.integers(0, 2, (30, 4))
+        kw = SPARSE_METRICS[name]
+        ours = getattr(ek, name)(kind(y_true), kind(y_pred), **kw)
+        theirs = getattr(skm, name)(kind(y_true), kind(y_pred), **kw)
+        assert repr(ours) == repr(getattr(ek, name)(y_true, y_pred, **kw))   # = the dense input
+        if isinstance(theirs, dict):
+            for label, row in theirs.items():
+                for key, value in (row.items() if isinstance(row, dict) else [("", row)]):
+                    ours_value = ours[label][key] if key else ours[label]
+                    assert ours_value == pytest.approx(value, rel=1e-12), (label, key)
+        else:
+            np.testing.assert_allclose(np.asarray(ours, dtype=float), np.asarray(theirs, dtype=float),
+                                       rtol=1e-12)
+
+
+def test_sparse_matrices_elsewhere_are_refused_with_a_hint():
+    sp = pytest.importorskip("scipy.sparse")
+    scores = sp.csr_matrix(np.array([[0.1, 0.9, 0.4]]))
+    with pytest.raises(TypeError, match=r"^y_score: sparse matrices are not supported here, use `\.toarray\(\)`"):
+        ek.roc_auc_score([0, 1, 1], scores)
+    with pytest.raises(TypeError, match=r"^y_true: sparse matrices are not supported here"):
+        ek.roc_auc_score(sp.csr_matrix(np.array([[0, 1], [1, 0]])), np.eye(2))

@@ -424,6 +424,9 @@ METRICS = {
     "mean_reciprocal_rank": Case(ek.mean_reciprocal_rank, "ranking"),
     "hit_rate_at_k": Case(ek.hit_rate_at_k, "ranking", {"k": 3}),
     "arhr_at_k": Case(ek.arhr_at_k, "ranking", {"k": 3}),
+    # several metrics by name from one hit search; registered through one of its values
+    "evaluate_ranking": Case(lambda ranked, relevant, **kw: ek.evaluate_ranking(
+        ranked, relevant, ["ndcg@3", "map"], **kw)["ndcg@3"], "ranking", api=ek.evaluate_ranking),
     # the per-user hits: one RankingHits, users in input order
     "ranking_hits": Case(ek.ranking_hits, "ranking", order=False),
     "catalog_coverage": Case(lambda ranked, **kw: ek.catalog_coverage(ranked, np.arange(9), **kw),

@@ -454,6 +454,84 @@ def test_pr_curve_and_ap_without_positives_warn_like_sklearn():
             assert_arrays(ours, theirs)
 
 
+def run_classes(fn, *args, **kwargs):
+    """(result, sorted (warning class name, message)): the class too, by name (sklearn's and
+    evalkit's UndefinedMetricWarning are different classes of the same name)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn(*args, **kwargs)
+    return out, sorted({(w.category.__name__, str(w.message)) for w in caught})
+
+
+def test_pr_curve_and_ap_without_positives_warn_sklearns_class():
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        n = int(rng.integers(2, 30))
+        s = np.round(rng.random(n), 1)
+        w = rng.random(n) + 0.1
+        y = rng.integers(0, 2, n)
+        w_none = np.where(y == 1, 0.0, w)                      # the positives weigh nothing
+        for y_, w_ in ((np.zeros(n, int), None), (y, w_none)):
+            if w_ is not None and not (y_ == 0).any():
+                continue
+            for name in ("precision_recall_curve", "average_precision_score"):
+                ours, our_warnings = run_classes(getattr(ek, name), y_, s, sample_weight=w_)
+                theirs, their_warnings = run_classes(getattr(skm, name), y_, s, sample_weight=w_)
+                assert our_warnings == their_warnings, name
+                assert [c for c, _ in our_warnings] == ["UserWarning"]
+                if name == "average_precision_score":
+                    assert ours == theirs
+                else:
+                    assert_arrays(ours, theirs)
+    with pytest.warns(UserWarning, match="No positive class found") as caught:
+        ek.precision_recall_curve([0, 0], [0.1, 0.2])
+    assert caught[0].category is UserWarning and caught[0].filename == __file__
+
+
+def test_roc_auc_with_a_weightless_class_warns_like_sklearn():
+    # both labels present, weights that zero one of them out: nan, and roc_curve's warning
+    rng = np.random.default_rng(9)
+    checked = 0
+    for _ in range(30):
+        n = int(rng.integers(3, 40))
+        y = rng.integers(0, 2, n)
+        if len(np.unique(y)) < 2:
+            continue
+        s = np.round(rng.random(n), 1)
+        for zeroed in (0, 1):
+            w = np.where(y == zeroed, 0.0, rng.random(n) + 0.1)
+            ours, our_warnings = run_classes(ek.roc_auc_score, y, s, sample_weight=w)
+            theirs, their_warnings = run_classes(skm.roc_auc_score, y, s, sample_weight=w)
+            assert np.isnan(ours) and np.isnan(theirs)
+            assert our_warnings == their_warnings and len(our_warnings) == 1
+            checked += 1
+    assert checked > 20
+    with pytest.warns(ek.UndefinedMetricWarning, match="No negative samples in y_true") as caught:
+        assert np.isnan(ek.roc_auc_score([0, 1, 1], [0.1, 0.2, 0.3], sample_weight=[0.0, 1.0, 1.0]))
+    assert caught[0].filename == __file__
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted", None])
+def test_multiclass_ovr_auc_with_a_weightless_class_warns_like_sklearn(average):
+    rng = np.random.default_rng(10)
+    for _ in range(10):
+        n = int(rng.integers(9, 40))
+        y = np.r_[0, 1, 2, rng.integers(0, 3, n - 3)]
+        p = rng.dirichlet([1.0, 1.0, 1.0], n)
+        w = np.where(y == int(rng.integers(0, 3)), 0.0, rng.random(n) + 0.1)
+        ours, our_warnings = run_classes(ek.roc_auc_score, y, p, sample_weight=w, multi_class="ovr",
+                                         average=average)
+        theirs, their_warnings = run_classes(skm.roc_auc_score, y, p, sample_weight=w,
+                                             multi_class="ovr", average=average)
+        np.testing.assert_allclose(ours, theirs, rtol=RTOL, equal_nan=True)
+        assert our_warnings == their_warnings and our_warnings
+    with pytest.raises(ValueError) as ours:                 # one-vs-one takes no weights, as sklearn
+        ek.roc_auc_score(y, p, sample_weight=w, multi_class="ovo")
+    with pytest.raises(ValueError) as theirs:
+        skm.roc_auc_score(y, p, sample_weight=w, multi_class="ovo")
+    assert "sample_weight" in str(ours.value) and "sample_weight" in str(theirs.value)
+
+
 def test_partial_auc_with_a_weightless_class_is_nan():
     # sklearn fails here (an interpolation on one point); evalkit gives nan after the warning
     with pytest.warns(ek.UndefinedMetricWarning, match="No positive samples"):

@@ -15,7 +15,7 @@ import sklearn.metrics as skm
 import evalkit as ek
 from evalkit.exceptions import UndefinedMetricWarning
 
-CONVENTIONS = ["evalkit", "trec", "ranx", "spark", "sklearn", "torchmetrics", "recbole"]
+CONVENTIONS = list(ek.ranking.CONVENTIONS)   # a new preset is one column of ranking._TABLE
 ZD = {"zero": 0.0, "one": 1.0, "skip": math.nan}   # the oracle's names for zero_division
 
 
@@ -831,7 +831,9 @@ def test_the_docstring_table_is_the_conventions_table():
         want = [("nan" if isinstance(v, float) and math.isnan(v) else repr(v) if not isinstance(v, str)
                  or v == "warn" else v) for v in (ek.ranking.CONVENTIONS[c][option] for c in CONVENTIONS)]
         assert cells == want, option
-    assert list(ek.ranking.CONVENTIONS) == CONVENTIONS
+    assert "%(" not in doc
+    header = next(line for line in doc.splitlines() if line.startswith("option "))
+    assert header.split()[1:] == CONVENTIONS
 
 
 def scala_ranking_metrics(rows):
@@ -1106,7 +1108,7 @@ def test_k_is_positional_third_everywhere():
         ek.distributional_coverage(ranked) / 2)
 
 
-def test_hits_are_reused_only_for_equal_lists():
+def test_no_state_between_calls_a_changed_list_is_seen():
     rng = np.random.default_rng(13)
     ranked, relevant = random_run(rng, n_users=30, n_items=40, ragged=False)
     first = ek.ndcg_at_k(ranked, relevant, 5)
@@ -1116,3 +1118,100 @@ def test_hits_are_reused_only_for_equal_lists():
     assert ek.ndcg_at_k(ranked, relevant, 5) == fresh
     relevant[0].add(int(ranked[0, 0]))                     # a set changed in place
     assert ek.precision_at_k(ranked, relevant, 1, per_user=True)[0] == 1.0
+
+
+METRIC_NAMES = {"precision@3": (ek.precision_at_k, 3), "recall@5": (ek.recall_at_k, 5),
+                "map": (ek.mean_average_precision, None), "map@4": (ek.mean_average_precision, 4),
+                "ndcg@5": (ek.ndcg_at_k, 5), "dcg@2": (ek.dcg_at_k, 2), "mrr": (ek.mean_reciprocal_rank, None),
+                "mrr@3": (ek.mean_reciprocal_rank, 3), "hit_rate@4": (ek.hit_rate_at_k, 4),
+                "arhr@6": (ek.arhr_at_k, 6), "ndcg_at_k@1": (ek.ndcg_at_k, 1)}
+
+
+@pytest.mark.parametrize("convention", CONVENTIONS)
+@pytest.mark.filterwarnings("ignore::evalkit.exceptions.UndefinedMetricWarning")
+def test_evaluate_ranking_equals_each_metric_called_alone(convention):
+    rng = np.random.default_rng(len(convention))
+    for graded in (False, True):
+        ranked, relevant = random_run(rng, graded=graded, empty_users=True)
+        for per_user in (False, True):
+            out = ek.evaluate_ranking(ranked, relevant, list(METRIC_NAMES), convention=convention,
+                                      per_user=per_user)
+            assert list(out) == list(METRIC_NAMES)
+            for name, (func, k) in METRIC_NAMES.items():
+                kw = {} if func is ek.dcg_at_k else {"zero_division": "warn"}
+                alone = func(ranked, relevant, k, convention=convention, per_user=per_user, **kw)
+                np.testing.assert_array_equal(out[name], alone, err_msg=name)
+    # options reach the metrics that take them, and a RankingHits is accepted
+    h = ek.ranking_hits(ranked, relevant)
+    out = ek.evaluate_ranking(h, None, ["map@3", "hit_rate@2", "ndcg@4", "precision@9"],
+                              denominator="hits", hit_rate="any_hit", gain="exponential",
+                              adaptive_k=True, zero_division=1.0)
+    assert out == {"map@3": ek.mean_average_precision(ranked, relevant, 3, denominator="hits",
+                                                      zero_division=1.0),
+                   "hit_rate@2": ek.hit_rate_at_k(ranked, relevant, 2, hit_rate="any_hit",
+                                                  zero_division=1.0),
+                   "ndcg@4": ek.ndcg_at_k(ranked, relevant, 4, gain="exponential", zero_division=1.0),
+                   "precision@9": ek.precision_at_k(ranked, relevant, 9, adaptive_k=True,
+                                                    zero_division=1.0)}
+
+
+def test_evaluate_ranking_matches_pytrec_eval():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(5)
+    ranked, relevant = random_run(rng, n_users=40, n_items=30)
+    keep = [u for u in range(40) if len(ranked[u])]        # trec_eval skips users without a run
+    run = {f"q{u}": {str(i): float(len(ranked[u]) - j) for j, i in enumerate(ranked[u])} for u in keep}
+    qrels = {f"q{u}": {str(i): 1 for i in relevant[u]} for u in keep}
+    res = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "map_cut.100", "P.5"}).evaluate(run)
+    out = ek.evaluate_ranking([ranked[u] for u in keep], [relevant[u] for u in keep],
+                              ["ndcg@10", "map@100", "precision@5"], convention="trec")
+    for ours, theirs in (("ndcg@10", "ndcg_cut_10"), ("map@100", "map_cut_100"), ("precision@5", "P_5")):
+        assert out[ours] == pytest.approx(np.mean([r[theirs] for r in res.values()]), rel=1e-12)
+
+
+def test_evaluate_ranking_refuses_bad_names_before_any_work():
+    ranked, relevant = [[1, 2, 3]], [{1}]
+    for bad, match in (("ndgc@10", "metrics: unknown metric 'ndgc@10'"),
+                       ("precision", "metrics: 'precision' needs a cut-off: 'precision@k'"),
+                       ("ndcg@0", "metrics: 'ndcg@0': the cut-off"), ("map@x", "metrics: 'map@x'"),
+                       ("map@", "metrics: 'map@'")):
+        with pytest.raises(ValueError, match=match):
+            ek.evaluate_ranking(ranked, relevant, ["map", bad])
+    with pytest.raises(TypeError, match="metrics: each metric is a name"):
+        ek.evaluate_ranking(ranked, relevant, [ek.ndcg_at_k])
+    with pytest.raises((TypeError, ValueError), match="^metrics"):
+        ek.evaluate_ranking(ranked, relevant, "ndcg@10")
+    with pytest.raises(ValueError, match="^ranked"):          # lists validated after the names
+        ek.evaluate_ranking([[1, 1]], relevant, ["map"])
+    with pytest.raises(ValueError, match="^convention"):
+        ek.evaluate_ranking(ranked, relevant, ["map"], convention="lucene")
+
+
+def test_hits_cut_at_k_serve_only_cut_offs_up_to_k():
+    rng = np.random.default_rng(3)
+    ranked, relevant = random_run(rng, n_users=20, n_items=30, ragged=False)
+    whole = ek.ranking_hits(ranked, relevant)
+    keep = whole.position < 3                                # the hits in each list's first 3
+    cut = ek.RankingHits(whole.user[keep], whole.position[keep], whole.gain[keep], whole.n_relevant,
+                         whole.n_ranked, cut=3)
+    assert ek.ndcg_at_k(cut, None, 3) == ek.ndcg_at_k(whole, None, 3)
+    assert ek.evaluate_ranking(cut, None, ["map@2", "recall@3"]) == \
+        ek.evaluate_ranking(whole, None, ["map@2", "recall@3"])
+    for call in (lambda: ek.ndcg_at_k(cut, None, 4), lambda: ek.mean_reciprocal_rank(cut, None),
+                 lambda: ek.evaluate_ranking(cut, None, ["map"])):
+        with pytest.raises(ValueError, match="^k: these hits were found in each list's first 3"):
+            call()
+    for convention in ("torchmetrics", "sklearn"):
+        with pytest.raises(ValueError, match="^ranked: .*relevant_in='ranked'"):
+            ek.recall_at_k(cut, None, 2, convention=convention)
+    with pytest.raises(ValueError, match="^ranked: ideal='candidates'"):
+        ek.ndcg_at_k(cut, None, 2, ideal="candidates")
+    assert repr(cut).endswith("first 3 of each list)")
+    assert ek.RankingHits.concat([cut, whole]).cut == 3
+
+
+def test_evaluate_ranking_docstring_lists_every_metric_name():
+    import re
+
+    rows = re.findall(r"^ +([a-z_]+)(?:@k|, [a-z_]+@k) +:func:`(\w+)`", ek.evaluate_ranking.__doc__, re.MULTILINE)
+    assert dict(rows) == {name: f.__name__ for name, f in ek.ranking.METRICS.items()}

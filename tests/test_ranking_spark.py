@@ -221,3 +221,44 @@ def test_pyspark_snippet_runs_unchanged_on_the_mirror(spark):
         warnings.simplefilter("ignore", FutureWarning)
         theirs = snippet(PySparkRankingMetrics(spark.sparkContext.parallelize(rows, 2)))
     assert snippet(ek.RankingMetrics(rows)) == pytest.approx(theirs, rel=1e-12, abs=1e-15)
+
+
+def test_issue_torchmetrics_recall_at_1_on_the_cluster(spark):
+    import evalkit.spark as eks
+
+    df = spark.createDataFrame([(["a", "b", "c"], ["a", "c"])], ["ranked", "relevant"])
+    for convention in ("torchmetrics", "sklearn"):
+        out = eks.ranking_metrics(df, k=1, convention=convention)
+        assert out["recall_at_k"] == ek.recall_at_k([["a", "b", "c"]], [{"a", "c"}], 1,
+                                                    convention=convention) == 0.5
+
+
+@pytest.mark.filterwarnings("ignore:.*ill-defined:evalkit.exceptions.UndefinedMetricWarning")
+@pytest.mark.parametrize("graded", [False, True])
+def test_every_preset_on_the_cluster_equals_the_numpy_preset(spark, graded):
+    """evalkit.spark.ranking_metrics: every convention, every metric it offers, = evalkit.ranking."""
+    import evalkit.spark as eks
+
+    rng = np.random.default_rng(23 + graded)
+    rows = []
+    for _ in range(70):
+        pred = [int(v) for v in rng.permutation(25)[:int(rng.integers(0, 14))]]   # distinct
+        labels = [int(v) for v in rng.permutation(25)[:int(rng.integers(0, 9))]]
+        grades = [float(v) for v in rng.integers(0, 4, len(labels))]
+        rows.append((pred, labels, grades))
+    df = spark.createDataFrame(rows, "ranked array<long>, relevant array<long>, grade array<double>")
+    df = df.repartition(3)
+    ordered = [(r["ranked"], r["relevant"], r["grade"]) for r in df.collect()]   # the users' order
+    lists = [p for p, _, _ in ordered]
+    judged = [dict(zip(lab, g)) if graded else set(lab) for _, lab, g in ordered]
+    column = "grade" if graded else None
+    checked = 0
+    for convention in ek.ranking.CONVENTIONS:
+        for k in (1, 3, 10):
+            ours = eks.ranking_metrics(df, k=k, convention=convention, relevance_col=column)
+            assert set(ours) == set(eks.RANKING_METRICS)
+            for name in eks.RANKING_METRICS:
+                numpy = getattr(ek, name)(lists, judged, k, convention=convention)
+                assert ours[name] == pytest.approx(numpy, rel=1e-12, abs=1e-15), (convention, k, name)
+                checked += 1
+    assert checked == len(ek.ranking.CONVENTIONS) * 3 * len(eks.RANKING_METRICS)
