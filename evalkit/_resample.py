@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _curves
+
 _CHUNK = 1 << 22  # about this many numbers per block of resamples
 _FEW = 64  # a stratum of up to this many cells is drawn as one multinomial; more, row by row
 
@@ -56,3 +58,17 @@ def _bootstrap_p(dist, estimate):
     """
     extreme = np.count_nonzero(np.abs(dist - estimate) >= abs(estimate) - 1e-12 * abs(estimate))
     return (1 + extreme) / (len(dist) + 1)
+
+
+def _runs(fn, pos, neg):
+    """Where the runs of score groups the metric cannot tell apart start.
+
+    Neighbouring groups of negatives only (and, for the AUC, of positives
+    only) are one run: every sample of a run beats, and is beaten by, the
+    same samples of the other class, and AP's steps are only at positives.
+    A resample's counts of a run are the sums of its groups' (a
+    multinomial's margins) and give the same metric; fewer cells, less work
+    per resample (about half as many with distinct scores).
+    """
+    kind = np.where(pos == 0, 0, np.where(neg == 0, 1 if fn is _curves.auc_from_groups else 2, 2))
+    return np.flatnonzero(np.r_[True, (kind[1:] != kind[:-1]) | (kind[1:] == 2)])

@@ -43,7 +43,7 @@ from . import ranking as _ranking
 from . import uncertainty as _unc
 from ._curves import ap_from_groups, auc_from_groups
 from ._ratios import prf
-from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _tally
+from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels, check_real,
                           check_same_length, check_targets, validate_params)
 
@@ -365,32 +365,63 @@ def _classification(y_true, models, specs, threshold):
     cells, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
     c = len(all_labels)
     t = cells[:, 0]
+    onehot = np.eye(c)  # label counts as matrix products: (B, K) @ (K, C)
     present = {n: np.isin(np.arange(c), np.unique(np.r_[t, cells[:, col]])) for n, (col, _) in label_of.items()}
+    lab = (all_labels[t] == all_labels.max()) if "score" in kinds else None
+    sweeps = {n: _sweep_cells(cells[:, col], lab, counts, specs, all_labels) for n, (col, _) in score_of.items()}
 
     def evaluate(w):
         out = np.empty((len(w), len(models), len(specs)))
+        wf = w.astype(np.float64) if label_of else None
+        act = wf @ onehot[t] if label_of else None
         for i, name in enumerate(models):
             tallies = {}
             if name in label_of:
                 p = cells[:, label_of[name][0]]
-                tallies["label"] = (_tally(t, c, w * (t == p)), _tally(p, c, w), _tally(t, c, w))
+                tallies["label"] = (wf @ (onehot[p] * (t == p)[:, None]), wf @ onehot[p], act)
             if name in score_of:
-                col, g = score_of[name]
-                both = _tally(2 * cells[:, col] + t, 2 * g, w)
-                tallies["score"] = (both[:, 1::2], both[:, 0::2])
+                order, labs, starts = sweeps[name]
+                gathered = w[:, order]
+                on_pos = gathered * labs
+                tallies["score"] = {key: (np.add.reduceat(on_pos, at, axis=1),
+                                          np.add.reduceat(gathered - on_pos, at, axis=1))
+                                    for key, at in starts.items()}
             for j, (_, base, opts) in enumerate(specs):
                 out[:, i, j] = _value(base, opts, tallies[kinds[j]], all_labels, present.get(name))
         return out
     return counts, t, evaluate, preds
 
 
+def _sweep_cells(groups, lab, counts, specs, classes):
+    """A model's cells in sweep order (decreasing score) and where each score metric's runs start.
+
+    Neighbouring score groups a metric cannot tell apart (negatives only,
+    and for the AUC positives only) are summed into one run
+    (:func:`evalkit._resample._runs`): about half as many columns per resample.
+    """
+    order = np.argsort(groups, kind="stable")
+    g, labs = groups[order], lab[order]
+    first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    pos = np.add.reduceat(counts[order] * labs, first)
+    neg = np.add.reduceat(counts[order] * ~labs, first)
+    starts = {}
+    for _, base, opts in specs:
+        if base == "roc_auc":
+            starts["roc_auc"] = first[_runs(auc_from_groups, pos, neg)]
+        elif base == "average_precision":
+            flip = opts.get("pos_label", 1) != classes.max()
+            starts[("ap", flip)] = first[_runs(ap_from_groups, *((neg, pos) if flip else (pos, neg)))]
+    return order, labs, starts
+
+
 def _value(base, opts, tallies, classes, present):
     """One metric on every resample, from the model's tallies."""
     if base == "roc_auc":
-        return auc_from_groups(*tallies)
-    if base == "average_precision":
-        pos, neg = tallies
-        return ap_from_groups(pos, neg) if opts.get("pos_label", 1) == classes[-1] else ap_from_groups(neg, pos)
+        return auc_from_groups(*tallies["roc_auc"])
+    if base == "average_precision":  # with the smaller class as pos_label the classes swap roles
+        flip = opts.get("pos_label", 1) != classes.max()
+        pos, neg = tallies[("ap", flip)]
+        return ap_from_groups(neg, pos) if flip else ap_from_groups(pos, neg)
     tp, pred, act = tallies
     if base == "accuracy":
         return tp.sum(axis=1) / act.sum(axis=1)

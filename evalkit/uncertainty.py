@@ -53,7 +53,7 @@ from . import curves as _scores
 from . import topk as _topk
 from ._counts import _select, confusion_counts, encode_labels, position_of
 from ._ratios import prf, ratio
-from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _tally
+from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _tally
 from ._sweep import key_groups, label_keys, sweep_of
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real, Satisfies,
                           as_array, check, check_labels, check_real, check_rules, check_same_length,
@@ -427,20 +427,6 @@ def _leave_one_out(fn, pos, neg):
         after_b = np.cumsum(b[::-1])[::-1] - b  # Σ_{g>h} b_g
         from_c = np.cumsum(c[::-1])[::-1]  # Σ_{g>=h} c_g
         return (before + own + after_b) / (P - 1), (before + from_c) / P
-
-
-def _runs(fn, pos, neg):
-    """Where the runs of score groups the metric cannot tell apart start.
-
-    Neighbouring groups of negatives only (and, for the AUC, of positives
-    only) are one run: every sample of a run beats, and is beaten by, the
-    same samples of the other class, and AP's steps are only at positives.
-    A resample's counts of a run are the sums of its groups' (a
-    multinomial's margins) and give the same metric; fewer cells, less work
-    per resample (about half as many with distinct scores).
-    """
-    kind = np.where(pos == 0, 0, np.where(neg == 0, 1 if fn is _curves.auc_from_groups else 2, 2))
-    return np.flatnonzero(np.r_[True, (kind[1:] != kind[:-1]) | (kind[1:] == 2)])
 
 
 def _score_path(metric, kwargs, y_true, preds):
