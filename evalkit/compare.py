@@ -326,7 +326,17 @@ def _ranked_lists(y_true, models):
 # -- classification: joint cells and the metrics from their counts ----------------------
 
 
-def _classification(y_true, models, specs, threshold):
+def _multiplicities(sample_counts, y_true):
+    """``sample_counts`` as int64, one non-negative count per row of ``y_true``, not all 0."""
+    times = np.asarray(sample_counts)
+    if times.ndim != 1 or times.dtype.kind not in "iu" or len(times) != len(y_true) or (times < 0).any() \
+            or not times.sum():
+        raise ValueError(f"sample_counts must hold one non-negative integer per sample ({len(y_true)}), "
+                         "not all 0")
+    return times.astype(np.int64)
+
+
+def _classification(y_true, models, specs, threshold, times=None):
     """Joint cells of the rows, and ``evaluate(W (B, K)) -> (B, n_models, n_metrics)``."""
     kinds = []
     for label, base, opts in specs:
@@ -362,7 +372,12 @@ def _classification(y_true, models, specs, threshold):
         values, inverse = np.unique(preds[name], return_inverse=True)
         score_of[name] = (len(columns), len(values))
         columns.append(len(values) - 1 - inverse.reshape(-1))  # groups by decreasing score
-    cells, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
+    if times is None:
+        cells, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
+    else:  # rows that stand for several samples: their counts add up per cell
+        cells, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+        counts = np.bincount(inverse.reshape(-1), weights=times, minlength=len(cells)).astype(np.int64)
+        cells, counts = cells[counts > 0], counts[counts > 0]
     c = len(all_labels)
     t = cells[:, 0]
     onehot = np.eye(c)  # label counts as matrix products: (B, K) @ (K, C)
@@ -461,7 +476,7 @@ def _tests_of(test, specs, ranking):
                  confidence=CONFIDENCE, random_state=RANDOM_STATE)
 def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm", baseline=None,
             alpha=0.05, n_resamples=1000, confidence=0.95, threshold=None, stratify=True,
-            random_state=None, **ranking_options) -> ModelComparison:
+            random_state=None, sample_counts=None, **ranking_options) -> ModelComparison:
     """Compare several models on the same samples: values, intervals, differences and adjusted p-values.
 
     Each model's metrics are computed from counts (the estimate), then from
@@ -516,6 +531,11 @@ def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm"
         :func:`~evalkit.bootstrap_ci`.
     random_state : None, int or numpy.random.Generator
         Seeds the resamples; each permutation test starts from it.
+    sample_counts : array-like of int or None, default=None
+        Classifiers: how many identical samples each row stands for (the
+        counts of distinct rows, as :func:`evalkit.spark.compare` gets them
+        from a cluster); the bootstrap draws from these counts, the other
+        tests see the rows repeated.
     **ranking_options
         Passed to :func:`~evalkit.evaluate_ranking` (``convention``, ``gain``, ...).
 
@@ -558,7 +578,15 @@ def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm"
             return np.einsum("bu,mqu->bmq", w, v0) / np.einsum("bu,mqu->bmq", w, defined)
         counts, strata, stratify = np.ones(v.shape[2], np.int64), np.zeros(v.shape[2]), False
     else:
-        counts, strata, evaluate, preds = _classification(y_true, models, specs, threshold)
+        if sample_counts is not None:
+            times = _multiplicities(sample_counts, y_true)
+            if set(tests.values()) != {"bootstrap"}:  # the other tests read rows: repeat them
+                y_true, models = np.repeat(np.asarray(y_true), times), {
+                    m: np.repeat(np.asarray(v), times, axis=0) for m, v in models.items()}
+                times = None
+        else:
+            times = None
+        counts, strata, evaluate, preds = _classification(y_true, models, specs, threshold, times)
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         estimate = evaluate(counts[None, :])[0]

@@ -287,3 +287,43 @@ def test_bad_input_is_refused_naming_the_argument(kwargs, word):
             **kwargs}
     with pytest.raises((ValueError, TypeError), match=f"^{word}"):
         ek.compare(**args)
+
+
+# -- from counts: the rows of a cluster, aggregated ---------------------------------------------
+
+
+def test_sample_counts_give_the_table_of_the_rows_they_stand_for():
+    rng = np.random.default_rng(12)
+    y, s = _scores(rng, 400, [1.0, 0.5, 0.2])
+    s = {k: np.round(v, 1) for k, v in s.items()}
+    keys = np.stack([y, *s.values()], axis=1)
+    distinct, times = np.unique(keys, axis=0, return_counts=True)
+    metrics = ["roc_auc", "average_precision", "accuracy", "f1"]
+    rows = ek.compare(y, s, metrics, threshold=0.5, n_resamples=300, random_state=3)
+    counted = ek.compare(distinct[:, 0].astype(int), dict(zip(s, distinct[:, 1:].T)), metrics,
+                         threshold=0.5, n_resamples=300, random_state=3, sample_counts=times)
+    np.testing.assert_allclose(counted.values, rows.values, rtol=1e-12)
+    np.testing.assert_allclose(counted.low, rows.low, rtol=1e-12)
+    assert [p["p_adjusted"] for p in counted.pairs] == [p["p_adjusted"] for p in rows.pairs]
+    mc = {"test": {"accuracy": "mcnemar"}, "random_state": 0}  # a test that reads rows: repeated rows
+    assert ek.compare(distinct[:, 0].astype(int), dict(zip(s, distinct[:, 1:].T)), ["accuracy"],
+                      threshold=0.5, sample_counts=times, n_resamples=50, **mc).pairs == ek.compare(
+        y, s, ["accuracy"], threshold=0.5, n_resamples=50, **mc).pairs
+    with pytest.raises(ValueError, match="^sample_counts"):
+        ek.compare(y, s, ["roc_auc"], sample_counts=np.ones(3, int))
+
+
+def test_on_spark_the_counts_come_from_the_cluster(spark):
+    import evalkit.spark as eks
+
+    rng = np.random.default_rng(13)
+    y, models = _labels(rng, 500, [0.85, 0.75, 0.7])
+    df = spark.createDataFrame([(int(a), *map(int, b)) for a, b in zip(y, zip(*models.values()))],
+                               ["label", *models])
+    ours = eks.compare(df, ["accuracy", "f1"], prediction_cols=list(models), n_resamples=200,
+                       random_state=0)
+    local = ek.compare(y, models, ["accuracy", "f1"], n_resamples=200, random_state=0)
+    np.testing.assert_allclose(ours.values, local.values, rtol=1e-12)
+    np.testing.assert_allclose(ours.low, local.low, rtol=1e-12)  # the same cells, the same draws
+    with pytest.raises(ValueError, match="^prediction_cols"):
+        eks.compare(df, ["accuracy"], prediction_cols=["m0", "nope"])
