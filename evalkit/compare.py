@@ -178,7 +178,7 @@ class ModelComparison:
         import matplotlib.pyplot as plt
 
         if ax is None:
-            ax = plt.subplots(figsize=(6, 0.4 * len(self.pairs) + 1))[1]
+            ax = plt.subplots(figsize=(8, 0.4 * len(self.pairs) + 1.2))[1]
         shown = [p for p in self.pairs if p["low"] is not None]
         y = np.arange(len(shown))[::-1]
         d = np.array([p["difference"] for p in shown])
@@ -187,8 +187,8 @@ class ModelComparison:
         ax.axvline(0, color="grey", lw=1)
         ax.set_yticks(y, [f"{p['metric']}: {p['model_a']} - {p['model_b']}"
                           + (" *" if p["significant"] else "") for p in shown])
-        ax.set_xlabel(f"difference ({100 * self.confidence:g} % interval; * significant after "
-                      f"{_CORRECTIONS[self.correction]})")
+        ax.set_xlabel(f"difference a - b, {100 * self.confidence:g} % interval "
+                      f"(* significant, {_CORRECTIONS[self.correction]})")
         return ax
 
 
