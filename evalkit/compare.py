@@ -363,6 +363,12 @@ def _classification(y_true, models, specs, threshold, times=None):
                    else pred)
             label_of[name] = check_targets(y, lab, names=("y_true", key))[2]
     all_labels = np.unique(np.concatenate([y, *label_of.values()])) if label_of else np.unique(y)
+    for label, base, opts in specs:  # as scikit-learn: the binary average needs two classes and pos_label
+        if _CLASSIFICATION[base][0] == "label" and base != "accuracy" and opts.get("average", "binary") == "binary":
+            if len(all_labels) > 2 or opts.get("pos_label", 1) not in all_labels:
+                raise ValueError(f"metrics: {label!r} averages 'binary' over labels {all_labels.tolist()}: it "
+                                 f"needs two classes holding pos_label={opts.get('pos_label', 1)!r}; pass "
+                                 f"('{base}', {{'average': 'macro'}}) or the pos_label")
     t = np.searchsorted(all_labels, y)
     columns.append(t)
     for name, lab in label_of.items():
@@ -382,8 +388,9 @@ def _classification(y_true, models, specs, threshold, times=None):
     t = cells[:, 0]
     onehot = np.eye(c)  # label counts as matrix products: (B, K) @ (K, C)
     present = {n: np.isin(np.arange(c), np.unique(np.r_[t, cells[:, col]])) for n, (col, _) in label_of.items()}
-    lab = (all_labels[t] == all_labels.max()) if "score" in kinds else None
-    sweeps = {n: _sweep_cells(cells[:, col], lab, counts, specs, all_labels) for n, (col, _) in score_of.items()}
+    positive = np.unique(y)[-1]  # the larger class of y_true, as roc_auc_score takes it
+    lab = (all_labels[t] == positive) if "score" in kinds else None
+    sweeps = {n: _sweep_cells(cells[:, col], lab, counts, specs, positive) for n, (col, _) in score_of.items()}
 
     def evaluate(w):
         out = np.empty((len(w), len(models), len(specs)))
@@ -402,12 +409,12 @@ def _classification(y_true, models, specs, threshold, times=None):
                                           np.add.reduceat(gathered - on_pos, at, axis=1))
                                     for key, at in starts.items()}
             for j, (_, base, opts) in enumerate(specs):
-                out[:, i, j] = _value(base, opts, tallies[kinds[j]], all_labels, present.get(name))
+                out[:, i, j] = _value(base, opts, tallies[kinds[j]], all_labels, present.get(name), positive)
         return out
     return counts, t, evaluate, preds
 
 
-def _sweep_cells(groups, lab, counts, specs, classes):
+def _sweep_cells(groups, lab, counts, specs, positive):
     """A model's cells in sweep order (decreasing score) and where each score metric's runs start.
 
     Neighbouring score groups a metric cannot tell apart (negatives only,
@@ -424,17 +431,17 @@ def _sweep_cells(groups, lab, counts, specs, classes):
         if base == "roc_auc":
             starts["roc_auc"] = first[_runs(auc_from_groups, pos, neg)]
         elif base == "average_precision":
-            flip = opts.get("pos_label", 1) != classes.max()
+            flip = opts.get("pos_label", 1) != positive
             starts[("ap", flip)] = first[_runs(ap_from_groups, *((neg, pos) if flip else (pos, neg)))]
     return order, labs, starts
 
 
-def _value(base, opts, tallies, classes, present):
+def _value(base, opts, tallies, classes, present, positive):
     """One metric on every resample, from the model's tallies."""
     if base == "roc_auc":
         return auc_from_groups(*tallies["roc_auc"])
     if base == "average_precision":  # with the smaller class as pos_label the classes swap roles
-        flip = opts.get("pos_label", 1) != classes.max()
+        flip = opts.get("pos_label", 1) != positive
         pos, neg = tallies[("ap", flip)]
         return ap_from_groups(neg, pos) if flip else ap_from_groups(pos, neg)
     tp, pred, act = tallies
@@ -472,6 +479,7 @@ def _tests_of(test, specs, ranking):
 
 
 @validate_params(correction=Options(_CORRECTIONS), alpha=Real(0, 1, closed="neither"), stratify=Bool(),
+                 threshold=[None, Real(meaning="a score: at or above it, the larger class")],
                  n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
                  confidence=CONFIDENCE, random_state=RANDOM_STATE)
 def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm", baseline=None,

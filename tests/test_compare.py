@@ -280,6 +280,8 @@ def test_plot_draws_each_difference():
     ({"n_resamples": 0}, "n_resamples"), ({"alpha": 1.5}, "alpha"), ({"confidence": 1}, "confidence"),
     ({"metrics": ["accuracy", "ndcg@10"]}, "metrics"), ({"metrics": "accuracy"}, "metrics"),
     ({"metrics": [("f1", {"beta": 2})]}, "metrics"), ({"predictions": {"a": [0, 1, 1, 0]}}, "predictions"),
+    ({"metrics": ["f1"], "predictions": {"a": [0, 1, 2, 0], "b": [1, 1, 1, 0]}}, "metrics"),
+    ({"metrics": [("recall", {"pos_label": 7})]}, "metrics"), ({"threshold": "high"}, "threshold"),
 ])
 def test_bad_input_is_refused_naming_the_argument(kwargs, word):
     y = np.array([0, 1, 1, 0])
