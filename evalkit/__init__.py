@@ -52,6 +52,7 @@ convention's value. Words not used, with the word that replaced them: ``empty`` 
 
 # Every public metric, importable from here: each public module's ``__all__`` is the one list.
 from . import calibration, classification, curves, mllib, ranking, regression, report, topk
+from . import compare as _compare  # the module; evalkit.compare is its function
 from . import uncertainty
 from ._binary import BinaryCounts, binary_counts
 from ._version import __version__ as __version__  # the one version (pyproject.toml reads it too)
@@ -64,9 +65,11 @@ from .ranking import *  # noqa: F403
 from .regression import *  # noqa: F403
 from .report import *  # noqa: F403
 from .topk import *  # noqa: F403
+from .compare import *  # noqa: F403
 from .uncertainty import *  # noqa: F403
 
-_MODULES = (classification, curves, report, topk, regression, ranking, uncertainty, calibration,
+_MODULES = (classification, curves, report, topk, regression, ranking, uncertainty, _compare,
+            calibration,
             mllib)
 #: ``ranking.CONVENTIONS`` (the presets table) stays under its module's name.
 __all__ = ["BinaryCounts", "binary_counts", "UndefinedMetricWarning",

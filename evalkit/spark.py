@@ -53,11 +53,12 @@ from ._report import report_from_counts, topk_report_from_counts
 from ._sweep import Sweep, sweep_of
 from ._validation import (BETA, DIGITS, K, RATING_RANGE, ZERO_DIVISION, Bool, Integer, Options, Satisfies,
                           check_target_names, validate_params)
+from .compare import compare as _compare_counts
 from .mllib import BinaryClassificationMetrics, MulticlassMetrics
 from .ranking import CONVENTIONS, evaluate_ranking
 
 __all__ = ["session", "ship", "binary_metrics", "SparkBinaryClassificationMetrics",
-           "classification_counts", "SparkClassCounts", "topk_report", "regression_metrics",
+           "classification_counts", "SparkClassCounts", "compare", "topk_report", "regression_metrics",
            "ranking_hits",
            "ranking_metrics", "lists_from_long", "RANKING_METRICS", "jvm_curve"]
 
@@ -859,6 +860,61 @@ def classification_counts(df, label_col="label", prediction_col="prediction"):
     np.add.at(matrix, tuple(np.array([[index[r[0]], index[r[1]]] for r in rows]).T),
               [r[2] for r in rows])
     return SparkClassCounts(_labels_array(values), matrix)
+
+
+_COLUMNS = Satisfies(lambda v: not isinstance(v, str) and len(v) >= 2 and all(isinstance(c, str) for c in v),
+                    "a list of at least 2 column names, one per model")
+
+
+@validate_params(df=_DF, label_col=_COLUMN, prediction_cols=_COLUMNS)
+def compare(df, metrics, *, prediction_cols, label_col="label", **options):
+    """:func:`evalkit.compare` of several models' columns, counted on the cluster.
+
+    One ``groupBy(label, *prediction_cols).count()``: each distinct row of
+    the label and the models' predictions, with how many rows it stands for,
+    reaches the driver (for labels at most ``C^(models + 1)`` rows), and the
+    resampling runs there from those counts
+    (``evalkit.compare(..., sample_counts=...)``): no row is collected.
+    Scores make almost every row distinct: round them first (e.g.
+    ``F.round("score", 3)``) to keep the counts small; the AUC of the rounded
+    scores is then exact.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    metrics : list
+        As in :func:`evalkit.compare` (classification metrics).
+    prediction_cols : list of str
+        One column per model (labels or scores); the model names.
+    label_col : str, default="label"
+    **options
+        Passed to :func:`evalkit.compare` (``test``, ``correction``,
+        ``baseline``, ``threshold``, ``n_resamples``, ``random_state``, ...).
+
+    Returns
+    -------
+    evalkit.ModelComparison
+
+    Examples
+    --------
+    >>> from evalkit.spark import session, compare
+    >>> df = session().createDataFrame([(0, 0, 1), (1, 1, 1), (1, 1, 0)] * 50,
+    ...                                ["label", "a", "b"])  # doctest: +SKIP
+    >>> compare(df, ["accuracy"], prediction_cols=["a", "b"]).values.round(4).tolist()  # doctest: +SKIP
+    [[1.0], [0.3333]]
+    """
+    from pyspark.sql import functions as F
+
+    for col in [label_col, *prediction_cols]:
+        _column(df, "prediction_cols" if col != label_col else "label_col", col)
+    rows = df.groupBy(F.col(label_col), *map(F.col, prediction_cols)).count().collect()
+    _raise_first([(not rows, "df is empty: compare needs at least one row")] + [
+        (sum(r[i] is None for r in rows), f"{arg} {col!r} contains {{count}} distinct null values")
+        for i, (arg, col) in enumerate([("label_col", label_col)] + [("prediction_cols", c) for c in prediction_cols])])
+    columns = list(zip(*rows))
+    return _compare_counts(_labels_array(columns[0]), {c: _labels_array(v) for c, v in
+                                                        zip(prediction_cols, columns[1:-1])},
+                           metrics, sample_counts=np.array(columns[-1], dtype=np.int64), **options)
 
 
 # -- top-k -------------------------------------------------------------------------------

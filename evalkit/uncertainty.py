@@ -53,6 +53,7 @@ from . import curves as _scores
 from . import topk as _topk
 from ._counts import _select, confusion_counts, encode_labels, position_of
 from ._ratios import prf, ratio
+from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _tally
 from ._sweep import key_groups, label_keys, sweep_of
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real, Satisfies,
                           as_array, check, check_labels, check_real, check_rules, check_same_length,
@@ -65,8 +66,6 @@ __all__ = ["ConfidenceInterval", "Comparison", "bootstrap_ci", "paired_bootstrap
 _NORMAL = NormalDist()
 _METHODS = {"percentile": "quantiles of the resampled values",
             "bca": "bias-corrected and accelerated, Efron 1987"}
-_CHUNK = 1 << 22  # about this many numbers per block of resamples
-_FEW = 64  # a stratum of up to this many cells is drawn as one multinomial; more, row by row
 _METRIC = InstanceOf(Callable, "a callable such as evalkit.f1_score")
 _BCA_SHARE = Real(0, 1, closed="neither", meaning="else every resampled value lies on one side of "
                   "the estimate and the bias correction z0 is infinite; use method='percentile'")
@@ -208,35 +207,6 @@ def _interval(dist, estimate, jackknife, confidence, method):
 
 
 # -- resampled counts: cells of rows, drawn for many resamples at once -------------------
-
-
-def _tally(code, size, weights):
-    """Per resample (row of ``weights``), the weights of each code ``0..size-1``: (B, size)."""
-    flat = (code + (np.arange(len(weights)) * size)[:, None]).ravel()
-    return np.bincount(flat, weights=weights.ravel(), minlength=len(weights) * size).reshape(
-        len(weights), size)
-
-
-def _draw(rng, counts, strata, size, stratify):
-    """``size`` bootstrap resamples of the cells, as counts (size, K): the exact ordinary bootstrap.
-
-    Stratified: each stratum's ``n_s`` rows are drawn with replacement from
-    its own cells, ``Multinomial(n_s, counts_s / n_s)``; otherwise all ``n``
-    rows from all cells. Few cells: one multinomial draw; many (a sweep's
-    score groups): rows drawn and counted, faster than a binomial per cell.
-    """
-    out = np.empty((size, len(counts)), dtype=np.int64)
-    for idx in ([np.flatnonzero(strata == s) for s in np.unique(strata)] if stratify
-                else [np.arange(len(counts))]):
-        c = counts[idx]
-        n = int(c.sum())
-        if len(idx) <= _FEW:
-            out[:, idx] = rng.multinomial(n, c / n, size=size)
-        else:
-            cell = np.repeat(np.arange(len(idx), dtype=np.int32), c)
-            for row in out:
-                row[idx] = np.bincount(cell[rng.integers(0, n, n, dtype=np.int32)], minlength=len(idx))
-    return out
 
 
 @dataclass
@@ -459,20 +429,6 @@ def _leave_one_out(fn, pos, neg):
         return (before + own + after_b) / (P - 1), (before + from_c) / P
 
 
-def _runs(fn, pos, neg):
-    """Where the runs of score groups the metric cannot tell apart start.
-
-    Neighbouring groups of negatives only (and, for the AUC, of positives
-    only) are one run: every sample of a run beats, and is beaten by, the
-    same samples of the other class, and AP's steps are only at positives.
-    A resample's counts of a run are the sums of its groups' (a
-    multinomial's margins) and give the same metric; fewer cells, less work
-    per resample (about half as many with distinct scores).
-    """
-    kind = np.where(pos == 0, 0, np.where(neg == 0, 1 if fn is _curves.auc_from_groups else 2, 2))
-    return np.flatnonzero(np.r_[True, (kind[1:] != kind[:-1]) | (kind[1:] == 2)])
-
-
 def _score_path(metric, kwargs, y_true, preds):
     """The cells (score group, label) of one model, (group in a, group in b, label) of two."""
     fn, allowed = _SCORE_METRICS[metric]
@@ -587,11 +543,6 @@ def _call(metric, head, preds, kwargs, rows):
     except ValueError as exc:
         return np.nan, str(exc)
     return (v[0] - v[1] if len(v) == 2 else v[0]), None
-
-
-def _chunks(total, per):
-    size = max(1, min(total, _CHUNK // max(per, 1)))
-    return [min(size, total - start) for start in range(0, total, size)]
 
 
 def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, method, stratify,
@@ -770,8 +721,7 @@ def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confid
         metric, y, [] if y is None else [y], [a, b], metric_kwargs, n_resamples, confidence,
         method, stratify, rng)
     estimate = est_a - est_b  # p: how often a difference centred on 0 is as far from 0 as d̂
-    extreme = np.count_nonzero(np.abs(dist - estimate) >= abs(estimate) - 1e-12 * abs(estimate))
-    return Comparison(estimate, low, high, (1 + extreme) / (len(dist) + 1), confidence,
+    return Comparison(estimate, low, high, _bootstrap_p(dist, estimate), confidence,
                       f"paired bootstrap ({method})", est_a, est_b, n_resamples, n_skipped, scheme,
                       None, dist)
 

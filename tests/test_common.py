@@ -268,6 +268,12 @@ def _around(wrapper, metric, **fixed):
     return call
 
 
+def _compared(result):
+    """A ModelComparison's numbers: values, interval ends, differences and p-values."""
+    return np.r_[result.values.ravel(), result.low.ravel(), result.high.ravel(),
+                 [p["difference"] for p in result.pairs], [p["p_adjusted"] for p in result.pairs]]
+
+
 def _bcm(method, *args):
     """A BinaryClassificationMetrics method, registered on the rows it is built from."""
     def call(rows, **kw):
@@ -454,6 +460,10 @@ METRICS = {
     "permutation_test": Case(_around(ek.permutation_test, ek.roc_auc_score, n_permutations=20,
                                       random_state=0),
                              "paired_scores", strings=None, order=False),
+    # several models and metrics at once (evalkit.compare); registered through its numbers
+    "compare": Case(lambda y, a, b, **kw: _compared(ek.compare(
+        y, {"a": a, "b": b}, ["roc_auc", "average_precision"], n_resamples=50, random_state=0, **kw)),
+        "paired_scores", strings=None, order=False, api=ek.compare),
     # recommender lists (evalkit.ranking)
     "precision_at_k": Case(ek.precision_at_k, "ranking", {"k": 3}),
     "recall_at_k": Case(ek.recall_at_k, "ranking", {"k": 3}),
@@ -531,6 +541,8 @@ NOT_METRICS = {"UndefinedMetricWarning", "BinaryCounts", "BinaryClassificationMe
                "SparkSteps", "spark_format",
                # result classes of evalkit.uncertainty and evalkit.ranking, a converter
                "ConfidenceInterval", "Comparison", "RankingHits", "lists_from_frame",
+               # evalkit.compare's result class and its TREC file readers
+               "ModelComparison", "read_trec_run", "read_trec_qrels",
                # proportion_ci takes two counts, not arrays (tested in test_uncertainty)
                "proportion_ci",
                # rows of label arrays, no input kind here (tested in test_mllib)

@@ -591,6 +591,18 @@ def _solve_11_3(ns, o):
     return _option(o, "miscalibration: it is several times")
 
 
+def _solve_12_2(ns, o):
+    from itertools import combinations
+
+    from statsmodels.stats.contingency_tables import mcnemar
+    from statsmodels.stats.multitest import multipletests
+    y = np.asarray(ns["y"])
+    right = [np.asarray(ns[k]) == y for k in ("pred_a", "pred_b", "pred_c")]
+    p = [mcnemar([[np.sum(a & b), np.sum(a & ~b)], [np.sum(~a & b), np.sum(~a & ~b)]], exact=True).pvalue
+         for a, b in combinations(right, 2)]
+    return round(float(multipletests(p, method="holm")[1].min()), 3)
+
+
 def _ndcg_numpy(ranked, relevant, k):
     out = []
     for row, rel in zip(ranked, relevant):
@@ -637,6 +649,9 @@ SOLVERS = {
     "11.1": _solve_11_1,
     "11.2": lambda ns, o: _option(o, "same ranking"),              # a sigmoid keeps the order
     "11.3": _solve_11_3,
+    "12.1": lambda ns, o: _option(o, "no difference shown"),      # 40 comparisons: Holm's 0.6 counts
+    "12.2": _solve_12_2,
+    "12.3": lambda ns, o: _option(o, "DeLong"),                    # two AUCs on the same patients
 }
 
 
@@ -769,7 +784,7 @@ def test_choice_variants_spread_the_right_letter_evenly():
         expected = n / len(letters)
         statistic += float(np.sum((counts - expected) ** 2 / expected))
         dof += len(letters) - 1
-    assert len(CHOICE_EXERCISES) == 17
+    assert len(CHOICE_EXERCISES) == 19  # 12.1 and 12.3 added
     assert statistic < chi2.ppf(0.999, dof), (statistic, dof)
 
 

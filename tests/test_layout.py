@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "evalkit"
 # The private core: every module whose name starts with "_" (validation, counts and hits,
 # the sweep, the compute steps from counts, the report layout), and the exceptions.
 CORE = {f"evalkit.{p.stem}" for p in PACKAGE.glob("_*.py") if p.stem != "__init__"} | {"evalkit.exceptions"}
-PUBLIC = ["classification", "curves", "report", "topk", "regression", "ranking", "uncertainty",
+PUBLIC = ["classification", "curves", "report", "topk", "regression", "ranking", "uncertainty", "compare",
           "calibration", "mllib", "spark", "plot", "widgets", "course"]
 
 

@@ -22,7 +22,7 @@ import numpy as np
 import evalkit as ek
 
 __all__ = ["colleague", "forecasts", "fraud_model", "fraud_scores", "section_1_ratings", "shop",
-           "splits_09_2", "two_models", "two_scorers"]
+           "splits_09_2", "three_classifiers", "two_models", "two_scorers"]
 
 
 def _sigmoid(x):
@@ -180,3 +180,18 @@ def forecasts():
     log_odds = rng.normal(scale=1.5, size=n)
     y = (rng.random(n) < _sigmoid(log_odds)).astype(int)
     return y, _sigmoid(1.8 * log_odds)
+
+
+def three_classifiers(seed=12):
+    """300 patients and three classifiers' labels for the same patients (12.2): ``(y, a, b, c)``.
+
+    >>> y, a, b, c = three_classifiers()
+    >>> y.shape, a.shape, b.shape, c.shape
+    ((300,), (300,), (300,), (300,))
+    """
+    rng = np.random.default_rng(seed)
+    n = 300
+    risk = rng.normal(size=n)
+    y = (rng.random(n) < _sigmoid(2.0 * risk - 0.5)).astype(int)
+    a, b, c = ((risk + rng.normal(scale=noise, size=n) > 0.25).astype(int) for noise in (0.5, 0.7, 0.9))
+    return y, a, b, c

@@ -1,0 +1,657 @@
+"""Which model is better, on which metric, and how sure: several models compared in one call.
+
+:func:`compare` scores several models on the same samples with several
+metrics and returns one :class:`ModelComparison`: per model and metric the
+value and its interval, per pair of models and metric the difference, its
+interval and a p-value adjusted for the number of comparisons made.
+
+**One set of resamples.** The rows are turned into counts once: each row
+is a cell of (actual class, each model's predicted class, each model's score
+group), and a bootstrap resample is a draw of those cells' counts
+(:mod:`evalkit._resample`, the draw :func:`~evalkit.bootstrap_ci` uses).
+Every metric of every model is computed from the same drawn counts, so the
+resamples are paired across models and metrics: a hard row is hard for
+all of them in the same resample. Rankers: each user's (query's) metric
+values are computed once (:func:`~evalkit.evaluate_ranking`) and the users
+are resampled.
+
+**Tests.** ``"bootstrap"`` (default): the paired bootstrap's p-value
+(:func:`~evalkit.paired_bootstrap`'s formula, on the shared resamples);
+``"permutation"``: :func:`~evalkit.permutation_test`; ``"delong"`` (ROC AUC
+only): :func:`~evalkit.delong_test`; ``"mcnemar"`` / ``"mcnemar-chi2"``
+(accuracy only): :func:`~evalkit.mcnemar_test` exact / chi-square with
+continuity correction. **Many comparisons.** A table of m comparisons at
+α = 0.05 finds a "winner" among equal models far more often than 5 % (up to
+``1 - 0.95^m`` for independent tests); the p-values are adjusted over all
+the comparisons of the table: Holm's step-down (default; controls the
+familywise error at α, uniformly more powerful than Bonferroni),
+Bonferroni (``min(1, m p)``) or none. The numbers are statsmodels'
+``multipletests(p, method="holm" | "bonferroni")``.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import classification as _clf
+from . import curves as _curves_public
+from . import ranking as _ranking
+from . import uncertainty as _unc
+from ._curves import ap_from_groups, auc_from_groups
+from ._ratios import prf
+from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs
+from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels, check_real,
+                          check_same_length, check_targets, validate_params)
+
+__all__ = ["ModelComparison", "compare", "read_trec_run", "read_trec_qrels"]
+
+#: Classification metrics by name: (kind, the public function, the options it takes here).
+_CLASSIFICATION = {
+    "accuracy": ("label", _clf.accuracy_score, set()),
+    "precision": ("label", _clf.precision_score, {"average", "pos_label", "zero_division"}),
+    "recall": ("label", _clf.recall_score, {"average", "pos_label", "zero_division"}),
+    "f1": ("label", _clf.f1_score, {"average", "pos_label", "zero_division"}),
+    "roc_auc": ("score", _curves_public.roc_auc_score, set()),
+    "average_precision": ("score", _curves_public.average_precision_score, {"pos_label"}),
+}
+_TESTS = {"bootstrap": "paired bootstrap", "permutation": "paired permutation test",
+          "delong": "DeLong's test", "mcnemar": "McNemar's exact test",
+          "mcnemar-chi2": "McNemar's chi-square test (continuity corrected)"}
+_ONLY = {"delong": "roc_auc", "mcnemar": "accuracy", "mcnemar-chi2": "accuracy"}
+_CORRECTIONS = {"holm": "Holm's step-down", "bonferroni": "Bonferroni", "none": "no correction"}
+_SUPERSCRIPT = dict(zip("abcdefghijklmnoprstuvwxyz", "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ"))
+
+
+# -- the result ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class ModelComparison:
+    """Several models compared on several metrics: values, differences, adjusted p-values.
+
+    ``values``, ``low`` and ``high`` have shape (n_models, n_metrics): each
+    model's metric on all the data and its percentile bootstrap interval.
+    ``pairs`` holds one dict per comparison (pair of models and metric):
+    ``metric, model_a, model_b, difference`` (a - b), ``low, high`` (its
+    interval), ``p_value`` (the test's), ``p_adjusted`` (after
+    ``correction`` over all the comparisons), ``significant``
+    (``p_adjusted < alpha``) and ``test``. ``distribution`` holds the
+    resampled values, shape (n_resamples, n_models, n_metrics).
+    """
+
+    models: tuple
+    metrics: tuple
+    values: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    pairs: list
+    tests: dict
+    correction: str
+    alpha: float
+    confidence: float
+    n_resamples: int
+    baseline: str | None = None
+    n_skipped: int = 0
+    distribution: np.ndarray | None = field(default=None)
+
+    @property
+    def table(self):
+        """One dict per model and metric: ``model, metric, value, low, high``."""
+        return [{"model": m, "metric": q, "value": float(self.values[i, j]),
+                 "low": float(self.low[i, j]), "high": float(self.high[i, j])}
+                for i, m in enumerate(self.models) for j, q in enumerate(self.metrics)]
+
+    def _letters(self):
+        """Per (model, metric), the letters of the models it is significantly better than."""
+        letter = {m: chr(ord("a") + i) if i < 26 else str(i) for i, m in enumerate(self.models)}
+        beats = {}
+        for p in self.pairs:
+            if p["significant"]:
+                win, lose = (p["model_a"], p["model_b"]) if p["difference"] > 0 else (p["model_b"], p["model_a"])
+                beats.setdefault((win, p["metric"]), []).append(letter[lose])
+        return letter, {k: "".join(sorted(v)) for k, v in beats.items()}
+
+    def _cells(self, style):
+        """The table's rows of cells: ``value [low, high]``, the best marked, the letters beside."""
+        letter, beats = self._letters()
+        best = np.nanargmax(np.where(np.isnan(self.values), -np.inf, self.values), axis=0)
+        rows = []
+        for i, m in enumerate(self.models):
+            row = [f"({letter[m]}) {m}" if style != "latex" else f"({letter[m]}) {_tex(m)}"]
+            for j, q in enumerate(self.metrics):
+                v = f"{self.values[i, j]:.4f}"
+                if best[j] == i:
+                    v = {"text": v + "*", "markdown": f"**{v}**", "latex": rf"\textbf{{{v}}}"}[style]
+                won = beats.get((m, q), "")
+                if won:
+                    v += {"text": "".join(_SUPERSCRIPT.get(c, "^" + c) for c in won),
+                          "markdown": f"<sup>{won}</sup>", "latex": f"$^{{{won}}}$"}[style]
+                row.append(f"{v} [{self.low[i, j]:.4f}, {self.high[i, j]:.4f}]")
+            rows.append(row)
+        return rows
+
+    def _note(self):
+        tests = sorted(set(self.tests.values()))
+        against = f"against the baseline {self.baseline}" if self.baseline else "between all pairs"
+        return (f"{100 * self.confidence:g} % percentile bootstrap intervals, {self.n_resamples} paired "
+                f"resamples; best per metric marked; a letter: significantly better than that model "
+                f"(adjusted p < {self.alpha:g}), {len(self.pairs)} comparisons {against}; test: "
+                f"{', '.join(_TESTS[t] for t in tests)}; correction: {_CORRECTIONS[self.correction]}")
+
+    def __str__(self):
+        rows = [["model", *self.metrics], *self._cells("text")]
+        widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+        lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
+        lines.insert(1, "  ".join("-" * w for w in widths))
+        return "\n".join([*lines, self._note()])
+
+    __repr__ = __str__
+
+    def to_markdown(self):
+        """The table as Markdown (best in bold, letters as superscripts), the note below."""
+        rows = [["model", *self.metrics], *self._cells("markdown")]
+        out = ["| " + " | ".join(r) + " |" for r in rows]
+        out.insert(1, "|" + "---|" * len(rows[0]))
+        return "\n".join(out) + f"\n\n{self._note()}\n"
+
+    def to_latex(self):
+        """The table as a LaTeX ``tabular`` (best in bold, letters as superscripts), the note as a comment."""
+        rows = [["model", *map(_tex, self.metrics)], *self._cells("latex")]
+        body = [" & ".join(r) + r" \\" for r in rows]
+        return "\n".join([r"\begin{tabular}{l" + "c" * len(self.metrics) + "}", r"\hline", body[0],
+                          r"\hline", *body[1:], r"\hline", r"\end{tabular}", "% " + self._note(), ""])
+
+    def to_pandas(self, which="values"):
+        """A pandas DataFrame: ``"values"`` (one row per model and metric) or ``"pairs"``."""
+        import pandas as pd
+
+        if which not in ("values", "pairs"):
+            raise ValueError(f"which must be 'values' or 'pairs', got {which!r}")
+        return pd.DataFrame(self.table if which == "values" else self.pairs)
+
+    def plot(self, ax=None):
+        """Draw each difference with its interval (a vertical line at 0); returns the Axes."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            ax = plt.subplots(figsize=(8, 0.4 * len(self.pairs) + 1.2))[1]
+        shown = [p for p in self.pairs if p["low"] is not None]
+        y = np.arange(len(shown))[::-1]
+        d = np.array([p["difference"] for p in shown])
+        err = np.array([[p["difference"] - p["low"], p["high"] - p["difference"]] for p in shown]).T
+        ax.errorbar(d, y, xerr=err.reshape(2, -1), fmt="o", capsize=3)
+        ax.axvline(0, color="grey", lw=1)
+        ax.set_yticks(y, [f"{p['metric']}: {p['model_a']} - {p['model_b']}"
+                          + (" *" if p["significant"] else "") for p in shown])
+        ax.set_xlabel(f"difference a - b, {100 * self.confidence:g} % interval "
+                      f"(* significant, {_CORRECTIONS[self.correction]})")
+        return ax
+
+
+def _tex(text):
+    return str(text).replace("_", r"\_").replace("&", r"\&").replace("%", r"\%").replace("#", r"\#")
+
+
+# -- the correction for many comparisons -----------------------------------------------
+
+
+def _adjust(p, correction):
+    """p-values adjusted for ``m = len(p)`` comparisons (statsmodels' ``multipletests``).
+
+    Bonferroni: ``min(1, m p)``. Holm: sorted ascending, ``p_(i) (m - i + 1)``
+    (i from 1), made non-decreasing by a running maximum, capped at 1.
+    """
+    p = np.asarray(p, dtype=np.float64)
+    m = len(p)
+    if correction == "none" or m == 0:
+        return p.copy()
+    if correction == "bonferroni":
+        return np.minimum(1.0, m * p)
+    order = np.argsort(p, kind="stable")
+    out = np.empty(m)
+    out[order] = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    return out
+
+
+# -- reading the inputs ----------------------------------------------------------------
+
+
+def read_trec_run(path):
+    """A TREC run file (``query Q0 doc rank score tag`` per line) as ``{query: {doc: score}}``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+    ...     _ = f.write("q1 Q0 d1 1 2.5 run\\nq1 Q0 d2 2 1.0 run\\n")
+    >>> read_trec_run(f.name)
+    {'q1': {'d1': 2.5, 'd2': 1.0}}
+    >>> os.remove(f.name)
+    """
+    run = {}
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 6:
+                raise ValueError(f"path: line {number} of {path} has {len(parts)} fields, a TREC run "
+                                 "line has 6: query Q0 doc rank score tag")
+            run.setdefault(parts[0], {})[parts[2]] = float(parts[4])
+    return run
+
+
+def read_trec_qrels(path):
+    """A TREC qrels file (``query 0 doc relevance`` per line) as ``{query: {doc: relevance}}``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+    ...     _ = f.write("q1 0 d1 1\\nq1 0 d3 2\\n")
+    >>> read_trec_qrels(f.name)
+    {'q1': {'d1': 1, 'd3': 2}}
+    >>> os.remove(f.name)
+    """
+    qrels = {}
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 4:
+                raise ValueError(f"path: line {number} of {path} has {len(parts)} fields, a TREC qrels "
+                                 "line has 4: query 0 doc relevance")
+            qrels.setdefault(parts[0], {})[parts[2]] = int(parts[3])
+    return qrels
+
+
+def _models(predictions):
+    """``{name: predictions}`` from a dict or a pandas DataFrame (one column per model)."""
+    if hasattr(predictions, "columns") and hasattr(predictions, "to_numpy"):
+        predictions = {str(c): predictions[c].to_numpy() for c in predictions.columns}
+    if not isinstance(predictions, dict):
+        raise TypeError("predictions must be a dict {model name: predictions} or a pandas DataFrame "
+                        f"with one column per model, got {type(predictions).__name__}")
+    if len(predictions) < 2:
+        raise ValueError(f"predictions: at least 2 models to compare, got {len(predictions)}")
+    return {str(k): v for k, v in predictions.items()}
+
+
+def _metric_specs(metrics):
+    """``[(display name, base name, options)]`` from names or ``(name, options)`` pairs."""
+    if isinstance(metrics, (str, bytes)) or not hasattr(metrics, "__iter__"):
+        raise TypeError("metrics must be a list of metric names such as ['accuracy', 'roc_auc'] or "
+                        f"['ndcg@10', 'map@100'], got {metrics!r}")
+    out = []
+    for m in metrics:
+        name, opts = (m, {}) if isinstance(m, str) else (m[0], dict(m[1]))
+        label = name + "".join(f" {k}={v}" for k, v in opts.items())
+        out.append((label, name, opts))
+    if not out or len({s[0] for s in out}) != len(out):
+        raise ValueError("metrics: give at least one metric, each once")
+    return out
+
+
+def _is_ranking(specs):
+    kinds = {("@" in base or base.partition("@")[0] not in _CLASSIFICATION) for _, base, _ in specs}
+    if len(kinds) > 1:
+        raise ValueError("metrics: classification metrics and ranking metrics (such as 'ndcg@10') "
+                         "cannot be mixed in one comparison")
+    return kinds.pop()
+
+
+def _ranked_lists(y_true, models):
+    """Ranked lists and relevance from ranx-style dicts or TREC files; lists pass through."""
+    if isinstance(y_true, (str, os.PathLike)):
+        y_true = read_trec_qrels(y_true)
+    models = {k: read_trec_run(v) if isinstance(v, (str, os.PathLike)) else v for k, v in models.items()}
+    if not isinstance(y_true, dict):
+        return y_true, models
+    queries = list(y_true)  # ranx and trec_eval: the queries of the qrels; a run without one ranks nothing
+    relevant = [{d: r for d, r in y_true[q].items() if r > 0} for q in queries]
+
+    def lists(run):  # by decreasing score, ties by decreasing doc id (trec_eval's order)
+        if not isinstance(run, dict):
+            return run
+        return [[d for d, _ in sorted(sorted(run.get(q, {}).items(), reverse=True), key=lambda x: -x[1])]
+                for q in queries]
+    return relevant, {k: lists(v) for k, v in models.items()}
+
+
+# -- classification: joint cells and the metrics from their counts ----------------------
+
+
+def _multiplicities(sample_counts, y_true):
+    """``sample_counts`` as int64, one non-negative count per row of ``y_true``, not all 0."""
+    times = np.asarray(sample_counts)
+    if times.ndim != 1 or times.dtype.kind not in "iu" or len(times) != len(y_true) or (times < 0).any() \
+            or not times.sum():
+        raise ValueError(f"sample_counts must hold one non-negative integer per sample ({len(y_true)}), "
+                         "not all 0")
+    return times.astype(np.int64)
+
+
+def _classification(y_true, models, specs, threshold, times=None):
+    """Joint cells of the rows, and ``evaluate(W (B, K)) -> (B, n_models, n_metrics)``."""
+    kinds = []
+    for label, base, opts in specs:
+        kind, _, allowed = _CLASSIFICATION[base]
+        if not set(opts) <= allowed:
+            raise ValueError(f"metrics: {label!r}: options {sorted(set(opts) - allowed)} are not taken "
+                             f"here; {base} takes {sorted(allowed) or 'none'}")
+        kinds.append(kind)
+    y = check_labels(y_true, "y_true")
+    columns, score_of, label_of = [], {}, {}
+    if "score" in kinds or threshold is not None:
+        classes = np.unique(y)
+        if len(classes) != 2:
+            raise ValueError(f"y_true: roc_auc, average_precision and threshold need binary labels, "
+                             f"got {len(classes)} classes")
+    preds = {}
+    for name, pred in models.items():
+        key = f"predictions[{name!r}]"
+        if "score" in kinds or threshold is not None:
+            preds[name] = check_real(pred, key)
+            check_same_length(y_true=y, **{key: preds[name]})
+        if "label" in kinds:
+            lab = (np.where(preds[name] >= threshold, classes[1], classes[0]) if threshold is not None
+                   else pred)
+            label_of[name] = check_targets(y, lab, names=("y_true", key))[2]
+    all_labels = np.unique(np.concatenate([y, *label_of.values()])) if label_of else np.unique(y)
+    for label, base, opts in specs:  # as scikit-learn: the binary average needs two classes and pos_label
+        if _CLASSIFICATION[base][0] == "label" and base != "accuracy" and opts.get("average", "binary") == "binary":
+            if len(all_labels) > 2 or opts.get("pos_label", 1) not in all_labels:
+                raise ValueError(f"metrics: {label!r} averages 'binary' over labels {all_labels.tolist()}: it "
+                                 f"needs two classes holding pos_label={opts.get('pos_label', 1)!r}; pass "
+                                 f"('{base}', {{'average': 'macro'}}) or the pos_label")
+    t = np.searchsorted(all_labels, y)
+    columns.append(t)
+    for name, lab in label_of.items():
+        label_of[name] = (len(columns), np.searchsorted(all_labels, lab))
+        columns.append(label_of[name][1])
+    for name in models if "score" in kinds else ():
+        values, inverse = np.unique(preds[name], return_inverse=True)
+        score_of[name] = (len(columns), len(values))
+        columns.append(len(values) - 1 - inverse.reshape(-1))  # groups by decreasing score
+    if times is None:
+        cells, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
+    else:  # rows that stand for several samples: their counts add up per cell
+        cells, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+        counts = np.bincount(inverse.reshape(-1), weights=times, minlength=len(cells)).astype(np.int64)
+        cells, counts = cells[counts > 0], counts[counts > 0]
+    c = len(all_labels)
+    t = cells[:, 0]
+    onehot = np.eye(c)  # label counts as matrix products: (B, K) @ (K, C)
+    present = {n: np.isin(np.arange(c), np.unique(np.r_[t, cells[:, col]])) for n, (col, _) in label_of.items()}
+    positive = np.unique(y)[-1]  # the larger class of y_true, as roc_auc_score takes it
+    lab = (all_labels[t] == positive) if "score" in kinds else None
+    sweeps = {n: _sweep_cells(cells[:, col], lab, counts, specs, positive) for n, (col, _) in score_of.items()}
+
+    def evaluate(w):
+        out = np.empty((len(w), len(models), len(specs)))
+        wf = w.astype(np.float64) if label_of else None
+        act = wf @ onehot[t] if label_of else None
+        for i, name in enumerate(models):
+            tallies = {}
+            if name in label_of:
+                p = cells[:, label_of[name][0]]
+                tallies["label"] = (wf @ (onehot[p] * (t == p)[:, None]), wf @ onehot[p], act)
+            if name in score_of:
+                order, labs, starts = sweeps[name]
+                gathered = w[:, order]
+                on_pos = gathered * labs
+                tallies["score"] = {key: (np.add.reduceat(on_pos, at, axis=1),
+                                          np.add.reduceat(gathered - on_pos, at, axis=1))
+                                    for key, at in starts.items()}
+            for j, (_, base, opts) in enumerate(specs):
+                out[:, i, j] = _value(base, opts, tallies[kinds[j]], all_labels, present.get(name), positive)
+        return out
+    return counts, t, evaluate, preds
+
+
+def _sweep_cells(groups, lab, counts, specs, positive):
+    """A model's cells in sweep order (decreasing score) and where each score metric's runs start.
+
+    Neighbouring score groups a metric cannot tell apart (negatives only,
+    and for the AUC positives only) are summed into one run
+    (:func:`evalkit._resample._runs`): about half as many columns per resample.
+    """
+    order = np.argsort(groups, kind="stable")
+    g, labs = groups[order], lab[order]
+    first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    pos = np.add.reduceat(counts[order] * labs, first)
+    neg = np.add.reduceat(counts[order] * ~labs, first)
+    starts = {}
+    for _, base, opts in specs:
+        if base == "roc_auc":
+            starts["roc_auc"] = first[_runs(auc_from_groups, pos, neg)]
+        elif base == "average_precision":
+            flip = opts.get("pos_label", 1) != positive
+            starts[("ap", flip)] = first[_runs(ap_from_groups, *((neg, pos) if flip else (pos, neg)))]
+    return order, labs, starts
+
+
+def _value(base, opts, tallies, classes, present, positive):
+    """One metric on every resample, from the model's tallies."""
+    if base == "roc_auc":
+        return auc_from_groups(*tallies["roc_auc"])
+    if base == "average_precision":  # with the smaller class as pos_label the classes swap roles
+        flip = opts.get("pos_label", 1) != positive
+        pos, neg = tallies[("ap", flip)]
+        return ap_from_groups(neg, pos) if flip else ap_from_groups(pos, neg)
+    tp, pred, act = tallies
+    if base == "accuracy":
+        return tp.sum(axis=1) / act.sum(axis=1)
+    average = opts.get("average", "binary")
+    zd = opts.get("zero_division", "warn")
+    zd = 0.0 if isinstance(zd, str) else zd
+    if average == "binary":
+        cols = np.flatnonzero(classes == opts.get("pos_label", 1))
+        average = "micro"
+    else:
+        cols = np.flatnonzero(present)  # the classes of y_true and this model's predictions
+    p, r, f, _ = prf(tp[:, cols], pred[:, cols], act[:, cols], average=average, zero_division=zd,
+                     warn_for=())
+    return {"precision": p, "recall": r, "f1": f}[base]
+
+
+# -- the one call ----------------------------------------------------------------------
+
+
+def _tests_of(test, specs, ranking):
+    """``{metric label: test name}``; a test given for a metric it does not apply to is refused."""
+    given = test if isinstance(test, dict) else {label: test for label, _, _ in specs}
+    out = {}
+    for label, base, _ in specs:
+        name = given.get(label, "bootstrap")
+        if name not in _TESTS:
+            raise ValueError(f"test must be one of {sorted(_TESTS)} (or a dict metric -> test), got {name!r}")
+        if name in _ONLY and (ranking or base != _ONLY[name]):
+            raise ValueError(f"test: {name!r} applies to {_ONLY[name]} only, not to {label!r}; pass a dict "
+                             f"such as {{{_ONLY[name]!r}: {name!r}}} to use it for that metric")
+        out[label] = name
+    return out
+
+
+@validate_params(correction=Options(_CORRECTIONS), alpha=Real(0, 1, closed="neither"), stratify=Bool(),
+                 threshold=[None, Real(meaning="a score: at or above it, the larger class")],
+                 n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
+                 confidence=CONFIDENCE, random_state=RANDOM_STATE)
+def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm", baseline=None,
+            alpha=0.05, n_resamples=1000, confidence=0.95, threshold=None, stratify=True,
+            random_state=None, sample_counts=None, **ranking_options) -> ModelComparison:
+    """Compare several models on the same samples: values, intervals, differences and adjusted p-values.
+
+    Each model's metrics are computed from counts (the estimate), then from
+    ``n_resamples`` bootstrap resamples of those counts shared by every
+    model and metric (paired). Per model and metric: the value and its
+    percentile interval. Per comparison (each model against ``baseline``,
+    or every pair when it is None, for each metric): the difference
+    ``a - b``, its percentile interval (DeLong's normal interval with
+    ``test="delong"``), the test's p-value and that p-value adjusted over
+    all the comparisons of the table by ``correction``::
+
+        Bonferroni: p_adj = min(1, m p);   Holm: p_(i) -> max_{j <= i} min(1, (m - j + 1) p_(j))
+
+    Holm's step-down (default) keeps the familywise error -- the chance of
+    one or more false "winners" -- at ``alpha`` like Bonferroni, and
+    rejects at least as often. ranx's ``compare`` offers no correction
+    beyond Tukey's HSD; statsmodels' ``multipletests`` gives the same numbers.
+
+    Parameters
+    ----------
+    y_true : array-like, list of relevant sets/dicts, qrels dict or TREC qrels path
+        Class labels (classifiers) or each user's relevant items (rankers):
+        ``{query: {doc: relevance}}`` as ranx's ``Qrels``, or a TREC qrels file.
+    predictions : dict or pandas.DataFrame
+        ``{model name: predictions}`` (labels, scores, ranked lists, ranx-style
+        runs ``{query: {doc: score}}`` or TREC run paths), or a DataFrame with
+        one column per model.
+    metrics : list
+        Names: ``"accuracy"``, ``"precision"``, ``"recall"``, ``"f1"``,
+        ``"roc_auc"``, ``"average_precision"``, or ranking names as in
+        :func:`~evalkit.evaluate_ranking` (``"ndcg@10"``, ``"map@100"``); a
+        ``(name, options)`` pair passes options such as ``{"average":
+        "macro"}`` (the classes of ``y_true`` and that model's predictions,
+        held fixed in every resample; ``zero_division="warn"`` counts 0.0).
+    test : str or dict, default="bootstrap"
+        ``"bootstrap"``, ``"permutation"``, ``"delong"`` (roc_auc),
+        ``"mcnemar"`` or ``"mcnemar-chi2"`` (accuracy); a dict ``{metric:
+        test}`` chooses per metric (others: the bootstrap).
+    correction : {"holm", "bonferroni", "none"}, default="holm"
+    baseline : str or None, default=None
+        A model name: compare each other model with it; None: every pair.
+    alpha : float, default=0.05
+        A comparison is significant when its adjusted p-value is below it.
+    n_resamples : int, default=1000
+        Bootstrap resamples (and permutations for ``test="permutation"``).
+    confidence : float in (0, 1), default=0.95
+    threshold : float or None, default=None
+        Scores at or above it predict the larger class, for the label
+        metrics (and McNemar); None: the predictions are labels for those.
+    stratify : bool, default=True
+        Resample within each class of ``y_true`` (classifiers), as
+        :func:`~evalkit.bootstrap_ci`.
+    random_state : None, int or numpy.random.Generator
+        Seeds the resamples; each permutation test starts from it.
+    sample_counts : array-like of int or None, default=None
+        Classifiers: how many identical samples each row stands for (the
+        counts of distinct rows, as :func:`evalkit.spark.compare` gets them
+        from a cluster); the bootstrap draws from these counts, the other
+        tests see the rows repeated.
+    **ranking_options
+        Passed to :func:`~evalkit.evaluate_ranking` (``convention``, ``gain``, ...).
+
+    Returns
+    -------
+    ModelComparison
+        ``values``, ``low``, ``high``, ``pairs``; prints as a table;
+        ``to_pandas()``, ``to_markdown()``, ``to_latex()``, ``plot()``.
+
+    Examples
+    --------
+    >>> import numpy as np, evalkit as ek
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> models = {"good": np.where(rng.random(300) < 0.85, y, 1 - y),
+    ...           "bad": np.where(rng.random(300) < 0.70, y, 1 - y)}
+    >>> r = ek.compare(y, models, ["accuracy", "f1"], random_state=0)
+    >>> r.values.round(4).tolist()
+    [[0.8333, 0.8466], [0.71, 0.7184]]
+    >>> [(p["metric"], round(p["difference"], 4), p["significant"]) for p in r.pairs]
+    [('accuracy', 0.1233, True), ('f1', 0.1282, True)]
+    """
+    models = _models(predictions)
+    if baseline is not None and baseline not in models:
+        raise ValueError(f"baseline must be one of the models {list(models)}, got {baseline!r}")
+    specs = _metric_specs(metrics)
+    ranking = _is_ranking(specs)
+    tests = _tests_of(test, specs, ranking)
+    names, labels = list(models), [s[0] for s in specs]
+    rng = np.random.default_rng(random_state)
+    if ranking:
+        relevant, models = _ranked_lists(y_true, models)
+        per_user = {m: _ranking.evaluate_ranking(models[m], relevant, [s[1] for s in specs],
+                                                 per_user=True, **ranking_options) for m in names}
+        v = np.stack([[np.asarray(per_user[m][s[1]], dtype=np.float64) for s in specs] for m in names])
+        defined = ~np.isnan(v)  # (M, Q, U): users where the metric is undefined are left out
+        v0 = np.where(defined, v, 0.0)
+
+        def evaluate(w):
+            return np.einsum("bu,mqu->bmq", w, v0) / np.einsum("bu,mqu->bmq", w, defined)
+        counts, strata, stratify = np.ones(v.shape[2], np.int64), np.zeros(v.shape[2]), False
+    else:
+        if sample_counts is not None:
+            times = _multiplicities(sample_counts, y_true)
+            if set(tests.values()) != {"bootstrap"}:  # the other tests read rows: repeat them
+                y_true, models = np.repeat(np.asarray(y_true), times), {
+                    m: np.repeat(np.asarray(v), times, axis=0) for m, v in models.items()}
+                times = None
+        else:
+            times = None
+        counts, strata, evaluate, preds = _classification(y_true, models, specs, threshold, times)
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        estimate = evaluate(counts[None, :])[0]
+        per = len(counts) + (int(counts.sum()) if len(counts) > _FEW else 0)
+        dist = np.concatenate([evaluate(_draw(rng, counts, strata, size, bool(stratify)))
+                               for size in _chunks(n_resamples, per)])
+    q = [(1 - confidence) / 2, (1 + confidence) / 2]
+    skipped = np.isnan(dist).any(axis=(1, 2))
+    kept = dist[~skipped]
+    if not len(kept):
+        raise ValueError("y_true: the metrics are undefined (nan) on every resample: no interval")
+    low, high = np.quantile(kept, q, axis=0)
+    pairs = []
+    for j, (label, base, opts) in enumerate(specs):
+        for a, b in ([(m, baseline) for m in names if m != baseline] if baseline
+                     else [(names[i], names[k]) for i in range(len(names)) for k in range(i + 1, len(names))]):
+            ia, ib = names.index(a), names.index(b)
+            d = estimate[ia, j] - estimate[ib, j]
+            diffs = kept[:, ia, j] - kept[:, ib, j]
+            lo, hi = (float(x) for x in np.quantile(diffs, q))
+            name = tests[label]
+            if name == "bootstrap":
+                p = _bootstrap_p(diffs, d)
+            elif name == "permutation":
+                seed = random_state if isinstance(random_state, np.random.Generator) else random_state
+                if ranking:
+                    both = defined[ia, j] & defined[ib, j]  # users defined for both (a sign-flip test)
+                    r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both],
+                                              n_permutations=n_resamples, random_state=seed)
+                else:
+                    fn = _CLASSIFICATION[base][1]
+                    src = (lambda m: preds[m]) if _CLASSIFICATION[base][0] == "score" else _labels_of(y_true, models, threshold, preds)
+                    r = _unc.permutation_test(fn, y_true, src(a), src(b), n_permutations=n_resamples,
+                                              random_state=seed, **opts)
+                p = r.p_value
+            elif name == "delong":
+                r = _unc.delong_test(y_true, preds[a], preds[b], confidence=confidence)
+                p, lo, hi = r.p_value, r.low, r.high
+            else:
+                src = _labels_of(y_true, models, threshold, preds)
+                p = _unc.mcnemar_test(y_true, src(a), src(b), exact=name == "mcnemar").p_value
+            pairs.append({"metric": label, "model_a": a, "model_b": b, "difference": float(d),
+                          "low": lo, "high": hi, "p_value": float(p), "test": name})
+    adjusted = _adjust([p["p_value"] for p in pairs], correction)
+    for p, adj in zip(pairs, adjusted):
+        p["p_adjusted"] = float(adj)
+        p["significant"] = bool(adj < alpha)
+    return ModelComparison(tuple(names), tuple(labels), estimate, low, high, pairs, tests, correction,
+                           alpha, confidence, n_resamples, baseline, int(skipped.sum()), dist)
+
+
+def _labels_of(y_true, models, threshold, preds):
+    """The predicted labels of a model by name (thresholded scores when ``threshold`` is set)."""
+    def get(m):
+        if threshold is None:
+            return models[m]
+        classes = np.unique(np.asarray(y_true))
+        return np.where(preds[m] >= threshold, classes[1], classes[0])
+    return get
+

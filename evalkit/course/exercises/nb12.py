@@ -1,0 +1,129 @@
+"""Exercises of notebook 12, comparing models.
+
+* 12.1 -- a judgement: one pair of a 40-comparison table is "significant"
+  before the correction and not after; what is reported?
+* 12.2 -- compute: three classifiers on the same patients, McNemar's test
+  of every pair, Holm's correction; the smallest adjusted p-value.
+* 12.3 -- choose the method: the test for two AUCs on the same patients.
+
+Every expected value is computed with evalkit.
+"""
+
+from __future__ import annotations
+
+import functools
+from types import SimpleNamespace
+
+import evalkit as ek
+
+from ..exercise_data import three_classifiers
+from . import Case, Exercise, register
+
+__all__ = ["EX_12_1", "EX_12_2", "EX_12_3", "WRONG_ANSWERS", "three_classifiers"]
+
+_NAMES = ("y", "pred_a", "pred_b", "pred_c")
+
+
+EX_12_1 = register(Exercise(
+    id="12.1",
+    prompt="5 models x 4 metrics, all pairs: 40 comparisons; one has p = 0.02, Holm-adjusted 0.6",
+    kind="choice",
+    choices={
+        "a": "report that model B beats model A on recall (p = 0.02)",
+        "b": "report no difference shown after the correction; test that one pair again on new data",
+        "c": "report that all five models are equally good",
+        "d": "drop the correction: with 40 comparisons it is too strict to be useful",
+    },
+    feedback={
+        "a": "among 40 comparisons of equal models, a p-value of 0.02 somewhere is expected: "
+             "picking it out after looking at the table is the error the correction guards against.",
+        "b": "after Holm's correction nothing in the table is significant; the pair is a lead to "
+             "test on fresh data, where it is one planned comparison.",
+        "c": "no difference shown is not equality: the intervals say how large a difference the "
+             "data cannot rule out.",
+        "d": "without a correction a table of 40 comparisons finds a false winner most of the time; "
+             "Holm keeps that chance at 5 % and is the least strict way to do it.",
+    },
+    cases=[Case("40 comparisons, one uncorrected p = 0.02", {}, lambda: "b")],
+    solution="b",
+    kind_of_question="judgement",
+    hint="How often does a table of 40 comparisons of equal models show at least one p below 0.05? "
+         "And does 'not shown to differ' mean 'equal'?",
+))
+
+
+# --------------------------------------------------------------------------
+# 12.2  McNemar for every pair, then Holm
+
+
+def _smallest_holm_p(d):
+    models = {"a": d.pred_a, "b": d.pred_b, "c": d.pred_c}
+    table = ek.compare(d.y, models, ["accuracy"], test="mcnemar", correction="holm", n_resamples=10)
+    return min(p["p_adjusted"] for p in table.pairs)
+
+
+def _own_data():
+    return SimpleNamespace(**dict(zip(_NAMES, three_classifiers())))
+
+
+def _new_data(rng):
+    """Another 300 patients, drawn until the answer is neither about 0 nor capped at 1."""
+    while True:
+        loader = functools.partial(three_classifiers, seed=int(rng.integers(2**31)))
+        p = _smallest_holm_p(SimpleNamespace(**dict(zip(_NAMES, loader()))))
+        if 0.001 < p < 0.999:
+            return {", ".join(_NAMES): loader}
+
+
+EX_12_2 = register(Exercise(
+    id="12.2",
+    prompt="three classifiers on the same 300 patients: McNemar's exact test for every pair, "
+           "Holm's correction; the smallest adjusted p-value (3 decimals)",
+    kind="value",
+    cases=[Case("three classifiers, three pairs")],
+    expect=_smallest_holm_p,
+    variant=_new_data,
+    decimals=3,
+    solution=round(_smallest_holm_p(_own_data()), 3),
+    kind_of_question="transfer",
+    data={", ".join(_NAMES): three_classifiers},
+    hint="ek.compare takes the three label arrays as a dict, the metric 'accuracy', "
+         "test='mcnemar' and correction='holm'; each pair's adjusted p-value is in .pairs.",
+))
+
+
+EX_12_3 = register(Exercise(
+    id="12.3",
+    prompt="two risk scores on the same 400 patients: which test of their AUCs?",
+    kind="choice",
+    choices={
+        "a": "DeLong's test, paired: test={'roc_auc': 'delong'}",
+        "b": "McNemar's test: test='mcnemar'",
+        "c": "none: look whether the two separate AUC intervals overlap",
+        "d": "a two-sample t-test of the two models' scores",
+    },
+    feedback={
+        "a": "DeLong's test compares two AUCs computed on the same samples and uses their "
+             "correlation: the paired test made for this question.",
+        "b": "McNemar's test compares two classifiers' right and wrong answers (accuracy), not "
+             "two rankings by score.",
+        "c": "separate intervals ignore that both scores saw the same patients; overlapping "
+             "intervals do not show that the AUCs are equal.",
+        "d": "a t-test of the scores asks whether their means differ, which says nothing about "
+             "how well either ranks the sick above the healthy.",
+    },
+    cases=[Case("two AUCs on the same patients", {}, lambda: "a")],
+    solution="a",
+    kind_of_question="choose the method",
+    hint="Which test of notebook 10 is made for two AUCs on the same samples, and which metric "
+         "does McNemar's test compare?",
+))
+
+
+WRONG_ANSWERS = {
+    "12.1": ["a", "c", "d"],
+    "12.2": [round(min(p["p_value"] for p in ek.compare(
+        *(lambda d: (d.y, {"a": d.pred_a, "b": d.pred_b, "c": d.pred_c}))(_own_data()), ["accuracy"],
+        test="mcnemar", correction="none", n_resamples=10).pairs), 3)],
+    "12.3": ["b", "c", "d"],
+}
