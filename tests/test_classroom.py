@@ -461,21 +461,8 @@ def test_nothing_outside_the_sandboxes_changed(term):
     assert term["server"].connections == 0, "a submission reached the host's network"
     assert ((term["course"] / "lms.csv").read_bytes(), (term["course"] / "grades.csv").read_bytes()) \
         == term["csv"], "the CSVs changed after grading"
-    assert not _sandbox_processes(), "a sandboxed process is still running"
-
-
-def _sandbox_processes():
-    """Host processes that run a submission's code: the runner, or a sandbox's uid."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
-            uid = int(Path(f"/proc/{pid}/status").read_text().split("Uid:")[1].split()[0])
-        except (OSError, IndexError, ValueError):
-            continue
-        if b"classroom_runner" in cmd or 61000 <= uid < 62000:
-            found.append(pid)
-    return found
+    # (tests/test_sandbox.py checks with its own markers that no process of a run outlives it; a
+    # scan for sandbox processes here would also see other gradings running on the same machine)
 
 
 def test_one_gradebook_the_csvs_and_nbgrader_export_agree(term):
