@@ -906,3 +906,41 @@ def test_the_colleagues_reported_map_is_the_min_r_k_convention():
     """exercise_data stores the colleague's MAP@10 as a number; it is the min(R, 10) MAP of the lists."""
     ranked, relevant, their_map = importlib.import_module("evalkit.course.exercise_data").colleague()
     assert their_map == pytest.approx(_map_at_10(ranked, relevant, "min", False), rel=1e-12)
+
+
+# -- known values: another taught method accepted within its Monte Carlo error, a mistake named --
+
+def test_a_paired_bootstrap_answer_to_10_3_passes_with_a_note():
+    """The notebook's paired bootstrap (any seed) passes 10.3 and is named; DeLong's p has no note."""
+    import evalkit as ek
+    from evalkit.course.exercise_data import two_scorers
+    y, a, b = two_scorers()
+    for seed in (0, 1, 2):
+        p = ek.paired_bootstrap(ek.roc_auc_score, y, a, b, random_state=seed).p_value
+        result = check("10.3", round(p, 3))
+        assert result.passed, (seed, p, repr(result))
+        assert "note: accepted as a paired resampling test" in repr(result)
+    assert "note" not in repr(check("10.3", variant("10.3").solution))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_paired_bootstrap_answer_to_a_variant_of_10_3_passes(seed):
+    import evalkit as ek
+    mine = variant("10.3", seed)
+    ns, _ = _displayed(data_source("10.3", seed))
+    p = ek.paired_bootstrap(ek.roc_auc_score, ns["y"], ns["score_a"], ns["score_b"], random_state=seed).p_value
+    assert grade(mine, p).passed, (seed, p)
+
+
+def test_a_miss_of_10_3_says_which_mistake_it_matches():
+    from scipy.stats import norm
+    import evalkit as ek
+    from evalkit.course.exercise_data import two_scorers
+    y, a, b = two_scorers()
+    ca, cb = ek.roc_auc_ci(y, a), ek.roc_auc_ci(y, b)
+    unpaired = 2 * norm.sf(abs(ca.estimate - cb.estimate) / np.hypot(ca.standard_error, cb.standard_error))
+    delong = _delong_p(y, a, b)
+    for answer, named in [(unpaired, "the unpaired test"), (1 - delong, "1 - p"), (delong / 2, "a one-sided")]:
+        result = check("10.3", round(answer, 3))
+        assert not result.passed and f"note: your answer matches {named}" in repr(result), repr(result)
+    assert "note" not in repr(check("10.3", 0.5))

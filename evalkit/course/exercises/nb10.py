@@ -4,8 +4,11 @@
   the bootstrap collapse to a point, Wilson does not); a choice;
 * 10.2 -- a judgement: two separate intervals overlap, the paired one does
   not; what follows?
-* 10.3 -- choose the method, then compute: the paired (DeLong) test of two
-  AUCs on the same patients; three decimals count.
+* 10.3 -- choose the method, then compute: a paired test of two AUCs on the
+  same patients. DeLong's p counts to three decimals; the paired bootstrap's
+  and the permutation test's p (2,000 draws) are accepted within their Monte
+  Carlo error, and an answer matching a known mistake (the unpaired test,
+  1 - p, a one-sided p) is told which it matches.
 
 Every expected value is computed with evalkit.
 """
@@ -20,7 +23,7 @@ import numpy as np
 import evalkit as ek
 
 from ..exercise_data import two_scorers
-from . import Case, Exercise, register
+from . import Case, Exercise, Known, register
 
 __all__ = ["EX_10_1", "EX_10_2", "EX_10_3", "WRONG_ANSWERS", "two_scorers"]
 
@@ -108,29 +111,73 @@ def _delong_p(d):
     return ek.delong_test(d.y, d.score_a, d.score_b).p_value
 
 
+def _unpaired(d):
+    """Two separate DeLong intervals read as independent: the test that ignores the pairing."""
+    from statistics import NormalDist
+    ca, cb = ek.roc_auc_ci(d.y, d.score_a), ek.roc_auc_ci(d.y, d.score_b)
+    z = (ca.estimate - cb.estimate) / np.hypot(ca.standard_error, cb.standard_error)
+    return 2 * (1 - NormalDist().cdf(abs(z)))
+
+
+def _monte_carlo_error(p, draws=2000):
+    """Three standard errors of a resampling p-value of ``draws`` draws, plus the 3-decimal rounding.
+
+    The paired bootstrap and the permutation test estimate the same p as
+    DeLong's test (their values for the notebook's patients: 0.152 to 0.178
+    over ten seeds, DeLong 0.167); a seed moves them by about sqrt(p(1-p)/B).
+    """
+    return 3 * float(np.sqrt(p * (1 - p) / draws)) + 0.0005
+
+
+KNOWN_10_3 = (
+    Known("the unpaired test (two separate AUC intervals read as independent samples)", _unpaired),
+    Known("1 - p: the confidence, not the p-value", lambda d: 1 - _delong_p(d)),
+    Known("a one-sided p-value (half the two-sided one)", lambda d: _delong_p(d) / 2),
+    Known("a paired resampling test (paired bootstrap or permutation, 2,000 draws), within its Monte "
+          "Carlo error (DeLong's test gives this comparison's p without resampling)", _delong_p,
+          accepted=True, within=_monte_carlo_error),
+)
+
+
 def _own_scorers():
     return SimpleNamespace(**dict(zip(("y", "score_a", "score_b"), two_scorers())))
 
 
+#: the p-value bands a variant's p is drawn in, one chosen at random: most draws of 400 patients
+#: give a small p, and a resampling answer is accepted within a band of about ±0.02, so without
+#: spreading them two students' answers would often pass each other's variants
+P_BANDS = ((0.001, 0.05), (0.05, 0.15), (0.15, 0.35), (0.35, 0.65), (0.65, 0.999))
+
+
 def _new_scorers(rng):
-    """Another 400 patients, drawn until the p-value is neither about 0 nor about 1 (3 decimals)."""
+    """Another 400 patients, drawn until the p-value falls in a band of ``P_BANDS`` chosen at random.
+
+    A p that a resampling answer to the notebook's own patients (public,
+    answers shared online) would pass for is drawn again: copying it must
+    not pay.
+    """
+    low, high = P_BANDS[int(rng.integers(len(P_BANDS)))]
     while True:
         loader = functools.partial(two_scorers, seed=int(rng.integers(2**31)))
         p = _delong_p(SimpleNamespace(**dict(zip(("y", "score_a", "score_b"), loader()))))
-        if 0.001 < p < 0.999:
+        if low < p < high and abs(p - OWN_P) > _monte_carlo_error(p) + _monte_carlo_error(OWN_P):
             return {"y, score_a, score_b": loader}
+
+
+OWN_P = _delong_p(_own_scorers())   # the notebook's own p, which a variant keeps away from
 
 
 EX_10_3 = register(Exercise(
     id="10.3",
     prompt="the p-value of the test that fits: do two risk scores on the same 400 patients differ "
-           "in AUC? (two-sided, 3 decimals)",
+           "in AUC? (two-sided; DeLong's to 3 decimals, a resampling test's within its Monte Carlo error)",
     kind="value",
     cases=[Case("two risk scores on the same 400 patients")],
     expect=_delong_p,
     variant=_new_scorers,
     decimals=3,
-    solution=round(_delong_p(_own_scorers()), 3),
+    known=KNOWN_10_3,
+    solution=round(OWN_P, 3),
     kind_of_question="choose the method, then compute",
     data={"y, score_a, score_b": two_scorers},
     hint="Both scores were computed on the same patients, so their AUCs are correlated: a test "
@@ -139,17 +186,9 @@ EX_10_3 = register(Exercise(
 ))
 
 
-def _unpaired_p():
-    # two independent DeLong intervals read as a z-test: ignores the correlation
-    y, a, b = two_scorers()
-    ca, cb = ek.roc_auc_ci(y, a), ek.roc_auc_ci(y, b)
-    z = (ca.estimate - cb.estimate) / np.hypot(ca.standard_error, cb.standard_error)
-    from statistics import NormalDist
-    return 2 * (1 - NormalDist().cdf(abs(z)))
-
-
 WRONG_ANSWERS = {
     "10.1": ["a", "c", "d"],
     "10.2": ["a", "c", "d"],
-    "10.3": [round(_unpaired_p(), 3), round(1 - _delong_p(_own_scorers()), 3)],
+    "10.3": [round(_unpaired(_own_scorers()), 3), round(1 - _delong_p(_own_scorers()), 3),
+             round(_delong_p(_own_scorers()) / 2, 3)],
 }
