@@ -944,3 +944,15 @@ def test_a_miss_of_10_3_says_which_mistake_it_matches():
         result = check("10.3", round(answer, 3))
         assert not result.passed and f"note: your answer matches {named}" in repr(result), repr(result)
     assert "note" not in repr(check("10.3", 0.5))
+
+
+@pytest.mark.parametrize("seed", (None,) + SEEDS + tuple(range(10, 30)))
+def test_02_2_has_one_threshold_of_the_highest_f1_and_it_is_not_the_cheapest(seed):
+    """'Is it the threshold of the highest F1?' has one answer: one threshold has the highest F1."""
+    from sklearn.metrics import f1_score
+    ns, _ = _displayed(data_source("02.2", seed))
+    rows = np.array(ns["rows"])
+    f1 = {t: Fraction(f1_score(rows[:, 1], rows[:, 0] >= t)).limit_denominator(100) for t in set(rows[:, 0])}
+    best = [t for t in f1 if f1[t] == max(f1.values())]
+    assert len(best) == 1, (seed, f1)
+    assert not check("02.2", best[0]).passed if seed is None else not grade(variant("02.2", seed), best[0]).passed

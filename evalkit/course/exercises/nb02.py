@@ -4,7 +4,8 @@
   at a threshold two rows sit exactly on (Spark predicts ``score >= t``);
 * 02.2 -- transfer: the threshold of the lowest expected cost on the same
   rows, when a false negative costs five false positives (it is not the
-  threshold of the highest F1);
+  threshold of the highest F1, which is one threshold: the rows and every
+  variant have no tie in F1);
 * 02.3 -- find the bug: a colleague tunes the threshold of the highest F1 on
   the test set and reports that F1 (a choice, every option explained).
 
@@ -18,6 +19,8 @@ simulation of tuning on one split and scoring on another.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 import evalkit as ek
@@ -27,11 +30,21 @@ from . import Case, Exercise, register
 __all__ = ["EX_02_1", "EX_02_2", "EX_02_3", "ROWS", "WRONG_ANSWERS"]
 
 #: the nine (score, label) rows of 02.1 and 02.2
-ROWS = np.array([(0.9, 1), (0.8, 0), (0.7, 1), (0.7, 0), (0.5, 1),
+ROWS = np.array([(0.9, 1), (0.8, 1), (0.7, 1), (0.7, 0), (0.5, 1),
                  (0.4, 0), (0.4, 0), (0.3, 1), (0.1, 0)], dtype=float)
 C_FP, C_FN = 1.0, 5.0
 THRESHOLD_02_1 = 0.4
 
+
+def _f1_by_threshold(scores, labels):
+    """Exact F1 = 2TP / (2TP + FP + FN) at each distinct score, highest first (for the tie check)."""
+    out = []
+    for t in np.unique(scores)[::-1]:
+        tp = int(np.sum((scores >= t) & (labels == 1)))
+        fp = int(np.sum((scores >= t) & (labels == 0)))
+        fn = int(np.sum((scores < t) & (labels == 1)))
+        out.append(Fraction(2 * tp, 2 * tp + fp + fn))
+    return out
 
 
 def _draw_rows(rng):
@@ -40,7 +53,9 @@ def _draw_rows(rng):
     Nine rows, highest score first: eight distinct two-decimal scores, one of
     them (neither the highest nor the lowest) held by two rows, the
     threshold; 3 to 6 positives. The cost c_fp·FP + c_fn·FN (c_fp = 1) has one
-    cheapest distinct score, neither the lowest nor the highest.
+    cheapest distinct score, neither the lowest nor the highest; the F1 has
+    one highest distinct score too, another one (so 02.2's "is it the
+    threshold of the highest F1?" has one answer: no).
     """
     while True:
         distinct = np.sort(rng.choice(np.arange(5, 96), 8, replace=False))[::-1] / 100
@@ -52,8 +67,11 @@ def _draw_rows(rng):
         cost = [np.sum((scores >= t) & (labels == 0)) + c_fn * np.sum((scores < t) & (labels == 1))
                 for t in values]
         cheapest = int(np.argmin(cost))
+        f1 = _f1_by_threshold(scores, labels)[::-1]     # lowest score first, as values
+        best_f1 = [i for i, f in enumerate(f1) if f == max(f1)]
         if (3 <= labels.sum() <= 6 and np.sum(cost == np.min(cost)) == 1
-                and 0 < cheapest < len(values) - 1):  # not "everything" or "nothing" positive
+                and 0 < cheapest < len(values) - 1  # not "everything" or "nothing" positive
+                and len(best_f1) == 1 and best_f1[0] != cheapest):
             rows = [(float(sc), int(y)) for sc, y in zip(scores, labels)]
             return rows, float(distinct[tied]), c_fn
 
@@ -86,7 +104,7 @@ EX_02_1 = register(Exercise(
     cases=[Case("score >= threshold is predicted positive")],
     expect=lambda d: _counts_at(np.array(d.rows, dtype=float), d.threshold),
     variant=_new_rows_and_threshold,
-    solution=(3, 4, 1, 1),
+    solution=(4, 3, 1, 1),
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "threshold": THRESHOLD_02_1},
     hint="Spark predicts positive when score >= threshold, so both rows scored exactly the "
@@ -181,11 +199,11 @@ EX_02_3 = register(Exercise(
 
 WRONG_ANSWERS = {
     "02.1": [
-        (3, 2, 1, 3),         # score > 0.4: the tied rows left out
-        (3, 1, 4, 1),         # fp and fn swapped
+        (4, 1, 1, 3),         # score > 0.4: the tied rows left out
+        (4, 1, 3, 1),         # fp and fn swapped
     ],
     "02.2": [
-        0.5,                  # the highest F1 (tied with 0.3), not the lowest cost
+        0.5,                  # the highest F1, not the lowest cost
         0.1,                  # everything predicted positive
     ],
     "02.3": ["a", "c", "d"],
