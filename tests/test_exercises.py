@@ -619,7 +619,7 @@ SOLVERS = {
     "02.1": lambda ns, o: tuple(int(sum(1 for s, y in ns["rows"] if (s >= ns["threshold"]) == p and y == t))
                                 for p, t in ((1, 1), (1, 0), (0, 1), (0, 0))),
     "02.2": _solve_02_2,
-    "02.3": lambda ns, o: _option(o, "chosen on the test rows"),   # the tuned maximum is optimistic
+    "02.3": lambda ns, o: _option(o, "chosen on the test rows"),   # the best of twelve is optimistic
     "03.1": _solve_03_1, "03.2": _solve_03_2, "03.3": _solve_03_3,
     "04.1": _solve_04_1, "04.2": _solve_04_2, "04.3": _solve_04_3,
     "05.1": _solve_05_1,

@@ -6,15 +6,16 @@
   rows, when a false negative costs five false positives (it is not the
   threshold of the highest F1, which is one threshold: the rows and every
   variant have no tie in F1);
-* 02.3 -- find the bug: a colleague tunes the threshold of the highest F1 on
-  the test set and reports that F1 (a choice, every option explained).
+* 02.3 -- find the bug, a transfer of section 5's lesson from a threshold to
+  a model setting: a colleague picks the best of twelve settings by their F1
+  on the test set and reports that F1 (a choice, every option explained).
 
 The rows and the threshold are shown in the notebook by ``show("02.1")``: the
 notebook reads them from here, so the learner and the checker see one copy.
 
 Every expected value is computed with evalkit (``BinaryClassificationMetrics``,
 ``best_threshold``), never typed in; the right choice of 02.3 comes from a
-simulation of tuning on one split and scoring on another.
+simulation of choosing among settings on one split and scoring on another.
 """
 
 from __future__ import annotations
@@ -141,56 +142,64 @@ EX_02_2 = register(Exercise(
 
 
 # --------------------------------------------------------------------------
-# 02.3  what to report after tuning a threshold
+# 02.3  what to report after choosing a setting on the test set
 
 
-def _optimism(n=300, splits=100, seed=0):
-    """Mean of (F1 of the tuned threshold where it was tuned) - (its F1 on the other half)."""
+def _optimism(n=300, settings=12, splits=100, seed=0):
+    """Mean of (best setting's F1 on the rows that chose it) - (its F1 on other rows).
+
+    Every setting is the same model with its own noise (as twelve settings of C
+    and penalty nearly are): the winner on one half is the one that got lucky
+    there.
+    """
     rng = np.random.default_rng(seed)
     gaps = []
     for _ in range(splits):
         y = (rng.random(n) < 0.4).astype(int)
-        s = rng.normal(0.0, 1.0, n) + 2.0 * y
-        tune = rng.random(n) < 0.5
-        t, f_tune = ek.best_threshold(y[tune], s[tune])
-        gaps.append(f_tune - ek.f1_score(y[~tune], s[~tune] >= t))
+        signal = 2.0 * y + rng.normal(0.0, 1.0, n)
+        preds = (signal + rng.normal(0.0, 0.7, (settings, n)) > 1.0).astype(int)
+        test = rng.random(n) < 0.5
+        f1_test = [ek.f1_score(y[test], p[test]) for p in preds]
+        best = int(np.argmax(f1_test))
+        gaps.append(f1_test[best] - ek.f1_score(y[~test], preds[best][~test]))
     return float(np.mean(gaps))
 
 
 def _what_to_report():
-    # if the tuned F1 overstates the F1 on fresh data, only fresh data gives an honest figure
+    # if the winner's test F1 overstates its F1 on fresh data, only fresh data gives an honest figure
     return "b" if _optimism() > 0 else "a"
 
 
 EX_02_3 = register(Exercise(
     id="02.3",
-    prompt="what is wrong with the colleague's evaluation of a tuned threshold?",
+    prompt="what is wrong with the F1 the colleague reports for the best of twelve settings?",
     kind="choice",
     choices={
-        "a": "nothing: the test set was not used to fit the model, so its F1 is honest",
-        "b": "the threshold was chosen on the test rows, so the printed F1 is the best of many "
-             "tries on them: tune on a validation split, report the test F1 at that threshold",
-        "c": "best_threshold must be given predicted classes (0/1), not probabilities",
-        "d": "nothing wrong with the code, but F1 must be reported at 0.5: tuning a threshold is "
-             "never allowed",
+        "a": "nothing: no model was fitted on the test rows, so the winner's test F1 is honest",
+        "b": "the setting was chosen on the test rows, so the printed F1 is the best of twelve tries "
+             "on them: choose on a validation split (or by cross-validation on the training rows), "
+             "then report the chosen model's F1 on the test rows",
+        "c": "report the mean of the twelve test F1s instead: averaging removes the luck",
+        "d": "F1 is the wrong metric to choose by: choosing by test accuracy would be honest",
     },
     feedback={
-        "a": "the model was not fitted on the test rows, but the threshold was: choosing the best "
-             "of many thresholds on those rows is fitting too, and the winner is partly the one "
-             "that got lucky on them.",
-        "b": "the maximum over thresholds on the test rows is optimistic; a threshold chosen on "
-             "other rows and scored on the test rows gives an honest F1 (section 5.2 measures the "
-             "gap).",
-        "c": "a threshold search needs the scores: with 0/1 predictions there is only one "
-             "threshold left to choose.",
-        "d": "tuning is fine and often needed (0.5 is no better a default than any other number); "
-             "what matters is where it is tuned and where it is scored.",
+        "a": "no model saw the test rows while fitting, but the choice did: picking the best of "
+             "twelve on those rows is fitting too, and the winner is partly the one that got lucky "
+             "on them, as the tuned threshold of section 5 was.",
+        "b": "the maximum over settings on the test rows is optimistic, as the maximum over "
+             "thresholds was in section 5; a choice made on other rows and scored once on the test "
+             "rows gives an honest F1.",
+        "c": "the mean of the twelve is the F1 of no model you would ship; the one shipped is the "
+             "winner, and its honest F1 needs rows that did not choose it.",
+        "d": "the metric is not the problem: the best of twelve test accuracies is just as "
+             "optimistic as the best of twelve test F1s.",
     },
-    cases=[Case("the bug in an evaluation of a tuned threshold", {}, _what_to_report)],
+    cases=[Case("the bug in reporting the best of twelve settings", {}, _what_to_report)],
     solution="b",
-    kind_of_question="find the bug",
-    hint="Which rows did the colleague use to choose the threshold, and which to score it? "
-         "Picking the best of many candidates on some rows is itself a kind of fitting.",
+    kind_of_question="find the bug (transfer)",
+    hint="Section 5 chose a threshold on some rows and scored it on others. Which rows chose the "
+         "setting here, and which scored it? Is choosing among twelve settings different from "
+         "choosing among thresholds?",
 ))
 
 
