@@ -475,6 +475,12 @@ def _solve_05_1(ns, o):
     return [Fraction(ns["fixed"], int(m[c].sum())) / k for c in (0, k - 1)]
 
 
+def _solve_05_2(ns, o):
+    from sklearn.metrics import f1_score
+    y_true, y_pred = _labels(ns["confusion_matrix"])
+    return f1_score(y_true, y_pred, labels=ns["findings"], average="micro")
+
+
 def _solve_05_3(ns, o):
     from sklearn.metrics import f1_score
     seeing = [avg for avg in ("micro", "weighted", "macro")
@@ -623,7 +629,7 @@ SOLVERS = {
     "03.1": _solve_03_1, "03.2": _solve_03_2, "03.3": _solve_03_3,
     "04.1": _solve_04_1, "04.2": _solve_04_2, "04.3": _solve_04_3,
     "05.1": _solve_05_1,
-    "05.2": lambda ns, o: Fraction(int(np.trace(ns["confusion_matrix"])), int(np.sum(ns["confusion_matrix"]))),
+    "05.2": _solve_05_2,
     "05.3": _solve_05_3,
     "06.1": _solve_06_1, "06.2": _solve_06_2, "06.3": _solve_06_3,
     "07.1": _solve_07_1, "07.2": lambda ns, o: _user_rmse_numpy, "07.3": _solve_07_3,

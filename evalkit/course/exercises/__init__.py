@@ -450,10 +450,11 @@ def data_source(exercise_id: str, seed: int | None = None) -> str:
     ``evalkit.course.exercise_data``.
 
     >>> print(data_source("05.2"))
-    # exercise 05.2 (transfer): the micro-averaged F1 of the model whose confusion matrix is given
+    # exercise 05.2 (predict, then compute): the micro F1 over the findings only (labels=findings): is it the accuracy?
     from types import SimpleNamespace
-    confusion_matrix = [[50, 3, 2], [4, 30, 6], [1, 9, 15]]
-    data = SimpleNamespace(confusion_matrix=confusion_matrix)
+    confusion_matrix = [[70, 8, 4], [6, 25, 3], [5, 2, 12]]
+    findings = [1, 2]
+    data = SimpleNamespace(confusion_matrix=confusion_matrix, findings=findings)
     """
     return "\n".join(_lines(variant(exercise_id, seed), cell=True))
 

@@ -2,8 +2,10 @@
 
 * 05.1 -- predict, then compute: how much macro recall gains when five
   errors of the largest class are fixed, and when five of the smallest are;
-* 05.2 -- transfer: the micro-averaged F1 of the same model (it is the
-  accuracy: the trace over the total);
+* 05.2 -- predict, then compute: the micro-averaged F1 of a screening model
+  over its findings only (classes 1 and 2, class 0 "no finding" left out):
+  is it still the accuracy? (No: an error between a finding and "no
+  finding" counts once, on one side only.);
 * 05.3 -- judgement: which average to report so that a model missing the
   rare, critical class cannot look good; a choice.
 
@@ -22,7 +24,7 @@ import evalkit as ek
 from ..datasets import labels_from_counts
 from . import Case, Exercise, register
 
-__all__ = ["FIXED", "EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS", "EXERCISE_MATRIX",
+__all__ = ["FIXED", "EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS", "EXERCISE_MATRIX", "SCREENING_MATRIX",
            "TRIAGE_CLASSES", "TRIAGE_X", "TRIAGE_Y"]
 
 #: The matrix of 05.1 and 05.2: rows actual, columns predicted.
@@ -85,24 +87,39 @@ EX_05_1 = register(Exercise(
 ))
 
 
+#: The matrix of 05.2: a screening model, class 0 "no finding", classes 1 and 2 findings.
+SCREENING_MATRIX = np.array([[70, 8, 4],
+                             [6, 25, 3],
+                             [5, 2, 12]])
+FINDINGS = [1, 2]
+
+
 def _micro_f1(d):
-    return ek.f1_score(*labels_from_counts(d.confusion_matrix), average="micro")
+    return ek.f1_score(*labels_from_counts(d.confusion_matrix), labels=d.findings, average="micro")
+
+
+def _new_screening(rng):
+    """Another screening matrix whose findings' micro precision and micro recall differ."""
+    while True:
+        m = np.array(_new_matrix(rng))
+        if m[:, 1:].sum() != m[1:, :].sum():       # predicted findings != actual findings
+            return {"confusion_matrix": m.tolist(), "findings": FINDINGS}
 
 
 EX_05_2 = register(Exercise(
     id="05.2",
-    prompt="the micro-averaged F1 of the model whose confusion matrix is given",
+    prompt="the micro F1 over the findings only (labels=findings): is it the accuracy?",
     kind="value",
-    cases=[Case("micro F1 of the 3 x 3 matrix")],
+    cases=[Case("micro F1 over classes 1 and 2 of the 3 x 3 matrix")],
     expect=_micro_f1,
-    variant=lambda rng: {"confusion_matrix": _new_matrix(rng)},
-    variant_stream="05.1",  # "the same matrix" as 05.1
-    solution=Fraction(50 + 30 + 15, 120),
-    kind_of_question="transfer",
-    data={"confusion_matrix": EXERCISE_MATRIX.tolist()},
-    hint="With one predicted label per sample, every error is one false negative of its actual "
-         "class and one false positive of its predicted class, so pooled precision and pooled "
-         "recall have the same denominator: the number of samples. Which familiar metric is that?",
+    variant=_new_screening,
+    solution=Fraction(2 * (25 + 12), (8 + 25 + 2 + 4 + 3 + 12) + (6 + 25 + 3 + 5 + 2 + 12)),
+    kind_of_question="predict, then compute",
+    data={"confusion_matrix": SCREENING_MATRIX.tolist(), "findings": FINDINGS},
+    hint="Pool the counts of the listed classes only: TP = the findings' diagonal cells, "
+         "TP + FP = their columns, TP + FN = their rows. A finding predicted as 'no finding' is a "
+         "false negative with no false positive beside it in the pool (and the reverse for "
+         "'no finding' predicted as a finding), so precision and recall need not be equal.",
 ))
 
 
@@ -166,12 +183,15 @@ EX_05_3 = register(Exercise(
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 _Y, _YHAT = labels_from_counts(EXERCISE_MATRIX)
+_S, _SHAT = labels_from_counts(SCREENING_MATRIX)
 
 WRONG_ANSWERS = {
     "05.1": [ek.recall_score(_Y, _YHAT, average="micro"),          # the accuracy
              ek.precision_score(_Y, _YHAT, average="macro"),        # columns, not rows
              ek.recall_score(_Y, _YHAT, average="weighted")],       # weighted = accuracy
-    "05.2": [ek.f1_score(_Y, _YHAT, average="macro"),
-             ek.f1_score(_Y, _YHAT, average="weighted")],
+    "05.2": [ek.accuracy_score(_S, _SHAT),                           # the identity of section 4
+             ek.precision_score(_S, _SHAT, labels=FINDINGS, average="micro"),   # precision, not F1
+             ek.f1_score(_S, _SHAT, labels=FINDINGS, average="macro"),
+             ek.recall_score(_S, _SHAT, labels=FINDINGS, average="micro")],   # recall, not F1
     "05.3": ["a", "b"],
 }
