@@ -965,3 +965,16 @@ def test_02_2_has_one_threshold_of_the_highest_f1_and_it_is_not_the_cheapest(see
     best = [t for t in f1 if f1[t] == max(f1.values())]
     assert len(best) == 1, (seed, f1)
     assert not check("02.2", best[0]).passed if seed is None else not grade(variant("02.2", seed), best[0]).passed
+
+
+def test_08_2_the_colleagues_code_in_the_notebook_has_the_bug_the_exercise_is_about():
+    """The buggy function shown in 08.2's prompt fails the check, on the users with more relevant items than k."""
+    _, markdown = _code_and_markdown(_notebook_of("08"))
+    prompt = next(md for md in markdown if md.startswith("**08.2**"))
+    code = re.search(r"```python\n(.*?)```", prompt, re.DOTALL).group(1)
+    ns = {"np": np}
+    exec(compile(code, "<08.2 prompt>", "exec"), ns)  # noqa: S102 -- our own notebook's text
+    result = check("08.2", ns["ndcg_binary"])
+    assert not result.passed
+    assert "✗ a user with more relevant items than k" in repr(result)
+    assert "✗ a user with no relevant item" not in repr(result)
