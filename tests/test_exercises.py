@@ -642,7 +642,7 @@ SOLVERS = {
     "09.4": lambda ns, o: _option(o, "num_bins=100_000"),          # 1e9 x 16 or 25 bytes exceed 8 GB;
                                                                    # 100 bins span 1e7 scores each
     "10.1": _solve_10_1,
-    "10.2": lambda ns, o: _option(o, "not luck"),                  # the paired interval excludes 0
+    "10.2": lambda ns, o: _option(o, "not known"),                 # the interval holds 0 and 0.01 alike
     "10.3": lambda ns, o: round(_delong_p(ns["y"], ns["score_a"], ns["score_b"]), 3),
     "11.1": _solve_11_1,
     "11.2": lambda ns, o: _option(o, "same ranking"),              # a sigmoid keeps the order

@@ -2,8 +2,9 @@
 
 * 10.1 -- choose the method: an interval for a recall of 20/20 (Wald and
   the bootstrap collapse to a point, Wilson does not); a choice;
-* 10.2 -- a judgement: two separate intervals overlap, the paired one does
-  not; what follows?
+* 10.2 -- a judgement on a new result: a paired interval that contains 0
+  and a difference that would matter; does "p > 0.05" mean the filters are
+  equally good?
 * 10.3 -- choose the method, then compute: a paired test of two AUCs on the
   same patients. DeLong's p counts to three decimals; the paired bootstrap's
   and the permutation test's p (2,000 draws) are accepted within their Monte
@@ -73,33 +74,52 @@ EX_10_1 = register(Exercise(
 ))
 
 
+#: 10.2: the paired bootstrap of F1(A) - F1(B) on the same 2,000 mails, and the smallest
+#: difference the team would act on.
+PAIRED_10_2 = {"difference": 0.007, "ci_low": -0.001, "ci_high": 0.015, "p_value": 0.09,
+               "difference_that_matters": 0.01}
+
+
+def _what_the_paired_result_says():
+    """'Cannot tell' when the interval holds 0 and a difference that matters (neither settled)."""
+    r = SimpleNamespace(**PAIRED_10_2)
+    holds_zero = r.ci_low < 0 < r.ci_high
+    holds_what_matters = r.ci_high >= r.difference_that_matters
+    if holds_zero and holds_what_matters:
+        return "b"
+    raise RuntimeError("10.2's numbers should leave the question open")
+
+
 EX_10_2 = register(Exercise(
     id="10.2",
-    prompt="two spam filters on the same mails: separate intervals overlap, the paired one is above 0",
+    prompt="two spam filters on the same mails: the paired interval of the F1 difference holds 0; "
+           "are they equally good?",
     kind="choice",
     choices={
-        "a": "the filters cannot be told apart, because their intervals overlap",
-        "b": "A is better on F1 on mails like these; the difference is small but not luck",
-        "c": "A is better by 0.007 and will be better by 0.007 on next month's mail",
-        "d": "nothing can be said without a bigger test set",
+        "a": "yes: p > 0.05, so the two filters are equally good and either can be shipped",
+        "b": "not known: the difference lies somewhere from about 0 to 0.015 of F1, which includes "
+             "differences that would matter; more mails are needed to settle it",
+        "c": "A is better: the observed difference is positive",
+        "d": "the paired test is the wrong tool here: with the same mails, compare the two "
+             "separate intervals instead",
     },
-    cases=[Case("the paired difference 0.007, 95 % interval 0.002 to 0.012, p = 0.01", {},
-                lambda: "b")],
+    cases=[Case("paired difference 0.007, 95 % interval -0.001 to 0.015, p = 0.09", {},
+                _what_the_paired_result_says)],
     solution="b",
-    kind_of_question="judgement",
+    kind_of_question="judgement (transfer)",
+    data=dict(PAIRED_10_2),
     feedback={
-        "a": "overlapping separate intervals do not settle it when both filters saw the same "
-             "mails: their errors are correlated, and only the paired analysis uses that.",
-        "b": "the paired interval for the difference excludes 0: on mails like these A is better, "
-             "by about 0.002 to 0.012 of F1, a small difference that is not luck.",
-        "c": "the interval says the difference on mail like this lies between 0.002 and 0.012; "
-             "next month's mail may differ, and 0.007 is only the middle of the interval.",
-        "d": "the paired test already separates them at this size; a bigger set would narrow the "
-             "interval, not change its sign.",
+        "a": "a p-value above 0.05 says the data do not rule out 0, not that the difference is 0: "
+             "the same interval also holds 0.01, which the team would act on.",
+        "b": "the interval holds 0 and 0.01 alike: the data rule out neither 'no difference' nor "
+             "one that matters. A larger test set would narrow it, as section 5's 1/sqrt(n) says.",
+        "c": "0.007 is the middle of an interval that reaches below 0: a difference this size "
+             "arises by luck often enough (p = 0.09) that it is not evidence A is better.",
+        "d": "both filters saw the same mails, so the paired analysis is the right one (section "
+             "6); separate intervals would be wider still and settle even less.",
     },
-    hint="Both filters saw the same mails, so their errors are correlated: which of the two "
-         "analyses uses that? And does an interval for the difference say the difference will be "
-         "exactly 0.007 next time?",
+    hint="Read the interval, not only the p-value: which differences does it hold? Is 0 among them? "
+         "Is the difference the team would act on among them? What would each possibility mean?",
 ))
 
 
