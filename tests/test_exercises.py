@@ -986,3 +986,17 @@ def test_08_2_the_colleagues_code_in_the_notebook_has_the_bug_the_exercise_is_ab
     assert not result.passed
     assert "✗ a user with more relevant items than k" in repr(result)
     assert "✗ a user with no relevant item" not in repr(result)
+
+
+def test_the_course_maps_example_fraction_is_no_exercises_answer():
+    """00-index shows a Fraction as an example answer: it must not be the key of any exercise or variant."""
+    text = (ROOT / "notebooks" / "00-index.ipynb").read_text(encoding="utf-8")
+    examples = {Fraction(int(a), int(b)) for a, b in re.findall(r"Fraction\((\d+), (\d+)\)", text)}
+    assert examples, "00-index shows no example Fraction"
+    for ex in exercises():
+        if ex.kind != "value" or ex.id.startswith(("98.", "99.")):
+            continue
+        for seed in (None,) + SEEDS:
+            values = np.asarray(variant(ex.id, seed).solution, dtype=float).ravel()
+            for example in examples:
+                assert not np.any(np.isclose(values, float(example), rtol=1e-9, atol=0)), (ex.id, seed, example)
