@@ -64,6 +64,19 @@ exercise 99.2: 1 of 1 cases pass -- well done
 >>> check("99.2", 0.012)
 exercise 99.2: 0 of 1 cases pass
   ✗ p (close -- give 4 decimals)
+>>> from evalkit.course.exercises import Known
+>>> _ = register(Exercise("99.4", "a p-value", "value", [Case("p", {}, lambda: 0.2)], decimals=2,
+...                       known=(Known("1 - p, the confidence", lambda d: 0.8),
+...                              Known("a resampling test", lambda d: 0.2, accepted=True,
+...                                    within=lambda p: 0.03)),
+...                       hint="look it up"))
+>>> check("99.4", 0.8)
+exercise 99.4: 0 of 1 cases pass
+  ✗ p
+  note: your answer matches 1 - p, the confidence
+>>> check("99.4", 0.22)
+exercise 99.4: 1 of 1 cases pass -- well done
+  note: accepted as a resampling test
 >>> _ = register(Exercise("99.3", "the mean of x", "value", [Case("the mean")],
 ...                       expect=lambda d: Fraction(sum(d.x), len(d.x)), data={"x": [1, 2, 4]},
 ...                       variant=lambda rng: {"x": rng.integers(1, 10, 3).tolist()},
