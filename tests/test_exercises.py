@@ -475,13 +475,21 @@ def _solve_05_1(ns, o):
     return [Fraction(ns["fixed"], int(m[c].sum())) / k for c in (0, k - 1)]
 
 
+def _solve_05_2(ns, o):
+    from sklearn.metrics import f1_score
+    y_true, y_pred = _labels(ns["confusion_matrix"])
+    return f1_score(y_true, y_pred, labels=ns["findings"], average="micro")
+
+
 def _solve_05_3(ns, o):
     from sklearn.metrics import f1_score
-    seeing = [avg for avg in ("micro", "weighted", "macro")
-              if f1_score(*_labels(ns["model_X"]), average=avg, zero_division=0)
-              < f1_score(*_labels(ns["model_Y"]), average=avg, zero_division=0)]
-    assert len(seeing) == 1
-    return _option(o, f"{seeing[0]} F1")
+    misrouted = {m: int(np.sum(ns[m]) - np.trace(ns[m])) for m in ("model_X", "model_Y")}
+    cheaper = min(misrouted, key=misrouted.get)
+    following = [avg for avg in ("micro", "weighted", "macro")
+                 if max(("model_X", "model_Y"),
+                        key=lambda m: f1_score(*_labels(ns[m]), average=avg, zero_division=0)) == cheaper]
+    assert len(following) == 1
+    return _option(o, f"{following[0]} F1")
 
 
 def _solve_06_1(ns, o):
@@ -498,10 +506,11 @@ def _solve_06_2(ns, o):
 
 def _solve_06_3(ns, o):
     bought, shown = ns["bought"], ns["shown"]
-    share = np.mean([b in row for b, row in zip(bought, shown)])
-    micro_precision = sum(b in row for b, row in zip(bought, shown)) / (3 * len(bought))
-    assert np.isclose(share, 3 * micro_precision)
-    return _option(o, "micro recall@3")
+    sales = sum(b in row for b, row in zip(bought, shown))
+    top3_accuracy = sales / len(bought)
+    share_of_slots = sales / sum(len(row) for row in shown)
+    assert np.isclose(top3_accuracy, 3 * share_of_slots)      # the quoted number is 3 times the share
+    return _option(o, "micro precision@3")
 
 
 def _solve_07_1(ns, o):
@@ -583,12 +592,19 @@ def _solve_11_1(ns, o):
     return [sum((p - t) ** 2 for p, t in zip(a, y)) / len(y), sum((b - t) ** 2 for t in y) / len(y)]
 
 
+def _solve_11_2(ns, o):
+    p = ns["precision_at_500"]
+    assert p["A"] == p["B"] and ns["auc"]["A"] == ns["auc"]["B"]     # a sigmoid keeps the order
+    best = max(p, key=p.get)                                          # the queue reads the order only
+    return _option(o, f"{best}: the queue uses only the order")
+
+
 def _solve_11_3(ns, o):
     y, p = ns["y"], ns["p"]
     rng = np.random.default_rng(1)
-    floor = [_ece_quantile((rng.random(len(p)) < p).astype(int), p) for _ in range(100)]
-    assert _ece_quantile(y, p) > 2 * max(floor)
-    return _option(o, "miscalibration: it is several times")
+    floor = [_ece_quantile((rng.random(len(p)) < p).astype(int), p) for _ in range(200)]
+    assert _ece_quantile(y, p) < np.quantile(floor, 0.95)
+    return _option(o, "noise: with")
 
 
 def _solve_12_2(ns, o):
@@ -631,23 +647,24 @@ SOLVERS = {
     "02.1": lambda ns, o: tuple(int(sum(1 for s, y in ns["rows"] if (s >= ns["threshold"]) == p and y == t))
                                 for p, t in ((1, 1), (1, 0), (0, 1), (0, 0))),
     "02.2": _solve_02_2,
-    "02.3": lambda ns, o: _option(o, "chosen on the test rows"),   # the tuned maximum is optimistic
+    "02.3": lambda ns, o: _option(o, "chosen on the test rows"),   # the best of twelve is optimistic
     "03.1": _solve_03_1, "03.2": _solve_03_2, "03.3": _solve_03_3,
     "04.1": _solve_04_1, "04.2": _solve_04_2, "04.3": _solve_04_3,
     "05.1": _solve_05_1,
-    "05.2": lambda ns, o: Fraction(int(np.trace(ns["confusion_matrix"])), int(np.sum(ns["confusion_matrix"]))),
+    "05.2": _solve_05_2,
     "05.3": _solve_05_3,
     "06.1": _solve_06_1, "06.2": _solve_06_2, "06.3": _solve_06_3,
     "07.1": _solve_07_1, "07.2": lambda ns, o: _user_rmse_numpy, "07.3": _solve_07_3,
     "08.1": _solve_08_1, "08.2": lambda ns, o: _ndcg_numpy, "08.3": _solve_08_3,
     "09.1": _solve_09_1, "09.2": _solve_09_2,
     "09.3": _solve_09_3,
-    "09.4": lambda ns, o: _option(o, "on the executors"),          # 1e9 x 16 or 25 bytes exceed 8 GB
+    "09.4": lambda ns, o: _option(o, "num_bins=100_000"),          # 1e9 x 16 or 25 bytes exceed 8 GB;
+                                                                   # 100 bins span 1e7 scores each
     "10.1": _solve_10_1,
-    "10.2": lambda ns, o: _option(o, "not luck"),                  # the paired interval excludes 0
+    "10.2": lambda ns, o: _option(o, "not known"),                 # the interval holds 0 and 0.01 alike
     "10.3": lambda ns, o: round(_delong_p(ns["y"], ns["score_a"], ns["score_b"]), 3),
     "11.1": _solve_11_1,
-    "11.2": lambda ns, o: _option(o, "same ranking"),              # a sigmoid keeps the order
+    "11.2": _solve_11_2,
     "11.3": _solve_11_3,
     "12.1": lambda ns, o: _option(o, "no difference shown"),      # 40 comparisons: Holm's 0.6 counts
     "12.2": _solve_12_2,
@@ -921,3 +938,84 @@ def test_the_colleagues_reported_map_is_the_min_r_k_convention():
     """exercise_data stores the colleague's MAP@10 as a number; it is the min(R, 10) MAP of the lists."""
     ranked, relevant, their_map = importlib.import_module("evalkit.course.exercise_data").colleague()
     assert their_map == pytest.approx(_map_at_10(ranked, relevant, "min", False), rel=1e-12)
+
+
+# -- known values: another taught method accepted within its Monte Carlo error, a mistake named --
+
+def test_a_paired_bootstrap_answer_to_10_3_passes_with_a_note():
+    """A paired bootstrap of 20,000 draws (any seed) passes 10.3 and is named; 2,000 draws are too rough."""
+    import evalkit as ek
+    from evalkit.course.exercise_data import two_scorers
+    y, a, b = two_scorers()
+    for seed in (0, 1):
+        p = ek.paired_bootstrap(ek.roc_auc_score, y, a, b, n_resamples=20_000, random_state=seed).p_value
+        result = check("10.3", round(p, 3))
+        assert result.passed, (seed, p, repr(result))
+        assert "note: accepted as a paired resampling test" in repr(result)
+    rough = ek.paired_bootstrap(ek.roc_auc_score, y, a, b, random_state=0).p_value    # 2,000 draws: 0.152
+    result = check("10.3", round(rough, 3))
+    assert not result.passed and "too rough for 3 decimals" in repr(result), repr(result)
+    assert "note" not in repr(check("10.3", variant("10.3").solution))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_paired_bootstrap_answer_to_a_variant_of_10_3_passes(seed):
+    import evalkit as ek
+    mine = variant("10.3", seed)
+    ns, _ = _displayed(data_source("10.3", seed))
+    p = ek.paired_bootstrap(ek.roc_auc_score, ns["y"], ns["score_a"], ns["score_b"], n_resamples=20_000,
+                            random_state=seed).p_value
+    assert grade(mine, p).passed, (seed, p)
+
+
+def test_a_miss_of_10_3_says_which_mistake_it_matches():
+    from scipy.stats import norm
+    import evalkit as ek
+    from evalkit.course.exercise_data import two_scorers
+    y, a, b = two_scorers()
+    ca, cb = ek.roc_auc_ci(y, a), ek.roc_auc_ci(y, b)
+    unpaired = 2 * norm.sf(abs(ca.estimate - cb.estimate) / np.hypot(ca.standard_error, cb.standard_error))
+    delong = _delong_p(y, a, b)
+    for answer, named in [(unpaired, "the unpaired test"), (1 - delong, "1 - p"), (delong / 2, "a one-sided")]:
+        result = check("10.3", round(answer, 3))
+        assert not result.passed and f"note: your answer matches {named}" in repr(result), repr(result)
+    assert "note" not in repr(check("10.3", 0.5))
+
+
+@pytest.mark.parametrize("seed", (None,) + SEEDS + tuple(range(10, 30)))
+def test_02_2_has_one_threshold_of_the_highest_f1_and_it_is_not_the_cheapest(seed):
+    """'Is it the threshold of the highest F1?' has one answer: one threshold has the highest F1."""
+    from sklearn.metrics import f1_score
+    ns, _ = _displayed(data_source("02.2", seed))
+    rows = np.array(ns["rows"])
+    f1 = {t: Fraction(f1_score(rows[:, 1], rows[:, 0] >= t)).limit_denominator(100) for t in set(rows[:, 0])}
+    best = [t for t in f1 if f1[t] == max(f1.values())]
+    assert len(best) == 1, (seed, f1)
+    assert not check("02.2", best[0]).passed if seed is None else not grade(variant("02.2", seed), best[0]).passed
+
+
+def test_08_2_the_colleagues_code_in_the_notebook_has_the_bug_the_exercise_is_about():
+    """The buggy function shown in 08.2's prompt fails the check, on the users with more relevant items than k."""
+    _, markdown = _code_and_markdown(_notebook_of("08"))
+    prompt = next(md for md in markdown if md.startswith("**08.2**"))
+    code = re.search(r"```python\n(.*?)```", prompt, re.DOTALL).group(1)
+    ns = {"np": np}
+    exec(compile(code, "<08.2 prompt>", "exec"), ns)  # noqa: S102 -- our own notebook's text
+    result = check("08.2", ns["ndcg_binary"])
+    assert not result.passed
+    assert "✗ a user with more relevant items than k" in repr(result)
+    assert "✗ a user with no relevant item" not in repr(result)
+
+
+def test_the_course_maps_example_fraction_is_no_exercises_answer():
+    """00-index shows a Fraction as an example answer: it must not be the key of any exercise or variant."""
+    text = (ROOT / "notebooks" / "00-index.ipynb").read_text(encoding="utf-8")
+    examples = {Fraction(int(a), int(b)) for a, b in re.findall(r"Fraction\((\d+), (\d+)\)", text)}
+    assert examples, "00-index shows no example Fraction"
+    for ex in exercises():
+        if ex.kind != "value" or ex.id.startswith(("98.", "99.")):
+            continue
+        for seed in (None,) + SEEDS:
+            values = np.asarray(variant(ex.id, seed).solution, dtype=float).ravel()
+            for example in examples:
+                assert not np.any(np.isclose(values, float(example), rtol=1e-9, atol=0)), (ex.id, seed, example)

@@ -169,17 +169,17 @@ def two_scorers(seed=10):
 
 
 def forecasts():
-    """2,000 outcomes and a model's probabilities of them (11.3): ``(y, p)``.
+    """A week's 240 outcomes and a model's probabilities of them (11.3): ``(y, p)``.
 
     >>> y, p = forecasts()
     >>> y.shape, p.shape, bool(((p > 0) & (p < 1)).all())
-    ((2000,), (2000,), True)
+    ((240,), (240,), True)
     """
-    rng = np.random.default_rng(11)
-    n = 2000
+    rng = np.random.default_rng(12)
+    n = 240
     log_odds = rng.normal(scale=1.5, size=n)
     y = (rng.random(n) < _sigmoid(log_odds)).astype(int)
-    return y, _sigmoid(1.8 * log_odds)
+    return y, _sigmoid(log_odds)
 
 
 def three_classifiers(seed=12):

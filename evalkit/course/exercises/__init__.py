@@ -15,7 +15,10 @@ it is wrong. A rational answer must be exact (a fraction, or every digit of the
 float): one that agrees to the digits it gives (0.79 for 95/120) is reported as
 close. An irrational answer (a p-value, a Wilson bound) sets ``decimals``: it
 passes when it agrees to that many decimals, and a shorter one is told how many
-decimals count. Every exercise has a hint, shown only when asked:
+decimals count. A value exercise may list ``known`` values (:class:`Known`): the
+value another method the course teaches gives (accepted within its Monte Carlo
+error, with a note naming it) or a known mistake (rejected, with a note naming
+it). Every exercise has a hint, shown only when asked:
 ``check(id, answer, hint=True)`` or ``hint(id)``.
 
 The exercise's data have one source, the exercise itself: ``show(id)`` prints
@@ -61,6 +64,19 @@ exercise 99.2: 1 of 1 cases pass -- well done
 >>> check("99.2", 0.012)
 exercise 99.2: 0 of 1 cases pass
   ✗ p (close -- give 4 decimals)
+>>> from evalkit.course.exercises import Known
+>>> _ = register(Exercise("99.4", "a p-value", "value", [Case("p", {}, lambda: 0.2)], decimals=2,
+...                       known=(Known("1 - p, the confidence", lambda d: 0.8),
+...                              Known("a resampling test", lambda d: 0.2, accepted=True,
+...                                    within=lambda p: 0.03)),
+...                       hint="look it up"))
+>>> check("99.4", 0.8)
+exercise 99.4: 0 of 1 cases pass
+  ✗ p
+  note: your answer matches 1 - p, the confidence
+>>> check("99.4", 0.22)
+exercise 99.4: 1 of 1 cases pass -- well done
+  note: accepted as a resampling test
 >>> _ = register(Exercise("99.3", "the mean of x", "value", [Case("the mean")],
 ...                       expect=lambda d: Fraction(sum(d.x), len(d.x)), data={"x": [1, 2, 4]},
 ...                       variant=lambda rng: {"x": rng.integers(1, 10, 3).tolist()},
@@ -92,7 +108,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["Case", "Exercise", "Hint", "Result", "Shown", "check", "data_source", "exercises",
+__all__ = ["Case", "Exercise", "Hint", "Known", "Result", "Shown", "check", "data_source", "exercises",
            "grade", "hint", "register", "show", "variant"]
 
 _REGISTRY: dict[str, "Exercise"] = {}
@@ -119,6 +135,25 @@ class Case:
     def args(self) -> tuple:
         """The case's inputs as positional arguments, in the order of ``kwargs``."""
         return tuple(self.kwargs.values())
+
+
+@dataclass(frozen=True)
+class Known:
+    """A value a learner may reach from a value exercise's data other than its ``expect``.
+
+    ``expect(data)`` computes it. ``accepted=True`` is another method the
+    course teaches: an answer within ``within(value)`` of it passes, with a
+    note naming ``name`` (a resampling p-value is accepted within its Monte
+    Carlo error). ``accepted=False`` is a tempting mistake: an answer within
+    that band still fails, and the note names the mistake. Without
+    ``within``, the band is the exercise's ``decimals`` (half a unit of the
+    last decimal).
+    """
+
+    name: str
+    expect: Callable[[SimpleNamespace], Any]
+    accepted: bool = False
+    within: Callable[[float], float] | None = None
 
 
 @dataclass(frozen=True)
@@ -174,6 +209,7 @@ class Exercise:
     expect: Callable[[SimpleNamespace], Any] | None = None  # the answer, from the data
     variant: Callable[[np.random.Generator], Any] | None = None  # new data (or cases) of the story
     variant_stream: str = ""  # the id whose random draws a variant shares (default its own)
+    known: tuple = ()  # Known values: other taught methods (accepted) or mistakes (named)
 
     def __post_init__(self):
         bound = [Case(c.description, c.kwargs, _FromData(self.expect, self.data))
@@ -193,6 +229,7 @@ class Result:
     answered: bool = True
     hint: str = ""  # shown only when asked for
     why: str = ""  # a choice question's feedback on the option chosen
+    note: str = ""  # which known value a value answer matches (another method, or a mistake)
 
     @property
     def passed(self):
@@ -206,7 +243,8 @@ class Result:
         return sum(ok for _, ok, _ in self.outcomes) / len(self.outcomes)
 
     def __repr__(self):
-        tail = ([f"  why: {self.why}"] if self.why else []) + ([f"hint: {self.hint}"] if self.hint else [])
+        tail = ([f"  why: {self.why}"] if self.why else []) + ([f"  note: {self.note}"] if self.note else [])
+        tail += [f"hint: {self.hint}"] if self.hint else []
         if not self.answered:
             return "\n".join([f"exercise {self.id}: no answer yet -- replace ... with your answer "
                               "and run this cell again"] + tail)
@@ -425,10 +463,11 @@ def data_source(exercise_id: str, seed: int | None = None) -> str:
     ``evalkit.course.exercise_data``.
 
     >>> print(data_source("05.2"))
-    # exercise 05.2 (transfer): the micro-averaged F1 of the model whose confusion matrix is given
+    # exercise 05.2 (predict, then compute): the micro F1 over the findings only (labels=findings): is it the accuracy?
     from types import SimpleNamespace
-    confusion_matrix = [[50, 3, 2], [4, 30, 6], [1, 9, 15]]
-    data = SimpleNamespace(confusion_matrix=confusion_matrix)
+    confusion_matrix = [[70, 8, 4], [6, 25, 3], [5, 2, 12]]
+    findings = [1, 2]
+    data = SimpleNamespace(confusion_matrix=confusion_matrix, findings=findings)
     """
     return "\n".join(_lines(variant(exercise_id, seed), cell=True))
 
@@ -529,6 +568,32 @@ def _compare(ex, got, want):
     return False, CLOSE if _close(got, want) else ""
 
 
+def _known_match(ex, answer):
+    """The first of ``ex.known`` that ``answer`` (one number) lies within the band of, or None."""
+    if not ex.known or not _is_number(answer):
+        return None
+    data = SimpleNamespace(**_resolve(ex.data))
+    for known in ex.known:
+        value = float(known.expect(data))
+        band = known.within(value) if known.within else 0.5 * 10.0 ** -(ex.decimals or 9)
+        if abs(float(answer) - value) <= band + 1e-12:
+            return known
+    return None
+
+
+def _with_known(ex, answer, outcomes):
+    """(outcomes, note): a miss that matches a known value, passed (another method) or explained."""
+    if all(ok for _, ok, _ in outcomes):
+        return outcomes, ""
+    known = _known_match(ex, answer)
+    if known is None:
+        return outcomes, ""
+    if known.accepted:
+        return (tuple((d, True, "") for d, _, _ in outcomes),
+                f"accepted as {known.name}")
+    return outcomes, f"your answer matches {known.name}"
+
+
 def _error_text(exc):
     """``"TypeError: message"`` (the name alone when there is no message)."""
     message = str(exc)
@@ -620,7 +685,8 @@ def grade(exercise: Exercise, answer=None, *, outputs=None) -> Result:
         if ex.kind == "choice":
             want = str(want).lower()
         outcomes.append((case.description, *_compare(ex, answer, want)))
-    return Result(ex.id, tuple(outcomes), why=why)
+    outcomes, note = _with_known(ex, answer, tuple(outcomes))
+    return Result(ex.id, outcomes, why=why, note=note)
 
 
 def check(exercise_id, answer, hint=False):

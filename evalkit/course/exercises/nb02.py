@@ -4,19 +4,23 @@
   at a threshold two rows sit exactly on (Spark predicts ``score >= t``);
 * 02.2 -- transfer: the threshold of the lowest expected cost on the same
   rows, when a false negative costs five false positives (it is not the
-  threshold of the highest F1);
-* 02.3 -- find the bug: a colleague tunes the threshold of the highest F1 on
-  the test set and reports that F1 (a choice, every option explained).
+  threshold of the highest F1, which is one threshold: the rows and every
+  variant have no tie in F1);
+* 02.3 -- find the bug, a transfer of section 5's lesson from a threshold to
+  a model setting: a colleague picks the best of twelve settings by their F1
+  on the test set and reports that F1 (a choice, every option explained).
 
 The rows and the threshold are shown in the notebook by ``show("02.1")``: the
 notebook reads them from here, so the learner and the checker see one copy.
 
 Every expected value is computed with evalkit (``BinaryClassificationMetrics``,
 ``best_threshold``), never typed in; the right choice of 02.3 comes from a
-simulation of tuning on one split and scoring on another.
+simulation of choosing among settings on one split and scoring on another.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 
@@ -27,11 +31,21 @@ from . import Case, Exercise, register
 __all__ = ["EX_02_1", "EX_02_2", "EX_02_3", "ROWS", "WRONG_ANSWERS"]
 
 #: the nine (score, label) rows of 02.1 and 02.2
-ROWS = np.array([(0.9, 1), (0.8, 0), (0.7, 1), (0.7, 0), (0.5, 1),
+ROWS = np.array([(0.9, 1), (0.8, 1), (0.7, 1), (0.7, 0), (0.5, 1),
                  (0.4, 0), (0.4, 0), (0.3, 1), (0.1, 0)], dtype=float)
 C_FP, C_FN = 1.0, 5.0
 THRESHOLD_02_1 = 0.4
 
+
+def _f1_by_threshold(scores, labels):
+    """Exact F1 = 2TP / (2TP + FP + FN) at each distinct score, highest first (for the tie check)."""
+    out = []
+    for t in np.unique(scores)[::-1]:
+        tp = int(np.sum((scores >= t) & (labels == 1)))
+        fp = int(np.sum((scores >= t) & (labels == 0)))
+        fn = int(np.sum((scores < t) & (labels == 1)))
+        out.append(Fraction(2 * tp, 2 * tp + fp + fn))
+    return out
 
 
 def _draw_rows(rng):
@@ -40,7 +54,9 @@ def _draw_rows(rng):
     Nine rows, highest score first: eight distinct two-decimal scores, one of
     them (neither the highest nor the lowest) held by two rows, the
     threshold; 3 to 6 positives. The cost c_fp·FP + c_fn·FN (c_fp = 1) has one
-    cheapest distinct score, neither the lowest nor the highest.
+    cheapest distinct score, neither the lowest nor the highest; the F1 has
+    one highest distinct score too, another one (so 02.2's "is it the
+    threshold of the highest F1?" has one answer: no).
     """
     while True:
         distinct = np.sort(rng.choice(np.arange(5, 96), 8, replace=False))[::-1] / 100
@@ -52,8 +68,11 @@ def _draw_rows(rng):
         cost = [np.sum((scores >= t) & (labels == 0)) + c_fn * np.sum((scores < t) & (labels == 1))
                 for t in values]
         cheapest = int(np.argmin(cost))
+        f1 = _f1_by_threshold(scores, labels)[::-1]     # lowest score first, as values
+        best_f1 = [i for i, f in enumerate(f1) if f == max(f1)]
         if (3 <= labels.sum() <= 6 and np.sum(cost == np.min(cost)) == 1
-                and 0 < cheapest < len(values) - 1):  # not "everything" or "nothing" positive
+                and 0 < cheapest < len(values) - 1  # not "everything" or "nothing" positive
+                and len(best_f1) == 1 and best_f1[0] != cheapest):
             rows = [(float(sc), int(y)) for sc, y in zip(scores, labels)]
             return rows, float(distinct[tied]), c_fn
 
@@ -86,7 +105,7 @@ EX_02_1 = register(Exercise(
     cases=[Case("score >= threshold is predicted positive")],
     expect=lambda d: _counts_at(np.array(d.rows, dtype=float), d.threshold),
     variant=_new_rows_and_threshold,
-    solution=(3, 4, 1, 1),
+    solution=(4, 3, 1, 1),
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "threshold": THRESHOLD_02_1},
     hint="Spark predicts positive when score >= threshold, so both rows scored exactly the "
@@ -123,56 +142,64 @@ EX_02_2 = register(Exercise(
 
 
 # --------------------------------------------------------------------------
-# 02.3  what to report after tuning a threshold
+# 02.3  what to report after choosing a setting on the test set
 
 
-def _optimism(n=300, splits=100, seed=0):
-    """Mean of (F1 of the tuned threshold where it was tuned) - (its F1 on the other half)."""
+def _optimism(n=300, settings=12, splits=100, seed=0):
+    """Mean of (best setting's F1 on the rows that chose it) - (its F1 on other rows).
+
+    Every setting is the same model with its own noise (as twelve settings of C
+    and penalty nearly are): the winner on one half is the one that got lucky
+    there.
+    """
     rng = np.random.default_rng(seed)
     gaps = []
     for _ in range(splits):
         y = (rng.random(n) < 0.4).astype(int)
-        s = rng.normal(0.0, 1.0, n) + 2.0 * y
-        tune = rng.random(n) < 0.5
-        t, f_tune = ek.best_threshold(y[tune], s[tune])
-        gaps.append(f_tune - ek.f1_score(y[~tune], s[~tune] >= t))
+        signal = 2.0 * y + rng.normal(0.0, 1.0, n)
+        preds = (signal + rng.normal(0.0, 0.7, (settings, n)) > 1.0).astype(int)
+        test = rng.random(n) < 0.5
+        f1_test = [ek.f1_score(y[test], p[test]) for p in preds]
+        best = int(np.argmax(f1_test))
+        gaps.append(f1_test[best] - ek.f1_score(y[~test], preds[best][~test]))
     return float(np.mean(gaps))
 
 
 def _what_to_report():
-    # if the tuned F1 overstates the F1 on fresh data, only fresh data gives an honest figure
+    # if the winner's test F1 overstates its F1 on fresh data, only fresh data gives an honest figure
     return "b" if _optimism() > 0 else "a"
 
 
 EX_02_3 = register(Exercise(
     id="02.3",
-    prompt="what is wrong with the colleague's evaluation of a tuned threshold?",
+    prompt="what is wrong with the F1 the colleague reports for the best of twelve settings?",
     kind="choice",
     choices={
-        "a": "nothing: the test set was not used to fit the model, so its F1 is honest",
-        "b": "the threshold was chosen on the test rows, so the printed F1 is the best of many "
-             "tries on them: tune on a validation split, report the test F1 at that threshold",
-        "c": "best_threshold must be given predicted classes (0/1), not probabilities",
-        "d": "nothing wrong with the code, but F1 must be reported at 0.5: tuning a threshold is "
-             "never allowed",
+        "a": "nothing: no model was fitted on the test rows, so the winner's test F1 is honest",
+        "b": "the setting was chosen on the test rows, so the printed F1 is the best of twelve tries "
+             "on them: choose on a validation split (or by cross-validation on the training rows), "
+             "then report the chosen model's F1 on the test rows",
+        "c": "report the mean of the twelve test F1s instead: averaging removes the luck",
+        "d": "F1 is the wrong metric to choose by: choosing by test accuracy would be honest",
     },
     feedback={
-        "a": "the model was not fitted on the test rows, but the threshold was: choosing the best "
-             "of many thresholds on those rows is fitting too, and the winner is partly the one "
-             "that got lucky on them.",
-        "b": "the maximum over thresholds on the test rows is optimistic; a threshold chosen on "
-             "other rows and scored on the test rows gives an honest F1 (section 5.2 measures the "
-             "gap).",
-        "c": "a threshold search needs the scores: with 0/1 predictions there is only one "
-             "threshold left to choose.",
-        "d": "tuning is fine and often needed (0.5 is no better a default than any other number); "
-             "what matters is where it is tuned and where it is scored.",
+        "a": "no model saw the test rows while fitting, but the choice did: picking the best of "
+             "twelve on those rows is fitting too, and the winner is partly the one that got lucky "
+             "on them, as the tuned threshold of section 5 was.",
+        "b": "the maximum over settings on the test rows is optimistic, as the maximum over "
+             "thresholds was in section 5; a choice made on other rows and scored once on the test "
+             "rows gives an honest F1.",
+        "c": "the mean of the twelve is the F1 of no model you would ship; the one shipped is the "
+             "winner, and its honest F1 needs rows that did not choose it.",
+        "d": "the metric is not the problem: the best of twelve test accuracies is just as "
+             "optimistic as the best of twelve test F1s.",
     },
-    cases=[Case("the bug in an evaluation of a tuned threshold", {}, _what_to_report)],
+    cases=[Case("the bug in reporting the best of twelve settings", {}, _what_to_report)],
     solution="b",
-    kind_of_question="find the bug",
-    hint="Which rows did the colleague use to choose the threshold, and which to score it? "
-         "Picking the best of many candidates on some rows is itself a kind of fitting.",
+    kind_of_question="find the bug (transfer)",
+    hint="Section 5 chose a threshold on some rows and scored it on others. Which rows chose the "
+         "setting here, and which scored it? Is choosing among twelve settings different from "
+         "choosing among thresholds?",
 ))
 
 
@@ -181,11 +208,11 @@ EX_02_3 = register(Exercise(
 
 WRONG_ANSWERS = {
     "02.1": [
-        (3, 2, 1, 3),         # score > 0.4: the tied rows left out
-        (3, 1, 4, 1),         # fp and fn swapped
+        (4, 1, 1, 3),         # score > 0.4: the tied rows left out
+        (4, 1, 3, 1),         # fp and fn swapped
     ],
     "02.2": [
-        0.5,                  # the highest F1 (tied with 0.3), not the lowest cost
+        0.5,                  # the highest F1, not the lowest cost
         0.1,                  # everything predicted positive
     ],
     "02.3": ["a", "c", "d"],

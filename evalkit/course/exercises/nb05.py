@@ -2,10 +2,14 @@
 
 * 05.1 -- predict, then compute: how much macro recall gains when five
   errors of the largest class are fixed, and when five of the smallest are;
-* 05.2 -- transfer: the micro-averaged F1 of the same model (it is the
-  accuracy: the trace over the total);
-* 05.3 -- judgement: which average to report so that a model missing the
-  rare, critical class cannot look good; a choice.
+* 05.2 -- predict, then compute: the micro-averaged F1 of a screening model
+  over its findings only (classes 1 and 2, class 0 "no finding" left out):
+  is it still the accuracy? (No: an error between a finding and "no
+  finding" counts once, on one side only.);
+* 05.3 -- judgement, the reverse of section 6's case: a support line where
+  every misrouted call costs the same, whichever its department; which
+  average follows that cost? (micro: 1 - micro F1 is the share of misrouted
+  calls); a choice.
 
 Every expected value is computed with evalkit from the matrices below
 (``datasets.labels_from_counts`` turns them into labels), never typed in.
@@ -22,8 +26,8 @@ import evalkit as ek
 from ..datasets import labels_from_counts
 from . import Case, Exercise, register
 
-__all__ = ["FIXED", "EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS", "EXERCISE_MATRIX",
-           "TRIAGE_CLASSES", "TRIAGE_X", "TRIAGE_Y"]
+__all__ = ["FIXED", "EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS", "EXERCISE_MATRIX", "SCREENING_MATRIX",
+           "ROUTING_CLASSES", "ROUTING_X", "ROUTING_Y"]
 
 #: The matrix of 05.1 and 05.2: rows actual, columns predicted.
 EXERCISE_MATRIX = np.array([[50, 3, 2],
@@ -85,80 +89,103 @@ EX_05_1 = register(Exercise(
 ))
 
 
+#: The matrix of 05.2: a screening model, class 0 "no finding", classes 1 and 2 findings.
+SCREENING_MATRIX = np.array([[70, 8, 4],
+                             [6, 25, 3],
+                             [5, 2, 12]])
+FINDINGS = [1, 2]
+
+
 def _micro_f1(d):
-    return ek.f1_score(*labels_from_counts(d.confusion_matrix), average="micro")
+    return ek.f1_score(*labels_from_counts(d.confusion_matrix), labels=d.findings, average="micro")
+
+
+def _new_screening(rng):
+    """Another screening matrix whose findings' micro precision and micro recall differ."""
+    while True:
+        m = np.array(_new_matrix(rng))
+        if m[:, 1:].sum() != m[1:, :].sum():       # predicted findings != actual findings
+            return {"confusion_matrix": m.tolist(), "findings": FINDINGS}
 
 
 EX_05_2 = register(Exercise(
     id="05.2",
-    prompt="the micro-averaged F1 of the model whose confusion matrix is given",
+    prompt="the micro F1 over the findings only (labels=findings): is it the accuracy?",
     kind="value",
-    cases=[Case("micro F1 of the 3 x 3 matrix")],
+    cases=[Case("micro F1 over classes 1 and 2 of the 3 x 3 matrix")],
     expect=_micro_f1,
-    variant=lambda rng: {"confusion_matrix": _new_matrix(rng)},
-    variant_stream="05.1",  # "the same matrix" as 05.1
-    solution=Fraction(50 + 30 + 15, 120),
-    kind_of_question="transfer",
-    data={"confusion_matrix": EXERCISE_MATRIX.tolist()},
-    hint="With one predicted label per sample, every error is one false negative of its actual "
-         "class and one false positive of its predicted class, so pooled precision and pooled "
-         "recall have the same denominator: the number of samples. Which familiar metric is that?",
+    variant=_new_screening,
+    solution=Fraction(2 * (25 + 12), (8 + 25 + 2 + 4 + 3 + 12) + (6 + 25 + 3 + 5 + 2 + 12)),
+    kind_of_question="predict, then compute",
+    data={"confusion_matrix": SCREENING_MATRIX.tolist(), "findings": FINDINGS},
+    hint="Pool the counts of the listed classes only: TP = the findings' diagonal cells, "
+         "TP + FP = their columns, TP + FN = their rows. A finding predicted as 'no finding' is a "
+         "false negative with no false positive beside it in the pool (and the reverse for "
+         "'no finding' predicted as a finding), so precision and recall need not be equal.",
 ))
 
 
 # --------------------------------------------------------------------------
-# 05.3  which average cannot hide a class the model ignores?
+# 05.3  which average follows a cost that is the same for every misrouted call?
 
-TRIAGE_CLASSES = ["routine", "urgent", "critical"]
-#: Model X never predicts "critical"; model Y finds most critical calls.
-TRIAGE_X = np.array([[885, 15, 0],
-                     [20, 70, 0],
-                     [4, 6, 0]])
-TRIAGE_Y = np.array([[860, 30, 10],
-                     [18, 68, 4],
-                     [1, 2, 7]])
+ROUTING_CLASSES = ["billing", "tech", "sales"]
+#: Model X never routes a call to sales but misroutes fewer calls; model Y finds most sales calls.
+ROUTING_X = np.array([[590, 10, 0],
+                      [12, 328, 0],
+                      [55, 5, 0]])
+ROUTING_Y = np.array([[560, 25, 15],
+                      [30, 300, 10],
+                      [4, 4, 52]])
 _AVERAGES = {"a": "micro", "b": "weighted", "c": "macro"}
 
 
 def _f1(matrix, average):
-    y_true, y_pred = labels_from_counts(matrix, labels=TRIAGE_CLASSES)
+    y_true, y_pred = labels_from_counts(matrix, labels=ROUTING_CLASSES)
     return ek.f1_score(y_true, y_pred, average=average, zero_division=0.0)
 
 
-def _the_average_that_sees_the_missed_class():
-    """The one average under which the model that never predicts 'critical' scores lower."""
-    seeing = [letter for letter, average in _AVERAGES.items()
-              if _f1(TRIAGE_X, average) < _f1(TRIAGE_Y, average)]
-    if len(seeing) != 1:
-        raise RuntimeError(f"05.3's matrices should single out one average, got {seeing}")
-    return seeing[0]
+def _misrouted(matrix):
+    return int(np.sum(matrix) - np.trace(matrix))
+
+
+def _the_average_that_follows_the_cost():
+    """The one average that ranks the two models as their number of misrouted calls does."""
+    cheaper_x = _misrouted(ROUTING_X) < _misrouted(ROUTING_Y)
+    following = [letter for letter, average in _AVERAGES.items()
+                 if (_f1(ROUTING_X, average) > _f1(ROUTING_Y, average)) == cheaper_x]
+    if len(following) != 1:
+        raise RuntimeError(f"05.3's matrices should single out one average, got {following}")
+    return following[0]
 
 
 EX_05_3 = register(Exercise(
     id="05.3",
-    prompt="which headline F1 cannot look good for a model that misses the critical calls?",
+    prompt="every misrouted call costs the same: which headline F1 follows that cost?",
     kind="choice",
     choices={
-        "a": "micro F1, because it counts every call, and the classes are imbalanced",
-        "b": "weighted F1, because it weights each class by its number of calls",
-        "c": "macro F1, because each class counts the same, however few its calls",
+        "a": "micro F1, because it counts every call once, whatever its department",
+        "b": "weighted F1, because it weights each department by its number of calls",
+        "c": "macro F1, because each department counts the same, however few its calls",
     },
-    cases=[Case("the average that a model ignoring the critical calls cannot game", {},
-                _the_average_that_sees_the_missed_class)],
-    solution="c",
-    kind_of_question="judgement",
-    data={"classes": TRIAGE_CLASSES, "model_X": TRIAGE_X.tolist(), "model_Y": TRIAGE_Y.tolist()},
+    cases=[Case("the average that ranks two routers as their misrouted calls do", {},
+                _the_average_that_follows_the_cost)],
+    solution="a",
+    kind_of_question="judgement (transfer)",
+    data={"classes": ROUTING_CLASSES, "model_X": ROUTING_X.tolist(), "model_Y": ROUTING_Y.tolist()},
     feedback={
-        "a": "micro F1 pools every call, so the 10 critical calls are 1 % of it: model X, which "
-             "never predicts critical, still scores higher than Y on it.",
-        "b": "weighting by calls gives the critical class a weight of 10 in 1,000, so its F1 of 0 "
-             "barely moves the average: X still beats Y.",
-        "c": "each class counts a third, so X's F1 of 0 on the critical calls costs it a third of "
-             "the scale: the only average that ranks X below Y.",
+        "a": "with one label per call, micro F1 is the accuracy: 1 - micro F1 is the share of "
+             "misrouted calls, so it is the cost divided by a constant. X misroutes fewer calls, and "
+             "micro F1 is the only average that ranks it first.",
+        "b": "weighting each department's F1 by its calls is not counting calls: a department's F1 "
+             "also moves with the calls wrongly sent to it, and here weighted F1 ranks Y first "
+             "although Y misroutes more calls.",
+        "c": "macro F1 is the choice when a small class matters more than its size (section 6); "
+             "here a sales call costs no more than any other, and macro F1 ranks Y first although "
+             "Y misroutes more calls.",
     },
-    hint="Model X never predicts the critical class, so that class's F1 is 0 for X. How much can "
-         "10 calls out of 1,000 move an average that counts calls, or weights classes by their "
-         "calls? Compute all three averages for both models and see which one ranks X below Y.",
+    hint="The cost is (misrouted calls) x (minutes per call): count the off-diagonal cells of both "
+         "matrices. Then compute the three averages for both models (datasets.labels_from_counts "
+         "turns matrices into labels) and see which one ranks the models as the cost does.",
 ))
 
 
@@ -166,12 +193,15 @@ EX_05_3 = register(Exercise(
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 _Y, _YHAT = labels_from_counts(EXERCISE_MATRIX)
+_S, _SHAT = labels_from_counts(SCREENING_MATRIX)
 
 WRONG_ANSWERS = {
     "05.1": [ek.recall_score(_Y, _YHAT, average="micro"),          # the accuracy
              ek.precision_score(_Y, _YHAT, average="macro"),        # columns, not rows
              ek.recall_score(_Y, _YHAT, average="weighted")],       # weighted = accuracy
-    "05.2": [ek.f1_score(_Y, _YHAT, average="macro"),
-             ek.f1_score(_Y, _YHAT, average="weighted")],
-    "05.3": ["a", "b"],
+    "05.2": [ek.accuracy_score(_S, _SHAT),                           # the identity of section 4
+             ek.precision_score(_S, _SHAT, labels=FINDINGS, average="micro"),   # precision, not F1
+             ek.f1_score(_S, _SHAT, labels=FINDINGS, average="macro"),
+             ek.recall_score(_S, _SHAT, labels=FINDINGS, average="micro")],   # recall, not F1
+    "05.3": ["b", "c"],
 }

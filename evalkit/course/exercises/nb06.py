@@ -4,9 +4,11 @@
   suggestions, a repeated label counting once per row;
 * 06.2 -- transfer: the micro-averaged F1@2 of the same suggestions,
   2·Σtp / (Σsupport + Σpredicted);
-* 06.3 -- find the bug: a colleague reads micro precision@3 as "how often
-  the bought item was among the three" (it is micro recall@3, the top-k
-  accuracy); a choice, every option explained.
+* 06.3 -- find the bug, the notebook's lesson turned round: the ad team asks
+  what share of the suggestion slots earns a sale, and an analyst quotes
+  micro recall@3, the top-3 accuracy the notebook recommends for "how often
+  was the bought item among the three" (the share of slots is micro
+  precision@3); a choice, every option explained.
 
 Every expected value is computed with evalkit, never typed in.
 """
@@ -107,54 +109,54 @@ EX_06_2 = register(Exercise(
 
 
 # --------------------------------------------------------------------------
-# 06.3  which number is "how often was the bought item among the suggestions?"
+# 06.3  which number is "what share of the suggestion slots earns a sale?"
 
 _NAMES = [("macro", 0), ("micro", 0), ("macro", 1), ("micro", 1)]
 
 
 def _the_number_that_answers():
-    """The one entry of the report that equals the share of rows whose label is in the top 3."""
+    """The one entry of the report that equals the share of the suggestion slots that earn a sale."""
     bought, shown = shop()
-    share = float(np.mean([b in row for b, row in zip(bought, shown)]))
+    slots = sum(len(row[:3]) for row in shown)
+    share = sum(b in row[:3] for b, row in zip(bought, shown)) / slots
     matches = [(average, which) for average, which in _NAMES
                if np.isclose(ek.precision_recall_fscore_at_k(bought, shown, k=3, average=average)[which],
                              share)]
-    if matches != [("micro", 1)]:
-        raise RuntimeError(f"06.3's data should single out micro recall, got {matches}")
-    micro_p = ek.precision_recall_fscore_at_k(bought, shown, k=3, average="micro")[0]
-    return "b" if np.isclose(micro_p * 3, share) else "a"
+    if matches != [("micro", 0)]:
+        raise RuntimeError(f"06.3's data should single out micro precision, got {matches}")
+    micro_r = ek.precision_recall_fscore_at_k(bought, shown, k=3, average="micro")[1]
+    return "b" if np.isclose(micro_r, 3 * share) else "a"
 
 
 EX_06_3 = register(Exercise(
     id="06.3",
-    prompt="the colleague reads micro precision@3 as 'how often the bought item was among the three'",
+    prompt="the analyst quotes micro recall@3 as 'the share of suggestion slots that earn a sale'",
     kind="choice",
     choices={
-        "a": "nothing is wrong: precision@3 is the share of page views whose three suggestions "
-             "include the item bought",
-        "b": "precision@3 divides the hits by the three suggestions of every page, so it is a "
-             "third of the share asked for; that share is micro recall@3 (the top-3 accuracy)",
-        "c": "the colleague should have quoted macro precision@3, which counts each item alike",
-        "d": "the colleague should have quoted micro F1@3, which balances the two",
+        "a": "nothing is wrong: recall@3 is the top-3 accuracy, the number the top-k report is for",
+        "b": "recall@3 divides the sales by the page views; the share of slots divides them by three "
+             "slots a page, which is micro precision@3, a third of the number quoted",
+        "c": "the analyst should have quoted macro recall@3, which counts each item alike",
+        "d": "the analyst should have quoted micro F1@3, which balances the two",
     },
     feedback={
-        "a": "precision@3 asks how many of the suggestions were bought: each page view has three "
-             "suggestions and at most one of them was bought, so it can never exceed 1/3.",
-        "b": "the question divides by page views, one per customer: pooled over all items, the "
-             "hits over the customers is micro recall@3, and here it is exactly 3 times micro "
-             "precision@3.",
-        "c": "macro precision averages the items' precisions, still dividing by suggestions, and "
-             "weighs rare items like frequent ones: it answers neither question.",
-        "d": "F1 mixes the two ratios; the product team's question is one of them, recall.",
+        "a": "the top-3 accuracy answers 'how often was the bought item among the three?', a "
+             "question per page view; the ad team asks per slot, and each page fills three slots.",
+        "b": "the question divides by slots, three a page: pooled over all items, the sales over "
+             "the suggestions made is micro precision@3, and here micro recall@3 is exactly 3 times "
+             "it, so the quoted share overstates the slots' earnings threefold.",
+        "c": "macro recall still divides by page views, and weighs rare items like frequent ones: "
+             "it answers neither question.",
+        "d": "F1 mixes the two ratios; the ad team's question is one of them, precision.",
     },
-    cases=[Case("the report entry that is the share of page views with a hit", {},
+    cases=[Case("the report entry that is the share of slots with a sale", {},
                 _the_number_that_answers)],
     solution="b",
-    kind_of_question="find the bug",
+    kind_of_question="find the bug (transfer)",
     data={"bought, shown": shop},
-    hint="Compute ek.precision_recall_fscore_at_k(bought, shown, k=3, average=...) for 'micro' and "
-         "'macro', and the share of rows whose bought item is in shown. What does each ratio "
-         "divide by?",
+    hint="Count the slots (three per page view) and the slots whose item was bought. Then compute "
+         "ek.precision_recall_fscore_at_k(bought, shown, k=3, average=...) for 'micro' and 'macro': "
+         "which ratio divides by what was suggested, which by what was bought?",
 ))
 
 

@@ -2,8 +2,9 @@
 
 * 08.1 -- predict, then compute: a perfect top 5 for a user with 12 relevant
   items, under the post's denominator (R) and Spark's (min(R, k)); a choice;
-* 08.2 -- write ``ndcg_binary(ranked, relevant, k)``, NDCG@k with the ideal
-  DCG from all relevant items (trec_eval's convention);
+* 08.2 -- find the bug: a colleague's ``ndcg_binary(ranked, relevant, k)``
+  (NDCG@k, binary gains, the ideal DCG from all relevant items: trec_eval's
+  convention) does not cut the ideal list at k; hand in the fixed function;
 * 08.3 -- a judgement: which convention explains a colleague's higher MAP@10.
 
 Every expected value is computed with evalkit.
@@ -123,18 +124,19 @@ def _new_users(rng):
 
 EX_08_2 = register(Exercise(
     id="08.2",
-    prompt="ndcg_binary(ranked, relevant, k): mean NDCG@k, binary gains, ideal from all relevant",
+    prompt="the colleague's ndcg_binary(ranked, relevant, k) with its bug fixed: mean NDCG@k, binary gains, "
+           "ideal from all relevant",
     kind="function",
     cases=[Case(d, {"ranked": [list(r) for r in ranked], "relevant": [set(s) for s in rel],
                     "k": k}, _ndcg_reference)
            for d, ranked, rel, k in _CASES_08_2],
     variant=_new_users,
     solution=_ndcg_binary_solution,
-    kind_of_question="transfer",
+    kind_of_question="find the bug",
     data={"ranked": _SECTION_1[0], "relevant": [sorted(r) for r in _SECTION_1[1]], "k": 3},
-    hint="Per user: DCG = the sum over the first k ranks i (1-based) of 1/log2(i + 1) where the item "
-         "is relevant; the ideal DCG puts min(R, k) relevant items first, R the user's relevant "
-         "items (found or not). Lists may be shorter than k. Divide, then average over users.",
+    hint="Run the colleague's function and evalkit's ek.ndcg_at_k(ranked, relevant, k) user by user "
+         "(per_user=True): which users differ, and what do they have in common? The ideal list is "
+         "a list of k items too.",
 ))
 
 
@@ -189,6 +191,7 @@ def _ideal_from_candidates(ranked, relevant, k):
 
 
 def _ideal_not_cut(ranked, relevant, k):
+    """The colleague's function of 08.2, as the notebook shows it: the ideal DCG not cut at k."""
     values = []
     for row, rel in zip(ranked, relevant):
         width = max(k, len(rel))

@@ -6,7 +6,10 @@
   at the validation's best threshold (transfer, new data);
 * 09.3 -- choose the method on new numbers: many rows but few distinct scores --
   what reaches the driver each way, and what numBins does;
-* 09.4 -- a judgement: what may reach the driver, for 10^9 distinct scores?
+* 09.4 -- choose the method for a new need: the threshold of the highest F1
+  (to a thousandth of the scores) and both exact areas, for 10^9 distinct
+  scores and an 8 GB driver: what may reach the driver, and how fine is a
+  binned curve?
 
 Every expected value is computed with evalkit.
 """
@@ -184,40 +187,63 @@ EX_09_3 = register(Exercise(
 
 
 # --------------------------------------------------------------------------
-# 09.4  what reaches the driver
+# 09.4  a best threshold and both areas, for 10^9 distinct scores
+
+DISTINCT_09_4, DRIVER_GB_09_4, RESOLUTION_09_4 = 10**9, 8, 1e-3
+
+
+def _option_needs():
+    """Per option: (bytes on the driver, share of the scores one curve point spans, areas exact)."""
+    def binned(bins):  # Spark's numBins: about `bins` points, each floor(distinct / bins) scores
+        return bins * CURVE_BYTES_PER_SCORE, (DISTINCT_09_4 // bins) / DISTINCT_09_4, True
+    return {
+        "a": (DISTINCT_09_4 * CURVE_BYTES_PER_SCORE, 1 / DISTINCT_09_4, True),   # the exact curve
+        "b": binned(100_000),
+        "c": (DISTINCT_09_4 * 16, 1 / DISTINCT_09_4, True),                      # two float64 columns
+        "d": binned(100),
+    }
+
 
 def _what_fits():
-    scores, driver = 10**9, 8e9
-    curve, columns = scores * CURVE_BYTES_PER_SCORE, scores * 16
-    return "b" if min(curve, columns) > driver else "a"
+    fits = [k for k, (size, span, exact) in _option_needs().items()
+            if size <= DRIVER_GB_09_4 * 1e9 and span <= RESOLUTION_09_4 and exact]
+    if len(fits) != 1:
+        raise RuntimeError(f"09.4's numbers should single out one option, got {fits}")
+    return fits[0]
 
 
 EX_09_4 = register(Exercise(
     id="09.4",
-    prompt="10^9 impressions with distinct scores in a Spark table, a driver with 8 GB: both "
-           "exact areas?",
+    prompt="10^9 impressions with distinct scores, a driver with 8 GB: the threshold of the highest "
+           "F1 (to a thousandth of the scores) and both exact areas?",
     kind="choice",
     choices={
-        "a": "m = eks.binary_metrics(df); m.roc(), then m.areaUnderROC and "
-             "m.areaUnderPR read off the collected curve",
-        "b": "m = eks.binary_metrics(df); m.areaUnderROC and m.areaUnderPR straight "
-             "away, computed on the executors",
+        "a": "m = eks.binary_metrics(df); m.roc() and m.pr(): the exact curves, the best F1 read "
+             "off them, the areas too",
+        "b": "eks.binary_metrics(df).areaUnderROC and .areaUnderPR on the executors, and "
+             "eks.binary_metrics(df, num_bins=100_000).pr() for the threshold",
         "c": "collect the two columns (score, label) with Arrow and use evalkit's numpy "
              "BinaryClassificationMetrics",
+        "d": "eks.binary_metrics(df).areaUnderROC and .areaUnderPR on the executors, and "
+             "eks.binary_metrics(df, num_bins=100).pr() for the threshold: fewer points, less "
+             "to collect",
     },
-    cases=[Case("10^9 distinct scores, 8 GB on the driver", {}, _what_fits)],
+    cases=[Case("10^9 distinct scores, 8 GB on the driver, F1 to a thousandth", {}, _what_fits)],
     solution="b",
-    kind_of_question="choose the method",
+    kind_of_question="choose the method (transfer)",
     feedback={
         "a": "the exact curve of 10^9 distinct scores is about 25 bytes a score on the driver, "
              "some 25 GB: it does not fit in 8 GB.",
-        "b": "the areas are sums over the sorted counts: computed on the executors, only a few "
-             "numbers per bucket reach the driver.",
+        "b": "the areas are sums over the sorted counts, computed on the executors; 100,000 bins "
+             "bring about 2.5 MB to the driver, each point spanning 10^4 of the 10^9 scores, a "
+             "hundred times finer than a thousandth.",
         "c": "two float64 columns of 10^9 rows are 16 GB, twice the driver's memory.",
+        "d": "100 bins fit easily, but each point spans 10^7 scores, a hundredth of them: the best "
+             "threshold is only known to within ten times the precision asked for.",
     },
-    hint="Section 7 measured what reaches the driver: about 25 bytes per distinct score for "
-         "the exact curve, 16 bytes per row for two float64 columns, a few numbers per bucket "
-         "for the areas. Multiply by 10^9.",
+    hint="Two questions per option. What reaches the driver (section 7: about 25 bytes per curve "
+         "point, 16 bytes per row for two float64 columns, a few numbers for the areas)? And with "
+         "num_bins, how many consecutive scores does one point of the curve group (section 5)?",
 ))
 
 
@@ -229,5 +255,5 @@ WRONG_ANSWERS = {
              COLLEAGUE_09_1],                          # agg, not its running sum
     "09.2": [0.0, 1.0],
     "09.3": ["a", "c", "d"],
-    "09.4": ["a", "c"],
+    "09.4": ["a", "c", "d"],
 }

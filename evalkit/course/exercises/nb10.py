@@ -2,10 +2,15 @@
 
 * 10.1 -- choose the method: an interval for a recall of 20/20 (Wald and
   the bootstrap collapse to a point, Wilson does not); a choice;
-* 10.2 -- a judgement: two separate intervals overlap, the paired one does
-  not; what follows?
-* 10.3 -- choose the method, then compute: the paired (DeLong) test of two
-  AUCs on the same patients; three decimals count.
+* 10.2 -- a judgement on a new result: a paired interval that contains 0
+  and a difference that would matter; does "p > 0.05" mean the filters are
+  equally good?
+* 10.3 -- choose the method, then compute: a paired test of two AUCs on the
+  same patients. DeLong's p counts to three decimals; the paired bootstrap's
+  and the permutation test's p with 20,000 draws are accepted within their
+  Monte Carlo error; one with the default 2,000 draws, too rough for three
+  decimals, is told so, and an answer matching a known mistake (the unpaired
+  test, 1 - p, a one-sided p) is told which it matches.
 
 Every expected value is computed with evalkit.
 """
@@ -20,7 +25,7 @@ import numpy as np
 import evalkit as ek
 
 from ..exercise_data import two_scorers
-from . import Case, Exercise, register
+from . import Case, Exercise, Known, register
 
 __all__ = ["EX_10_1", "EX_10_2", "EX_10_3", "WRONG_ANSWERS", "two_scorers"]
 
@@ -70,33 +75,52 @@ EX_10_1 = register(Exercise(
 ))
 
 
+#: 10.2: the paired bootstrap of F1(A) - F1(B) on the same 2,000 mails, and the smallest
+#: difference the team would act on.
+PAIRED_10_2 = {"difference": 0.007, "ci_low": -0.001, "ci_high": 0.015, "p_value": 0.09,
+               "difference_that_matters": 0.01}
+
+
+def _what_the_paired_result_says():
+    """'Cannot tell' when the interval holds 0 and a difference that matters (neither settled)."""
+    r = SimpleNamespace(**PAIRED_10_2)
+    holds_zero = r.ci_low < 0 < r.ci_high
+    holds_what_matters = r.ci_high >= r.difference_that_matters
+    if holds_zero and holds_what_matters:
+        return "b"
+    raise RuntimeError("10.2's numbers should leave the question open")
+
+
 EX_10_2 = register(Exercise(
     id="10.2",
-    prompt="two spam filters on the same mails: separate intervals overlap, the paired one is above 0",
+    prompt="two spam filters on the same mails: the paired interval of the F1 difference holds 0; "
+           "are they equally good?",
     kind="choice",
     choices={
-        "a": "the filters cannot be told apart, because their intervals overlap",
-        "b": "A is better on F1 on mails like these; the difference is small but not luck",
-        "c": "A is better by 0.007 and will be better by 0.007 on next month's mail",
-        "d": "nothing can be said without a bigger test set",
+        "a": "yes: p > 0.05, so the two filters are equally good and either can be shipped",
+        "b": "not known: the difference lies somewhere from about 0 to 0.015 of F1, which includes "
+             "differences that would matter; more mails are needed to settle it",
+        "c": "A is better: the observed difference is positive",
+        "d": "the paired test is the wrong tool here: with the same mails, compare the two "
+             "separate intervals instead",
     },
-    cases=[Case("the paired difference 0.007, 95 % interval 0.002 to 0.012, p = 0.01", {},
-                lambda: "b")],
+    cases=[Case("paired difference 0.007, 95 % interval -0.001 to 0.015, p = 0.09", {},
+                _what_the_paired_result_says)],
     solution="b",
-    kind_of_question="judgement",
+    kind_of_question="judgement (transfer)",
+    data=dict(PAIRED_10_2),
     feedback={
-        "a": "overlapping separate intervals do not settle it when both filters saw the same "
-             "mails: their errors are correlated, and only the paired analysis uses that.",
-        "b": "the paired interval for the difference excludes 0: on mails like these A is better, "
-             "by about 0.002 to 0.012 of F1, a small difference that is not luck.",
-        "c": "the interval says the difference on mail like this lies between 0.002 and 0.012; "
-             "next month's mail may differ, and 0.007 is only the middle of the interval.",
-        "d": "the paired test already separates them at this size; a bigger set would narrow the "
-             "interval, not change its sign.",
+        "a": "a p-value above 0.05 says the data do not rule out 0, not that the difference is 0: "
+             "the same interval also holds 0.01, which the team would act on.",
+        "b": "the interval holds 0 and 0.01 alike: the data rule out neither 'no difference' nor "
+             "one that matters. A larger test set would narrow it, as section 5's 1/sqrt(n) says.",
+        "c": "0.007 is the middle of an interval that reaches below 0: a difference this size "
+             "arises by luck often enough (p = 0.09) that it is not evidence A is better.",
+        "d": "both filters saw the same mails, so the paired analysis is the right one (section "
+             "6); separate intervals would be wider still and settle even less.",
     },
-    hint="Both filters saw the same mails, so their errors are correlated: which of the two "
-         "analyses uses that? And does an interval for the difference say the difference will be "
-         "exactly 0.007 next time?",
+    hint="Read the interval, not only the p-value: which differences does it hold? Is 0 among them? "
+         "Is the difference the team would act on among them? What would each possibility mean?",
 ))
 
 
@@ -108,29 +132,82 @@ def _delong_p(d):
     return ek.delong_test(d.y, d.score_a, d.score_b).p_value
 
 
+def _unpaired(d):
+    """Two separate DeLong intervals read as independent: the test that ignores the pairing."""
+    from statistics import NormalDist
+    ca, cb = ek.roc_auc_ci(d.y, d.score_a), ek.roc_auc_ci(d.y, d.score_b)
+    z = (ca.estimate - cb.estimate) / np.hypot(ca.standard_error, cb.standard_error)
+    return 2 * (1 - NormalDist().cdf(abs(z)))
+
+
+def _monte_carlo_error(p, draws=20_000):
+    """Three standard errors of a resampling p-value of ``draws`` draws, plus the 3-decimal rounding.
+
+    The paired bootstrap and the permutation test estimate the same p as
+    DeLong's test; a seed moves them by about sqrt(p(1-p)/B). For the
+    notebook's patients (DeLong 0.167) 2,000 draws gave 0.152 to 0.178 over ten
+    seeds, too rough for three decimals and a band that would let classmates'
+    answers pass each other's variants; 20,000 draws gave 0.163 and 0.169.
+    """
+    return 3 * float(np.sqrt(p * (1 - p) / draws)) + 0.0005
+
+
+KNOWN_10_3 = (
+    Known("the unpaired test (two separate AUC intervals read as independent samples)", _unpaired),
+    Known("1 - p: the confidence, not the p-value", lambda d: 1 - _delong_p(d)),
+    Known("a one-sided p-value (half the two-sided one)", lambda d: _delong_p(d) / 2),
+    Known("a paired resampling test (paired bootstrap or permutation, 20,000 draws), within its "
+          "Monte Carlo error (DeLong's test gives this comparison's p without resampling)", _delong_p,
+          accepted=True, within=_monte_carlo_error),
+    Known("the p of a paired test, to within the Monte Carlo error of 2,000 draws: too rough for 3 "
+          "decimals; run it with n_resamples=20_000, or use DeLong's test", _delong_p,
+          within=lambda p: _monte_carlo_error(p, draws=2000)),
+)
+
+
 def _own_scorers():
     return SimpleNamespace(**dict(zip(("y", "score_a", "score_b"), two_scorers())))
 
 
+#: the p-value bands a variant's p is drawn in, one chosen at random: most draws of 400 patients
+#: give a small p, and a resampling answer is accepted within a band of up to ±0.011, so without
+#: spreading them two students' answers would often pass each other's variants (no p below 0.01:
+#: there a resampling p's own bias, not its Monte Carlo error, would decide)
+P_BANDS = ((0.01, 0.05), (0.05, 0.15), (0.15, 0.35), (0.35, 0.65), (0.65, 0.999))
+
+
 def _new_scorers(rng):
-    """Another 400 patients, drawn until the p-value is neither about 0 nor about 1 (3 decimals)."""
+    """Another 400 patients, drawn until the p-value is near a target drawn in a band of ``P_BANDS``.
+
+    A p that a resampling answer to the notebook's own patients (public,
+    answers shared online) would pass for is drawn again: copying it must
+    not pay.
+    """
+    low, high = P_BANDS[int(rng.integers(len(P_BANDS)))]
+    target = rng.uniform(low, high)     # spread evenly in the band: natural draws crowd its low end
     while True:
         loader = functools.partial(two_scorers, seed=int(rng.integers(2**31)))
         p = _delong_p(SimpleNamespace(**dict(zip(("y", "score_a", "score_b"), loader()))))
-        if 0.001 < p < 0.999:
+        if (abs(p - target) <= (high - low) / 6
+                and abs(p - OWN_P) > _monte_carlo_error(p) + _monte_carlo_error(OWN_P)):
             return {"y, score_a, score_b": loader}
+
+
+OWN_P = _delong_p(_own_scorers())   # the notebook's own p, which a variant keeps away from
 
 
 EX_10_3 = register(Exercise(
     id="10.3",
     prompt="the p-value of the test that fits: do two risk scores on the same 400 patients differ "
-           "in AUC? (two-sided, 3 decimals)",
+           "in AUC? (two-sided; DeLong's to 3 decimals, a resampling test's with 20,000 draws within its "
+           "Monte Carlo error)",
     kind="value",
     cases=[Case("two risk scores on the same 400 patients")],
     expect=_delong_p,
     variant=_new_scorers,
     decimals=3,
-    solution=round(_delong_p(_own_scorers()), 3),
+    known=KNOWN_10_3,
+    solution=round(OWN_P, 3),
     kind_of_question="choose the method, then compute",
     data={"y, score_a, score_b": two_scorers},
     hint="Both scores were computed on the same patients, so their AUCs are correlated: a test "
@@ -139,17 +216,9 @@ EX_10_3 = register(Exercise(
 ))
 
 
-def _unpaired_p():
-    # two independent DeLong intervals read as a z-test: ignores the correlation
-    y, a, b = two_scorers()
-    ca, cb = ek.roc_auc_ci(y, a), ek.roc_auc_ci(y, b)
-    z = (ca.estimate - cb.estimate) / np.hypot(ca.standard_error, cb.standard_error)
-    from statistics import NormalDist
-    return 2 * (1 - NormalDist().cdf(abs(z)))
-
-
 WRONG_ANSWERS = {
     "10.1": ["a", "c", "d"],
     "10.2": ["a", "c", "d"],
-    "10.3": [round(_unpaired_p(), 3), round(1 - _delong_p(_own_scorers()), 3)],
+    "10.3": [round(_unpaired(_own_scorers()), 3), round(1 - _delong_p(_own_scorers()), 3),
+             round(_delong_p(_own_scorers()) / 2, 3)],
 }

@@ -2,10 +2,12 @@
 
 * 11.1 -- predict, then compute: the Brier scores of a forecaster that varies
   its forecast and of one that always says the base rate;
-* 11.2 -- a judgement: the same AUC, a lower log loss after Platt scaling;
-  which model for bidding?
-* 11.3 -- judgement: is a measured ECE miscalibration or bin noise? (simulate
-  the noise floor with labels drawn from the model's own probabilities).
+* 11.2 -- a judgement, the notebook's bidding case turned round: a review
+  queue that uses only the order of the scores; which of a model, its
+  Platt-scaled version and a third model?
+* 11.3 -- judgement on new data: is the ECE of a week's 240 forecasts
+  miscalibration or bin noise? (simulate the noise floor with labels drawn
+  from the model's own probabilities; here, unlike section 3, it is noise).
 
 Every expected value is computed with evalkit.
 """
@@ -64,38 +66,60 @@ EX_11_1 = register(Exercise(
 ))
 
 
+#: 11.2: a model A, B = A after Platt scaling, and another model C, on one test week; the queue
+#: reviews the top `reviewed_per_day` posts by score and never uses the scores otherwise.
+QUEUE_11_2 = {"reviewed_per_day": 500,
+              "auc": {"A": 0.781, "B": 0.781, "C": 0.802},
+              "log_loss": {"A": 0.452, "B": 0.371, "C": 0.488},
+              "precision_at_500": {"A": 0.62, "B": 0.62, "C": 0.68}}
+_MODEL_OPTION = {"B": "a", "C": "b", "A": "c"}
+
+
+def _model_for_the_queue():
+    """The queue sees the order only: the best precision among the reviewed posts decides."""
+    p = QUEUE_11_2["precision_at_500"]
+    if p["A"] != p["B"]:
+        raise RuntimeError("11.2: a sigmoid keeps the order, so A and B review the same posts")
+    return _MODEL_OPTION[max(p, key=p.get)]
+
+
 EX_11_2 = register(Exercise(
     id="11.2",
-    prompt="bidding on predicted click probabilities: model A, or A after Platt scaling (B)?",
+    prompt="a review queue that takes the top 500 posts by score: model A, A after Platt scaling (B), "
+           "or C?",
     kind="choice",
     choices={
-        "a": "the two models are equally good, since their AUCs are equal",
-        "b": "B is better for bidding: same ranking, but its probabilities can be taken at their word",
-        "c": "A is better: recalibration can only lose information",
-        "d": "B ranks the impressions better, which is why its log loss is lower",
+        "a": "B: its log loss is the lowest, so its scores are the most trustworthy",
+        "b": "C: the queue uses only the order, and C puts more of the posts that need review in "
+             "its top 500; its log loss does not matter here",
+        "c": "A or B alike, and not C: C's higher log loss shows it is the worse model",
+        "d": "C, but only after Platt scaling it: a model must be calibrated before its top 500 "
+             "can be trusted",
     },
-    cases=[Case("the same AUC, log loss 0.452 against 0.371", {}, lambda: "b")],
+    cases=[Case("the same order for A and B; C ranks better, with worse probabilities", {},
+                _model_for_the_queue)],
     solution="b",
-    kind_of_question="judgement",
+    kind_of_question="judgement (transfer)",
+    data={k: (dict(v) if isinstance(v, dict) else v) for k, v in QUEUE_11_2.items()},
     feedback={
-        "a": "equal AUCs say the two rank the impressions alike; a bid proportional to the "
-             "probability also needs the probabilities to be right, and log loss says B's are "
-             "closer.",
-        "b": "a fitted sigmoid is strictly increasing, so the ranking and the AUC stay; what "
-             "changes is the scale, and B's log loss shows its probabilities are the better ones "
-             "to bid with.",
-        "c": "a strictly increasing map loses no ranking information; fitted on held-out data, it "
-             "makes the probabilities better, as the lower log loss on the test week shows.",
-        "d": "B's ranking is A's ranking (the sigmoid keeps the order, hence the equal AUCs); its "
-             "lower log loss comes from better probabilities, not a better order.",
+        "a": "B reviews exactly A's 500 posts (a sigmoid keeps the order): its better probabilities "
+             "are never used by a queue that only sorts.",
+        "b": "the queue needs the order, which the AUC and the precision of the top 500 measure; "
+             "C is better on both. Log loss judges probabilities, which this queue never reads.",
+        "c": "log loss mixes order and calibration; for a use that only sorts, the order decides, "
+             "and C's top 500 holds more of the posts that need review.",
+        "d": "Platt scaling is strictly increasing: it would give C's top 500 unchanged. Calibrate "
+             "when the probabilities are used (bidding, thresholds on a probability), not for a "
+             "ranking.",
     },
-    hint="A sigmoid fitted to the scores is strictly increasing: what does it do to the order of the "
-         "impressions, and so to the AUC? And what does a bid proportional to the probability need?",
+    hint="What does the queue do with a score besides sorting by it? Which of the numbers shown "
+         "depend on the order only, and which on the probabilities too? What does a sigmoid do to "
+         "the order?",
 ))
 
 
 # --------------------------------------------------------------------------
-# 11.3  the equal-mass ECE
+# 11.3  the equal-mass ECE of a week's forecasts
 
 
 def _quantile_ece():
@@ -113,39 +137,43 @@ def noise_floor(p, n_bins=10, draws=200, seed=0):
 
 def _noise_or_miscalibration():
     _, p = forecasts()
-    return "b" if _quantile_ece() > np.quantile(noise_floor(p), 0.99) else "a"
+    floor, measured = noise_floor(p), _quantile_ece()
+    if measured <= np.quantile(floor, 0.95):
+        return "a"
+    if measured > np.quantile(floor, 0.99):
+        return "b"
+    raise RuntimeError("11.3's data should be clearly noise or clearly not")
 
 
 EX_11_3 = register(Exercise(
     id="11.3",
-    prompt="is the model's ECE (10 equal-mass bins) miscalibration, or the noise of 2,000 cases?",
+    prompt="is the ECE (10 equal-mass bins) of a week's 240 forecasts miscalibration, or noise?",
     kind="choice",
     choices={
-        "a": "noise: an ECE is never exactly 0, and with 2,000 cases this one is within what a "
-             "perfectly calibrated model gets",
-        "b": "miscalibration: it is several times what a perfectly calibrated model gets on "
-             "2,000 cases with these bins",
+        "a": "noise: with 240 cases, 24 a bin, it is within what a perfectly calibrated model gets",
+        "b": "miscalibration: it is larger than the logistic regression's ECE that section 3 found "
+             "mostly real",
         "c": "it cannot be told without a second model to compare with",
-        "d": "miscalibration, because any ECE above 0.01 is",
+        "d": "miscalibration, because any ECE above 0.05 is",
     },
     feedback={
-        "a": "simulate the floor: draw the labels from the model's own probabilities (a perfectly "
-             "calibrated model by construction) and compute the ECE each time; the measured one "
-             "is far above all of them.",
-        "b": "labels drawn from the model's own probabilities give the ECE of a calibrated model "
-             "on 2,000 cases, and the measured ECE is several times its largest values.",
-        "c": "the model's own probabilities give the comparison: labels drawn from them are what "
-             "a calibrated model would see, with the same cases and bins.",
+        "a": "labels drawn from the model's own probabilities give the ECE of a calibrated model on "
+             "240 cases with these bins, and the measured one sits in the middle of them.",
+        "b": "section 3's floor was for its own test set; with 24 cases a bin the floor is much "
+             "higher. Simulate it for these 240 cases: the measured ECE is typical of a calibrated "
+             "model.",
+        "c": "the model's own probabilities give the comparison: labels drawn from them are what a "
+             "calibrated model would see, with the same cases and bins.",
         "d": "no fixed cut-off works: the noise floor depends on the number of cases and of bins "
              "(fewer cases per bin, a higher floor), so simulate it for this test set.",
     },
-    cases=[Case("2,000 forecasts, 10 bins of 200", {}, _noise_or_miscalibration)],
-    solution="b",
+    cases=[Case("240 forecasts, 10 bins of 24", {}, _noise_or_miscalibration)],
+    solution="a",
     kind_of_question="judgement: simulate the noise floor",
     data={"y, p": forecasts},
     hint="Compute ek.expected_calibration_error(y, p, n_bins=10, strategy='quantile'). Then "
-         "draw labels from p itself, y_fake = (rng.random(len(p)) < p).astype(int), a few hundred "
-         "times, and compute the same ECE each time: where does the measured one sit?",
+         "draw labels from p itself, y_fake = (rng.random(len(p)) < p).astype(int), some hundreds "
+         "of times, and compute the same ECE each time: where does the measured one sit?",
 ))
 
 
@@ -158,5 +186,5 @@ WRONG_ANSWERS = {
     "11.1": [[float(np.mean(np.abs(np.subtract(SAID, RAIN)))), 0.25],   # absolute, not squared
              EX_11_1.cases[0].expected()[::-1]],                                   # the two swapped
     "11.2": ["a", "c", "d"],
-    "11.3": ["a", "c", "d"],
+    "11.3": ["b", "c", "d"],
 }
