@@ -519,7 +519,7 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
     index = site / "index.html"
     assert index.exists()
     notebooks = course_notebooks()
-    assert len(notebooks) == 12
+    assert len(notebooks) >= 12, "the course map lists the lessons"
     with_widgets = widget_notebooks()
     assert with_widgets, "no course notebook has a widget cell (from evalkit.widgets import ...)"
     assert not make_site.external_references(site), "a page loads from outside the site"
