@@ -595,15 +595,17 @@ def test_make_lab_draws_chinese_with_the_course_font(chromium_path, tmp_path):
             page.wait_for_selector(".jp-RenderedMarkdown table", timeout=RENDER_TIMEOUT_MS)
             menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
             assert "File" in menus and not any("nbgrader" in m.lower() for m in menus), menus
-            found = page.evaluate(r"""() => {
+            # Markdown cells render one by one, and a busy machine may show the first table
+            # (which metric when) long before the glossary's: wait for the glossary itself.
+            found = page.wait_for_function(r"""() => {
                 const cells = [...document.querySelectorAll('.jp-RenderedMarkdown td')];
                 const zh = cells.find(e => /^[\u4e00-\u9fff]+$/.test(e.textContent.trim()));
                 const en = cells.find(e => /^[a-z ]+$/.test(e.textContent.trim()));
                 if (!zh || !en) return false;
                 zh.id = 'zh-probe'; en.id = 'en-probe'; zh.scrollIntoView();
                 return true;
-            }""")
-            assert found, "no glossary row (a Chinese and an English cell) in 00-index"
+            }""", timeout=RENDER_TIMEOUT_MS, polling=250)
+            assert found.json_value(), "no glossary row (a Chinese and an English cell) in 00-index"
             deadline = time.monotonic() + UPDATE_TIMEOUT_S
             while True:  # the font's subsets load as their characters are laid out
                 zh = fonts_of(page, "#zh-probe")
