@@ -1,4 +1,4 @@
-"""The course's own material: the exercises and their checker, and the small data sets the notebooks use.
+"""The course's own material: the exercises and their checker, and the notebooks' small data sets.
 
 The library (every other module of evalkit) never imports from here; the notebooks and
 the classroom tools do.

@@ -69,6 +69,10 @@ def decode(data: Any) -> Any:
         return [decode(v) for v in data]
     if not isinstance(data, dict) or len(data) not in (1, 2):
         raise ValueError(f"not an encoded answer: {type(data).__name__}")
+    return _decode_tagged(data)
+
+
+def _decode_tagged(data: dict) -> Any:
     if data.get("ellipsis") is True:
         return ...
     if "float" in data and data["float"] in ("nan", "inf", "-inf"):
@@ -98,7 +102,8 @@ class Unreadable:
         return f"<an answer of type {self.kind}>"
 
 
-def capture(exercise_id: str, name: str, namespace: dict, folder: str, cases: list | None = None) -> None:
+def capture(exercise_id: str, name: str, namespace: dict, folder: str,
+            cases: list | None = None) -> None:
     """Write the student's answer to ``exercise_id`` into ``folder/<exercise_id>.json``.
 
     ``name`` is the variable the exercise binds in ``namespace`` (the notebook's globals);
@@ -135,7 +140,8 @@ def read_answer(path: str) -> dict:
             raise ValueError(f"the answer file is not JSON ({type(exc).__name__})") from None
     if isinstance(record, dict) and set(record) == {"answer"}:
         return {"answer": decode(record["answer"])}
-    if isinstance(record, dict) and set(record) == {"outputs"} and isinstance(record["outputs"], list):
+    is_outputs = isinstance(record, dict) and set(record) == {"outputs"}
+    if is_outputs and isinstance(record["outputs"], list):
         outputs = []
         for item in record["outputs"]:
             status, value = item

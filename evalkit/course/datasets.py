@@ -156,7 +156,7 @@ def macro_f1_example():
 
 
 def breast_cancer_2_4():
-    """scikit-learn's breast-cancer data, labelled as the logistic-regression post's UCI file: 2 benign, 4 malignant.
+    """scikit-learn's breast-cancer data, labelled as the logistic-regression post's UCI file.
 
     The post's ``classification_report(..., labels=(2, 4), target_names=("良性", "恶性"))``
     reads the UCI *Breast Cancer Wisconsin (Original)* file, whose class column

@@ -30,7 +30,7 @@ def _sigmoid(x):
 
 
 def fraud_model(seed=3, n=400):
-    """A colleague's fraud test set (03.3): ``(y_test, proba)``, ``proba`` as ``predict_proba`` gives it.
+    """A colleague's fraud test set (03.3): ``(y_test, proba)``, ``proba`` from ``predict_proba``.
 
     Column 0 is the probability of "no fraud", column 1 of "fraud" (about 1 in 10).
 
@@ -65,7 +65,7 @@ def fraud_scores():
 
 
 def shop(seed=63, n=300, n_items=12, k=3):
-    """An online shop's page views (06.3): ``(bought, shown)``, the item bought and the 3 items shown.
+    """An online shop's page views (06.3): ``(bought, shown)``: the item bought, the 3 shown.
 
     >>> bought, shown = shop()
     >>> bought.shape, shown.shape
@@ -114,7 +114,7 @@ _THEIR_MAP = 0.34968662708910725
 
 
 def colleague():
-    """A recommender's lists and a colleague's MAP@10 of them (08.3): ``(ranked, relevant, their_map)``.
+    """A recommender's lists and a colleague's MAP@10 (08.3): ``(ranked, relevant, their_map)``.
 
     300 users, a catalogue of 200 items; users have 0 to 40 relevant items
     (some none); each list has 20 items.
@@ -137,7 +137,7 @@ def colleague():
 
 
 def splits_09_2(seed=9):
-    """``(val_scores, val_labels, test_scores, test_labels)`` of 09.2: 300 and 300 rows, 20 % positives.
+    """09.2's ``(val_scores, val_labels, test_scores, test_labels)``: 300 + 300 rows, 20 % positive.
 
     >>> vs, vy, ts, ty = splits_09_2()
     >>> len(vs), len(ts), int(vy.sum()) > 0
@@ -193,5 +193,6 @@ def three_classifiers(seed=12):
     n = 300
     risk = rng.normal(size=n)
     y = (rng.random(n) < _sigmoid(2.0 * risk - 0.5)).astype(int)
-    a, b, c = ((risk + rng.normal(scale=noise, size=n) > 0.25).astype(int) for noise in (0.5, 0.7, 0.9))
+    noises = (0.5, 0.7, 0.9)
+    a, b, c = ((risk + rng.normal(scale=noise, size=n) > 0.25).astype(int) for noise in noises)
     return y, a, b, c
