@@ -1,5 +1,7 @@
 """Numbers the course's newer sections print, checked against independent libraries.
 
+Notebook 05: kappa and the MCC from the formulas section 7 writes (scikit-learn's). Notebook 02: the
+nested cross-validation loop of section 5.5 (scikit-learn's ``cross_val_score``).
 Notebook 10: the DummyClassifier baselines (scikit-learn's metrics), cross-validation fold scores
 (scikit-learn's ``cross_val_score``), McNemar's test (statsmodels' ``mcnemar``), the per-resample F1
 of the paired-bootstrap figure (scikit-learn's ``f1_score``). Notebook 11: the ECE noise floor (an
@@ -291,3 +293,43 @@ def test_arhr_is_mrr_truncated_at_k_of_notebook_08():
         truncated = np.where(rank <= k, 1 / rank, 0.0).mean()
         assert ek.arhr_at_k(lists, relevant, k) == pytest.approx(truncated, rel=1e-12)
     assert ek.mean_reciprocal_rank(lists, relevant) == pytest.approx(np.mean(1 / rank), rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_kappa_and_mcc_formulas_of_notebook_05_match_sklearn(seed):
+    """Section 7's p_o, p_e and Gorodkin's R_K from a confusion matrix, against scikit-learn."""
+    rng = np.random.default_rng(seed)
+    classes = int(rng.integers(2, 6))
+    y = rng.integers(0, classes, 200)
+    pred = np.where(rng.random(200) < 0.5, y, rng.integers(0, classes, 200))
+    C = skm.confusion_matrix(y, pred).astype(float)
+    n, actual, predicted = C.sum(), C.sum(axis=1), C.sum(axis=0)
+    p_o, p_e = np.trace(C) / n, actual @ predicted / n**2
+    kappa = (p_o - p_e) / (1 - p_e)
+    mcc = (n * np.trace(C) - predicted @ actual) / np.sqrt(
+        (n**2 - predicted @ predicted) * (n**2 - actual @ actual))
+    assert kappa == pytest.approx(skm.cohen_kappa_score(y, pred), rel=1e-12)
+    assert mcc == pytest.approx(skm.matthews_corrcoef(y, pred), rel=1e-12)
+    assert ek.cohen_kappa_score(y, pred) == pytest.approx(kappa, rel=1e-12)
+    assert ek.matthews_corrcoef(y, pred) == pytest.approx(mcc, rel=1e-12)
+
+
+def test_nested_loop_of_notebook_02_is_cross_val_score():
+    """Section 5.5's outer loop (clone, fit the tuner, evalkit's F1 on the held-out fold)."""
+    from sklearn.base import clone
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import (StratifiedKFold, TunedThresholdClassifierCV,
+                                         cross_val_score)
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, target = load_breast_cancer(return_X_y=True)
+    y = (target == 0).astype(int)
+    untuned = make_pipeline(StandardScaler(), LogisticRegression(C=0.05, random_state=0))
+    procedure = TunedThresholdClassifierCV(untuned, scoring="f1", cv=3, thresholds=20)
+    outer = StratifiedKFold(n_splits=3, shuffle=True, random_state=1)
+    loop = [ek.f1_score(y[test], clone(procedure).fit(X[fit], y[fit]).predict(X[test]))
+            for fit, test in outer.split(X, y)]
+    np.testing.assert_allclose(loop, cross_val_score(procedure, X, y, cv=outer, scoring="f1"),
+                               rtol=1e-12)

@@ -95,7 +95,7 @@ def test_module_registers_its_own_exercises(path):
     registered = exercises(number)
     assert registered, f"{path.name} registers no exercise"
     for ex in registered:
-        assert re.fullmatch(rf"{number}\.[1-9]\d*", ex.id), ex.id
+        assert re.fullmatch(rf"{number}\.\d+", ex.id), ex.id     # NN.0: the in-body question
         assert ex.kind in ("value", "function", "choice")
         assert ex.cases, f"{ex.id} has no case"
         assert ex.solution is not None, f"{ex.id} has no solution"
@@ -469,6 +469,18 @@ def _solve_04_3(ns, o):
     return _option(o, "two different summaries")
 
 
+def _solve_05_0(ns, options):
+    """Kappa and MCC of the shown matrix from its cells, by hand: both 0 picks 'exactly 0'."""
+    m = np.asarray(ns["matrix"], dtype=float)
+    n, actual, predicted = m.sum(), m.sum(axis=1), m.sum(axis=0)
+    chance = actual @ predicted / n**2
+    kappa = (np.trace(m) / n - chance) / (1 - chance)
+    (tn, fp), (fn, tp) = m
+    mcc = (tp * tn - fp * fn) / np.sqrt(np.prod([tp + fp, tp + fn, tn + fp, tn + fn]))
+    assert abs(kappa) < 1e-12 and abs(mcc) < 1e-12, (kappa, mcc)
+    return _option(options, "exactly 0")
+
+
 def _solve_05_1(ns, o):
     m = np.array(ns["confusion_matrix"])
     k = len(m)
@@ -644,12 +656,14 @@ SOLVERS = {
                                     + ns["predicted_not_spam"]["actual_spam"])],
     "01.2": _solve_01_2,
     "01.3": lambda ns, o: (lambda class_sizes: max(class_sizes) / sum(class_sizes)),
+    "02.0": lambda ns, o: _option(o, "nested"),                   # best_score_ read where chosen
     "02.1": lambda ns, o: tuple(int(sum(1 for s, y in ns["rows"] if (s >= ns["threshold"]) == p and y == t))
                                 for p, t in ((1, 1), (1, 0), (0, 1), (0, 0))),
     "02.2": _solve_02_2,
     "02.3": lambda ns, o: _option(o, "chosen on the test rows"),   # the best of twelve is optimistic
     "03.1": _solve_03_1, "03.2": _solve_03_2, "03.3": _solve_03_3,
     "04.1": _solve_04_1, "04.2": _solve_04_2, "04.3": _solve_04_3,
+    "05.0": _solve_05_0,
     "05.1": _solve_05_1,
     "05.2": _solve_05_2,
     "05.3": _solve_05_3,
@@ -660,6 +674,7 @@ SOLVERS = {
     "09.3": _solve_09_3,
     "09.4": lambda ns, o: _option(o, "num_bins=100_000"),          # 1e9 x 16 or 25 bytes exceed 8 GB;
                                                                    # 100 bins span 1e7 scores each
+    "10.0": lambda ns, o: _option(o, "GroupKFold"),               # new patients: group the folds
     "10.1": _solve_10_1,
     "10.2": lambda ns, o: _option(o, "not known"),                 # the interval holds 0 and 0.01 alike
     "10.3": lambda ns, o: round(_delong_p(ns["y"], ns["score_a"], ns["score_b"]), 3),
@@ -801,7 +816,7 @@ def test_choice_variants_spread_the_right_letter_evenly():
         expected = n / len(letters)
         statistic += float(np.sum((counts - expected) ** 2 / expected))
         dof += len(letters) - 1
-    assert len(CHOICE_EXERCISES) == 19  # 12.1 and 12.3 added
+    assert len(CHOICE_EXERCISES) == 22  # 12.1 and 12.3 added; 02.0, 05.0, 10.0 (in-body)
     assert statistic < chi2.ppf(0.999, dof), (statistic, dof)
 
 

@@ -1,5 +1,10 @@
 """Exercises of notebook 02, thresholds the Spark way.
 
+* 02.0 -- check your understanding (in the body, after section 5.5): a
+  colleague reports ``best_score_`` of a ``TunedThresholdClassifierCV`` as
+  the F1 to expect on new data; what is wrong? (it is the best of many
+  thresholds on the folds that chose it: estimate the procedure with an
+  outer split); a choice;
 * 02.1 -- transfer: Spark's confusion matrix of nine new (score, label) rows
   at a threshold two rows sit exactly on (Spark predicts ``score >= t``);
 * 02.2 -- transfer: the threshold of the lowest expected cost on the same
@@ -28,7 +33,7 @@ import evalkit as ek
 
 from . import Case, Exercise, register
 
-__all__ = ["EX_02_1", "EX_02_2", "EX_02_3", "ROWS", "WRONG_ANSWERS"]
+__all__ = ["EX_02_0", "EX_02_1", "EX_02_2", "EX_02_3", "ROWS", "WRONG_ANSWERS"]
 
 #: the nine (score, label) rows of 02.1 and 02.2
 ROWS = np.array([(0.9, 1), (0.8, 1), (0.7, 1), (0.7, 0), (0.5, 1),
@@ -38,7 +43,10 @@ THRESHOLD_02_1 = 0.4
 
 
 def _f1_by_threshold(scores, labels):
-    """Exact F1 = 2TP / (2TP + FP + FN) at each distinct score, highest first (for the tie check)."""
+    """Exact F1 = 2TP / (2TP + FP + FN) at each distinct score, highest first.
+
+    (For the tie check.)
+    """
     out = []
     for t in np.unique(scores)[::-1]:
         tp = int(np.sum((scores >= t) & (labels == 1)))
@@ -136,8 +144,8 @@ EX_02_2 = register(Exercise(
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "c_fp": C_FP, "c_fn": C_FN},
     hint="Make a table with one row per distinct score: FP and FN when everything scored at or "
-         "above it is predicted positive, then c_fp·FP + c_fn·FN. The lowest total wins. (It need not be "
-         "the threshold of the highest F1.)",
+         "above it is predicted positive, then c_fp·FP + c_fn·FN. The lowest total wins. "
+         "(It need not be the threshold of the highest F1.)",
 ))
 
 
@@ -166,7 +174,8 @@ def _optimism(n=300, settings=12, splits=100, seed=0):
 
 
 def _what_to_report():
-    # if the winner's test F1 overstates its F1 on fresh data, only fresh data gives an honest figure
+    # if the winner's test F1 overstates its F1 on fresh data,
+    # only fresh data give an honest figure
     return "b" if _optimism() > 0 else "a"
 
 
@@ -176,9 +185,9 @@ EX_02_3 = register(Exercise(
     kind="choice",
     choices={
         "a": "nothing: no model was fitted on the test rows, so the winner's test F1 is honest",
-        "b": "the setting was chosen on the test rows, so the printed F1 is the best of twelve tries "
-             "on them: choose on a validation split (or by cross-validation on the training rows), "
-             "then report the chosen model's F1 on the test rows",
+        "b": "the setting was chosen on the test rows, so the printed F1 is the best of twelve "
+             "tries on them: choose on a validation split (or by cross-validation on the "
+             "training rows), then report the chosen model's F1 on the test rows",
         "c": "report the mean of the twelve test F1s instead: averaging removes the luck",
         "d": "F1 is the wrong metric to choose by: choosing by test accuracy would be honest",
     },
@@ -204,6 +213,62 @@ EX_02_3 = register(Exercise(
 
 
 # --------------------------------------------------------------------------
+# 02.0  the score a threshold tuner reports for itself
+
+
+def _threshold_optimism(n=200, splits=100, seed=0):
+    """Mean of (F1 where the max-F1 threshold was chosen) - (its F1 on other rows)."""
+    rng = np.random.default_rng(seed)
+    gaps = []
+    for _ in range(splits):
+        y = (rng.random(n) < 0.4).astype(int)
+        score = y + rng.normal(0.0, 0.8, n)
+        tune = rng.random(n) < 0.5
+        t, f1_there = ek.best_threshold(y[tune], score[tune])
+        gaps.append(f1_there - ek.f1_score(y[~tune], score[~tune] >= t))
+    return float(np.mean(gaps))
+
+
+def _what_best_score_is():
+    # a score read where its threshold was chosen overstates; only an outer split is honest
+    return "b" if _threshold_optimism() > 0 else "a"
+
+
+EX_02_0 = register(Exercise(
+    id="02.0",
+    prompt="the F1 to expect from a threshold tuned by TunedThresholdClassifierCV: is "
+           "best_score_ it?",
+    kind="choice",
+    choices={
+        "a": "yes: best_score_ is a cross-validated score, so no row scored a model it trained",
+        "b": "no: it is the F1 of the threshold that did best on those very folds, the best of "
+             "many tries; run the whole tuning inside an outer split (nested cross-validation) "
+             "and report the outer scores' mean and spread",
+        "c": "no, but cv=10 would fix it: with more inner folds the chosen threshold is exact",
+        "d": "no: a tuned threshold cannot be evaluated at all, so report the F1 at 0.5 instead",
+    },
+    feedback={
+        "a": "no model was scored on its training rows, but the threshold was chosen on the "
+             "scores of those folds: the maximum over thresholds is partly luck, as in "
+             "section 5.1.",
+        "b": "choosing and scoring on the same folds reads the threshold's luck as skill; an "
+             "outer split that takes no part in the choice scores the whole procedure, and "
+             "its spread says how far to trust the mean.",
+        "c": "more inner folds change how the threshold is chosen, not where best_score_ is "
+             "read: it is still the best of many thresholds on the rows that chose it.",
+        "d": "the tuned procedure can be evaluated honestly, on rows that took no part in "
+             "tuning it; section 5.5 does it with an outer cross-validation.",
+    },
+    cases=[Case("best_score_ as the F1 on new data", {}, _what_best_score_is)],
+    solution="b",
+    kind_of_question="find the bug (transfer)",
+    data={"rows": 10_000, "best_score_": 0.91},
+    hint="Which rows chose the threshold, and which rows computed best_score_? Compare with the "
+         "two F1s of section 5.1.",
+))
+
+
+# --------------------------------------------------------------------------
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 WRONG_ANSWERS = {
@@ -216,4 +281,5 @@ WRONG_ANSWERS = {
         0.1,                  # everything predicted positive
     ],
     "02.3": ["a", "c", "d"],
+    "02.0": ["a", "c", "d"],
 }

@@ -1,5 +1,9 @@
 """Exercises of notebook 05, multiclass averaging.
 
+* 05.0 -- check your understanding (in the body, after section 7): a spam
+  filter whose predictions are independent of the truth has an accuracy of
+  0.62; what are its kappa and MCC? (exactly 0: agreement at chance level);
+  a choice;
 * 05.1 -- predict, then compute: how much macro recall gains when five
   errors of the largest class are fixed, and when five of the smallest are;
 * 05.2 -- predict, then compute: the micro-averaged F1 of a screening model
@@ -26,13 +30,67 @@ import evalkit as ek
 from ..datasets import labels_from_counts
 from . import Case, Exercise, register
 
-__all__ = ["FIXED", "EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS", "EXERCISE_MATRIX", "SCREENING_MATRIX",
-           "ROUTING_CLASSES", "ROUTING_X", "ROUTING_Y"]
+__all__ = ["FIXED", "EX_05_0", "EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS",
+           "EXERCISE_MATRIX", "SCREENING_MATRIX", "ROUTING_CLASSES", "ROUTING_X", "ROUTING_Y"]
 
 #: The matrix of 05.1 and 05.2: rows actual, columns predicted.
 EXERCISE_MATRIX = np.array([[50, 3, 2],
                             [4, 30, 6],
                             [1, 9, 15]])
+
+# --------------------------------------------------------------------------
+# 05.0  kappa and MCC of predictions that ignore the truth
+
+#: 05.0: rows actual, columns predicted; every cell is (row sum) x (column sum) / N,
+#: so the predictions are independent of the truth.
+SPAM_CLASSES = ["not spam", "spam"]
+INDEPENDENT = np.array([[56, 14],
+                        [24, 6]])
+
+
+def _agreement_at_chance():
+    """'b' when kappa and MCC of the independent matrix are both 0 while accuracy is not."""
+    y_true, y_pred = labels_from_counts(INDEPENDENT, labels=SPAM_CLASSES)
+    kappa = ek.cohen_kappa_score(y_true, y_pred)
+    mcc = ek.matthews_corrcoef(y_true, y_pred)
+    accuracy = ek.accuracy_score(y_true, y_pred)
+    if abs(kappa) < 1e-12 and abs(mcc) < 1e-12 and accuracy > 0.5:
+        return "b"
+    raise RuntimeError("05.0's matrix should have kappa = MCC = 0")
+
+
+EX_05_0 = register(Exercise(
+    id="05.0",
+    prompt="a spam filter's predictions are independent of the truth, accuracy 0.62: "
+           "its kappa and MCC?",
+    kind="choice",
+    choices={
+        "a": "both about 0.62: on two classes they are rescaled accuracies",
+        "b": "both exactly 0: the filter agrees with the truth only as often as the two sets "
+             "of class rates alone make it agree",
+        "c": "kappa 0, but MCC about 0.62: MCC, unlike kappa, uses all four cells",
+        "d": "both negative: a filter that misses 24 of 30 spams is worse than chance",
+    },
+    feedback={
+        "a": "kappa and MCC subtract the agreement chance gives: 80 % predicted 'not spam' "
+             "against 70 % actual already agree on 0.8 x 0.7 + 0.2 x 0.3 = 0.62 of the mails.",
+        "b": "every cell equals (row sum) x (column sum) / N: the observed agreement 0.62 is "
+             "exactly the chance agreement, so kappa = (0.62 - 0.62) / (1 - 0.62) = 0, and "
+             "TP x TN - FP x FN = 6 x 56 - 14 x 24 = 0 makes the MCC 0 too.",
+        "c": "MCC's numerator TP x TN - FP x FN is 6 x 56 - 14 x 24 = 0 here: using all four "
+             "cells does not lift a filter that ignores the mail.",
+        "d": "below 0 means agreeing less often than chance; here the filter agrees exactly as "
+             "often as chance, which is 0, however many spams it misses.",
+    },
+    cases=[Case("predictions independent of the truth", {}, _agreement_at_chance)],
+    solution="b",
+    kind_of_question="predict (transfer)",
+    data={"classes": SPAM_CLASSES, "matrix": INDEPENDENT.tolist()},
+    hint="Compute the agreement chance alone gives from the row and column sums: "
+         "p_e = sum over classes of (actual share) x (predicted share). Compare it with the "
+         "accuracy, then use section 7's formulas.",
+))
+
 
 # --------------------------------------------------------------------------
 # 05.1  macro recall of the matrix
@@ -62,14 +120,18 @@ def _recall_gains(d):
 
 
 def _new_matrix(rng):
-    """Another model's 3 x 3 matrix: class 0 the largest, class 2 the smallest, 6 or more errors a row."""
+    """Another model's 3 x 3 matrix.
+
+    Class 0 the largest, class 2 the smallest, 6 or more errors a row.
+    """
     sizes = np.sort(rng.choice(np.arange(20, 90), 3, replace=False))[::-1]
     matrix = np.zeros((3, 3), dtype=int)
     for c, size in enumerate(sizes):
         errors = int(rng.integers(6, size // 3 + 1))
         first = int(rng.integers(0, errors + 1))
         others = [j for j in range(3) if j != c]
-        matrix[c, c], matrix[c, others[0]], matrix[c, others[1]] = size - errors, first, errors - first
+        matrix[c, c] = size - errors
+        matrix[c, others[0]], matrix[c, others[1]] = first, errors - first
     return matrix.tolist()
 
 
@@ -85,7 +147,8 @@ EX_05_1 = register(Exercise(
     data={"confusion_matrix": EXERCISE_MATRIX.tolist(), "fixed": FIXED},
     hint="Recall divides by the actual class, the row. Fixing an error of class c raises only "
          "class c's recall, by 1 / (its row's total); macro divides the sum of the recalls by the "
-         "number of classes. (Micro recall would rise by the same fixed / (all samples) either way.)",
+         "number of classes. (Micro recall would rise by the same fixed / (all samples) either "
+         "way.)",
 ))
 
 
@@ -174,8 +237,8 @@ EX_05_3 = register(Exercise(
     data={"classes": ROUTING_CLASSES, "model_X": ROUTING_X.tolist(), "model_Y": ROUTING_Y.tolist()},
     feedback={
         "a": "with one label per call, micro F1 is the accuracy: 1 - micro F1 is the share of "
-             "misrouted calls, so it is the cost divided by a constant. X misroutes fewer calls, and "
-             "micro F1 is the only average that ranks it first.",
+             "misrouted calls, so it is the cost divided by a constant. X misroutes fewer calls, "
+             "and micro F1 is the only average that ranks it first.",
         "b": "weighting each department's F1 by its calls is not counting calls: a department's F1 "
              "also moves with the calls wrongly sent to it, and here weighted F1 ranks Y first "
              "although Y misroutes more calls.",
@@ -204,4 +267,5 @@ WRONG_ANSWERS = {
              ek.f1_score(_S, _SHAT, labels=FINDINGS, average="macro"),
              ek.recall_score(_S, _SHAT, labels=FINDINGS, average="micro")],   # recall, not F1
     "05.3": ["b", "c"],
+    "05.0": ["a", "c", "d"],
 }

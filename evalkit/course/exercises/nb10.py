@@ -1,5 +1,8 @@
 """Exercises of notebook 10, how sure a metric is.
 
+* 10.0 -- check your understanding (in the body, after the groups and time
+  section): several X-rays per patient, a model for new patients; which
+  cross-validation? (GroupKFold by patient); a choice;
 * 10.1 -- choose the method: an interval for a recall of 20/20 (Wald and
   the bootstrap collapse to a point, Wilson does not); a choice;
 * 10.2 -- a judgement on a new result: a paired interval that contains 0
@@ -27,7 +30,53 @@ import evalkit as ek
 from ..exercise_data import two_scorers
 from . import Case, Exercise, Known, register
 
-__all__ = ["EX_10_1", "EX_10_2", "EX_10_3", "WRONG_ANSWERS", "two_scorers"]
+__all__ = ["EX_10_0", "EX_10_1", "EX_10_2", "EX_10_3", "WRONG_ANSWERS", "two_scorers"]
+
+
+# --------------------------------------------------------------------------
+# 10.0  the split that matches how the model will be used
+
+XRAYS_10_0 = {"images": 3_000, "patients": 500, "used_on": "patients never seen before",
+              "kfold_auc": 0.97}
+
+
+def _split_for_new_patients():
+    """Group by patient when rows share patients and the model meets new ones."""
+    d = SimpleNamespace(**XRAYS_10_0)
+    if d.images > d.patients and d.used_on.startswith("patients never"):
+        return "b"
+    raise RuntimeError("10.0's story should call for a group split")
+
+
+EX_10_0 = register(Exercise(
+    id="10.0",
+    prompt="3,000 X-rays of 500 patients, a model for new patients: which cross-validation?",
+    kind="choice",
+    choices={
+        "a": "KFold with shuffle=True: shuffling the images removes any order that could leak",
+        "b": "GroupKFold with the patient as the group: no patient has images on both sides "
+             "of a fold",
+        "c": "TimeSeriesSplit on the order the images were taken",
+        "d": "StratifiedKFold: the same share of positive images in every fold",
+    },
+    feedback={
+        "a": "shuffling spreads each patient's images over the folds, which is the leak: the "
+             "model meets the test images' patients in training and recognises them.",
+        "b": "the model will meet new patients, so each fold must test on patients it never "
+             "trained on; grouping by patient makes the folds ask that question.",
+        "c": "nothing here changes with time: the model's use is new patients, not a later "
+             "period, and a time split still puts a patient's images on both sides.",
+        "d": "stratifying keeps the class shares but still puts one patient's images in "
+             "training and test alike, so the score is still inflated.",
+    },
+    cases=[Case("several images per patient, used on new patients", {},
+                _split_for_new_patients)],
+    solution="b",
+    kind_of_question="choose the method (transfer)",
+    data=dict(XRAYS_10_0),
+    hint="Ask what the model will face in use, then which split makes every test fold face "
+         "the same: where can rows of one patient end up?",
+))
 
 
 # --------------------------------------------------------------------------
@@ -56,12 +105,12 @@ EX_10_1 = register(Exercise(
         "d": "none: the recall is 1, there is nothing uncertain about it",
     },
     feedback={
-        "a": "at p = 1 the Wald standard error sqrt(p(1 - p)/n) is 0: the interval is [1, 1], as if "
-             "20 cancers proved the model never misses.",
-        "b": "Wilson's interval inverts the score test and keeps a width at 0 and n successes: its "
-             "lower end says how low the true recall could plausibly be after 20 of 20.",
-        "c": "every resample of 20 caught cancers has recall 1, so the bootstrap interval is [1, 1] "
-             "too: resampling cannot invent a miss it never saw.",
+        "a": "at p = 1 the Wald standard error sqrt(p(1 - p)/n) is 0: the interval is [1, 1], "
+             "as if 20 cancers proved the model never misses.",
+        "b": "Wilson's interval inverts the score test and keeps a width at 0 and n successes: "
+             "its lower end says how low the true recall could plausibly be after 20 of 20.",
+        "c": "every resample of 20 caught cancers has recall 1, so the bootstrap interval is "
+             "[1, 1] too: resampling cannot invent a miss it never saw.",
         "d": "20 cancers are a small sample: a model that misses 1 cancer in 10 catches all of 20 "
              "about 12 % of the time.",
     },
@@ -119,8 +168,9 @@ EX_10_2 = register(Exercise(
         "d": "both filters saw the same mails, so the paired analysis is the right one (section "
              "6); separate intervals would be wider still and settle even less.",
     },
-    hint="Read the interval, not only the p-value: which differences does it hold? Is 0 among them? "
-         "Is the difference the team would act on among them? What would each possibility mean?",
+    hint="Read the interval, not only the p-value: which differences does it hold? Is 0 among "
+         "them? Is the difference the team would act on among them? What would each "
+         "possibility mean?",
 ))
 
 
@@ -141,7 +191,7 @@ def _unpaired(d):
 
 
 def _monte_carlo_error(p, draws=20_000):
-    """Three standard errors of a resampling p-value of ``draws`` draws, plus the 3-decimal rounding.
+    """Three standard errors of a resampling p-value of ``draws`` draws, plus the rounding.
 
     The paired bootstrap and the permutation test estimate the same p as
     DeLong's test; a seed moves them by about sqrt(p(1-p)/B). For the
@@ -157,8 +207,8 @@ KNOWN_10_3 = (
     Known("1 - p: the confidence, not the p-value", lambda d: 1 - _delong_p(d)),
     Known("a one-sided p-value (half the two-sided one)", lambda d: _delong_p(d) / 2),
     Known("a paired resampling test (paired bootstrap or permutation, 20,000 draws), within its "
-          "Monte Carlo error (DeLong's test gives this comparison's p without resampling)", _delong_p,
-          accepted=True, within=_monte_carlo_error),
+          "Monte Carlo error (DeLong's test gives this comparison's p without resampling)",
+          _delong_p, accepted=True, within=_monte_carlo_error),
     Known("the p of a paired test, to within the Monte Carlo error of 2,000 draws: too rough for 3 "
           "decimals; run it with n_resamples=20_000, or use DeLong's test", _delong_p,
           within=lambda p: _monte_carlo_error(p, draws=2000)),
@@ -177,7 +227,7 @@ P_BANDS = ((0.01, 0.05), (0.05, 0.15), (0.15, 0.35), (0.35, 0.65), (0.65, 0.999)
 
 
 def _new_scorers(rng):
-    """Another 400 patients, drawn until the p-value is near a target drawn in a band of ``P_BANDS``.
+    """Another 400 patients, drawn until the p-value is near a target in a band of ``P_BANDS``.
 
     A p that a resampling answer to the notebook's own patients (public,
     answers shared online) would pass for is drawn again: copying it must
@@ -198,9 +248,9 @@ OWN_P = _delong_p(_own_scorers())   # the notebook's own p, which a variant keep
 
 EX_10_3 = register(Exercise(
     id="10.3",
-    prompt="the p-value of the test that fits: do two risk scores on the same 400 patients differ "
-           "in AUC? (two-sided; DeLong's to 3 decimals, a resampling test's with 20,000 draws within its "
-           "Monte Carlo error)",
+    prompt="the p-value of the test that fits: do two risk scores on the same 400 patients "
+           "differ in AUC? (two-sided; DeLong's to 3 decimals, a resampling test's with 20,000 "
+           "draws within its Monte Carlo error)",
     kind="value",
     cases=[Case("two risk scores on the same 400 patients")],
     expect=_delong_p,
@@ -217,6 +267,7 @@ EX_10_3 = register(Exercise(
 
 
 WRONG_ANSWERS = {
+    "10.0": ["a", "c", "d"],
     "10.1": ["a", "c", "d"],
     "10.2": ["a", "c", "d"],
     "10.3": [round(_unpaired(_own_scorers()), 3), round(1 - _delong_p(_own_scorers()), 3),
