@@ -40,7 +40,7 @@ sys.modules["classroom"] = classroom
 spec.loader.exec_module(classroom)
 sandbox = classroom._load_tool("sandbox")
 
-from evalkit.course.exercises import exercises, grade, variant  # noqa: E402
+from evalkit.course.exercises import exercises, grade, show, variant  # noqa: E402
 
 
 def all_exercises():
@@ -48,6 +48,20 @@ def all_exercises():
 
 NOTEBOOK = "01"
 ASSIGNMENT = "01-accuracy-paradox"
+COURSE_NOTEBOOK = ROOT / "notebooks" / f"{ASSIGNMENT}.ipynb"
+
+
+def graded_exercises():
+    """The exercises under notebook 01's "## Exercises" heading: what a grade counts."""
+    ids = [s.id for s in classroom.graded_specs(nbformat.read(COURSE_NOTEBOOK, as_version=4))]
+    return [e for e in exercises(NOTEBOOK) if e.id in ids]
+
+
+def practice_ids():
+    """The check-your-understanding questions in notebook 01's lesson body."""
+    specs = classroom.exercise_specs(nbformat.read(COURSE_NOTEBOOK, as_version=4))
+    return [s.id for s in specs if not s.graded]
+
 TIMEOUT_S = 90
 HONEST = ["Ada", "Ben", "Cleo", "Eve", "Fay"]
 ATTACKERS = ["KeyReader", "Patcher", "Snooper", "DbWriter", "Lingerer", "Saboteur", "Inheritor", "Forker",
@@ -78,7 +92,7 @@ MAJORITY_WRONG = "def majority_accuracy(class_sizes):\n    return min(class_size
 def right_answers(secret, student):
     """exercise id -> the source of a right answer cell for ``student``'s variant."""
     out = {}
-    for ex in exercises(NOTEBOOK):
+    for ex in graded_exercises():
         mine = variant(ex.id, classroom.seed_for(secret, student, ex.id))
         if ex.kind == "function":
             out[ex.id] = MAJORITY
@@ -271,6 +285,22 @@ def _answer_cells(nb):
             if isinstance(c.metadata.get("evalkit"), dict) and "answer" in c.metadata["evalkit"]}
 
 
+def _practice_cells(nb):
+    """id -> [data cell, answer cell, check cell] of the practice questions in the lesson's body."""
+    out = {}
+    for cell in nb.cells:
+        meta = cell.metadata.get("evalkit")
+        if isinstance(meta, dict):
+            ex_id = meta.get("practice") or meta.get("data") or meta.get("form")
+            out.setdefault(ex_id, []).append(cell)
+    return {ex_id: cells for ex_id, cells in out.items() if ex_id in practice_ids()}
+
+
+# Ada's practice answer: right, then a line that would kill the kernel and cost her every point,
+# were the grader to run a cell of the lesson's body.
+PRACTICE_THAT_WOULD_KILL = "answer_01_0 = 'a'\nimport os\nos._exit(1)\n"
+
+
 def _student_version(course, student):
     return course / "release" / student / "notebooks" / f"{ASSIGNMENT}.ipynb"
 
@@ -331,10 +361,10 @@ def _secret_where_variants_differ():
     that has data or options (so copying Ada's notebook can earn only the function exercise)."""
     for i in range(200):
         secret = f"test-secret-{i}".encode()
-        mine = [variant(e.id, classroom.seed_for(secret, "Ada", e.id)).solution for e in exercises(NOTEBOOK)
+        mine = [variant(e.id, classroom.seed_for(secret, "Ada", e.id)).solution for e in graded_exercises()
                 if e.kind != "function"]
         theirs = [variant(e.id, classroom.seed_for(secret, "Copier", e.id)).solution
-                  for e in exercises(NOTEBOOK) if e.kind != "function"]
+                  for e in graded_exercises() if e.kind != "function"]
         if all(a != b for a, b in zip(mine, theirs)):
             return secret
     raise AssertionError("no secret among 200 gives Ada and Copier different answers")
@@ -361,7 +391,10 @@ def term(tmp_path_factory):
         nbformat.write(nb, target / name)
 
     # honest students
-    hand_in("Ada", _fill(course, "Ada", answers["Ada"]), folder="ada")        # folder in lower case
+    ada = _fill(course, "Ada", answers["Ada"])
+    for ex_id, (_, answer, _) in _practice_cells(ada).items():
+        answer.source = PRACTICE_THAT_WOULD_KILL
+    hand_in("Ada", ada, folder="ada")        # folder in lower case
     partly = dict(answers["Ben"], **{"01.1": "answer = [0.5, 0.5, 0.5]\n", "01.3": MAJORITY_WRONG})
     hand_in("Ben", _fill(course, "Ben", partly))
     hand_in("Cleo", nbformat.read(_student_version(course, "Cleo"), as_version=4))      # blank
@@ -413,7 +446,7 @@ def _feedback(term, student, exercise):
 
 def test_honest_students_get_exactly_their_points(term):
     points = _points(term)
-    ids = [e.id for e in exercises(NOTEBOOK)]
+    ids = [e.id for e in graded_exercises()]
     assert all(points[("Ada", e)] == 1.0 for e in ids), "all right: full marks"
     assert points[("Ben", "01.1")] == 0.0 and points[("Ben", "01.2")] == 1.0
     assert points[("Ben", "01.3")] < 1.0, "a wrong function loses (part of) its points"
@@ -429,6 +462,45 @@ def test_honest_students_get_exactly_their_points(term):
     assert f"{ASSIGNMENT} (1).ipynb" in warnings
 
 
+def test_the_in_body_question_stays_practice_without_a_key(term):
+    """The student version keeps the lesson's check-your-understanding question: its data and
+    options, an answer stub, and a check cell that checks the form, says it is not graded and
+    names no key."""
+    assert practice_ids() == ["01.0"], "notebook 01 has one question in its body"
+    nb = nbformat.read(_student_version(term["course"], "Ben"), as_version=4)
+    exercises_at = next(i for i, c in enumerate(nb.cells) if c.source.startswith("## Exercises"))
+    data, answer, check = _practice_cells(nb)["01.0"]
+    assert nb.cells.index(check) < exercises_at, "the question stays in the lesson's body"
+    prompt = nb.cells[nb.cells.index(data) - 1]
+    assert prompt.source.startswith("**Check your understanding.**")
+    assert answer.source == "answer_01_0 = ..." and answer.metadata == {"evalkit": {"practice": "01.0"}}
+    assert "check(" not in check.source and "evalkit" not in check.source
+    assert "practice and not graded" in check.source
+    namespace = {}
+    exec(compile(data.source, "<practice data>", "exec"), namespace)  # noqa: S102 -- our own cell
+    assert set(namespace) == {"__builtins__"}, "the data cell leaves the lesson's variables alone"
+    for source in ("answer_01_0 = 'b'", check.source):   # runs without the key
+        exec(compile(source, "<practice cell>", "exec"), namespace)  # noqa: S102 -- our own cells
+    with pytest.raises(AssertionError, match="one of the letters"):
+        exec(compile("answer_01_0 = 'z'\n" + check.source, "<practice cell>", "exec"), {})  # noqa: S102
+    for line in repr(show("01.0")).splitlines():      # the notebook's own data and options
+        assert line in data.source, line
+
+
+def test_graded_points_count_only_the_exercises_section(term):
+    """A grade has a row per exercise under "## Exercises" and none for the practice question; Ada's
+    practice cell, which would kill the kernel if it ran, did not run: she has full marks."""
+    graded = [e.id for e in graded_exercises()]
+    assert graded == ["01.1", "01.2", "01.3"]
+    for result in term["results"]:
+        assert [r["exercise"] for r in result.rows] == graded, result.student
+    assert all(_points(term)[("Ada", e)] == 1.0 for e in graded)
+    lms = {r["Student"]: r for r in csv.DictReader((term["course"] / "lms.csv").open(encoding="utf-8"))}
+    assert float(lms["Ada"]["Total"]) == float(len(graded))
+    submitted = nbformat.read(term["submissions"] / "ada" / f"{ASSIGNMENT}.ipynb", as_version=4)
+    assert _practice_cells(submitted)["01.0"][1].source == PRACTICE_THAT_WOULD_KILL
+
+
 def test_honest_grades_are_the_same_with_and_without_the_attackers(term):
     points = _points(term)
     assert term["alone"], "the honest students were graded alone first"
@@ -439,13 +511,13 @@ def test_honest_grades_are_the_same_with_and_without_the_attackers(term):
 @pytest.mark.parametrize("attacker", ATTACKERS)
 def test_every_attack_earns_nothing(term, attacker):
     points = _points(term)
-    for ex in exercises(NOTEBOOK):
+    for ex in graded_exercises():
         assert points[(attacker, ex.id)] == 0.0, (attacker, ex.id, _feedback(term, attacker, ex.id))
 
 
 def test_a_copied_notebook_earns_only_what_is_the_same_for_everyone(term):
     points = _points(term)
-    for ex in exercises(NOTEBOOK):
+    for ex in graded_exercises():
         if ex.kind == "function":    # a right function is right for every variant
             continue
         assert points[("Copier", ex.id)] == 0.0
@@ -506,7 +578,7 @@ def test_two_students_get_different_data_and_option_orders(term):
     assert data, "the student versions have data cells"
     by_id = {x.metadata["evalkit"]["data"]: (x.source, y.source) for x, y in zip(a.cells, b.cells)
              if isinstance(x.metadata.get("evalkit"), dict) and "data" in x.metadata["evalkit"]}
-    for ex in exercises(NOTEBOOK):
+    for ex in graded_exercises():
         if ex.kind != "function":
             mine, theirs = by_id[ex.id]
             assert mine != theirs, ex.id

@@ -95,7 +95,7 @@ def test_module_registers_its_own_exercises(path):
     registered = exercises(number)
     assert registered, f"{path.name} registers no exercise"
     for ex in registered:
-        assert re.fullmatch(rf"{number}\.\d+", ex.id), ex.id     # NN.0: the in-body question
+        assert re.fullmatch(rf"{number}\.(0|[1-9]\d*)", ex.id), ex.id   # NN.0: in the body
         assert ex.kind in ("value", "function", "choice")
         assert ex.cases, f"{ex.id} has no case"
         assert ex.solution is not None, f"{ex.id} has no solution"
@@ -312,6 +312,47 @@ def test_notebook_checks_only_registered_exercises(nb_path):
     assert not unchecked, f"{nb_path.name} never checks registered exercises {unchecked}"
 
 
+# -- the check-your-understanding question in a lesson's body (NN.0) ----------
+
+IN_BODY = [p for p in _all_exercises() if p.values[1].id.endswith(".0")]
+
+
+def _cells(nb_path):
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    return [(c["cell_type"], "".join(c["source"])) for c in nb["cells"]]
+
+
+@pytest.mark.parametrize("number, ex", IN_BODY)
+def test_in_body_question_sits_in_the_lesson(number, ex):
+    """NN.0 is asked where its idea is taught, above "## Exercises": the prompt, the data and
+    options (show), a blank answer cell, the check cell; one such question per notebook."""
+    cells = _cells(_notebook_of(number))
+    start = next(i for i, (kind, src) in enumerate(cells)
+                 if kind == "markdown" and EXERCISES_HEADING.search(src))
+    in_body = [m.group("id") for kind, src in cells[:start] if kind == "code"
+               for m in CHECK_CALL.finditer(src)]
+    assert in_body == [ex.id], f"{number}: the lesson's body checks {in_body}"
+    name = f"answer_{number}_0"
+    i = cells.index(("code", f'check("{ex.id}", {name})'))
+    assert cells[i - 1] == ("code", f"{name} = ...")        # committed blank, as the exercises
+    assert cells[i - 2][0] == "code" and f'show("{ex.id}")' in cells[i - 2][1]
+    assert cells[i - 3][0] == "markdown"
+    assert cells[i - 3][1].startswith("**Check your understanding.**")
+
+
+@pytest.mark.parametrize("number, ex", IN_BODY)
+def test_in_body_check_accepts_the_right_answer_and_explains_a_wrong_one(number, ex):
+    right = check(ex.id, ex.solution)
+    assert right.passed, repr(right)
+    wrong_answers = [c for c in ex.choices if c != ex.solution] or [_wrong_answer(ex)]
+    for wrong in wrong_answers:
+        result = check(ex.id, wrong)
+        assert not result.passed, (ex.id, wrong)
+        if ex.kind == "choice":
+            assert ex.feedback[wrong] in repr(result)          # says why that option is wrong
+            assert ex.feedback[ex.solution] not in repr(result)
+
+
 # -- every exercise solved from what its notebook displays ------------------
 #
 # The notebook shows each exercise's data with ``show("NN.k")``; the stored output is Python
@@ -417,6 +458,84 @@ def _solve_01_2(ns, o):
         return (1 + b2) * c["tp"] / ((1 + b2) * c["tp"] + b2 * c["fn"] + c["fp"])
     better = "Y" if f(ns["model_Y"], 2) > f(ns["model_X"], 2) else "X"   # a missed cancer costs most
     return _option(o, f"{better}: its F2")
+
+
+def _solve_01_0(ns, o):
+    n, fraud = ns["transactions"], ns["fraudulent"]
+    legit_precision, legit_recall, fraud_recall = (n - fraud) / n, 1.0, 0 / fraud   # nothing flagged
+    assert (legit_precision, legit_recall, fraud_recall) == (0.995, 1.0, 0.0)       # the report's numbers
+    return _option(o, "'legit' as the positive class")
+
+
+def _solve_03_0(ns, o):
+    y, s = np.array(ns["clicked"]), np.array(ns["scores"])
+    pairs = [(sp, sn) for sp in s[y == 1] for sn in s[y == 0]]
+    auc = Fraction(sum(sp > sn for sp, sn in pairs), len(pairs))
+    return _option(o, f"{auc.numerator}/{auc.denominator}:")
+
+
+def _solve_04_0(ns, o):
+    from sklearn.metrics import average_precision_score, roc_auc_score
+    y, s = np.array(ns["clicked"]), np.array(ns["scores"])
+    w = np.where(y == 1, 1, ns["copies_of_each_negative"])      # copies as sample weights
+    same_auc = math.isclose(roc_auc_score(y, s, sample_weight=w), roc_auc_score(y, s))
+    ap_falls = average_precision_score(y, s, sample_weight=w) < average_precision_score(y, s)
+    assert same_auc and ap_falls
+    return _option(o, "ROC AUC stays the same", "average precision falls")
+
+
+def _solve_06_0(ns, o):
+    y, top = np.array(ns["y_true"]), np.array(ns["y_top3"])
+    p, r = [], []
+    for k in (1, 2, 3):
+        listed = np.array([[c in row[:k] for c in range(3)] for row in top])
+        tp = np.sum(listed & (y[:, None] == np.arange(3)), axis=0)
+        p.append(tp / np.maximum(listed.sum(axis=0), 1))
+        r.append(tp / np.bincount(y, minlength=3))
+    assert np.all(np.diff(r, axis=0) >= 0) and np.any(np.diff(p, axis=0) < 0)
+    return _option(o, "recall@k can only stay or rise")
+
+
+def _solve_07_0(ns, o):
+    r = np.array(ns["ratings"])
+    e, f = r - np.array(ns["model_E"]), r - np.array(ns["model_F"])
+    assert np.mean(np.abs(e)) == np.mean(np.abs(f))
+    assert np.sqrt(np.mean(f**2)) == 2 * np.sqrt(np.mean(e**2))
+    return _option(o, "twice")
+
+
+def _solve_08_0(ns, o):
+    def rr(lists):
+        return [next((1 / (i + 1) for i, item in enumerate(row) if item in rel), 0.0)
+                for row, rel in zip(lists, ns["relevant"])]
+    a, b = rr(ns["ranked_A"]), rr(ns["ranked_B"])
+    assert np.mean(a) == np.mean(b) and np.mean(np.array(b) > 0) > np.mean(np.array(a) > 0)
+    return _option(o, "the same MRR")
+
+
+def _solve_09_0(ns, o):
+    m, bins = ns["distinct_scores"], ns["num_bins"]
+    group = m // bins                          # Spark: grouping = countsSize / numBins, used from 2 up
+    kept = m if group < 2 else math.ceil(m / group)
+    return _option(o, f"{kept}:")
+
+
+def _solve_11_0(ns, o):
+    from sklearn.metrics import brier_score_loss, roc_auc_score
+    y, p = np.array(ns["y"]), np.array(ns["p"])
+    assert roc_auc_score(y, p**2) == roc_auc_score(y, p)
+    assert brier_score_loss(y, p**2) > brier_score_loss(y, p) and np.sum(p**2) < np.sum(y)
+    return _option(o, "the same AUC")
+
+
+def _solve_12_0(ns, o):
+    from statsmodels.stats.multitest import multipletests
+    names, p = list(ns["p_values"]), list(ns["p_values"].values())
+    reject = multipletests(p, alpha=ns["alpha"], method="holm")[0]
+    kept = [n for n, r in zip(names, reject) if r]
+    if len(kept) == len(names):
+        return _option(o, "all three")
+    return _option(o, "only " + kept[0]) if len(kept) == 1 else _option(o, " and ".join(kept))
 
 
 def _solve_02_2(ns, o):
@@ -648,6 +767,9 @@ def _user_rmse_numpy(y_true, y_pred, users):
 
 
 SOLVERS = {
+    "01.0": _solve_01_0, "03.0": _solve_03_0, "04.0": _solve_04_0, "06.0": _solve_06_0,
+    "07.0": _solve_07_0, "08.0": _solve_08_0, "09.0": _solve_09_0, "11.0": _solve_11_0,
+    "12.0": _solve_12_0,
     "01.1": lambda ns, o: [Fraction(ns["predicted_spam"]["actual_spam"], sum(ns["predicted_spam"].values())),
                            Fraction(ns["predicted_spam"]["actual_spam"],
                                     ns["predicted_spam"]["actual_spam"] + ns["predicted_not_spam"]["actual_spam"]),
@@ -816,7 +938,7 @@ def test_choice_variants_spread_the_right_letter_evenly():
         expected = n / len(letters)
         statistic += float(np.sum((counts - expected) ** 2 / expected))
         dof += len(letters) - 1
-    assert len(CHOICE_EXERCISES) == 22  # 12.1 and 12.3 added; 02.0, 05.0, 10.0 (in-body)
+    assert len(CHOICE_EXERCISES) == 31  # 12.1 and 12.3; twelve in-body NN.0 questions
     assert statistic < chi2.ppf(0.999, dof), (statistic, dof)
 
 

@@ -23,6 +23,10 @@ and other students' work stay safe, and a grade depends only on what the student
     use, or ``COURSE_SECRET``) and the student's name picks the student's own data for the
     computed exercises and the order of every choice question's options. Each exercise's
     data cell binds the data, its answer cell is a stub, its check cell checks the form only.
+    A check-your-understanding question in the lesson's body (``NN.0``, above "## Exercises")
+    stays as practice: the notebook's own data and options (as comments: the lesson's variables
+    keep their values), a form check that says it is not graded, and no key; the grader neither
+    runs nor scores it.
 ``grade``
     ``SUBMISSIONS/<student>/NN-x.ipynb`` are the collected notebooks. Each runs in its own
     sandbox (tools/sandbox.py: bubblewrap, a private copy of that one notebook, the
@@ -147,10 +151,23 @@ class Spec:
     data: int | None     # index of the cell that shows the data
     answer: int          # index of the answer cell
     check: int           # index of the check cell
+    graded: bool = True  # under "## Exercises"; a question in the lesson's body is practice
+
+
+def _exercises_heading(nb):
+    """The index of the "## Exercises" heading cell (where graded work starts), or None."""
+    return next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"
+                 and any(line.lower().startswith("## exercises") for line in c.source.splitlines())),
+                None)
 
 
 def exercise_specs(nb):
-    """The exercises of a course notebook, in order, from its ``check("NN.k", name)`` cells."""
+    """The questions of a course notebook, in order, from its ``check("NN.k", name)`` cells.
+
+    A question above the "## Exercises" heading (a check-your-understanding question in the
+    lesson's body) is practice: ``graded=False``.
+    """
+    start = _exercises_heading(nb)
     specs = []
     for i, cell in enumerate(nb.cells):
         match = CHECK_CALL.search(cell.source) if cell.cell_type == "code" else None
@@ -161,8 +178,14 @@ def exercise_specs(nb):
         data = next((j for j in range(answer - 1, -1, -1) if nb.cells[j].cell_type == "code"
                      and SHOW_CALL.search(nb.cells[j].source)
                      and SHOW_CALL.search(nb.cells[j].source).group(1) == ex_id), None)
-        specs.append(Spec(ex_id, name, data, answer, i))
+        graded = start is not None and i > start
+        specs.append(Spec(ex_id, name, data, answer, i, graded))
     return specs
+
+
+def graded_specs(nb):
+    """The graded exercises of a course notebook: those under its "## Exercises" heading."""
+    return [spec for spec in exercise_specs(nb) if spec.graded]
 
 
 def course_notebooks(numbers=()):
@@ -173,7 +196,7 @@ def course_notebooks(numbers=()):
             continue
         if numbers and path.name[:2] not in numbers:
             continue
-        if exercise_specs(_nbformat().read(path, as_version=4)):
+        if graded_specs(_nbformat().read(path, as_version=4)):
             found[path.stem] = path
     if not found:
         raise ClassroomError("no course notebook with exercises matched")
@@ -240,7 +263,7 @@ def student_wheel(course=COURSE):
 # -- assignments: a variant per student ------------------------------------------------
 
 
-def form_check(exercise, name):
+def form_check(exercise, name, graded=True):
     """The check cell of a student version: the answer's form, never its value."""
     lines = []
     if exercise.kind == "function":
@@ -255,8 +278,20 @@ def form_check(exercise, name):
             lines.append(f"assert len({name}) == {n}, '{name} must hold {n} values'")
         else:
             lines.append(f"float({name})  # a number")
-    lines.append(f"print('exercise {exercise.id}: the form is right; it is graded when you hand it in')")
+    if graded:
+        lines.append(f"print('exercise {exercise.id}: the form is right; "
+                     "it is graded when you hand it in')")
+    else:
+        lines.append(f"print('question {exercise.id}: the form is right; this question is practice "
+                     "and not graded: talk your answer over in class')")
     return "\n".join(lines)
+
+
+def practice_data(key, exercise_id):
+    """A practice question's data cell: its data and options as comments, binding no name (the
+    lesson's own variables, such as ``y`` or ``relevant``, must keep their values)."""
+    lines = repr(key.show(exercise_id)).splitlines()
+    return "\n".join(line if line.startswith("#") else "# " + line for line in lines)
 
 
 def student_notebook(path, student, secret):
@@ -266,15 +301,18 @@ def student_notebook(path, student, secret):
     nb = nbf.read(path, as_version=4)
     specs = exercise_specs(nb)
     for spec in specs:
-        exercise = key.variant(spec.id, seed_for(secret, student, spec.id))
+        # practice is the same for the whole class (seed None): it is talked over, not graded
+        seed = seed_for(secret, student, spec.id) if spec.graded else None
+        exercise = key.variant(spec.id, seed)
         if spec.data is not None:
             cell = nb.cells[spec.data]
-            cell.source = key.data_source(spec.id, seed_for(secret, student, spec.id))
+            graded_data = spec.graded and key.data_source(spec.id, seed)
+            cell.source = graded_data or practice_data(key, spec.id)
             cell.metadata = {"evalkit": {"data": spec.id}}
         answer = nb.cells[spec.answer]
-        answer.metadata = {"evalkit": {"answer": spec.id}}
+        answer.metadata = {"evalkit": {"answer" if spec.graded else "practice": spec.id}}
         check = nb.cells[spec.check]
-        check.source = form_check(exercise, spec.name)
+        check.source = form_check(exercise, spec.name, spec.graded)
         check.metadata = {"evalkit": {"form": spec.id}}
     exercise_cells = {i for s in specs for i in (s.data, s.answer, s.check) if i is not None}
     for i, cell in enumerate(nb.cells):
@@ -282,8 +320,7 @@ def student_notebook(path, student, secret):
             cell.source = EXERCISE_IMPORT.sub("", cell.source)
             if i in exercise_cells:
                 cell.outputs, cell.execution_count = [], None
-    start = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"
-                  and any(line.lower().startswith("## exercises") for line in c.source.splitlines())), None)
+    start = _exercises_heading(nb)
     if start is None:
         raise ClassroomError(f"{path.name}: no '## Exercises' heading (what is graded starts there)")
     nb.cells.insert(start + 1, nbf.v4.new_markdown_cell(GRADED_NOTE))
@@ -546,7 +583,7 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
         handed_in = {p.name[:2] for f in folders.values() if f for p in f.glob("*.ipynb")}
         assignments = {k: v for k, v in assignments.items() if k[:2] in handed_in} or assignments
     nbf = _nbformat()
-    specs = {name: exercise_specs(nbf.read(path, as_version=4)) for name, path in assignments.items()}
+    specs = {name: graded_specs(nbf.read(path, as_version=4)) for name, path in assignments.items()}
     site = student_package(course)
     tasks = [(student, name, _submitted(folder, name, warnings, student) if folder else None)
              for name in assignments for student, folder in folders.items()]

@@ -108,8 +108,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["Case", "Exercise", "Hint", "Known", "Result", "Shown", "check", "data_source", "exercises",
-           "grade", "hint", "register", "show", "variant"]
+__all__ = ["Case", "Exercise", "Hint", "Known", "Result", "Shown", "check", "data_source",
+           "exercises", "grade", "hint", "register", "show", "variant"]
 
 _REGISTRY: dict[str, "Exercise"] = {}
 
@@ -243,7 +243,8 @@ class Result:
         return sum(ok for _, ok, _ in self.outcomes) / len(self.outcomes)
 
     def __repr__(self):
-        tail = ([f"  why: {self.why}"] if self.why else []) + ([f"  note: {self.note}"] if self.note else [])
+        tail = [f"  why: {self.why}"] if self.why else []
+        tail += [f"  note: {self.note}"] if self.note else []
         tail += [f"hint: {self.hint}"] if self.hint else []
         if not self.answered:
             return "\n".join([f"exercise {self.id}: no answer yet -- replace ... with your answer "
@@ -279,7 +280,8 @@ def register(exercise):
     if exercise.kind == "choice" and set(exercise.feedback) != set(exercise.choices):
         raise ValueError(f"choices and feedback must name the same options in {exercise.id}")
     if any(c.expected is None for c in exercise.cases):
-        raise ValueError(f"a case of {exercise.id} has no expected value and the exercise no expect")
+        raise ValueError(f"a case of {exercise.id} has no expected value "
+                         "and the exercise no expect")
     _REGISTRY[exercise.id] = exercise
     return exercise
 
@@ -301,7 +303,8 @@ def exercises(notebook=None):
     """The registered exercises (of notebook ``"NN"`` if given), loading them first."""
     if notebook is not None:
         importlib.import_module(f"{__name__}.nb{notebook}")
-    return [e for k, e in sorted(_REGISTRY.items()) if notebook is None or k.startswith(notebook + ".")]
+    registered = sorted(_REGISTRY.items())
+    return [e for k, e in registered if notebook is None or k.startswith(notebook + ".")]
 
 
 def hint(exercise_id):
@@ -337,11 +340,12 @@ def _with_new_data(ex, rng):
              for c in ex.cases]
     new = dataclasses.replace(ex, data=ex.variant(rng), cases=cases)
     want = new.cases[0].expected(**new.cases[0].kwargs)
-    return dataclasses.replace(new, solution=want if ex.decimals is None else round(want, ex.decimals))
+    solution = want if ex.decimals is None else round(want, ex.decimals)
+    return dataclasses.replace(new, solution=solution)
 
 
 def variant(exercise_id: str, seed: int | None = None) -> Exercise:
-    """The exercise as the student with this seed sees it; seed=None is the notebook's own (unchanged).
+    """The exercise as the student with this seed sees it; seed=None: the notebook's own.
 
     A value exercise gets new data of the same story (``Exercise.variant``)
     and the expected values computed from them; a function exercise gets more
@@ -401,7 +405,7 @@ def _call(loader):
 
 
 def _lines(ex, cell=False):
-    """The data of ``ex`` as Python lines; ``cell=True`` also binds ``data`` (a student's data cell)."""
+    """The data of ``ex`` as Python lines; ``cell=True`` also binds ``data`` (a data cell)."""
     lines = [f"# exercise {ex.id}" + (f" ({ex.kind_of_question})" if ex.kind_of_question else "")
              + f": {ex.prompt}"]
     if cell:
@@ -447,7 +451,7 @@ def _literal(value):
 
 
 def show(exercise_id):
-    """The data of exercise ``exercise_id``: prints as ``name = value`` lines, one attribute per name."""
+    """The data of exercise ``exercise_id``: ``name = value`` lines, an attribute a name."""
     return Shown(_load(exercise_id))
 
 
@@ -462,19 +466,22 @@ def data_source(exercise_id: str, seed: int | None = None) -> str:
     comments. It imports only from the standard library and
     ``evalkit.course.exercise_data``.
 
-    >>> print(data_source("05.2"))
-    # exercise 05.2 (predict, then compute): the micro F1 over the findings only (labels=findings): is it the accuracy?
+    >>> _ = register(Exercise("99.6", "two counts, added", "value", [Case("their sum")],
+    ...                       expect=lambda d: d.a + d.b, data={"a": 2, "b": [3, 4]}))
+    >>> print(data_source("99.6"))
+    # exercise 99.6: two counts, added
     from types import SimpleNamespace
-    confusion_matrix = [[70, 8, 4], [6, 25, 3], [5, 2, 12]]
-    findings = [1, 2]
-    data = SimpleNamespace(confusion_matrix=confusion_matrix, findings=findings)
+    a = 2
+    b = [3, 4]
+    data = SimpleNamespace(a=a, b=b)
     """
     return "\n".join(_lines(variant(exercise_id, seed), cell=True))
 
 
 def _is_number(v):
     """A real number: int, float, Fraction, numpy scalar -- not a bool."""
-    return isinstance(v, (numbers.Real, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    number = isinstance(v, (numbers.Real, np.integer, np.floating))
+    return number and not isinstance(v, (bool, np.bool_))
 
 
 def _numeric(x):
@@ -520,7 +527,7 @@ def _decimals(v):
 
 
 def _agrees_to_digits_given(got, want):
-    """True if ``got`` is ``want`` rounded or cut to the (at least 2) significant digits it gives."""
+    """True if ``got`` is ``want`` rounded or cut to the significant digits (2 or more) it gives."""
     places = _decimals(got)
     if places is None or places[1] < 2 or not _is_number(want):
         return False
@@ -528,7 +535,8 @@ def _agrees_to_digits_given(got, want):
     w = float(want)
     scale = 10.0 ** d
     candidates = (round(w, d), math.trunc(w * scale) / scale)
-    return any(math.isclose(float(got), c, rel_tol=0, abs_tol=0.5 / scale / 100) for c in candidates)
+    tolerance = 0.5 / scale / 100
+    return any(math.isclose(float(got), c, rel_tol=0, abs_tol=tolerance) for c in candidates)
 
 
 def _close(got, want):
@@ -601,7 +609,7 @@ def _error_text(exc):
 
 
 def _outputs(ex, function):
-    """What ``function`` gives on each case, called positionally: ("ok", value) or ("raised", text)."""
+    """What ``function`` gives on each case, called positionally: ("ok", value) or ("raised", …)."""
     out = []
     for case in ex.cases:
         try:  # a copy of the inputs: the learner's code may change them
@@ -617,7 +625,8 @@ def _check_outputs(ex, outputs):
                          f"{ex.id}); got {outputs!r:.80}")
     for entry in outputs:
         if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and entry[0] in OUTCOMES):
-            raise ValueError(f"each of outputs must be ('ok', value) or ('raised', 'Error: message'); "
+            raise ValueError("each of outputs must be ('ok', value) or "
+                             "('raised', 'Error: message'); "
                              f"got {entry!r:.80}")
 
 
@@ -630,7 +639,8 @@ def _grade_function(ex, answer, outputs):
                                        for c in ex.cases))
         outputs = _outputs(ex, answer)
     _check_outputs(ex, outputs)
-    if outputs and outputs[0][0] == "ok" and outputs[0][1] is ...:  # a stub still returning ... is no answer yet
+    # a stub still returning ... is no answer yet
+    if outputs and outputs[0][0] == "ok" and outputs[0][1] is ...:
         return Result(ex.id, (), answered=False)
     outcomes = []
     for case, (status, value) in zip(ex.cases, outputs):

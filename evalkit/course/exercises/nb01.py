@@ -1,5 +1,7 @@
 """Exercises of notebook 01, the accuracy paradox.
 
+* 01.0 -- in the body, after section 3 (find the bug): a fraud filter that
+  flags nothing, reported with precision 0.995 and recall 1.0; why;
 * 01.1 -- transfer: precision, recall and F1 of a new table laid out as the
   Spark post lays it out (rows are the prediction);
 * 01.2 -- judgement: which of two screening models, and by which number
@@ -21,7 +23,54 @@ import evalkit as ek
 
 from . import Case, Exercise, register
 
-__all__ = ["EX_01_1", "EX_01_2", "EX_01_3", "WRONG_ANSWERS"]
+__all__ = ["EX_01_0", "EX_01_1", "EX_01_2", "EX_01_3", "WRONG_ANSWERS"]
+
+# --------------------------------------------------------------------------
+# 01.0  (in the body) a fraud filter that flags nothing, and its glowing report
+
+FRAUD_FILTER = {"transactions": 1000, "fraudulent": 5}
+
+
+def _fraud_filter_choice():
+    """The option whose claim holds: the report scored *legit* as the positive class."""
+    n, fraud = FRAUD_FILTER["transactions"], FRAUD_FILTER["fraudulent"]
+    y_true = np.array(["fraud"] * fraud + ["legit"] * (n - fraud))
+    y_pred = np.full(n, "legit")
+    legit = ek.binary_counts(y_true, y_pred, pos_label="legit")
+    fraud_found = ek.binary_counts(y_true, y_pred, pos_label="fraud")
+    if legit.precision() == 0.995 and legit.recall() == 1.0 and fraud_found.recall() == 0.0:
+        return "b"
+    raise AssertionError("the fraud filter's data no longer give the reported numbers")
+
+
+EX_01_0 = register(Exercise(
+    id="01.0",
+    prompt="a fraud filter passes all 1000 transactions (5 are fraud); its report says precision "
+           "0.995, recall 1.0: what happened?",
+    kind="choice",
+    choices={
+        "a": "nothing: the filter misses no transaction, as recall 1.0 says",
+        "b": "the report took 'legit' as the positive class; for fraud, recall is 0",
+        "c": "precision and recall were swapped in the report",
+    },
+    feedback={
+        "a": "recall 1.0 says every member of the positive class was found; the filter flags "
+             "nothing, so that class cannot be fraud.",
+        "b": "these are the precision and recall of 'legit', the 995-strong majority; with "
+             "fraud positive (the class to find) the filter finds none of the 5: recall 0, "
+             "precision 0/0.",
+        "c": "swapped, they would read recall 0.995 and precision 1.0; either way they are the "
+             "numbers of the majority class, on which a filter that does nothing always scores "
+             "well.",
+    },
+    cases=[Case("a filter that flags nothing", {}, _fraud_filter_choice)],
+    solution="b",
+    kind_of_question="find the bug",
+    data=FRAUD_FILTER,
+    hint="Which class does a filter that passes everything ever predict? Recall of a class is "
+         "the share of its members the filter predicts as that class.",
+))
+
 
 # --------------------------------------------------------------------------
 # 01.1  precision, recall and F1 of a table in the Spark post's layout
@@ -41,7 +90,8 @@ def _spam_table(tp, fp, fn, tn):
 
 def _spam_prf(d):
     """[precision, recall, F1] of spam, read from the table (rows: predicted)."""
-    counts = ek.BinaryCounts(tp=d.predicted_spam["actual_spam"], fp=d.predicted_spam["actual_not_spam"],
+    counts = ek.BinaryCounts(tp=d.predicted_spam["actual_spam"],
+                             fp=d.predicted_spam["actual_not_spam"],
                              fn=d.predicted_not_spam["actual_spam"],
                              tn=d.predicted_not_spam["actual_not_spam"])
     return [counts.precision(), counts.recall(), counts.f1()]
@@ -87,11 +137,13 @@ def _screening_choice():
 
 EX_01_2 = register(Exercise(
     id="01.2",
-    prompt="cancer screening, missed cancers are the costly error: model X or Y, and by which number?",
+    prompt="cancer screening, missed cancers are the costly error: model X or Y, and by which "
+           "number?",
     kind="choice",
     choices={
         "a": "X: its F0.5 is higher, and precision is what matters",
-        "b": "Y: its F2 is higher, and recall should count more when a missed cancer is the costly error",
+        "b": "Y: its F2 is higher, and recall should count more when a missed cancer is the costly "
+             "error",
         "c": "X: its accuracy is higher",
     },
     cases=[Case("the model and the number for a screening test", {}, _screening_choice)],
@@ -101,13 +153,13 @@ EX_01_2 = register(Exercise(
     feedback={
         "a": "F0.5 weighs precision more, which suits a test where a false alarm is the costly "
              "error; here a missed cancer is, and X misses 20 of the 50.",
-        "b": "a missed cancer is the costly error, so recall should weigh more: F2 does that, and Y "
-             "misses 3 cancers where X misses 20.",
-        "c": "with 950 of 1000 patients healthy, accuracy is mostly the healthy patients: X's higher "
-             "accuracy comes from fewer false alarms while it misses 17 more cancers.",
+        "b": "a missed cancer is the costly error, so recall should weigh more: F2 does that, and "
+             "Y misses 3 cancers where X misses 20.",
+        "c": "with 950 of 1000 patients healthy, accuracy is mostly the healthy patients: X's "
+             "higher accuracy comes from fewer false alarms while it misses 17 more cancers.",
     },
-    hint="Which error is expensive here, a false positive or a false negative? F-beta with beta > 1 "
-         "counts recall more, beta < 1 precision. Compute both models' F0.5 and F2 with "
+    hint="Which error is expensive here, a false positive or a false negative? F-beta with beta > "
+         "1 counts recall more, beta < 1 precision. Compute both models' F0.5 and F2 with "
          "ek.BinaryCounts(tp=..., fp=..., fn=..., tn=...).f_beta(beta), and remember that 950 of "
          "the 1000 patients are healthy when you look at accuracy.",
 ))
@@ -160,6 +212,7 @@ EX_01_3 = register(Exercise(
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 WRONG_ANSWERS = {
+    "01.0": ["a", "c"],
     "01.1": [
         [45 / 60, 45 / 50, 90 / 110],     # the table read as actual x predicted
         [0.9, 0.75, 0.825],               # the arithmetic mean for F1

@@ -1,5 +1,7 @@
 """Exercises of notebook 03, ROC by hand.
 
+* 03.0 -- in the body, after section 4 (predict): the AUC of a ranking whose
+  clicks and non-clicks alternate, from its pairs; a choice;
 * 03.1 -- predict, then compute: the misordered (click, non-click) pairs of a
   new ranking of the logistic-regression post's six impressions, its AUC, and
   the AUC after swapping its top two;
@@ -25,9 +27,50 @@ from ..datasets import click_sequences, labels_from_counts
 from ..exercise_data import fraud_model
 from . import Case, Exercise, register
 
-__all__ = ["EX_03_1", "EX_03_2", "EX_03_3", "WRONG_ANSWERS", "fraud_model"]
+__all__ = ["EX_03_0", "EX_03_1", "EX_03_2", "EX_03_3", "WRONG_ANSWERS", "fraud_model"]
 
 _Y, _SEQUENCES = click_sequences()          # clicks (1, 0, 1, 0, 0, 0)
+
+# --------------------------------------------------------------------------
+# 03.0  (in the body) clicks and non-clicks alternating down the ranking
+
+ALTERNATING = {"clicked": [1, 0, 1, 0, 1, 0], "scores": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]}
+_ALTERNATING_OPTIONS = {"a": Fraction(1, 2), "b": Fraction(2, 3), "c": Fraction(5, 6)}
+
+
+def _alternating_choice():
+    """The option whose AUC is the ranking's (its pairs counted by roc_auc_score)."""
+    auc = ek.roc_auc_score(ALTERNATING["clicked"], ALTERNATING["scores"])
+    found = [k for k, v in _ALTERNATING_OPTIONS.items() if np.isclose(auc, float(v))]
+    if len(found) != 1:
+        raise AssertionError("no option holds the alternating ranking's AUC")
+    return found[0]
+
+
+EX_03_0 = register(Exercise(
+    id="03.0",
+    prompt="six impressions ranked clicked, not, clicked, not, clicked, not: predict the AUC",
+    kind="choice",
+    choices={
+        "a": "1/2: clicks and non-clicks alternate, as in a random ranking",
+        "b": "2/3: 6 of the 9 (clicked, not clicked) pairs are ordered right",
+        "c": "5/6: only the last impression is out of place",
+    },
+    feedback={
+        "a": "alternation is not randomness: count the pairs. The first click beats all three "
+             "non-clicks, the second two, the third one.",
+        "b": "3 clicks x 3 non-clicks = 9 pairs; the clicks beat 3 + 2 + 1 = 6 of them.",
+        "c": "the AUC counts (click, non-click) pairs, not misplaced impressions: three pairs are "
+             "ordered wrong, not one.",
+    },
+    cases=[Case("clicks and non-clicks alternating", {}, _alternating_choice)],
+    solution="b",
+    kind_of_question="predict",
+    data=ALTERNATING,
+    hint="List the (clicked, not clicked) pairs: how many are there, and in how many is the "
+         "clicked impression scored higher?",
+))
+
 
 # --------------------------------------------------------------------------
 # 03.1  the six (FPR, TPR) points of a fourth ranking of the post's impressions
@@ -124,7 +167,8 @@ EX_03_3 = register(Exercise(
         "b": "proba[:, 0] is the probability of no fraud: scored with proba[:, 1], the same model "
              "ranks well",
         "c": "fraud is rare, and the AUC is unreliable on imbalanced data",
-        "d": "roc_auc_score must be given predicted classes (proba[:, 1] >= 0.5), not probabilities",
+        "d": "roc_auc_score must be given predicted classes (proba[:, 1] >= 0.5), not "
+             "probabilities",
     },
     feedback={
         "a": "a model that knows nothing ranks at random, and a random ranking has an AUC near "
@@ -146,7 +190,8 @@ EX_03_3 = register(Exercise(
 
 
 WRONG_ANSWERS = {
-    "03.1": [[5, Fraction(5, 8), Fraction(3, 4)],      # pairs in the right order given as misordered
+    "03.0": ["a", "c"],
+    "03.1": [[5, Fraction(5, 8), Fraction(3, 4)],      # pairs in the right order, as misordered
              [3, Fraction(3, 8), Fraction(1, 2)],      # the misordered share given as the AUC
              [3, Fraction(5, 8), Fraction(1, 2)]],     # the swap read as breaking a pair
     "03.2": [0.9,                 # the TPR

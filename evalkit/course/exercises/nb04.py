@@ -1,5 +1,7 @@
 """Exercises of notebook 04, AUC three ways and the area under the PR curve.
 
+* 04.0 -- in the body, after section 7 (predict): every negative of a test set
+  counted ten times; what happens to the ROC AUC and to the average precision;
 * 04.1 -- transfer: the ROC AUC from a rank sum alone (no scores), and the
   rank sums of the worst and the best ranking (W is not U: the AUC is
   (W - M(M+1)/2) / (M N));
@@ -26,7 +28,7 @@ from ...mllib import BinaryClassificationMetrics
 from ..exercise_data import fraud_scores
 from . import Case, Exercise, register
 
-__all__ = ["EX_04_1", "EX_04_2", "EX_04_3", "WRONG_ANSWERS", "fraud_scores"]
+__all__ = ["EX_04_0", "EX_04_1", "EX_04_2", "EX_04_3", "WRONG_ANSWERS", "fraud_scores"]
 
 
 def _average_ranks(y_score):
@@ -36,6 +38,53 @@ def _average_ranks(y_score):
     ordinal[np.argsort(y_score, kind="stable")] = np.arange(1, len(y_score) + 1)
     _, group = np.unique(y_score, return_inverse=True)
     return (np.bincount(group, weights=ordinal) / np.bincount(group))[group]
+
+
+# --------------------------------------------------------------------------
+# 04.0  (in the body) ten times the negatives, same scores
+
+TEN_TIMES = {"clicked": [1, 0, 1, 0, 0, 1, 0, 0],
+             "scores": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2],
+             "copies_of_each_negative": 10}
+
+
+def _ten_times_choice():
+    """The option whose claim holds when every negative (and its score) is repeated."""
+    y, s = np.array(TEN_TIMES["clicked"]), np.array(TEN_TIMES["scores"])
+    weight = np.where(y == 1, 1, TEN_TIMES["copies_of_each_negative"])
+    y10, s10 = np.repeat(y, weight), np.repeat(s, weight)
+    same_auc = np.isclose(ek.roc_auc_score(y10, s10), ek.roc_auc_score(y, s))
+    ap_falls = ek.average_precision_score(y10, s10) < ek.average_precision_score(y, s)
+    if same_auc and ap_falls:
+        return "c"
+    raise AssertionError("the ten-times data no longer make the right option true")
+
+
+EX_04_0 = register(Exercise(
+    id="04.0",
+    prompt="the same model and scores, every non-click counted 10 times: the ROC AUC and the AP?",
+    kind="choice",
+    choices={
+        "a": "the ROC AUC falls: ten times as many negatives must be ranked below the clicks",
+        "b": "both stay the same: the model and its scores did not change",
+        "c": "the ROC AUC stays the same; the average precision falls",
+    },
+    feedback={
+        "a": "each copy of a negative has the same share of clicks above it as the original; the "
+             "AUC is their average, which ten copies do not move.",
+        "b": "the AUC stays, but precision (and so AP) counts the negatives above each threshold, "
+             "and there are now ten times as many of them.",
+        "c": "the AUC averages, over the negatives, the share of clicks above each: ten copies of "
+             "every negative leave that average as it was. Precision divides by everything above "
+             "the threshold, now ten times the negatives there, so AP falls.",
+    },
+    cases=[Case("every non-click ten times", {}, _ten_times_choice)],
+    solution="c",
+    kind_of_question="predict",
+    data=TEN_TIMES,
+    hint="The AUC is an average over the negatives of one share each; precision at a threshold "
+         "is clicks above it over everything above it.",
+))
 
 
 # --------------------------------------------------------------------------
@@ -124,8 +173,8 @@ EX_04_2 = register(Exercise(
     data={"y_fraud, score_a, score_b": fraud_scores, "reviewed_per_day": 100},
     feedback={
         "a": "the ROC AUC averages over the whole ranking, and its false-positive rate divides by "
-             "about 19,900 honest payments: the reviewers only ever see the top 100, where A puts fewer "
-             "frauds.",
+             "about 19,900 honest payments: the reviewers only ever see the top 100, where A puts "
+             "fewer frauds.",
         "b": "the team's work is the top of the ranking; B's precision among its 100 highest "
              "scores, and its average precision, which weighs the top, are higher.",
         "c": "equal ROC AUCs do not make equal models: where in the ranking the frauds sit decides "
@@ -158,7 +207,8 @@ def _what_is_wrong():
 
 EX_04_3 = register(Exercise(
     id="04.3",
-    prompt="the new model's average_precision_score beats the old model's areaUnderPR: is it better?",
+    prompt="the new model's average_precision_score beats the old model's areaUnderPR: is it "
+           "better?",
     kind="choice",
     choices={
         "a": "nothing is wrong: both numbers are areas under the PR curve, so they compare",
@@ -193,6 +243,7 @@ _M, _N, _W = M_04_1, N_04_1, W_04_1
 
 
 WRONG_ANSWERS = {
+    "04.0": ["a", "b"],
     "04.1": [[_W / (_M * _N), 210, 810],                             # W divided without subtracting
              [(_W - _M * (_M - 1) / 2) / (_M * _N), 210, 810],       # "pairs of two positives"
              [Fraction(49, 60), 1, 50]],                             # one rank, not a sum

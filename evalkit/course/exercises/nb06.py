@@ -1,5 +1,7 @@
 """Exercises of notebook 06, the top-k report.
 
+* 06.0 -- in the body, after section 2 (predict): as k grows, which of
+  precision@k and recall@k of a class can fall;
 * 06.1 -- transfer: the precision@2 of one class on a new, small set of
   suggestions, a repeated label counting once per row;
 * 06.2 -- transfer: the micro-averaged F1@2 of the same suggestions,
@@ -24,7 +26,7 @@ import evalkit as ek
 from ..exercise_data import shop
 from . import Case, Exercise, register
 
-__all__ = ["EX_06_1", "EX_06_2", "EX_06_3", "WRONG_ANSWERS", "BOOKSHOP_BOUGHT",
+__all__ = ["EX_06_0", "EX_06_1", "EX_06_2", "EX_06_3", "WRONG_ANSWERS", "BOOKSHOP_BOUGHT",
            "BOOKSHOP_SUGGESTED", "shop"]
 
 #: The bookshop of 06.1 and 06.2: the genre each customer bought, and the
@@ -38,6 +40,50 @@ BOOKSHOP_SUGGESTED = [["poetry", "crime", "scifi"],
                       ["poetry", "history", "crime"],
                       ["scifi", "scifi", "history"],
                       ["crime", "poetry", "history"]]
+
+
+# --------------------------------------------------------------------------
+# 06.0  (in the body) what a longer list does to precision@k and recall@k
+
+GROWING_K = {"y_true": [0, 1, 2, 0, 1],
+             "y_top3": [[1, 0, 2], [1, 2, 0], [0, 1, 2], [2, 1, 0], [0, 2, 1]]}
+
+
+def _growing_k_choice():
+    """The option whose claim holds from k = 1 to 3: recall never falls, precision does."""
+    y, top = GROWING_K["y_true"], GROWING_K["y_top3"]
+    p, r = zip(*(ek.precision_recall_fscore_at_k(y, top, k=k)[:2] for k in (1, 2, 3)))
+    recall_never_falls = bool(np.all(np.diff(np.array(r), axis=0) >= 0))
+    precision_falls = bool(np.any(np.diff(np.array(p), axis=0) < 0))
+    if recall_never_falls and precision_falls:
+        return "b"
+    raise AssertionError("the growing-k data no longer make the right option true")
+
+
+EX_06_0 = register(Exercise(
+    id="06.0",
+    prompt="k grows from 1 to 3: which of precision@k and recall@k of a class can fall?",
+    kind="choice",
+    choices={
+        "a": "neither can fall: a longer list finds more",
+        "b": "recall@k can only stay or rise; precision@k can fall",
+        "c": "both can fall: a longer list adds wrong guesses",
+    },
+    feedback={
+        "a": "tp grows, but so does predicted: rows that newly list the class without being of "
+             "it lower its precision.",
+        "b": "a row's top k is inside its top k + 1, so tp of a class only grows while its "
+             "support stays: recall cannot fall. Predicted grows too, and faster than tp when the "
+             "rows that add the class are not of it: precision can fall.",
+        "c": "recall divides tp, which only grows, by the support, which does not change with k.",
+    },
+    cases=[Case("k from 1 to 3", {}, _growing_k_choice)],
+    solution="b",
+    kind_of_question="predict",
+    data=GROWING_K,
+    hint="For a class c, which of tp_c, predicted_c and support_c change when k grows, and in "
+         "which direction?",
+))
 
 
 # --------------------------------------------------------------------------
@@ -115,13 +161,14 @@ _NAMES = [("macro", 0), ("micro", 0), ("macro", 1), ("micro", 1)]
 
 
 def _the_number_that_answers():
-    """The one entry of the report that equals the share of the suggestion slots that earn a sale."""
+    """The one entry of the report that equals the share of suggestion slots that earn a sale."""
     bought, shown = shop()
     slots = sum(len(row[:3]) for row in shown)
     share = sum(b in row[:3] for b, row in zip(bought, shown)) / slots
+    reports = {average: ek.precision_recall_fscore_at_k(bought, shown, k=3, average=average)
+               for average in ("macro", "micro")}
     matches = [(average, which) for average, which in _NAMES
-               if np.isclose(ek.precision_recall_fscore_at_k(bought, shown, k=3, average=average)[which],
-                             share)]
+               if np.isclose(reports[average][which], share)]
     if matches != [("micro", 0)]:
         raise RuntimeError(f"06.3's data should single out micro precision, got {matches}")
     micro_r = ek.precision_recall_fscore_at_k(bought, shown, k=3, average="micro")[1]
@@ -134,8 +181,8 @@ EX_06_3 = register(Exercise(
     kind="choice",
     choices={
         "a": "nothing is wrong: recall@3 is the top-3 accuracy, the number the top-k report is for",
-        "b": "recall@3 divides the sales by the page views; the share of slots divides them by three "
-             "slots a page, which is micro precision@3, a third of the number quoted",
+        "b": "recall@3 divides the sales by the page views; the share of slots divides them by "
+             "three slots a page, which is micro precision@3, a third of the number quoted",
         "c": "the analyst should have quoted macro recall@3, which counts each item alike",
         "d": "the analyst should have quoted micro F1@3, which balances the two",
     },
@@ -143,8 +190,8 @@ EX_06_3 = register(Exercise(
         "a": "the top-3 accuracy answers 'how often was the bought item among the three?', a "
              "question per page view; the ad team asks per slot, and each page fills three slots.",
         "b": "the question divides by slots, three a page: pooled over all items, the sales over "
-             "the suggestions made is micro precision@3, and here micro recall@3 is exactly 3 times "
-             "it, so the quoted share overstates the slots' earnings threefold.",
+             "the suggestions made is micro precision@3, and here micro recall@3 is exactly 3 "
+             "times it, so the quoted share overstates the slots' earnings threefold.",
         "c": "macro recall still divides by page views, and weighs rare items like frequent ones: "
              "it answers neither question.",
         "d": "F1 mixes the two ratios; the ad team's question is one of them, precision.",
@@ -155,8 +202,8 @@ EX_06_3 = register(Exercise(
     kind_of_question="find the bug (transfer)",
     data={"bought, shown": shop},
     hint="Count the slots (three per page view) and the slots whose item was bought. Then compute "
-         "ek.precision_recall_fscore_at_k(bought, shown, k=3, average=...) for 'micro' and 'macro': "
-         "which ratio divides by what was suggested, which by what was bought?",
+         "ek.precision_recall_fscore_at_k(bought, shown, k=3, average=...) for 'micro' and "
+         "'macro': which ratio divides by what was suggested, which by what was bought?",
 ))
 
 
@@ -168,6 +215,7 @@ def _counting_repeats():
 
 
 WRONG_ANSWERS = {
+    "06.0": ["a", "c"],
     "06.1": [_counting_repeats(),                                      # a repeat counted twice
              ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=3,
                                              labels=["crime"])[0][0]],  # all three suggestions

@@ -1,5 +1,7 @@
 """Exercises of notebook 07, rating errors.
 
+* 07.0 -- in the body, after section 4 (predict): two models with the same
+  MAE, one with its error on one rating; their RMSEs;
 * 07.1 -- transfer to new scales, then a judgement: a joke model (Jester,
   -10 to +10) and a film model (1 to 5 stars); which errs less?
 * 07.2 -- write ``user_averaged_rmse(y_true, y_pred, users)``: each user's
@@ -19,7 +21,53 @@ import evalkit as ek
 from ..exercise_data import section_1_ratings, two_models
 from . import Case, Exercise, register
 
-__all__ = ["FILM_RANGE", "section_1_ratings", "EX_07_1", "EX_07_2", "EX_07_3", "WRONG_ANSWERS", "two_models"]
+__all__ = ["EX_07_0", "FILM_RANGE", "section_1_ratings", "EX_07_1", "EX_07_2", "EX_07_3",
+           "WRONG_ANSWERS", "two_models"]
+
+
+# --------------------------------------------------------------------------
+# 07.0  (in the body) the same MAE, spread out or on one rating
+
+SPREAD_OR_ONE = {"ratings": [3.0, 4.0, 2.0, 5.0], "model_E": [4.0, 3.0, 3.0, 4.0],
+                 "model_F": [3.0, 4.0, 2.0, 1.0]}
+
+
+def _spread_or_one_choice():
+    """The option whose claim holds: equal MAE, F's RMSE twice E's."""
+    r = SPREAD_OR_ONE["ratings"]
+    e, f = SPREAD_OR_ONE["model_E"], SPREAD_OR_ONE["model_F"]
+    same_mae = ek.mean_absolute_error(r, e) == ek.mean_absolute_error(r, f) == 1.0
+    rmse_e, rmse_f = ek.root_mean_squared_error(r, e), ek.root_mean_squared_error(r, f)
+    if same_mae and rmse_e == 1.0 and rmse_f == 2.0:
+        return "c"
+    raise AssertionError("the two models no longer make the right option true")
+
+
+EX_07_0 = register(Exercise(
+    id="07.0",
+    prompt="E is 1 star off on each of 4 ratings, F exact on 3 and 4 off on one: MAE and RMSE?",
+    kind="choice",
+    choices={
+        "a": "F has the lower MAE and RMSE: it is exact on three ratings of four",
+        "b": "the same MAE and the same RMSE: both models' errors add up to 4 stars",
+        "c": "the same MAE, 1 star; F's RMSE is twice E's (2 against 1)",
+    },
+    feedback={
+        "a": "the MAE averages over all four ratings: F's one 4-star miss weighs as much as E's "
+             "four 1-star misses, and the RMSE weighs it more.",
+        "b": "the MAE adds the errors, the RMSE adds their squares: 4 × 1² = 4 for E, 4² = 16 "
+             "for F.",
+        "c": "both MAEs are 4 / 4 = 1. E's errors all have the same size, so its RMSE equals its "
+             "MAE; F's error sits on one rating, so its RMSE reaches sqrt(n) times its MAE: "
+             "sqrt(16 / 4) = 2.",
+    },
+    cases=[Case("the same total error, spread or on one rating", {}, _spread_or_one_choice)],
+    solution="c",
+    kind_of_question="predict",
+    data=SPREAD_OR_ONE,
+    hint="Add the absolute errors for the MAE, the squared errors for the RMSE. Where does each "
+         "model's RMSE / MAE sit between 1 and sqrt(n)?",
+))
 
 
 # --------------------------------------------------------------------------
@@ -187,6 +235,7 @@ def _sqrt_of_mean_user_mse(y_true, y_pred, users):
 _MAE_07_1 = ek.mean_absolute_error(Y_07_1, P_07_1)
 
 WRONG_ANSWERS = {
+    "07.0": ["a", "b"],
     "07.1": ["a", "c", "d"],
     "07.2": [_pooled_rmse, _sqrt_of_mean_user_mse],
     "07.3": ["a", "c"],

@@ -1,5 +1,7 @@
 """Exercises of notebook 08, ranking metrics.
 
+* 08.0 -- in the body, after section 1.5 (predict): a first-place hit for one
+  user or second-place hits for both; MRR and hit rate;
 * 08.1 -- predict, then compute: a perfect top 5 for a user with 12 relevant
   items, under the post's denominator (R) and Spark's (min(R, k)); a choice;
 * 08.2 -- find the bug: a colleague's ``ndcg_binary(ranked, relevant, k)``
@@ -20,7 +22,53 @@ import evalkit as ek
 from ..exercise_data import colleague
 from . import Case, Exercise, register
 
-__all__ = ["EX_08_1", "EX_08_2", "EX_08_3", "WRONG_ANSWERS", "colleague"]
+__all__ = ["EX_08_0", "EX_08_1", "EX_08_2", "EX_08_3", "WRONG_ANSWERS", "colleague"]
+
+
+# --------------------------------------------------------------------------
+# 08.0  (in the body) one first-place hit, or two second-place hits
+
+TWO_SYSTEMS = {"relevant": [["x"], ["y"]],
+               "ranked_A": [["x", "a", "b", "c", "d"], ["a", "b", "c", "d", "e"]],
+               "ranked_B": [["a", "x", "b", "c", "d"], ["a", "y", "b", "c", "d"]]}
+
+
+def _two_systems_choice():
+    """The option whose claim holds: the same MRR, B's hit rate@5 higher."""
+    rel = TWO_SYSTEMS["relevant"]
+    a, b = TWO_SYSTEMS["ranked_A"], TWO_SYSTEMS["ranked_B"]
+    same_mrr = ek.mean_reciprocal_rank(a, rel) == ek.mean_reciprocal_rank(b, rel)
+    hr_a = ek.hit_rate_at_k(a, rel, 5, hit_rate="any_hit")
+    hr_b = ek.hit_rate_at_k(b, rel, 5, hit_rate="any_hit")
+    if same_mrr and hr_b > hr_a:
+        return "b"
+    raise AssertionError("the two systems no longer make the right option true")
+
+
+EX_08_0 = register(Exercise(
+    id="08.0",
+    prompt="A ranks user 1's item first and misses user 2's; B ranks both second: MRR and HR@5?",
+    kind="choice",
+    choices={
+        "a": "A has the higher MRR: a first-place hit counts most",
+        "b": "the same MRR; B has the higher hit rate@5 (users with a hit)",
+        "c": "B has both the higher MRR and the higher hit rate@5",
+    },
+    feedback={
+        "a": "a first place counts 1 and a miss 0: A's MRR is (1 + 0) / 2, B's (1/2 + 1/2) / 2, "
+             "the same.",
+        "b": "(1 + 0) / 2 = (1/2 + 1/2) / 2 = 0.5, but B finds something for both users and A "
+             "for one: hit rate 1.0 against 0.5.",
+        "c": "B's two second places give 1/2 each, A's first place and miss 1 and 0: the means are "
+             "equal.",
+    },
+    cases=[Case("a first place and a miss, or two second places", {}, _two_systems_choice)],
+    solution="b",
+    kind_of_question="predict",
+    data=TWO_SYSTEMS,
+    hint="Write each user's reciprocal rank (0 without a hit) and average; then count the users "
+         "with a hit in the top 5.",
+))
 
 
 # --------------------------------------------------------------------------
@@ -124,8 +172,8 @@ def _new_users(rng):
 
 EX_08_2 = register(Exercise(
     id="08.2",
-    prompt="the colleague's ndcg_binary(ranked, relevant, k) with its bug fixed: mean NDCG@k, binary gains, "
-           "ideal from all relevant",
+    prompt="the colleague's ndcg_binary(ranked, relevant, k) with its bug fixed: mean NDCG@k, "
+           "binary gains, ideal from all relevant",
     kind="function",
     cases=[Case(d, {"ranked": [list(r) for r in ranked], "relevant": [set(s) for s in rel],
                     "k": k}, _ndcg_reference)
@@ -134,9 +182,9 @@ EX_08_2 = register(Exercise(
     solution=_ndcg_binary_solution,
     kind_of_question="find the bug",
     data={"ranked": _SECTION_1[0], "relevant": [sorted(r) for r in _SECTION_1[1]], "k": 3},
-    hint="Run the colleague's function and evalkit's ek.ndcg_at_k(ranked, relevant, k) user by user "
-         "(per_user=True): which users differ, and what do they have in common? The ideal list is "
-         "a list of k items too.",
+    hint="Run the colleague's function and evalkit's ek.ndcg_at_k(ranked, relevant, k) user by "
+         "user (per_user=True): which users differ, and what do they have in common? The ideal "
+         "list is a list of k items too.",
 ))
 
 
@@ -178,8 +226,8 @@ EX_08_3 = register(Exercise(
              "as their number.",
     },
     hint="ek.mean_average_precision(ranked, relevant, 10, ...) takes denominator='relevant', "
-         "'min_relevant_k' or 'hits', and zero_division=0.0 or np.nan (left out). Compute the three candidates "
-         "and compare each with their_map.",
+         "'min_relevant_k' or 'hits', and zero_division=0.0 or np.nan (left out). Compute the "
+         "three candidates and compare each with their_map.",
 ))
 
 
@@ -203,6 +251,7 @@ def _ideal_not_cut(ranked, relevant, k):
 
 
 WRONG_ANSWERS = {
+    "08.0": ["a", "c"],
     "08.1": ["a", "c", "d"],
     "08.2": [_ideal_from_candidates, _ideal_not_cut],
     "08.3": ["b", "c"],

@@ -1,5 +1,7 @@
 """Exercises of notebook 09, at scale on Apache Spark.
 
+* 09.0 -- in the body, after section 5 (predict): how many thresholds
+  numBins = 1000 keeps of 1500 distinct scores;
 * 09.1 -- find the bug, then fix it: a colleague's partition offsets are each
   partition's own sums; give Spark's ``scanLeft`` offsets for the same data;
 * 09.2 -- a threshold tuned on one split, reported on another: the test F1
@@ -23,11 +25,51 @@ import numpy as np
 
 import evalkit as ek
 
+from ...mllib import BinaryClassificationMetrics
 from ..exercise_data import splits_09_2
 from . import Case, Exercise, register
 
-__all__ = ["COLLEAGUE_09_1", "EX_09_1", "EX_09_2", "EX_09_3", "EX_09_4", "WRONG_ANSWERS", "PARTITIONED_09_1",
+__all__ = ["EX_09_0", "COLLEAGUE_09_1", "EX_09_1", "EX_09_2", "EX_09_3", "EX_09_4", "WRONG_ANSWERS",
+           "PARTITIONED_09_1",
            "splits_09_2"]
+
+
+# --------------------------------------------------------------------------
+# 09.0  (in the body) numBins = 1000 on 1500 distinct scores
+
+FEW_BINS = {"distinct_scores": 1500, "num_bins": 1000}
+_FEW_BINS_OPTIONS = {"a": 1000, "b": 1500, "c": 750}
+
+
+def _few_bins_choice():
+    """The option whose count of thresholds the Spark mirror keeps."""
+    n = FEW_BINS["distinct_scores"]
+    score_and_label = np.c_[np.linspace(0.0, 1.0, n), np.arange(n) % 2]
+    kept = len(BinaryClassificationMetrics(score_and_label, FEW_BINS["num_bins"]).thresholds())
+    return next(k for k, v in _FEW_BINS_OPTIONS.items() if v == kept)
+
+
+EX_09_0 = register(Exercise(
+    id="09.0",
+    prompt="1500 distinct scores, numBins = 1000: how many thresholds does Spark keep?",
+    kind="choice",
+    choices={
+        "a": "1000: numBins is the number of points Spark keeps",
+        "b": "1500: 1500 // 1000 = 1, so no thresholds are grouped",
+        "c": "750: there are more scores than bins, so thresholds are grouped in pairs",
+    },
+    feedback={
+        "a": "numBins sets the size of a group, m // numBins thresholds, and Spark groups only "
+             "when that is at least 2; it is an upper bound only once m reaches 2 × numBins.",
+        "b": "a group would hold 1500 // 1000 = 1 threshold: below 2, so Spark keeps every one.",
+        "c": "groups hold m // numBins = 1 threshold here, not 2; Spark groups only from 2 up.",
+    },
+    cases=[Case("1500 distinct scores, numBins = 1000", {}, _few_bins_choice)],
+    solution="b",
+    kind_of_question="predict",
+    data=FEW_BINS,
+    hint="How many consecutive thresholds go into one group, and when does Spark group at all?",
+))
 
 
 # --------------------------------------------------------------------------
@@ -52,7 +94,8 @@ def _new_partitions(rng):
     """
     scores = np.sort(rng.choice(np.arange(1, 10), 6, replace=False))[::-1] / 10
     per_score = rng.multinomial(9, [1 / 6] * 6) + 1
-    rows = [(float(sc), int(rng.random() < 0.5)) for sc, m in zip(scores, per_score) for _ in range(m)]
+    rows = [(float(sc), int(rng.random() < 0.5))
+            for sc, m in zip(scores, per_score) for _ in range(m)]
     rows.sort(key=lambda r: (-r[0], -r[1]))
     own = [[0, 0]]
     for part in np.split(np.arange(6), np.cumsum(SIZES_09_1)[:-1]):
@@ -169,8 +212,8 @@ EX_09_3 = register(Exercise(
     kind_of_question="choose the method, new numbers",
     data={"rows": ROWS_09_3, "distinct_scores": DISTINCT_09_3, "driver_memory_gb": DRIVER_GB_09_3},
     feedback={
-        "a": "5·10^8 rows of two float64 columns are 8 GB, twice the driver's 4 GB: the rows do not "
-             "fit, though their curve would.",
+        "a": "5·10^8 rows of two float64 columns are 8 GB, twice the driver's 4 GB: the rows do "
+             "not fit, though their curve would.",
         "b": "a curve has one point per distinct score, not per row: 10,001 points of about 25 "
              "bytes, some 0.25 MB on the driver, with every threshold kept.",
         "c": "with 10,001 distinct scores numBins = 1000 puts 10 consecutive thresholds into each "
@@ -199,7 +242,7 @@ def _option_needs():
     return {
         "a": (DISTINCT_09_4 * CURVE_BYTES_PER_SCORE, 1 / DISTINCT_09_4, True),   # the exact curve
         "b": binned(100_000),
-        "c": (DISTINCT_09_4 * 16, 1 / DISTINCT_09_4, True),                      # two float64 columns
+        "c": (DISTINCT_09_4 * 16, 1 / DISTINCT_09_4, True),             # two float64 columns
         "d": binned(100),
     }
 
@@ -214,8 +257,8 @@ def _what_fits():
 
 EX_09_4 = register(Exercise(
     id="09.4",
-    prompt="10^9 impressions with distinct scores, a driver with 8 GB: the threshold of the highest "
-           "F1 (to a thousandth of the scores) and both exact areas?",
+    prompt="10^9 impressions with distinct scores, a driver with 8 GB: the threshold of the "
+           "highest F1 (to a thousandth of the scores) and both exact areas?",
     kind="choice",
     choices={
         "a": "m = eks.binary_metrics(df); m.roc() and m.pr(): the exact curves, the best F1 read "
@@ -251,6 +294,7 @@ EX_09_4 = register(Exercise(
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 WRONG_ANSWERS = {
+    "09.0": ["a", "c"],
     "09.1": [[[4, 1], [6, 3], [7, 8]],                 # no offset before the first partition
              COLLEAGUE_09_1],                          # agg, not its running sum
     "09.2": [0.0, 1.0],

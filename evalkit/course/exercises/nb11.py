@@ -1,5 +1,7 @@
 """Exercises of notebook 11, calibration.
 
+* 11.0 -- in the body, after section 1 (predict): every probability squared;
+  what happens to the AUC and to the probabilities;
 * 11.1 -- predict, then compute: the Brier scores of a forecaster that varies
   its forecast and of one that always says the base rate;
 * 11.2 -- a judgement, the notebook's bidding case turned round: a review
@@ -23,7 +25,50 @@ import evalkit as ek
 from ..exercise_data import forecasts
 from . import Case, Exercise, register
 
-__all__ = ["EX_11_1", "EX_11_2", "EX_11_3", "WRONG_ANSWERS", "forecasts", "noise_floor"]
+__all__ = ["EX_11_0", "EX_11_1", "EX_11_2", "EX_11_3", "WRONG_ANSWERS", "forecasts", "noise_floor"]
+
+
+# --------------------------------------------------------------------------
+# 11.0  (in the body) every probability squared
+
+SQUARED = {"y": [0, 0, 0, 1, 0, 1, 1, 1, 0, 1],
+           "p": [0.1, 0.2, 0.3, 0.4, 0.45, 0.6, 0.7, 0.8, 0.35, 0.9]}
+
+
+def _squared_choice():
+    """The option whose claim holds: the same AUC, worse probabilities (fewer expected cases)."""
+    y, p = np.array(SQUARED["y"]), np.array(SQUARED["p"])
+    same_auc = ek.roc_auc_score(y, p**2) == ek.roc_auc_score(y, p)
+    worse = ek.brier_score_loss(y, p**2) > ek.brier_score_loss(y, p)
+    if same_auc and worse and np.sum(p**2) < np.sum(y):
+        return "b"
+    raise AssertionError("the squared data no longer make the right option true")
+
+
+EX_11_0 = register(Exercise(
+    id="11.0",
+    prompt="a model's probabilities are all squared (p -> p ** 2): the AUC and the probabilities?",
+    kind="choice",
+    choices={
+        "a": "a lower AUC: squaring is not monotonic",
+        "b": "the same AUC; the probabilities get worse: they add up to fewer expected positives",
+        "c": "nothing changes: the order of the cases is the same",
+    },
+    feedback={
+        "a": "squaring is increasing on [0, 1], where probabilities live (it reorders only when "
+             "negative scores are mixed in): the order, and with it the AUC, stays.",
+        "b": "on [0, 1] squaring is increasing, so the order and the AUC stay; but every "
+             "probability shrinks (0.5 becomes 0.25), so the expected count falls below the "
+             "positives there are, and the Brier score rises.",
+        "c": "the order is the same, so the AUC is; but the values moved, and the log loss and "
+             "the Brier score measure the values.",
+    },
+    cases=[Case("every probability squared", {}, _squared_choice)],
+    solution="b",
+    kind_of_question="predict",
+    data=SQUARED,
+    hint="Does squaring change the order of numbers between 0 and 1? Does it change their sum?",
+))
 
 
 # --------------------------------------------------------------------------
@@ -85,8 +130,8 @@ def _model_for_the_queue():
 
 EX_11_2 = register(Exercise(
     id="11.2",
-    prompt="a review queue that takes the top 500 posts by score: model A, A after Platt scaling (B), "
-           "or C?",
+    prompt="a review queue that takes the top 500 posts by score: model A, A after Platt scaling "
+           "(B), or C?",
     kind="choice",
     choices={
         "a": "B: its log loss is the lowest, so its scores are the most trustworthy",
@@ -102,8 +147,8 @@ EX_11_2 = register(Exercise(
     kind_of_question="judgement (transfer)",
     data={k: (dict(v) if isinstance(v, dict) else v) for k, v in QUEUE_11_2.items()},
     feedback={
-        "a": "B reviews exactly A's 500 posts (a sigmoid keeps the order): its better probabilities "
-             "are never used by a queue that only sorts.",
+        "a": "B reviews exactly A's 500 posts (a sigmoid keeps the order): its better "
+             "probabilities are never used by a queue that only sorts.",
         "b": "the queue needs the order, which the AUC and the precision of the top 500 measure; "
              "C is better on both. Log loss judges probabilities, which this queue never reads.",
         "c": "log loss mixes order and calibration; for a use that only sorts, the order decides, "
@@ -157,8 +202,8 @@ EX_11_3 = register(Exercise(
         "d": "miscalibration, because any ECE above 0.05 is",
     },
     feedback={
-        "a": "labels drawn from the model's own probabilities give the ECE of a calibrated model on "
-             "240 cases with these bins, and the measured one sits in the middle of them.",
+        "a": "labels drawn from the model's own probabilities give the ECE of a calibrated model "
+             "on 240 cases with these bins, and the measured one sits in the middle of them.",
         "b": "section 3's floor was for its own test set; with 24 cases a bin the floor is much "
              "higher. Simulate it for these 240 cases: the measured ECE is typical of a calibrated "
              "model.",
@@ -183,6 +228,7 @@ def _uniform_ece():
 
 
 WRONG_ANSWERS = {
+    "11.0": ["a", "c"],
     "11.1": [[float(np.mean(np.abs(np.subtract(SAID, RAIN)))), 0.25],   # absolute, not squared
              EX_11_1.cases[0].expected()[::-1]],                                   # the two swapped
     "11.2": ["a", "c", "d"],

@@ -1,5 +1,7 @@
 """Exercises of notebook 12, comparing models.
 
+* 12.0 -- in the body, after section 4 (predict): three p-values under Holm's
+  correction; which comparisons still show a difference;
 * 12.1 -- a judgement: one pair of a 40-comparison table is "significant"
   before the correction and not after; what is reported?
 * 12.2 -- compute: three classifiers on the same patients, McNemar's test
@@ -14,14 +16,70 @@ from __future__ import annotations
 import functools
 from types import SimpleNamespace
 
+import numpy as np
+
 import evalkit as ek
 
 from ..exercise_data import three_classifiers
 from . import Case, Exercise, register
 
-__all__ = ["EX_12_1", "EX_12_2", "EX_12_3", "WRONG_ANSWERS", "three_classifiers"]
+__all__ = ["EX_12_0", "EX_12_1", "EX_12_2", "EX_12_3", "WRONG_ANSWERS", "three_classifiers"]
 
 _NAMES = ("y", "pred_a", "pred_b", "pred_c")
+
+
+# --------------------------------------------------------------------------
+# 12.0  (in the body) three p-values and Holm's correction
+
+THREE_P = {"p_values": {"A vs B": 0.01, "A vs C": 0.04, "B vs C": 0.03}, "alpha": 0.05}
+_THREE_P_OPTIONS = {"a": {"A vs B", "A vs C", "B vs C"}, "b": {"A vs B"}, "c": {"A vs B", "A vs C"}}
+
+
+def _holm(p):
+    """Holm's step-down: the i-th smallest (from 0) times m - i, kept non-decreasing, at most 1.
+
+    The rule compare(correction="holm") applies; the tests check both against statsmodels.
+    """
+    p = np.asarray(p, dtype=float)
+    order = np.argsort(p)
+    stepped = np.maximum.accumulate(p[order] * (len(p) - np.arange(len(p))))
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.minimum(stepped, 1.0)
+    return adjusted
+
+
+def _three_p_choice():
+    """The option naming the comparisons whose Holm-adjusted p-value stays below alpha."""
+    names = list(THREE_P["p_values"])
+    adjusted = _holm(list(THREE_P["p_values"].values()))
+    kept = {n for n, a in zip(names, adjusted) if a < THREE_P["alpha"]}
+    return next(k for k, v in _THREE_P_OPTIONS.items() if v == kept)
+
+
+EX_12_0 = register(Exercise(
+    id="12.0",
+    prompt="three comparisons, p = 0.01, 0.04 and 0.03: which still show a difference after Holm?",
+    kind="choice",
+    choices={
+        "a": "all three: each p-value is below 0.05",
+        "b": "only A vs B",
+        "c": "A vs B and A vs C: the largest p-value is multiplied by 1 and 0.04 stays below 0.05",
+    },
+    feedback={
+        "a": "that is no correction: three comparisons of equal models would find a false winner "
+             "far more often than 5 % of the time.",
+        "b": "sorted, 0.01 × 3 = 0.03, 0.03 × 2 = 0.06, 0.04 × 1 = 0.04, and the adjusted values "
+             "are kept non-decreasing: 0.03, 0.06, 0.06. Only the first stays below 0.05.",
+        "c": "Holm keeps the adjusted values non-decreasing: once 0.03 × 2 = 0.06 has failed, "
+             "every larger p-value fails too (0.04 is adjusted to 0.06).",
+    },
+    cases=[Case("three comparisons, Holm at 0.05", {}, _three_p_choice)],
+    solution="b",
+    kind_of_question="predict",
+    data=THREE_P,
+    hint="Sort the p-values; multiply the smallest by 3, the next by 2, the last by 1; then no "
+         "adjusted value may be smaller than the one before it.",
+))
 
 
 EX_12_1 = register(Exercise(
@@ -30,19 +88,21 @@ EX_12_1 = register(Exercise(
     kind="choice",
     choices={
         "a": "report that model B beats model A on recall (p = 0.02)",
-        "b": "report no difference shown after the correction; test that one pair again on new data",
+        "b": "report no difference shown after the correction; test that one pair again on new "
+             "data",
         "c": "report that all five models are equally good",
         "d": "drop the correction: with 40 comparisons it is too strict to be useful",
     },
     feedback={
         "a": "among 40 comparisons of equal models, a p-value of 0.02 somewhere is expected: "
-             "picking it out after looking at the table is the error the correction guards against.",
+             "picking it out after looking at the table is the error the correction guards "
+             "against.",
         "b": "after Holm's correction nothing in the table is significant; the pair is a lead to "
              "test on fresh data, where it is one planned comparison.",
         "c": "no difference shown is not equality: the intervals say how large a difference the "
              "data cannot rule out.",
-        "d": "without a correction a table of 40 comparisons finds a false winner most of the time; "
-             "Holm keeps that chance at 5 % and is the least strict way to do it.",
+        "d": "without a correction a table of 40 comparisons finds a false winner most of the "
+             "time; Holm keeps that chance at 5 % and is the least strict way to do it.",
     },
     cases=[Case("40 comparisons, one uncorrected p = 0.02", {}, lambda: "b")],
     solution="b",
@@ -121,9 +181,10 @@ EX_12_3 = register(Exercise(
 
 
 WRONG_ANSWERS = {
+    "12.0": ["a", "c"],
     "12.1": ["a", "c", "d"],
     "12.2": [round(min(p["p_value"] for p in ek.compare(
-        *(lambda d: (d.y, {"a": d.pred_a, "b": d.pred_b, "c": d.pred_c}))(_own_data()), ["accuracy"],
-        test="mcnemar", correction="none", n_resamples=10).pairs), 3)],
+        *(lambda d: (d.y, {"a": d.pred_a, "b": d.pred_b, "c": d.pred_c}))(_own_data()),
+        ["accuracy"], test="mcnemar", correction="none", n_resamples=10).pairs), 3)],
     "12.3": ["b", "c", "d"],
 }
