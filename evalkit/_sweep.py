@@ -15,45 +15,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_labels, check_pos_label, check_real, check_same_length, check_sample_weight
+from ._validation import check_labels, check_scores, positive_of
 
 __all__ = ["Sweep", "threshold_sweep", "sweep_of", "positive_mask", "label_keys", "twice_u",
            "key_groups", "ZERO_WEIGHTS"]
 
 
 def positive_mask(y_true, pos_label=None, name="y_true"):
-    """Validate binary ``y_true`` and return a boolean mask of the positive class.
+    """Validate labels ``y_true`` and return the mask of the positive class.
 
-    Follows scikit-learn: with ``pos_label=None`` the labels must be {0, 1},
-    {-1, 1} or a single one of those, and 1 is positive; otherwise
-    ``pos_label`` names the positive class and every other label is negative
-    (so more than two classes are allowed then).
+    The rule is scikit-learn's, resolved in one place
+    (:func:`evalkit._validation.positive_of`): ``pos_label`` names the
+    positive class (more than two labels are then allowed); unnamed, labels
+    in {0, 1} or {-1, 1} take 1 as positive.
 
     >>> positive_mask([0, 1, 1]).tolist()
     [False, True, True]
     >>> positive_mask(["ham", "spam"], pos_label="spam").tolist()
     [False, True]
     """
-    y = check_labels(y_true, name)
-    if pos_label is None:
-        if y.dtype.kind == "b":
-            return y
-        allowed = y.dtype.kind in "iu" and 0 <= np.bitwise_or.reduce(y) <= 1  # {0, 1}: one pass
-        if not allowed and y.dtype.kind in "iuf":
-            lo, hi = y.min(), y.max()
-            allowed = lo >= -1 and hi <= 1 and not (lo == -1 and (y == 0).any())
-        if not allowed:
-            classes = np.unique(y)
-            shown = classes.tolist() if len(classes) <= 10 else classes[:10].tolist() + ["..."]
-            raise ValueError(
-                f"{name} takes values in {shown} and pos_label is not specified: either make "
-                f"{name} take values in {{0, 1}} or {{-1, 1}}, or pass pos_label explicitly"
-            )
-        return y == 1
-    classes = np.unique(y)
-    if len(classes) >= 2:
-        check_pos_label(pos_label, classes)
-    return y == pos_label
+    return positive_of(check_labels(y_true, name), pos_label, name=name)
 
 
 @dataclass(frozen=True)
@@ -133,6 +114,14 @@ class Sweep:
             return self  # sum(parts) starts from 0
         return NotImplemented
 
+    def groups(self):
+        """``(pos, neg)``: the positives and negatives scored at each threshold (not cumulative).
+
+        >>> [v.tolist() for v in threshold_sweep([0, 1, 1, 0], [0.1, 0.4, 0.4, 0.8]).groups()]
+        [[0, 2, 0], [1, 0, 1]]
+        """
+        return np.diff(self.tps, prepend=0), np.diff(self.fps, prepend=0)
+
     def counts_at(self, threshold):
         """The :class:`~evalkit.BinaryCounts` of predicting ``score >= threshold``.
 
@@ -205,10 +194,9 @@ def threshold_sweep(y_true, y_score, pos_label=None, sample_weight=None, *, num_
     ([1.0, 0.6, 0.4, 0.0], [1, 6, 11, 11], [0, 0, 0, 89])
     """
     pos = positive_mask(y_true, pos_label)
-    scores = check_real(y_score)
-    check_same_length(y_true=pos, y_score=scores)
-    sweep = sweep_of(pos, scores, check_sample_weight(sample_weight, len(pos)), zero_weight, bends)
-    return sweep.binned(num_bins, bin_threshold=bin_threshold) if num_bins else sweep
+    scores, w = check_scores(pos, y_score, sample_weight)
+    sweep = sweep_of(pos, scores, w, zero_weight, bends)
+    return sweep.binned(num_bins, bin_threshold=bin_threshold)
 
 
 # -- the sweep itself: one sort of label-carrying keys, or argsort with weights -----------

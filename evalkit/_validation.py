@@ -399,6 +399,13 @@ def check_sample_weight(sample_weight, n, name="sample_weight", *, keep_int=Fals
     return w
 
 
+def check_scores(y, y_score, sample_weight=None, name="y_score"):
+    """1-D finite scores of the samples of validated labels ``y``, and their weights (or None)."""
+    scores = check_real(y_score, name)
+    check_same_length(**{"y_true": y, name: scores})
+    return scores, check_sample_weight(sample_weight, len(y))
+
+
 def check_same_length(**arrays):
     """Raise ``ValueError`` unless every named array (None skipped) has the same length."""
     names = [n for n, a in arrays.items() if a is not None]
@@ -541,24 +548,59 @@ def check_column_classes(y, labels, n_columns, *, of="y_score", sklearn=True):
     return columns, sorter[pos]
 
 
-def check_binary_positive(y, pos_label, what, larger=False):
-    """The positive mask of binary labels ``y`` by scikit-learn's ``pos_label`` rule."""
+#: ``positive_of(binary=...)`` of probabilities: what to give instead of more classes
+BINARY_PROBA = ("{what} is binary here: give a 2-D y_proba (one column per class) or one "
+                "class's labels")
+
+
+def positive_of(y, pos_label=None, *, larger=False, binary="", name="y_true"):
+    """The one resolver of the positive class: a boolean mask of validated labels ``y``.
+
+    scikit-learn's rule: ``pos_label`` names the positive class (it must be one
+    of the labels when two or more are present) and every other label is
+    negative. Unnamed, labels in {0, 1} or {-1, 1} take 1 as positive; other
+    numbers take the larger label when ``larger`` (``"numbers"``: numbers
+    only, as ``brier_score_loss``; True: strings too, in ``np.unique`` order,
+    as ``roc_auc_score``), else are refused. ``binary`` (what is binary, and how to
+    give more classes): more than two labels are refused, saying so. Numbers are
+    resolved by min and max, without a sort.
+
+    >>> positive_of(np.array([0, 1, 1])).tolist()
+    [False, True, True]
+    >>> positive_of(np.array(["ham", "spam"]), "spam").tolist()
+    [False, True]
+    """
+    if pos_label is None and y.dtype.kind in "biuf":
+        mask = _unnamed_positive(y, larger)
+        if mask is not None:
+            return mask
     classes = np.unique(y)
-    if len(classes) > 2:
-        raise ValueError(f"y_true has {len(classes)} classes but {what} is binary here: give a "
-                         "2-D y_proba (one column per class) or one class's labels")
-    numeric, values = classes.dtype.kind in "biuf", set(classes.tolist())
-    if pos_label is None and numeric and (values <= {0, 1} or values <= {-1, 1}):
-        pos_label = 1
-    elif pos_label is None and larger and numeric:
-        pos_label = classes[-1].item()
-    elif pos_label is None:
-        raise ValueError(f"y_true takes values in {classes.tolist()} and pos_label is not "
-                         "specified: either make y_true take values in {0, 1} or {-1, 1}, "
-                         "or pass pos_label (the class whose probability is given)")
-    elif len(classes) == 2:
-        check_pos_label(pos_label, classes)
-    return y == pos_label
+    if binary and len(classes) > 2:
+        raise ValueError(f"{name} has {len(classes)} classes: {binary}")
+    if pos_label is not None:
+        if len(classes) >= 2:
+            check_pos_label(pos_label, classes)
+        return y == pos_label
+    if larger is True or (larger and classes.dtype.kind in "biuf"):
+        return y == classes[-1]
+    shown = classes.tolist() if len(classes) <= 10 else classes[:10].tolist() + ["..."]
+    raise ValueError(f"{name} takes values in {shown} and pos_label is not specified: either "
+                     f"make {name} take values in {{0, 1}} or {{-1, 1}}, or pass pos_label "
+                     "(the positive class) explicitly")
+
+
+def _unnamed_positive(y, larger):
+    """The positive mask of numeric labels without a ``pos_label``, or None (then sorted)."""
+    if y.dtype.kind == "b":
+        return y
+    if y.dtype.kind in "iu" and 0 <= np.bitwise_or.reduce(y) <= 1:  # {0, 1}: one pass
+        return y.astype(bool)
+    lo, hi = y.min(), y.max()
+    if lo >= -1 and hi <= 1 and not (lo == -1 and (y == 0).any()):
+        return y == 1
+    positive = y == hi
+    two = lo == hi or np.count_nonzero(positive) + np.count_nonzero(y == lo) == len(y)
+    return positive if larger and two else None
 
 
 def check_pos_label(pos_label, present, name="pos_label"):

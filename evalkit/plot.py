@@ -472,10 +472,9 @@ def reliability(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=Non
     'ECE = 0.100'
     >>> plt.close(ax.figure)
     """
-    total, pred, true = calibration_bins(y_true, y_proba, pos_label, n_bins, strategy, name="y_proba")
-    keep = total != 0
-    x, y = pred[keep] / total[keep], true[keep] / total[keep]
-    ece = float(np.dot(total[keep], np.abs(y - x)) / total.sum())
+    bins = calibration_bins(y_true, y_proba, pos_label, n_bins, strategy, name="y_proba")
+    _, y, x = bins.points()
+    ece = bins.ece()
     ax = _axes(ax)
     if not any(line.get_gid() == "evalkit-diagonal" for line in ax.lines):
         ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
@@ -484,8 +483,7 @@ def reliability(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=Non
     ax.plot(x, y, label=f"ECE = {ece:.3f}" if label is None else label,
             gid="evalkit-reliability", **line_kw)
     if hist:
-        edges = (np.linspace(0, 1, n_bins + 1) if strategy == "uniform" else
-                 np.percentile(np.asarray(y_proba, dtype=float), np.linspace(0, 100, n_bins + 1)))
+        edges, total = bins.edges, bins.total
         if getattr(ax, "evalkit_hist_axes", None) is None:
             ax.evalkit_hist_axes = ax.twinx()
         twin = ax.evalkit_hist_axes

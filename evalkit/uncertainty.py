@@ -57,7 +57,7 @@ from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _tally
 from ._sweep import key_groups, label_keys, sweep_of
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real, Satisfies,
                           as_array, check, check_labels, check_real, check_rules, check_same_length,
-                          check_targets, validate_params)
+                          check_targets, positive_of, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["ConfidenceInterval", "Comparison", "bootstrap_ci", "paired_bootstrap",
@@ -439,7 +439,8 @@ def _score_path(metric, kwargs, y_true, preds):
     classes = np.unique(y)
     if len(classes) != 2:
         return None
-    positive = y == (classes[-1] if fn is _curves.auc_from_groups else kwargs.get("pos_label", 1))
+    auc = fn is _curves.auc_from_groups  # the AUC's positive is the larger label
+    positive = positive_of(y, None if auc else kwargs.get("pos_label", 1), larger=True)
     models = [_sweep(positive, check_real(p)) for p in preds]
     schemes = ("sweep counts: positives and negatives resampled apart (stratified)",
                "sweep counts: all rows resampled together (not stratified)")
@@ -811,14 +812,13 @@ def _auc_input(y_true, y_score, name="y_score"):
     y = check_labels(y_true, "y_true")
     scores = check_real(y_score, name)
     check_same_length(**{"y_true": y, name: scores})
-    lo, hi = (y.min(), y.max()) if y.dtype.kind in "biuf" else np.unique(y)[[0, -1]]  # no sort
-    positive = y == hi
-    n_hi, n_lo = np.count_nonzero(positive), np.count_nonzero(y == lo) * (lo != hi)
-    if min(n_hi, n_lo) < 2 or n_hi + n_lo < len(y):
-        what = ("more than 2 classes" if n_hi + n_lo < len(y) else "one class" if not n_lo
-                else f"{min(n_hi, n_lo)} sample of one class")
-        raise ValueError(f"y_true has {what}: the AUC's interval needs binary y_true with at "
-                         "least 2 samples of each class (the larger label is positive)")
+    needs = ("the AUC's interval needs binary y_true with at least 2 samples of each class "
+             "(the larger label is positive)")
+    positive = positive_of(y, larger=True, binary=needs)
+    fewest = min(np.count_nonzero(positive), np.count_nonzero(~positive))
+    if fewest < 2:
+        what = "one class" if not fewest else "1 sample of one class"
+        raise ValueError(f"y_true has {what}: {needs}")
     return positive, scores
 
 
