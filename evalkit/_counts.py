@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (BINARY_PROBA, _is_string_like, positive_of, check_indicator,
+from ._validation import (BINARY_PROBA, _is_string_like, positive_of, sum_from_zero, check_indicator,
                           check_label_list, check_labels, check_pos_label, check_real,
                           check_same_kind, check_same_length, check_sample_weight, check_targets,
                           dense_indicators, refuse_matrix_beside_vector)
@@ -81,10 +81,7 @@ class ClassCounts(NamedTuple):
             sums = [s.astype(np.int64) for s in sums]
         return ClassCounts(labels, *sums, self.total + other.total)
 
-    def __radd__(self, other):
-        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
-            return self  # sum(parts) starts from 0
-        return NotImplemented
+    __radd__ = sum_from_zero
 
 
 def encode_labels(y_true, y_pred):

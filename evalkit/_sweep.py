@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_labels, check_scores, positive_of
+from ._validation import ZERO_WEIGHTS, check_labels, check_scores, positive_of, sum_from_zero
 
 __all__ = ["Sweep", "threshold_sweep", "sweep_of", "positive_mask", "label_keys", "twice_u",
            "key_groups", "ZERO_WEIGHTS"]
@@ -109,10 +109,7 @@ class Sweep:
         return Sweep(thresholds, tps_a + tps_b, fps_a + fps_b, self.n_pos + other.n_pos,
                      self.n_neg + other.n_neg)
 
-    def __radd__(self, other):
-        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
-            return self  # sum(parts) starts from 0
-        return NotImplemented
+    __radd__ = sum_from_zero
 
     def groups(self):
         """``(pos, neg)``: the positives and negatives scored at each threshold (not cumulative).
@@ -147,23 +144,28 @@ class Sweep:
         (``bin_threshold="last"``); Spark before 3.0 used the first (highest)
         score (``bin_threshold="first"``), which labels the point with a
         threshold that does not produce its counts. Spark groups within each
-        partition; this is the one-partition result.
+        partition; this is the one-partition result (:meth:`chunked`).
         """
-        m = len(self.thresholds)
-        grouping = m // num_bins if num_bins else 0
-        if grouping < 2:
-            return self
-        ends = np.unique(np.r_[np.arange(grouping - 1, m, grouping), m - 1])
-        starts = np.r_[0, ends[:-1] + 1]
-        thresholds = self.thresholds[ends if bin_threshold == "last" else starts]
-        return Sweep(thresholds, self.tps[ends], self.fps[ends], self.n_pos, self.n_neg)
+        return self.chunked(num_bins, bin_threshold, (len(self),))[0]
 
+    def chunked(self, num_bins, bin_threshold, sizes):
+        """Spark's ``numBins`` chunks, cut within each partition: ``(sweep, partition of each row)``.
 
-#: What a sample of weight 0 does to a curve: the two libraries differ.
-ZERO_WEIGHTS = {
-    "drop": "scikit-learn: dropped before the sweep, its score makes no threshold",
-    "keep": "Spark: its score is a threshold like any other (no counts added there)",
-}
+        ``sizes``: the number of rows (distinct scores) in each of Spark's
+        partitions, in order. With ``m`` rows, chunks of ``g = m // num_bins``
+        consecutive rows (only when g >= 2), restarting at every partition
+        boundary, as :meth:`binned` describes.
+        """
+        g = len(self) // num_bins if num_bins else 0
+        if g < 2:  # nothing grouped: every distinct score is its own point
+            return self, np.repeat(np.arange(len(sizes)), sizes)
+        bounds = np.cumsum((0, *sizes))
+        starts = [np.arange(a, b, g) for a, b in zip(bounds[:-1], bounds[1:])]
+        part = np.repeat(np.arange(len(sizes)), [len(s) for s in starts])
+        first = np.concatenate(starts).astype(np.intp)
+        last = np.minimum(first + g, bounds[1:][part]) - 1
+        keys = self.thresholds[last if bin_threshold == "last" else first]
+        return Sweep(keys, self.tps[last], self.fps[last], self.n_pos, self.n_neg), part
 
 
 def threshold_sweep(y_true, y_score, pos_label=None, sample_weight=None, *, num_bins=0,

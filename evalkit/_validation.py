@@ -205,6 +205,13 @@ def validate_params(**specs):
     return decorate
 
 
+def sum_from_zero(self, other):
+    """``__radd__`` of counts that add: ``sum(parts)`` starts from 0, so ``0 + counts`` is them."""
+    if isinstance(other, numbers.Integral) and not isinstance(other, bool) and other == 0:
+        return self
+    return NotImplemented
+
+
 def check_rules(rules, **values):
     """Cross-argument rules as data: ``(refuse(values), message)``; the first refusal raises."""
     for refuse, message in rules:
@@ -214,8 +221,18 @@ def check_rules(rules, **values):
 
 # -- the usual options, declared once --------------------------------------------------------
 
-AVERAGES = (None, "binary", "micro", "macro", "weighted")
+AVERAGES = (None, "binary", "micro", "macro", "weighted")  # precision, recall and F-beta (prf)
 AVERAGE = Options(AVERAGES)
+AVERAGES_SAMPLES = AVERAGES + ("samples",)  # ... of multilabel input too
+AVERAGES_OF_SCORES = (None, "micro", "macro", "samples", "weighted")  # roc_auc_score, AP
+AVERAGES_TOP_K = (None, "micro", "macro", "weighted")  # top-k and Spark's per-class averages
+NUM_BINS = Integer(0, meaning="0 means no down-sampling")  # Spark's numBins
+#: What a sample of weight 0 does to a curve (``zero_weight=``): the two libraries differ.
+ZERO_WEIGHTS = {
+    "drop": "scikit-learn: dropped before the sweep, its score makes no threshold",
+    "keep": "Spark: its score is a threshold like any other (no counts added there)",
+}
+ZERO_WEIGHT = Options(ZERO_WEIGHTS)
 BETA = Real(0, None, finite=False, meaning="it weighs recall beta times as much as precision")
 ZERO_DIVISION = Options({"warn": "", 0.0: "", 1.0: "", np.nan: ""})
 ZERO_DIVISION_SPARK = Options({"warn": "", 0.0: "", 1.0: "", np.nan: "", "spark": ""})

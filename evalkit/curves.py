@@ -24,8 +24,8 @@ import numpy as np
 from ._curves import (auc_from_groups, average_precision, pr_bends, pr_points, rate, roc_bends,
                       roc_points, trapezoid)
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._sweep import ZERO_WEIGHTS, label_keys, sweep_of, threshold_sweep, twice_u
-from ._validation import (BETA, MAX_FPR, ZERO_DIVISION_SPARK, Bool, Integer, Options, Satisfies,
+from ._sweep import label_keys, sweep_of, threshold_sweep, twice_u
+from ._validation import (AVERAGES_OF_SCORES, BETA, MAX_FPR, NUM_BINS, ZERO_WEIGHT, ZERO_DIVISION_SPARK, Bool, Options, Satisfies,
                           check_labels, check_monotonic, check_real, check_same_length,
                           check_scores, positive_of, validate_params)
 from .exceptions import UndefinedMetricWarning, warn_at_caller
@@ -33,9 +33,8 @@ from .exceptions import UndefinedMetricWarning, warn_at_caller
 __all__ = ["confusion_matrix_at_thresholds", "roc_curve", "roc_auc_score", "precision_recall_curve",
            "average_precision_score", "auc", "best_threshold", "threshold_table", "det_curve"]
 
-_AVERAGE = Options((None, "micro", "macro", "samples", "weighted"))
+_AVERAGE = Options(AVERAGES_OF_SCORES)
 _MULTI_CLASS = Options({"raise": "", "ovr": "one-vs-rest", "ovo": "one-vs-one"})
-_ZERO_WEIGHT = Options(ZERO_WEIGHTS)
 _BINARY_AUC = ("y_score must be of shape (n_samples, n_classes) with multi_class='ovr' or "
                "'ovo'; got 1-D scores")
 _ONE_CLASS = ("Only one class is present in y_true. ROC AUC score is not defined in that case.")
@@ -453,7 +452,7 @@ _METRICS = {
 
 
 @validate_params(metric=[Options(_METRICS), Satisfies(callable, "a callable metric(tp, fp, fn, tn)")],
-                 beta=BETA, zero_weight=_ZERO_WEIGHT)
+                 beta=BETA, zero_weight=ZERO_WEIGHT)
 def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sample_weight=None,
                    zero_weight="drop"):
     """The threshold whose predictions ``score >= t`` maximize a metric, and that maximum.
@@ -531,8 +530,8 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
     return sweep.thresholds[i].item(), float(values[i])
 
 
-@validate_params(num_bins=Integer(0, meaning="0 means no down-sampling"), beta=BETA,
-                 zero_division=ZERO_DIVISION_SPARK, zero_weight=_ZERO_WEIGHT)
+@validate_params(num_bins=NUM_BINS, beta=BETA,
+                 zero_division=ZERO_DIVISION_SPARK, zero_weight=ZERO_WEIGHT)
 def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_bins=0,
                     beta=1.0, zero_division="warn", zero_weight="drop"):
     """The sweep as a table: counts and ratios at every threshold, for display.

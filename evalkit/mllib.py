@@ -53,8 +53,8 @@ from ._curves import pr_points, roc_points, trapezoid
 from ._errors import errors_from_sums, spark_fit_scores
 from ._hits import RankingHits, ranking_hits
 from ._ratios import f_beta_of, prf, ratio
-from ._sweep import ZERO_WEIGHTS, Sweep, sweep_of
-from ._validation import (BETA, Bool, Integer, InstanceOf, Options, Real, check, check_grades,
+from ._sweep import Sweep, sweep_of
+from ._validation import (BETA, NUM_BINS, ZERO_WEIGHT, Bool, Integer, InstanceOf, Options, Real, check, check_grades,
                           check_ranked, check_ranking_rows, check_relevant, check_score_and_labels,
                           validate_params)
 from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
@@ -65,7 +65,6 @@ BIN_THRESHOLDS = {
     "last": "the chunk's lowest score, Spark 3.0 and later",
     "first": "the chunk's highest score, Spark before SPARK-27577",
 }
-_NUM_BINS = Integer(0, meaning="0 means no down-sampling")
 #: The point at recall 0 of Spark's PR curve, by Spark version (``_curves``' conventions).
 PR_CONVENTIONS = {"spark": "(0, precision at the highest threshold): Spark 2.3 and later",
                   "legacy": "(0, 1.0): Spark 1.x to 2.2"}
@@ -242,29 +241,9 @@ def _range_partition_sizes(m, num_partitions):
     return tuple(reversed([edges[j + 1] - edges[j] for j in range(len(edges) - 1)]))
 
 
-def _chunked(sweep, sizes, num_bins, bin_threshold):
-    """Spark's ``numBins`` chunks, cut within each partition: ``(sweep of the chunks, partition of each)``.
-
-    With ``m`` distinct scores, chunks of ``g = m // num_bins`` consecutive
-    ones (only when g >= 2), restarting at every partition boundary; a chunk
-    carries the cumulative counts of its last (lowest) score.
-    """
-    g = len(sweep) // num_bins if num_bins else 0
-    if g < 2:  # nothing grouped: every distinct score is its own point
-        return sweep, np.repeat(np.arange(len(sizes)), sizes)
-    bounds = np.cumsum((0, *sizes))
-    starts = [np.arange(a, b, g) for a, b in zip(bounds[:-1], bounds[1:])]
-    part = np.repeat(np.arange(len(sizes)), [len(s) for s in starts])
-    first = np.concatenate(starts).astype(np.intp)
-    last = np.minimum(first + g, bounds[1:][part]) - 1
-    keys = sweep.thresholds[last if bin_threshold == "last" else first]
-    return Sweep(keys, sweep.tps[last], sweep.fps[last], sweep.n_pos, sweep.n_neg), part
-
-
 def _table(sweep, cumulative=False):
     """Spark's ``(threshold, numPos, numNeg)`` rows of a sweep: at each threshold, or cumulative."""
-    tps, fps = (sweep.tps, sweep.fps) if cumulative else (np.diff(sweep.tps, prepend=0),
-                                                           np.diff(sweep.fps, prepend=0))
+    tps, fps = (sweep.tps, sweep.fps) if cumulative else sweep.groups()
     return np.column_stack((np.asarray(sweep.thresholds, dtype=float), tps, fps)).astype(float)
 
 
@@ -390,21 +369,21 @@ class BinaryClassificationMetrics:
     # class defaults: evalkit.spark's subclass sets only its own state
     num_bins, bin_threshold, convention, num_partitions, zero_weight = 0, "last", "spark", 1, "keep"
 
-    @validate_params(num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
+    @validate_params(num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
                      convention=Options(PR_CONVENTIONS),
                      num_partitions=Integer(1, meaning="the partitions of Spark's RDD"),
-                     zero_weight=Options(ZERO_WEIGHTS))
+                     zero_weight=ZERO_WEIGHT)
     def __init__(self, scoreAndLabels, num_bins=0, *, bin_threshold="last", convention="spark",
                  num_partitions=1, zero_weight="keep"):
         sweep, _ = _sweep_of(scoreAndLabels, "scoreAndLabels", zero_weight)
         self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
         self.num_partitions, self.zero_weight = num_partitions, zero_weight
-        self.sweep = _chunked(sweep, _range_partition_sizes(len(sweep), num_partitions), num_bins,
-                              bin_threshold)[0]
+        sizes = _range_partition_sizes(len(sweep), num_partitions)
+        self.sweep = sweep.chunked(num_bins, bin_threshold, sizes)[0]
 
     @classmethod
     @validate_params(sweep=InstanceOf(Sweep, "a Sweep (from threshold_sweep, or a sum of them)"),
-                     num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
+                     num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
                      convention=Options(PR_CONVENTIONS))
     def from_sweep(cls, sweep, num_bins=0, *, bin_threshold="last", convention="spark"):
         """The evaluator of counts already made: a :class:`~evalkit._sweep.Sweep`.
@@ -439,7 +418,7 @@ class BinaryClassificationMetrics:
         """
         self = cls.__new__(cls)
         self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
-        self.sweep = _chunked(sweep, (len(sweep),), num_bins, bin_threshold)[0]
+        self.sweep = sweep.binned(num_bins, bin_threshold=bin_threshold)
         return self
 
     def __repr__(self):
@@ -719,7 +698,7 @@ class SparkSteps:
 
 @validate_params(num_partitions=Integer(1, meaning="the partitions of the sorted counts"),
                  partition_sizes=[None, InstanceOf((list, tuple, np.ndarray), "a list of integers")],
-                 num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS))
+                 num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS))
 def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num_bins=0,
                 bin_threshold="last"):
     """Replay Spark's ``BinaryClassificationMetrics`` step by step on a given partitioning.
@@ -797,7 +776,7 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
         if not sizes or sum(sizes) != m:
             raise ValueError(f"partition_sizes must add up to the {m} distinct scores; "
                              f"got {list(sizes)} (sum {sum(sizes)})")
-    binned, part = _chunked(sweep, sizes, num_bins, bin_threshold)
+    binned, part = sweep.chunked(num_bins, bin_threshold, sizes)
     ends = np.r_[0, np.cumsum(np.bincount(part, minlength=len(sizes)))]
     scan = np.column_stack((np.r_[0, binned.tps][ends], np.r_[0, binned.fps][ends]))
     return SparkSteps(

@@ -21,8 +21,8 @@ from ._binary import LAYOUTS, BinaryCounts
 from ._counts import _STRATEGIES, calibration_bins
 from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
-from ._sweep import ZERO_WEIGHTS, threshold_sweep
-from ._validation import (BOTH_CLASSES, POSITIVES, Bool, Integer, Options, Satisfies, check_rules,
+from ._sweep import threshold_sweep
+from ._validation import (BOTH_CLASSES, POSITIVES, ZERO_WEIGHT, Bool, Integer, Options, Satisfies, check_rules,
                           check_count_matrix, check_row_labels, validate_params)
 
 __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
@@ -31,7 +31,6 @@ CONVENTIONS = {"sklearn": "scikit-learn's precision_recall_curve, drawn as steps
                "spark": "Spark's BinaryClassificationMetrics.pr(), straight lines"}
 NORMALIZES = (None, "true", "pred", "all")
 _AX = [None, Satisfies(lambda v: hasattr(v, "plot") and hasattr(v, "figure"), "a matplotlib Axes")]
-_ZERO_WEIGHT = Options(ZERO_WEIGHTS)
 
 
 # -- helpers ------------------------------------------------------------------
@@ -87,7 +86,7 @@ def _unit_square(ax):
 # -- ROC ----------------------------------------------------------------------
 
 
-@validate_params(ax=_AX, chance=Bool(), zero_weight=_ZERO_WEIGHT)
+@validate_params(ax=_AX, chance=Bool(), zero_weight=ZERO_WEIGHT)
 def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
         chance=True, zero_weight="drop", **line_kw):
     """Plot the ROC curve: true positive rate against false positive rate.
@@ -152,7 +151,7 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
 # -- PR -----------------------------------------------------------------------
 
 
-@validate_params(ax=_AX, convention=Options(CONVENTIONS), baseline=Bool(), zero_weight=_ZERO_WEIGHT)
+@validate_params(ax=_AX, convention=Options(CONVENTIONS), baseline=Bool(), zero_weight=ZERO_WEIGHT)
 def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
        convention="sklearn", baseline=True, zero_weight="drop", **line_kw):
     """Plot the precision-recall curve: precision against recall.
@@ -224,7 +223,7 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
     ax = _axes(ax)
     x, y = pr_points(sweep, convention)
     if convention == "sklearn":
-        area = average_precision(x, y)
+        area = average_precision(sweep.tps, sweep.fps)
         line_kw = {"drawstyle": "steps-post", **line_kw}
     else:
         area = trapezoid(x, y, partitions=[len(x)])  # Spark's areaUnderPR, one partition

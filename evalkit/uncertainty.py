@@ -383,8 +383,7 @@ def _sweep(positive, scores):
     """
     sweep = sweep_of(positive, scores)
     t = sweep.thresholds
-    return (np.diff(sweep.tps, prepend=0), np.diff(sweep.fps, prepend=0),
-            lambda: len(t) - 1 - np.searchsorted(t[::-1], scores))
+    return (*sweep.groups(), lambda: len(t) - 1 - np.searchsorted(t[::-1], scores))
 
 
 def _components(tps, fps, n_pos, n_neg, before=(0, 0)):
