@@ -719,12 +719,13 @@ def test_det_curve_needs_both_classes():
 @pytest.mark.parametrize("weighted", [False, True])
 def test_arrays_are_validated_once(call, weighted, monkeypatch):
     # public functions validate at the boundary once and call private steps, not each
-    # other: every array reader goes through _validation.as_array, which counts here
-    import evalkit._validation as validation
+    # other: every array reader goes through _validation's as_array, which counts here
+    from evalkit._validation import _arrays, _labels, _lists
 
-    read, as_array = [], validation.as_array
-    monkeypatch.setattr(validation, "as_array",
-                        lambda y, name, **kw: read.append(name) or as_array(y, name, **kw))
+    read, as_array = [], _arrays.as_array
+    for module in (_arrays, _labels, _lists):
+        monkeypatch.setattr(module, "as_array",
+                            lambda y, name, **kw: read.append(name) or as_array(y, name, **kw))
     rng = np.random.default_rng(0)
     y, s = rng.integers(0, 2, 50), rng.random(50)
     call(y, s, rng.random(50) if weighted else None)
