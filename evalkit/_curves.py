@@ -24,8 +24,8 @@ import numpy as np
 
 from ._sweep import BLOCK
 
-__all__ = ["auc_from_groups", "ap_from_groups", "CONVENTIONS", "rate", "roc_points", "pr_points", "trapezoid",
-           "average_precision", "doubled_trapezoids", "roc_bends", "pr_bends"]
+__all__ = ["auc_from_groups", "ap_from_groups", "CONVENTIONS", "rate", "roc_points", "pr_points",
+           "trapezoid", "average_precision", "doubled_trapezoids", "roc_bends", "pr_bends"]
 
 #: The libraries' layouts of a curve (``convention=``) and what each means.
 CONVENTIONS = {
@@ -47,7 +47,10 @@ def rate(counts, total, undefined, out):
 
 
 def _precision(tps, fps, undefined, out):
-    """``tps / (tps + fps)`` into ``out``; ``undefined`` where nothing is predicted positive (block by block)."""
+    """``tps / (tps + fps)`` into ``out``, block by block.
+
+    ``undefined`` where nothing is predicted positive.
+    """
     for i in range(0, len(tps), BLOCK):
         predicted = tps[i:i + BLOCK] + fps[i:i + BLOCK]
         block = out[i:i + BLOCK]
@@ -202,7 +205,8 @@ def trapezoid(x, y, *, partitions=None):
     sizes = np.asarray(partitions, dtype=np.int64)
     ends = np.cumsum(sizes[sizes > 0])  # one past each partition's last point
     # the trapezoids between the points of each partition, summed in order; then the joins
-    local = np.cumsum([0.0] + [np.cumsum(terms[a:b - 1])[-1] for a, b in zip(np.r_[0, ends[:-1]], ends)
+    starts = np.r_[0, ends[:-1]]
+    local = np.cumsum([0.0] + [np.cumsum(terms[a:b - 1])[-1] for a, b in zip(starts, ends)
                                if b - a > 1])[-1]
     return float(local + np.cumsum(np.r_[0.0, terms[ends[:-1] - 1]])[-1])
 

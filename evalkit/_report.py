@@ -15,8 +15,8 @@ import numpy as np
 from ._ratios import nanaverage, prf
 from ._validation import _py, check_target_names
 
-__all__ = ["HEADERS", "report_rows", "render", "topk_headers", "report_from_counts", "labelled_report",
-           "topk_report_from_counts"]
+__all__ = ["HEADERS", "report_rows", "render", "topk_headers", "report_from_counts",
+           "labelled_report", "topk_report_from_counts"]
 
 HEADERS = ("precision", "recall", "f1-score", "support")
 _LONGEST_AVERAGE = "weighted avg"
@@ -33,7 +33,8 @@ def report_rows(tp, predicted, support, *, zero_division, micro_heading="accurac
     out, as in scikit-learn. ``samples``: the ``(tp, predicted, actual,
     sample_weight)`` of each sample, for a multilabel report's "samples avg".
 
-    >>> report_rows(np.array([1, 1]), np.array([1, 2]), np.array([2, 1]), zero_division=0.0)[4][1][:4]
+    >>> tp, predicted, support = np.array([1, 1]), np.array([1, 2]), np.array([2, 1])
+    >>> report_rows(tp, predicted, support, zero_division=0.0)[4][1][:4]
     ('macro avg', 0.75, 0.75, 0.6666666666666666)
     """
     p, r, f, s = prf(tp, predicted, support, zero_division=zero_division)

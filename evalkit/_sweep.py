@@ -149,7 +149,7 @@ class Sweep:
         return self.chunked(num_bins, bin_threshold, (len(self),))[0]
 
     def chunked(self, num_bins, bin_threshold, sizes):
-        """Spark's ``numBins`` chunks, cut within each partition: ``(sweep, partition of each row)``.
+        """Spark's ``numBins`` chunks, cut within each partition: ``(sweep, partition of each)``.
 
         ``sizes``: the number of rows (distinct scores) in each of Spark's
         partitions, in order. With ``m`` rows, chunks of ``g = m // num_bins``
@@ -211,7 +211,9 @@ RUN = 1 << 10  # a run of equal scores at least this long is measured, not read
 
 
 def label_keys(pos, scores):
-    """Sort the samples from the highest score by one ``np.sort`` of 64-bit keys: ``(keys, offset)``.
+    """Sort the samples from the highest score by one ``np.sort`` of 64-bit keys.
+
+    Returns ``(keys, offset)``.
 
     A float's bits, flipped for negative numbers, sort like the float; less
     the smallest such key (only when a score is negative: ``offset``) and
@@ -252,8 +254,10 @@ def label_keys(pos, scores):
 
 
 def _scores_of(score, offset, out):
-    """Write into ``out`` (uint64) the float64 bits of the scores whose keys shifted right by one are ``score``."""
-    np.bitwise_xor(score, LOW ^ TOP >> ONE, out=out)  # = ~key >> 1 (the stored keys kept the top bit)
+    """Write into ``out`` (uint64) the float64 bits of the scores whose keys, shifted right by
+    one, are ``score``."""
+    # = ~key >> 1 (the stored keys kept the top bit)
+    np.bitwise_xor(score, LOW ^ TOP >> ONE, out=out)
     if offset is not None:
         out += offset
         negative = out < TOP
@@ -275,7 +279,7 @@ def _run(keys, i):
 
 
 def key_groups(keys, with_keys=True):
-    """Chunk by chunk of sorted keys: ``(ends, fps, scores)`` at the last sample of each group of ties.
+    """Chunk by chunk of sorted keys: ``(ends, fps, scores)`` at the last sample of each tie group.
 
     ``ends`` are the positions of each group's last sample (so ``tps = ends +
     1 - fps``), ``fps`` the negatives up to it and ``scores`` its key shifted
@@ -291,7 +295,8 @@ def key_groups(keys, with_keys=True):
         if run is not None:
             carry += run[1] - run[0]
             i = run[1]
-            yield np.array([i - 1]), np.array([carry]), (keys[i - 1:i] >> ONE if with_keys else None)
+            score = keys[i - 1:i] >> ONE if with_keys else None
+            yield np.array([i - 1]), np.array([carry]), score
             continue
         block = keys[i:i + BLOCK + 1]
         b = min(BLOCK, n - i)
@@ -329,7 +334,8 @@ def twice_u(keys):
     label, score = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
     starts = np.empty(size, dtype=bool)  # starts[i]: position i begins a group of equal scores
     index = np.arange(size, dtype=np.int64)
-    p = index_sum = tied = 0  # negatives so far, Σ of their sorted positions, Σ over groups of pos·neg
+    # negatives so far, Σ of their sorted positions, Σ over groups of pos·neg
+    p = index_sum = tied = 0
     open_pos = open_size = 0  # the group still open where the previous step stopped
     previous, i = -1, 0  # the open group's score key
     while i < n:
@@ -341,7 +347,8 @@ def twice_u(keys):
             if head != previous:
                 tied += open_pos * (open_size - open_pos)
                 open_pos = open_size = 0
-            open_pos, open_size, previous, i = open_pos + end - split, open_size + end - i, head, end
+            open_pos, open_size = open_pos + end - split, open_size + end - i
+            previous, i = head, end
             continue
         block = keys[i:i + BLOCK]
         m = len(block)
@@ -444,7 +451,8 @@ def _sweep_weighted(pos, scores, w):
 def sweep_of(pos, scores, w=None, zero_weight="drop", bends=None):
     """The :class:`Sweep` of validated input: a positive mask, 1-D scores, weights or None.
 
-    ``bends``: keep only the rows this rule keeps (``drop_intermediate``; see :func:`_sweep_sorted`).
+    ``bends``: keep only the rows this rule keeps (``drop_intermediate``; see
+    :func:`_sweep_sorted`).
     """
     packed = label_keys(pos, scores) if w is None else None
     if packed is not None:

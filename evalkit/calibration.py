@@ -133,7 +133,8 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
     if (p.ndim == 1 or p.shape[1] == 1) and np.ndim(y_true) == 1:
         y = check_labels(y_true, "y_true")
         check_same_length(y_true=y, y_proba=p)
-        pos = positive_of(y, pos_label, larger="numbers", binary=BINARY_PROBA.format(what="y_proba"))
+        binary = BINARY_PROBA.format(what="y_proba")
+        pos = positive_of(y, pos_label, larger="numbers", binary=binary)
         onehot, p = np.stack([~pos, pos], axis=1), p.reshape(len(p), -1)[:, 0]
         p = np.stack([1 - p, p], axis=1)
     else:
@@ -246,7 +247,8 @@ def _bins(y_true, y_proba, pos_label, n_bins, strategy, labels):
         check_same_length(y_true=y, y_proba=scores)
         columns = np.unique(y) if labels is None else check_labels(labels, "labels")
     check_rules(_GAPS_RULES, labels=labels, ndim=scores.ndim, n=scores.shape[-1],
-                c=None if columns is None else len(columns), who="y_true" if labels is None else "labels")
+                c=None if columns is None else len(columns),
+                who="y_true" if labels is None else "labels")
     if scores.ndim == 2:
         # top-label calibration (Guo et al. 2017): confidence = the largest probability,
         # correct = its class is the true one (ties: the first column, as argmax)

@@ -25,9 +25,10 @@ from ._curves import (auc_from_groups, average_precision, pr_bends, pr_points, r
                       roc_points, trapezoid)
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
 from ._sweep import label_keys, sweep_of, threshold_sweep, twice_u
-from ._validation import (AVERAGES_OF_SCORES, BETA, MAX_FPR, NUM_BINS, ZERO_WEIGHT, ZERO_DIVISION_SPARK, Bool, Options, Satisfies,
-                          check_labels, check_monotonic, check_real, check_same_length,
-                          check_scores, positive_of, validate_params)
+from ._validation import (AVERAGES_OF_SCORES, BETA, MAX_FPR, NUM_BINS, ZERO_WEIGHT,
+                          ZERO_DIVISION_SPARK, Bool, Options, Satisfies, check_labels,
+                          check_monotonic, check_real, check_same_length, check_scores, positive_of,
+                          validate_params)
 from .exceptions import UndefinedMetricWarning, warn_at_caller
 
 __all__ = ["confusion_matrix_at_thresholds", "roc_curve", "roc_auc_score", "precision_recall_curve",
@@ -248,7 +249,8 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     recall, precision = pr_points(sweep, "sklearn")
     if sweep.n_pos == 0:
         _warn_no_positive()
-    return precision, recall, sweep.thresholds[::-1].copy() if drop_intermediate else sweep.thresholds[::-1]
+    thresholds = sweep.thresholds[::-1]
+    return precision, recall, thresholds.copy() if drop_intermediate else thresholds
 
 
 @validate_params(average=_AVERAGE)
@@ -334,7 +336,8 @@ def auc(x, y):
     0.75
     """
     xs, ys = (check_real(v, name, empty=False, allow_nan=True) for v, name in ((x, "x"), (y, "y")))
-    xs, ys = (v.astype(np.result_type(v, np.float64)) for v in (xs, ys))  # NaN propagates to the area
+    # NaN propagates to the area
+    xs, ys = (v.astype(np.result_type(v, np.float64)) for v in (xs, ys))
     check_same_length(x=xs, y=ys)
     return check_monotonic(xs) * trapezoid(xs, ys)
 
@@ -451,7 +454,8 @@ _METRICS = {
 }
 
 
-@validate_params(metric=[Options(_METRICS), Satisfies(callable, "a callable metric(tp, fp, fn, tn)")],
+@validate_params(metric=[Options(_METRICS),
+                         Satisfies(callable, "a callable metric(tp, fp, fn, tn)")],
                  beta=BETA, zero_weight=ZERO_WEIGHT)
 def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sample_weight=None,
                    zero_weight="drop"):
@@ -517,11 +521,12 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
                 f"metric must return one value per threshold: expected shape {tp.shape}, got "
                 f"{values.shape}")
     else:  # only the metric asked for is computed (and may warn)
-        values = {"f1": lambda: f_beta_of(tp, fp, fn, beta), "fbeta": lambda: f_beta_of(tp, fp, fn, beta),
+        n = np.full(tp.shape, sweep.n_pos + sweep.n_neg)
+        values = {"f1": lambda: f_beta_of(tp, fp, fn, beta),
+                  "fbeta": lambda: f_beta_of(tp, fp, fn, beta),
                   "precision": lambda: precision_of(tp, fp), "recall": lambda: recall_of(tp, fn),
-                  "accuracy": lambda: ratio(tp + tn, np.full(tp.shape, sweep.n_pos + sweep.n_neg),
-                                            what="Accuracy", because="no samples"),
-                  "youden": lambda: np.asarray(recall_of(tp, fn), dtype=np.float64) - fpr_of(fp, tn),
+                  "accuracy": lambda: ratio(tp + tn, n, what="Accuracy", because="no samples"),
+                  "youden": lambda: np.asarray(recall_of(tp, fn), dtype=float) - fpr_of(fp, tn),
                   }[metric]()
     values = np.atleast_1d(np.asarray(values, dtype=np.float64))
     if np.isnan(values).all():

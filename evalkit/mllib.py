@@ -54,9 +54,9 @@ from ._errors import errors_from_sums, spark_fit_scores
 from ._hits import RankingHits, ranking_hits
 from ._ratios import f_beta_of, prf, ratio
 from ._sweep import Sweep, sweep_of
-from ._validation import (BETA, NUM_BINS, ZERO_WEIGHT, Bool, Integer, InstanceOf, Options, Real, check, check_grades,
-                          check_ranked, check_ranking_rows, check_relevant, check_score_and_labels,
-                          validate_params)
+from ._validation import (BETA, NUM_BINS, ZERO_WEIGHT, Bool, Integer, InstanceOf, Options, Real,
+                          check, check_grades, check_ranked, check_ranking_rows, check_relevant,
+                          check_score_and_labels, validate_params)
 from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
 
 __all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
@@ -85,7 +85,8 @@ def _wrap(v, bits):
 
 
 def _java_digits(x):
-    """Java 17's ``Double.toString`` digits of ``x > 0``: ``(digits, point)``, x ≈ 0.digits·10^point.
+    """Java 17's ``Double.toString`` digits of ``x > 0``: ``(digits, point)``, x ≈
+    0.digits·10^point.
 
     The free-format digit loop of Java 17's ``FloatingDecimal.dtoa``
     (Steele & White): digits are generated until the remainder is within
@@ -121,7 +122,8 @@ def _java_digits(x):
         b2, s2, m2 = b2 - m2, s2 - m2, 0
     b_bits = n_fract + b2 + (_N5_BITS[b5] if b5 < 27 else 3 * b5)
     ten_s_bits = s2 + 1 + (_N5_BITS[s5 + 1] if s5 + 1 < 27 else 3 * (s5 + 1))
-    width = (32 if b_bits < 32 and ten_s_bits < 32 else 64) if b_bits < 64 and ten_s_bits < 64 else 0
+    widest = max(b_bits, ten_s_bits)
+    width = 32 if widest < 32 else 64 if widest < 64 else 0
     b, s, m = (f >> tail) * 5 ** b5 << b2, 5 ** s5 << s2, 5 ** b5 << m2
     tens = 10 * s
     digits, first = [], True
@@ -210,7 +212,7 @@ def spark_format(value):
 
 
 def _counter(pos, neg, integral):
-    """``BinaryLabelCounter.toString``: {numPos: 6, numNeg: 0} (the Spark post, Spark 1.6: Longs)."""
+    """``BinaryLabelCounter.toString``: {numPos: 6, numNeg: 0} (the Spark post; 1.6: Longs)."""
     f = (lambda v: str(int(round(v)))) if integral else spark_format
     return f"{{numPos: {f(pos)}, numNeg: {f(neg)}}}"
 
@@ -542,7 +544,7 @@ class BinaryClassificationMetrics:
 
     # -- curves and areas ------------------------------------------------------
     def roc(self):
-        """The ROC curve: ``(FPR, TPR)`` at each threshold, with (0, 0) prepended and (1, 1) appended.
+        """The ROC curve: ``(FPR, TPR)`` at each threshold, (0, 0) prepended, (1, 1) appended.
 
         FPR = FP / N and TPR = recall = TP / P (0.0 when N or P is 0).
 
@@ -558,7 +560,7 @@ class BinaryClassificationMetrics:
         return np.column_stack(roc_points(self.sweep, "spark"))
 
     def pr(self):
-        """The precision-recall curve: ``(recall, precision)`` at each threshold, one point prepended.
+        """The precision-recall curve: ``(recall, precision)`` at each threshold, one point first.
 
         The prepended point at recall 0 is (0, precision at the highest
         threshold) with ``convention="spark"`` (Spark 2.3 and later), or
@@ -659,12 +661,14 @@ class SparkSteps:
         return self.partitionwise_cumulative_counts[-1]
 
     def confusions(self):
-        """``(threshold, BinaryCounts)`` per row: ``BinaryConfusionMatrixImpl(cumulative, total)``."""
+        """``(threshold, BinaryCounts)`` per row: ``BinaryConfusionMatrixImpl(cumulative,
+        total)``."""
         return self.metrics().confusions()
 
     @validate_params(convention=Options(PR_CONVENTIONS))
     def metrics(self, *, convention="spark"):
-        """A :class:`BinaryClassificationMetrics` over these cumulative counts (this partitioning)."""
+        """A :class:`BinaryClassificationMetrics` over these cumulative counts (this
+        partitioning)."""
         cast = float if self.weighted else int
         cum, (n_pos, n_neg) = self.cumulative_counts, self.total_count
         sweep = Sweep(cum[:, 0].copy(), cum[:, 1].astype(cast), cum[:, 2].astype(cast),
@@ -697,7 +701,8 @@ class SparkSteps:
 
 
 @validate_params(num_partitions=Integer(1, meaning="the partitions of the sorted counts"),
-                 partition_sizes=[None, InstanceOf((list, tuple, np.ndarray), "a list of integers")],
+                 partition_sizes=[None, InstanceOf((list, tuple, np.ndarray),
+                                                   "a list of integers")],
                  num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS))
 def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num_bins=0,
                 bin_threshold="last"):
@@ -771,8 +776,8 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
     if partition_sizes is None:
         sizes = _range_partition_sizes(m, num_partitions)
     else:
-        sizes = tuple(int(check(s, Integer(0, meaning="numbers of distinct scores"), "partition_sizes"))
-                      for s in partition_sizes)
+        size = Integer(0, meaning="numbers of distinct scores")
+        sizes = tuple(int(check(s, size, "partition_sizes")) for s in partition_sizes)
         if not sizes or sum(sizes) != m:
             raise ValueError(f"partition_sizes must add up to the {m} distinct scores; "
                              f"got {list(sizes)} (sum {sum(sizes)})")
@@ -801,7 +806,9 @@ class _Matrix(np.ndarray):
 
 
 class MulticlassMetrics:
-    """Spark MLlib's ``MulticlassMetrics`` on numpy: ``(prediction, label[, weight[, probabilities]])`` rows.
+    """Spark MLlib's ``MulticlassMetrics`` on numpy.
+
+    Rows ``(prediction, label[, weight[, probabilities]])``.
 
     Spark sums the weight of every ``(label, prediction)`` pair (the confusion
     table; weight 1.0 per row without a weight column), then, for a label c
@@ -983,7 +990,7 @@ __all__ += ["RankingMetrics"]
 
 
 class RankingMetrics:
-    """Spark MLlib's ``RankingMetrics`` on numpy: :mod:`evalkit.ranking` with ``convention="spark"``.
+    """Spark MLlib's ``RankingMetrics`` on numpy: :mod:`evalkit.ranking`, ``convention="spark"``.
 
     Each row is ``(prediction, labels)`` -- a ranked array of item ids and the
     array of relevant ids -- or, as in Spark 3.4 and later, ``(prediction,
@@ -1049,8 +1056,10 @@ class RankingMetrics:
         rels = [check_grades(list(r[2]), f"{name} relevance").tolist() if len(r) == 3 else []
                 for r in rows]
         # Spark: labSet = labels.toSet; relMap = (labels zip relevance).toMap (the last grade wins)
-        maps = [dict(zip(lab, rel)) if rel else dict.fromkeys(lab, 1.0) for lab, rel in zip(labels, rels)]
-        judged = [{x: m.get(x, 0.0) for x in lab} for lab, m in zip(labels, maps)]   # labSet's grades
+        maps = [dict(zip(lab, rel)) if rel else dict.fromkeys(lab, 1.0)
+                for lab, rel in zip(labels, rels)]
+        # labSet's grades
+        judged = [{x: m.get(x, 0.0) for x in lab} for lab, m in zip(labels, maps)]
         t_items, t_off, grades = check_relevant(judged, len(rows), f"{name} labels")
         h = ranking_hits(p_items, p_off, t_items, t_off, grades if any(rels) else None,
                          repeats="count", names=(f"{name} predictions", f"{name} labels"))
@@ -1082,7 +1091,10 @@ class RankingMetrics:
         return self._spark(mean_average_precision)
 
     def meanAveragePrecisionAt(self, k):
-        """Mean average precision at k: per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k)."""
+        """Mean average precision at k.
+
+        Per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k).
+        """
         return self._spark(mean_average_precision, k)
 
     def ndcgAt(self, k):
@@ -1247,14 +1259,15 @@ round(metrics.subsetAccuracy, 4)
         return float(np.sum(values)) / self._n
 
     def precision(self, label=None):
-        """Mean of |P ∩ L| / |P| over documents (0 for an empty P); or one label's tp / (tp + fp)."""
+        """Mean of |P ∩ L| / |P| over documents (0 for an empty P); or a label's tp / (tp + fp)."""
         if label is not None:
             return float(self._prf()[0][self._index(label)])
         hit, pred, _ = self._doc
         return self._mean(hit, pred, 0.0)
 
     def recall(self, label=None):
-        """Mean of |P ∩ L| / |L| over documents (nan for an empty L); or one label's tp / (tp + fn)."""
+        """Mean of |P ∩ L| / |L| over documents (nan for an empty L), or a label's tp / (tp + fn).
+        """
         if label is not None:
             return float(self._prf()[1][self._index(label)])
         hit, _, actual = self._doc

@@ -22,8 +22,8 @@ from ._counts import _STRATEGIES, calibration_bins
 from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
 from ._sweep import threshold_sweep
-from ._validation import (BOTH_CLASSES, POSITIVES, ZERO_WEIGHT, Bool, Integer, Options, Satisfies, check_rules,
-                          check_count_matrix, check_row_labels, validate_params)
+from ._validation import (BOTH_CLASSES, POSITIVES, ZERO_WEIGHT, Bool, Integer, Options, Satisfies,
+                          check_rules, check_count_matrix, check_row_labels, validate_params)
 
 __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
 
@@ -46,7 +46,8 @@ def _axes(ax, figsize=(4.8, 4.8)):
 
 
 def _roc_points(y_true, y_score, pos_label=None, sample_weight=None, zero_weight="drop"):
-    """The sweep and its (FPR, TPR) from (0, 0), as :func:`evalkit.roc_curve`; both classes needed."""
+    """The sweep and its (FPR, TPR) from (0, 0), as :func:`evalkit.roc_curve`; both classes
+    needed."""
     sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight)
     check_rules(BOTH_CLASSES, sweep=sweep,
                 why="the ROC curve needs both classes (TPR = TP / P and FPR = FP / N)")
@@ -139,7 +140,8 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
     """
     _, fpr, tpr = _roc_points(y_true, y_score, pos_label, sample_weight, zero_weight)
     ax = _axes(ax)
-    ax.plot(fpr, tpr, label=f"AUC = {trapezoid(fpr, tpr):.2f}" if label is None else label, **line_kw)
+    label = f"AUC = {trapezoid(fpr, tpr):.2f}" if label is None else label
+    ax.plot(fpr, tpr, label=label, **line_kw)
     _chance(ax, chance)
     ax.set_xlabel("False positive rate, FPR = FP / N")
     ax.set_ylabel("True positive rate, TPR = TP / P")
@@ -329,7 +331,7 @@ def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, nor
 
 @validate_params(ax=_AX, annotate=Bool(), chance=Bool())
 def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance=True):
-    """Draw the ROC curve the way the logistic-regression post builds it by hand, one sample at a time.
+    """Draw the ROC curve as the logistic-regression post builds it by hand, sample by sample.
 
     Sort the samples by score, highest first, and take them from the top one
     at a time, predicting positive every sample taken so far. Each positive
@@ -364,7 +366,8 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance
 
     Examples
     --------
-    The logistic-regression post's sequence 2: sample 2 (a negative) is ranked above sample 3 (a positive).
+    The logistic-regression post's sequence 2: sample 2 (a negative) is ranked above sample 3
+    (a positive).
 
     >>> import matplotlib; matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt

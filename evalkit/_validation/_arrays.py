@@ -1,4 +1,5 @@
-"""Arrays: the one reader (:func:`as_array`, :func:`check_real_values`), real scores, weights, regression targets, and count matrices."""
+"""Arrays: the one reader (:func:`as_array`, :func:`check_real_values`), real scores, weights,
+regression targets, and count matrices."""
 
 from __future__ import annotations
 
@@ -61,7 +62,10 @@ def _is_string_like(arr):
 
 
 def _all_finite(arr):
-    """A large array's finite sum says all is finite: one pass, no temporary (else look: it may overflow)."""
+    """A large array's finite sum says all is finite: one pass, no temporary.
+
+    (Else look: the sum may have overflowed.)
+    """
     if arr.size > 4096:
         with np.errstate(all="ignore"):
             if np.isfinite(np.add.reduce(arr, axis=None)):
@@ -75,11 +79,12 @@ def check_real_values(arr, name, *, finite=True, allow_nan=False):
     if kind not in "biuf":
         first = arr.flat[0] if arr.size else None
         if kind == "O":
+            odd = (str, bytes, complex, np.complexfloating)
             first, kind = next(((v, "U" if isinstance(v, (str, bytes)) else "c") for v in arr.flat
-                                if isinstance(v, (str, bytes, complex, np.complexfloating))), (first, "O"))
+                                if isinstance(v, odd)), (first, "O"))
         if kind in "USc":
-            raise TypeError(f"{name} must hold " + ("real numbers, got complex numbers" if kind == "c" else
-                                                    "numbers, got strings") + f" such as {_py(first)!r}")
+            got = "real numbers, got complex numbers" if kind == "c" else "numbers, got strings"
+            raise TypeError(f"{name} must hold {got} such as {_py(first)!r}")
         try:
             arr = arr.astype(np.float64) if kind == "O" else arr
         except (TypeError, ValueError):
@@ -97,16 +102,20 @@ def check_real_values(arr, name, *, finite=True, allow_nan=False):
     return arr
 
 
-def check_real(y, name="y_score", *, finite=True, allow_nan=False, floats=False, proba=False, **shape):
-    """The one reader of real arrays (``**shape``: as_array's); ``floats``: float64, ``proba``: in [0, 1].
+def check_real(y, name="y_score", *, finite=True, allow_nan=False, floats=False, proba=False,
+               **shape):
+    """The one reader of real arrays (``**shape``: as_array's).
+
+    ``floats``: as float64; ``proba``: in [0, 1].
 
     >>> check_real([0.2, 1.5], "y_proba", proba=True)
     Traceback (most recent call last):
     ...
-    ValueError: y_proba contains values outside [0, 1] such as 1.5: give probabilities, not decision scores
+    ValueError: y_proba contains values outside [0, 1] such as 1.5: give probabilities,
+    not decision scores
     """
-    arr = check_real_values(as_array(y, name, **{"expected": "an array-like of numbers", **shape}), name,
-                            finite=finite, allow_nan=allow_nan)
+    arr = as_array(y, name, **{"expected": "an array-like of numbers", **shape})
+    arr = check_real_values(arr, name, finite=finite, allow_nan=allow_nan)
     arr = arr.astype(np.float64) if (floats or proba) and arr.dtype.kind != "f" else arr
     if proba and ((arr < 0) | (arr > 1)).any():
         raise ValueError(f"{name} contains values outside [0, 1] such as "
@@ -116,14 +125,19 @@ def check_real(y, name="y_score", *, finite=True, allow_nan=False, floats=False,
 
 
 def check_score_matrix(y_score, name="y_score", *, allow_1d=False, k=None, labels=False):
-    """n x C finite real scores as floats (``labels``: n x m ranked labels, 1-D is m = 1); k <= C."""
+    """n x C finite real scores as floats; k <= C.
+
+    ``labels``: n x m ranked labels instead (1-D is m = 1).
+    """
     if labels:
-        arr = as_array(y_score, name, ndim=(1, 2), expected="an n x m array-like of labels", shape="2-D (n "
-                       "samples x m ranked labels)", ragged=": every row must rank the same number of labels")
+        arr = as_array(y_score, name, ndim=(1, 2), expected="an n x m array-like of labels",
+                       shape="2-D (n samples x m ranked labels)",
+                       ragged=": every row must rank the same number of labels")
     else:
-        arr = check_real(y_score, name, ndim=(1, 2) if allow_1d else 2, floats=True, shape="2-D (n samples x "
-                         "C classes)", ragged=": every row must score the same classes", empty="at least one "
-                         "sample and one class are needed")
+        arr = check_real(y_score, name, ndim=(1, 2) if allow_1d else 2, floats=True,
+                         shape="2-D (n samples x C classes)",
+                         ragged=": every row must score the same classes",
+                         empty="at least one sample and one class are needed")
     arr = arr[:, None] if labels and arr.ndim == 1 else arr
     if k is not None and k > arr.shape[-1]:
         raise ValueError(f"k={k} is larger than the {arr.shape[-1]} columns of {name}: "
@@ -134,7 +148,8 @@ def check_score_matrix(y_score, name="y_score", *, allow_1d=False, k=None, label
 def check_monotonic(x, name="x"):
     """At least 2 points, increasing or decreasing (the trapezoid rule's ``x``): 1.0 or -1.0."""
     if len(x) < 2:
-        raise ValueError(f"At least 2 points are needed to compute area under curve, but {name} has {len(x)}")
+        raise ValueError("At least 2 points are needed to compute area under curve, "
+                         f"but {name} has {len(x)}")
     dx = np.diff(x)
     if (dx < 0).any() and not (dx <= 0).all():
         raise ValueError(f"{name} is neither increasing nor decreasing: the trapezoidal rule needs "
@@ -171,12 +186,13 @@ def check_same_length(**arrays):
     names = [n for n, a in arrays.items() if a is not None]
     lengths = [len(arrays[n]) for n in names]
     if len(set(lengths)) > 1:
-        raise ValueError(f"{' and '.join(names)} have different lengths ({' and '.join(map(str, lengths))})")
+        shown = " and ".join(map(str, lengths))
+        raise ValueError(f"{' and '.join(names)} have different lengths ({shown})")
 
 
 def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="uniform_average",
                              *, max_ndim=2, spec=MULTIOUTPUT):
-    """Regression targets n x m in the dtype scikit-learn uses, weights, multioutput (by ``spec``)."""
+    """Regression targets n x m in scikit-learn's dtype, weights, multioutput (by ``spec``)."""
     floats = [a.dtype for a in (y_true, y_pred, sample_weight)
               if getattr(getattr(a, "dtype", None), "kind", None) == "f"]
     dtype = np.result_type(*floats) if floats else np.dtype(np.float64)
@@ -203,11 +219,13 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
 def check_score_and_labels(score_and_labels, name="score_and_labels", *, what=("scores", "labels")):
     """Spark's input rows: n x 2 ``(score, label)`` or n x 3 ``(score, label, weight)``."""
     rows = "rows of (score, label) or (score, label, weight)"
-    arr = as_array(score_and_labels, name, ndim=None, expected=rows, empty="at least one (score, label) "
-                   "row is needed", ragged=": every row must be (score, label) or (score, label, weight)")
+    arr = as_array(score_and_labels, name, ndim=None, expected=rows,
+                   empty="at least one (score, label) row is needed",
+                   ragged=": every row must be (score, label) or (score, label, weight)")
     if arr.ndim != 2 or arr.shape[1] not in (2, 3):
         raise ValueError(f"{name} must hold n {rows}, got an array of shape {arr.shape}" + (
-            ": columns, not rows? Pass np.column_stack((scores, labels)) or list(zip(scores, labels))"
+            ": columns, not rows? Pass np.column_stack((scores, labels)) or "
+            "list(zip(scores, labels))"
             if arr.ndim == 2 and arr.shape[0] in (2, 3) and arr.shape[1] > 3 else ""))
     arr = check_real_values(arr, name, finite=False)
     if arr.dtype.kind == "f" and arr.dtype.itemsize > 8 and (
@@ -245,5 +263,6 @@ def check_row_labels(labels, n_rows, name="labels", *, of="counts"):
     """Labels naming the rows (and columns) of a matrix: 1-D, one per row."""
     lab = np.asarray(labels)
     if lab.ndim != 1 or len(lab) != n_rows:
-        raise ValueError(f"{name} must have one entry per row of {of} ({n_rows}), got {len(np.ravel(lab))}")
+        raise ValueError(f"{name} must have one entry per row of {of} ({n_rows}), "
+                         f"got {len(np.ravel(lab))}")
     return lab

@@ -1,4 +1,5 @@
-"""Labels: class labels, pairs of targets, indicator matrices, label lists, the positive class, target names."""
+"""Labels: class labels, pairs of targets, indicator matrices, label lists, the positive class,
+target names."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ def check_labels(y, name):
     if arr.dtype.kind == "O":
         has_str = [isinstance(v, (str, bytes)) for v in arr]
         if any(has_str) and not all(has_str):
-            raise TypeError(f"{name} mixes strings and numbers; use one kind of label (e.g. all strings)")
+            raise TypeError(f"{name} mixes strings and numbers; use one kind of label "
+                            "(e.g. all strings)")
         if any(has_str) or all(isinstance(v, (bool, np.bool_)) for v in arr):
             return arr if any(has_str) else arr.astype(bool)
         arr = check_real_values(arr, name, finite=False)
@@ -30,8 +32,9 @@ def check_labels(y, name):
     if arr.dtype.kind == "f":
         frac = check_real_values(arr, name) != np.round(arr)
         if frac.any():
-            raise ValueError(f"{name} contains non-integer numbers such as {arr[np.argmax(frac)].item()!r}: "
-                             "class labels must be discrete (integers, booleans or strings), not scores")
+            bad = arr[np.argmax(frac)].item()
+            raise ValueError(f"{name} contains non-integer numbers such as {bad!r}: class labels "
+                             "must be discrete (integers, booleans or strings), not scores")
     return arr
 
 
@@ -39,8 +42,8 @@ def check_same_kind(a, b, names):
     """Refuse two label arrays of which one holds strings and the other numbers."""
     kinds = ["strings" if _is_string_like(x) else "numbers" for x in (a, b)]
     if kinds[0] != kinds[1]:
-        raise TypeError(f"{' and '.join(names)} hold different kinds of labels ({' and '.join(kinds)}); "
-                        "use the same kind in both")
+        raise TypeError(f"{' and '.join(names)} hold different kinds of labels "
+                        f"({' and '.join(kinds)}); use the same kind in both")
 
 
 def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
@@ -48,10 +51,11 @@ def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
     yt, yp = check_labels(y_true, names[0]), check_labels(y_pred, names[1])
     check_same_length(**{names[0]: yt, names[1]: yp})
     check_same_kind(yt, yp, names)
-    # no sort: a second distinct value (usually among the first labels), then every label against both
+    # no sort: a second distinct value (usually among the first labels), then every label
+    # against both
     first = yt[0]
-    second = next((a[i] for a in (yt[:64], yp[:64], yt, yp) for i in [np.argmax(a != first)] if a[i] != first),
-                  first)
+    second = next((a[i] for a in (yt[:64], yp[:64], yt, yp) for i in [np.argmax(a != first)]
+                   if a[i] != first), first)
     binary = all(((a == first) | (a == second)).all() for a in (yt, yp))
     return ("binary" if binary else "multiclass"), yt, yp
 
@@ -59,11 +63,12 @@ def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
 def check_indicator(y, name, *, shape=None):
     """A multilabel indicator matrix: n x L (L >= 2) of 0 and 1, as booleans."""
     m = as_array(y, name, ndim=(1, 2))
-    if (m.ndim != 2 or m.shape[1] < 2 or m.dtype.kind not in "biuf" or not ((m == 0) | (m == 1)).all()
-            or m.shape != (shape or m.shape)):
-        raise ValueError(f"{name} must be a 0/1 indicator matrix of shape {shape or '(n, L)'} (a multilabel "
-                         f"indicator: n samples x L >= 2 labels), got shape {m.shape}" + ("; a mix of "
-                         "multilabel-indicator and multiclass targets is refused" if shape else ""))
+    zero_one = m.dtype.kind in "biuf" and ((m == 0) | (m == 1)).all()
+    if m.ndim != 2 or m.shape[1] < 2 or not zero_one or m.shape != (shape or m.shape):
+        mix = "; a mix of multilabel-indicator and multiclass targets is refused" if shape else ""
+        raise ValueError(f"{name} must be a 0/1 indicator matrix of shape {shape or '(n, L)'} "
+                         "(a multilabel indicator: n samples x L >= 2 labels), got shape "
+                         f"{m.shape}{mix}")
     return m.astype(bool)
 
 
@@ -75,7 +80,8 @@ def refuse_matrix_beside_vector(y_pred, name="y_pred"):
     """
     yp = as_array(y_pred, name, ndim=(1, 2, 3))
     hint = ("a column of shape (n, 1) is refused (scikit-learn ravels it): pass y_pred.ravel()"
-            if yp.shape[1:] == (1,) else "a mix of multiclass and multilabel-indicator targets is refused")
+            if yp.shape[1:] == (1,) else
+            "a mix of multiclass and multilabel-indicator targets is refused")
     raise ValueError(f"{name} must be 1-D like y_true, got an array of shape {yp.shape}: {hint}")
 
 
@@ -91,25 +97,33 @@ def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score
     if (counts > 1).any():
         raise ValueError(f"{name} contains duplicates such as {uniq[counts > 1][0].item()!r}")
     if n is not None and len(lab) != n:
-        raise ValueError(f"{name} has {len(lab)} entries but {of} has {n} columns: give one label per column")
+        raise ValueError(f"{name} has {len(lab)} entries but {of} has {n} columns: "
+                         "give one label per column")
     if ordered and not (uniq == lab).all():
         raise ValueError(f"{name} must be sorted (column j of {of} scores the j-th "
                          "smallest label, as in scikit-learn)")
     if in_y_true is not None and not np.isin(lab, in_y_true).any():
         raise ValueError(f"{name}: at least one label given must occur in y_true")
-    if indices is not None and (lab.dtype.kind not in "iu" or lab.min() < 0 or lab.max() >= indices):
+    columns = indices is None or (lab.dtype.kind in "iu" and 0 <= lab.min() <= lab.max() < indices)
+    if not columns:
         raise ValueError(f"{name} must be column indices in [0, {indices}) for multilabel targets "
                          f"(All labels must be in [0, n labels)); got {lab.tolist()}")
     return lab
 
 
 def check_column_classes(y, labels, n_columns, *, of="y_score", sklearn=True):
-    """A score matrix's column labels (default: sklearn's sorted classes, else 0..C-1) and y's columns."""
+    """A score matrix's column labels and y's columns.
+
+    The labels default to scikit-learn's sorted classes (``sklearn``), else 0..C-1.
+    """
     if labels is None and sklearn and len(np.unique(y)) != n_columns:
         raise ValueError(f"{of} has {n_columns} columns but y_true has {len(np.unique(y))} "
                          "classes; give labels= with every class, in sorted order")
-    columns = ((np.unique(y) if sklearn else np.arange(n_columns)) if labels is None else check_label_list(
-        labels, classes=y if sklearn else None, n=n_columns, of=of, ordered=sklearn))
+    if labels is None:
+        columns = np.unique(y) if sklearn else np.arange(n_columns)
+    else:
+        columns = check_label_list(labels, classes=y if sklearn else None, n=n_columns, of=of,
+                                   ordered=sklearn)
     check_same_kind(y, columns, ("y_true", "labels"))
     sorter = np.argsort(columns, kind="stable")
     pos = np.minimum(np.searchsorted(columns[sorter], y), len(columns) - 1)
@@ -187,12 +201,14 @@ def check_pos_label(pos_label, present, name="pos_label"):
 def check_target_names(target_names, n_classes, *, strict, classes=None):
     """A report's row names, one per class: another length raises if ``strict``, else warns."""
     if isinstance(target_names, (str, bytes, set, frozenset, dict)) or np.isscalar(target_names):
-        raise TypeError(f"target_names must be a list of names, one per class, got {target_names!r}")
+        raise TypeError("target_names must be a list of names, one per class, "
+                        f"got {target_names!r}")
     names = list(target_names)
     if len(names) != n_classes and strict:
         raise ValueError(f"target_names has {len(names)} names but " + (
-            f"the report has {n_classes} classes ({list(classes)})" if classes is not None else f"there are "
-            f"{n_classes} classes in y_true and y_pred; give labels= to choose the classes they name"))
+            f"the report has {n_classes} classes ({list(classes)})" if classes is not None else
+            f"there are {n_classes} classes in y_true and y_pred; give labels= to choose the "
+            "classes they name"))
     if len(names) != n_classes:
         warn_at_caller(f"labels size, {n_classes}, does not match size of target_names, "
                        f"{len(names)}", UserWarning)

@@ -1,4 +1,5 @@
-"""Ranked lists and relevant items: flat item ids and row offsets for the hit finder; Spark's ranking rows."""
+"""Ranked lists and relevant items: flat item ids and row offsets for the hit finder; Spark's
+ranking rows."""
 
 from __future__ import annotations
 
@@ -20,53 +21,63 @@ def _id_kind(t):
     """The kind of item id of type ``t`` as messages name it ("numbers", "strings", ...)."""
     if t.__hash__ is None or issubclass(t, np.ndarray):
         return "unhashable"
-    return ("complex numbers" if issubclass(t, (complex, np.complexfloating)) else "numbers" if issubclass(
-        t, (bool, np.bool_, numbers.Real)) else "strings" if issubclass(t, str) else "bytes"
-        if issubclass(t, bytes) else "other hashable values")
+    kinds = {"complex numbers": (complex, np.complexfloating),
+             "numbers": (bool, np.bool_, numbers.Real), "strings": str, "bytes": bytes}
+    return next((k for k, types in kinds.items() if issubclass(t, types)), "other hashable values")
 
 
 def check_item_ids(flat, name):
     """Item ids (a list or 1-D array): hashable, one kind (numbers, strings...), no NaN."""
     arr = flat if isinstance(flat, np.ndarray) and flat.dtype.kind in "biufUS" else None
     if arr is None and isinstance(flat, list) and flat:
-        with contextlib.suppress(TypeError, OverflowError):  # Python ints: one strict C loop; else by type
+        # Python ints: one strict C loop; else by type
+        with contextlib.suppress(TypeError, OverflowError):
             arr = np.frombuffer(array.array("q", flat), dtype=np.int64)
     if arr is None:
         kinds = {t: _id_kind(t) for t in set(map(type, flat))}
         groups = set(kinds.values())
         if "unhashable" in groups:
             bad = next(v for v in flat if kinds[type(v)] == "unhashable")
-            raise TypeError(f"{name} holds unhashable item ids such as {bad!r} ({type(bad).__name__}): "
-                            "ids must be numbers, strings or other hashable values")
+            raise TypeError(f"{name} holds unhashable item ids such as {bad!r} "
+                            f"({type(bad).__name__}): ids must be numbers, strings or other "
+                            "hashable values")
         if len(groups) > 1 or "complex numbers" in groups:
-            raise TypeError(f"{name} mixes {' and '.join(sorted(groups))} as item ids; use one kind of "
-                            "id (e.g. all strings)" if len(groups) > 1 else
+            raise TypeError(f"{name} mixes {' and '.join(sorted(groups))} as item ids; use one "
+                            "kind of id (e.g. all strings)" if len(groups) > 1 else
                             f"{name} holds complex numbers as item ids")
         if groups == {"other hashable values"}:
             return np.fromiter(flat, dtype=object, count=len(flat))
         arr = np.asarray(flat) if len(flat) else np.zeros(0, dtype=np.int64)
-        arr = arr.astype(np.float64) if groups == {"numbers"} and arr.dtype.kind not in "biuf" else arr
+        if groups == {"numbers"} and arr.dtype.kind not in "biuf":
+            arr = arr.astype(np.float64)
     if arr.dtype.kind == "f" and arr.size and not np.isfinite(arr).all():
-        raise ValueError(f"{name} holds {'NaN' if np.isnan(arr).any() else 'infinite values'} as item ids")
+        bad = "NaN" if np.isnan(arr).any() else "infinite values"
+        raise ValueError(f"{name} holds {bad} as item ids")
     return arr.astype(np.int64) if arr.dtype.kind == "b" else arr
 
 
 def _lists(value, name, what, n_users=None):
-    """Per-user rows of ids: ``(items, offsets, rows)``; ``n_users``: sets, dicts, one id per user too."""
+    """Per-user rows of ids: ``(items, offsets, rows)``.
+
+    With ``n_users`` (relevant items): sets, dicts and one id per user too.
+    """
     _array_like(value, name, what)
     rows = value if isinstance(value, np.ndarray) and value.dtype != object else \
         list(value.values if hasattr(value, "values") else value)
-    wrong = (isinstance(rows, np.ndarray) and rows.ndim not in ((2,) if n_users is None else (1, 2)))
+    dims = (2,) if n_users is None else (1, 2)
+    wrong = isinstance(rows, np.ndarray) and rows.ndim not in dims
     if not len(rows) or len(rows) != (n_users or len(rows)) or wrong:
         raise ValueError(f"{name} is empty: at least one user is needed" if not len(rows) else
-                         f"{name} must be 2-D (users x items) or a list of lists, got an array of shape "
-                         f"{rows.shape}" if wrong else f"ranked and {name} have different numbers of "
-                         f"users ({n_users} and {len(rows)})")
+                         f"{name} must be 2-D (users x items) or a list of lists, got an array "
+                         f"of shape {rows.shape}" if wrong else f"ranked and {name} have "
+                         f"different numbers of users ({n_users} and {len(rows)})")
     if isinstance(rows, np.ndarray):
         rows = rows[:, None] if rows.ndim == 1 else rows
-        return check_item_ids(rows.reshape(-1), name), np.arange(len(rows) + 1) * rows.shape[1], rows
+        offsets = np.arange(len(rows) + 1) * rows.shape[1]
+        return check_item_ids(rows.reshape(-1), name), offsets, rows
     kinds, array_row = set(map(type, rows)), (np.ndarray, str, bytes, np.generic)
-    if any(hasattr(t, "__array__") and not issubclass(t, array_row) for t in kinds):  # pandas Series...
+    # pandas Series and other array-likes as rows
+    if any(hasattr(t, "__array__") and not issubclass(t, array_row) for t in kinds):
         rows = [np.asarray(r) if hasattr(r, "__array__") and not isinstance(r, array_row) else r
                 for r in rows]
         kinds = set(map(type, rows))
@@ -76,25 +87,30 @@ def _lists(value, name, what, n_users=None):
     if not all(issubclass(t, ok) for t in kinds):
         i, r = next((i, r) for i, r in enumerate(rows) if not isinstance(r, ok))
         raise TypeError(f"{name}[{i}] is " + (
-            f"a {type(r).__name__}: a ranked list must be ordered (a list, tuple or array, best item "
-            "first)" if isinstance(r, (set, frozenset, dict)) else f"the single value {r!r}, not a "
-            "list: give one list of item ids per user" if np.isscalar(r) or r is None
+            f"a {type(r).__name__}: a ranked list must be ordered (a list, tuple or array, "
+            "best item first)" if isinstance(r, (set, frozenset, dict)) else
+            f"the single value {r!r}, not a list: give one list of item ids per user"
+            if np.isscalar(r) or r is None
             else f"a {type(r).__name__}, not a list of item ids"))
-    if np.ndarray in kinds and (kinds != {np.ndarray} or set(map(operator.attrgetter("ndim"), rows)) != {1}):
+    ndims = kinds == {np.ndarray} and set(map(operator.attrgetter("ndim"), rows))
+    if np.ndarray in kinds and ndims != {1}:
         i = next((i for i, r in enumerate(rows) if isinstance(r, np.ndarray) and r.ndim != 1), None)
         if i is not None:
             raise ValueError(f"{name}[{i}] must be 1-D, got an array of shape {rows[i].shape}")
     offsets = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)), out=offsets[1:])
-    flat = (np.concatenate(rows) if offsets[-1] else np.zeros(0, np.int64)) if kinds == {np.ndarray} \
-        else list(itertools.chain.from_iterable(rows))
+    if kinds == {np.ndarray}:
+        flat = np.concatenate(rows) if offsets[-1] else np.zeros(0, np.int64)
+    else:
+        flat = list(itertools.chain.from_iterable(rows))
     return check_item_ids(flat, name), offsets, rows
 
 
 def check_ranked(ranked, name="ranked", *, needed=""):
-    """Ranked lists, one per user, best first: ``(items, offsets)``, row i ``items[o[i]:o[i+1]]``."""
-    items, offsets, _ = _lists(ranked, name, "one ranked list of item ids per user (a list of lists "
-                               "or a 2-D array)")
+    """Ranked lists, one per user, best first: ``(items, offsets)``, row i ``items[o[i]:o[i+1]]``.
+    """
+    what = "one ranked list of item ids per user (a list of lists or a 2-D array)"
+    items, offsets, _ = _lists(ranked, name, what)
     if needed and not len(items):
         raise ValueError(f"{name} recommends no item: {needed} is undefined")
     return items, offsets
@@ -111,8 +127,8 @@ def check_grades(grades, name="relevant"):
 
 def check_relevant(relevant, n_users, name="relevant"):
     """Each user's relevant items (dicts: id -> grade): ``(items, offsets, grades or None)``."""
-    items, offsets, rows = _lists(relevant, name, "the relevant items of each user (a list of sets, "
-                                  "lists or dicts item -> grade)", n_users)
+    what = "the relevant items of each user (a list of sets, lists or dicts item -> grade)"
+    items, offsets, rows = _lists(relevant, name, what, n_users)
     if isinstance(rows, np.ndarray) or not any(issubclass(t, dict) for t in set(map(type, rows))):
         return items, offsets, None
     grades = itertools.chain.from_iterable(r.values() if isinstance(r, dict) else [1.0] * len(r)
@@ -126,8 +142,9 @@ def check_lists(ranked, relevant):
     t_items, t_off, grades = check_relevant(relevant, len(r_off) - 1)
     kinds = {_id_kind(a.dtype.type) for a in (r_items, t_items) if len(a)}
     if len(kinds) > 1:
-        raise TypeError(f"ranked and relevant hold different kinds of item ids ({' and '.join(kinds)}"
-                        "): no item could ever be a hit; use the same kind in both")
+        raise TypeError("ranked and relevant hold different kinds of item ids "
+                        f"({' and '.join(kinds)}): no item could ever be a hit; use the same "
+                        "kind in both")
     return r_items, r_off, t_items, t_off, grades
 
 
@@ -136,7 +153,8 @@ def check_catalog(catalog, items, name="catalog"):
     distinct = len(set(items.tolist())) if items.dtype == object else len(np.unique(items))
     if isinstance(catalog, numbers.Integral):
         if distinct > catalog:
-            raise ValueError(f"{name}={catalog} is smaller than the {distinct} distinct items recommended")
+            raise ValueError(f"{name}={catalog} is smaller than the {distinct} distinct items "
+                             "recommended")
         return int(catalog)
     cat = check_item_ids(catalog if isinstance(catalog, np.ndarray) else list(catalog), name)
     known = set(cat.tolist())

@@ -1,4 +1,5 @@
-"""Declared options: the specs, :func:`validate_params`, cross-argument rules, and the usual options declared once."""
+"""Declared options: the specs, :func:`validate_params`, cross-argument rules, and the usual
+options, declared once."""
 
 from __future__ import annotations
 
@@ -29,16 +30,19 @@ def _join(parts):
 
 
 class Interval:
-    """A number of ``kind`` (``"integer"``, ``"real"`` or ``"count"``: whole) from ``low`` to ``high``."""
+    """A number of ``kind`` (``"integer"``, ``"real"``, ``"count"``: whole), ``low`` to ``high``."""
 
     def __init__(self, kind, low=None, high=None, *, closed="both", meaning="", finite=True):
         self.integer, self.count = kind == "integer", kind == "count"
         self.low, self.high, self.meaning, self.finite = low, high, meaning, finite
-        ol, oh = self.open_low, self.open_high = closed in ("right", "neither"), closed in ("left", "neither")
-        self.kind = "an integer" if self.integer else "an integer count" if self.count else "a real number"
+        ol, oh = closed in ("right", "neither"), closed in ("left", "neither")
+        self.open_low, self.open_high = ol, oh
+        self.kind = ("an integer" if self.integer else "an integer count" if self.count
+                     else "a real number")
+        both = None not in (low, high)
         self.range = ("" if low is None and high is None else f"strictly between {low} and {high}"
-                      if None not in (low, high) and ol and oh else
-                      f"in {'(' if ol else '['}{low}, {high}{')' if oh else ']'}" if None not in (low, high)
+                      if both and ol and oh else
+                      f"in {'(' if ol else '['}{low}, {high}{')' if oh else ']'}" if both
                       else f"{'>' if ol else '>='} {low}" if low is not None else
                       f"{'<' if oh else '<='} {high}")
         self.what = f"{self.kind} {self.range}".strip()
@@ -59,7 +63,8 @@ class Interval:
         if not self.type_ok(v):
             raise TypeError(f"{name} must be {self.kind}{' or None' if none else ''}, got {v!r}")
         meaning = f" ({self.meaning})" if self.meaning else ""
-        raise ValueError(f"{name} must be finite, got {v!r}" if v == v and math.isinf(v) and self.finite else
+        infinite = v == v and math.isinf(v) and self.finite
+        raise ValueError(f"{name} must be finite, got {v!r}" if infinite else
                          f"{name} must be {self.range}{meaning}; got {v!r}" if self.range else
                          f"{name} must not be NaN")
 
@@ -98,7 +103,7 @@ class Options:
 
 
 class Satisfies:
-    """A value for which ``test(value)`` is true (if not ``of(value)``: a wrong type, a TypeError)."""
+    """A value for which ``test(value)`` is true (not ``of(value)``: a wrong type, a TypeError)."""
 
     def __init__(self, test, what, of=None):
         self.test, self.what, self.of = test, what, of
@@ -119,7 +124,8 @@ def InstanceOf(types, what):
     return Satisfies(lambda v: isinstance(v, types), what)
 
 
-Bool = functools.partial(InstanceOf, (bool, np.bool_), "True or False")  # numpy's too; not 1 or "yes"
+# numpy's booleans too; not 1 or "yes"
+Bool = functools.partial(InstanceOf, (bool, np.bool_), "True or False")
 
 
 def _compile(spec):
@@ -173,7 +179,8 @@ def validate_params(**specs):
             pos = next((i for i, p in enumerate(params) if p.name == name), None)
             if pos is None:
                 raise TypeError(f"validate_params: {func.__qualname__} has no parameter {name!r}")
-            if params[pos].kind not in (params[pos].POSITIONAL_ONLY, params[pos].POSITIONAL_OR_KEYWORD):
+            if params[pos].kind not in (inspect.Parameter.POSITIONAL_ONLY,
+                                        inspect.Parameter.POSITIONAL_OR_KEYWORD):
                 pos = math.inf  # keyword-only
             plan.append((name, pos, _compile(spec)))
 
@@ -233,18 +240,22 @@ POS_LABEL = Satisfies(lambda v: isinstance(v, (numbers.Real, str, bytes, np.bool
                       "one label (a number, a bool or a string)")
 RANDOM_STATE = [None, Integer(0, meaning="a seed"),
                 InstanceOf(np.random.Generator, "a numpy.random.Generator")]
-WARN_FOR = Satisfies(lambda v: all(i in ("precision", "recall", "f-score") for i in v), "a tuple, list or set of "
-                     "'precision', 'recall', 'f-score'", of=lambda v: isinstance(v, (tuple, list, set, frozenset)))
-RATING_RANGE = Satisfies(lambda v: v[0] < v[1], "a pair (lo, hi) of finite numbers with lo < hi, the lowest "
-                         "and highest possible rating", of=lambda v: not isinstance(v, (
-                             str, bytes, set, frozenset, dict)) and hasattr(v, "__len__") and len(v) == 2
-                         and all(Real().accepts(x) for x in v))
+WARN_FOR = Satisfies(lambda v: all(i in ("precision", "recall", "f-score") for i in v),
+                     "a tuple, list or set of 'precision', 'recall', 'f-score'",
+                     of=lambda v: isinstance(v, (tuple, list, set, frozenset)))
+RATING_RANGE = Satisfies(lambda v: v[0] < v[1], "a pair (lo, hi) of finite numbers with lo < hi, "
+                         "the lowest and highest possible rating", of=lambda v: not isinstance(v, (
+                             str, bytes, set, frozenset, dict)) and hasattr(v, "__len__")
+                         and len(v) == 2 and all(Real().accepts(x) for x in v))
 MULTIOUTPUT = [Options(("raw_values", "uniform_average")),
-               Satisfies(lambda v: v is not None and not np.isscalar(v), "an array of output weights")]
+               Satisfies(lambda v: v is not None and not np.isscalar(v),
+                         "an array of output weights")]
 #: R² and explained variance also weigh the outputs by the variance of y_true
 MULTIOUTPUT_R2 = [Options(("raw_values", "uniform_average", "variance_weighted")), MULTIOUTPUT[1]]
-# rules for check_rules: exactly one of the named arguments given; a sweep with the classes a curve needs
+# rules for check_rules: exactly one of the named arguments given; a sweep with the classes
+# a curve needs
 EXACTLY_ONE = [(lambda v: sum(x is not None for x in v.values()) != 1,
                 lambda v: f"{' and '.join(v)}: give exactly one of them")]
 POSITIVES = [(lambda v: v["sweep"].n_pos == 0, "y_true has no positive samples: {why}")]
-BOTH_CLASSES = POSITIVES + [(lambda v: v["sweep"].n_neg == 0, "y_true has no negative samples: {why}")]
+NEGATIVES = [(lambda v: v["sweep"].n_neg == 0, "y_true has no negative samples: {why}")]
+BOTH_CLASSES = POSITIVES + NEGATIVES
