@@ -19,13 +19,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (_is_string_like, check_binary_positive, check_indicator,
-                          check_label_list, check_labels, check_pos_label, check_real,
-                          check_same_kind, check_same_length, check_sample_weight, check_targets,
-                          dense_indicators, refuse_matrix_beside_vector)
+from ._validation import (BINARY_PROBA, _is_string_like, positive_of, sum_from_zero,
+                          check_indicator, check_label_list, check_labels, check_pos_label,
+                          check_real, check_same_kind, check_same_length, check_sample_weight,
+                          check_targets, dense_indicators, refuse_matrix_beside_vector)
 
-__all__ = ["ClassCounts", "encode_labels", "class_counts", "confusion_counts", "binary_cells",
-           "multilabel_counts", "topk_code_counts", "top_k_columns", "top_k_hits",
+__all__ = ["ClassCounts", "CalibrationBins", "encode_labels", "class_counts", "confusion_counts",
+           "binary_cells", "multilabel_counts", "topk_code_counts", "top_k_columns", "top_k_hits",
            "weighted_bincount", "calibration_bins", "targets"]
 
 
@@ -81,10 +81,7 @@ class ClassCounts(NamedTuple):
             sums = [s.astype(np.int64) for s in sums]
         return ClassCounts(labels, *sums, self.total + other.total)
 
-    def __radd__(self, other):
-        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
-            return self  # sum(parts) starts from 0
-        return NotImplemented
+    __radd__ = sum_from_zero
 
 
 def encode_labels(y_true, y_pred):
@@ -389,21 +386,48 @@ _STRATEGIES = {"uniform": "equal-width bins on [0, 1]",
                "quantile": "equal-mass bins at the quantiles of the probabilities"}
 
 
+class CalibrationBins(NamedTuple):
+    """Per bin: ``edges`` (n_bins + 1), ``total`` count, ``pred`` sum of predictions, ``true``
+    positives."""
+
+    edges: np.ndarray
+    total: np.ndarray
+    pred: np.ndarray
+    true: np.ndarray
+
+    def points(self):
+        """``(count, accuracy, confidence)`` of each non-empty bin.
+
+        Accuracy is the bin's share of positives, confidence its mean prediction.
+        """
+        keep = self.total != 0
+        total = self.total[keep]
+        return total, self.true[keep] / total, self.pred[keep] / total
+
+    def ece(self):
+        """Expected calibration error ``Σ_b (n_b / n) · |acc_b - conf_b|``, non-empty bins."""
+        total, acc, conf = self.points()
+        return float(np.dot(total, np.abs(acc - conf)) / total.sum())
+
+
 def calibration_bins(y_true, y_prob, pos_label, n_bins, strategy, name="y_prob"):
-    """Per bin: count, sum of predictions, sum of outcomes (scikit-learn's binning).
+    """The :class:`CalibrationBins` of binary labels and probabilities (scikit-learn's binning).
 
     ``total[b]`` is the number of predictions in bin b, ``pred[b]`` their
     sum and ``true[b]`` the positives among them. Bins ``(e_b, e_{b+1}]``
-    (the first closed) at ``n_bins + 1`` edges (options checked by the public callers): equal width on [0, 1]
-    (``"uniform"``) or the quantiles of the predictions (``"quantile"``).
+    (the first closed) at ``n_bins + 1`` edges (options checked by the public
+    callers): equal width on [0, 1] (``"uniform"``) or the quantiles of the
+    predictions (``"quantile"``), as scikit-learn's ``calibration_curve``
+    computes them. The one binning of ``calibration`` and ``plot.reliability``.
     """
     y, p = check_labels(y_true, "y_true"), check_real(y_prob, name, proba=True)
     check_same_length(**{"y_true": y, name: p})
-    positive = check_binary_positive(y, pos_label, "the calibration curve")
+    positive = positive_of(y, pos_label, binary=BINARY_PROBA.format(what="the calibration curve"))
     if strategy == "quantile":
         edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
     else:
         edges = np.linspace(0.0, 1.0, n_bins + 1)
     ids = np.searchsorted(edges[1:-1], p)  # a prediction on an edge belongs to the lower bin
-    return (np.bincount(ids, minlength=n_bins), np.bincount(ids, weights=p, minlength=n_bins),
-            np.bincount(ids, weights=positive, minlength=n_bins))
+    return CalibrationBins(edges, np.bincount(ids, minlength=n_bins),
+                           np.bincount(ids, weights=p, minlength=n_bins),
+                           np.bincount(ids, weights=positive, minlength=n_bins))

@@ -24,8 +24,8 @@ import numpy as np
 
 from ._sweep import BLOCK
 
-__all__ = ["auc_from_groups", "ap_from_groups", "CONVENTIONS", "rate", "roc_points", "pr_points", "trapezoid",
-           "average_precision", "doubled_trapezoids", "roc_bends", "pr_bends"]
+__all__ = ["auc_from_groups", "ap_from_groups", "CONVENTIONS", "rate", "roc_points", "pr_points",
+           "trapezoid", "average_precision", "doubled_trapezoids", "roc_bends", "pr_bends"]
 
 #: The libraries' layouts of a curve (``convention=``) and what each means.
 CONVENTIONS = {
@@ -47,7 +47,10 @@ def rate(counts, total, undefined, out):
 
 
 def _precision(tps, fps, undefined, out):
-    """``tps / (tps + fps)`` into ``out``; ``undefined`` where nothing is predicted positive (block by block)."""
+    """``tps / (tps + fps)`` into ``out``, block by block.
+
+    ``undefined`` where nothing is predicted positive.
+    """
     for i in range(0, len(tps), BLOCK):
         predicted = tps[i:i + BLOCK] + fps[i:i + BLOCK]
         block = out[i:i + BLOCK]
@@ -202,24 +205,38 @@ def trapezoid(x, y, *, partitions=None):
     sizes = np.asarray(partitions, dtype=np.int64)
     ends = np.cumsum(sizes[sizes > 0])  # one past each partition's last point
     # the trapezoids between the points of each partition, summed in order; then the joins
-    local = np.cumsum([0.0] + [np.cumsum(terms[a:b - 1])[-1] for a, b in zip(np.r_[0, ends[:-1]], ends)
+    starts = np.r_[0, ends[:-1]]
+    local = np.cumsum([0.0] + [np.cumsum(terms[a:b - 1])[-1] for a, b in zip(starts, ends)
                                if b - a > 1])[-1]
     return float(local + np.cumsum(np.r_[0.0, terms[ends[:-1] - 1]])[-1])
 
 
-def average_precision(recall, precision):
-    """The step sum AP = Σ_n (R_n − R_{n−1}) · P_n over scikit-learn's PR points.
+def average_precision(tps, fps):
+    """Average precision from the cumulative counts of a sweep, batched: ``(..., G)`` -> ``(...,)``.
 
-    ``recall`` and ``precision`` as :func:`pr_points` gives them with
-    ``convention="sklearn"`` (recall decreasing to the final (0, 1)): each
-    precision weighted by the recall gained at its threshold --
-    scikit-learn's uninterpolated average precision, summed as it sums
-    (``-np.sum(np.diff(recall) * precision[:-1])``), never below 0.
+    ``tps[..., g]`` and ``fps[..., g]`` are the positives and negatives
+    scored at or above the g-th threshold (DEcreasing, a
+    :class:`~evalkit._sweep.Sweep`'s rows). scikit-learn's step sum
+    ``AP = Σ_g (R_g − R_{g−1}) · P_g`` with recall ``R_g = TP_g / P`` and
+    precision ``P_g = TP_g / (TP_g + FP_g)`` (0 where nothing is predicted
+    positive), summed as scikit-learn sums it (by increasing threshold,
+    ``-np.sum(np.diff(recall) * precision[:-1])``), never below 0, so the
+    binary number is its number. nan where there is no positive
+    (``P == 0``), without a warning; with no negative it is 1.0, as
+    scikit-learn gives. Every average precision of evalkit is this one.
 
-    >>> average_precision(np.array([1.0, 1.0, 0.5, 0.5, 0.0]), np.array([0.5, 2 / 3, 0.5, 1.0, 1.0]))
+    >>> average_precision(np.array([1, 1, 2, 2]), np.array([0, 1, 1, 2]))
     0.8333333333333333
     """
-    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+    tps, fps = np.asarray(tps, dtype=np.float64), np.asarray(fps, dtype=np.float64)
+    total = tps[..., -1:] if tps.shape[-1] else np.zeros(tps.shape[:-1] + (1,))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall = tps[..., ::-1] / total
+        precision = np.where(tps + fps > 0, tps / (tps + fps), 0.0)[..., ::-1]
+    gained = np.diff(recall, axis=-1, append=0.0)  # R_{g-1} - R_g, by increasing threshold
+    out = np.maximum(0.0, -np.sum(gained * precision, axis=-1))
+    out = np.where(total[..., 0] > 0, out, np.nan)
+    return out if out.ndim else float(out)
 
 
 def _cumulative(pos, neg):
@@ -263,24 +280,11 @@ def auc_from_groups(pos, neg):
 def ap_from_groups(pos, neg):
     """Average precision from counts per distinct score, batched: ``(..., G)`` -> ``(...,)``.
 
-    Groups as in :func:`auc_from_groups` (decreasing score). scikit-learn's
-    step sum ``AP = Σ_g (R_g − R_{g−1}) · P_g`` with recall ``R_g = TP_g / P``
-    and precision ``P_g = TP_g / (TP_g + FP_g)`` at the g-th threshold
-    (0 where nothing is predicted positive), summed as scikit-learn sums it
-    (by increasing threshold), so the binary number is its number. nan where
-    there is no positive (``P == 0``), without a warning; with no negative
-    it is 1.0, as scikit-learn gives.
+    Groups as in :func:`auc_from_groups` (decreasing score), summed into the
+    cumulative counts of :func:`average_precision`, which computes it.
 
     >>> round(float(ap_from_groups([1, 0, 1, 0], [0, 1, 0, 1])), 4)
     0.8333
     """
     _, _, tps, fps = _cumulative(pos, neg)
-    tps, fps = tps.astype(np.float64), fps.astype(np.float64)
-    total = tps[..., -1:] if tps.shape[-1] else np.zeros(tps.shape[:-1] + (1,))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        recall = tps[..., ::-1] / total
-        precision = np.where(tps + fps > 0, tps / (tps + fps), 0.0)[..., ::-1]
-    gained = np.diff(recall, axis=-1, append=0.0)  # R_{g-1} - R_g, by increasing threshold
-    out = np.maximum(0.0, -np.sum(gained * precision, axis=-1))
-    out = np.where(total[..., 0] > 0, out, np.nan)
-    return out if out.ndim else float(out)
+    return average_precision(tps, fps)

@@ -145,7 +145,8 @@ def prf(tp, predicted, actual, *, beta=1.0, average=None, zero_division="warn",
         zd = (_SPARK.get(metric, 0.0) if spark else zero_division if metric in warn_for
               else zero_division_value(zero_division))
         return ratio(num, den, zero_division=zd, what=metric.capitalize(),
-                     because=f"no {modifier} {axes[0]}s", per=per if per != "labels" else f"{axes[1]}s")
+                     because=f"no {modifier} {axes[0]}s",
+                     per=per if per != "labels" else f"{axes[1]}s")
 
     precision = divide(tp, predicted, "precision", "predicted")
     recall = divide(tp, actual, "recall", "true")
@@ -154,7 +155,8 @@ def prf(tp, predicted, actual, *, beta=1.0, average=None, zero_division="warn",
         fscore = recall
     elif spark:
         den = b2 * precision + recall
-        fscore = np.where(den == 0, 0.0, (1 + b2) * (precision * recall) / np.where(den == 0, 1, den))
+        safe = np.where(den == 0, 1, den)
+        fscore = np.where(den == 0, 0.0, (1 + b2) * (precision * recall) / safe)
     elif b2 == 0:
         fscore = precision
     else:

@@ -16,7 +16,7 @@ from ._ratios import nanaverage, prf
 from ._validation import _py, check_target_names
 
 __all__ = ["HEADERS", "report_rows", "render", "topk_headers", "report_from_counts",
-           "topk_report_from_counts"]
+           "labelled_report", "topk_report_from_counts"]
 
 HEADERS = ("precision", "recall", "f1-score", "support")
 _LONGEST_AVERAGE = "weighted avg"
@@ -33,7 +33,8 @@ def report_rows(tp, predicted, support, *, zero_division, micro_heading="accurac
     out, as in scikit-learn. ``samples``: the ``(tp, predicted, actual,
     sample_weight)`` of each sample, for a multilabel report's "samples avg".
 
-    >>> report_rows(np.array([1, 1]), np.array([1, 2]), np.array([2, 1]), zero_division=0.0)[4][1][:4]
+    >>> tp, predicted, support = np.array([1, 1]), np.array([1, 2]), np.array([2, 1])
+    >>> report_rows(tp, predicted, support, zero_division=0.0)[4][1][:4]
     ('macro avg', 0.75, 0.75, 0.6666666666666666)
     """
     p, r, f, s = prf(tp, predicted, support, zero_division=zero_division)
@@ -125,15 +126,31 @@ def report_from_counts(names, tp, predicted, support, *, zero_division, digits=2
                   output_dict=output_dict)
 
 
+def labelled_report(labels, tp, predicted, support, *, target_names=None, strict=True,
+                    classes=None, none_correct=False, **options):
+    """The report's front-end: rows named, counts typed as scikit-learn's, then the report.
+
+    Rows are named ``target_names`` (one per label, checked: another number
+    raises if ``strict``, else warns; ``classes`` are named in the message)
+    or the labels as text. ``none_correct``: scikit-learn's integer counts
+    turn float when no sample at all is correct (its support then prints as
+    "2.0"); mirrored for the same text. ``options`` go to
+    :func:`report_from_counts`.
+    """
+    names = (["%s" % c for c in labels] if target_names is None else
+             check_target_names(target_names, len(labels), strict=strict, classes=classes))
+    if none_correct:
+        tp, predicted, support = (np.asarray(x, dtype=float) for x in (tp, predicted, support))
+    return report_from_counts(names, tp, predicted, support, **options)
+
+
 def topk_report_from_counts(counts, k, *, target_names=None, digits=2, output_dict=False,
                             zero_division=0.0):
     """The top-k report (``evalkit.topk_report``'s layout) from per-class top-k ``ClassCounts``.
 
     Rows are named ``target_names`` (one per class of ``counts``) or the classes.
     """
-    names = (["%s" % c for c in counts.labels] if target_names is None else
-             check_target_names(target_names, len(counts.labels), strict=True,
-                                classes=counts.labels.tolist()))
-    return report_from_counts(names, counts.tp, counts.predicted, counts.support,
-                              zero_division=zero_division, digits=digits, output_dict=output_dict,
-                              micro_heading="micro avg", headers=topk_headers(k))
+    return labelled_report(counts.labels, counts.tp, counts.predicted, counts.support,
+                           target_names=target_names, classes=counts.labels.tolist(),
+                           zero_division=zero_division, digits=digits, output_dict=output_dict,
+                           micro_heading="micro avg", headers=topk_headers(k))

@@ -15,45 +15,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_labels, check_pos_label, check_real, check_same_length, check_sample_weight
+from ._validation import ZERO_WEIGHTS, check_labels, check_scores, positive_of, sum_from_zero
 
 __all__ = ["Sweep", "threshold_sweep", "sweep_of", "positive_mask", "label_keys", "twice_u",
            "key_groups", "ZERO_WEIGHTS"]
 
 
 def positive_mask(y_true, pos_label=None, name="y_true"):
-    """Validate binary ``y_true`` and return a boolean mask of the positive class.
+    """Validate labels ``y_true`` and return the mask of the positive class.
 
-    Follows scikit-learn: with ``pos_label=None`` the labels must be {0, 1},
-    {-1, 1} or a single one of those, and 1 is positive; otherwise
-    ``pos_label`` names the positive class and every other label is negative
-    (so more than two classes are allowed then).
+    The rule is scikit-learn's, resolved in one place
+    (:func:`evalkit._validation.positive_of`): ``pos_label`` names the
+    positive class (more than two labels are then allowed); unnamed, labels
+    in {0, 1} or {-1, 1} take 1 as positive.
 
     >>> positive_mask([0, 1, 1]).tolist()
     [False, True, True]
     >>> positive_mask(["ham", "spam"], pos_label="spam").tolist()
     [False, True]
     """
-    y = check_labels(y_true, name)
-    if pos_label is None:
-        if y.dtype.kind == "b":
-            return y
-        allowed = y.dtype.kind in "iu" and 0 <= np.bitwise_or.reduce(y) <= 1  # {0, 1}: one pass
-        if not allowed and y.dtype.kind in "iuf":
-            lo, hi = y.min(), y.max()
-            allowed = lo >= -1 and hi <= 1 and not (lo == -1 and (y == 0).any())
-        if not allowed:
-            classes = np.unique(y)
-            shown = classes.tolist() if len(classes) <= 10 else classes[:10].tolist() + ["..."]
-            raise ValueError(
-                f"{name} takes values in {shown} and pos_label is not specified: either make "
-                f"{name} take values in {{0, 1}} or {{-1, 1}}, or pass pos_label explicitly"
-            )
-        return y == 1
-    classes = np.unique(y)
-    if len(classes) >= 2:
-        check_pos_label(pos_label, classes)
-    return y == pos_label
+    return positive_of(check_labels(y_true, name), pos_label, name=name)
 
 
 @dataclass(frozen=True)
@@ -128,10 +109,15 @@ class Sweep:
         return Sweep(thresholds, tps_a + tps_b, fps_a + fps_b, self.n_pos + other.n_pos,
                      self.n_neg + other.n_neg)
 
-    def __radd__(self, other):
-        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
-            return self  # sum(parts) starts from 0
-        return NotImplemented
+    __radd__ = sum_from_zero
+
+    def groups(self):
+        """``(pos, neg)``: the positives and negatives scored at each threshold (not cumulative).
+
+        >>> [v.tolist() for v in threshold_sweep([0, 1, 1, 0], [0.1, 0.4, 0.4, 0.8]).groups()]
+        [[0, 2, 0], [1, 0, 1]]
+        """
+        return np.diff(self.tps, prepend=0), np.diff(self.fps, prepend=0)
 
     def counts_at(self, threshold):
         """The :class:`~evalkit.BinaryCounts` of predicting ``score >= threshold``.
@@ -158,23 +144,28 @@ class Sweep:
         (``bin_threshold="last"``); Spark before 3.0 used the first (highest)
         score (``bin_threshold="first"``), which labels the point with a
         threshold that does not produce its counts. Spark groups within each
-        partition; this is the one-partition result.
+        partition; this is the one-partition result (:meth:`chunked`).
         """
-        m = len(self.thresholds)
-        grouping = m // num_bins if num_bins else 0
-        if grouping < 2:
-            return self
-        ends = np.unique(np.r_[np.arange(grouping - 1, m, grouping), m - 1])
-        starts = np.r_[0, ends[:-1] + 1]
-        thresholds = self.thresholds[ends if bin_threshold == "last" else starts]
-        return Sweep(thresholds, self.tps[ends], self.fps[ends], self.n_pos, self.n_neg)
+        return self.chunked(num_bins, bin_threshold, (len(self),))[0]
 
+    def chunked(self, num_bins, bin_threshold, sizes):
+        """Spark's ``numBins`` chunks, cut within each partition: ``(sweep, partition of each)``.
 
-#: What a sample of weight 0 does to a curve: the two libraries differ.
-ZERO_WEIGHTS = {
-    "drop": "scikit-learn: dropped before the sweep, its score makes no threshold",
-    "keep": "Spark: its score is a threshold like any other (no counts added there)",
-}
+        ``sizes``: the number of rows (distinct scores) in each of Spark's
+        partitions, in order. With ``m`` rows, chunks of ``g = m // num_bins``
+        consecutive rows (only when g >= 2), restarting at every partition
+        boundary, as :meth:`binned` describes.
+        """
+        g = len(self) // num_bins if num_bins else 0
+        if g < 2:  # nothing grouped: every distinct score is its own point
+            return self, np.repeat(np.arange(len(sizes)), sizes)
+        bounds = np.cumsum((0, *sizes))
+        starts = [np.arange(a, b, g) for a, b in zip(bounds[:-1], bounds[1:])]
+        part = np.repeat(np.arange(len(sizes)), [len(s) for s in starts])
+        first = np.concatenate(starts).astype(np.intp)
+        last = np.minimum(first + g, bounds[1:][part]) - 1
+        keys = self.thresholds[last if bin_threshold == "last" else first]
+        return Sweep(keys, self.tps[last], self.fps[last], self.n_pos, self.n_neg), part
 
 
 def threshold_sweep(y_true, y_score, pos_label=None, sample_weight=None, *, num_bins=0,
@@ -205,10 +196,9 @@ def threshold_sweep(y_true, y_score, pos_label=None, sample_weight=None, *, num_
     ([1.0, 0.6, 0.4, 0.0], [1, 6, 11, 11], [0, 0, 0, 89])
     """
     pos = positive_mask(y_true, pos_label)
-    scores = check_real(y_score)
-    check_same_length(y_true=pos, y_score=scores)
-    sweep = sweep_of(pos, scores, check_sample_weight(sample_weight, len(pos)), zero_weight, bends)
-    return sweep.binned(num_bins, bin_threshold=bin_threshold) if num_bins else sweep
+    scores, w = check_scores(pos, y_score, sample_weight)
+    sweep = sweep_of(pos, scores, w, zero_weight, bends)
+    return sweep.binned(num_bins, bin_threshold=bin_threshold)
 
 
 # -- the sweep itself: one sort of label-carrying keys, or argsort with weights -----------
@@ -221,7 +211,9 @@ RUN = 1 << 10  # a run of equal scores at least this long is measured, not read
 
 
 def label_keys(pos, scores):
-    """Sort the samples from the highest score by one ``np.sort`` of 64-bit keys: ``(keys, offset)``.
+    """Sort the samples from the highest score by one ``np.sort`` of 64-bit keys.
+
+    Returns ``(keys, offset)``.
 
     A float's bits, flipped for negative numbers, sort like the float; less
     the smallest such key (only when a score is negative: ``offset``) and
@@ -262,8 +254,10 @@ def label_keys(pos, scores):
 
 
 def _scores_of(score, offset, out):
-    """Write into ``out`` (uint64) the float64 bits of the scores whose keys shifted right by one are ``score``."""
-    np.bitwise_xor(score, LOW ^ TOP >> ONE, out=out)  # = ~key >> 1 (the stored keys kept the top bit)
+    """Write into ``out`` (uint64) the float64 bits of the scores whose keys, shifted right by
+    one, are ``score``."""
+    # = ~key >> 1 (the stored keys kept the top bit)
+    np.bitwise_xor(score, LOW ^ TOP >> ONE, out=out)
     if offset is not None:
         out += offset
         negative = out < TOP
@@ -285,7 +279,7 @@ def _run(keys, i):
 
 
 def key_groups(keys, with_keys=True):
-    """Chunk by chunk of sorted keys: ``(ends, fps, scores)`` at the last sample of each group of ties.
+    """Chunk by chunk of sorted keys: ``(ends, fps, scores)`` at the last sample of each tie group.
 
     ``ends`` are the positions of each group's last sample (so ``tps = ends +
     1 - fps``), ``fps`` the negatives up to it and ``scores`` its key shifted
@@ -301,7 +295,8 @@ def key_groups(keys, with_keys=True):
         if run is not None:
             carry += run[1] - run[0]
             i = run[1]
-            yield np.array([i - 1]), np.array([carry]), (keys[i - 1:i] >> ONE if with_keys else None)
+            score = keys[i - 1:i] >> ONE if with_keys else None
+            yield np.array([i - 1]), np.array([carry]), score
             continue
         block = keys[i:i + BLOCK + 1]
         b = min(BLOCK, n - i)
@@ -339,7 +334,8 @@ def twice_u(keys):
     label, score = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
     starts = np.empty(size, dtype=bool)  # starts[i]: position i begins a group of equal scores
     index = np.arange(size, dtype=np.int64)
-    p = index_sum = tied = 0  # negatives so far, Σ of their sorted positions, Σ over groups of pos·neg
+    # negatives so far, Σ of their sorted positions, Σ over groups of pos·neg
+    p = index_sum = tied = 0
     open_pos = open_size = 0  # the group still open where the previous step stopped
     previous, i = -1, 0  # the open group's score key
     while i < n:
@@ -351,7 +347,8 @@ def twice_u(keys):
             if head != previous:
                 tied += open_pos * (open_size - open_pos)
                 open_pos = open_size = 0
-            open_pos, open_size, previous, i = open_pos + end - split, open_size + end - i, head, end
+            open_pos, open_size = open_pos + end - split, open_size + end - i
+            previous, i = head, end
             continue
         block = keys[i:i + BLOCK]
         m = len(block)
@@ -454,7 +451,8 @@ def _sweep_weighted(pos, scores, w):
 def sweep_of(pos, scores, w=None, zero_weight="drop", bends=None):
     """The :class:`Sweep` of validated input: a positive mask, 1-D scores, weights or None.
 
-    ``bends``: keep only the rows this rule keeps (``drop_intermediate``; see :func:`_sweep_sorted`).
+    ``bends``: keep only the rows this rule keeps (``drop_intermediate``; see
+    :func:`_sweep_sorted`).
     """
     packed = label_keys(pos, scores) if w is None else None
     if packed is not None:

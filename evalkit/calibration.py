@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._counts import _STRATEGIES, calibration_bins
-from ._validation import (Bool, Integer, Options, check_binary_positive, check_indicator,
+from ._validation import (BINARY_PROBA, Bool, Integer, Options, positive_of, check_indicator,
                           check_labels, check_real, check_rules, check_same_length,
                           check_sample_weight, validate_params)
 from .exceptions import warn_at_caller
@@ -133,7 +133,8 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
     if (p.ndim == 1 or p.shape[1] == 1) and np.ndim(y_true) == 1:
         y = check_labels(y_true, "y_true")
         check_same_length(y_true=y, y_proba=p)
-        pos = check_binary_positive(y, pos_label, "y_proba", larger=True)
+        binary = BINARY_PROBA.format(what="y_proba")
+        pos = positive_of(y, pos_label, larger="numbers", binary=binary)
         onehot, p = np.stack([~pos, pos], axis=1), p.reshape(len(p), -1)[:, 0]
         p = np.stack([1 - p, p], axis=1)
     else:
@@ -233,13 +234,12 @@ def calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=5, strategy="uni
     >>> prob_true.tolist(), [round(v, 4) for v in prob_pred.tolist()]
     ([0.3333, 0.6667], [0.2333, 0.7667])
     """
-    total, pred, true = calibration_bins(y_true, y_prob, pos_label, n_bins, strategy)
-    keep = total != 0
-    return true[keep] / total[keep], pred[keep] / total[keep]
+    _, prob_true, prob_pred = calibration_bins(y_true, y_prob, pos_label, n_bins, strategy).points()
+    return prob_true, prob_pred
 
 
-def _gaps(y_true, y_proba, pos_label, n_bins, strategy, labels):
-    """(bin counts, |accuracy - confidence| per non-empty bin), binary or top-label."""
+def _bins(y_true, y_proba, pos_label, n_bins, strategy, labels):
+    """The :class:`~evalkit._counts.CalibrationBins`, binary or top-label."""
     scores = check_real(y_proba, "y_proba", ndim=(1, 2), proba=True)
     columns = None
     if scores.ndim == 2:
@@ -247,16 +247,15 @@ def _gaps(y_true, y_proba, pos_label, n_bins, strategy, labels):
         check_same_length(y_true=y, y_proba=scores)
         columns = np.unique(y) if labels is None else check_labels(labels, "labels")
     check_rules(_GAPS_RULES, labels=labels, ndim=scores.ndim, n=scores.shape[-1],
-                c=None if columns is None else len(columns), who="y_true" if labels is None else "labels")
+                c=None if columns is None else len(columns),
+                who="y_true" if labels is None else "labels")
     if scores.ndim == 2:
         # top-label calibration (Guo et al. 2017): confidence = the largest probability,
         # correct = its class is the true one (ties: the first column, as argmax)
         top = np.argmax(scores, axis=1)
         y_true = (columns[top] == y).astype(np.int64)
         y_proba, pos_label = scores[np.arange(len(y)), top].astype(np.float64), 1
-    total, pred, true = calibration_bins(y_true, y_proba, pos_label, n_bins, strategy, "y_proba")
-    keep = total != 0
-    return total[keep], np.abs(true[keep] / total[keep] - pred[keep] / total[keep])
+    return calibration_bins(y_true, y_proba, pos_label, n_bins, strategy, "y_proba")
 
 
 @validate_params(**_BINS)
@@ -303,8 +302,7 @@ def expected_calibration_error(y_true, y_proba, *, n_bins=10, strategy="uniform"
     >>> round(expected_calibration_error(y, p, n_bins=2), 4)  # (3·0.1 + 3·0.1) / 6
     0.1
     """
-    total, gaps = _gaps(y_true, y_proba, pos_label, n_bins, strategy, labels)
-    return float(np.dot(total, gaps) / total.sum())
+    return _bins(y_true, y_proba, pos_label, n_bins, strategy, labels).ece()
 
 
 @validate_params(**_BINS)
@@ -322,5 +320,5 @@ def maximum_calibration_error(y_true, y_proba, *, n_bins=10, strategy="uniform",
     >>> round(maximum_calibration_error(y, p, n_bins=2), 4)
     0.1
     """
-    _, gaps = _gaps(y_true, y_proba, pos_label, n_bins, strategy, labels)
-    return float(gaps.max())
+    _, acc, conf = _bins(y_true, y_proba, pos_label, n_bins, strategy, labels).points()
+    return float(np.abs(acc - conf).max())

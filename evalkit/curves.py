@@ -19,24 +19,25 @@ definitions (:mod:`evalkit.course.definitions`) agree with it to the last bit.
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ._curves import (auc_from_groups, average_precision, pr_bends, pr_points, rate, roc_bends,
                       roc_points, trapezoid)
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._sweep import ZERO_WEIGHTS, label_keys, sweep_of, threshold_sweep, twice_u
-from ._validation import (BETA, MAX_FPR, ZERO_DIVISION_SPARK, Bool, Integer, Options, Satisfies,
-                          check_labels, check_monotonic, check_real, check_same_length,
-                          check_sample_weight, validate_params)
+from ._sweep import label_keys, sweep_of, threshold_sweep, twice_u
+from ._validation import (AVERAGES_OF_SCORES, BETA, MAX_FPR, NUM_BINS, ZERO_WEIGHT,
+                          ZERO_DIVISION_SPARK, Bool, Options, Satisfies, check_labels,
+                          check_monotonic, check_real, check_same_length, check_scores, positive_of,
+                          validate_params)
 from .exceptions import UndefinedMetricWarning, warn_at_caller
 
 __all__ = ["confusion_matrix_at_thresholds", "roc_curve", "roc_auc_score", "precision_recall_curve",
            "average_precision_score", "auc", "best_threshold", "threshold_table", "det_curve"]
 
-_AVERAGE = Options((None, "micro", "macro", "samples", "weighted"))
+_AVERAGE = Options(AVERAGES_OF_SCORES)
 _MULTI_CLASS = Options({"raise": "", "ovr": "one-vs-rest", "ovo": "one-vs-one"})
-_ZERO_WEIGHT = Options(ZERO_WEIGHTS)
+_BINARY_AUC = ("y_score must be of shape (n_samples, n_classes) with multi_class='ovr' or "
+               "'ovo'; got 1-D scores")
 _ONE_CLASS = ("Only one class is present in y_true. ROC AUC score is not defined in that case.")
 
 
@@ -137,6 +138,11 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     thr[1:] = sweep.thresholds
     _warn_empty_class(sweep)
     return fpr, tpr, thr
+
+
+def _warn_no_positive():
+    warn_at_caller("No positive class found in y_true, recall is set to one for all thresholds.",
+                   UserWarning)   # scikit-learn warns UserWarning here, not UndefinedMetricWarning
 
 
 def _warn_empty_class(sweep):
@@ -242,9 +248,9 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
                             bends=pr_bends if drop_intermediate else None)
     recall, precision = pr_points(sweep, "sklearn")
     if sweep.n_pos == 0:
-        warn_at_caller("No positive class found in y_true, recall is set to one for all thresholds.",
-                       UserWarning)   # scikit-learn warns UserWarning here, not UndefinedMetricWarning
-    return precision, recall, sweep.thresholds[::-1].copy() if drop_intermediate else sweep.thresholds[::-1]
+        _warn_no_positive()
+    thresholds = sweep.thresholds[::-1]
+    return precision, recall, thresholds.copy() if drop_intermediate else thresholds
 
 
 @validate_params(average=_AVERAGE)
@@ -290,10 +296,17 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
 
         return multiclass_average_precision(
             y_true, y_score, average=average, pos_label=pos_label, sample_weight=sample_weight,
-            binary=lambda t, s, w: average_precision_score(t, s, sample_weight=w))
-    precision, recall, _ = precision_recall_curve(y, y_score, pos_label=pos_label,
-                                                  sample_weight=sample_weight)
-    return average_precision(recall, precision)
+            binary=lambda t, s, w: _average_precision(positive_of(t, 1), s, w))
+    return _average_precision(positive_of(y, pos_label), *check_scores(y, y_score, sample_weight))
+
+
+def _average_precision(positive, scores, w):
+    """The binary AP of validated input (:func:`evalkit._curves.average_precision`)."""
+    sweep = sweep_of(positive, scores, w)
+    if sweep.n_pos == 0:  # recall is 1 at every threshold, AP 0, as scikit-learn
+        _warn_no_positive()
+        return 0.0
+    return average_precision(sweep.tps, sweep.fps)
 
 
 def auc(x, y):
@@ -323,34 +336,13 @@ def auc(x, y):
     0.75
     """
     xs, ys = (check_real(v, name, empty=False, allow_nan=True) for v, name in ((x, "x"), (y, "y")))
-    xs, ys = (v.astype(np.result_type(v, np.float64)) for v in (xs, ys))  # NaN propagates to the area
+    # NaN propagates to the area
+    xs, ys = (v.astype(np.result_type(v, np.float64)) for v in (xs, ys))
     check_same_length(x=xs, y=ys)
     return check_monotonic(xs) * trapezoid(xs, ys)
 
 
 # -- the area under the ROC curve ---------------------------------------------------
-
-
-def _larger_class(y):
-    """``(n_classes, positive mask)``: the larger of two labels is positive (``np.unique`` order).
-
-    Numbers need only min and max (no sort); 0/1 labels one pass (a bitwise or) and a count,
-    and those of 64 bits are their own mask (no copy); the mask is None for more than two
-    classes.
-    """
-    if y.dtype.kind in "biu" and 0 <= np.bitwise_or.reduce(y) <= 1:
-        positive = y.view(np.uint64) if y.dtype.itemsize == 8 else y.astype(bool, copy=False)
-        return 1 + (0 < np.count_nonzero(y) < len(y)), positive
-    if y.dtype.kind in "biuf":
-        lo, hi = y.min(), y.max()
-        if y.dtype.kind in "biu" and lo != hi and int(hi) - int(lo) == 1:  # no third value fits
-            return 2, (y.view(np.uint64) if lo == 0 and y.dtype.itemsize == 8 else y == hi)
-        positive = y == hi
-        if lo == hi or np.count_nonzero(positive) + np.count_nonzero(y == lo) == len(y):
-            return (1 if lo == hi else 2), positive
-        return 3, None
-    classes = np.unique(y)
-    return len(classes), (y == classes[-1] if len(classes) == 2 else None)
 
 
 @validate_params(average=_AVERAGE, max_fpr=MAX_FPR, multi_class=_MULTI_CLASS)
@@ -418,17 +410,15 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         return multiclass_roc_auc(
             y_true, y_score, average=average, sample_weight=sample_weight, max_fpr=max_fpr,
             multi_class=multi_class, labels=labels,
-            binary=lambda t, s, w, m: roc_auc_score(t, s, sample_weight=w, max_fpr=m))
+            binary=lambda t, s, w, m: _roc_auc(t, s, w, m))
     y = check_labels(y_true, "y_true")
-    scores = check_real(y_score)  # a column (n, 1) is refused, as everywhere
-    check_same_length(y_true=y, y_score=scores)
-    w = check_sample_weight(sample_weight, len(y))
-    n_classes, positive = _larger_class(y)
-    if n_classes > 2:
-        raise ValueError(
-            "y_true has more than 2 classes, so y_score must be of shape (n_samples, "
-            "n_classes) with multi_class='ovr' or 'ovo'; got 1-D scores")
-    if n_classes < 2:
+    return _roc_auc(y, *check_scores(y, y_score, sample_weight), max_fpr)
+
+
+def _roc_auc(y, scores, w, max_fpr):
+    """The binary AUC of validated labels (the larger one positive), scores and weights."""
+    positive = positive_of(y, larger=True, binary=_BINARY_AUC)
+    if not positive.any() or positive.all():
         _warn(_ONE_CLASS)
         return np.nan
     if max_fpr is None or max_fpr == 1:
@@ -438,14 +428,16 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
             return twice / (2 * p * n)
         sweep = sweep_of(positive, scores, w)
         _warn_empty_class(sweep)   # both classes present, one of weight 0: the AUC is nan
-        return float(auc_from_groups(np.diff(sweep.tps, prepend=0), np.diff(sweep.fps, prepend=0)))
-    fpr, tpr, _ = roc_curve(positive, scores, sample_weight=w)
-    if np.isnan(fpr[-1]) or np.isnan(tpr[-1]):  # a class of total weight 0: roc_curve warned
+        return float(auc_from_groups(*sweep.groups()))
+    sweep = sweep_of(positive, scores, w, bends=roc_bends)  # roc_curve's points
+    fpr, tpr = roc_points(sweep, "sklearn")
+    _warn_empty_class(sweep)
+    if np.isnan(fpr[-1]) or np.isnan(tpr[-1]):  # a class of total weight 0
         return np.nan
     # the curve up to max_fpr, closed by a point interpolated on the crossing segment
     stop = int(np.searchsorted(fpr, max_fpr, "right"))
     y_cut = np.interp(max_fpr, fpr[stop - 1:stop + 1], tpr[stop - 1:stop + 1])
-    partial = auc(np.r_[fpr[:stop], max_fpr], np.r_[tpr[:stop], y_cut])
+    partial = trapezoid(np.r_[fpr[:stop], max_fpr], np.r_[tpr[:stop], y_cut])
     lowest, highest = 0.5 * max_fpr**2, max_fpr  # areas of the diagonal and of a perfect curve
     return 0.5 * (1 + (partial - lowest) / (highest - lowest))
 
@@ -462,8 +454,9 @@ _METRICS = {
 }
 
 
-@validate_params(metric=[Options(_METRICS), Satisfies(callable, "a callable metric(tp, fp, fn, tn)")],
-                 beta=BETA, zero_weight=_ZERO_WEIGHT)
+@validate_params(metric=[Options(_METRICS),
+                         Satisfies(callable, "a callable metric(tp, fp, fn, tn)")],
+                 beta=BETA, zero_weight=ZERO_WEIGHT)
 def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sample_weight=None,
                    zero_weight="drop"):
     """The threshold whose predictions ``score >= t`` maximize a metric, and that maximum.
@@ -528,11 +521,12 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
                 f"metric must return one value per threshold: expected shape {tp.shape}, got "
                 f"{values.shape}")
     else:  # only the metric asked for is computed (and may warn)
-        values = {"f1": lambda: f_beta_of(tp, fp, fn, beta), "fbeta": lambda: f_beta_of(tp, fp, fn, beta),
+        n = np.full(tp.shape, sweep.n_pos + sweep.n_neg)
+        values = {"f1": lambda: f_beta_of(tp, fp, fn, beta),
+                  "fbeta": lambda: f_beta_of(tp, fp, fn, beta),
                   "precision": lambda: precision_of(tp, fp), "recall": lambda: recall_of(tp, fn),
-                  "accuracy": lambda: ratio(tp + tn, np.full(tp.shape, sweep.n_pos + sweep.n_neg),
-                                            what="Accuracy", because="no samples"),
-                  "youden": lambda: np.asarray(recall_of(tp, fn), dtype=np.float64) - fpr_of(fp, tn),
+                  "accuracy": lambda: ratio(tp + tn, n, what="Accuracy", because="no samples"),
+                  "youden": lambda: np.asarray(recall_of(tp, fn), dtype=float) - fpr_of(fp, tn),
                   }[metric]()
     values = np.atleast_1d(np.asarray(values, dtype=np.float64))
     if np.isnan(values).all():
@@ -541,8 +535,8 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
     return sweep.thresholds[i].item(), float(values[i])
 
 
-@validate_params(num_bins=Integer(0, meaning="0 means no down-sampling"), beta=BETA,
-                 zero_division=ZERO_DIVISION_SPARK, zero_weight=_ZERO_WEIGHT)
+@validate_params(num_bins=NUM_BINS, beta=BETA,
+                 zero_division=ZERO_DIVISION_SPARK, zero_weight=ZERO_WEIGHT)
 def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_bins=0,
                     beta=1.0, zero_division="warn", zero_weight="drop"):
     """The sweep as a table: counts and ratios at every threshold, for display.

@@ -53,10 +53,10 @@ from ._curves import pr_points, roc_points, trapezoid
 from ._errors import errors_from_sums, spark_fit_scores
 from ._hits import RankingHits, ranking_hits
 from ._ratios import f_beta_of, prf, ratio
-from ._sweep import ZERO_WEIGHTS, Sweep, sweep_of
-from ._validation import (BETA, Bool, Integer, InstanceOf, Options, Real, check, check_grades,
-                          check_ranked, check_ranking_rows, check_relevant, check_score_and_labels,
-                          validate_params)
+from ._sweep import Sweep, sweep_of
+from ._validation import (BETA, NUM_BINS, ZERO_WEIGHT, Bool, Integer, InstanceOf, Options, Real,
+                          check, check_grades, check_ranked, check_ranking_rows, check_relevant,
+                          check_score_and_labels, validate_params)
 from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
 
 __all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
@@ -65,7 +65,6 @@ BIN_THRESHOLDS = {
     "last": "the chunk's lowest score, Spark 3.0 and later",
     "first": "the chunk's highest score, Spark before SPARK-27577",
 }
-_NUM_BINS = Integer(0, meaning="0 means no down-sampling")
 #: The point at recall 0 of Spark's PR curve, by Spark version (``_curves``' conventions).
 PR_CONVENTIONS = {"spark": "(0, precision at the highest threshold): Spark 2.3 and later",
                   "legacy": "(0, 1.0): Spark 1.x to 2.2"}
@@ -86,7 +85,8 @@ def _wrap(v, bits):
 
 
 def _java_digits(x):
-    """Java 17's ``Double.toString`` digits of ``x > 0``: ``(digits, point)``, x ≈ 0.digits·10^point.
+    """Java 17's ``Double.toString`` digits of ``x > 0``: ``(digits, point)``, x ≈
+    0.digits·10^point.
 
     The free-format digit loop of Java 17's ``FloatingDecimal.dtoa``
     (Steele & White): digits are generated until the remainder is within
@@ -122,7 +122,8 @@ def _java_digits(x):
         b2, s2, m2 = b2 - m2, s2 - m2, 0
     b_bits = n_fract + b2 + (_N5_BITS[b5] if b5 < 27 else 3 * b5)
     ten_s_bits = s2 + 1 + (_N5_BITS[s5 + 1] if s5 + 1 < 27 else 3 * (s5 + 1))
-    width = (32 if b_bits < 32 and ten_s_bits < 32 else 64) if b_bits < 64 and ten_s_bits < 64 else 0
+    widest = max(b_bits, ten_s_bits)
+    width = 32 if widest < 32 else 64 if widest < 64 else 0
     b, s, m = (f >> tail) * 5 ** b5 << b2, 5 ** s5 << s2, 5 ** b5 << m2
     tens = 10 * s
     digits, first = [], True
@@ -211,7 +212,7 @@ def spark_format(value):
 
 
 def _counter(pos, neg, integral):
-    """``BinaryLabelCounter.toString``: {numPos: 6, numNeg: 0} (the Spark post, Spark 1.6: Longs)."""
+    """``BinaryLabelCounter.toString``: {numPos: 6, numNeg: 0} (the Spark post; 1.6: Longs)."""
     f = (lambda v: str(int(round(v)))) if integral else spark_format
     return f"{{numPos: {f(pos)}, numNeg: {f(neg)}}}"
 
@@ -242,29 +243,9 @@ def _range_partition_sizes(m, num_partitions):
     return tuple(reversed([edges[j + 1] - edges[j] for j in range(len(edges) - 1)]))
 
 
-def _chunked(sweep, sizes, num_bins, bin_threshold):
-    """Spark's ``numBins`` chunks, cut within each partition: ``(sweep of the chunks, partition of each)``.
-
-    With ``m`` distinct scores, chunks of ``g = m // num_bins`` consecutive
-    ones (only when g >= 2), restarting at every partition boundary; a chunk
-    carries the cumulative counts of its last (lowest) score.
-    """
-    g = len(sweep) // num_bins if num_bins else 0
-    if g < 2:  # nothing grouped: every distinct score is its own point
-        return sweep, np.repeat(np.arange(len(sizes)), sizes)
-    bounds = np.cumsum((0, *sizes))
-    starts = [np.arange(a, b, g) for a, b in zip(bounds[:-1], bounds[1:])]
-    part = np.repeat(np.arange(len(sizes)), [len(s) for s in starts])
-    first = np.concatenate(starts).astype(np.intp)
-    last = np.minimum(first + g, bounds[1:][part]) - 1
-    keys = sweep.thresholds[last if bin_threshold == "last" else first]
-    return Sweep(keys, sweep.tps[last], sweep.fps[last], sweep.n_pos, sweep.n_neg), part
-
-
 def _table(sweep, cumulative=False):
     """Spark's ``(threshold, numPos, numNeg)`` rows of a sweep: at each threshold, or cumulative."""
-    tps, fps = (sweep.tps, sweep.fps) if cumulative else (np.diff(sweep.tps, prepend=0),
-                                                           np.diff(sweep.fps, prepend=0))
+    tps, fps = (sweep.tps, sweep.fps) if cumulative else sweep.groups()
     return np.column_stack((np.asarray(sweep.thresholds, dtype=float), tps, fps)).astype(float)
 
 
@@ -390,21 +371,21 @@ class BinaryClassificationMetrics:
     # class defaults: evalkit.spark's subclass sets only its own state
     num_bins, bin_threshold, convention, num_partitions, zero_weight = 0, "last", "spark", 1, "keep"
 
-    @validate_params(num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
+    @validate_params(num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
                      convention=Options(PR_CONVENTIONS),
                      num_partitions=Integer(1, meaning="the partitions of Spark's RDD"),
-                     zero_weight=Options(ZERO_WEIGHTS))
+                     zero_weight=ZERO_WEIGHT)
     def __init__(self, scoreAndLabels, num_bins=0, *, bin_threshold="last", convention="spark",
                  num_partitions=1, zero_weight="keep"):
         sweep, _ = _sweep_of(scoreAndLabels, "scoreAndLabels", zero_weight)
         self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
         self.num_partitions, self.zero_weight = num_partitions, zero_weight
-        self.sweep = _chunked(sweep, _range_partition_sizes(len(sweep), num_partitions), num_bins,
-                              bin_threshold)[0]
+        sizes = _range_partition_sizes(len(sweep), num_partitions)
+        self.sweep = sweep.chunked(num_bins, bin_threshold, sizes)[0]
 
     @classmethod
     @validate_params(sweep=InstanceOf(Sweep, "a Sweep (from threshold_sweep, or a sum of them)"),
-                     num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
+                     num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
                      convention=Options(PR_CONVENTIONS))
     def from_sweep(cls, sweep, num_bins=0, *, bin_threshold="last", convention="spark"):
         """The evaluator of counts already made: a :class:`~evalkit._sweep.Sweep`.
@@ -439,7 +420,7 @@ class BinaryClassificationMetrics:
         """
         self = cls.__new__(cls)
         self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
-        self.sweep = _chunked(sweep, (len(sweep),), num_bins, bin_threshold)[0]
+        self.sweep = sweep.binned(num_bins, bin_threshold=bin_threshold)
         return self
 
     def __repr__(self):
@@ -563,7 +544,7 @@ class BinaryClassificationMetrics:
 
     # -- curves and areas ------------------------------------------------------
     def roc(self):
-        """The ROC curve: ``(FPR, TPR)`` at each threshold, with (0, 0) prepended and (1, 1) appended.
+        """The ROC curve: ``(FPR, TPR)`` at each threshold, (0, 0) prepended, (1, 1) appended.
 
         FPR = FP / N and TPR = recall = TP / P (0.0 when N or P is 0).
 
@@ -579,7 +560,7 @@ class BinaryClassificationMetrics:
         return np.column_stack(roc_points(self.sweep, "spark"))
 
     def pr(self):
-        """The precision-recall curve: ``(recall, precision)`` at each threshold, one point prepended.
+        """The precision-recall curve: ``(recall, precision)`` at each threshold, one point first.
 
         The prepended point at recall 0 is (0, precision at the highest
         threshold) with ``convention="spark"`` (Spark 2.3 and later), or
@@ -680,12 +661,14 @@ class SparkSteps:
         return self.partitionwise_cumulative_counts[-1]
 
     def confusions(self):
-        """``(threshold, BinaryCounts)`` per row: ``BinaryConfusionMatrixImpl(cumulative, total)``."""
+        """``(threshold, BinaryCounts)`` per row: ``BinaryConfusionMatrixImpl(cumulative,
+        total)``."""
         return self.metrics().confusions()
 
     @validate_params(convention=Options(PR_CONVENTIONS))
     def metrics(self, *, convention="spark"):
-        """A :class:`BinaryClassificationMetrics` over these cumulative counts (this partitioning)."""
+        """A :class:`BinaryClassificationMetrics` over these cumulative counts (this
+        partitioning)."""
         cast = float if self.weighted else int
         cum, (n_pos, n_neg) = self.cumulative_counts, self.total_count
         sweep = Sweep(cum[:, 0].copy(), cum[:, 1].astype(cast), cum[:, 2].astype(cast),
@@ -718,8 +701,9 @@ class SparkSteps:
 
 
 @validate_params(num_partitions=Integer(1, meaning="the partitions of the sorted counts"),
-                 partition_sizes=[None, InstanceOf((list, tuple, np.ndarray), "a list of integers")],
-                 num_bins=_NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS))
+                 partition_sizes=[None, InstanceOf((list, tuple, np.ndarray),
+                                                   "a list of integers")],
+                 num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS))
 def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num_bins=0,
                 bin_threshold="last"):
     """Replay Spark's ``BinaryClassificationMetrics`` step by step on a given partitioning.
@@ -792,12 +776,12 @@ def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num
     if partition_sizes is None:
         sizes = _range_partition_sizes(m, num_partitions)
     else:
-        sizes = tuple(int(check(s, Integer(0, meaning="numbers of distinct scores"), "partition_sizes"))
-                      for s in partition_sizes)
+        size = Integer(0, meaning="numbers of distinct scores")
+        sizes = tuple(int(check(s, size, "partition_sizes")) for s in partition_sizes)
         if not sizes or sum(sizes) != m:
             raise ValueError(f"partition_sizes must add up to the {m} distinct scores; "
                              f"got {list(sizes)} (sum {sum(sizes)})")
-    binned, part = _chunked(sweep, sizes, num_bins, bin_threshold)
+    binned, part = sweep.chunked(num_bins, bin_threshold, sizes)
     ends = np.r_[0, np.cumsum(np.bincount(part, minlength=len(sizes)))]
     scan = np.column_stack((np.r_[0, binned.tps][ends], np.r_[0, binned.fps][ends]))
     return SparkSteps(
@@ -822,7 +806,9 @@ class _Matrix(np.ndarray):
 
 
 class MulticlassMetrics:
-    """Spark MLlib's ``MulticlassMetrics`` on numpy: ``(prediction, label[, weight[, probabilities]])`` rows.
+    """Spark MLlib's ``MulticlassMetrics`` on numpy.
+
+    Rows ``(prediction, label[, weight[, probabilities]])``.
 
     Spark sums the weight of every ``(label, prediction)`` pair (the confusion
     table; weight 1.0 per row without a weight column), then, for a label c
@@ -1004,7 +990,7 @@ __all__ += ["RankingMetrics"]
 
 
 class RankingMetrics:
-    """Spark MLlib's ``RankingMetrics`` on numpy: :mod:`evalkit.ranking` with ``convention="spark"``.
+    """Spark MLlib's ``RankingMetrics`` on numpy: :mod:`evalkit.ranking`, ``convention="spark"``.
 
     Each row is ``(prediction, labels)`` -- a ranked array of item ids and the
     array of relevant ids -- or, as in Spark 3.4 and later, ``(prediction,
@@ -1070,8 +1056,10 @@ class RankingMetrics:
         rels = [check_grades(list(r[2]), f"{name} relevance").tolist() if len(r) == 3 else []
                 for r in rows]
         # Spark: labSet = labels.toSet; relMap = (labels zip relevance).toMap (the last grade wins)
-        maps = [dict(zip(lab, rel)) if rel else dict.fromkeys(lab, 1.0) for lab, rel in zip(labels, rels)]
-        judged = [{x: m.get(x, 0.0) for x in lab} for lab, m in zip(labels, maps)]   # labSet's grades
+        maps = [dict(zip(lab, rel)) if rel else dict.fromkeys(lab, 1.0)
+                for lab, rel in zip(labels, rels)]
+        # labSet's grades
+        judged = [{x: m.get(x, 0.0) for x in lab} for lab, m in zip(labels, maps)]
         t_items, t_off, grades = check_relevant(judged, len(rows), f"{name} labels")
         h = ranking_hits(p_items, p_off, t_items, t_off, grades if any(rels) else None,
                          repeats="count", names=(f"{name} predictions", f"{name} labels"))
@@ -1103,7 +1091,10 @@ class RankingMetrics:
         return self._spark(mean_average_precision)
 
     def meanAveragePrecisionAt(self, k):
-        """Mean average precision at k: per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k)."""
+        """Mean average precision at k.
+
+        Per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k).
+        """
         return self._spark(mean_average_precision, k)
 
     def ndcgAt(self, k):
@@ -1268,14 +1259,15 @@ round(metrics.subsetAccuracy, 4)
         return float(np.sum(values)) / self._n
 
     def precision(self, label=None):
-        """Mean of |P ∩ L| / |P| over documents (0 for an empty P); or one label's tp / (tp + fp)."""
+        """Mean of |P ∩ L| / |P| over documents (0 for an empty P); or a label's tp / (tp + fp)."""
         if label is not None:
             return float(self._prf()[0][self._index(label)])
         hit, pred, _ = self._doc
         return self._mean(hit, pred, 0.0)
 
     def recall(self, label=None):
-        """Mean of |P ∩ L| / |L| over documents (nan for an empty L); or one label's tp / (tp + fn)."""
+        """Mean of |P ∩ L| / |L| over documents (nan for an empty L), or a label's tp / (tp + fn).
+        """
         if label is not None:
             return float(self._prf()[1][self._index(label)])
         hit, _, actual = self._doc

@@ -21,9 +21,9 @@ from ._binary import LAYOUTS, BinaryCounts
 from ._counts import _STRATEGIES, calibration_bins
 from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
-from ._sweep import ZERO_WEIGHTS, threshold_sweep
-from ._validation import (BOTH_CLASSES, POSITIVES, Bool, Integer, Options, Satisfies, check_rules,
-                          check_count_matrix, check_row_labels, validate_params)
+from ._sweep import threshold_sweep
+from ._validation import (BOTH_CLASSES, POSITIVES, ZERO_WEIGHT, Bool, Integer, Options, Satisfies,
+                          check_rules, check_count_matrix, check_row_labels, validate_params)
 
 __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
 
@@ -31,7 +31,6 @@ CONVENTIONS = {"sklearn": "scikit-learn's precision_recall_curve, drawn as steps
                "spark": "Spark's BinaryClassificationMetrics.pr(), straight lines"}
 NORMALIZES = (None, "true", "pred", "all")
 _AX = [None, Satisfies(lambda v: hasattr(v, "plot") and hasattr(v, "figure"), "a matplotlib Axes")]
-_ZERO_WEIGHT = Options(ZERO_WEIGHTS)
 
 
 # -- helpers ------------------------------------------------------------------
@@ -47,7 +46,8 @@ def _axes(ax, figsize=(4.8, 4.8)):
 
 
 def _roc_points(y_true, y_score, pos_label=None, sample_weight=None, zero_weight="drop"):
-    """The sweep and its (FPR, TPR) from (0, 0), as :func:`evalkit.roc_curve`; both classes needed."""
+    """The sweep and its (FPR, TPR) from (0, 0), as :func:`evalkit.roc_curve`; both classes
+    needed."""
     sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight)
     check_rules(BOTH_CLASSES, sweep=sweep,
                 why="the ROC curve needs both classes (TPR = TP / P and FPR = FP / N)")
@@ -87,7 +87,7 @@ def _unit_square(ax):
 # -- ROC ----------------------------------------------------------------------
 
 
-@validate_params(ax=_AX, chance=Bool(), zero_weight=_ZERO_WEIGHT)
+@validate_params(ax=_AX, chance=Bool(), zero_weight=ZERO_WEIGHT)
 def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
         chance=True, zero_weight="drop", **line_kw):
     """Plot the ROC curve: true positive rate against false positive rate.
@@ -140,7 +140,8 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
     """
     _, fpr, tpr = _roc_points(y_true, y_score, pos_label, sample_weight, zero_weight)
     ax = _axes(ax)
-    ax.plot(fpr, tpr, label=f"AUC = {trapezoid(fpr, tpr):.2f}" if label is None else label, **line_kw)
+    label = f"AUC = {trapezoid(fpr, tpr):.2f}" if label is None else label
+    ax.plot(fpr, tpr, label=label, **line_kw)
     _chance(ax, chance)
     ax.set_xlabel("False positive rate, FPR = FP / N")
     ax.set_ylabel("True positive rate, TPR = TP / P")
@@ -152,7 +153,7 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
 # -- PR -----------------------------------------------------------------------
 
 
-@validate_params(ax=_AX, convention=Options(CONVENTIONS), baseline=Bool(), zero_weight=_ZERO_WEIGHT)
+@validate_params(ax=_AX, convention=Options(CONVENTIONS), baseline=Bool(), zero_weight=ZERO_WEIGHT)
 def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
        convention="sklearn", baseline=True, zero_weight="drop", **line_kw):
     """Plot the precision-recall curve: precision against recall.
@@ -224,7 +225,7 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
     ax = _axes(ax)
     x, y = pr_points(sweep, convention)
     if convention == "sklearn":
-        area = average_precision(x, y)
+        area = average_precision(sweep.tps, sweep.fps)
         line_kw = {"drawstyle": "steps-post", **line_kw}
     else:
         area = trapezoid(x, y, partitions=[len(x)])  # Spark's areaUnderPR, one partition
@@ -330,7 +331,7 @@ def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, nor
 
 @validate_params(ax=_AX, annotate=Bool(), chance=Bool())
 def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance=True):
-    """Draw the ROC curve the way the logistic-regression post builds it by hand, one sample at a time.
+    """Draw the ROC curve as the logistic-regression post builds it by hand, sample by sample.
 
     Sort the samples by score, highest first, and take them from the top one
     at a time, predicting positive every sample taken so far. Each positive
@@ -365,7 +366,8 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance
 
     Examples
     --------
-    The logistic-regression post's sequence 2: sample 2 (a negative) is ranked above sample 3 (a positive).
+    The logistic-regression post's sequence 2: sample 2 (a negative) is ranked above sample 3
+    (a positive).
 
     >>> import matplotlib; matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
@@ -472,10 +474,9 @@ def reliability(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=Non
     'ECE = 0.100'
     >>> plt.close(ax.figure)
     """
-    total, pred, true = calibration_bins(y_true, y_proba, pos_label, n_bins, strategy, name="y_proba")
-    keep = total != 0
-    x, y = pred[keep] / total[keep], true[keep] / total[keep]
-    ece = float(np.dot(total[keep], np.abs(y - x)) / total.sum())
+    bins = calibration_bins(y_true, y_proba, pos_label, n_bins, strategy, name="y_proba")
+    _, y, x = bins.points()
+    ece = bins.ece()
     ax = _axes(ax)
     if not any(line.get_gid() == "evalkit-diagonal" for line in ax.lines):
         ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
@@ -484,8 +485,7 @@ def reliability(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=Non
     ax.plot(x, y, label=f"ECE = {ece:.3f}" if label is None else label,
             gid="evalkit-reliability", **line_kw)
     if hist:
-        edges = (np.linspace(0, 1, n_bins + 1) if strategy == "uniform" else
-                 np.percentile(np.asarray(y_proba, dtype=float), np.linspace(0, 100, n_bins + 1)))
+        edges, total = bins.edges, bins.total
         if getattr(ax, "evalkit_hist_axes", None) is None:
             ax.evalkit_hist_axes = ax.twinx()
         twin = ax.evalkit_hist_axes

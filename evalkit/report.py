@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._counts import _class_counts, _select, _take, multilabel_counts, targets
-from ._report import report_from_counts
-from ._validation import DIGITS, ZERO_DIVISION, Bool, check_target_names, validate_params
+from ._report import labelled_report
+from ._validation import DIGITS, ZERO_DIVISION, Bool, validate_params
 
 __all__ = ["classification_report"]
 
@@ -103,11 +103,10 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None,
         tp, predicted, support = multilabel_counts(yt, yp, w)
         predicted, support = tp + (predicted - tp), tp + (support - tp)  # as scikit-learn
         shown = np.arange(yt.shape[1]) if labels is None else np.asarray(labels)
-        names = (["%s" % c for c in shown] if target_names is None else
-                 check_target_names(target_names, len(shown), strict=labels is None))
-        return report_from_counts(names, tp, predicted, support, zero_division=zero_division,
-                                  digits=digits, output_dict=output_dict, micro_heading="micro avg",
-                                  samples=(*multilabel_counts(yt, yp, w, samplewise=True), w))
+        return labelled_report(shown, tp, predicted, support, target_names=target_names,
+                               strict=labels is None, zero_division=zero_division, digits=digits,
+                               output_dict=output_dict, micro_heading="micro avg",
+                               samples=(*multilabel_counts(yt, yp, w, samplewise=True), w))
     counts = _class_counts(yt, yp, None, w)  # every class present, counted once
     tp, predicted, support = counts.tp, counts.predicted, counts.support
     shown, covers_all = counts.labels, True
@@ -115,17 +114,11 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None,
         shown, sel = _select(counts.labels, labels)
         covers_all = bool(np.isin(np.arange(len(counts.labels)), sel).all())
         tp, predicted, support = _take(tp, sel), _take(predicted, sel), _take(support, sel)
-    if w is None and counts.tp.sum() == 0:
-        # scikit-learn's counts turn float when no sample at all is correct
-        # (its support then prints as "2.0"); mirrored for the same text.
-        tp, predicted, support = (x.astype(float) for x in (tp, predicted, support))
     # scikit-learn rebuilds the sums as tp + fp and tp + fn; the same
     # arithmetic gives the same last bits with fractional weights.
     predicted, support = tp + (predicted - tp), tp + (support - tp)
-    if target_names is None:
-        names = ["%s" % c for c in (_typed_as_sklearn(shown, yt, yp) if labels is None else shown)]
-    else:
-        names = check_target_names(target_names, len(shown), strict=labels is None)
-    return report_from_counts(names, tp, predicted, support, zero_division=zero_division,
-                              digits=digits, output_dict=output_dict,
-                              micro_heading="accuracy" if covers_all else "micro avg")
+    return labelled_report(_typed_as_sklearn(shown, yt, yp) if labels is None else shown,
+                           tp, predicted, support, target_names=target_names,
+                           strict=labels is None, none_correct=w is None and counts.tp.sum() == 0,
+                           zero_division=zero_division, digits=digits, output_dict=output_dict,
+                           micro_heading="accuracy" if covers_all else "micro avg")

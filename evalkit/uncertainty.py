@@ -55,9 +55,9 @@ from ._counts import _select, confusion_counts, encode_labels, position_of
 from ._ratios import prf, ratio
 from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _tally
 from ._sweep import key_groups, label_keys, sweep_of
-from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real, Satisfies,
-                          as_array, check, check_labels, check_real, check_rules, check_same_length,
-                          check_targets, validate_params)
+from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real,
+                          Satisfies, as_array, check, check_labels, check_real, check_rules,
+                          check_same_length, check_targets, positive_of, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["ConfidenceInterval", "Comparison", "bootstrap_ci", "paired_bootstrap",
@@ -80,7 +80,9 @@ def _repr(result):
     """``Name(field=value, ...)`` of the fields shown that are set (numbers to 4 digits)."""
     values = {k: getattr(result, k) for k in result._shown.split()
               if getattr(result, k) is not None and (k != "n_skipped" or result.n_resamples)}
-    return f"{type(result).__name__}({', '.join(f'{k}={v!r}' if isinstance(v, (str, int)) else f'{k}={v:.4g}' for k, v in values.items())})"
+    shown = [f"{k}={v!r}" if isinstance(v, (str, int)) else f"{k}={v:.4g}"
+             for k, v in values.items()]
+    return f"{type(result).__name__}({', '.join(shown)})"
 
 
 # -- results ---------------------------------------------------------------------
@@ -192,15 +194,17 @@ def _interval(dist, estimate, jackknife, confidence, method):
     alpha = (1 - confidence) / 2
     q = [alpha, 1 - alpha]
     if method == "bca":
-        share = (np.count_nonzero(dist < estimate) + np.count_nonzero(dist <= estimate)) / (2 * len(dist))
-        z0 = _NORMAL.inv_cdf(check(share, _BCA_SHARE, "method='bca' is undefined here: the share of "
-                                   "resampled values below the estimate"))
+        below = np.count_nonzero(dist < estimate) + np.count_nonzero(dist <= estimate)
+        share = below / (2 * len(dist))
+        what = "method='bca' is undefined here: the share of resampled values below the estimate"
+        z0 = _NORMAL.inv_cdf(check(share, _BCA_SHARE, what))
         j = np.asarray(jackknife, dtype=np.float64)
         values, weights = j[:, (j[1] > 0) & ~np.isnan(j[0])]
         d = np.dot(weights, values) / weights.sum() - values
         den = float(np.dot(weights, d * d))
         a = float(np.dot(weights, d ** 3)) / (6 * den ** 1.5) if den > 0 else 0.0
-        q = [_NORMAL.cdf(z0 + (z0 + x) / (1 - a * (z0 + x))) for x in (_NORMAL.inv_cdf(alpha), -_NORMAL.inv_cdf(alpha))]
+        z = _NORMAL.inv_cdf(alpha)
+        q = [_NORMAL.cdf(z0 + (z0 + x) / (1 - a * (z0 + x))) for x in (z, -z)]
     low, high = np.quantile(dist, q)
     return float(low), float(high)
 
@@ -281,7 +285,8 @@ def _label_path(metric, kwargs, y_true, preds):
         return None  # each model alone is binary, together they hold three labels
     rule = _class_rule(kind, kwargs, average, classes, binary)
 
-    def values(drawn, t, p):  # tp, predicted, actual per class (B, C) of cells (true t, predicted p)
+    # tp, predicted, actual per class (B, C) of cells (true t, predicted p)
+    def values(drawn, t, p):
         return rule(_tally(t, c, drawn * (t == p)), _tally(p, c, drawn), _tally(t, c, drawn))
 
     def evaluate(drawn):
@@ -335,7 +340,8 @@ def _class_rule(kind, kwargs, average, classes, binary):
             return values, None
         per = prf(tp, pred, act, average="micro" if average == "micro" else None,
                   zero_division=np.nan, **opts)  # which resamples divided 0 by 0 somewhere held
-        used = np.isnan(per[:2] if of_means else per[which:which + 1]) & (average == "micro" or held)
+        nan = np.isnan(per[:2] if of_means else per[which:which + 1])
+        used = nan & (average == "micro" or held)
         return values, used.reshape(len(used), len(tp), -1).any(axis=(0, 2)) | (
             (p + r == 0) if of_means else False)
     return rule
@@ -368,7 +374,8 @@ def _topk_path(metric, kwargs, y_true, preds):
 # -- AUC and AP: the sweep's score groups, the metric through _curves ----------------------
 
 _SCORE_METRICS = {
-    _scores.roc_auc_score: (_curves.auc_from_groups, {"average", "multi_class", "max_fpr", "labels"}),
+    _scores.roc_auc_score: (_curves.auc_from_groups,
+                            {"average", "multi_class", "max_fpr", "labels"}),
     _scores.average_precision_score: (_curves.ap_from_groups, {"average", "pos_label"}),
 }
 
@@ -383,8 +390,7 @@ def _sweep(positive, scores):
     """
     sweep = sweep_of(positive, scores)
     t = sweep.thresholds
-    return (np.diff(sweep.tps, prepend=0), np.diff(sweep.fps, prepend=0),
-            lambda: len(t) - 1 - np.searchsorted(t[::-1], scores))
+    return (*sweep.groups(), lambda: len(t) - 1 - np.searchsorted(t[::-1], scores))
 
 
 def _components(tps, fps, n_pos, n_neg, before=(0, 0)):
@@ -404,7 +410,7 @@ def _components(tps, fps, n_pos, n_neg, before=(0, 0)):
 
 
 def _leave_one_out(fn, pos, neg):
-    """The AUC or AP with one positive (``v_pos[g]``) or one negative (``v_neg[g]``) of group g left out.
+    """The AUC or AP with a positive (``v_pos[g]``) or negative (``v_neg[g]``) of group g left out.
 
     AUC: ``(P·AUC - v10_g) / (P - 1)`` and ``(N·AUC - v01_g) / (N - 1)``
     from DeLong's components. AP: a positive of group h removed lowers TP by
@@ -439,7 +445,8 @@ def _score_path(metric, kwargs, y_true, preds):
     classes = np.unique(y)
     if len(classes) != 2:
         return None
-    positive = y == (classes[-1] if fn is _curves.auc_from_groups else kwargs.get("pos_label", 1))
+    auc = fn is _curves.auc_from_groups  # the AUC's positive is the larger label
+    positive = positive_of(y, None if auc else kwargs.get("pos_label", 1), larger=True)
     models = [_sweep(positive, check_real(p)) for p in preds]
     schemes = ("sweep counts: positives and negatives resampled apart (stratified)",
                "sweep counts: all rows resampled together (not stratified)")
@@ -484,10 +491,12 @@ def _strata(stratify, first, n):
             return None, "rows: rows resampled with replacement (not stratified)"
         if first.dtype.kind not in "biuUS" and not (
                 first.dtype.kind == "O" and all(isinstance(v, str) for v in first[:100])):
-            return None, "rows: rows resampled with replacement (not stratified: y_true holds no class labels)"
+            return None, ("rows: rows resampled with replacement (not stratified: y_true holds "
+                          "no class labels)")
         scheme = "rows: rows resampled within each class of y_true (stratified)"
     else:
-        scheme, first = "rows: rows resampled within each given stratum", as_array(stratify, "stratify")
+        scheme = "rows: rows resampled within each given stratum"
+        first = as_array(stratify, "stratify")
         check_same_length(stratify=first, arrays=range(n))
     return np.unique(first, return_inverse=True)[1].reshape(-1), scheme
 
@@ -515,8 +524,8 @@ def _kept(dist, reason, what="resamples"):
     k, n = int(skipped.sum()), len(dist)
     _defined(k, n, f"every one of the {n} {what} ({reason})")
     if k:
-        warn_at_caller(f"{k} of {n} {what} were skipped: the metric is undefined on them ({reason}); "
-              f"the other {n - k} are used (see n_skipped)")
+        warn_at_caller(f"{k} of {n} {what} were skipped: the metric is undefined on them "
+                       f"({reason}); the other {n - k} are used (see n_skipped)")
     return dist[~skipped], k
 
 
@@ -564,10 +573,11 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
                           for size in _chunks(n_resamples, per)))
         dist, ill = np.concatenate(dist), (None if ill[0] is None else np.concatenate(ill))
         scheme, reason, jackknife = path.schemes[0 if stratify else 1], path.reason, path.jackknife
-    else:  # resampled rows; the jackknife leaves out one row, or one of 2000 groups (rows i mod 2000)
+    else:  # resampled rows; the jackknife leaves out a row, or one of 2000 groups (rows i mod 2000)
         strata, scheme = _strata(stratify, first, n)
-        dist, reason = zip(*(_call(metric, head, preds, kwargs, rows) for size in
-                             _chunks(n_resamples, n) for rows in _row_indices(rng, size, n, strata)))
+        draws = (rows for size in _chunks(n_resamples, n)
+                 for rows in _row_indices(rng, size, n, strata))
+        dist, reason = zip(*(_call(metric, head, preds, kwargs, rows) for rows in draws))
         dist, reason, rows = np.array(dist), next(filter(None, reason), "nan"), np.arange(n)
 
         def jackknife():
@@ -575,8 +585,9 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
                     for g in range(min(n, 2000))], np.ones(min(n, 2000))
     n_ill = 0 if ill is None else int((ill & ~np.isnan(dist)).sum())
     if n_ill:
-        warn_at_caller(f"the metric is ill-defined (0/0) on {n_ill} of {n_resamples} resamples and was "
-                       "set to 0.0 there (zero_division='warn'); pass zero_division=nan to skip them instead")
+        warn_at_caller(f"the metric is ill-defined (0/0) on {n_ill} of {n_resamples} resamples and "
+                       "was set to 0.0 there (zero_division='warn'); pass zero_division=nan to "
+                       "skip them instead")
     dist, n_skipped = _kept(dist, reason)
     low, high = _interval(dist, estimate, jackknife() if method == "bca" else None, confidence,
                           method)
@@ -673,7 +684,8 @@ def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="per
 @validate_params(metric=_METRIC, method=Options(_METHODS), **_RESAMPLING)
 def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confidence=0.95,
                      method="percentile", stratify=True, random_state=None, **metric_kwargs):
-    """The difference ``metric(y_true, pred_a) - metric(y_true, pred_b)`` on the same rows, with its interval.
+    """The difference ``metric(y_true, pred_a) - metric(y_true, pred_b)`` on the same rows, and its
+    interval.
 
     Both models are scored on the same ``n_resamples`` resamples of the
     rows (paired: a hard row is hard for both, so the difference varies far
@@ -790,9 +802,11 @@ def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, ran
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 dist.append(path.rule(both, tt, ab)[0] - path.rule(both, tt, ba)[0])
-        dist, scheme = np.concatenate(dist), "swap counts: Binomial(count, 1/2) per (actual, a, b) cell"
+        dist = np.concatenate(dist)
+        scheme = "swap counts: Binomial(count, 1/2) per (actual, a, b) cell"
     else:
-        swaps = ((rng.random(len(a)) < 0.5).reshape((-1,) + (1,) * (a.ndim - 1)) for _ in range(n_permutations))
+        shape = (-1,) + (1,) * (a.ndim - 1)
+        swaps = ((rng.random(len(a)) < 0.5).reshape(shape) for _ in range(n_permutations))
         dist = np.array([_call(metric, head, [np.where(w, b, a), np.where(w, a, b)], metric_kwargs,
                                slice(None))[0] for w in swaps])
         scheme = "rows: each row's pair swapped with probability 1/2"
@@ -807,18 +821,17 @@ def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, ran
 
 
 def _auc_input(y_true, y_score, name="y_score"):
-    """Binary labels (the larger one positive, as roc_auc_score), at least 2 of each, and 1-D scores."""
+    """Binary labels (the larger one positive, as roc_auc_score), 2 of each at least; 1-D scores."""
     y = check_labels(y_true, "y_true")
     scores = check_real(y_score, name)
     check_same_length(**{"y_true": y, name: scores})
-    lo, hi = (y.min(), y.max()) if y.dtype.kind in "biuf" else np.unique(y)[[0, -1]]  # no sort
-    positive = y == hi
-    n_hi, n_lo = np.count_nonzero(positive), np.count_nonzero(y == lo) * (lo != hi)
-    if min(n_hi, n_lo) < 2 or n_hi + n_lo < len(y):
-        what = ("more than 2 classes" if n_hi + n_lo < len(y) else "one class" if not n_lo
-                else f"{min(n_hi, n_lo)} sample of one class")
-        raise ValueError(f"y_true has {what}: the AUC's interval needs binary y_true with at "
-                         "least 2 samples of each class (the larger label is positive)")
+    needs = ("the AUC's interval needs binary y_true with at least 2 samples of each class "
+             "(the larger label is positive)")
+    positive = positive_of(y, larger=True, binary=needs)
+    fewest = min(np.count_nonzero(positive), np.count_nonzero(~positive))
+    if fewest < 2:
+        what = "one class" if not fewest else "1 sample of one class"
+        raise ValueError(f"y_true has {what}: {needs}")
     return positive, scores
 
 
@@ -837,9 +850,12 @@ def _delong(positive, *scores):
     n = len(positive) - p
     if len(scores) == 1:  # per block and class: the components' rows, sum (an int) and M2
         packed, parts, before = label_keys(positive, scores[0]), [], (0, 0)
-        blocks = ([(lambda s: (s.tps, s.fps))(sweep_of(positive, scores[0]))] if packed is None  # argsort
-                  else ((ends + 1 - fps, fps) for ends, fps, _ in key_groups(packed[0], with_keys=False)
-                        if len(ends)))  # a block inside one long group ends none
+        if packed is None:  # argsort
+            whole = sweep_of(positive, scores[0])
+            blocks = [(whole.tps, whole.fps)]
+        else:  # a block inside one long group ends none
+            blocks = ((ends + 1 - fps, fps)
+                      for ends, fps, _ in key_groups(packed[0], with_keys=False) if len(ends))
         for tps, fps in blocks:
             a, pos, b, neg = _components(tps, fps, p, n, before)
             for x, w, m in ((a, pos, int(tps[-1] - before[0])), (b, neg, int(fps[-1] - before[1]))):
@@ -847,7 +863,8 @@ def _delong(positive, *scores):
                 d = x - total / max(m, 1)
                 parts.append((m, total, float(np.einsum("i,i,i->", w, d, d))))
             before = (tps[-1], fps[-1])
-        rows, totals, m2 = (np.array(column, dtype=np.float64).reshape(-1, 2) for column in zip(*parts))
+        rows, totals, m2 = (np.array(column, dtype=np.float64).reshape(-1, 2)
+                            for column in zip(*parts))
         mean = totals.sum(axis=0) / rows.sum(axis=0)  # the blocks' M2 merged (Chan et al.)
         m2 = m2.sum(axis=0) + (rows * (totals / np.maximum(rows, 1) - mean) ** 2).sum(axis=0)
         var = m2[0] / (4.0 * n * n * (p - 1) * p) + m2[1] / (4.0 * p * p * (n - 1) * n)
@@ -863,7 +880,8 @@ def _delong(positive, *scores):
     return np.array(aucs), np.cov(x10) / p + np.cov(x01) / n
 
 
-@validate_params(method=Options({"delong": "DeLong's variance", "bootstrap": "percentile bootstrap"}),
+@validate_params(method=Options({"delong": "DeLong's variance",
+                                 "bootstrap": "percentile bootstrap"}),
                  **_RESAMPLING)
 def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples=2000,
                stratify=True, random_state=None):
@@ -906,14 +924,16 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
     (0.875, 0.5921, 1.0, 0.1443)
     """
     positive, scores = _auc_input(y_true, y_score)
-    if not isinstance(stratify, (bool, np.bool_)):  # one stratum per sample, though DeLong needs none
+    # one stratum per sample, though DeLong needs none
+    if not isinstance(stratify, (bool, np.bool_)):
         _strata(stratify, positive, len(positive))
     if method == "bootstrap":
         return bootstrap_ci(_scores.roc_auc_score, positive.astype(np.int64), scores,
                             n_resamples=n_resamples, confidence=confidence, stratify=stratify,
                             random_state=random_state)
     aucs, cov = _delong(positive, scores)
-    auc, se, z = float(aucs[0]), math.sqrt(max(cov[0, 0], 0.0)), -_NORMAL.inv_cdf((1 - confidence) / 2)
+    auc, se = float(aucs[0]), math.sqrt(max(cov[0, 0], 0.0))
+    z = -_NORMAL.inv_cdf((1 - confidence) / 2)
     return ConfidenceInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), confidence,
                               "delong", standard_error=se,
                               scheme="DeLong et al. 1988 variance, Sun & Xu 2014 algorithm")
@@ -1041,7 +1061,8 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact=True, correction=True):
     """
     _, y, pred_a = check_targets(y_true, y_pred_a, names=("y_true", "y_pred_a"))
     pred_b = check_targets(y, y_pred_b, names=("y_true", "y_pred_b"))[2]
-    table = confusion_counts(pred_a != y, pred_b != y, np.array([False, True]), None)[1]  # rows: A wrong
+    # rows: A wrong
+    table = confusion_counts(pred_a != y, pred_b != y, np.array([False, True]), None)[1]
     b, c = int(table[0, 1]), int(table[1, 0])
     if exact:
         statistic, p = float(min(b, c)), _binomial_two_sided(min(b, c), b + c)
@@ -1120,8 +1141,9 @@ def proportion_ci(successes, trials, *, confidence=0.95, method="wilson"):
     >>> round(ci.low, 4), round(ci.high, 4)
     (0.8238, 0.951)
     """
-    check_rules([(lambda v: v["successes"] > v["trials"], "successes ({successes}) must not exceed trials "
-                  "({trials})")], successes=successes, trials=trials)
+    check_rules([(lambda v: v["successes"] > v["trials"],
+                  "successes ({successes}) must not exceed trials ({trials})")],
+                successes=successes, trials=trials)
     x, n = int(successes), int(trials)
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
     p, se = x / n, None

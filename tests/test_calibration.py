@@ -248,6 +248,25 @@ def test_reliability_points_are_sklearns_calibration_curve(plt, strategy):
     assert sum(heights) == len(y) and len(heights) == 7
 
 
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
+def test_reliability_bars_are_sklearns_bins(plt, strategy):
+    # the bars' edges are scikit-learn's bin edges to the last bit: its calibration_curve takes
+    # np.percentile(y_prob, np.linspace(0, 1, n_bins + 1) * 100) for "quantile" (on these
+    # probabilities np.linspace(0, 100, 8) gives other edges in the last bit)
+    from evalkit import plot
+
+    rng = np.random.default_rng(7)
+    p = rng.random(101)
+    y = (rng.random(101) < p).astype(int)
+    ax = plot.reliability(y, p, n_bins=7, strategy=strategy)
+    edges = (np.linspace(0.0, 1.0, 8) if strategy == "uniform" else
+             np.percentile(p, np.linspace(0, 1, 8) * 100))
+    bars = ax.evalkit_hist_axes.patches
+    assert [b.get_x() for b in bars] == edges[:-1].tolist()
+    ids = np.searchsorted(edges[1:-1], p)  # scikit-learn's bins: an edge goes to the lower bin
+    assert [b.get_height() for b in bars] == np.bincount(ids, minlength=7).tolist()
+
+
 def test_reliability_on_a_given_ax_twice(plt):
     from evalkit import plot
 

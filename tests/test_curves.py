@@ -704,3 +704,29 @@ def test_det_curve_is_the_roc_curve_turned():
 def test_det_curve_needs_both_classes():
     with pytest.raises(ValueError, match="Only one class is present in y_true"):
         ek.det_curve([1, 1, 1], [0.1, 0.2, 0.3])
+
+
+@pytest.mark.parametrize("call", [
+    lambda y, s, w: ek.roc_auc_score(y, s, sample_weight=w),
+    lambda y, s, w: ek.roc_auc_score(y, s, sample_weight=w, max_fpr=0.5),
+    lambda y, s, w: ek.average_precision_score(y, s, sample_weight=w),
+    lambda y, s, w: ek.roc_curve(y, s, sample_weight=w),
+    lambda y, s, w: ek.precision_recall_curve(y, s, sample_weight=w),
+    lambda y, s, w: ek.best_threshold(y, s, sample_weight=w),
+    lambda y, s, w: ek.roc_auc_score(np.c_[y, 1 - y], np.c_[s, 1 - s], sample_weight=w),
+    lambda y, s, w: ek.average_precision_score(np.c_[y, 1 - y], np.c_[s, s], sample_weight=w),
+])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_arrays_are_validated_once(call, weighted, monkeypatch):
+    # public functions validate at the boundary once and call private steps, not each
+    # other: every array reader goes through _validation's as_array, which counts here
+    from evalkit._validation import _arrays, _labels, _lists
+
+    read, as_array = [], _arrays.as_array
+    for module in (_arrays, _labels, _lists):
+        monkeypatch.setattr(module, "as_array",
+                            lambda y, name, **kw: read.append(name) or as_array(y, name, **kw))
+    rng = np.random.default_rng(0)
+    y, s = rng.integers(0, 2, 50), rng.random(50)
+    call(y, s, rng.random(50) if weighted else None)
+    assert sorted(read) == sorted(["y_true", "y_score"] + ["sample_weight"] * weighted)

@@ -41,7 +41,7 @@ def test_sklearn_layout_is_sklearns_curves_bit_for_bit(seed):
     sk_p, sk_r, _ = skm.precision_recall_curve(y, s, sample_weight=w)
     np.testing.assert_array_equal(recall, sk_r)
     np.testing.assert_array_equal(precision, sk_p)
-    assert _curves.average_precision(recall, precision) == \
+    assert _curves.average_precision(sweep.tps, sweep.fps) == \
         skm.average_precision_score(y, s, sample_weight=w)
     assert _curves.trapezoid(fpr, tpr) == skm.auc(sk_fpr, sk_tpr)
 

@@ -12,9 +12,6 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "evalkit"
 
-# The private core: every module whose name starts with "_" (validation, counts and hits,
-# the sweep, the compute steps from counts, the report layout), and the exceptions.
-CORE = {f"evalkit.{p.stem}" for p in PACKAGE.glob("_*.py") if p.stem != "__init__"} | {"evalkit.exceptions"}
 PUBLIC = ["classification", "curves", "report", "topk", "regression", "ranking", "uncertainty", "compare",
           "calibration", "mllib", "spark", "plot", "widgets", "course"]
 
@@ -25,6 +22,12 @@ def module_name(path: Path) -> str:
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+# The private core: every module or package whose name starts with "_" (validation, counts
+# and hits, the sweep, the compute steps from counts, the report layout), and the exceptions.
+CORE = {m for m in map(module_name, PACKAGE.rglob("*.py"))
+        if "." in m and m.split(".")[1].startswith("_")} | {"evalkit.exceptions"}
 
 
 def import_target(node: ast.ImportFrom, package: str) -> str:

@@ -647,7 +647,7 @@ def test_bad_proportion(successes, trials, error, words):
 
 
 def test_delong_bad_input():
-    with pytest.raises(ValueError, match="y_true has more than 2 classes"):
+    with pytest.raises(ValueError, match="y_true has 3 classes: the AUC"):
         ek.roc_auc_ci([0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(ValueError, match="y_true has 1 sample of one class: .* at least 2 samples"):
         ek.delong_test([0, 1, 1], [0.1, 0.2, 0.3], [0.3, 0.2, 0.1])

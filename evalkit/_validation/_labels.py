@@ -1,0 +1,215 @@
+"""Labels: class labels, pairs of targets, indicator matrices, label lists, the positive class,
+target names."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..exceptions import warn_at_caller
+from ._arrays import _is_string_like, as_array, check_real_values, check_same_length
+from ._options import POS_LABEL, check
+
+
+# -- labels --------------------------------------------------------------------------------
+
+def check_labels(y, name):
+    """Class labels: 1-D, non-empty, discrete (ints, bools, integral floats, strings), one kind."""
+    arr = as_array(y, name)
+    if arr.dtype.kind in "US" and isinstance(y, (list, tuple)) and not all(
+            isinstance(v, (str, bytes)) for v in y):
+        arr = np.asarray(y, dtype=object)  # numpy silently turned ["a", 1] into strings
+    if arr.dtype.kind == "O":
+        has_str = [isinstance(v, (str, bytes)) for v in arr]
+        if any(has_str) and not all(has_str):
+            raise TypeError(f"{name} mixes strings and numbers; use one kind of label "
+                            "(e.g. all strings)")
+        if any(has_str) or all(isinstance(v, (bool, np.bool_)) for v in arr):
+            return arr if any(has_str) else arr.astype(bool)
+        arr = check_real_values(arr, name, finite=False)
+    if arr.dtype.kind not in "biufUS":
+        raise TypeError(f"{name} must hold class labels (integers, booleans or strings), "
+                        f"got dtype {arr.dtype}")
+    if arr.dtype.kind == "f":
+        frac = check_real_values(arr, name) != np.round(arr)
+        if frac.any():
+            bad = arr[np.argmax(frac)].item()
+            raise ValueError(f"{name} contains non-integer numbers such as {bad!r}: class labels "
+                             "must be discrete (integers, booleans or strings), not scores")
+    return arr
+
+
+def check_same_kind(a, b, names):
+    """Refuse two label arrays of which one holds strings and the other numbers."""
+    kinds = ["strings" if _is_string_like(x) else "numbers" for x in (a, b)]
+    if kinds[0] != kinds[1]:
+        raise TypeError(f"{' and '.join(names)} hold different kinds of labels "
+                        f"({' and '.join(kinds)}); use the same kind in both")
+
+
+def check_targets(y_true, y_pred, *, names=("y_true", "y_pred")):
+    """A pair of label arrays: ``("binary" or "multiclass", y_true, y_pred)``."""
+    yt, yp = check_labels(y_true, names[0]), check_labels(y_pred, names[1])
+    check_same_length(**{names[0]: yt, names[1]: yp})
+    check_same_kind(yt, yp, names)
+    # no sort: a second distinct value (usually among the first labels), then every label
+    # against both
+    first = yt[0]
+    second = next((a[i] for a in (yt[:64], yp[:64], yt, yp) for i in [np.argmax(a != first)]
+                   if a[i] != first), first)
+    binary = all(((a == first) | (a == second)).all() for a in (yt, yp))
+    return ("binary" if binary else "multiclass"), yt, yp
+
+
+def check_indicator(y, name, *, shape=None):
+    """A multilabel indicator matrix: n x L (L >= 2) of 0 and 1, as booleans."""
+    m = as_array(y, name, ndim=(1, 2))
+    zero_one = m.dtype.kind in "biuf" and ((m == 0) | (m == 1)).all()
+    if m.ndim != 2 or m.shape[1] < 2 or not zero_one or m.shape != (shape or m.shape):
+        mix = "; a mix of multilabel-indicator and multiclass targets is refused" if shape else ""
+        raise ValueError(f"{name} must be a 0/1 indicator matrix of shape {shape or '(n, L)'} "
+                         "(a multilabel indicator: n samples x L >= 2 labels), got shape "
+                         f"{m.shape}{mix}")
+    return m.astype(bool)
+
+
+def refuse_matrix_beside_vector(y_pred, name="y_pred"):
+    """A 2-D ``y_pred`` beside a 1-D ``y_true``: refused, naming ``y_pred``.
+
+    scikit-learn ravels an (n, 1) column silently; evalkit refuses it (a
+    column is often a mistake: scores of one class, a DataFrame's column).
+    """
+    yp = as_array(y_pred, name, ndim=(1, 2, 3))
+    hint = ("a column of shape (n, 1) is refused (scikit-learn ravels it): pass y_pred.ravel()"
+            if yp.shape[1:] == (1,) else
+            "a mix of multiclass and multilabel-indicator targets is refused")
+    raise ValueError(f"{name} must be 1-D like y_true, got an array of shape {yp.shape}: {hint}")
+
+
+def check_label_list(labels, name="labels", *, classes=None, n=None, of="y_score", ordered=False,
+                     indices=None, in_y_true=None):
+    """``labels=``: 1-D, non-empty, no duplicates, of the kind and count the data needs."""
+    lab = as_array(labels, name, expected="an array-like of labels",
+                   empty="give at least one label, or None for all")
+    if classes is not None:
+        check_same_kind(lab, classes, (name, "the labels in the data"))
+    lab = lab.astype(str) if _is_string_like(lab) else check_labels(lab, name)
+    uniq, counts = np.unique(lab, return_counts=True)
+    if (counts > 1).any():
+        raise ValueError(f"{name} contains duplicates such as {uniq[counts > 1][0].item()!r}")
+    if n is not None and len(lab) != n:
+        raise ValueError(f"{name} has {len(lab)} entries but {of} has {n} columns: "
+                         "give one label per column")
+    if ordered and not (uniq == lab).all():
+        raise ValueError(f"{name} must be sorted (column j of {of} scores the j-th "
+                         "smallest label, as in scikit-learn)")
+    if in_y_true is not None and not np.isin(lab, in_y_true).any():
+        raise ValueError(f"{name}: at least one label given must occur in y_true")
+    columns = indices is None or (lab.dtype.kind in "iu" and 0 <= lab.min() <= lab.max() < indices)
+    if not columns:
+        raise ValueError(f"{name} must be column indices in [0, {indices}) for multilabel targets "
+                         f"(All labels must be in [0, n labels)); got {lab.tolist()}")
+    return lab
+
+
+def check_column_classes(y, labels, n_columns, *, of="y_score", sklearn=True):
+    """A score matrix's column labels and y's columns.
+
+    The labels default to scikit-learn's sorted classes (``sklearn``), else 0..C-1.
+    """
+    if labels is None and sklearn and len(np.unique(y)) != n_columns:
+        raise ValueError(f"{of} has {n_columns} columns but y_true has {len(np.unique(y))} "
+                         "classes; give labels= with every class, in sorted order")
+    if labels is None:
+        columns = np.unique(y) if sklearn else np.arange(n_columns)
+    else:
+        columns = check_label_list(labels, classes=y if sklearn else None, n=n_columns, of=of,
+                                   ordered=sklearn)
+    check_same_kind(y, columns, ("y_true", "labels"))
+    sorter = np.argsort(columns, kind="stable")
+    pos = np.minimum(np.searchsorted(columns[sorter], y), len(columns) - 1)
+    found = columns[sorter][pos] == y
+    if not found.all():
+        raise ValueError(f"y_true contains labels that name no column of {of}, such as "
+                         f"{y[np.argmin(found)].item()!r}: name the columns with labels=")
+    return columns, sorter[pos]
+
+
+#: ``positive_of(binary=...)`` of probabilities: what to give instead of more classes
+BINARY_PROBA = ("{what} is binary here: give a 2-D y_proba (one column per class) or one "
+                "class's labels")
+
+
+def positive_of(y, pos_label=None, *, larger=False, binary="", name="y_true"):
+    """The one resolver of the positive class: a boolean mask of validated labels ``y``.
+
+    scikit-learn's rule: ``pos_label`` names the positive class (it must be one
+    of the labels when two or more are present) and every other label is
+    negative. Unnamed, labels in {0, 1} or {-1, 1} take 1 as positive; other
+    numbers take the larger label when ``larger`` (``"numbers"``: numbers
+    only, as ``brier_score_loss``; True: strings too, in ``np.unique`` order,
+    as ``roc_auc_score``), else are refused. ``binary`` (what is binary, and how to
+    give more classes): more than two labels are refused, saying so. Numbers are
+    resolved by min and max, without a sort.
+
+    >>> positive_of(np.array([0, 1, 1])).tolist()
+    [False, True, True]
+    >>> positive_of(np.array(["ham", "spam"]), "spam").tolist()
+    [False, True]
+    """
+    if pos_label is None and y.dtype.kind in "biuf":
+        mask = _unnamed_positive(y, larger)
+        if mask is not None:
+            return mask
+    classes = np.unique(y)
+    if binary and len(classes) > 2:
+        raise ValueError(f"{name} has {len(classes)} classes: {binary}")
+    if pos_label is not None:
+        if len(classes) >= 2:
+            check_pos_label(pos_label, classes)
+        return y == pos_label
+    if larger is True or (larger and classes.dtype.kind in "biuf"):
+        return y == classes[-1]
+    shown = classes.tolist() if len(classes) <= 10 else classes[:10].tolist() + ["..."]
+    raise ValueError(f"{name} takes values in {shown} and pos_label is not specified: either "
+                     f"make {name} take values in {{0, 1}} or {{-1, 1}}, or pass pos_label "
+                     "(the positive class) explicitly")
+
+
+def _unnamed_positive(y, larger):
+    """The positive mask of numeric labels without a ``pos_label``, or None (then sorted)."""
+    if y.dtype.kind == "b":
+        return y
+    if y.dtype.kind in "iu" and 0 <= np.bitwise_or.reduce(y) <= 1:  # {0, 1}: one pass
+        return y.astype(bool)
+    lo, hi = y.min(), y.max()
+    if lo >= -1 and hi <= 1 and not (lo == -1 and (y == 0).any()):
+        return y == 1
+    positive = y == hi
+    two = lo == hi or np.count_nonzero(positive) + np.count_nonzero(y == lo) == len(y)
+    return positive if larger and two else None
+
+
+def check_pos_label(pos_label, present, name="pos_label"):
+    """A ``pos_label`` among the labels ``present``."""
+    check(pos_label, [None, POS_LABEL], name)
+    if not np.isin(np.asarray([pos_label], dtype=object), np.asarray(present).astype(object)).any():
+        raise ValueError(f"{name}={pos_label!r} is not a valid label: it should be one of "
+                         f"{np.asarray(present).tolist()}")
+    return pos_label
+
+
+def check_target_names(target_names, n_classes, *, strict, classes=None):
+    """A report's row names, one per class: another length raises if ``strict``, else warns."""
+    if isinstance(target_names, (str, bytes, set, frozenset, dict)) or np.isscalar(target_names):
+        raise TypeError("target_names must be a list of names, one per class, "
+                        f"got {target_names!r}")
+    names = list(target_names)
+    if len(names) != n_classes and strict:
+        raise ValueError(f"target_names has {len(names)} names but " + (
+            f"the report has {n_classes} classes ({list(classes)})" if classes is not None else
+            f"there are {n_classes} classes in y_true and y_pred; give labels= to choose the "
+            "classes they name"))
+    if len(names) != n_classes:
+        warn_at_caller(f"labels size, {n_classes}, does not match size of target_names, "
+                       f"{len(names)}", UserWarning)
+    return names
