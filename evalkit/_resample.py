@@ -15,9 +15,14 @@ _CHUNK = 1 << 22  # about this many numbers per block of resamples
 _FEW = 64  # a stratum of up to this many cells is drawn as one multinomial; more, row by row
 
 
+def _side_by_side(code, size, rows):
+    """The codes ``0..size-1`` of ``rows`` resamples as one array: row b's code c is ``b size + c``."""
+    return (code + (np.arange(rows) * size)[:, None]).ravel()
+
+
 def _tally(code, size, weights):
     """Per resample (row of ``weights``), the weights of each code ``0..size-1``: (B, size)."""
-    flat = (code + (np.arange(len(weights)) * size)[:, None]).ravel()
+    flat = _side_by_side(code, size, len(weights))
     return np.bincount(flat, weights=weights.ravel(), minlength=len(weights) * size).reshape(
         len(weights), size)
 

@@ -43,7 +43,7 @@ from . import ranking as _ranking
 from . import uncertainty as _unc
 from ._curves import ap_from_groups, auc_from_groups
 from ._ratios import prf
-from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs
+from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _side_by_side
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels, check_real,
                           check_same_length, check_targets, validate_params)
 
@@ -336,127 +336,181 @@ def _multiplicities(sample_counts, y_true):
     return times.astype(np.int64)
 
 
-def _classification(y_true, models, specs, threshold, times=None):
-    """Joint cells of the rows, and ``evaluate(W (B, K)) -> (B, n_models, n_metrics)``."""
+def _kinds(specs):
+    """Each metric's kind ("label" or "score"); an option the metric does not take is refused."""
     kinds = []
     for label, base, opts in specs:
         kind, _, allowed = _CLASSIFICATION[base]
         if not set(opts) <= allowed:
-            raise ValueError(f"metrics: {label!r}: options {sorted(set(opts) - allowed)} are not taken "
-                             f"here; {base} takes {sorted(allowed) or 'none'}")
+            raise ValueError(f"metrics: {label!r}: options {sorted(set(opts) - allowed)} are not "
+                             f"taken here; {base} takes {sorted(allowed) or 'none'}")
         kinds.append(kind)
-    y = check_labels(y_true, "y_true")
-    columns, score_of, label_of = [], {}, {}
-    if "score" in kinds or threshold is not None:
-        classes = np.unique(y)
-        if len(classes) != 2:
-            raise ValueError(f"y_true: roc_auc, average_precision and threshold need binary labels, "
-                             f"got {len(classes)} classes")
-    preds = {}
+    return kinds
+
+
+def _read_models(y, models, kinds, threshold):
+    """Each model's validated scores (where used) and predicted labels (where used)."""
+    scores, labels = {}, {}
+    classes = np.unique(y)
+    if ("score" in kinds or threshold is not None) and len(classes) != 2:
+        raise ValueError(f"y_true: roc_auc, average_precision and threshold need binary labels, "
+                         f"got {len(classes)} classes")
     for name, pred in models.items():
         key = f"predictions[{name!r}]"
         if "score" in kinds or threshold is not None:
-            preds[name] = check_real(pred, key)
-            check_same_length(y_true=y, **{key: preds[name]})
+            scores[name] = check_real(pred, key)
+            check_same_length(y_true=y, **{key: scores[name]})
         if "label" in kinds:
-            lab = (np.where(preds[name] >= threshold, classes[1], classes[0]) if threshold is not None
-                   else pred)
-            label_of[name] = check_targets(y, lab, names=("y_true", key))[2]
-    all_labels = np.unique(np.concatenate([y, *label_of.values()])) if label_of else np.unique(y)
-    for label, base, opts in specs:  # as scikit-learn: the binary average needs two classes and pos_label
-        if _CLASSIFICATION[base][0] == "label" and base != "accuracy" and opts.get("average", "binary") == "binary":
-            if len(all_labels) > 2 or opts.get("pos_label", 1) not in all_labels:
-                raise ValueError(f"metrics: {label!r} averages 'binary' over labels {all_labels.tolist()}: it "
-                                 f"needs two classes holding pos_label={opts.get('pos_label', 1)!r}; pass "
-                                 f"('{base}', {{'average': 'macro'}}) or the pos_label")
-    t = np.searchsorted(all_labels, y)
-    columns.append(t)
-    for name, lab in label_of.items():
-        label_of[name] = (len(columns), np.searchsorted(all_labels, lab))
-        columns.append(label_of[name][1])
+            if threshold is not None:
+                pred = np.where(scores[name] >= threshold, classes[1], classes[0])
+            labels[name] = check_targets(y, pred, names=("y_true", key))[2]
+    return scores, labels
+
+
+def _check_binary_averages(specs, all_labels):
+    """As scikit-learn: the binary average needs two classes, one of them pos_label."""
+    for label, base, opts in specs:
+        if base in ("accuracy", "roc_auc", "average_precision"):
+            continue
+        pos_label = opts.get("pos_label", 1)
+        if opts.get("average", "binary") == "binary" and (
+                len(all_labels) > 2 or pos_label not in all_labels):
+            raise ValueError(f"metrics: {label!r} averages 'binary' over labels "
+                             f"{all_labels.tolist()}: it needs two classes holding "
+                             f"pos_label={pos_label!r}; pass ('{base}', {{'average': 'macro'}}) "
+                             "or the pos_label")
+
+
+def _joint_cells(columns, times):
+    """The distinct rows of ``columns`` (the cells, sorted) and how many samples each holds.
+
+    The rows are encoded as one integer each where the codes fit in 62 bits:
+    sorting integers is much faster than sorting rows, same order.
+    """
+    dims = [int(c.max()) + 1 for c in columns]
+    if np.prod(dims, dtype=np.float64) < 2.0**62:
+        distinct, inverse = np.unique(np.ravel_multi_index(columns, dims), return_inverse=True)
+        cells = np.stack(np.unravel_index(distinct, dims), axis=1)
+    else:
+        cells, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+    weights = None if times is None else times
+    counts = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(cells))
+    kept = counts > 0  # rows that stand for no sample (sample_counts 0) hold no cell
+    return cells[kept], counts[kept].astype(np.int64)
+
+
+class _Model:
+    """One model's view of the joint cells: a code per cell, ``key * C + actual``.
+
+    The key is the model's score group (decreasing score) when a score metric
+    is asked for, else its predicted class; a resample's counts of the codes
+    (one ``bincount`` of the drawn cell counts) give every metric of the model.
+    """
+
+    def __init__(self, cells, key_column, label_column, n_classes, counts, positive):
+        t = cells[:, 0]
+        keys, key = np.unique(cells[:, key_column], return_inverse=True)  # present keys only
+        self.n_keys, self.n_classes, self.positive = len(keys), n_classes, positive
+        self.code = key.reshape(-1) * n_classes + t
+        self.predicted = None  # the predicted class of each key
+        if label_column is not None:
+            self.predicted = np.zeros(len(keys), np.int64)
+            self.predicted[key] = cells[:, label_column]
+            self.present = np.zeros(n_classes, bool)  # the classes of y_true and of its predictions
+            self.present[t] = self.present[self.predicted] = True
+        self._flat = {}
+        pos, neg = self._pos_neg(self.tally(counts.astype(np.float64), 1))
+        self.runs = {"roc_auc": _runs(auc_from_groups, pos[0], neg[0]),
+                     ("ap", False): _runs(ap_from_groups, pos[0], neg[0]),
+                     ("ap", True): _runs(ap_from_groups, neg[0], pos[0])}
+
+    def tally(self, weights, rows):
+        """Counts (rows, keys, classes) of drawn cell counts (``weights``: (rows, K) flattened).
+
+        The codes with each resample's offset are built once per block size:
+        one ``bincount`` per model and block is then all the work.
+        """
+        size = self.n_keys * self.n_classes
+        if rows not in self._flat:
+            self._flat = {rows: _side_by_side(self.code, size, rows)}
+        counts = np.bincount(self._flat[rows], weights=weights, minlength=rows * size)
+        return counts.astype(np.int64).reshape(rows, -1, self.n_classes)
+
+    def _pos_neg(self, tally):
+        pos = tally[:, :, self.positive]
+        return pos, tally.sum(axis=2) - pos
+
+    def label_counts(self, tally):
+        """tp, predicted and actual per class (B, C), as floats."""
+        onehot = np.eye(self.n_classes)[self.predicted]  # (keys, C)
+        right = np.take_along_axis(tally, self.predicted[None, :, None], axis=2)[:, :, 0]
+        return (right.astype(float) @ onehot, tally.sum(axis=2).astype(float) @ onehot,
+                tally.sum(axis=1).astype(float))
+
+    def score_counts(self, tally, key):
+        """Positives and negatives per run of score groups the metric ``key`` cannot tell apart."""
+        pos, neg = self._pos_neg(tally)
+        at = self.runs[key]
+        return np.add.reduceat(pos, at, axis=1), np.add.reduceat(neg, at, axis=1)
+
+
+def _classification(y_true, models, specs, threshold, times=None):
+    """Joint cells of the rows, and ``evaluate(W (B, K)) -> (B, n_models, n_metrics)``.
+
+    A cell is a distinct (actual class, each model's predicted class, each
+    model's score group); the resamples draw the cells' counts.
+    """
+    kinds = _kinds(specs)
+    y = check_labels(y_true, "y_true")
+    preds, label_of = _read_models(y, models, kinds, threshold)
+    all_labels = np.unique(np.concatenate([y, *label_of.values()]))
+    _check_binary_averages([s for s, kind in zip(specs, kinds) if kind == "label"], all_labels)
+    columns = [np.searchsorted(all_labels, y)]
+    columns += [np.searchsorted(all_labels, lab) for lab in label_of.values()]
     for name in models if "score" in kinds else ():
         values, inverse = np.unique(preds[name], return_inverse=True)
-        score_of[name] = (len(columns), len(values))
         columns.append(len(values) - 1 - inverse.reshape(-1))  # groups by decreasing score
-    if times is None:
-        cells, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
-    else:  # rows that stand for several samples: their counts add up per cell
-        cells, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
-        counts = np.bincount(inverse.reshape(-1), weights=times, minlength=len(cells)).astype(np.int64)
-        cells, counts = cells[counts > 0], counts[counts > 0]
-    c = len(all_labels)
-    t = cells[:, 0]
-    onehot = np.eye(c)  # label counts as matrix products: (B, K) @ (K, C)
-    present = {n: np.isin(np.arange(c), np.unique(np.r_[t, cells[:, col]])) for n, (col, _) in label_of.items()}
-    positive = np.unique(y)[-1]  # the larger class of y_true, as roc_auc_score takes it
-    lab = (all_labels[t] == positive) if "score" in kinds else None
-    sweeps = {n: _sweep_cells(cells[:, col], lab, counts, specs, positive) for n, (col, _) in score_of.items()}
+    cells, counts = _joint_cells(columns, times)
+    positive = np.searchsorted(all_labels, np.unique(y)[-1])  # the larger class of y_true
+    fitted = []
+    for i, name in enumerate(models):
+        label_column = 1 + list(label_of).index(name) if name in label_of else None
+        key_column = 1 + len(label_of) + i if "score" in kinds else label_column
+        fitted.append(_Model(cells, key_column, label_column, len(all_labels), counts, positive))
 
     def evaluate(w):
         out = np.empty((len(w), len(models), len(specs)))
-        wf = w.astype(np.float64) if label_of else None
-        act = wf @ onehot[t] if label_of else None
-        for i, name in enumerate(models):
-            tallies = {}
-            if name in label_of:
-                p = cells[:, label_of[name][0]]
-                tallies["label"] = (wf @ (onehot[p] * (t == p)[:, None]), wf @ onehot[p], act)
-            if name in score_of:
-                order, labs, starts = sweeps[name]
-                gathered = w[:, order]
-                on_pos = gathered * labs
-                tallies["score"] = {key: (np.add.reduceat(on_pos, at, axis=1),
-                                          np.add.reduceat(gathered - on_pos, at, axis=1))
-                                    for key, at in starts.items()}
+        weights = w.astype(np.float64).ravel()  # bincount's weights, cast once for every model
+        for i, model in enumerate(fitted):
+            tally = model.tally(weights, len(w))
+            labels = model.label_counts(tally) if "label" in kinds else None
             for j, (_, base, opts) in enumerate(specs):
-                out[:, i, j] = _value(base, opts, tallies[kinds[j]], all_labels, present.get(name), positive)
+                out[:, i, j] = _value(base, opts, model, (tally, labels), all_labels)
         return out
-    return counts, t, evaluate, preds
+    return counts, cells[:, 0], evaluate, preds
 
 
-def _sweep_cells(groups, lab, counts, specs, positive):
-    """A model's cells in sweep order (decreasing score) and where each score metric's runs start.
-
-    Neighbouring score groups a metric cannot tell apart (negatives only,
-    and for the AUC positives only) are summed into one run
-    (:func:`evalkit._resample._runs`): about half as many columns per resample.
-    """
-    order = np.argsort(groups, kind="stable")
-    g, labs = groups[order], lab[order]
-    first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-    pos = np.add.reduceat(counts[order] * labs, first)
-    neg = np.add.reduceat(counts[order] * ~labs, first)
-    starts = {}
-    for _, base, opts in specs:
-        if base == "roc_auc":
-            starts["roc_auc"] = first[_runs(auc_from_groups, pos, neg)]
-        elif base == "average_precision":
-            flip = opts.get("pos_label", 1) != positive
-            starts[("ap", flip)] = first[_runs(ap_from_groups, *((neg, pos) if flip else (pos, neg)))]
-    return order, labs, starts
-
-
-def _value(base, opts, tallies, classes, present, positive):
-    """One metric on every resample, from the model's tallies."""
+def _value(base, opts, model, counts, classes):
+    """One metric on every resample, from the model's counts of its codes (and per class)."""
+    tally, labels = counts
     if base == "roc_auc":
-        return auc_from_groups(*tallies["roc_auc"])
+        return auc_from_groups(*model.score_counts(tally, "roc_auc"))
+    flip = opts.get("pos_label", 1) != classes[model.positive]
     if base == "average_precision":  # with the smaller class as pos_label the classes swap roles
-        flip = opts.get("pos_label", 1) != positive
-        pos, neg = tallies[("ap", flip)]
+        pos, neg = model.score_counts(tally, ("ap", flip))
         return ap_from_groups(neg, pos) if flip else ap_from_groups(pos, neg)
-    tp, pred, act = tallies
+    tp, pred, act = labels
     if base == "accuracy":
         return tp.sum(axis=1) / act.sum(axis=1)
     average = opts.get("average", "binary")
     zd = opts.get("zero_division", "warn")
     zd = 0.0 if isinstance(zd, str) else zd
+    cols = np.flatnonzero(model.present)  # the classes of y_true and this model's predictions
     if average == "binary":
         cols = np.flatnonzero(classes == opts.get("pos_label", 1))
         average = "micro"
-    else:
-        cols = np.flatnonzero(present)  # the classes of y_true and this model's predictions
-    p, r, f, _ = prf(tp[:, cols], pred[:, cols], act[:, cols], average=average, zero_division=zd,
-                     warn_for=())
+    p, r, f, _ = prf(tp[:, cols], pred[:, cols], act[:, cols], average=average,
+                     zero_division=zd, warn_for=())
     return {"precision": p, "recall": r, "f1": f}[base]
 
 
