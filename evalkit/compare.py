@@ -626,29 +626,16 @@ def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm"
     specs = _metric_specs(metrics)
     ranking = _is_ranking(specs)
     tests = _tests_of(test, specs, ranking)
-    names, labels = list(models), [s[0] for s in specs]
+    names = list(models)
     rng = np.random.default_rng(random_state)
+    resampling = dict(n=n_resamples, random_state=random_state, confidence=confidence)
     if ranking:
-        relevant, models = _ranked_lists(y_true, models)
-        per_user = {m: _ranking.evaluate_ranking(models[m], relevant, [s[1] for s in specs],
-                                                 per_user=True, **ranking_options) for m in names}
-        v = np.stack([[np.asarray(per_user[m][s[1]], dtype=np.float64) for s in specs] for m in names])
-        defined = ~np.isnan(v)  # (M, Q, U): users where the metric is undefined are left out
-        v0 = np.where(defined, v, 0.0)
-
-        def evaluate(w):
-            return np.einsum("bu,mqu->bmq", w, v0) / np.einsum("bu,mqu->bmq", w, defined)
-        counts, strata, stratify = np.ones(v.shape[2], np.int64), np.zeros(v.shape[2]), False
+        counts, strata, evaluate, testers = _ranking_setup(y_true, models, specs, resampling,
+                                                           ranking_options)
+        stratify = False  # users are not stratified
     else:
-        if sample_counts is not None:
-            times = _multiplicities(sample_counts, y_true)
-            if set(tests.values()) != {"bootstrap"}:  # the other tests read rows: repeat them
-                y_true, models = np.repeat(np.asarray(y_true), times), {
-                    m: np.repeat(np.asarray(v), times, axis=0) for m, v in models.items()}
-                times = None
-        else:
-            times = None
-        counts, strata, evaluate, preds = _classification(y_true, models, specs, threshold, times)
+        counts, strata, evaluate, testers = _classifier_setup(
+            y_true, models, specs, threshold, sample_counts, tests, resampling)
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         estimate = evaluate(counts[None, :])[0]
@@ -661,43 +648,102 @@ def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm"
     if not len(kept):
         raise ValueError("y_true: the metrics are undefined (nan) on every resample: no interval")
     low, high = np.quantile(kept, q, axis=0)
-    pairs = []
-    for j, (label, base, opts) in enumerate(specs):
-        for a, b in ([(m, baseline) for m in names if m != baseline] if baseline
-                     else [(names[i], names[k]) for i in range(len(names)) for k in range(i + 1, len(names))]):
-            ia, ib = names.index(a), names.index(b)
-            d = estimate[ia, j] - estimate[ib, j]
-            diffs = kept[:, ia, j] - kept[:, ib, j]
-            lo, hi = (float(x) for x in np.quantile(diffs, q))
-            name = tests[label]
-            if name == "bootstrap":
-                p = _bootstrap_p(diffs, d)
-            elif name == "permutation":
-                seed = random_state if isinstance(random_state, np.random.Generator) else random_state
-                if ranking:
-                    both = defined[ia, j] & defined[ib, j]  # users defined for both (a sign-flip test)
-                    r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both],
-                                              n_permutations=n_resamples, random_state=seed)
-                else:
-                    fn = _CLASSIFICATION[base][1]
-                    src = (lambda m: preds[m]) if _CLASSIFICATION[base][0] == "score" else _labels_of(y_true, models, threshold, preds)
-                    r = _unc.permutation_test(fn, y_true, src(a), src(b), n_permutations=n_resamples,
-                                              random_state=seed, **opts)
-                p = r.p_value
-            elif name == "delong":
-                r = _unc.delong_test(y_true, preds[a], preds[b], confidence=confidence)
-                p, lo, hi = r.p_value, r.low, r.high
-            else:
-                src = _labels_of(y_true, models, threshold, preds)
-                p = _unc.mcnemar_test(y_true, src(a), src(b), exact=name == "mcnemar").p_value
-            pairs.append({"metric": label, "model_a": a, "model_b": b, "difference": float(d),
-                          "low": lo, "high": hi, "p_value": float(p), "test": name})
+    pairs = [_pair(label, j, names, a, b, tests[label], estimate, kept, q, testers)
+             for j, (label, _, _) in enumerate(specs) for a, b in _pairs_of(names, baseline)]
     adjusted = _adjust([p["p_value"] for p in pairs], correction)
     for p, adj in zip(pairs, adjusted):
         p["p_adjusted"] = float(adj)
         p["significant"] = bool(adj < alpha)
-    return ModelComparison(tuple(names), tuple(labels), estimate, low, high, pairs, tests, correction,
-                           alpha, confidence, n_resamples, baseline, int(skipped.sum()), dist)
+    return ModelComparison(tuple(names), tuple(s[0] for s in specs), estimate, low, high, pairs,
+                           tests, correction, alpha, confidence, n_resamples, baseline,
+                           int(skipped.sum()), dist)
+
+
+def _pairs_of(names, baseline):
+    """The compared pairs: each model against the baseline, or every pair."""
+    if baseline is not None:
+        return [(m, baseline) for m in names if m != baseline]
+    return [(a, names[k]) for i, a in enumerate(names) for k in range(i + 1, len(names))]
+
+
+def _pair(label, j, names, a, b, test, estimate, kept, q, testers):
+    """One comparison: the difference a - b, its interval and the test's p-value."""
+    ia, ib = names.index(a), names.index(b)
+    d = estimate[ia, j] - estimate[ib, j]
+    diffs = kept[:, ia, j] - kept[:, ib, j]
+    lo, hi = (float(x) for x in np.quantile(diffs, q))
+    if test == "bootstrap":
+        p = _bootstrap_p(diffs, d)
+    else:
+        p, interval = testers[test](j, a, b)
+        lo, hi = interval or (lo, hi)  # DeLong's normal interval replaces the bootstrap's
+    return {"metric": label, "model_a": a, "model_b": b, "difference": float(d),
+            "low": lo, "high": hi, "p_value": float(p), "test": test}
+
+
+def _ranking_setup(y_true, models, specs, resampling, ranking_options):
+    """Rankers: each user's metric values; the users are the resampled cells.
+
+    Returns ``(counts, strata, evaluate, testers)`` as :func:`_classifier_setup`.
+    """
+    names = list(models)
+    relevant, models = _ranked_lists(y_true, models)
+    bases = [s[1] for s in specs]
+    per_user = {m: _ranking.evaluate_ranking(models[m], relevant, bases, per_user=True,
+                                             **ranking_options) for m in names}
+    v = np.stack([[np.asarray(per_user[m][q], dtype=np.float64) for q in bases] for m in names])
+    defined = ~np.isnan(v)  # (M, Q, U): users where the metric is undefined are left out
+    v0 = np.where(defined, v, 0.0)
+
+    def evaluate(w):
+        return np.einsum("bu,mqu->bmq", w, v0) / np.einsum("bu,mqu->bmq", w, defined)
+
+    def permutation(j, a, b):  # a sign-flip test on the users defined for both
+        ia, ib = names.index(a), names.index(b)
+        both = defined[ia, j] & defined[ib, j]
+        r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both],
+                                  n_permutations=resampling["n"],
+                                  random_state=resampling["random_state"])
+        return r.p_value, None
+    users = v.shape[2]
+    return np.ones(users, np.int64), np.zeros(users), evaluate, {"permutation": permutation}
+
+
+def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, resampling):
+    """Classifiers: the joint cells, their counts, ``evaluate`` and the row-reading tests.
+
+    Returns ``(counts, strata, evaluate, testers)``: ``testers[test](j, a,
+    b)`` gives the p-value of metric j's comparison of models a and b, and
+    an interval replacing the bootstrap's (or None).
+    """
+    times = None
+    if sample_counts is not None:
+        times = _multiplicities(sample_counts, y_true)
+        if set(tests.values()) != {"bootstrap"}:  # the other tests read rows: repeat them
+            y_true = np.repeat(np.asarray(y_true), times)
+            models = {m: np.repeat(np.asarray(v), times, axis=0) for m, v in models.items()}
+            times = None
+    counts, strata, evaluate, preds = _classification(y_true, models, specs, threshold, times)
+    labels_of = _labels_of(y_true, models, threshold, preds)
+
+    def permutation(j, a, b):
+        _, base, opts = specs[j]
+        kind, fn, _ = _CLASSIFICATION[base]
+        source = preds.__getitem__ if kind == "score" else labels_of
+        r = _unc.permutation_test(fn, y_true, source(a), source(b),
+                                  n_permutations=resampling["n"],
+                                  random_state=resampling["random_state"], **opts)
+        return r.p_value, None
+
+    def delong(j, a, b):
+        r = _unc.delong_test(y_true, preds[a], preds[b], confidence=resampling["confidence"])
+        return r.p_value, (r.low, r.high)
+
+    def mcnemar(j, a, b, exact=True):
+        return _unc.mcnemar_test(y_true, labels_of(a), labels_of(b), exact=exact).p_value, None
+    testers = {"permutation": permutation, "delong": delong, "mcnemar": mcnemar,
+               "mcnemar-chi2": lambda j, a, b: mcnemar(j, a, b, exact=False)}
+    return counts, strata, evaluate, testers
 
 
 def _labels_of(y_true, models, threshold, preds):
