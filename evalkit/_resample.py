@@ -16,7 +16,7 @@ _FEW = 64  # a stratum of up to this many cells is drawn as one multinomial; mor
 
 
 def _side_by_side(code, size, rows):
-    """The codes ``0..size-1`` of ``rows`` resamples as one array: row b's code c is ``b size + c``."""
+    """``rows`` resamples' codes ``0..size-1`` as one array: row b's code c is ``b size + c``."""
     return (code + (np.arange(rows) * size)[:, None]).ravel()
 
 

@@ -44,8 +44,8 @@ from . import uncertainty as _unc
 from ._curves import ap_from_groups, auc_from_groups
 from ._ratios import prf
 from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _side_by_side
-from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels, check_real,
-                          check_same_length, check_targets, validate_params)
+from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels,
+                          check_real, check_same_length, check_targets, validate_params)
 
 __all__ = ["ModelComparison", "compare", "read_trec_run", "read_trec_qrels"]
 
@@ -111,7 +111,7 @@ class ModelComparison:
         beats = {}
         for p in self.pairs:
             if p["significant"]:
-                win, lose = (p["model_a"], p["model_b"]) if p["difference"] > 0 else (p["model_b"], p["model_a"])
+                win, lose = (p["model_a"], p["model_b"])[::1 if p["difference"] > 0 else -1]
                 beats.setdefault((win, p["metric"]), []).append(letter[lose])
         return letter, {k: "".join(sorted(v)) for k, v in beats.items()}
 
@@ -125,7 +125,8 @@ class ModelComparison:
             for j, q in enumerate(self.metrics):
                 v = f"{self.values[i, j]:.4f}"
                 if best[j] == i:
-                    v = {"text": v + "*", "markdown": f"**{v}**", "latex": rf"\textbf{{{v}}}"}[style]
+                    bold = {"text": v + "*", "markdown": f"**{v}**", "latex": rf"\textbf{{{v}}}"}
+                    v = bold[style]
                 won = beats.get((m, q), "")
                 if won:
                     v += {"text": "".join(_SUPERSCRIPT.get(c, "^" + c) for c in won),
@@ -137,10 +138,12 @@ class ModelComparison:
     def _note(self):
         tests = sorted(set(self.tests.values()))
         against = f"against the baseline {self.baseline}" if self.baseline else "between all pairs"
-        return (f"{100 * self.confidence:g} % percentile bootstrap intervals, {self.n_resamples} paired "
-                f"resamples; best per metric marked; a letter: significantly better than that model "
-                f"(adjusted p < {self.alpha:g}), {len(self.pairs)} comparisons {against}; test: "
-                f"{', '.join(_TESTS[t] for t in tests)}; correction: {_CORRECTIONS[self.correction]}")
+        return (f"{100 * self.confidence:g} % percentile bootstrap intervals, "
+                f"{self.n_resamples} paired resamples; best per metric marked; a letter: "
+                f"significantly better than that model (adjusted p < {self.alpha:g}), "
+                f"{len(self.pairs)} comparisons {against}; test: "
+                f"{', '.join(_TESTS[t] for t in tests)}; "
+                f"correction: {_CORRECTIONS[self.correction]}")
 
     def __str__(self):
         rows = [["model", *self.metrics], *self._cells("text")]
@@ -159,11 +162,12 @@ class ModelComparison:
         return "\n".join(out) + f"\n\n{self._note()}\n"
 
     def to_latex(self):
-        """The table as a LaTeX ``tabular`` (best in bold, letters as superscripts), the note as a comment."""
+        """The table as a LaTeX ``tabular`` (best in bold, letters superscript), note a comment."""
         rows = [["model", *map(_tex, self.metrics)], *self._cells("latex")]
         body = [" & ".join(r) + r" \\" for r in rows]
-        return "\n".join([r"\begin{tabular}{l" + "c" * len(self.metrics) + "}", r"\hline", body[0],
-                          r"\hline", *body[1:], r"\hline", r"\end{tabular}", "% " + self._note(), ""])
+        return "\n".join([r"\begin{tabular}{l" + "c" * len(self.metrics) + "}", r"\hline",
+                          body[0], r"\hline", *body[1:], r"\hline", r"\end{tabular}",
+                          "% " + self._note(), ""])
 
     def to_pandas(self, which="values"):
         """A pandas DataFrame: ``"values"`` (one row per model and metric) or ``"pairs"``."""
@@ -232,17 +236,7 @@ def read_trec_run(path):
     {'q1': {'d1': 2.5, 'd2': 1.0}}
     >>> os.remove(f.name)
     """
-    run = {}
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            parts = line.split()
-            if not parts:
-                continue
-            if len(parts) != 6:
-                raise ValueError(f"path: line {number} of {path} has {len(parts)} fields, a TREC run "
-                                 "line has 6: query Q0 doc rank score tag")
-            run.setdefault(parts[0], {})[parts[2]] = float(parts[4])
-    return run
+    return _read_trec(path, "run", "query Q0 doc rank score tag", float)
 
 
 def read_trec_qrels(path):
@@ -257,17 +251,22 @@ def read_trec_qrels(path):
     {'q1': {'d1': 1, 'd3': 2}}
     >>> os.remove(f.name)
     """
-    qrels = {}
+    return _read_trec(path, "qrels", "query 0 doc relevance", int)
+
+
+def _read_trec(path, kind, fields, number):
+    """``{query: {doc: value}}`` of a TREC file whose lines hold ``fields`` (the value last but
+    one in a run, last in qrels)."""
+    out = {}
     with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
+        for at, line in enumerate(f, 1):
             parts = line.split()
-            if not parts:
-                continue
-            if len(parts) != 4:
-                raise ValueError(f"path: line {number} of {path} has {len(parts)} fields, a TREC qrels "
-                                 "line has 4: query 0 doc relevance")
-            qrels.setdefault(parts[0], {})[parts[2]] = int(parts[3])
-    return qrels
+            if parts and len(parts) != len(fields.split()):
+                raise ValueError(f"path: line {at} of {path} has {len(parts)} fields, a TREC "
+                                 f"{kind} line has {len(fields.split())}: {fields}")
+            if parts:
+                out.setdefault(parts[0], {})[parts[2]] = number(parts[4 if kind == "run" else 3])
+    return out
 
 
 def _models(predictions):
@@ -275,8 +274,8 @@ def _models(predictions):
     if hasattr(predictions, "columns") and hasattr(predictions, "to_numpy"):
         predictions = {str(c): predictions[c].to_numpy() for c in predictions.columns}
     if not isinstance(predictions, dict):
-        raise TypeError("predictions must be a dict {model name: predictions} or a pandas DataFrame "
-                        f"with one column per model, got {type(predictions).__name__}")
+        raise TypeError("predictions must be a dict {model name: predictions} or a pandas "
+                        f"DataFrame with one column per model, got {type(predictions).__name__}")
     if len(predictions) < 2:
         raise ValueError(f"predictions: at least 2 models to compare, got {len(predictions)}")
     return {str(k): v for k, v in predictions.items()}
@@ -309,17 +308,18 @@ def _ranked_lists(y_true, models):
     """Ranked lists and relevance from ranx-style dicts or TREC files; lists pass through."""
     if isinstance(y_true, (str, os.PathLike)):
         y_true = read_trec_qrels(y_true)
-    models = {k: read_trec_run(v) if isinstance(v, (str, os.PathLike)) else v for k, v in models.items()}
+    models = {k: read_trec_run(v) if isinstance(v, (str, os.PathLike)) else v
+              for k, v in models.items()}
     if not isinstance(y_true, dict):
         return y_true, models
-    queries = list(y_true)  # ranx and trec_eval: the queries of the qrels; a run without one ranks nothing
+    queries = list(y_true)  # ranx, trec_eval: the qrels' queries; a run without one ranks nothing
     relevant = [{d: r for d, r in y_true[q].items() if r > 0} for q in queries]
 
     def lists(run):  # by decreasing score, ties by decreasing doc id (trec_eval's order)
         if not isinstance(run, dict):
             return run
-        return [[d for d, _ in sorted(sorted(run.get(q, {}).items(), reverse=True), key=lambda x: -x[1])]
-                for q in queries]
+        by_doc = (sorted(run.get(q, {}).items(), reverse=True) for q in queries)
+        return [[d for d, _ in sorted(docs, key=lambda x: -x[1])] for docs in by_doc]
     return relevant, {k: lists(v) for k, v in models.items()}
 
 
@@ -329,10 +329,10 @@ def _ranked_lists(y_true, models):
 def _multiplicities(sample_counts, y_true):
     """``sample_counts`` as int64, one non-negative count per row of ``y_true``, not all 0."""
     times = np.asarray(sample_counts)
-    if times.ndim != 1 or times.dtype.kind not in "iu" or len(times) != len(y_true) or (times < 0).any() \
-            or not times.sum():
-        raise ValueError(f"sample_counts must hold one non-negative integer per sample ({len(y_true)}), "
-                         "not all 0")
+    one_each = times.ndim == 1 and times.dtype.kind in "iu" and len(times) == len(y_true)
+    if not one_each or (times < 0).any() or not times.sum():
+        raise ValueError("sample_counts must hold one non-negative integer per sample "
+                         f"({len(y_true)}), not all 0")
     return times.astype(np.int64)
 
 
@@ -419,7 +419,7 @@ class _Model:
             self.present = np.zeros(n_classes, bool)  # the classes of y_true and of its predictions
             self.present[t] = self.present[self.predicted] = True
         self._flat = {}
-        pos, neg = self._pos_neg(self.tally(counts.astype(np.float64), 1))
+        pos, neg = self.score_counts(self.tally(counts.astype(np.float64), 1))
         self.runs = {"roc_auc": _runs(auc_from_groups, pos[0], neg[0]),
                      ("ap", False): _runs(ap_from_groups, pos[0], neg[0]),
                      ("ap", True): _runs(ap_from_groups, neg[0], pos[0])}
@@ -436,10 +436,6 @@ class _Model:
         counts = np.bincount(self._flat[rows], weights=weights, minlength=rows * size)
         return counts.astype(np.int64).reshape(rows, -1, self.n_classes)
 
-    def _pos_neg(self, tally):
-        pos = tally[:, :, self.positive]
-        return pos, tally.sum(axis=2) - pos
-
     def label_counts(self, tally):
         """tp, predicted and actual per class (B, C), as floats."""
         onehot = np.eye(self.n_classes)[self.predicted]  # (keys, C)
@@ -447,9 +443,13 @@ class _Model:
         return (right.astype(float) @ onehot, tally.sum(axis=2).astype(float) @ onehot,
                 tally.sum(axis=1).astype(float))
 
-    def score_counts(self, tally, key):
-        """Positives and negatives per run of score groups the metric ``key`` cannot tell apart."""
-        pos, neg = self._pos_neg(tally)
+    def score_counts(self, tally, key=None):
+        """Positives and negatives per run of score groups the metric ``key`` cannot tell apart
+        (per score group without a key)."""
+        pos = tally[:, :, self.positive]
+        neg = tally.sum(axis=2) - pos
+        if key is None:
+            return pos, neg
         at = self.runs[key]
         return np.add.reduceat(pos, at, axis=1), np.add.reduceat(neg, at, axis=1)
 
@@ -487,7 +487,7 @@ def _classification(y_true, models, specs, threshold, times=None):
             for j, (_, base, opts) in enumerate(specs):
                 out[:, i, j] = _value(base, opts, model, (tally, labels), all_labels)
         return out
-    return counts, cells[:, 0], evaluate, preds
+    return counts, cells[:, 0], evaluate, preds, label_of
 
 
 def _value(base, opts, model, counts, classes):
@@ -524,22 +524,25 @@ def _tests_of(test, specs, ranking):
     for label, base, _ in specs:
         name = given.get(label, "bootstrap")
         if name not in _TESTS:
-            raise ValueError(f"test must be one of {sorted(_TESTS)} (or a dict metric -> test), got {name!r}")
+            raise ValueError(f"test must be one of {sorted(_TESTS)} (or a dict metric -> test), "
+                             f"got {name!r}")
         if name in _ONLY and (ranking or base != _ONLY[name]):
-            raise ValueError(f"test: {name!r} applies to {_ONLY[name]} only, not to {label!r}; pass a dict "
-                             f"such as {{{_ONLY[name]!r}: {name!r}}} to use it for that metric")
+            raise ValueError(f"test: {name!r} applies to {_ONLY[name]} only, not to {label!r}; "
+                             f"pass a dict such as {{{_ONLY[name]!r}: {name!r}}} to use it for "
+                             "that metric")
         out[label] = name
     return out
 
 
-@validate_params(correction=Options(_CORRECTIONS), alpha=Real(0, 1, closed="neither"), stratify=Bool(),
+@validate_params(correction=Options(_CORRECTIONS), alpha=Real(0, 1, closed="neither"),
+                 stratify=Bool(),
                  threshold=[None, Real(meaning="a score: at or above it, the larger class")],
                  n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
                  confidence=CONFIDENCE, random_state=RANDOM_STATE)
 def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm", baseline=None,
             alpha=0.05, n_resamples=1000, confidence=0.95, threshold=None, stratify=True,
             random_state=None, sample_counts=None, **ranking_options) -> ModelComparison:
-    """Compare several models on the same samples: values, intervals, differences and adjusted p-values.
+    """Compare several models on the same samples: values, intervals, differences, p-values.
 
     Each model's metrics are computed from counts (the estimate), then from
     ``n_resamples`` bootstrap resamples of those counts shared by every
@@ -723,8 +726,9 @@ def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, re
             y_true = np.repeat(np.asarray(y_true), times)
             models = {m: np.repeat(np.asarray(v), times, axis=0) for m, v in models.items()}
             times = None
-    counts, strata, evaluate, preds = _classification(y_true, models, specs, threshold, times)
-    labels_of = _labels_of(y_true, models, threshold, preds)
+    counts, strata, evaluate, preds, labels = _classification(y_true, models, specs, threshold,
+                                                              times)
+    labels_of = labels.__getitem__
 
     def permutation(j, a, b):
         _, base, opts = specs[j]
@@ -744,14 +748,3 @@ def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, re
     testers = {"permutation": permutation, "delong": delong, "mcnemar": mcnemar,
                "mcnemar-chi2": lambda j, a, b: mcnemar(j, a, b, exact=False)}
     return counts, strata, evaluate, testers
-
-
-def _labels_of(y_true, models, threshold, preds):
-    """The predicted labels of a model by name (thresholded scores when ``threshold`` is set)."""
-    def get(m):
-        if threshold is None:
-            return models[m]
-        classes = np.unique(np.asarray(y_true))
-        return np.where(preds[m] >= threshold, classes[1], classes[0])
-    return get
-

@@ -96,16 +96,18 @@ from ._validation import (EXACTLY_ONE, Bool, Integer, Options, Real, Satisfies, 
 from .exceptions import warn_at_caller
 
 __all__ = ["RankingHits", "ranking_hits", "precision_at_k", "recall_at_k", "average_precision",
-           "mean_average_precision", "dcg_at_k", "ndcg_at_k", "mean_reciprocal_rank", "hit_rate_at_k",
-           "arhr_at_k", "evaluate_ranking", "catalog_coverage", "distributional_coverage", "gini_index", "lists_from_frame",
-           "dcg_score", "ndcg_score", "CONVENTIONS"]
+           "mean_average_precision", "dcg_at_k", "ndcg_at_k", "mean_reciprocal_rank",
+           "hit_rate_at_k", "arhr_at_k", "evaluate_ranking", "catalog_coverage",
+           "distributional_coverage", "gini_index", "lists_from_frame", "dcg_score", "ndcg_score",
+           "CONVENTIONS"]
 
 # -- the options and the presets ------------------------------------------------------
 
 OPTIONS = {   # each option's values, with the libraries that choose them (in error messages too)
     "denominator": {"relevant": "R: trec_eval, ranx", "min_relevant_k": "min(R, k): Spark, RecBole",
                     "hits": "the hits in the top k: torchmetrics"},
-    "gain": {"linear": "g: trec_eval, ranx, sklearn", "exponential": "2^g - 1: Spark, ranx ndcg_burges"},
+    "gain": {"linear": "g: trec_eval, ranx, sklearn",
+             "exponential": "2^g - 1: Spark, ranx ndcg_burges"},
     "ideal": {"relevant": "all relevant items, best first: trec_eval, ranx",
               "candidates": "the list's items only: sklearn, torchmetrics",
               "given": "the grades in the order given: Spark graded"},
@@ -181,7 +183,7 @@ _K_OR_NONE = [None, Integer(1, meaning="the cut-off")]
 
 
 def _options(convention, **given):
-    """Resolve options: the explicit ones win, then the preset's ("warn": the preset's, and warn)."""
+    """Resolve options: the explicit ones win, then the preset's ("warn": the preset's, warned)."""
     preset = CONVENTIONS[convention]
     out = {name: preset[name] if value is None else value for name, value in given.items()}
     if "zero_division" in out:
@@ -191,7 +193,7 @@ def _options(convention, **given):
 
 
 def _setup(ranked, relevant, convention, k=None, **arguments):
-    """The hits (found, or passed on) and the resolved options of a metric called with ``arguments``."""
+    """The hits (found, or passed on) and the resolved options of a metric given ``arguments``."""
     h = _hits(ranked, relevant)
     opt = _options(convention, **{n: v for n, v in arguments.items() if n in _NAMES})
     _check_cut(h, k, opt)
@@ -276,14 +278,16 @@ def _n_relevant(h, opt):
 def _finish(values, h, opt, what, per_user, R=None):
     """Give the undefined users (no relevant item, or no judgment) ``zero_division``; average."""
     R = _n_relevant(h, opt) if R is None else R
-    empty = (h.n_judged if opt["undefined"] == "no_judgments" and opt["relevant_in"] == "all" else R) == 0
+    judged_only = opt["undefined"] == "no_judgments" and opt["relevant_in"] == "all"
+    empty = (h.n_judged if judged_only else R) == 0
     zd = opt["zero_division"]
     if empty.any():
         if opt["warn"]:
             warn_at_caller(
                 f"{what} is ill-defined and being {'left out' if zd != zd else f'set to {zd}'} for "
                 f"{int(empty.sum())} user(s) with no relevant items (such as user "
-                f"{int(np.argmax(empty))}). Use the `zero_division` parameter to control this behavior.")
+                f"{int(np.argmax(empty))}). Use the `zero_division` parameter to control this "
+                "behavior.")
         values = np.where(empty, zd, values)
     if per_user:
         return values
@@ -385,7 +389,8 @@ def recall_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefi
 def _ap(h, k, opt):
     """Per-user AP@k: the sum of precision@rank over the hits in the top k, / the denominator."""
     user, position, _ = h.within(k, opt["relevance"] == "any")
-    nth = np.arange(1, len(user) + 1) - np.searchsorted(user, np.arange(h.n_users))[user]   # nth hit
+    first_of_user = np.searchsorted(user, np.arange(h.n_users))
+    nth = np.arange(1, len(user) + 1) - first_of_user[user]   # nth hit
     prec_sum = np.bincount(user, nth / (position + 1.0), minlength=h.n_users)
     R = _n_relevant(h, opt)
     den = {"relevant": R, "min_relevant_k": R if k is None else np.minimum(R, k),
@@ -395,8 +400,8 @@ def _ap(h, k, opt):
 
 @_declared(k=_K_OR_NONE)
 def mean_average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None,
-                           relevant_in=None, undefined=None, zero_division="warn", convention="evalkit",
-                           per_user=False):
+                           relevant_in=None, undefined=None, zero_division="warn",
+                           convention="evalkit", per_user=False):
     """Mean average precision (MAP, 平均精度均值), optionally cut at k: AP averaged over users.
 
     AP@k(u) = (1/D) Σ_{j ≤ k, item j relevant} P@j(u), the precision at the
@@ -445,10 +450,13 @@ def _one_list(ranked):
                 or any(isinstance(v, (list, tuple, np.ndarray, set)) for v in np.ravel(one)))
 
 
-@_declared(k=_K_OR_NONE, ranked=Satisfies(_one_list, "one ranked list of item ids (ordered, 1-D); "
-                                          "for many users use mean_average_precision(..., per_user=True)"))
-def average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None, relevant_in=None,
-                      undefined=None, zero_division="warn", convention="evalkit"):
+_ONE_LIST = Satisfies(_one_list, "one ranked list of item ids (ordered, 1-D); for many users use "
+                      "mean_average_precision(..., per_user=True)")
+
+
+@_declared(k=_K_OR_NONE, ranked=_ONE_LIST)
+def average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None,
+                      relevant_in=None, undefined=None, zero_division="warn", convention="evalkit"):
     """Average precision (AP, 平均精度) of one ranked list: "order-sensitive recall".
 
     AP = (1/D) Σ_{i=1..r} i / r_i, where r_i is the rank of the i-th relevant
@@ -478,10 +486,11 @@ def average_precision(ranked, relevant, k=None, *, denominator=None, relevance=N
         relevant = [relevant]
     elif hasattr(relevant, "__array__") and not isinstance(relevant, np.ndarray):
         relevant = np.asarray(relevant)   # a pandas Series of ids
-    return float(mean_average_precision([list(ranked)], [relevant], k, denominator=denominator,
-                                        relevance=relevance, relevant_in=relevant_in, undefined=undefined,
-                                        zero_division=zero_division, convention=convention,
-                                        per_user=True)[0])
+    per_user = mean_average_precision([list(ranked)], [relevant], k, denominator=denominator,
+                                      relevance=relevance, relevant_in=relevant_in,
+                                      undefined=undefined, zero_division=zero_division,
+                                      convention=convention, per_user=True)
+    return float(per_user[0])
 
 
 def _discount(width, log_base=2.0):
@@ -495,8 +504,8 @@ def _gain(g, gain):
 
 def _dcg(h, k, gain, log_base=2.0):
     user, position, g = h.within(k)
-    return np.bincount(user, _gain(g, gain) * _discount(h.depth if k is None else k, log_base)[position],
-                       minlength=h.n_users)
+    discount = _discount(h.depth if k is None else k, log_base)
+    return np.bincount(user, _gain(g, gain) * discount[position], minlength=h.n_users)
 
 
 def _idcg(h, k, gain, ideal):
@@ -593,8 +602,9 @@ def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, relevance=None, rel
 
 
 @_declared(k=_K_OR_NONE)
-def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_in=None, undefined=None,
-                         zero_division="warn", convention="evalkit", per_user=False):
+def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_in=None,
+                         undefined=None, zero_division="warn", convention="evalkit",
+                         per_user=False):
     """Mean reciprocal rank (MRR, 平均倒数排名): 1 / the rank of the first hit, averaged.
 
     MRR = (1/Q) Σ_u 1 / rank_u, rank_u the rank of the first relevant item in
@@ -699,8 +709,8 @@ def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefine
 
 #: The metrics :func:`evaluate_ranking` knows by short name (each function's own name works too).
 METRICS = {"precision": precision_at_k, "recall": recall_at_k, "map": mean_average_precision,
-           "ndcg": ndcg_at_k, "dcg": dcg_at_k, "mrr": mean_reciprocal_rank, "hit_rate": hit_rate_at_k,
-           "arhr": arhr_at_k}
+           "ndcg": ndcg_at_k, "dcg": dcg_at_k, "mrr": mean_reciprocal_rank,
+           "hit_rate": hit_rate_at_k, "arhr": arhr_at_k}
 
 
 def _metric(name):
@@ -812,8 +822,12 @@ def _item_counts(items):
     return counts[counts > 0]
 
 
-_CATALOG = [Integer(1, meaning="the number of items"), Satisfies(lambda c: not isinstance(c, (
-    str, bytes)) and (hasattr(c, "__iter__") or hasattr(c, "__array__")), "a collection of item ids")]
+def _is_collection(c):
+    return not isinstance(c, (str, bytes)) and (hasattr(c, "__iter__") or hasattr(c, "__array__"))
+
+
+_CATALOG = [Integer(1, meaning="the number of items"),
+            Satisfies(_is_collection, "a collection of item ids")]
 
 
 @_declared(k=_K_OR_NONE, catalog=_CATALOG)
@@ -878,7 +892,7 @@ def distributional_coverage(ranked, *, k=None, log_base=2):
 
 @_declared(k=_K_OR_NONE, catalog=[None] + _CATALOG)
 def gini_index(ranked, catalog=None, *, k=None):
-    """Gini index of recommendation counts: 0 when every item is recommended equally, ~1 when few are.
+    """Gini index of recommendation counts: 0 when all items are recommended equally, ~1 when few.
 
     G = Σ_{i=1..N} (2i - N - 1) c_(i) / (N Σ_i c_i), with c_(1) <= ... <= c_(N)
     the times each of the N catalogue items is recommended, sorted; items never
@@ -979,10 +993,13 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
     uniq, ucodes = np.unique(pu if tu is None else np.concatenate([pu, tu]), return_inverse=True)
     pcode, tcode = ucodes.reshape(-1)[:len(pu)], ucodes.reshape(-1)[len(pu):]
     in_pred, in_truth = (np.bincount(c, minlength=len(uniq)) > 0 for c in (pcode, tcode))
-    keep = np.flatnonzero({"truth": in_truth, "predictions": in_pred, "both": in_truth & in_pred,
-                           "union": in_truth | in_pred}[opt["users"] if tu is not None else "predictions"])
-    tie = np.arange(len(pi)) if opt["ties"] == "input" else \
-        np.unique(pi, return_inverse=True)[1].reshape(-1) * (-1 if opt["ties"] == "item_desc" else 1)
+    kept_users = {"truth": in_truth, "predictions": in_pred, "both": in_truth & in_pred,
+                  "union": in_truth | in_pred}
+    keep = np.flatnonzero(kept_users[opt["users"] if tu is not None else "predictions"])
+    tie = np.arange(len(pi))
+    if opt["ties"] != "input":
+        item_order = np.unique(pi, return_inverse=True)[1].reshape(-1)
+        tie = item_order * (-1 if opt["ties"] == "item_desc" else 1)
 
     def by_user(order, codes, values):   # the rows of each kept user, in ``order``
         bounds = np.searchsorted(codes[order], np.arange(len(uniq) + 1))
@@ -994,7 +1011,8 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
     torder = np.argsort(tcode, kind="stable")
     relevant = by_user(torder, tcode, ti)
     if tg is not None:
-        relevant = [dict(zip(r.tolist(), g.tolist())) for r, g in zip(relevant, by_user(torder, tcode, tg))]
+        grades = by_user(torder, tcode, tg)
+        relevant = [dict(zip(r.tolist(), g.tolist())) for r, g in zip(relevant, grades)]
     return uniq[keep], ranked, relevant
 
 
@@ -1057,7 +1075,7 @@ def _ideal_dcg_rows(y_true, k, log_base):
 
 @_declared(k=_K_OR_NONE, ignore_ties=Bool())
 def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore_ties=False):
-    """Discounted cumulative gain from relevance and score matrices, as ``sklearn.metrics.dcg_score``.
+    """Discounted cumulative gain of relevance and score matrices, as ``sklearn.metrics.dcg_score``.
 
     Per row, DCG@k = Σ_{j=1..k} y_true_(j) / log_b(j + 1), with the columns
     ordered by decreasing ``y_score`` (linear gain; the average over rows,
@@ -1083,7 +1101,7 @@ def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore
     --------
     >>> round(dcg_score([[10, 0, 0, 1, 5]], [[0.1, 0.2, 0.3, 4, 70]]), 6)
     9.499458
-    >>> round(dcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]]), 6)   # tied: 10, 5 -> 7.5 each; 0, 0, 1
+    >>> round(dcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]]), 6)  # tied 10, 5: 7.5 each
     12.67115
     """
     yt, ys, w = check_relevance_scores(y_true, y_score, sample_weight)
@@ -1117,5 +1135,5 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     0.75
     """
     yt, ys, w = check_relevance_scores(y_true, y_score, sample_weight, "NDCG")
-    return float(np.average(_safe_div(_dcg_rows(yt, ys, k, 2.0, ignore_ties), _ideal_dcg_rows(yt, k, 2.0)),
-                            weights=w))
+    ratio = _safe_div(_dcg_rows(yt, ys, k, 2.0, ignore_ties), _ideal_dcg_rows(yt, k, 2.0))
+    return float(np.average(ratio, weights=w))
