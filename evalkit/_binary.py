@@ -9,8 +9,8 @@ import numpy as np
 
 from ._counts import binary_cells
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of, zero_division_for
-from ._validation import (BETA, COUNT, POS_LABEL, ZERO_DIVISION_SPARK, Options, check, check_sample_weight, check_targets,
-                          validate_params)
+from ._validation import (BETA, COUNT, POS_LABEL, ZERO_DIVISION_SPARK, Options, check,
+                          check_sample_weight, check_targets, validate_params)
 
 __all__ = ["BinaryCounts", "binary_counts"]
 
@@ -22,7 +22,7 @@ LAYOUTS = ("actual-by-predicted", "predicted-by-actual")
 
 def _headings(layout):
     """Row and column names of the 2 x 2 table in ``layout``."""
-    rows, cols = ("actual", "predicted") if layout == "actual-by-predicted" else ("predicted", "actual")
+    rows, cols = ("actual", "predicted")[::1 if layout == "actual-by-predicted" else -1]
     return [f"{rows} positive", f"{rows} negative"], [f"{cols} positive", f"{cols} negative"]
 
 
@@ -214,7 +214,8 @@ class BinaryCounts:
         """
         if not isinstance(other, BinaryCounts):
             return NotImplemented
-        return BinaryCounts(*(getattr(self, c) + getattr(other, c) for c in ("tp", "fp", "fn", "tn")))
+        cells = ("tp", "fp", "fn", "tn")
+        return BinaryCounts(*(getattr(self, c) + getattr(other, c) for c in cells))
 
     def __radd__(self, other):
         if isinstance(other, numbers.Integral) and not isinstance(other, bool) and other == 0:
@@ -237,4 +238,5 @@ def binary_counts(y_true, y_pred, *, pos_label=1, sample_weight=None):
     BinaryCounts(tp=1, fp=0, fn=1, tn=2)
     """
     _, yt, yp = check_targets(y_true, y_pred)
-    return BinaryCounts(*binary_cells(yt, yp, pos_label, check_sample_weight(sample_weight, len(yt))))
+    weight = check_sample_weight(sample_weight, len(yt))
+    return BinaryCounts(*binary_cells(yt, yp, pos_label, weight))

@@ -32,7 +32,8 @@ __all__ = ["confusion_matrix", "multilabel_confusion_matrix", "accuracy_score",
            "class_likelihood_ratios"]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted", "samples")
-_SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION, pos_label=[None, POS_LABEL])
+_SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION,
+                 pos_label=[None, POS_LABEL])
 _KIND_RULES = (  # options that need a kind of target
     (lambda v: (v["average"], v["kind"]) in (("binary", "multiclass"), ("binary", "multilabel"),
                                              ("samples", "binary"), ("samples", "multiclass")),
@@ -307,10 +308,10 @@ def macro_f1(y_true, y_pred, *, definition="mean_of_f1", labels=None, sample_wei
     >>> round(macro_f1(y, yhat), 4), round(macro_f1(y, yhat, definition="f1_of_means"), 4)
     (0.6556, 0.6933)
     """
+    warned = ("precision", "recall", "f-score") if definition == "f1_of_means" else ("f-score",)
     p, r, f, _ = precision_recall_fscore_support(
         y_true, y_pred, labels=labels, average="macro", sample_weight=sample_weight,
-        zero_division=zero_division,
-        warn_for=("precision", "recall", "f-score") if definition == "f1_of_means" else ("f-score",))
+        zero_division=zero_division, warn_for=warned)
     if definition == "mean_of_f1":
         return f
     return ratio(2 * p * r, p + r, zero_division=zero_division, what="F1 of macro means",

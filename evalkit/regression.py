@@ -39,7 +39,8 @@ __all__ = ["mean_absolute_error", "mean_squared_error", "root_mean_squared_error
 _NMAE_RULES = (
     (lambda v: v["outside"].any(), "y_true contains {first!r}, outside rating_range {scale}: give "
                                    "the scale the ratings are on"),
-    (lambda v: v["per_user"] and v["users"] is None, "per_user=True needs users: the user of each rating"))
+    (lambda v: v["per_user"] and v["users"] is None,
+     "per_user=True needs users: the user of each rating"))
 
 
 def _over_outputs(output_errors, multioutput, variance=None):
@@ -51,8 +52,10 @@ def _over_outputs(output_errors, multioutput, variance=None):
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
         multioutput = variance if np.any(variance != 0) else "uniform_average"
     if isinstance(multioutput, str):  # "raw_values" or "uniform_average"
-        return output_errors if multioutput == "raw_values" else float(  # one output: no np.mean overhead
-            output_errors[0] if len(output_errors) == 1 else np.mean(output_errors))
+        if multioutput == "raw_values":
+            return output_errors
+        # one output: no np.mean overhead
+        return float(output_errors[0] if len(output_errors) == 1 else np.mean(output_errors))
     return float(np.average(output_errors, weights=multioutput))
 
 
@@ -311,7 +314,8 @@ def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
 
     .. math::
 
-        \\mathrm{MAPE} = \\frac{\\sum_i w_i\\,|\\hat y_i - y_i| / \\max(|y_i|, \\epsilon)}{\\sum_i w_i}
+        \\mathrm{MAPE} = \\frac{\\sum_i w_i\\,|\\hat y_i - y_i| / \\max(|y_i|, \\epsilon)}
+                             {\\sum_i w_i}
 
     per output, ε the float64 machine epsilon: a relative error, returned as
     a fraction (0.25, not 25 %), and huge when some ``y_i`` is 0 (as in

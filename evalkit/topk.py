@@ -24,9 +24,10 @@ from ._counts import (ClassCounts, _select, _take, encode_labels, top_k_columns,
                       topk_code_counts)
 from ._ratios import prf
 from ._report import topk_report_from_counts
-from ._validation import (DIGITS, EXACTLY_ONE, K, TIES, ZERO_DIVISION, Bool, Options, check_column_classes,
-                          check_label_list, check_labels, check_rules, check_same_kind, check_same_length,
-                          check_sample_weight, check_score_matrix, validate_params)
+from ._validation import (DIGITS, EXACTLY_ONE, K, TIES, ZERO_DIVISION, Bool, Options,
+                          check_column_classes, check_label_list, check_labels, check_rules,
+                          check_same_kind, check_same_length, check_sample_weight,
+                          check_score_matrix, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["top_k_labels", "precision_recall_fscore_at_k", "topk_report", "top_k_accuracy_score"]
@@ -59,7 +60,8 @@ def top_k_labels(y_score, *, k, labels=None, ties="last"):
     [[0]]
     """
     scores = check_score_matrix(y_score, "y_score", k=k)
-    columns = np.arange(scores.shape[1]) if labels is None else check_label_list(labels, n=scores.shape[1])
+    n = scores.shape[1]
+    columns = np.arange(n) if labels is None else check_label_list(labels, n=n)
     return columns[top_k_columns(scores, k, ties, ranked=True)]
 
 

@@ -1,4 +1,4 @@
-"""Widgets to explore a threshold, class imbalance and the ROC curve, and the pure functions behind them.
+"""Widgets to explore a threshold, class imbalance and the ROC curve, and their pure functions.
 
 Every widget wraps a pure function of :mod:`evalkit.widgets.state`, re-exported
 here, so a plain cell can call the same function at a fixed value and print
