@@ -36,29 +36,18 @@ def _draw(rng, counts, strata, size, stratify):
     score groups): rows drawn and counted, faster than a binomial per cell.
     """
     out = np.empty((size, len(counts)), dtype=np.int64)
-    for idx in _strata(strata, len(counts), stratify):
+    for idx in ([np.flatnonzero(strata == s) for s in np.unique(strata)] if stratify
+                else [np.arange(len(counts))]):
         c = counts[idx]
         n = int(c.sum())
-        if len(c) <= _FEW:
+        if len(idx) <= _FEW:
             out[:, idx] = rng.multinomial(n, c / n, size=size)
             continue
         # the cell of each row; None where every cell is one row (the row is the cell)
-        cell = None if (c == 1).all() else np.repeat(np.arange(len(c), dtype=np.int32), c)
+        cell = None if (c == 1).all() else np.repeat(np.arange(len(idx), dtype=np.int32), c)
         for row in out:
             drawn = rng.integers(0, n, n, dtype=np.int32)
-            row[idx] = np.bincount(drawn if cell is None else cell[drawn], minlength=len(c))
-    return out
-
-
-def _strata(strata, size, stratify):
-    """Each stratum's cells: a slice where they are neighbours (cheaper to fill), else indices."""
-    if not stratify:
-        return [slice(0, size)]
-    out = []
-    for s in np.unique(strata):
-        idx = np.flatnonzero(strata == s)
-        contiguous = idx[-1] - idx[0] + 1 == len(idx)
-        out.append(slice(idx[0], idx[-1] + 1) if contiguous else idx)
+            row[idx] = np.bincount(drawn if cell is None else cell[drawn], minlength=len(idx))
     return out
 
 

@@ -36,6 +36,7 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import classification as _clf
 from . import curves as _curves_public
@@ -224,7 +225,7 @@ def _adjust(p, correction):
 # -- reading the inputs ----------------------------------------------------------------
 
 
-def read_trec_run(path):
+def read_trec_run(path: str | os.PathLike) -> dict[str, dict[str, float]]:
     """A TREC run file (``query Q0 doc rank score tag`` per line) as ``{query: {doc: score}}``.
 
     Examples
@@ -239,7 +240,7 @@ def read_trec_run(path):
     return _read_trec(path, "run", "query Q0 doc rank score tag", float)
 
 
-def read_trec_qrels(path):
+def read_trec_qrels(path: str | os.PathLike) -> dict[str, dict[str, int]]:
     """A TREC qrels file (``query 0 doc relevance`` per line) as ``{query: {doc: relevance}}``.
 
     Examples
@@ -393,8 +394,7 @@ def _joint_cells(columns, times):
         cells = np.stack(np.unravel_index(distinct, dims), axis=1)
     else:
         cells, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
-    weights = None if times is None else times
-    counts = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(cells))
+    counts = np.bincount(inverse.reshape(-1), weights=times, minlength=len(cells))
     kept = counts > 0  # rows that stand for no sample (sample_counts 0) hold no cell
     return cells[kept], counts[kept].astype(np.int64)
 
@@ -539,9 +539,12 @@ def _tests_of(test, specs, ranking):
                  threshold=[None, Real(meaning="a score: at or above it, the larger class")],
                  n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
                  confidence=CONFIDENCE, random_state=RANDOM_STATE)
-def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm", baseline=None,
-            alpha=0.05, n_resamples=1000, confidence=0.95, threshold=None, stratify=True,
-            random_state=None, sample_counts=None, **ranking_options) -> ModelComparison:
+def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
+            metrics: list, *, test: str | dict = "bootstrap", correction: str = "holm",
+            baseline: str | None = None, alpha: float = 0.05, n_resamples: int = 1000,
+            confidence: float = 0.95, threshold: float | None = None, stratify: bool = True,
+            random_state: int | np.random.Generator | None = None,
+            sample_counts: ArrayLike | None = None, **ranking_options: object) -> ModelComparison:
     """Compare several models on the same samples: values, intervals, differences, p-values.
 
     Each model's metrics are computed from counts (the estimate), then from
