@@ -86,6 +86,7 @@ import inspect
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._hits import WHOLE_LIST, RankingHits, encode_items
 from ._hits import ranking_hits as _count_hits
@@ -203,7 +204,7 @@ def _setup(ranked, relevant, convention, k=None, **arguments):
 # -- input -> hits ---------------------------------------------------------------------
 
 
-def ranking_hits(ranked, relevant):
+def ranking_hits(ranked: ArrayLike | RankingHits, relevant: list) -> RankingHits:
     """Validate ranked lists and judged items and find every hit in one pass.
 
     A hit is a judged item in a user's ranked list (relevant when its grade
@@ -307,8 +308,11 @@ def _safe_div(num, den):
 
 
 @_declared()
-def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, relevant_in=None,
-                   undefined=None, zero_division="warn", convention="evalkit", per_user=False):
+def precision_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
+                   adaptive_k: bool = False, relevance: str | None = None,
+                   relevant_in: str | None = None, undefined: str | None = None,
+                   zero_division: str | float = "warn", convention: str = "evalkit",
+                   per_user: bool = False) -> float | np.ndarray:
     """Precision at k (精确率@k): the share of the top k that is relevant, averaged over users.
 
     P@k(u) = hits@k(u) / k, where hits@k(u) counts user u's relevant items
@@ -364,8 +368,10 @@ def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, rel
 
 
 @_declared()
-def recall_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefined=None,
-                zero_division="warn", convention="evalkit", per_user=False):
+def recall_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
+                relevance: str | None = None, relevant_in: str | None = None,
+                undefined: str | None = None, zero_division: str | float = "warn",
+                convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
     """Recall at k (召回率@k): the share of each user's relevant items found in the top k.
 
     R@k(u) = hits@k(u) / R(u), with R(u) the user's relevant items, retrieved
@@ -399,9 +405,11 @@ def _ap(h, k, opt):
 
 
 @_declared(k=_K_OR_NONE)
-def mean_average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None,
-                           relevant_in=None, undefined=None, zero_division="warn",
-                           convention="evalkit", per_user=False):
+def mean_average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: int | None = None, *,
+                           denominator: str | None = None, relevance: str | None = None,
+                           relevant_in: str | None = None, undefined: str | None = None,
+                           zero_division: str | float = "warn", convention: str = "evalkit",
+                           per_user: bool = False) -> float | np.ndarray:
     """Mean average precision (MAP, 平均精度均值), optionally cut at k: AP averaged over users.
 
     AP@k(u) = (1/D) Σ_{j ≤ k, item j relevant} P@j(u), the precision at the
@@ -455,8 +463,10 @@ _ONE_LIST = Satisfies(_one_list, "one ranked list of item ids (ordered, 1-D); fo
 
 
 @_declared(k=_K_OR_NONE, ranked=_ONE_LIST)
-def average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None,
-                      relevant_in=None, undefined=None, zero_division="warn", convention="evalkit"):
+def average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: int | None = None, *,
+                      denominator: str | None = None, relevance: str | None = None,
+                      relevant_in: str | None = None, undefined: str | None = None,
+                      zero_division: str | float = "warn", convention: str = "evalkit") -> float:
     """Average precision (AP, 平均精度) of one ranked list: "order-sensitive recall".
 
     AP = (1/D) Σ_{i=1..r} i / r_i, where r_i is the rank of the i-th relevant
@@ -525,7 +535,9 @@ def _idcg(h, k, gain, ideal):
 
 
 @_declared(k=_K_OR_NONE)
-def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit", per_user=False):
+def dcg_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *, gain: str | None = None,
+             log_base: float = 2, convention: str = "evalkit",
+             per_user: bool = False) -> float | np.ndarray:
     """Discounted cumulative gain at k (DCG@k, 折扣累积增益), averaged over users.
 
     DCG@k(u) = Σ_{j=1..k} gain(g_j) / log_b(j + 1), where g_j is the grade of
@@ -558,8 +570,11 @@ def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit"
 
 
 @_declared(k=_K_OR_NONE)
-def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, relevance=None, relevant_in=None,
-              undefined=None, zero_division="warn", convention="evalkit", per_user=False):
+def ndcg_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *, gain: str | None = None,
+              ideal: str | None = None, relevance: str | None = None,
+              relevant_in: str | None = None, undefined: str | None = None,
+              zero_division: str | float = "warn", convention: str = "evalkit",
+              per_user: bool = False) -> float | np.ndarray:
     """Normalized DCG at k (NDCG@k, 归一化折扣累积增益), averaged over users.
 
     NDCG@k(u) = DCG@k(u) / IDCG@k(u), IDCG being the DCG of the best possible
@@ -602,9 +617,10 @@ def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, relevance=None, rel
 
 
 @_declared(k=_K_OR_NONE)
-def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_in=None,
-                         undefined=None, zero_division="warn", convention="evalkit",
-                         per_user=False):
+def mean_reciprocal_rank(ranked: ArrayLike | RankingHits, relevant: list, k: int | None = None, *,
+                         relevance: str | None = None, relevant_in: str | None = None,
+                         undefined: str | None = None, zero_division: str | float = "warn",
+                         convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
     """Mean reciprocal rank (MRR, 平均倒数排名): 1 / the rank of the first hit, averaged.
 
     MRR = (1/Q) Σ_u 1 / rank_u, rank_u the rank of the first relevant item in
@@ -633,8 +649,11 @@ def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_i
 
 
 @_declared()
-def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, relevance=None, relevant_in=None,
-                  undefined=None, zero_division="warn", convention="evalkit", per_user=False):
+def hit_rate_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
+                  hit_rate: str | None = None, relevance: str | None = None,
+                  relevant_in: str | None = None, undefined: str | None = None,
+                  zero_division: str | float = "warn", convention: str = "evalkit",
+                  per_user: bool = False) -> float | np.ndarray:
     """Hit rate at k (HR@k, 命中率): two metrics share the name; ``hit_rate`` chooses.
 
     * ``"hits_over_tests"`` (evalkit's default, the recommender-metrics post):
@@ -680,8 +699,10 @@ def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, relevance=None, relevan
 
 
 @_declared()
-def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefined=None,
-              zero_division="warn", convention="evalkit", per_user=False):
+def arhr_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
+              relevance: str | None = None, relevant_in: str | None = None,
+              undefined: str | None = None, zero_division: str | float = "warn",
+              convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
     """Average reciprocal hit rank at k (ARHR, 平均倒数命中排名; Deshpande & Karypis 2004).
 
     ARHR@k = (1/#users) Σ_u Σ_{hits j in u's top k} 1 / rank_j: a hit rate
@@ -735,9 +756,13 @@ _METRIC_NAMES = Satisfies(lambda v: not isinstance(v, (str, bytes)) and hasattr(
 
 
 @_declared(metrics=_METRIC_NAMES)
-def evaluate_ranking(ranked, relevant, metrics, *, adaptive_k=False, denominator=None, gain=None,
-                     ideal=None, relevance=None, relevant_in=None, undefined=None, hit_rate=None,
-                     zero_division="warn", convention="evalkit", per_user=False):
+def evaluate_ranking(ranked: ArrayLike | RankingHits, relevant: list, metrics: list, *,
+                     adaptive_k: bool = False, denominator: str | None = None,
+                     gain: str | None = None, ideal: str | None = None,
+                     relevance: str | None = None, relevant_in: str | None = None,
+                     undefined: str | None = None, hit_rate: str | None = None,
+                     zero_division: str | float = "warn", convention: str = "evalkit",
+                     per_user: bool = False) -> dict:
     """Several ranking metrics from one hit search: ``{"ndcg@10": ..., "map@100": ...}``.
 
     The hits are found once (:func:`ranking_hits`, or ``ranked`` is already a
@@ -831,7 +856,8 @@ _CATALOG = [Integer(1, meaning="the number of items"),
 
 
 @_declared(k=_K_OR_NONE, catalog=_CATALOG)
-def catalog_coverage(ranked, catalog, *, k=None):
+def catalog_coverage(ranked: ArrayLike | RankingHits, catalog: int | ArrayLike, *,
+                     k: int | None = None) -> float:
     """Catalogue coverage (覆盖率): the share of the catalogue that is recommended to someone.
 
     coverage = |∪_u top-k(u)| / |catalogue| (the recommender-metrics post's
@@ -861,7 +887,8 @@ def catalog_coverage(ranked, catalog, *, k=None):
 
 
 @_declared(k=_K_OR_NONE)
-def distributional_coverage(ranked, *, k=None, log_base=2):
+def distributional_coverage(ranked: ArrayLike | RankingHits, *, k: int | None = None,
+                            log_base: float = 2) -> float:
     """Distributional coverage: the entropy of how often each item is recommended.
 
     H = -Σ_i p(i) log_b p(i), p(i) = (times item i is recommended) / (all
@@ -891,7 +918,8 @@ def distributional_coverage(ranked, *, k=None, log_base=2):
 
 
 @_declared(k=_K_OR_NONE, catalog=[None] + _CATALOG)
-def gini_index(ranked, catalog=None, *, k=None):
+def gini_index(ranked: ArrayLike | RankingHits, catalog: int | ArrayLike | None = None, *,
+               k: int | None = None) -> float:
     """Gini index of recommendation counts: 0 when all items are recommended equally, ~1 when few.
 
     G = Σ_{i=1..N} (2i - N - 1) c_(i) / (N Σ_i c_i), with c_(1) <= ... <= c_(N)
@@ -925,8 +953,10 @@ def gini_index(ranked, catalog=None, *, k=None):
 
 
 @_declared()
-def lists_from_frame(predictions, truth=None, *, user="user", item="item", score=None, rank=None,
-                     grade=None, ties=None, users=None, convention="evalkit"):
+def lists_from_frame(predictions: object, truth: object | None = None, *, user: str = "user",
+                     item: str = "item", score: str | None = None, rank: str | None = None,
+                     grade: str | None = None, ties: str | None = None, users: str | None = None,
+                     convention: str = "evalkit") -> tuple:
     """Turn long tables of (user, item, score or rank) rows into ranked lists and relevant sets.
 
     ``predictions`` has one row per recommended (user, item) with a
@@ -1074,7 +1104,8 @@ def _ideal_dcg_rows(y_true, k, log_base):
 
 
 @_declared(k=_K_OR_NONE, ignore_ties=Bool())
-def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore_ties=False):
+def dcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None, log_base: float = 2,
+              sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
     """Discounted cumulative gain of relevance and score matrices, as ``sklearn.metrics.dcg_score``.
 
     Per row, DCG@k = Σ_{j=1..k} y_true_(j) / log_b(j + 1), with the columns
@@ -1109,7 +1140,8 @@ def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore
 
 
 @_declared(k=_K_OR_NONE, ignore_ties=Bool())
-def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False):
+def ndcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None,
+               sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
     """Normalized DCG from relevance and score matrices, as ``sklearn.metrics.ndcg_score``.
 
     Per row, NDCG@k = DCG@k / IDCG@k, where the ideal DCG orders **the row's

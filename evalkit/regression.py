@@ -23,6 +23,7 @@ that value.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._counts import encode_labels
 from ._errors import errors_from_sums, explained_fraction
@@ -59,7 +60,9 @@ def _over_outputs(output_errors, multioutput, variance=None):
     return float(np.average(output_errors, weights=multioutput))
 
 
-def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
+def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                        sample_weight: ArrayLike | None = None,
+                        multioutput: str | ArrayLike = "uniform_average") -> float | np.ndarray:
     """Mean absolute error (平均绝对误差), as :func:`sklearn.metrics.mean_absolute_error`.
 
     .. math::
@@ -96,7 +99,9 @@ def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="unif
     return _over_outputs(np.average(np.abs(yp - yt), weights=w, axis=0), multioutput)
 
 
-def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
+def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                       sample_weight: ArrayLike | None = None,
+                       multioutput: str | ArrayLike = "uniform_average") -> float | np.ndarray:
     """Mean squared error (均方误差), as :func:`sklearn.metrics.mean_squared_error`.
 
     .. math::
@@ -129,8 +134,9 @@ def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="unifo
     return _over_outputs(np.average((yt - yp) ** 2, weights=w, axis=0), multioutput)
 
 
-def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
-                            multioutput="uniform_average"):
+def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                            sample_weight: ArrayLike | None = None,
+                            multioutput: str | ArrayLike = "uniform_average") -> float | np.ndarray:
     """Root mean squared error (均方根误差), as :func:`sklearn.metrics.root_mean_squared_error`.
 
     .. math::
@@ -166,8 +172,10 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
 
 
 @validate_params(rating_range=RATING_RANGE, per_user=Bool())
-def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, per_user=False,
-                                   sample_weight=None):
+def normalized_mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                                   rating_range: tuple[float, float],
+                                   users: ArrayLike | None = None, per_user: bool = False,
+                                   sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Normalized mean absolute error (标准平均绝对误差): the MAE over the width of the scale.
 
     .. math::
@@ -243,8 +251,9 @@ def _fraction_explained(residual, total, multioutput, force_finite):
 
 
 @validate_params(force_finite=Bool())
-def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
-             force_finite=True):
+def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+             multioutput: str | ArrayLike = "uniform_average",
+             force_finite: bool = True) -> float | np.ndarray:
     """Coefficient of determination R² (决定系数), as :func:`sklearn.metrics.r2_score`.
 
     .. math::
@@ -281,8 +290,10 @@ def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average
 
 
 @validate_params(force_finite=Bool())
-def explained_variance_score(y_true, y_pred, *, sample_weight=None,
-                             multioutput="uniform_average", force_finite=True):
+def explained_variance_score(y_true: ArrayLike, y_pred: ArrayLike, *,
+                             sample_weight: ArrayLike | None = None,
+                             multioutput: str | ArrayLike = "uniform_average",
+                             force_finite: bool = True) -> float | np.ndarray:
     """Explained variance score (可解释方差), as :func:`sklearn.metrics.explained_variance_score`.
 
     .. math::
@@ -308,8 +319,9 @@ def explained_variance_score(y_true, y_pred, *, sample_weight=None,
     return _fraction_explained(residual, total, multioutput, force_finite)
 
 
-def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
-                                   multioutput="uniform_average"):
+def mean_absolute_percentage_error(
+        y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+        multioutput: str | ArrayLike = "uniform_average") -> float | np.ndarray:
     """Mean absolute percentage error (平均绝对百分比误差), as scikit-learn's.
 
     .. math::
@@ -351,7 +363,9 @@ def _weighted_median(values, w):
     return out
 
 
-def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", sample_weight=None):
+def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                          multioutput: str | ArrayLike = "uniform_average",
+                          sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Median absolute error (中位数绝对误差), as :func:`sklearn.metrics.median_absolute_error`.
 
     The median of ``|ŷ_i − y_i|`` per output: robust to a few huge errors.
