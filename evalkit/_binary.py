@@ -6,6 +6,7 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._counts import binary_cells
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of, zero_division_for
@@ -224,7 +225,8 @@ class BinaryCounts:
 
 
 @validate_params(pos_label=POS_LABEL)
-def binary_counts(y_true, y_pred, *, pos_label=1, sample_weight=None):
+def binary_counts(y_true: ArrayLike, y_pred: ArrayLike, *, pos_label: int | str = 1,
+                  sample_weight: ArrayLike | None = None) -> BinaryCounts:
     """Count tp, fp, fn and tn of the class ``pos_label``.
 
     ``tp = #(y_true = pos and y_pred = pos)``, ``fp = #(y_true ≠ pos and

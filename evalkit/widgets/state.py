@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._curves import roc_points, trapezoid
 from .._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
@@ -62,7 +63,8 @@ def _sweep_or_pair(v):
 @validate_params(sweep=Satisfies(_sweep_or_pair,
                                  "a Sweep from threshold_sweep or a (y_true, y_score) pair"),
                  threshold=Real(finite=False), beta=BETA, zero_division=ZERO_DIVISION_SPARK)
-def explorer_state(sweep, threshold, beta=1.0, *, zero_division="warn", pos_label=None):
+def explorer_state(sweep: Sweep | tuple, threshold: float, beta: float = 1.0, *,
+                   zero_division: str | float = "warn", pos_label: int | str | None = None) -> dict:
     """Counts and metrics of predicting positive when ``score >= threshold``.
 
     One lookup in the sweep (:meth:`Sweep.counts_at`, a binary search), then
@@ -121,7 +123,7 @@ def explorer_state(sweep, threshold, beta=1.0, *, zero_division="warn", pos_labe
             "f_beta": f_beta_of(c.tp, c.fp, c.fn, beta, zd)}
 
 
-def explorer_text(state):
+def explorer_text(state: dict) -> dict:
     """The lines the threshold explorer shows for ``state``, by key.
 
     Numbers are printed with four decimals, so the text is stable (the
@@ -156,7 +158,7 @@ def explorer_text(state):
 
 
 @validate_params(counts=InstanceOf(BinaryCounts, "a BinaryCounts"), layout=Options(LAYOUTS))
-def confusion_html(counts, layout="actual-by-predicted"):
+def confusion_html(counts: BinaryCounts, layout: str = "actual-by-predicted") -> str:
     """The 2 x 2 table of ``counts`` as an HTML table, in either layout the seeds use.
 
     Cells carry ``data-cell="tp"`` (``fp``, ``fn``, ``tn``) so a test can find them.
@@ -188,7 +190,7 @@ def confusion_html(counts, layout="actual-by-predicted"):
 
 @validate_params(majority=Real(0.5, 1, closed="left", meaning="the share of the majority class"),
                  n=Integer(2, meaning="the number of samples"))
-def imbalance_state(majority, *, n=100):
+def imbalance_state(majority: float, *, n: int = 100) -> dict:
     """The "always predict the majority class" baseline on ``n`` samples.
 
     ``round(majority * n)`` samples are of the majority class, the rest of the
@@ -229,7 +231,7 @@ def imbalance_state(majority, *, n=100):
             "balanced_accuracy": (minority_recall + majority_recall) / 2}
 
 
-def imbalance_text(state):
+def imbalance_text(state: dict) -> dict:
     """The lines the imbalance explorer shows for ``state``, by key.
 
     >>> for line in imbalance_text(imbalance_state(0.99)).values():
@@ -254,7 +256,8 @@ def imbalance_text(state):
 
 
 @validate_params(step=Integer(0, meaning="one step per distinct score"))
-def roc_builder_state(y_true, y_score, step, *, pos_label=None):
+def roc_builder_state(y_true: ArrayLike, y_score: ArrayLike, step: int, *,
+                      pos_label: int | str | None = None) -> dict:
     """The logistic-regression post's ROC construction after ``step`` steps: the path, its area.
 
     Sort the samples by score, highest first; each step predicts the next
@@ -316,7 +319,7 @@ def roc_builder_state(y_true, y_score, step, *, pos_label=None):
             "counts": BinaryCounts(tp=tp, fp=fp, fn=int(sw.n_pos - tp), tn=int(sw.n_neg - fp))}
 
 
-def roc_builder_text(state):
+def roc_builder_text(state: dict) -> dict:
     """The lines the ROC builder shows for ``state``, by key (samples numbered from 1, as the post).
 
     >>> y, p = [1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
