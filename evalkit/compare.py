@@ -412,8 +412,7 @@ class _Model:
         keys, key = np.unique(cells[:, key_column], return_inverse=True)  # present keys only
         self.n_keys, self.n_classes, self.positive = len(keys), n_classes, positive
         self.code = key.reshape(-1) * n_classes + t
-        self.predicted = None  # the predicted class of each key
-        if label_column is not None:
+        if label_column is not None:  # the predicted class of each key
             self.predicted = np.zeros(len(keys), np.int64)
             self.predicted[key] = cells[:, label_column]
             self.present = np.zeros(n_classes, bool)  # the classes of y_true and of its predictions

@@ -818,12 +818,9 @@ def evaluate_ranking(ranked: ArrayLike | RankingHits, relevant: list, metrics: l
     >>> evaluate_ranking(ranked, relevant, ["mrr"], per_user=True)["mrr"].tolist()
     [1.0, 0.5]
     """
+    options = {o: v for o, v in locals().items() if o not in ("ranked", "relevant", "metrics")}
     parsed = {name: _metric(name) for name in metrics}   # every name checked before any work
     h = _hits(ranked, relevant)
-    options = {"adaptive_k": adaptive_k, "denominator": denominator, "gain": gain, "ideal": ideal,
-               "relevance": relevance, "relevant_in": relevant_in, "undefined": undefined,
-               "hit_rate": hit_rate, "zero_division": zero_division, "convention": convention,
-               "per_user": per_user}
     out = {}
     for name, (func, k) in parsed.items():
         takes = inspect.signature(func).parameters
