@@ -633,14 +633,14 @@ def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
     tests = _tests_of(test, specs, ranking)
     names = list(models)
     rng = np.random.default_rng(random_state)
-    resampling = dict(n=n_resamples, random_state=random_state, confidence=confidence)
+    permute = dict(n_permutations=n_resamples, random_state=random_state)
     if ranking:
-        counts, strata, evaluate, testers = _ranking_setup(y_true, models, specs, resampling,
+        counts, strata, evaluate, testers = _ranking_setup(y_true, models, specs, permute,
                                                            ranking_options)
         stratify = False  # users are not stratified
     else:
         counts, strata, evaluate, testers = _classifier_setup(
-            y_true, models, specs, threshold, sample_counts, tests, resampling)
+            y_true, models, specs, threshold, sample_counts, tests, permute, confidence)
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         estimate = evaluate(counts[None, :])[0]
@@ -686,7 +686,7 @@ def _pair(label, j, names, a, b, test, estimate, kept, q, testers):
             "low": lo, "high": hi, "p_value": float(p), "test": test}
 
 
-def _ranking_setup(y_true, models, specs, resampling, ranking_options):
+def _ranking_setup(y_true, models, specs, permute, ranking_options):
     """Rankers: each user's metric values; the users are the resampled cells.
 
     Returns ``(counts, strata, evaluate, testers)`` as :func:`_classifier_setup`.
@@ -706,15 +706,14 @@ def _ranking_setup(y_true, models, specs, resampling, ranking_options):
     def permutation(j, a, b):  # a sign-flip test on the users defined for both
         ia, ib = names.index(a), names.index(b)
         both = defined[ia, j] & defined[ib, j]
-        r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both],
-                                  n_permutations=resampling["n"],
-                                  random_state=resampling["random_state"])
+        r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both], **permute)
         return r.p_value, None
     users = v.shape[2]
     return np.ones(users, np.int64), np.zeros(users), evaluate, {"permutation": permutation}
 
 
-def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, resampling):
+def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, permute,
+                      confidence):
     """Classifiers: the joint cells, their counts, ``evaluate`` and the row-reading tests.
 
     Returns ``(counts, strata, evaluate, testers)``: ``testers[test](j, a,
@@ -736,13 +735,11 @@ def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, re
         _, base, opts = specs[j]
         kind, fn, _ = _CLASSIFICATION[base]
         source = preds.__getitem__ if kind == "score" else labels_of
-        r = _unc.permutation_test(fn, y_true, source(a), source(b),
-                                  n_permutations=resampling["n"],
-                                  random_state=resampling["random_state"], **opts)
+        r = _unc.permutation_test(fn, y_true, source(a), source(b), **permute, **opts)
         return r.p_value, None
 
     def delong(j, a, b):
-        r = _unc.delong_test(y_true, preds[a], preds[b], confidence=resampling["confidence"])
+        r = _unc.delong_test(y_true, preds[a], preds[b], confidence=confidence)
         return r.p_value, (r.low, r.high)
 
     def mcnemar(j, a, b, exact=True):
