@@ -6,11 +6,12 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._counts import binary_cells
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of, zero_division_for
-from ._validation import (BETA, COUNT, POS_LABEL, ZERO_DIVISION_SPARK, Options, check, check_sample_weight, check_targets,
-                          validate_params)
+from ._validation import (BETA, COUNT, POS_LABEL, ZERO_DIVISION_SPARK, Options, check,
+                          check_sample_weight, check_targets, validate_params)
 
 __all__ = ["BinaryCounts", "binary_counts"]
 
@@ -22,7 +23,7 @@ LAYOUTS = ("actual-by-predicted", "predicted-by-actual")
 
 def _headings(layout):
     """Row and column names of the 2 x 2 table in ``layout``."""
-    rows, cols = ("actual", "predicted") if layout == "actual-by-predicted" else ("predicted", "actual")
+    rows, cols = ("actual", "predicted")[::1 if layout == "actual-by-predicted" else -1]
     return [f"{rows} positive", f"{rows} negative"], [f"{cols} positive", f"{cols} negative"]
 
 
@@ -214,7 +215,8 @@ class BinaryCounts:
         """
         if not isinstance(other, BinaryCounts):
             return NotImplemented
-        return BinaryCounts(*(getattr(self, c) + getattr(other, c) for c in ("tp", "fp", "fn", "tn")))
+        cells = ("tp", "fp", "fn", "tn")
+        return BinaryCounts(*(getattr(self, c) + getattr(other, c) for c in cells))
 
     def __radd__(self, other):
         if isinstance(other, numbers.Integral) and not isinstance(other, bool) and other == 0:
@@ -223,7 +225,8 @@ class BinaryCounts:
 
 
 @validate_params(pos_label=POS_LABEL)
-def binary_counts(y_true, y_pred, *, pos_label=1, sample_weight=None):
+def binary_counts(y_true: ArrayLike, y_pred: ArrayLike, *, pos_label: int | str = 1,
+                  sample_weight: ArrayLike | None = None) -> BinaryCounts:
     """Count tp, fp, fn and tn of the class ``pos_label``.
 
     ``tp = #(y_true = pos and y_pred = pos)``, ``fp = #(y_true ≠ pos and
@@ -237,4 +240,5 @@ def binary_counts(y_true, y_pred, *, pos_label=1, sample_weight=None):
     BinaryCounts(tp=1, fp=0, fn=1, tn=2)
     """
     _, yt, yp = check_targets(y_true, y_pred)
-    return BinaryCounts(*binary_cells(yt, yp, pos_label, check_sample_weight(sample_weight, len(yt))))
+    weight = check_sample_weight(sample_weight, len(yt))
+    return BinaryCounts(*binary_cells(yt, yp, pos_label, weight))

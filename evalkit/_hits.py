@@ -80,19 +80,20 @@ class RankingHits:
 
     def __init__(self, user, position, gain, n_relevant, n_ranked, ideal=None, given=None,
                  graded=None, n_judged=None, cut=None):
+        arrays = (user, position, n_relevant, n_ranked)
         user, position, self.n_relevant, self.n_ranked = (
-            np.asarray(a, dtype=np.int64).reshape(-1) for a in (user, position, n_relevant, n_ranked))
+            np.asarray(a, dtype=np.int64).reshape(-1) for a in arrays)
         gain = np.asarray(gain, dtype=np.float64).reshape(-1)
         self.n_judged = self.n_relevant if n_judged is None else \
             np.asarray(n_judged, dtype=np.int64).reshape(-1)
         self.n_users = len(self.n_relevant)
         wrong = _wrong_hits(user, position, gain, self.n_relevant, self.n_judged, self.n_ranked)
         key = None if wrong else user * (self.depth + 1) + position
-        if not wrong and len(key) > 1 and not (key[1:] > key[:-1]).all():   # sort by (user, position)
+        if not wrong and len(key) > 1 and not (key[1:] > key[:-1]).all():  # by (user, position)
             order = np.argsort(key, kind="stable")
             user, position, gain, key = user[order], position[order], gain[order], key[order]
-            wrong = "position: a user has two hits at the same position" if (key[1:] == key[:-1]).any() \
-                else None
+            if (key[1:] == key[:-1]).any():
+                wrong = "position: a user has two hits at the same position"
         if wrong:
             raise ValueError(wrong)
         self.user, self.position, self.gain = user, position, gain
@@ -169,20 +170,22 @@ class RankingHits:
                                                      for p, r in zip(parts, r_max))))
         starts = np.cumsum([0] + [p.n_users for p in parts])
         cuts = [p.cut for p in parts if p.cut is not None]
-        return cls(np.concatenate([p.user + s for p, s in zip(parts, starts)]), cat(lambda p: p.position),
-                   cat(lambda p: p.gain), cat(lambda p: p.n_relevant), cat(lambda p: p.n_ranked), ideal,
-                   given, any(p.graded for p in parts), cat(lambda p: p.n_judged),
+        users = np.concatenate([p.user + s for p, s in zip(parts, starts)])
+        return cls(users, cat(lambda p: p.position), cat(lambda p: p.gain),
+                   cat(lambda p: p.n_relevant), cat(lambda p: p.n_ranked), ideal, given,
+                   any(p.graded for p in parts), cat(lambda p: p.n_judged),
                    min(cuts) if cuts else None)
 
     def __add__(self, other):
-        return RankingHits.concat([self, other]) if isinstance(other, RankingHits) else NotImplemented
+        is_hits = isinstance(other, RankingHits)
+        return RankingHits.concat([self, other]) if is_hits else NotImplemented
 
     def __radd__(self, other):
         return self if isinstance(other, numbers.Number) and other == 0 else NotImplemented  # sum()
 
 
 def _wrong_hits(user, position, gain, n_relevant, n_judged, n_ranked):
-    """What is wrong with hits that cannot come from ranked lists (built by hand or on Spark), or None."""
+    """What is wrong with hits that cannot come from ranked lists (by hand or on Spark), or None."""
     n = len(n_relevant)
     bad = [(not len(user) == len(position) == len(gain),
             "user, position and gain have different lengths: one entry per hit"),
@@ -333,8 +336,8 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
         which, at = (1, t_rep) if t_rep >= 0 else (0, rep)
         user = int(np.searchsorted((r_off, t_off)[which], at, side="right") - 1)
         item = (r_items, t_items)[which][at:at + 1].tolist()[0]
-        raise ValueError(f"{names[which]}[{user}] repeats the item {item!r}: "
-                         f"{('a ranked list holds each item once', 'list each relevant item once')[which]}")
+        rule = ("a ranked list holds each item once", "list each relevant item once")[which]
+        raise ValueError(f"{names[which]}[{user}] repeats the item {item!r}: {rule}")
     if repeats == "error":
         hit = cols >= 0
         depth = int(np.diff(r_off).max(initial=0))

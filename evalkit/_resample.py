@@ -15,9 +15,14 @@ _CHUNK = 1 << 22  # about this many numbers per block of resamples
 _FEW = 64  # a stratum of up to this many cells is drawn as one multinomial; more, row by row
 
 
+def _side_by_side(code, size, rows):
+    """``rows`` resamples' codes ``0..size-1`` as one array: row b's code c is ``b size + c``."""
+    return (code + (np.arange(rows) * size)[:, None]).ravel()
+
+
 def _tally(code, size, weights):
     """Per resample (row of ``weights``), the weights of each code ``0..size-1``: (B, size)."""
-    flat = (code + (np.arange(len(weights)) * size)[:, None]).ravel()
+    flat = _side_by_side(code, size, len(weights))
     return np.bincount(flat, weights=weights.ravel(), minlength=len(weights) * size).reshape(
         len(weights), size)
 
@@ -37,10 +42,12 @@ def _draw(rng, counts, strata, size, stratify):
         n = int(c.sum())
         if len(idx) <= _FEW:
             out[:, idx] = rng.multinomial(n, c / n, size=size)
-        else:
-            cell = np.repeat(np.arange(len(idx), dtype=np.int32), c)
-            for row in out:
-                row[idx] = np.bincount(cell[rng.integers(0, n, n, dtype=np.int32)], minlength=len(idx))
+            continue
+        # the cell of each row; None where every cell is one row (the row is the cell)
+        cell = None if (c == 1).all() else np.repeat(np.arange(len(idx), dtype=np.int32), c)
+        for row in out:
+            drawn = rng.integers(0, n, n, dtype=np.int32)
+            row[idx] = np.bincount(drawn if cell is None else cell[drawn], minlength=len(idx))
     return out
 
 

@@ -16,6 +16,7 @@ lists a label twice (scikit-learn reports it twice).
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
                       position_of, targets)
@@ -32,7 +33,8 @@ __all__ = ["confusion_matrix", "multilabel_confusion_matrix", "accuracy_score",
            "class_likelihood_ratios"]
 
 AVERAGES = (None, "binary", "micro", "macro", "weighted", "samples")
-_SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION, pos_label=[None, POS_LABEL])
+_SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION,
+                 pos_label=[None, POS_LABEL])
 _KIND_RULES = (  # options that need a kind of target
     (lambda v: (v["average"], v["kind"]) in (("binary", "multiclass"), ("binary", "multilabel"),
                                              ("samples", "binary"), ("samples", "multiclass")),
@@ -43,7 +45,9 @@ _KIND_RULES = (  # options that need a kind of target
 
 
 @validate_params(normalize=Options((None, "true", "pred", "all")))
-def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
+def confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                     sample_weight: ArrayLike | None = None,
+                     normalize: str | None = None) -> np.ndarray:
     """Confusion matrix (混淆矩阵): ``C[i, j]`` = samples of class i predicted as class j.
 
     Rows are actual classes, columns predicted classes, both in the order of
@@ -96,8 +100,10 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
 
 
 @validate_params(samplewise=Bool())
-def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=None,
-                                samplewise=False):
+def multilabel_confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *,
+                                sample_weight: ArrayLike | None = None,
+                                labels: ArrayLike | None = None,
+                                samplewise: bool = False) -> np.ndarray:
     """One-vs-rest 2 x 2 confusion matrices, one per label (or per sample), as scikit-learn's.
 
     ``MCM[i] = [[tn, fp], [fn, tp]]`` of label i: for multilabel indicator
@@ -132,7 +138,8 @@ def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=No
 
 
 @validate_params(normalize=Bool())
-def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
+def accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = True,
+                   sample_weight: ArrayLike | None = None) -> float:
     """Accuracy (准确率) = correct predictions / all predictions = Σ tp_c / n.
 
     With ``normalize=False`` the number (or weight) of correct predictions.
@@ -184,9 +191,12 @@ def _set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight):
 
 
 @validate_params(beta=BETA, warn_for=WARN_FOR, **_SET_WISE)
-def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1,
-                                    average=None, warn_for=("precision", "recall", "f-score"),
-                                    sample_weight=None, zero_division="warn"):
+def precision_recall_fscore_support(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float = 1.0,
+                                    labels: ArrayLike | None = None, pos_label: int | str = 1,
+                                    average: str | None = None,
+                                    warn_for: tuple = ("precision", "recall", "f-score"),
+                                    sample_weight: ArrayLike | None = None,
+                                    zero_division: str | float = "warn") -> tuple:
     """Precision, recall, F-beta and support per class, or averaged.
 
     For class c: ``P_c = tp_c / predicted_c``, ``R_c = tp_c / support_c`` and
@@ -223,8 +233,10 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
 
 
 @validate_params(**_SET_WISE)
-def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
-                    sample_weight=None, zero_division="warn"):
+def precision_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                    pos_label: int | str = 1, average: str = "binary",
+                    sample_weight: ArrayLike | None = None,
+                    zero_division: str | float = "warn") -> float | np.ndarray:
     """Precision (精确率) = tp / (tp + fp): of the samples predicted positive, the share that are.
 
     See :func:`precision_recall_fscore_support` for ``average`` and
@@ -241,8 +253,10 @@ def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary
 
 
 @validate_params(**_SET_WISE)
-def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
-                 sample_weight=None, zero_division="warn"):
+def recall_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                 pos_label: int | str = 1, average: str = "binary",
+                 sample_weight: ArrayLike | None = None,
+                 zero_division: str | float = "warn") -> float | np.ndarray:
     """Recall (召回率) = tp / (tp + fn): of the positive samples, the share found.
 
     Examples
@@ -255,8 +269,10 @@ def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
         warn_for=("recall",), sample_weight=sample_weight, zero_division=zero_division)[1]
 
 
-def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="binary",
-                sample_weight=None, zero_division="warn"):
+def fbeta_score(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float,
+                labels: ArrayLike | None = None, pos_label: int | str = 1, average: str = "binary",
+                sample_weight: ArrayLike | None = None,
+                zero_division: str | float = "warn") -> float | np.ndarray:
     """F-beta = (1 + β²)·P·R / (β²·P + R): recall counts β times as much as precision.
 
     Examples
@@ -269,8 +285,10 @@ def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="bina
         warn_for=("f-score",), sample_weight=sample_weight, zero_division=zero_division)[2]
 
 
-def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
-             sample_weight=None, zero_division="warn"):
+def f1_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+             pos_label: int | str = 1, average: str = "binary",
+             sample_weight: ArrayLike | None = None,
+             zero_division: str | float = "warn") -> float | np.ndarray:
     """F1 (F1值) = 2·P·R / (P + R), the harmonic mean of precision and recall.
 
     Examples
@@ -290,8 +308,9 @@ _DEFINITIONS = {
 
 
 @validate_params(definition=Options(_DEFINITIONS), zero_division=ZERO_DIVISION)
-def macro_f1(y_true, y_pred, *, definition="mean_of_f1", labels=None, sample_weight=None,
-             zero_division="warn"):
+def macro_f1(y_true: ArrayLike, y_pred: ArrayLike, *, definition: str = "mean_of_f1",
+             labels: ArrayLike | None = None, sample_weight: ArrayLike | None = None,
+             zero_division: str | float = "warn") -> float:
     """Macro-averaged F1 under either of its two definitions (the macro/micro post).
 
     * ``"mean_of_f1"`` (scikit-learn's ``f1_score(average="macro")``):
@@ -307,10 +326,10 @@ def macro_f1(y_true, y_pred, *, definition="mean_of_f1", labels=None, sample_wei
     >>> round(macro_f1(y, yhat), 4), round(macro_f1(y, yhat, definition="f1_of_means"), 4)
     (0.6556, 0.6933)
     """
+    warned = ("precision", "recall", "f-score") if definition == "f1_of_means" else ("f-score",)
     p, r, f, _ = precision_recall_fscore_support(
         y_true, y_pred, labels=labels, average="macro", sample_weight=sample_weight,
-        zero_division=zero_division,
-        warn_for=("precision", "recall", "f-score") if definition == "f1_of_means" else ("f-score",))
+        zero_division=zero_division, warn_for=warned)
     if definition == "mean_of_f1":
         return f
     return ratio(2 * p * r, p + r, zero_division=zero_division, what="F1 of macro means",
@@ -332,7 +351,9 @@ def _label_counts(y_true, y_pred, sample_weight, what):
 
 
 @validate_params(adjusted=Bool())
-def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=False):
+def balanced_accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *,
+                            sample_weight: ArrayLike | None = None,
+                            adjusted: bool = False) -> float:
     """Balanced accuracy (平衡准确率): the mean of the per-class recalls.
 
     ``BA = (1/m) Σ_c tp_c / support_c`` over the m classes present in
@@ -361,7 +382,8 @@ def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=Fals
     return float(score)
 
 
-def matthews_corrcoef(y_true, y_pred, *, sample_weight=None):
+def matthews_corrcoef(y_true: ArrayLike, y_pred: ArrayLike, *,
+                      sample_weight: ArrayLike | None = None) -> float:
     """Matthews correlation coefficient (马修斯相关系数), binary or multiclass (Gorodkin's R_K).
 
     From the per-class counts, with ``n`` samples, ``c = Σ tp`` correct,
@@ -402,8 +424,9 @@ def _undefined_kappa(replace_undefined_by, why):
 
 @validate_params(weights=_KAPPA_WEIGHTS,
                  replace_undefined_by=[Real(-1, 1), Options({np.nan: ""})])
-def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
-                      replace_undefined_by=np.nan):
+def cohen_kappa_score(y1: ArrayLike, y2: ArrayLike, *, labels: ArrayLike | None = None,
+                      weights: str | None = None, sample_weight: ArrayLike | None = None,
+                      replace_undefined_by: float = np.nan) -> float:
     """Cohen's kappa (科恩卡帕系数): agreement of two raters beyond chance.
 
     From the confusion matrix ``C`` of ``y1`` against ``y2`` (over
@@ -440,8 +463,10 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None,
 
 
 @validate_params(**{**_SET_WISE, "zero_division": Options({"warn": "", 0.0: "", 1.0: ""})})
-def jaccard_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
-                  sample_weight=None, zero_division="warn"):
+def jaccard_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                  pos_label: int | str = 1, average: str = "binary",
+                  sample_weight: ArrayLike | None = None,
+                  zero_division: str | float = "warn") -> float | np.ndarray:
     """Jaccard index (杰卡德系数, intersection over union) = tp / (tp + fp + fn).
 
     Per class, or per sample for ``average="samples"`` (multilabel), from
@@ -475,7 +500,8 @@ def jaccard_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
     return float(np.average(scores, weights=weights))
 
 
-def hamming_loss(y_true, y_pred, *, sample_weight=None):
+def hamming_loss(y_true: ArrayLike, y_pred: ArrayLike, *,
+                 sample_weight: ArrayLike | None = None) -> float:
     """Hamming loss (汉明损失): the share of labels predicted wrong.
 
     Label vectors: ``1 − Σ tp / n`` (= 1 − accuracy). Multilabel indicator
@@ -499,7 +525,8 @@ def hamming_loss(y_true, y_pred, *, sample_weight=None):
 
 
 @validate_params(normalize=Bool())
-def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
+def zero_one_loss(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = True,
+                  sample_weight: ArrayLike | None = None) -> float:
     """Zero-one loss (0-1损失) = 1 − accuracy: the share of samples predicted wrong.
 
     ``normalize=False``: the number (weight) of wrong samples. Multilabel:
@@ -557,8 +584,9 @@ def _undefined_lr(message, replace_undefined_by, key):
 
 
 @validate_params(replace_undefined_by=_LR_UNDEFINED)
-def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None,
-                            replace_undefined_by=np.nan):
+def class_likelihood_ratios(y_true: ArrayLike, y_pred: ArrayLike, *,
+                            labels: ArrayLike | None = None, sample_weight: ArrayLike | None = None,
+                            replace_undefined_by: float = np.nan) -> tuple[float, float]:
     """Positive and negative likelihood ratios (似然比) of a binary prediction.
 
     From the 2 x 2 counts (the second of ``labels`` -- by default the larger

@@ -36,6 +36,7 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import classification as _clf
 from . import curves as _curves_public
@@ -43,9 +44,9 @@ from . import ranking as _ranking
 from . import uncertainty as _unc
 from ._curves import ap_from_groups, auc_from_groups
 from ._ratios import prf
-from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs
-from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels, check_real,
-                          check_same_length, check_targets, validate_params)
+from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _side_by_side
+from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels,
+                          check_real, check_same_length, check_targets, validate_params)
 
 __all__ = ["ModelComparison", "compare", "read_trec_run", "read_trec_qrels"]
 
@@ -111,7 +112,7 @@ class ModelComparison:
         beats = {}
         for p in self.pairs:
             if p["significant"]:
-                win, lose = (p["model_a"], p["model_b"]) if p["difference"] > 0 else (p["model_b"], p["model_a"])
+                win, lose = (p["model_a"], p["model_b"])[::1 if p["difference"] > 0 else -1]
                 beats.setdefault((win, p["metric"]), []).append(letter[lose])
         return letter, {k: "".join(sorted(v)) for k, v in beats.items()}
 
@@ -125,7 +126,8 @@ class ModelComparison:
             for j, q in enumerate(self.metrics):
                 v = f"{self.values[i, j]:.4f}"
                 if best[j] == i:
-                    v = {"text": v + "*", "markdown": f"**{v}**", "latex": rf"\textbf{{{v}}}"}[style]
+                    bold = {"text": v + "*", "markdown": f"**{v}**", "latex": rf"\textbf{{{v}}}"}
+                    v = bold[style]
                 won = beats.get((m, q), "")
                 if won:
                     v += {"text": "".join(_SUPERSCRIPT.get(c, "^" + c) for c in won),
@@ -137,10 +139,12 @@ class ModelComparison:
     def _note(self):
         tests = sorted(set(self.tests.values()))
         against = f"against the baseline {self.baseline}" if self.baseline else "between all pairs"
-        return (f"{100 * self.confidence:g} % percentile bootstrap intervals, {self.n_resamples} paired "
-                f"resamples; best per metric marked; a letter: significantly better than that model "
-                f"(adjusted p < {self.alpha:g}), {len(self.pairs)} comparisons {against}; test: "
-                f"{', '.join(_TESTS[t] for t in tests)}; correction: {_CORRECTIONS[self.correction]}")
+        return (f"{100 * self.confidence:g} % percentile bootstrap intervals, "
+                f"{self.n_resamples} paired resamples; best per metric marked; a letter: "
+                f"significantly better than that model (adjusted p < {self.alpha:g}), "
+                f"{len(self.pairs)} comparisons {against}; test: "
+                f"{', '.join(_TESTS[t] for t in tests)}; "
+                f"correction: {_CORRECTIONS[self.correction]}")
 
     def __str__(self):
         rows = [["model", *self.metrics], *self._cells("text")]
@@ -159,11 +163,12 @@ class ModelComparison:
         return "\n".join(out) + f"\n\n{self._note()}\n"
 
     def to_latex(self):
-        """The table as a LaTeX ``tabular`` (best in bold, letters as superscripts), the note as a comment."""
+        """The table as a LaTeX ``tabular`` (best in bold, letters superscript), note a comment."""
         rows = [["model", *map(_tex, self.metrics)], *self._cells("latex")]
         body = [" & ".join(r) + r" \\" for r in rows]
-        return "\n".join([r"\begin{tabular}{l" + "c" * len(self.metrics) + "}", r"\hline", body[0],
-                          r"\hline", *body[1:], r"\hline", r"\end{tabular}", "% " + self._note(), ""])
+        return "\n".join([r"\begin{tabular}{l" + "c" * len(self.metrics) + "}", r"\hline",
+                          body[0], r"\hline", *body[1:], r"\hline", r"\end{tabular}",
+                          "% " + self._note(), ""])
 
     def to_pandas(self, which="values"):
         """A pandas DataFrame: ``"values"`` (one row per model and metric) or ``"pairs"``."""
@@ -220,7 +225,7 @@ def _adjust(p, correction):
 # -- reading the inputs ----------------------------------------------------------------
 
 
-def read_trec_run(path):
+def read_trec_run(path: str | os.PathLike) -> dict[str, dict[str, float]]:
     """A TREC run file (``query Q0 doc rank score tag`` per line) as ``{query: {doc: score}}``.
 
     Examples
@@ -232,20 +237,10 @@ def read_trec_run(path):
     {'q1': {'d1': 2.5, 'd2': 1.0}}
     >>> os.remove(f.name)
     """
-    run = {}
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            parts = line.split()
-            if not parts:
-                continue
-            if len(parts) != 6:
-                raise ValueError(f"path: line {number} of {path} has {len(parts)} fields, a TREC run "
-                                 "line has 6: query Q0 doc rank score tag")
-            run.setdefault(parts[0], {})[parts[2]] = float(parts[4])
-    return run
+    return _read_trec(path, "run", "query Q0 doc rank score tag", float)
 
 
-def read_trec_qrels(path):
+def read_trec_qrels(path: str | os.PathLike) -> dict[str, dict[str, int]]:
     """A TREC qrels file (``query 0 doc relevance`` per line) as ``{query: {doc: relevance}}``.
 
     Examples
@@ -257,17 +252,22 @@ def read_trec_qrels(path):
     {'q1': {'d1': 1, 'd3': 2}}
     >>> os.remove(f.name)
     """
-    qrels = {}
+    return _read_trec(path, "qrels", "query 0 doc relevance", int)
+
+
+def _read_trec(path, kind, fields, number):
+    """``{query: {doc: value}}`` of a TREC file whose lines hold ``fields`` (the value last but
+    one in a run, last in qrels)."""
+    out = {}
     with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
+        for at, line in enumerate(f, 1):
             parts = line.split()
-            if not parts:
-                continue
-            if len(parts) != 4:
-                raise ValueError(f"path: line {number} of {path} has {len(parts)} fields, a TREC qrels "
-                                 "line has 4: query 0 doc relevance")
-            qrels.setdefault(parts[0], {})[parts[2]] = int(parts[3])
-    return qrels
+            if parts and len(parts) != len(fields.split()):
+                raise ValueError(f"path: line {at} of {path} has {len(parts)} fields, a TREC "
+                                 f"{kind} line has {len(fields.split())}: {fields}")
+            if parts:
+                out.setdefault(parts[0], {})[parts[2]] = number(parts[4 if kind == "run" else 3])
+    return out
 
 
 def _models(predictions):
@@ -275,8 +275,8 @@ def _models(predictions):
     if hasattr(predictions, "columns") and hasattr(predictions, "to_numpy"):
         predictions = {str(c): predictions[c].to_numpy() for c in predictions.columns}
     if not isinstance(predictions, dict):
-        raise TypeError("predictions must be a dict {model name: predictions} or a pandas DataFrame "
-                        f"with one column per model, got {type(predictions).__name__}")
+        raise TypeError("predictions must be a dict {model name: predictions} or a pandas "
+                        f"DataFrame with one column per model, got {type(predictions).__name__}")
     if len(predictions) < 2:
         raise ValueError(f"predictions: at least 2 models to compare, got {len(predictions)}")
     return {str(k): v for k, v in predictions.items()}
@@ -309,17 +309,18 @@ def _ranked_lists(y_true, models):
     """Ranked lists and relevance from ranx-style dicts or TREC files; lists pass through."""
     if isinstance(y_true, (str, os.PathLike)):
         y_true = read_trec_qrels(y_true)
-    models = {k: read_trec_run(v) if isinstance(v, (str, os.PathLike)) else v for k, v in models.items()}
+    models = {k: read_trec_run(v) if isinstance(v, (str, os.PathLike)) else v
+              for k, v in models.items()}
     if not isinstance(y_true, dict):
         return y_true, models
-    queries = list(y_true)  # ranx and trec_eval: the queries of the qrels; a run without one ranks nothing
+    queries = list(y_true)  # ranx, trec_eval: the qrels' queries; a run without one ranks nothing
     relevant = [{d: r for d, r in y_true[q].items() if r > 0} for q in queries]
 
     def lists(run):  # by decreasing score, ties by decreasing doc id (trec_eval's order)
         if not isinstance(run, dict):
             return run
-        return [[d for d, _ in sorted(sorted(run.get(q, {}).items(), reverse=True), key=lambda x: -x[1])]
-                for q in queries]
+        by_doc = (sorted(run.get(q, {}).items(), reverse=True) for q in queries)
+        return [[d for d, _ in sorted(docs, key=lambda x: -x[1])] for docs in by_doc]
     return relevant, {k: lists(v) for k, v in models.items()}
 
 
@@ -329,134 +330,186 @@ def _ranked_lists(y_true, models):
 def _multiplicities(sample_counts, y_true):
     """``sample_counts`` as int64, one non-negative count per row of ``y_true``, not all 0."""
     times = np.asarray(sample_counts)
-    if times.ndim != 1 or times.dtype.kind not in "iu" or len(times) != len(y_true) or (times < 0).any() \
-            or not times.sum():
-        raise ValueError(f"sample_counts must hold one non-negative integer per sample ({len(y_true)}), "
-                         "not all 0")
+    one_each = times.ndim == 1 and times.dtype.kind in "iu" and len(times) == len(y_true)
+    if not one_each or (times < 0).any() or not times.sum():
+        raise ValueError("sample_counts must hold one non-negative integer per sample "
+                         f"({len(y_true)}), not all 0")
     return times.astype(np.int64)
 
 
-def _classification(y_true, models, specs, threshold, times=None):
-    """Joint cells of the rows, and ``evaluate(W (B, K)) -> (B, n_models, n_metrics)``."""
+def _kinds(specs):
+    """Each metric's kind ("label" or "score"); an option the metric does not take is refused."""
     kinds = []
     for label, base, opts in specs:
         kind, _, allowed = _CLASSIFICATION[base]
         if not set(opts) <= allowed:
-            raise ValueError(f"metrics: {label!r}: options {sorted(set(opts) - allowed)} are not taken "
-                             f"here; {base} takes {sorted(allowed) or 'none'}")
+            raise ValueError(f"metrics: {label!r}: options {sorted(set(opts) - allowed)} are not "
+                             f"taken here; {base} takes {sorted(allowed) or 'none'}")
         kinds.append(kind)
-    y = check_labels(y_true, "y_true")
-    columns, score_of, label_of = [], {}, {}
-    if "score" in kinds or threshold is not None:
-        classes = np.unique(y)
-        if len(classes) != 2:
-            raise ValueError(f"y_true: roc_auc, average_precision and threshold need binary labels, "
-                             f"got {len(classes)} classes")
-    preds = {}
+    return kinds
+
+
+def _read_models(y, models, kinds, threshold):
+    """Each model's validated scores (where used) and predicted labels (where used)."""
+    scores, labels = {}, {}
+    classes = np.unique(y)
+    if ("score" in kinds or threshold is not None) and len(classes) != 2:
+        raise ValueError(f"y_true: roc_auc, average_precision and threshold need binary labels, "
+                         f"got {len(classes)} classes")
     for name, pred in models.items():
         key = f"predictions[{name!r}]"
         if "score" in kinds or threshold is not None:
-            preds[name] = check_real(pred, key)
-            check_same_length(y_true=y, **{key: preds[name]})
+            scores[name] = check_real(pred, key)
+            check_same_length(y_true=y, **{key: scores[name]})
         if "label" in kinds:
-            lab = (np.where(preds[name] >= threshold, classes[1], classes[0]) if threshold is not None
-                   else pred)
-            label_of[name] = check_targets(y, lab, names=("y_true", key))[2]
-    all_labels = np.unique(np.concatenate([y, *label_of.values()])) if label_of else np.unique(y)
-    for label, base, opts in specs:  # as scikit-learn: the binary average needs two classes and pos_label
-        if _CLASSIFICATION[base][0] == "label" and base != "accuracy" and opts.get("average", "binary") == "binary":
-            if len(all_labels) > 2 or opts.get("pos_label", 1) not in all_labels:
-                raise ValueError(f"metrics: {label!r} averages 'binary' over labels {all_labels.tolist()}: it "
-                                 f"needs two classes holding pos_label={opts.get('pos_label', 1)!r}; pass "
-                                 f"('{base}', {{'average': 'macro'}}) or the pos_label")
-    t = np.searchsorted(all_labels, y)
-    columns.append(t)
-    for name, lab in label_of.items():
-        label_of[name] = (len(columns), np.searchsorted(all_labels, lab))
-        columns.append(label_of[name][1])
+            if threshold is not None:
+                pred = np.where(scores[name] >= threshold, classes[1], classes[0])
+            labels[name] = check_targets(y, pred, names=("y_true", key))[2]
+    return scores, labels
+
+
+def _check_binary_averages(specs, all_labels):
+    """As scikit-learn: the binary average needs two classes, one of them pos_label."""
+    for label, base, opts in specs:
+        if base in ("accuracy", "roc_auc", "average_precision"):
+            continue
+        pos_label = opts.get("pos_label", 1)
+        if opts.get("average", "binary") == "binary" and (
+                len(all_labels) > 2 or pos_label not in all_labels):
+            raise ValueError(f"metrics: {label!r} averages 'binary' over labels "
+                             f"{all_labels.tolist()}: it needs two classes holding "
+                             f"pos_label={pos_label!r}; pass ('{base}', {{'average': 'macro'}}) "
+                             "or the pos_label")
+
+
+def _joint_cells(columns, times):
+    """The distinct rows of ``columns`` (the cells, sorted) and how many samples each holds.
+
+    The rows are encoded as one integer each where the codes fit in 62 bits:
+    sorting integers is much faster than sorting rows, same order.
+    """
+    dims = [int(c.max()) + 1 for c in columns]
+    if np.prod(dims, dtype=np.float64) < 2.0**62:
+        distinct, inverse = np.unique(np.ravel_multi_index(columns, dims), return_inverse=True)
+        cells = np.stack(np.unravel_index(distinct, dims), axis=1)
+    else:
+        cells, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+    counts = np.bincount(inverse.reshape(-1), weights=times, minlength=len(cells))
+    kept = counts > 0  # rows that stand for no sample (sample_counts 0) hold no cell
+    return cells[kept], counts[kept].astype(np.int64)
+
+
+class _Model:
+    """One model's view of the joint cells: a code per cell, ``key * C + actual``.
+
+    The key is the model's score group (decreasing score) when a score metric
+    is asked for, else its predicted class; a resample's counts of the codes
+    (one ``bincount`` of the drawn cell counts) give every metric of the model.
+    """
+
+    def __init__(self, cells, key_column, label_column, n_classes, counts, positive):
+        t = cells[:, 0]
+        keys, key = np.unique(cells[:, key_column], return_inverse=True)  # present keys only
+        self.n_keys, self.n_classes, self.positive = len(keys), n_classes, positive
+        self.code = key.reshape(-1) * n_classes + t
+        if label_column is not None:  # the predicted class of each key
+            self.predicted = np.zeros(len(keys), np.int64)
+            self.predicted[key] = cells[:, label_column]
+            self.present = np.zeros(n_classes, bool)  # the classes of y_true and of its predictions
+            self.present[t] = self.present[self.predicted] = True
+        self._flat = {}
+        pos, neg = self.score_counts(self.tally(counts.astype(np.float64), 1))
+        self.runs = {"roc_auc": _runs(auc_from_groups, pos[0], neg[0]),
+                     ("ap", False): _runs(ap_from_groups, pos[0], neg[0]),
+                     ("ap", True): _runs(ap_from_groups, neg[0], pos[0])}
+
+    def tally(self, weights, rows):
+        """Counts (rows, keys, classes) of drawn cell counts (``weights``: (rows, K) flattened).
+
+        The codes with each resample's offset are built once per block size:
+        one ``bincount`` per model and block is then all the work.
+        """
+        size = self.n_keys * self.n_classes
+        if rows not in self._flat:
+            self._flat = {rows: _side_by_side(self.code, size, rows)}
+        counts = np.bincount(self._flat[rows], weights=weights, minlength=rows * size)
+        return counts.astype(np.int64).reshape(rows, -1, self.n_classes)
+
+    def label_counts(self, tally):
+        """tp, predicted and actual per class (B, C), as floats."""
+        onehot = np.eye(self.n_classes)[self.predicted]  # (keys, C)
+        right = np.take_along_axis(tally, self.predicted[None, :, None], axis=2)[:, :, 0]
+        return (right.astype(float) @ onehot, tally.sum(axis=2).astype(float) @ onehot,
+                tally.sum(axis=1).astype(float))
+
+    def score_counts(self, tally, key=None):
+        """Positives and negatives per run of score groups the metric ``key`` cannot tell apart
+        (per score group without a key)."""
+        pos = tally[:, :, self.positive]
+        neg = tally.sum(axis=2) - pos
+        if key is None:
+            return pos, neg
+        at = self.runs[key]
+        return np.add.reduceat(pos, at, axis=1), np.add.reduceat(neg, at, axis=1)
+
+
+def _classification(y_true, models, specs, threshold, times=None):
+    """Joint cells of the rows, and ``evaluate(W (B, K)) -> (B, n_models, n_metrics)``.
+
+    A cell is a distinct (actual class, each model's predicted class, each
+    model's score group); the resamples draw the cells' counts.
+    """
+    kinds = _kinds(specs)
+    y = check_labels(y_true, "y_true")
+    preds, label_of = _read_models(y, models, kinds, threshold)
+    all_labels = np.unique(np.concatenate([y, *label_of.values()]))
+    _check_binary_averages([s for s, kind in zip(specs, kinds) if kind == "label"], all_labels)
+    columns = [np.searchsorted(all_labels, y)]
+    columns += [np.searchsorted(all_labels, lab) for lab in label_of.values()]
     for name in models if "score" in kinds else ():
         values, inverse = np.unique(preds[name], return_inverse=True)
-        score_of[name] = (len(columns), len(values))
         columns.append(len(values) - 1 - inverse.reshape(-1))  # groups by decreasing score
-    if times is None:
-        cells, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
-    else:  # rows that stand for several samples: their counts add up per cell
-        cells, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
-        counts = np.bincount(inverse.reshape(-1), weights=times, minlength=len(cells)).astype(np.int64)
-        cells, counts = cells[counts > 0], counts[counts > 0]
-    c = len(all_labels)
-    t = cells[:, 0]
-    onehot = np.eye(c)  # label counts as matrix products: (B, K) @ (K, C)
-    present = {n: np.isin(np.arange(c), np.unique(np.r_[t, cells[:, col]])) for n, (col, _) in label_of.items()}
-    positive = np.unique(y)[-1]  # the larger class of y_true, as roc_auc_score takes it
-    lab = (all_labels[t] == positive) if "score" in kinds else None
-    sweeps = {n: _sweep_cells(cells[:, col], lab, counts, specs, positive) for n, (col, _) in score_of.items()}
+    cells, counts = _joint_cells(columns, times)
+    positive = np.searchsorted(all_labels, np.unique(y)[-1])  # the larger class of y_true
+    fitted = []
+    for i, name in enumerate(models):
+        label_column = 1 + list(label_of).index(name) if name in label_of else None
+        key_column = 1 + len(label_of) + i if "score" in kinds else label_column
+        fitted.append(_Model(cells, key_column, label_column, len(all_labels), counts, positive))
 
     def evaluate(w):
         out = np.empty((len(w), len(models), len(specs)))
-        wf = w.astype(np.float64) if label_of else None
-        act = wf @ onehot[t] if label_of else None
-        for i, name in enumerate(models):
-            tallies = {}
-            if name in label_of:
-                p = cells[:, label_of[name][0]]
-                tallies["label"] = (wf @ (onehot[p] * (t == p)[:, None]), wf @ onehot[p], act)
-            if name in score_of:
-                order, labs, starts = sweeps[name]
-                gathered = w[:, order]
-                on_pos = gathered * labs
-                tallies["score"] = {key: (np.add.reduceat(on_pos, at, axis=1),
-                                          np.add.reduceat(gathered - on_pos, at, axis=1))
-                                    for key, at in starts.items()}
+        weights = w.astype(np.float64).ravel()  # bincount's weights, cast once for every model
+        for i, model in enumerate(fitted):
+            tally = model.tally(weights, len(w))
+            labels = model.label_counts(tally) if "label" in kinds else None
             for j, (_, base, opts) in enumerate(specs):
-                out[:, i, j] = _value(base, opts, tallies[kinds[j]], all_labels, present.get(name), positive)
+                out[:, i, j] = _value(base, opts, model, (tally, labels), all_labels)
         return out
-    return counts, t, evaluate, preds
+    return counts, cells[:, 0], evaluate, preds, label_of
 
 
-def _sweep_cells(groups, lab, counts, specs, positive):
-    """A model's cells in sweep order (decreasing score) and where each score metric's runs start.
-
-    Neighbouring score groups a metric cannot tell apart (negatives only,
-    and for the AUC positives only) are summed into one run
-    (:func:`evalkit._resample._runs`): about half as many columns per resample.
-    """
-    order = np.argsort(groups, kind="stable")
-    g, labs = groups[order], lab[order]
-    first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-    pos = np.add.reduceat(counts[order] * labs, first)
-    neg = np.add.reduceat(counts[order] * ~labs, first)
-    starts = {}
-    for _, base, opts in specs:
-        if base == "roc_auc":
-            starts["roc_auc"] = first[_runs(auc_from_groups, pos, neg)]
-        elif base == "average_precision":
-            flip = opts.get("pos_label", 1) != positive
-            starts[("ap", flip)] = first[_runs(ap_from_groups, *((neg, pos) if flip else (pos, neg)))]
-    return order, labs, starts
-
-
-def _value(base, opts, tallies, classes, present, positive):
-    """One metric on every resample, from the model's tallies."""
+def _value(base, opts, model, counts, classes):
+    """One metric on every resample, from the model's counts of its codes (and per class)."""
+    tally, labels = counts
     if base == "roc_auc":
-        return auc_from_groups(*tallies["roc_auc"])
+        return auc_from_groups(*model.score_counts(tally, "roc_auc"))
+    flip = opts.get("pos_label", 1) != classes[model.positive]
     if base == "average_precision":  # with the smaller class as pos_label the classes swap roles
-        flip = opts.get("pos_label", 1) != positive
-        pos, neg = tallies[("ap", flip)]
+        pos, neg = model.score_counts(tally, ("ap", flip))
         return ap_from_groups(neg, pos) if flip else ap_from_groups(pos, neg)
-    tp, pred, act = tallies
+    tp, pred, act = labels
     if base == "accuracy":
         return tp.sum(axis=1) / act.sum(axis=1)
     average = opts.get("average", "binary")
     zd = opts.get("zero_division", "warn")
     zd = 0.0 if isinstance(zd, str) else zd
+    cols = np.flatnonzero(model.present)  # the classes of y_true and this model's predictions
     if average == "binary":
         cols = np.flatnonzero(classes == opts.get("pos_label", 1))
         average = "micro"
-    else:
-        cols = np.flatnonzero(present)  # the classes of y_true and this model's predictions
-    p, r, f, _ = prf(tp[:, cols], pred[:, cols], act[:, cols], average=average, zero_division=zd,
-                     warn_for=())
+    p, r, f, _ = prf(tp[:, cols], pred[:, cols], act[:, cols], average=average,
+                     zero_division=zd, warn_for=())
     return {"precision": p, "recall": r, "f1": f}[base]
 
 
@@ -470,22 +523,28 @@ def _tests_of(test, specs, ranking):
     for label, base, _ in specs:
         name = given.get(label, "bootstrap")
         if name not in _TESTS:
-            raise ValueError(f"test must be one of {sorted(_TESTS)} (or a dict metric -> test), got {name!r}")
+            raise ValueError(f"test must be one of {sorted(_TESTS)} (or a dict metric -> test), "
+                             f"got {name!r}")
         if name in _ONLY and (ranking or base != _ONLY[name]):
-            raise ValueError(f"test: {name!r} applies to {_ONLY[name]} only, not to {label!r}; pass a dict "
-                             f"such as {{{_ONLY[name]!r}: {name!r}}} to use it for that metric")
+            raise ValueError(f"test: {name!r} applies to {_ONLY[name]} only, not to {label!r}; "
+                             f"pass a dict such as {{{_ONLY[name]!r}: {name!r}}} to use it for "
+                             "that metric")
         out[label] = name
     return out
 
 
-@validate_params(correction=Options(_CORRECTIONS), alpha=Real(0, 1, closed="neither"), stratify=Bool(),
+@validate_params(correction=Options(_CORRECTIONS), alpha=Real(0, 1, closed="neither"),
+                 stratify=Bool(),
                  threshold=[None, Real(meaning="a score: at or above it, the larger class")],
                  n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
                  confidence=CONFIDENCE, random_state=RANDOM_STATE)
-def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm", baseline=None,
-            alpha=0.05, n_resamples=1000, confidence=0.95, threshold=None, stratify=True,
-            random_state=None, sample_counts=None, **ranking_options) -> ModelComparison:
-    """Compare several models on the same samples: values, intervals, differences and adjusted p-values.
+def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
+            metrics: list, *, test: str | dict = "bootstrap", correction: str = "holm",
+            baseline: str | None = None, alpha: float = 0.05, n_resamples: int = 1000,
+            confidence: float = 0.95, threshold: float | None = None, stratify: bool = True,
+            random_state: int | np.random.Generator | None = None,
+            sample_counts: ArrayLike | None = None, **ranking_options: object) -> ModelComparison:
+    """Compare several models on the same samples: values, intervals, differences, p-values.
 
     Each model's metrics are computed from counts (the estimate), then from
     ``n_resamples`` bootstrap resamples of those counts shared by every
@@ -572,29 +631,16 @@ def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm"
     specs = _metric_specs(metrics)
     ranking = _is_ranking(specs)
     tests = _tests_of(test, specs, ranking)
-    names, labels = list(models), [s[0] for s in specs]
+    names = list(models)
     rng = np.random.default_rng(random_state)
+    permute = dict(n_permutations=n_resamples, random_state=random_state)
     if ranking:
-        relevant, models = _ranked_lists(y_true, models)
-        per_user = {m: _ranking.evaluate_ranking(models[m], relevant, [s[1] for s in specs],
-                                                 per_user=True, **ranking_options) for m in names}
-        v = np.stack([[np.asarray(per_user[m][s[1]], dtype=np.float64) for s in specs] for m in names])
-        defined = ~np.isnan(v)  # (M, Q, U): users where the metric is undefined are left out
-        v0 = np.where(defined, v, 0.0)
-
-        def evaluate(w):
-            return np.einsum("bu,mqu->bmq", w, v0) / np.einsum("bu,mqu->bmq", w, defined)
-        counts, strata, stratify = np.ones(v.shape[2], np.int64), np.zeros(v.shape[2]), False
+        counts, strata, evaluate, testers = _ranking_setup(y_true, models, specs, permute,
+                                                           ranking_options)
+        stratify = False  # users are not stratified
     else:
-        if sample_counts is not None:
-            times = _multiplicities(sample_counts, y_true)
-            if set(tests.values()) != {"bootstrap"}:  # the other tests read rows: repeat them
-                y_true, models = np.repeat(np.asarray(y_true), times), {
-                    m: np.repeat(np.asarray(v), times, axis=0) for m, v in models.items()}
-                times = None
-        else:
-            times = None
-        counts, strata, evaluate, preds = _classification(y_true, models, specs, threshold, times)
+        counts, strata, evaluate, testers = _classifier_setup(
+            y_true, models, specs, threshold, sample_counts, tests, permute, confidence)
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         estimate = evaluate(counts[None, :])[0]
@@ -607,51 +653,97 @@ def compare(y_true, predictions, metrics, *, test="bootstrap", correction="holm"
     if not len(kept):
         raise ValueError("y_true: the metrics are undefined (nan) on every resample: no interval")
     low, high = np.quantile(kept, q, axis=0)
-    pairs = []
-    for j, (label, base, opts) in enumerate(specs):
-        for a, b in ([(m, baseline) for m in names if m != baseline] if baseline
-                     else [(names[i], names[k]) for i in range(len(names)) for k in range(i + 1, len(names))]):
-            ia, ib = names.index(a), names.index(b)
-            d = estimate[ia, j] - estimate[ib, j]
-            diffs = kept[:, ia, j] - kept[:, ib, j]
-            lo, hi = (float(x) for x in np.quantile(diffs, q))
-            name = tests[label]
-            if name == "bootstrap":
-                p = _bootstrap_p(diffs, d)
-            elif name == "permutation":
-                seed = random_state if isinstance(random_state, np.random.Generator) else random_state
-                if ranking:
-                    both = defined[ia, j] & defined[ib, j]  # users defined for both (a sign-flip test)
-                    r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both],
-                                              n_permutations=n_resamples, random_state=seed)
-                else:
-                    fn = _CLASSIFICATION[base][1]
-                    src = (lambda m: preds[m]) if _CLASSIFICATION[base][0] == "score" else _labels_of(y_true, models, threshold, preds)
-                    r = _unc.permutation_test(fn, y_true, src(a), src(b), n_permutations=n_resamples,
-                                              random_state=seed, **opts)
-                p = r.p_value
-            elif name == "delong":
-                r = _unc.delong_test(y_true, preds[a], preds[b], confidence=confidence)
-                p, lo, hi = r.p_value, r.low, r.high
-            else:
-                src = _labels_of(y_true, models, threshold, preds)
-                p = _unc.mcnemar_test(y_true, src(a), src(b), exact=name == "mcnemar").p_value
-            pairs.append({"metric": label, "model_a": a, "model_b": b, "difference": float(d),
-                          "low": lo, "high": hi, "p_value": float(p), "test": name})
+    pairs = [_pair(label, j, names, a, b, tests[label], estimate, kept, q, testers)
+             for j, (label, _, _) in enumerate(specs) for a, b in _pairs_of(names, baseline)]
     adjusted = _adjust([p["p_value"] for p in pairs], correction)
     for p, adj in zip(pairs, adjusted):
         p["p_adjusted"] = float(adj)
         p["significant"] = bool(adj < alpha)
-    return ModelComparison(tuple(names), tuple(labels), estimate, low, high, pairs, tests, correction,
-                           alpha, confidence, n_resamples, baseline, int(skipped.sum()), dist)
+    return ModelComparison(tuple(names), tuple(s[0] for s in specs), estimate, low, high, pairs,
+                           tests, correction, alpha, confidence, n_resamples, baseline,
+                           int(skipped.sum()), dist)
 
 
-def _labels_of(y_true, models, threshold, preds):
-    """The predicted labels of a model by name (thresholded scores when ``threshold`` is set)."""
-    def get(m):
-        if threshold is None:
-            return models[m]
-        classes = np.unique(np.asarray(y_true))
-        return np.where(preds[m] >= threshold, classes[1], classes[0])
-    return get
+def _pairs_of(names, baseline):
+    """The compared pairs: each model against the baseline, or every pair."""
+    if baseline is not None:
+        return [(m, baseline) for m in names if m != baseline]
+    return [(a, names[k]) for i, a in enumerate(names) for k in range(i + 1, len(names))]
 
+
+def _pair(label, j, names, a, b, test, estimate, kept, q, testers):
+    """One comparison: the difference a - b, its interval and the test's p-value."""
+    ia, ib = names.index(a), names.index(b)
+    d = estimate[ia, j] - estimate[ib, j]
+    diffs = kept[:, ia, j] - kept[:, ib, j]
+    lo, hi = (float(x) for x in np.quantile(diffs, q))
+    if test == "bootstrap":
+        p = _bootstrap_p(diffs, d)
+    else:
+        p, interval = testers[test](j, a, b)
+        lo, hi = interval or (lo, hi)  # DeLong's normal interval replaces the bootstrap's
+    return {"metric": label, "model_a": a, "model_b": b, "difference": float(d),
+            "low": lo, "high": hi, "p_value": float(p), "test": test}
+
+
+def _ranking_setup(y_true, models, specs, permute, ranking_options):
+    """Rankers: each user's metric values; the users are the resampled cells.
+
+    Returns ``(counts, strata, evaluate, testers)`` as :func:`_classifier_setup`.
+    """
+    names = list(models)
+    relevant, models = _ranked_lists(y_true, models)
+    bases = [s[1] for s in specs]
+    per_user = {m: _ranking.evaluate_ranking(models[m], relevant, bases, per_user=True,
+                                             **ranking_options) for m in names}
+    v = np.stack([[np.asarray(per_user[m][q], dtype=np.float64) for q in bases] for m in names])
+    defined = ~np.isnan(v)  # (M, Q, U): users where the metric is undefined are left out
+    v0 = np.where(defined, v, 0.0)
+
+    def evaluate(w):
+        return np.einsum("bu,mqu->bmq", w, v0) / np.einsum("bu,mqu->bmq", w, defined)
+
+    def permutation(j, a, b):  # a sign-flip test on the users defined for both
+        ia, ib = names.index(a), names.index(b)
+        both = defined[ia, j] & defined[ib, j]
+        r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both], **permute)
+        return r.p_value, None
+    users = v.shape[2]
+    return np.ones(users, np.int64), np.zeros(users), evaluate, {"permutation": permutation}
+
+
+def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, permute,
+                      confidence):
+    """Classifiers: the joint cells, their counts, ``evaluate`` and the row-reading tests.
+
+    Returns ``(counts, strata, evaluate, testers)``: ``testers[test](j, a,
+    b)`` gives the p-value of metric j's comparison of models a and b, and
+    an interval replacing the bootstrap's (or None).
+    """
+    times = None
+    if sample_counts is not None:
+        times = _multiplicities(sample_counts, y_true)
+        if set(tests.values()) != {"bootstrap"}:  # the other tests read rows: repeat them
+            y_true = np.repeat(np.asarray(y_true), times)
+            models = {m: np.repeat(np.asarray(v), times, axis=0) for m, v in models.items()}
+            times = None
+    counts, strata, evaluate, preds, labels = _classification(y_true, models, specs, threshold,
+                                                              times)
+    labels_of = labels.__getitem__
+
+    def permutation(j, a, b):
+        _, base, opts = specs[j]
+        kind, fn, _ = _CLASSIFICATION[base]
+        source = preds.__getitem__ if kind == "score" else labels_of
+        r = _unc.permutation_test(fn, y_true, source(a), source(b), **permute, **opts)
+        return r.p_value, None
+
+    def delong(j, a, b):
+        r = _unc.delong_test(y_true, preds[a], preds[b], confidence=confidence)
+        return r.p_value, (r.low, r.high)
+
+    def mcnemar(j, a, b, exact=True):
+        return _unc.mcnemar_test(y_true, labels_of(a), labels_of(b), exact=exact).p_value, None
+    testers = {"permutation": permutation, "delong": delong, "mcnemar": mcnemar,
+               "mcnemar-chi2": lambda j, a, b: mcnemar(j, a, b, exact=False)}
+    return counts, strata, evaluate, testers

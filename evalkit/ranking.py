@@ -86,6 +86,7 @@ import inspect
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._hits import WHOLE_LIST, RankingHits, encode_items
 from ._hits import ranking_hits as _count_hits
@@ -96,16 +97,18 @@ from ._validation import (EXACTLY_ONE, Bool, Integer, Options, Real, Satisfies, 
 from .exceptions import warn_at_caller
 
 __all__ = ["RankingHits", "ranking_hits", "precision_at_k", "recall_at_k", "average_precision",
-           "mean_average_precision", "dcg_at_k", "ndcg_at_k", "mean_reciprocal_rank", "hit_rate_at_k",
-           "arhr_at_k", "evaluate_ranking", "catalog_coverage", "distributional_coverage", "gini_index", "lists_from_frame",
-           "dcg_score", "ndcg_score", "CONVENTIONS"]
+           "mean_average_precision", "dcg_at_k", "ndcg_at_k", "mean_reciprocal_rank",
+           "hit_rate_at_k", "arhr_at_k", "evaluate_ranking", "catalog_coverage",
+           "distributional_coverage", "gini_index", "lists_from_frame", "dcg_score", "ndcg_score",
+           "CONVENTIONS"]
 
 # -- the options and the presets ------------------------------------------------------
 
 OPTIONS = {   # each option's values, with the libraries that choose them (in error messages too)
     "denominator": {"relevant": "R: trec_eval, ranx", "min_relevant_k": "min(R, k): Spark, RecBole",
                     "hits": "the hits in the top k: torchmetrics"},
-    "gain": {"linear": "g: trec_eval, ranx, sklearn", "exponential": "2^g - 1: Spark, ranx ndcg_burges"},
+    "gain": {"linear": "g: trec_eval, ranx, sklearn",
+             "exponential": "2^g - 1: Spark, ranx ndcg_burges"},
     "ideal": {"relevant": "all relevant items, best first: trec_eval, ranx",
               "candidates": "the list's items only: sklearn, torchmetrics",
               "given": "the grades in the order given: Spark graded"},
@@ -181,7 +184,7 @@ _K_OR_NONE = [None, Integer(1, meaning="the cut-off")]
 
 
 def _options(convention, **given):
-    """Resolve options: the explicit ones win, then the preset's ("warn": the preset's, and warn)."""
+    """Resolve options: the explicit ones win, then the preset's ("warn": the preset's, warned)."""
     preset = CONVENTIONS[convention]
     out = {name: preset[name] if value is None else value for name, value in given.items()}
     if "zero_division" in out:
@@ -191,7 +194,7 @@ def _options(convention, **given):
 
 
 def _setup(ranked, relevant, convention, k=None, **arguments):
-    """The hits (found, or passed on) and the resolved options of a metric called with ``arguments``."""
+    """The hits (found, or passed on) and the resolved options of a metric given ``arguments``."""
     h = _hits(ranked, relevant)
     opt = _options(convention, **{n: v for n, v in arguments.items() if n in _NAMES})
     _check_cut(h, k, opt)
@@ -201,7 +204,7 @@ def _setup(ranked, relevant, convention, k=None, **arguments):
 # -- input -> hits ---------------------------------------------------------------------
 
 
-def ranking_hits(ranked, relevant):
+def ranking_hits(ranked: ArrayLike | RankingHits, relevant: list) -> RankingHits:
     """Validate ranked lists and judged items and find every hit in one pass.
 
     A hit is a judged item in a user's ranked list (relevant when its grade
@@ -276,14 +279,16 @@ def _n_relevant(h, opt):
 def _finish(values, h, opt, what, per_user, R=None):
     """Give the undefined users (no relevant item, or no judgment) ``zero_division``; average."""
     R = _n_relevant(h, opt) if R is None else R
-    empty = (h.n_judged if opt["undefined"] == "no_judgments" and opt["relevant_in"] == "all" else R) == 0
+    judged_only = opt["undefined"] == "no_judgments" and opt["relevant_in"] == "all"
+    empty = (h.n_judged if judged_only else R) == 0
     zd = opt["zero_division"]
     if empty.any():
         if opt["warn"]:
             warn_at_caller(
                 f"{what} is ill-defined and being {'left out' if zd != zd else f'set to {zd}'} for "
                 f"{int(empty.sum())} user(s) with no relevant items (such as user "
-                f"{int(np.argmax(empty))}). Use the `zero_division` parameter to control this behavior.")
+                f"{int(np.argmax(empty))}). Use the `zero_division` parameter to control this "
+                "behavior.")
         values = np.where(empty, zd, values)
     if per_user:
         return values
@@ -303,8 +308,11 @@ def _safe_div(num, den):
 
 
 @_declared()
-def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, relevant_in=None,
-                   undefined=None, zero_division="warn", convention="evalkit", per_user=False):
+def precision_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
+                   adaptive_k: bool = False, relevance: str | None = None,
+                   relevant_in: str | None = None, undefined: str | None = None,
+                   zero_division: str | float = "warn", convention: str = "evalkit",
+                   per_user: bool = False) -> float | np.ndarray:
     """Precision at k (精确率@k): the share of the top k that is relevant, averaged over users.
 
     P@k(u) = hits@k(u) / k, where hits@k(u) counts user u's relevant items
@@ -360,8 +368,10 @@ def precision_at_k(ranked, relevant, k, *, adaptive_k=False, relevance=None, rel
 
 
 @_declared()
-def recall_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefined=None,
-                zero_division="warn", convention="evalkit", per_user=False):
+def recall_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
+                relevance: str | None = None, relevant_in: str | None = None,
+                undefined: str | None = None, zero_division: str | float = "warn",
+                convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
     """Recall at k (召回率@k): the share of each user's relevant items found in the top k.
 
     R@k(u) = hits@k(u) / R(u), with R(u) the user's relevant items, retrieved
@@ -385,7 +395,8 @@ def recall_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefi
 def _ap(h, k, opt):
     """Per-user AP@k: the sum of precision@rank over the hits in the top k, / the denominator."""
     user, position, _ = h.within(k, opt["relevance"] == "any")
-    nth = np.arange(1, len(user) + 1) - np.searchsorted(user, np.arange(h.n_users))[user]   # nth hit
+    first_of_user = np.searchsorted(user, np.arange(h.n_users))
+    nth = np.arange(1, len(user) + 1) - first_of_user[user]   # nth hit
     prec_sum = np.bincount(user, nth / (position + 1.0), minlength=h.n_users)
     R = _n_relevant(h, opt)
     den = {"relevant": R, "min_relevant_k": R if k is None else np.minimum(R, k),
@@ -394,9 +405,11 @@ def _ap(h, k, opt):
 
 
 @_declared(k=_K_OR_NONE)
-def mean_average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None,
-                           relevant_in=None, undefined=None, zero_division="warn", convention="evalkit",
-                           per_user=False):
+def mean_average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: int | None = None, *,
+                           denominator: str | None = None, relevance: str | None = None,
+                           relevant_in: str | None = None, undefined: str | None = None,
+                           zero_division: str | float = "warn", convention: str = "evalkit",
+                           per_user: bool = False) -> float | np.ndarray:
     """Mean average precision (MAP, 平均精度均值), optionally cut at k: AP averaged over users.
 
     AP@k(u) = (1/D) Σ_{j ≤ k, item j relevant} P@j(u), the precision at the
@@ -445,10 +458,15 @@ def _one_list(ranked):
                 or any(isinstance(v, (list, tuple, np.ndarray, set)) for v in np.ravel(one)))
 
 
-@_declared(k=_K_OR_NONE, ranked=Satisfies(_one_list, "one ranked list of item ids (ordered, 1-D); "
-                                          "for many users use mean_average_precision(..., per_user=True)"))
-def average_precision(ranked, relevant, k=None, *, denominator=None, relevance=None, relevant_in=None,
-                      undefined=None, zero_division="warn", convention="evalkit"):
+_ONE_LIST = Satisfies(_one_list, "one ranked list of item ids (ordered, 1-D); for many users use "
+                      "mean_average_precision(..., per_user=True)")
+
+
+@_declared(k=_K_OR_NONE, ranked=_ONE_LIST)
+def average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: int | None = None, *,
+                      denominator: str | None = None, relevance: str | None = None,
+                      relevant_in: str | None = None, undefined: str | None = None,
+                      zero_division: str | float = "warn", convention: str = "evalkit") -> float:
     """Average precision (AP, 平均精度) of one ranked list: "order-sensitive recall".
 
     AP = (1/D) Σ_{i=1..r} i / r_i, where r_i is the rank of the i-th relevant
@@ -478,10 +496,11 @@ def average_precision(ranked, relevant, k=None, *, denominator=None, relevance=N
         relevant = [relevant]
     elif hasattr(relevant, "__array__") and not isinstance(relevant, np.ndarray):
         relevant = np.asarray(relevant)   # a pandas Series of ids
-    return float(mean_average_precision([list(ranked)], [relevant], k, denominator=denominator,
-                                        relevance=relevance, relevant_in=relevant_in, undefined=undefined,
-                                        zero_division=zero_division, convention=convention,
-                                        per_user=True)[0])
+    per_user = mean_average_precision([list(ranked)], [relevant], k, denominator=denominator,
+                                      relevance=relevance, relevant_in=relevant_in,
+                                      undefined=undefined, zero_division=zero_division,
+                                      convention=convention, per_user=True)
+    return float(per_user[0])
 
 
 def _discount(width, log_base=2.0):
@@ -495,8 +514,8 @@ def _gain(g, gain):
 
 def _dcg(h, k, gain, log_base=2.0):
     user, position, g = h.within(k)
-    return np.bincount(user, _gain(g, gain) * _discount(h.depth if k is None else k, log_base)[position],
-                       minlength=h.n_users)
+    discount = _discount(h.depth if k is None else k, log_base)
+    return np.bincount(user, _gain(g, gain) * discount[position], minlength=h.n_users)
 
 
 def _idcg(h, k, gain, ideal):
@@ -516,7 +535,9 @@ def _idcg(h, k, gain, ideal):
 
 
 @_declared(k=_K_OR_NONE)
-def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit", per_user=False):
+def dcg_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *, gain: str | None = None,
+             log_base: float = 2, convention: str = "evalkit",
+             per_user: bool = False) -> float | np.ndarray:
     """Discounted cumulative gain at k (DCG@k, 折扣累积增益), averaged over users.
 
     DCG@k(u) = Σ_{j=1..k} gain(g_j) / log_b(j + 1), where g_j is the grade of
@@ -549,8 +570,11 @@ def dcg_at_k(ranked, relevant, k, *, gain=None, log_base=2, convention="evalkit"
 
 
 @_declared(k=_K_OR_NONE)
-def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, relevance=None, relevant_in=None,
-              undefined=None, zero_division="warn", convention="evalkit", per_user=False):
+def ndcg_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *, gain: str | None = None,
+              ideal: str | None = None, relevance: str | None = None,
+              relevant_in: str | None = None, undefined: str | None = None,
+              zero_division: str | float = "warn", convention: str = "evalkit",
+              per_user: bool = False) -> float | np.ndarray:
     """Normalized DCG at k (NDCG@k, 归一化折扣累积增益), averaged over users.
 
     NDCG@k(u) = DCG@k(u) / IDCG@k(u), IDCG being the DCG of the best possible
@@ -593,8 +617,10 @@ def ndcg_at_k(ranked, relevant, k, *, gain=None, ideal=None, relevance=None, rel
 
 
 @_declared(k=_K_OR_NONE)
-def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_in=None, undefined=None,
-                         zero_division="warn", convention="evalkit", per_user=False):
+def mean_reciprocal_rank(ranked: ArrayLike | RankingHits, relevant: list, k: int | None = None, *,
+                         relevance: str | None = None, relevant_in: str | None = None,
+                         undefined: str | None = None, zero_division: str | float = "warn",
+                         convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
     """Mean reciprocal rank (MRR, 平均倒数排名): 1 / the rank of the first hit, averaged.
 
     MRR = (1/Q) Σ_u 1 / rank_u, rank_u the rank of the first relevant item in
@@ -623,8 +649,11 @@ def mean_reciprocal_rank(ranked, relevant, k=None, *, relevance=None, relevant_i
 
 
 @_declared()
-def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, relevance=None, relevant_in=None,
-                  undefined=None, zero_division="warn", convention="evalkit", per_user=False):
+def hit_rate_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
+                  hit_rate: str | None = None, relevance: str | None = None,
+                  relevant_in: str | None = None, undefined: str | None = None,
+                  zero_division: str | float = "warn", convention: str = "evalkit",
+                  per_user: bool = False) -> float | np.ndarray:
     """Hit rate at k (HR@k, 命中率): two metrics share the name; ``hit_rate`` chooses.
 
     * ``"hits_over_tests"`` (evalkit's default, the recommender-metrics post):
@@ -670,8 +699,10 @@ def hit_rate_at_k(ranked, relevant, k, *, hit_rate=None, relevance=None, relevan
 
 
 @_declared()
-def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefined=None,
-              zero_division="warn", convention="evalkit", per_user=False):
+def arhr_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
+              relevance: str | None = None, relevant_in: str | None = None,
+              undefined: str | None = None, zero_division: str | float = "warn",
+              convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
     """Average reciprocal hit rank at k (ARHR, 平均倒数命中排名; Deshpande & Karypis 2004).
 
     ARHR@k = (1/#users) Σ_u Σ_{hits j in u's top k} 1 / rank_j: a hit rate
@@ -699,8 +730,8 @@ def arhr_at_k(ranked, relevant, k, *, relevance=None, relevant_in=None, undefine
 
 #: The metrics :func:`evaluate_ranking` knows by short name (each function's own name works too).
 METRICS = {"precision": precision_at_k, "recall": recall_at_k, "map": mean_average_precision,
-           "ndcg": ndcg_at_k, "dcg": dcg_at_k, "mrr": mean_reciprocal_rank, "hit_rate": hit_rate_at_k,
-           "arhr": arhr_at_k}
+           "ndcg": ndcg_at_k, "dcg": dcg_at_k, "mrr": mean_reciprocal_rank,
+           "hit_rate": hit_rate_at_k, "arhr": arhr_at_k}
 
 
 def _metric(name):
@@ -725,9 +756,13 @@ _METRIC_NAMES = Satisfies(lambda v: not isinstance(v, (str, bytes)) and hasattr(
 
 
 @_declared(metrics=_METRIC_NAMES)
-def evaluate_ranking(ranked, relevant, metrics, *, adaptive_k=False, denominator=None, gain=None,
-                     ideal=None, relevance=None, relevant_in=None, undefined=None, hit_rate=None,
-                     zero_division="warn", convention="evalkit", per_user=False):
+def evaluate_ranking(ranked: ArrayLike | RankingHits, relevant: list, metrics: list, *,
+                     adaptive_k: bool = False, denominator: str | None = None,
+                     gain: str | None = None, ideal: str | None = None,
+                     relevance: str | None = None, relevant_in: str | None = None,
+                     undefined: str | None = None, hit_rate: str | None = None,
+                     zero_division: str | float = "warn", convention: str = "evalkit",
+                     per_user: bool = False) -> dict:
     """Several ranking metrics from one hit search: ``{"ndcg@10": ..., "map@100": ...}``.
 
     The hits are found once (:func:`ranking_hits`, or ``ranked`` is already a
@@ -783,12 +818,9 @@ def evaluate_ranking(ranked, relevant, metrics, *, adaptive_k=False, denominator
     >>> evaluate_ranking(ranked, relevant, ["mrr"], per_user=True)["mrr"].tolist()
     [1.0, 0.5]
     """
+    options = {o: v for o, v in locals().items() if o not in ("ranked", "relevant", "metrics")}
     parsed = {name: _metric(name) for name in metrics}   # every name checked before any work
     h = _hits(ranked, relevant)
-    options = {"adaptive_k": adaptive_k, "denominator": denominator, "gain": gain, "ideal": ideal,
-               "relevance": relevance, "relevant_in": relevant_in, "undefined": undefined,
-               "hit_rate": hit_rate, "zero_division": zero_division, "convention": convention,
-               "per_user": per_user}
     out = {}
     for name, (func, k) in parsed.items():
         takes = inspect.signature(func).parameters
@@ -812,12 +844,17 @@ def _item_counts(items):
     return counts[counts > 0]
 
 
-_CATALOG = [Integer(1, meaning="the number of items"), Satisfies(lambda c: not isinstance(c, (
-    str, bytes)) and (hasattr(c, "__iter__") or hasattr(c, "__array__")), "a collection of item ids")]
+def _is_collection(c):
+    return not isinstance(c, (str, bytes)) and (hasattr(c, "__iter__") or hasattr(c, "__array__"))
+
+
+_CATALOG = [Integer(1, meaning="the number of items"),
+            Satisfies(_is_collection, "a collection of item ids")]
 
 
 @_declared(k=_K_OR_NONE, catalog=_CATALOG)
-def catalog_coverage(ranked, catalog, *, k=None):
+def catalog_coverage(ranked: ArrayLike | RankingHits, catalog: int | ArrayLike, *,
+                     k: int | None = None) -> float:
     """Catalogue coverage (覆盖率): the share of the catalogue that is recommended to someone.
 
     coverage = |∪_u top-k(u)| / |catalogue| (the recommender-metrics post's
@@ -847,7 +884,8 @@ def catalog_coverage(ranked, catalog, *, k=None):
 
 
 @_declared(k=_K_OR_NONE)
-def distributional_coverage(ranked, *, k=None, log_base=2):
+def distributional_coverage(ranked: ArrayLike | RankingHits, *, k: int | None = None,
+                            log_base: float = 2) -> float:
     """Distributional coverage: the entropy of how often each item is recommended.
 
     H = -Σ_i p(i) log_b p(i), p(i) = (times item i is recommended) / (all
@@ -877,8 +915,9 @@ def distributional_coverage(ranked, *, k=None, log_base=2):
 
 
 @_declared(k=_K_OR_NONE, catalog=[None] + _CATALOG)
-def gini_index(ranked, catalog=None, *, k=None):
-    """Gini index of recommendation counts: 0 when every item is recommended equally, ~1 when few are.
+def gini_index(ranked: ArrayLike | RankingHits, catalog: int | ArrayLike | None = None, *,
+               k: int | None = None) -> float:
+    """Gini index of recommendation counts: 0 when all items are recommended equally, ~1 when few.
 
     G = Σ_{i=1..N} (2i - N - 1) c_(i) / (N Σ_i c_i), with c_(1) <= ... <= c_(N)
     the times each of the N catalogue items is recommended, sorted; items never
@@ -911,8 +950,10 @@ def gini_index(ranked, catalog=None, *, k=None):
 
 
 @_declared()
-def lists_from_frame(predictions, truth=None, *, user="user", item="item", score=None, rank=None,
-                     grade=None, ties=None, users=None, convention="evalkit"):
+def lists_from_frame(predictions: object, truth: object | None = None, *, user: str = "user",
+                     item: str = "item", score: str | None = None, rank: str | None = None,
+                     grade: str | None = None, ties: str | None = None, users: str | None = None,
+                     convention: str = "evalkit") -> tuple:
     """Turn long tables of (user, item, score or rank) rows into ranked lists and relevant sets.
 
     ``predictions`` has one row per recommended (user, item) with a
@@ -979,10 +1020,13 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
     uniq, ucodes = np.unique(pu if tu is None else np.concatenate([pu, tu]), return_inverse=True)
     pcode, tcode = ucodes.reshape(-1)[:len(pu)], ucodes.reshape(-1)[len(pu):]
     in_pred, in_truth = (np.bincount(c, minlength=len(uniq)) > 0 for c in (pcode, tcode))
-    keep = np.flatnonzero({"truth": in_truth, "predictions": in_pred, "both": in_truth & in_pred,
-                           "union": in_truth | in_pred}[opt["users"] if tu is not None else "predictions"])
-    tie = np.arange(len(pi)) if opt["ties"] == "input" else \
-        np.unique(pi, return_inverse=True)[1].reshape(-1) * (-1 if opt["ties"] == "item_desc" else 1)
+    kept_users = {"truth": in_truth, "predictions": in_pred, "both": in_truth & in_pred,
+                  "union": in_truth | in_pred}
+    keep = np.flatnonzero(kept_users[opt["users"] if tu is not None else "predictions"])
+    tie = np.arange(len(pi))
+    if opt["ties"] != "input":
+        item_order = np.unique(pi, return_inverse=True)[1].reshape(-1)
+        tie = item_order * (-1 if opt["ties"] == "item_desc" else 1)
 
     def by_user(order, codes, values):   # the rows of each kept user, in ``order``
         bounds = np.searchsorted(codes[order], np.arange(len(uniq) + 1))
@@ -994,7 +1038,8 @@ def lists_from_frame(predictions, truth=None, *, user="user", item="item", score
     torder = np.argsort(tcode, kind="stable")
     relevant = by_user(torder, tcode, ti)
     if tg is not None:
-        relevant = [dict(zip(r.tolist(), g.tolist())) for r, g in zip(relevant, by_user(torder, tcode, tg))]
+        grades = by_user(torder, tcode, tg)
+        relevant = [dict(zip(r.tolist(), g.tolist())) for r, g in zip(relevant, grades)]
     return uniq[keep], ranked, relevant
 
 
@@ -1056,8 +1101,9 @@ def _ideal_dcg_rows(y_true, k, log_base):
 
 
 @_declared(k=_K_OR_NONE, ignore_ties=Bool())
-def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore_ties=False):
-    """Discounted cumulative gain from relevance and score matrices, as ``sklearn.metrics.dcg_score``.
+def dcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None, log_base: float = 2,
+              sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
+    """Discounted cumulative gain of relevance and score matrices, as ``sklearn.metrics.dcg_score``.
 
     Per row, DCG@k = Σ_{j=1..k} y_true_(j) / log_b(j + 1), with the columns
     ordered by decreasing ``y_score`` (linear gain; the average over rows,
@@ -1083,7 +1129,7 @@ def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore
     --------
     >>> round(dcg_score([[10, 0, 0, 1, 5]], [[0.1, 0.2, 0.3, 4, 70]]), 6)
     9.499458
-    >>> round(dcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]]), 6)   # tied: 10, 5 -> 7.5 each; 0, 0, 1
+    >>> round(dcg_score([[10, 0, 0, 1, 5]], [[1, 0, 0, 0, 1]]), 6)  # tied 10, 5: 7.5 each
     12.67115
     """
     yt, ys, w = check_relevance_scores(y_true, y_score, sample_weight)
@@ -1091,7 +1137,8 @@ def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore
 
 
 @_declared(k=_K_OR_NONE, ignore_ties=Bool())
-def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False):
+def ndcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None,
+               sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
     """Normalized DCG from relevance and score matrices, as ``sklearn.metrics.ndcg_score``.
 
     Per row, NDCG@k = DCG@k / IDCG@k, where the ideal DCG orders **the row's
@@ -1117,5 +1164,5 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     0.75
     """
     yt, ys, w = check_relevance_scores(y_true, y_score, sample_weight, "NDCG")
-    return float(np.average(_safe_div(_dcg_rows(yt, ys, k, 2.0, ignore_ties), _ideal_dcg_rows(yt, k, 2.0)),
-                            weights=w))
+    ratio = _safe_div(_dcg_rows(yt, ys, k, 2.0, ignore_ties), _ideal_dcg_rows(yt, k, 2.0))
+    return float(np.average(ratio, weights=w))

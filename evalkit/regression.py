@@ -23,6 +23,7 @@ that value.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._counts import encode_labels
 from ._errors import errors_from_sums, explained_fraction
@@ -39,7 +40,8 @@ __all__ = ["mean_absolute_error", "mean_squared_error", "root_mean_squared_error
 _NMAE_RULES = (
     (lambda v: v["outside"].any(), "y_true contains {first!r}, outside rating_range {scale}: give "
                                    "the scale the ratings are on"),
-    (lambda v: v["per_user"] and v["users"] is None, "per_user=True needs users: the user of each rating"))
+    (lambda v: v["per_user"] and v["users"] is None,
+     "per_user=True needs users: the user of each rating"))
 
 
 def _over_outputs(output_errors, multioutput, variance=None):
@@ -51,12 +53,16 @@ def _over_outputs(output_errors, multioutput, variance=None):
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
         multioutput = variance if np.any(variance != 0) else "uniform_average"
     if isinstance(multioutput, str):  # "raw_values" or "uniform_average"
-        return output_errors if multioutput == "raw_values" else float(  # one output: no np.mean overhead
-            output_errors[0] if len(output_errors) == 1 else np.mean(output_errors))
+        if multioutput == "raw_values":
+            return output_errors
+        # one output: no np.mean overhead
+        return float(output_errors[0] if len(output_errors) == 1 else np.mean(output_errors))
     return float(np.average(output_errors, weights=multioutput))
 
 
-def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
+def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                        sample_weight: ArrayLike | None = None,
+                        multioutput: str | ArrayLike = "uniform_average") -> float | np.ndarray:
     """Mean absolute error (平均绝对误差), as :func:`sklearn.metrics.mean_absolute_error`.
 
     .. math::
@@ -93,7 +99,9 @@ def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="unif
     return _over_outputs(np.average(np.abs(yp - yt), weights=w, axis=0), multioutput)
 
 
-def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
+def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                       sample_weight: ArrayLike | None = None,
+                       multioutput: str | ArrayLike = "uniform_average") -> float | np.ndarray:
     """Mean squared error (均方误差), as :func:`sklearn.metrics.mean_squared_error`.
 
     .. math::
@@ -126,8 +134,9 @@ def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="unifo
     return _over_outputs(np.average((yt - yp) ** 2, weights=w, axis=0), multioutput)
 
 
-def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
-                            multioutput="uniform_average"):
+def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                            sample_weight: ArrayLike | None = None,
+                            multioutput: str | ArrayLike = "uniform_average") -> float | np.ndarray:
     """Root mean squared error (均方根误差), as :func:`sklearn.metrics.root_mean_squared_error`.
 
     .. math::
@@ -163,8 +172,10 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
 
 
 @validate_params(rating_range=RATING_RANGE, per_user=Bool())
-def normalized_mean_absolute_error(y_true, y_pred, *, rating_range, users=None, per_user=False,
-                                   sample_weight=None):
+def normalized_mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                                   rating_range: tuple[float, float],
+                                   users: ArrayLike | None = None, per_user: bool = False,
+                                   sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Normalized mean absolute error (标准平均绝对误差): the MAE over the width of the scale.
 
     .. math::
@@ -240,8 +251,9 @@ def _fraction_explained(residual, total, multioutput, force_finite):
 
 
 @validate_params(force_finite=Bool())
-def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
-             force_finite=True):
+def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+             multioutput: str | ArrayLike = "uniform_average",
+             force_finite: bool = True) -> float | np.ndarray:
     """Coefficient of determination R² (决定系数), as :func:`sklearn.metrics.r2_score`.
 
     .. math::
@@ -278,8 +290,10 @@ def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average
 
 
 @validate_params(force_finite=Bool())
-def explained_variance_score(y_true, y_pred, *, sample_weight=None,
-                             multioutput="uniform_average", force_finite=True):
+def explained_variance_score(y_true: ArrayLike, y_pred: ArrayLike, *,
+                             sample_weight: ArrayLike | None = None,
+                             multioutput: str | ArrayLike = "uniform_average",
+                             force_finite: bool = True) -> float | np.ndarray:
     """Explained variance score (可解释方差), as :func:`sklearn.metrics.explained_variance_score`.
 
     .. math::
@@ -305,13 +319,15 @@ def explained_variance_score(y_true, y_pred, *, sample_weight=None,
     return _fraction_explained(residual, total, multioutput, force_finite)
 
 
-def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
-                                   multioutput="uniform_average"):
+def mean_absolute_percentage_error(
+        y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+        multioutput: str | ArrayLike = "uniform_average") -> float | np.ndarray:
     """Mean absolute percentage error (平均绝对百分比误差), as scikit-learn's.
 
     .. math::
 
-        \\mathrm{MAPE} = \\frac{\\sum_i w_i\\,|\\hat y_i - y_i| / \\max(|y_i|, \\epsilon)}{\\sum_i w_i}
+        \\mathrm{MAPE} = \\frac{\\sum_i w_i\\,|\\hat y_i - y_i| / \\max(|y_i|, \\epsilon)}
+                             {\\sum_i w_i}
 
     per output, ε the float64 machine epsilon: a relative error, returned as
     a fraction (0.25, not 25 %), and huge when some ``y_i`` is 0 (as in
@@ -347,7 +363,9 @@ def _weighted_median(values, w):
     return out
 
 
-def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", sample_weight=None):
+def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                          multioutput: str | ArrayLike = "uniform_average",
+                          sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Median absolute error (中位数绝对误差), as :func:`sklearn.metrics.median_absolute_error`.
 
     The median of ``|ŷ_i − y_i|`` per output: robust to a few huge errors.

@@ -19,14 +19,16 @@ laid out by the same formatter as :func:`evalkit.classification_report`.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._counts import (ClassCounts, _select, _take, encode_labels, top_k_columns, top_k_hits,
                       topk_code_counts)
 from ._ratios import prf
 from ._report import topk_report_from_counts
-from ._validation import (DIGITS, EXACTLY_ONE, K, TIES, ZERO_DIVISION, Bool, Options, check_column_classes,
-                          check_label_list, check_labels, check_rules, check_same_kind, check_same_length,
-                          check_sample_weight, check_score_matrix, validate_params)
+from ._validation import (DIGITS, EXACTLY_ONE, K, TIES, ZERO_DIVISION, Bool, Options,
+                          check_column_classes, check_label_list, check_labels, check_rules,
+                          check_same_kind, check_same_length, check_sample_weight,
+                          check_score_matrix, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["top_k_labels", "precision_recall_fscore_at_k", "topk_report", "top_k_accuracy_score"]
@@ -41,7 +43,8 @@ _SHAPE_RULES = (  # top_k_accuracy_score: 1-D scores for a binary y_true, n x C 
 
 
 @validate_params(k=K, ties=TIES)
-def top_k_labels(y_score, *, k, labels=None, ties="last"):
+def top_k_labels(y_score: ArrayLike, *, k: int, labels: ArrayLike | None = None,
+                 ties: str = "last") -> np.ndarray:
     """Each row's k most likely labels, most likely first: an n x k label matrix.
 
     Column j of ``y_score`` scores the class ``labels[j]`` (default j). The
@@ -59,7 +62,8 @@ def top_k_labels(y_score, *, k, labels=None, ties="last"):
     [[0]]
     """
     scores = check_score_matrix(y_score, "y_score", k=k)
-    columns = np.arange(scores.shape[1]) if labels is None else check_label_list(labels, n=scores.shape[1])
+    n = scores.shape[1]
+    columns = np.arange(n) if labels is None else check_label_list(labels, n=n)
     return columns[top_k_columns(scores, k, ties, ranked=True)]
 
 
@@ -92,8 +96,10 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
 
 
 @validate_params(k=K, average=Options(TOPK_AVERAGES), zero_division=ZERO_DIVISION, ties=TIES)
-def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels=None,
-                                 average=None, zero_division="warn", ties="last"):
+def precision_recall_fscore_at_k(y_true: ArrayLike, y_topk: ArrayLike | None = None, *,
+                                 y_score: ArrayLike | None = None, k: int,
+                                 labels: ArrayLike | None = None, average: str | None = None,
+                                 zero_division: str | float = "warn", ties: str = "last") -> tuple:
     """precision@k, recall@k, F1@k and support per class, or averaged.
 
     A row "predicts" every class in its top k. For class c:
@@ -148,8 +154,10 @@ def precision_recall_fscore_at_k(y_true, y_topk=None, *, y_score=None, k, labels
 
 
 @validate_params(k=K, digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION, ties=TIES)
-def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_names=None,
-                digits=2, output_dict=False, zero_division="warn", ties="last"):
+def topk_report(y_true: ArrayLike, y_topk: ArrayLike | None = None, *,
+                y_score: ArrayLike | None = None, k: int, labels: ArrayLike | None = None,
+                target_names: list | None = None, digits: int = 2, output_dict: bool = False,
+                zero_division: str | float = "warn", ties: str = "last") -> str | dict:
     """classification_report for top-k predictions: precision@k, recall@k, F1@k per class.
 
     One row per class (see :func:`precision_recall_fscore_at_k` for the
@@ -204,8 +212,9 @@ def topk_report(y_true, y_topk=None, *, y_score=None, k, labels=None, target_nam
 # -- scikit-learn's top_k_accuracy_score ---------------------------------------------
 
 @validate_params(k=K, normalize=Bool(), ties=TIES)
-def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=None,
-                         labels=None, ties="last"):
+def top_k_accuracy_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int = 2,
+                         normalize: bool = True, sample_weight: ArrayLike | None = None,
+                         labels: ArrayLike | None = None, ties: str = "last") -> float:
     """Top-k accuracy: the share of samples whose true class is among their k best scores.
 
     ``top-k accuracy = (1/n) Σ_i [y_i ∈ top_k(s_i)]`` (weighted by

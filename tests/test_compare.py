@@ -55,13 +55,14 @@ def test_multiclass_averages_are_scikit_learns(average):
 
 
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("metric", ["accuracy", "f1", "roc_auc"])
+@pytest.mark.parametrize("metric", ["accuracy", "f1", "roc_auc", "average_precision"])
 def test_bootstrap_p_value_and_interval_are_evalkits_paired_bootstrap(seed, metric):
     rng = np.random.default_rng(seed)
-    y, models = (_labels(rng, 200, [0.8, 0.75]) if metric != "roc_auc"
+    y, models = (_labels(rng, 200, [0.8, 0.75]) if metric in ("accuracy", "f1")
                  else _scores(rng, 200, [1.0, 0.7]))
     r = ek.compare(y, models, [metric], n_resamples=500, random_state=seed)
-    fn = {"accuracy": ek.accuracy_score, "f1": ek.f1_score, "roc_auc": ek.roc_auc_score}[metric]
+    fn = {"accuracy": ek.accuracy_score, "f1": ek.f1_score, "roc_auc": ek.roc_auc_score,
+          "average_precision": ek.average_precision_score}[metric]
     d = ek.paired_bootstrap(fn, y, models["m0"], models["m1"], n_resamples=500, random_state=seed)
     p = r.pairs[0]
     assert (p["difference"], p["low"], p["high"], p["p_value"]) == pytest.approx(

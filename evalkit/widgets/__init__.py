@@ -1,4 +1,4 @@
-"""Widgets to explore a threshold, class imbalance and the ROC curve, and the pure functions behind them.
+"""Widgets to explore a threshold, class imbalance and the ROC curve, and their pure functions.
 
 Every widget wraps a pure function of :mod:`evalkit.widgets.state`, re-exported
 here, so a plain cell can call the same function at a fixed value and print
@@ -18,8 +18,17 @@ their classes live in :mod:`evalkit.widgets.ui`, which imports
 :mod:`evalkit.widgets.state` and nothing that imports it back.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from numpy.typing import ArrayLike
+
 from .state import *  # noqa: F403
 from .state import __all__ as _pure
+
+if TYPE_CHECKING:  # the widget classes import ipywidgets: named here for type checkers only
+    from .ui import ImbalanceExplorer, RocBuilder, ThresholdExplorer
 
 __all__ = [*_pure, "threshold_explorer", "imbalance_explorer", "roc_builder"]
 
@@ -27,8 +36,9 @@ __all__ = [*_pure, "threshold_explorer", "imbalance_explorer", "roc_builder"]
 # -- the widgets (ipywidgets and matplotlib are imported only here) ------------
 
 
-def threshold_explorer(y_true, y_score, *, pos_label=1, threshold=None, beta=1.0,
-                       layout="actual-by-predicted"):
+def threshold_explorer(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str = 1,
+                       threshold: float | None = None, beta: float = 1.0,
+                       layout: str = "actual-by-predicted") -> ThresholdExplorer:
     """A threshold slider over ``y_score`` with its confusion matrix, metrics and curves.
 
     The sweep is computed once; a slider move is one lookup
@@ -49,7 +59,7 @@ def threshold_explorer(y_true, y_score, *, pos_label=1, threshold=None, beta=1.0
                              beta=beta, layout=layout)
 
 
-def imbalance_explorer(majority=0.9, *, n=100):
+def imbalance_explorer(majority: float = 0.9, *, n: int = 100) -> ImbalanceExplorer:
     """A class-ratio slider (50/50 to 99/1) and the "always predict the majority" baseline.
 
     Accuracy climbs with the majority's share while the minority's recall
@@ -62,7 +72,8 @@ def imbalance_explorer(majority=0.9, *, n=100):
     return ImbalanceExplorer(majority, n=n)
 
 
-def roc_builder(y_true, y_score, *, pos_label=None, step=0):
+def roc_builder(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
+                step: int = 0) -> RocBuilder:
     """Step through the hand construction of a ROC curve, one sample (score) at a time.
 
     Shows the path so far, the current TPR and FPR and the running area

@@ -14,12 +14,13 @@ from __future__ import annotations
 import html
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._curves import roc_points, trapezoid
 from .._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
 from .._sweep import Sweep, positive_mask, threshold_sweep
-from .._validation import (BETA, BOTH_CLASSES, ZERO_DIVISION_SPARK, InstanceOf, Integer, Options, Real,
-                           Satisfies, check, check_rules, validate_params)
+from .._validation import (BETA, BOTH_CLASSES, ZERO_DIVISION_SPARK, InstanceOf, Integer, Options,
+                           Real, Satisfies, check, check_rules, validate_params)
 from .._binary import LAYOUTS, BinaryCounts
 
 __all__ = ["explorer_state", "explorer_text", "confusion_html", "imbalance_state", "imbalance_text",
@@ -36,9 +37,9 @@ ROC_BUILDER_KEYS = ("step", "taken", "tpr", "fpr", "area")
 #: site's static copy (tools/make_site.py). (An ipywidgets Image has no alt text, and a tooltip on
 #: one breaks its view in the browser.) Not exported.
 FIGURE_ALT = {
-    "evalkit-threshold-explorer": "The scores of each class as histograms with the threshold as a "
-                                  "vertical line, and the threshold's point on the ROC curve and on "
-                                  "the precision-recall curve",
+    "evalkit-threshold-explorer": "The scores of each class as histograms with the threshold as "
+                                  "a vertical line, and the threshold's point on the ROC curve "
+                                  "and on the precision-recall curve",
     "evalkit-imbalance-explorer": "Accuracy, balanced accuracy and the minority's recall of the "
                                   "always-the-majority baseline against the majority's share, with "
                                   "the chosen share marked",
@@ -55,10 +56,15 @@ def _num(x):
 # -- the threshold explorer ---------------------------------------------------
 
 
-@validate_params(sweep=Satisfies(lambda v: isinstance(v, Sweep) or (isinstance(v, tuple) and len(v) == 2),
+def _sweep_or_pair(v):
+    return isinstance(v, Sweep) or (isinstance(v, tuple) and len(v) == 2)
+
+
+@validate_params(sweep=Satisfies(_sweep_or_pair,
                                  "a Sweep from threshold_sweep or a (y_true, y_score) pair"),
                  threshold=Real(finite=False), beta=BETA, zero_division=ZERO_DIVISION_SPARK)
-def explorer_state(sweep, threshold, beta=1.0, *, zero_division="warn", pos_label=None):
+def explorer_state(sweep: Sweep | tuple, threshold: float, beta: float = 1.0, *,
+                   zero_division: str | float = "warn", pos_label: int | str | None = None) -> dict:
     """Counts and metrics of predicting positive when ``score >= threshold``.
 
     One lookup in the sweep (:meth:`Sweep.counts_at`, a binary search), then
@@ -117,7 +123,7 @@ def explorer_state(sweep, threshold, beta=1.0, *, zero_division="warn", pos_labe
             "f_beta": f_beta_of(c.tp, c.fp, c.fn, beta, zd)}
 
 
-def explorer_text(state):
+def explorer_text(state: dict) -> dict:
     """The lines the threshold explorer shows for ``state``, by key.
 
     Numbers are printed with four decimals, so the text is stable (the
@@ -152,21 +158,30 @@ def explorer_text(state):
 
 
 @validate_params(counts=InstanceOf(BinaryCounts, "a BinaryCounts"), layout=Options(LAYOUTS))
-def confusion_html(counts, layout="actual-by-predicted"):
+def confusion_html(counts: BinaryCounts, layout: str = "actual-by-predicted") -> str:
     """The 2 x 2 table of ``counts`` as an HTML table, in either layout the seeds use.
 
     Cells carry ``data-cell="tp"`` (``fp``, ``fn``, ``tn``) so a test can find them.
 
-    >>> print(confusion_html(BinaryCounts(1, 0, 10, 89), "predicted-by-actual"))
-    <table class="evalkit-confusion"><tr><th></th><th>actual positive</th><th>actual negative</th></tr><tr><th>predicted positive</th><td data-cell="tp">TP 1</td><td data-cell="fp">FP 0</td></tr><tr><th>predicted negative</th><td data-cell="fn">FN 10</td><td data-cell="tn">TN 89</td></tr></table>
+    >>> table = confusion_html(BinaryCounts(1, 0, 10, 89), "predicted-by-actual")
+    >>> print(table.replace("<tr>", "\\n<tr>").replace("<td", "\\n  <td"))
+    <table class="evalkit-confusion">
+    <tr><th></th><th>actual positive</th><th>actual negative</th></tr>
+    <tr><th>predicted positive</th>
+      <td data-cell="tp">TP 1</td>
+      <td data-cell="fp">FP 0</td></tr>
+    <tr><th>predicted negative</th>
+      <td data-cell="fn">FN 10</td>
+      <td data-cell="tn">TN 89</td></tr></table>
     """
     names, rows, cols = [["tp", "fn"], ["fp", "tn"]], "actual", "predicted"  # actual-by-predicted
     if layout == "predicted-by-actual":
         names, rows, cols = [["tp", "fp"], ["fn", "tn"]], cols, rows
     head = "".join(f"<th>{cols} {k}</th>" for k in ("positive", "negative"))
-    body = "".join(f"<tr><th>{rows} {label}</th>" + "".join(
-        f'<td data-cell="{n}">{n.upper()} {html.escape(_num(getattr(counts, n)))}</td>' for n in row)
-        + "</tr>" for label, row in zip(("positive", "negative"), names))
+    def cell(n):
+        return f'<td data-cell="{n}">{n.upper()} {html.escape(_num(getattr(counts, n)))}</td>'
+    body = "".join(f"<tr><th>{rows} {label}</th>" + "".join(map(cell, row)) + "</tr>"
+                   for label, row in zip(("positive", "negative"), names))
     return f'<table class="evalkit-confusion"><tr><th></th>{head}</tr>{body}</table>'
 
 
@@ -175,7 +190,7 @@ def confusion_html(counts, layout="actual-by-predicted"):
 
 @validate_params(majority=Real(0.5, 1, closed="left", meaning="the share of the majority class"),
                  n=Integer(2, meaning="the number of samples"))
-def imbalance_state(majority, *, n=100):
+def imbalance_state(majority: float, *, n: int = 100) -> dict:
     """The "always predict the majority class" baseline on ``n`` samples.
 
     ``round(majority * n)`` samples are of the majority class, the rest of the
@@ -211,11 +226,12 @@ def imbalance_state(majority, *, n=100):
     return {"majority": majority, "n": n, "n_majority": n_major, "n_minority": n_minor, "counts": c,
             "accuracy": ratio(c.tp + c.tn, c.total, zero_division=0.0),
             "minority_recall": minority_recall, "minority_precision": precision_of(c.tp, c.fp, 0.0),
-            "minority_f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, 0.0), "majority_recall": majority_recall,
+            "minority_f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, 0.0),
+            "majority_recall": majority_recall,
             "balanced_accuracy": (minority_recall + majority_recall) / 2}
 
 
-def imbalance_text(state):
+def imbalance_text(state: dict) -> dict:
     """The lines the imbalance explorer shows for ``state``, by key.
 
     >>> for line in imbalance_text(imbalance_state(0.99)).values():
@@ -240,8 +256,9 @@ def imbalance_text(state):
 
 
 @validate_params(step=Integer(0, meaning="one step per distinct score"))
-def roc_builder_state(y_true, y_score, step, *, pos_label=None):
-    """The logistic-regression post's ROC construction after ``step`` steps: the path so far and its area.
+def roc_builder_state(y_true: ArrayLike, y_score: ArrayLike, step: int, *,
+                      pos_label: int | str | None = None) -> dict:
+    """The logistic-regression post's ROC construction after ``step`` steps: the path, its area.
 
     Sort the samples by score, highest first; each step predicts the next
     sample positive too, i.e. lowers the threshold to its score: a positive
@@ -271,7 +288,8 @@ def roc_builder_state(y_true, y_score, step, *, pos_label=None):
 
     Examples
     --------
-    The logistic-regression post, sequence 1: samples 1 and 3 (1-based) are clicked and scored highest.
+    The logistic-regression post, sequence 1: samples 1 and 3 (1-based) are clicked and scored
+    highest.
 
     >>> y = [1, 0, 1, 0, 0, 0]
     >>> p = [0.9, 0.7, 0.8, 0.6, 0.5, 0.4]
@@ -301,8 +319,8 @@ def roc_builder_state(y_true, y_score, step, *, pos_label=None):
             "counts": BinaryCounts(tp=tp, fp=fp, fn=int(sw.n_pos - tp), tn=int(sw.n_neg - fp))}
 
 
-def roc_builder_text(state):
-    """The lines the ROC builder shows for ``state``, by key (samples numbered from 1, as in the post).
+def roc_builder_text(state: dict) -> dict:
+    """The lines the ROC builder shows for ``state``, by key (samples numbered from 1, as the post).
 
     >>> y, p = [1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
     >>> for line in roc_builder_text(roc_builder_state(y, p, 3)).values():

@@ -24,8 +24,9 @@ from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
 from .._validation import BOTH_CLASSES, Options, check_real, check_rules, validate_params
 from .._binary import LAYOUTS
-from .state import (EXPLORER_KEYS, IMBALANCE_KEYS, ROC_BUILDER_KEYS, confusion_html, explorer_state,
-                    explorer_text, imbalance_state, imbalance_text, roc_builder_state, roc_builder_text)
+from .state import (EXPLORER_KEYS, IMBALANCE_KEYS, ROC_BUILDER_KEYS, confusion_html,
+                    explorer_state, explorer_text, imbalance_state, imbalance_text,
+                    roc_builder_state, roc_builder_text)
 
 __all__ = ["ThresholdExplorer", "ImbalanceExplorer", "RocBuilder", "Frame"]
 
@@ -78,7 +79,8 @@ class Frame:
         from PIL import Image  # a matplotlib dependency
 
         width, height = self.canvas.get_width_height(physical=True)
-        img = Image.frombuffer("RGBA", (width, height), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+        pixels = self.canvas.buffer_rgba()
+        img = Image.frombuffer("RGBA", (width, height), pixels, "raw", "RGBA", 0, 1)
         out = io.BytesIO()
         img.save(out, format="png", compress_level=1)
         return out.getvalue()
@@ -114,7 +116,8 @@ class _Shown:
 
     def _start(self, state, frame, matrix=None):
         self._state, self._frame = state, frame
-        self._labels = {k: _classed(W.HTML(html.escape(v)), k) for k, v in self._text_of(state).items()}
+        texts = self._text_of(state)
+        self._labels = {k: _classed(W.HTML(html.escape(v)), k) for k, v in texts.items()}
         if matrix is not None:
             self._matrix = _classed(W.HTML(_TABLE_CSS + confusion_html(state["counts"], matrix)),
                                     "confusion-matrix")
@@ -204,13 +207,15 @@ class ThresholdExplorer(_Shown, W.VBox):
             threshold = round(round((lo + hi) / 2 / self._step) * self._step, self._decimals)
         state = explorer_state(sw, threshold, beta, zero_division=0.0)  # checks threshold, beta
         self._threshold = _slider(W.FloatSlider, "threshold", "440px", value=threshold,
-                                  min=min(smin, threshold), max=max(smax, threshold), step=self._step,
-                                  description="threshold", readout_format=f".{self._decimals}f")
+                                  min=min(smin, threshold), max=max(smax, threshold),
+                                  step=self._step, description="threshold",
+                                  readout_format=f".{self._decimals}f")
         self._beta = _slider(W.FloatSlider, "beta", "300px", value=state["beta"], min=0.0,
                              max=max(5.0, state["beta"]), step=0.1, description="beta",
                              readout_format=".2f")
-        self._layout = _classed(W.ToggleButtons(options=list(LAYOUTS), value=layout, description="table",
-                                                style={"button_width": "150px"}), "layout")
+        toggle = W.ToggleButtons(options=list(LAYOUTS), value=layout, description="table",
+                                 style={"button_width": "150px"})
+        self._layout = _classed(toggle, "layout")
         frame = Frame((10.5, 3.1), 3)
         ax_h, ax_roc, ax_pr = frame.axes
         pos, scores = positive_mask(y_true, pos_label), check_real(y_score)
@@ -268,11 +273,15 @@ class ThresholdExplorer(_Shown, W.VBox):
         "_threshold", "The slider's threshold (predict positive when score >= threshold).")
     beta = _control_value("_beta")
     matrix_layout = _control_value(
-        "_layout", 'The confusion matrix\'s layout: "actual-by-predicted" or "predicted-by-actual".')
+        "_layout",
+        'The confusion matrix\'s layout: "actual-by-predicted" or "predicted-by-actual".')
 
 
 class ImbalanceExplorer(_Shown, W.VBox):
-    """A class-ratio slider and the "always predict the majority" baseline (the Spark and logistic-regression posts)."""
+    """A class-ratio slider and the "always predict the majority" baseline.
+
+    From the Spark and logistic-regression posts.
+    """
 
     _text_of, _keys = staticmethod(imbalance_text), IMBALANCE_KEYS
     _css_class = "evalkit-imbalance-explorer"
@@ -289,7 +298,8 @@ class ImbalanceExplorer(_Shown, W.VBox):
                   "minority_recall": (POS_COLOR, "minority recall")}
         for key, (color, name) in curves.items():
             ax.plot(pcts, [s[key] for s in states], color=color, lw=1.5, label=name)
-        for pct, seed in ((90, "the Spark post: 90 / 10"), (99, "the logistic-regression post: 99 / 1")):
+        posts = ((90, "the Spark post: 90 / 10"), (99, "the logistic-regression post: 99 / 1"))
+        for pct, seed in posts:
             ax.annotate(seed, (pct, pct / 100), xytext=(pct - 40, pct / 100 - 0.3), fontsize=8,
                         arrowprops={"arrowstyle": "->", "color": "0.5"})
         ax.set(xlim=(49, 100), ylim=(-0.05, 1.05), xlabel="majority class share (%)",
@@ -303,7 +313,9 @@ class ImbalanceExplorer(_Shown, W.VBox):
                       "majority for everyone.")
         super().__init__([self._slider, self._image, W.HBox([self._matrix, W.VBox(lab)]), note])
         self.add_class(self._css_class)
-        self._slider.observe(lambda _: self._show(imbalance_state(self.majority, n=n)), names="value")
+        def show(_):
+            self._show(imbalance_state(self.majority, n=n))
+        self._slider.observe(show, names="value")
 
     def _draw(self):
         pct = 100 * self._state["n_majority"] / self._n
@@ -339,8 +351,9 @@ class RocBuilder(_Shown, W.VBox):
         self._slider = _slider(W.IntSlider, "step", "300px", value=step, min=0, max=n, step=1,
                                description="step")
         buttons = []
-        for text, key, move in (("|◀ start", "start", lambda s: 0), ("◀ back", "back", lambda s: s - 1),
-                                ("next ▶", "next", lambda s: s + 1), ("end ▶|", "end", lambda s: n)):
+        moves = (("|◀ start", "start", lambda s: 0), ("◀ back", "back", lambda s: s - 1),
+                 ("next ▶", "next", lambda s: s + 1), ("end ▶|", "end", lambda s: n))
+        for text, key, move in moves:
             buttons.append(_classed(W.Button(description=text, layout=W.Layout(width="80px")), key))
             buttons[-1].on_click(lambda _b, move=move: setattr(self, "step", move(self.step)))
         frame = Frame((4.2, 4.0))
@@ -364,7 +377,9 @@ class RocBuilder(_Shown, W.VBox):
         super().__init__([W.HBox([*buttons, self._slider]),
                           W.HBox([self._image, W.VBox([*lab, self._table])])])
         self.add_class(self._css_class)
-        self._slider.observe(lambda _: self._show(self._state_at(self._slider.value)), names="value")
+        def show(_):
+            self._show(self._state_at(self._slider.value))
+        self._slider.observe(show, names="value")
 
     def _table_html(self):
         rows = ["<tr><th>sample</th><th>score</th><th>label</th></tr>"]
