@@ -804,6 +804,12 @@ def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, ran
                 dist.append(path.rule(both, tt, ab)[0] - path.rule(both, tt, ba)[0])
         dist = np.concatenate(dist)
         scheme = "swap counts: Binomial(count, 1/2) per (actual, a, b) cell"
+    elif metric is np.mean and not head and not metric_kwargs and a.ndim == 1:
+        # per-row values (a ranker's per-user scores): every swap at once; rng.random((k, n))
+        # draws what k calls of rng.random(n) draw, in order, so p is the loop's p
+        dist = np.concatenate([_sign_flips(rng, a, b, size)
+                               for size in _chunks(n_permutations, len(a))])
+        scheme = "rows: each row's pair swapped with probability 1/2"
     else:
         shape = (-1,) + (1,) * (a.ndim - 1)
         swaps = ((rng.random(len(a)) < 0.5).reshape(shape) for _ in range(n_permutations))
@@ -1162,3 +1168,9 @@ def proportion_ci(successes, trials, *, confidence=0.95, method="wilson"):
         high = float(betaincinv(x + 1, n - x, (1 + confidence) / 2)) if x < n else 1.0
     return ConfidenceInterval(p, max(0.0, float(low)), min(1.0, float(high)), confidence, method,
                               standard_error=se, scheme=_PROPORTION_METHODS[method])
+
+
+def _sign_flips(rng, a, b, size):
+    """``size`` permuted mean differences: each row's pair swapped with probability 1/2."""
+    swapped = rng.random((size, len(a))) < 0.5
+    return np.mean(np.where(swapped, b, a), axis=1) - np.mean(np.where(swapped, a, b), axis=1)
