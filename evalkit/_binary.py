@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike
 from ._counts import binary_cells
 from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of, zero_division_for
 from ._validation import (BETA, COUNT, POS_LABEL, ZERO_DIVISION_SPARK, Options, check,
-                          check_sample_weight, check_targets, validate_params)
+                          check_sample_weight, check_targets, sum_from_zero, validate_params)
 
 __all__ = ["BinaryCounts", "binary_counts"]
 
@@ -218,10 +218,7 @@ class BinaryCounts:
         cells = ("tp", "fp", "fn", "tn")
         return BinaryCounts(*(getattr(self, c) + getattr(other, c) for c in cells))
 
-    def __radd__(self, other):
-        if isinstance(other, numbers.Integral) and not isinstance(other, bool) and other == 0:
-            return self  # sum(parts) starts from 0
-        return NotImplemented
+    __radd__ = sum_from_zero
 
 
 @validate_params(pos_label=POS_LABEL)

@@ -11,11 +11,10 @@ of both, which is how ``evalkit.spark`` computes them partition by partition.
 from __future__ import annotations
 
 import itertools
-import numbers
 
 import numpy as np
 
-from ._validation import Satisfies, validate_params
+from ._validation import Satisfies, sum_from_zero, validate_params
 
 __all__ = ["RankingHits", "encode_items", "ranking_hits", "WHOLE_LIST"]
 
@@ -180,8 +179,7 @@ class RankingHits:
         is_hits = isinstance(other, RankingHits)
         return RankingHits.concat([self, other]) if is_hits else NotImplemented
 
-    def __radd__(self, other):
-        return self if isinstance(other, numbers.Number) and other == 0 else NotImplemented  # sum()
+    __radd__ = sum_from_zero
 
 
 def _wrong_hits(user, position, gain, n_relevant, n_judged, n_ranked):

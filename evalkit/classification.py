@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike
 from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
                       position_of, targets)
 from ._ratios import prf, ratio
-from ._validation import (BETA, POS_LABEL, WARN_FOR, ZERO_DIVISION, Bool, Options, Real,
+from ._validation import (AVERAGES_SAMPLES, BETA, POS_LABEL, WARN_FOR, ZERO_DIVISION, Bool, Options, Real,
                           Satisfies, check_label_list, check_rules, check_sample_weight,
                           check_targets, validate_params)
 from .exceptions import UndefinedMetricWarning, warn_at_caller
@@ -32,8 +32,7 @@ __all__ = ["confusion_matrix", "multilabel_confusion_matrix", "accuracy_score",
            "cohen_kappa_score", "jaccard_score", "hamming_loss", "zero_one_loss",
            "class_likelihood_ratios"]
 
-AVERAGES = (None, "binary", "micro", "macro", "weighted", "samples")
-_SET_WISE = dict(average=Options(AVERAGES), zero_division=ZERO_DIVISION,
+_SET_WISE = dict(average=Options(AVERAGES_SAMPLES), zero_division=ZERO_DIVISION,
                  pos_label=[None, POS_LABEL])
 _KIND_RULES = (  # options that need a kind of target
     (lambda v: (v["average"], v["kind"]) in (("binary", "multiclass"), ("binary", "multilabel"),

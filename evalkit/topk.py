@@ -25,7 +25,7 @@ from ._counts import (ClassCounts, _select, _take, encode_labels, top_k_columns,
                       topk_code_counts)
 from ._ratios import prf
 from ._report import topk_report_from_counts
-from ._validation import (DIGITS, EXACTLY_ONE, K, TIES, ZERO_DIVISION, Bool, Options,
+from ._validation import (AVERAGES_TOP_K, DIGITS, EXACTLY_ONE, K, TIES, ZERO_DIVISION, Bool, Options,
                           check_column_classes, check_label_list, check_labels, check_rules,
                           check_same_kind, check_same_length, check_sample_weight,
                           check_score_matrix, validate_params)
@@ -33,7 +33,6 @@ from .exceptions import warn_at_caller
 
 __all__ = ["top_k_labels", "precision_recall_fscore_at_k", "topk_report", "top_k_accuracy_score"]
 
-TOPK_AVERAGES = (None, "micro", "macro", "weighted")
 _SHAPE_RULES = (  # top_k_accuracy_score: 1-D scores for a binary y_true, n x C otherwise
     (lambda v: v["binary"] and v["scores"].ndim == 2 and v["scores"].shape[1] != 1, "y_score has "
      "{scores.shape[1]} columns but y_true is binary: give 1-D scores of the second class, or "
@@ -95,7 +94,7 @@ def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
     return ClassCounts(columns[present], tp[present], predicted[present], support[present], n)
 
 
-@validate_params(k=K, average=Options(TOPK_AVERAGES), zero_division=ZERO_DIVISION, ties=TIES)
+@validate_params(k=K, average=Options(AVERAGES_TOP_K), zero_division=ZERO_DIVISION, ties=TIES)
 def precision_recall_fscore_at_k(y_true: ArrayLike, y_topk: ArrayLike | None = None, *,
                                  y_score: ArrayLike | None = None, k: int,
                                  labels: ArrayLike | None = None, average: str | None = None,
