@@ -21,9 +21,9 @@ from numpy.typing import ArrayLike
 from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
                       position_of, targets)
 from ._ratios import prf, ratio
-from ._validation import (AVERAGES_SAMPLES, BETA, POS_LABEL, WARN_FOR, ZERO_DIVISION, Bool, Options, Real,
-                          Satisfies, check_label_list, check_rules, check_sample_weight,
-                          check_targets, validate_params)
+from ._validation import (AVERAGES_SAMPLES, BETA, POS_LABEL, WARN_FOR, ZERO_DIVISION, Bool,
+                          Options, Real, Satisfies, check_label_list, check_rules,
+                          check_sample_weight, check_targets, validate_params)
 from .exceptions import UndefinedMetricWarning, warn_at_caller
 
 __all__ = ["confusion_matrix", "multilabel_confusion_matrix", "accuracy_score",

@@ -25,9 +25,9 @@ from ._counts import (ClassCounts, _select, _take, encode_labels, top_k_columns,
                       topk_code_counts)
 from ._ratios import prf
 from ._report import topk_report_from_counts
-from ._validation import (AVERAGES_TOP_K, DIGITS, EXACTLY_ONE, K, TIES, ZERO_DIVISION, Bool, Options,
-                          check_column_classes, check_label_list, check_labels, check_rules,
-                          check_same_kind, check_same_length, check_sample_weight,
+from ._validation import (AVERAGES_TOP_K, DIGITS, EXACTLY_ONE, K, TIES, ZERO_DIVISION, Bool,
+                          Options, check_column_classes, check_label_list, check_labels,
+                          check_rules, check_same_kind, check_same_length, check_sample_weight,
                           check_score_matrix, validate_params)
 from .exceptions import warn_at_caller
 
