@@ -8,7 +8,9 @@ warm-up of both sides on a small DataFrame) and printed as a ratio against
 its peer measured in the same run:
 
 * exact curve + both areas (num_bins=0): ``evalkit.spark.binary_metrics``
-  (areas on the executors, then the curve collected to the driver) against
+  (the curve counted by each input partition and added on the driver; the
+  areas alone take the same job below 2^22 distinct scores, buckets on the
+  executors above) against
   the JVM ``BinaryClassificationMetrics(rdd, 0)`` (both areas, and its ROC
   RDD computed with ``count()``, i.e. never even sent to the driver);
 * num_bins=1000, both areas: against ``BinaryClassificationEvaluator``
@@ -160,7 +162,8 @@ def bench_binary(spark, n, rounded, report):
     tag = f"n={n:.0e} {kind}"
     connect = _connect(spark)
 
-    # exact: evalkit.spark -- both areas (on the executors, or on the driver when grouped)
+    # exact: evalkit.spark -- both areas (from the counts of the grouped or partitions path,
+    # or on the executors' buckets beyond 2^22 distinct scores)
     def areas_only():
         t_plan, m = _timed(lambda: eks.binary_metrics(df))
         t_areas, areas = _timed(lambda: (m.areaUnderROC, m.areaUnderPR))

@@ -39,7 +39,7 @@ def spark_home() -> Path:
 
 def _env(log_dir: Path, **extra) -> dict:
     """The servers' environment: Spark's home, quiet logs, 127.0.0.1, nothing of the repo on a path."""
-    from evalkit.spark import _quiet_log4j2_file
+    from evalkit.spark.session import _quiet_log4j2_file
 
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "SPARK_REMOTE", "SPARK_CONNECT_MODE_ENABLED")}
@@ -97,7 +97,8 @@ def executor_python(root: Path) -> str:
         for name in EXECUTOR_PACKAGES:
             if (here / name).exists():
                 (site / name).symlink_to(here / name)
-    probe = subprocess.run([str(python), "-c", "import numpy, pandas, pyarrow; import evalkit"],
+    # -I: as the executors start it (no PYTHONPATH of the driver's: a checkout there is not theirs)
+    probe = subprocess.run([str(python), "-I", "-c", "import numpy, pandas, pyarrow; import evalkit"],
                            capture_output=True, text=True, cwd=root)
     assert "No module named 'evalkit'" in probe.stderr, probe.stderr
     return str(python)
@@ -129,7 +130,12 @@ class ConnectServer:
         for key, value in settings.items():
             cmd += ["--conf", f"{key}={value}"]
         cmd.append("spark-internal")
-        self.proc = _start(cmd, self.log, _env(self.workdir, PYSPARK_PYTHON=python))
+        extra = {"PYSPARK_PYTHON": python}
+        if python == sys.executable:   # executors with evalkit: the checkout under test's own
+            import evalkit             # (a worktree's, not the one the venv has installed)
+
+            extra["PYTHONPATH"] = str(Path(evalkit.__file__).resolve().parent.parent)
+        self.proc = _start(cmd, self.log, _env(self.workdir, **extra))
         _wait_for(lambda: _listening(self.port), self.proc, self.log, "the Spark Connect server")
 
     def session(self):

@@ -160,7 +160,7 @@ def public_callables():
         eks = None
     if eks is not None:
         for name, obj in vars(eks).items():
-            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == "evalkit.spark":
+            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__.startswith("evalkit.spark"):
                 add(f"evalkit.spark.{name}", obj)
     return found
 

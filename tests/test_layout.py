@@ -113,7 +113,7 @@ def test_curves_mllib_widgets_import_and_old_paths_mean_the_new_things():
     assert not (PACKAGE / "_widgets_ui.py").exists() and not (PACKAGE / "widgets.py").exists()
     ranking = importlib.import_module("evalkit.ranking")      # recommender lists, not ROC/AUC
     assert hasattr(ranking, "ndcg_at_k") and not hasattr(ranking, "roc_curve")
-    assert "pyspark" in (PACKAGE / "spark.py").read_text("utf-8")  # runs on PySpark
+    assert "pyspark" in (PACKAGE / "spark" / "curves.py").read_text("utf-8")  # runs on PySpark
 
 
 def test_every_warning_goes_through_warn_at_caller():

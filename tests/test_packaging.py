@@ -45,6 +45,11 @@ SKIP_MODULES = {
     "evalkit.spark": "its examples run on a SparkSession (pyspark: the spark extra)",
     "evalkit.plot": "its examples draw with matplotlib (the course extra)",
     "evalkit.widgets.ui": "the widgets are ipywidgets drawn with matplotlib (the course extra)",
+    # the package's modules, each the Spark side of a numpy module (tests/test_spark.py runs
+    # their examples on a session)
+    **{f"evalkit.spark.{name}": "its examples run on a SparkSession (pyspark: the spark extra)"
+       for name in ("session", "curves", "classification", "topk", "regression", "ranking",
+                    "compare")},
 }
 SKIP_EXAMPLES = {
     "evalkit.mllib.BinaryClassificationMetrics":

@@ -262,3 +262,47 @@ def test_every_preset_on_the_cluster_equals_the_numpy_preset(spark, graded):
                 assert ours[name] == pytest.approx(numpy, rel=1e-12, abs=1e-15), (convention, k, name)
                 checked += 1
     assert checked == len(ek.ranking.CONVENTIONS) * 3 * len(eks.RANKING_METRICS)
+
+
+@pytest.mark.filterwarnings("ignore:.*no relevant items:evalkit.exceptions.UndefinedMetricWarning")
+@pytest.mark.parametrize("graded", [False, True])
+def test_compare_of_rankers_on_the_cluster_equals_evalkit_compare(spark, graded):
+    """Per-user hits from the cluster, users resampled on the driver: evalkit.compare's numbers
+    on the same lists collected in the same order (one partition keeps that order)."""
+    import evalkit.spark as eks
+
+    rng = np.random.default_rng(21 + graded)
+    users, models = 80, ("a", "b", "c")
+    rows = []
+    for _ in range(users):
+        relevant = rng.choice(30, int(rng.integers(0, 6)), replace=False).tolist()
+        grades = rng.integers(0 if not graded else 1, 4, len(relevant)).tolist()
+        lists = [rng.choice(30, int(rng.integers(0, 15)), replace=False).tolist()
+                 for _ in models]
+        lists[0] = None if rng.random() < 0.05 else lists[0]      # a null list ranks nothing
+        rows.append((*lists, relevant, [float(g) for g in grades]))
+    schema = ", ".join(f"{m} array<long>" for m in models) + \
+        ", relevant array<long>, grade array<double>"
+    df = spark.createDataFrame(rows, schema).coalesce(1)
+    metrics = ["ndcg@5", "map@10", "precision@3", "recall@10", "mrr"]
+    options = {"n_resamples": 300, "random_state": 4, "baseline": "a"}
+    ours = eks.compare(df, metrics, prediction_cols=list(models), label_col="relevant",
+                       relevance_col="grade" if graded else None, **options)
+    relevant = [dict(zip(r[-2], r[-1])) if graded else r[-2] for r in rows]
+    local = ek.compare(relevant, {m: [r[i] or [] for r in rows] for i, m in enumerate(models)},
+                       metrics, **options)
+    for field in ("values", "low", "high"):
+        np.testing.assert_allclose(getattr(ours, field), getattr(local, field), rtol=1e-12)
+    assert [(p["metric"], p["model_a"]) for p in ours.pairs] == \
+        [(p["metric"], p["model_a"]) for p in local.pairs]
+    np.testing.assert_allclose([p["p_value"] for p in ours.pairs],
+                               [p["p_value"] for p in local.pairs], rtol=1e-12)
+    assert len(set(ours.values[:, 0].round(12))) == 3        # the models differ: not vacuous
+    from pyspark.sql import functions as F
+
+    with pytest.raises(ValueError, match="^label_col 'first' must hold arrays of relevant"):
+        eks.compare(df.withColumn("first", F.col("relevant")[0]), metrics,
+                    prediction_cols=list(models), label_col="first")
+    with pytest.raises(ValueError, match="^prediction_cols must be all ranked lists"):
+        eks.compare(df.withColumn("b", F.col("b")[0]), metrics, prediction_cols=list(models),
+                    label_col="relevant")

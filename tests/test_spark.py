@@ -28,6 +28,8 @@ import sklearn.metrics as skm
 
 import evalkit as ek
 import evalkit.spark as eks
+from evalkit.spark import curves as spark_curves   # its tunables (bucket sizes) are patched
+from evalkit.spark.session import _is_connect
 
 SEED_FIRST = [(1.0, 1.0)] + [(0.0, 0.0)] * 89 + [(0.0, 1.0)] * 10
 SEED_SCORES = [(1.0, 1.0)] + [(0.0, 0.0)] * 89 + [(0.6, 1.0)] * 5 + [(0.4, 1.0)] * 5
@@ -44,7 +46,7 @@ def frame(spark, rows, names=("score", "label", "weight"), partitions=1):
 
 def classic(spark):
     """A classic session (py4j and the JVM's own classes as oracles), not Spark Connect."""
-    return not eks._is_connect(spark)
+    return not _is_connect(spark)
 
 
 def subset(spark, representative):
@@ -163,7 +165,7 @@ def test_evalkit_dot_spark_after_import_evalkit_alone():
             "      'pyspark' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
-    assert out == "evalkit.spark evalkit.plot False"
+    assert out == "evalkit.spark.curves evalkit.plot False"
 
 
 def test_not_a_dataframe():
@@ -177,11 +179,14 @@ def test_not_a_dataframe():
 # -- binary metrics: the Spark post, randomized data, weights ------------------------------
 
 
-@pytest.fixture(params=["grouped", "buckets"])
+@pytest.fixture(params=["grouped", "partitions", "buckets"])
 def path(request, monkeypatch):
-    """Both ways binary_metrics counts: per score in the first job, or buckets on the executors."""
+    """The three ways binary_metrics counts: per score in the first job, per input partition,
+    or buckets on the executors (each taken here on small data by lowering its limits)."""
+    if request.param != "grouped":
+        monkeypatch.setattr(spark_curves, "_MAX_GROUPED", 0)
     if request.param == "buckets":
-        monkeypatch.setattr(eks, "_MAX_GROUPED", 0)
+        monkeypatch.setattr(spark_curves, "_MAX_COLLECTED", -1)
     return request.param
 
 
@@ -197,6 +202,8 @@ def test_binary_metrics_the_spark_posts_example(any_spark, rows, path):
     roc, pr = ours.areaUnderROC, ours.areaUnderPR   # on the executors
     if path == "buckets":
         assert ours._sweep is None, "areas must not collect the curve"
+    else:   # one job counted every score: the curve is on the driver, for every later method
+        assert ours._sweep is not None
     assert (roc, pr) == (mirror.areaUnderROC, mirror.areaUnderPR)
     assert_same(ours, mirror)
     assert [ek.spark_format(r) for r in ours.fMeasureByThreshold()][0] == \
@@ -216,8 +223,7 @@ def test_binary_metrics_random_ties_any_partitioning(any_spark, seed, partitions
     df = frame(spark, rows, partitions=partitions)
     for num_bins in (0, 7):
         ours = eks.binary_metrics(df, num_bins=num_bins)
-        if path == "buckets":
-            assert ours.path == "buckets"
+        assert ours.path == path
         mirror = ek.BinaryClassificationMetrics(rows, num_bins)
         areas = ours.areaUnderROC, ours.areaUnderPR
         assert areas == (mirror.areaUnderROC, mirror.areaUnderPR)
@@ -245,8 +251,9 @@ def areas_exact(rows):
 def test_binary_metrics_many_buckets(any_spark, monkeypatch):
     """Several buckets on the executors: offsets, chunks across buckets, boundary trapezoids."""
     spark = any_spark
-    monkeypatch.setattr(eks, "_ROWS_PER_BUCKET", 40)
-    monkeypatch.setattr(eks, "_MAX_GROUPED", 0)
+    monkeypatch.setattr(spark_curves, "_ROWS_PER_BUCKET", 40)
+    monkeypatch.setattr(spark_curves, "_MAX_GROUPED", 0)
+    monkeypatch.setattr(spark_curves, "_MAX_COLLECTED", -1)
     rng = np.random.default_rng(7)
     rows = random_rows(rng, n=400, decimals=3)
     df = frame(spark, rows, partitions=3)
@@ -284,8 +291,9 @@ def test_binary_metrics_weighted(any_spark, monkeypatch, path):
     assert len(drop.thresholds()) < len(ours.thresholds()) == len(np.unique(rows[:, 0]))
     assert evaluator_areas(df, weight_col="weight") == \
         pytest.approx([ours.areaUnderROC, ours.areaUnderPR], rel=1e-12)
-    monkeypatch.setattr(eks, "_ROWS_PER_BUCKET", 30)
-    monkeypatch.setattr(eks, "_MAX_GROUPED", 0)
+    monkeypatch.setattr(spark_curves, "_ROWS_PER_BUCKET", 30)
+    monkeypatch.setattr(spark_curves, "_MAX_GROUPED", 0)
+    monkeypatch.setattr(spark_curves, "_MAX_COLLECTED", -1)
     many = eks.binary_metrics(df, weight_col="weight")
     assert many.num_buckets > 2
     assert many.areaUnderPR == pytest.approx(ours.areaUnderPR, rel=1e-12)
@@ -307,18 +315,18 @@ def test_binary_metrics_column_names_types_and_one_class(any_spark):
 
 @pytest.mark.spark
 def test_binary_metrics_grouped_falls_back_when_the_first_rows_mislead(any_spark, monkeypatch):
-    """Tied first rows, then many distinct scores: the per-score job is dropped for buckets."""
+    """Tied first rows, then many distinct scores: the per-score job is dropped."""
     spark = any_spark
-    monkeypatch.setattr(eks, "_PROBE_ROWS", 40)
-    monkeypatch.setattr(eks, "_MAX_GROUPED", 30)
+    monkeypatch.setattr(spark_curves, "_PROBE_ROWS", 40)
+    monkeypatch.setattr(spark_curves, "_MAX_GROUPED", 30)
     rng = np.random.default_rng(5)
     rows = np.vstack([np.column_stack([np.full(40, 0.5), rng.random(40) < 0.5]),
                       random_rows(rng, n=200, decimals=6)])
     df = frame(spark, rows, partitions=1)
     ours = eks.binary_metrics(df)
-    assert ours.path == "buckets"
+    assert ours.path == "partitions"
     assert_same(ours, ek.BinaryClassificationMetrics(rows))
-    monkeypatch.setattr(eks, "_MAX_GROUPED", 1000)
+    monkeypatch.setattr(spark_curves, "_MAX_GROUPED", 1000)
     grouped = eks.binary_metrics(df, num_bins=9)
     assert grouped.path == "grouped" and grouped.num_distinct == len(np.unique(rows[:, 0]))
     assert_same(grouped, ek.BinaryClassificationMetrics(rows, 9))
@@ -486,6 +494,64 @@ def test_topk_report_equals_evalkit_on_collected_data(any_spark):
     null_row = spark.createDataFrame([(0, [0, 1]), (1, None)], "label long, topk array<long>")
     with pytest.raises(ValueError, match=r"topk_col 'topk' has 1 rows with fewer than k=2"):
         eks.topk_report(null_row, k=2)     # a null list is a short one, not a row left out
+
+
+# -- the package mirrors its numpy siblings -------------------------------------------------------
+
+SIBLINGS = [(eks.topk_report, ek.topk_report), (eks.ranking_metrics, ek.evaluate_ranking),
+            (eks.SparkClassCounts.classification_report, ek.classification_report),
+            (eks.SparkClassCounts.precision_recall_fscore_support,
+             ek.precision_recall_fscore_support)]
+
+
+@pytest.mark.parametrize("ours, sibling", SIBLINGS, ids=lambda f: f.__qualname__)
+def test_an_argument_shared_with_the_numpy_sibling_has_its_default(ours, sibling):
+    import inspect
+
+    mine, theirs = (inspect.signature(f).parameters for f in (ours, sibling))
+    shared = [name for name in mine if name in theirs and inspect.Parameter.empty not in (
+        mine[name].default, theirs[name].default)]
+    assert shared, "nothing compared"
+    assert {n: mine[n].default for n in shared} == {n: theirs[n].default for n in shared}
+
+
+@pytest.mark.spark
+def test_topk_report_warns_where_evalkit_warns(spark):
+    from evalkit.exceptions import UndefinedMetricWarning
+
+    y, top = [0, 1, 2, 2], [[0, 1], [1, 0], [0, 1], [1, 0]]   # class 2 is never predicted
+    df = spark.createDataFrame([(a, row) for a, row in zip(y, top)], ["label", "topk"])
+    with pytest.warns(UndefinedMetricWarning) as theirs:
+        expected = ek.topk_report(y, top, k=2)
+    with pytest.warns(UndefinedMetricWarning) as ours:
+        assert eks.topk_report(df, k=2) == expected
+    assert [str(w.message) for w in ours] == [str(w.message) for w in theirs]
+
+
+@pytest.mark.spark
+def test_the_spark_evaluator_holds_the_numpy_mirrors_options(spark, path):
+    mirror = ek.BinaryClassificationMetrics(SEED_SCORES)
+    options = {name: value for name, value in vars(mirror).items() if name != "sweep"}
+    ours = eks.binary_metrics(frame(spark, SEED_SCORES))
+    assert len(options) == 5 and {name: vars(ours).get(name) for name in options} == options
+
+
+@pytest.mark.spark
+def test_every_docstring_example_runs_on_a_session(spark):
+    """The examples are skipped where no session runs (``make test``'s doctests); here they run."""
+    import doctest
+    import importlib
+
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    ran = 0
+    for name in ("curves", "classification", "compare", "topk", "regression", "ranking"):
+        module = importlib.import_module(f"evalkit.spark.{name}")
+        for test in finder.find(module, module.__name__):
+            for example in test.examples:
+                example.options.pop(doctest.SKIP, None)
+            ran += len(test.examples)
+            runner.run(test)
+    assert ran > 20 and runner.failures == 0, f"{runner.failures} examples failed (printed above)"
 
 
 # -- the session -----------------------------------------------------------------------------------
@@ -660,20 +726,42 @@ def test_ranking_metrics_spark_counts_labels_graded_0(any_spark):
 
 
 @pytest.mark.spark
-def test_lists_from_long_tables(any_spark):
+def test_lists_from_frame_is_evalkit_lists_from_frame(spark):
+    rng = np.random.default_rng(11)
+    n = 400
+    pred = {"user": rng.integers(0, 30, n), "item": rng.integers(0, 50, n),
+            "score": np.round(rng.random(n), 1)}          # ties: the larger item first
+    pairs = np.unique(np.column_stack([rng.integers(0, 35, 200), rng.integers(0, 60, 200)]), axis=0)
+    truth = {"user": pairs[:, 0], "item": pairs[:, 1]}     # users 30 to 34 have no prediction
+    users, ranked, relevant = ek.lists_from_frame(pred, truth, score="score", ties="item_desc")
+
+    def table(columns, schema):
+        return spark.createDataFrame([tuple(v.item() for v in row)
+                                      for row in zip(*columns.values())], schema)
+    rows = {r["user"]: r for r in eks.lists_from_frame(
+        table(pred, "user long, item long, score double"), table(truth, "user long, item long")).collect()}
+    assert sorted(rows) == users.tolist()
+    for u, r, t in zip(users.tolist(), ranked, relevant):
+        assert (rows[u]["ranked"] or []) == r.tolist()
+        assert sorted(rows[u]["relevant"]) == sorted(t.tolist())
+    assert eks.lists_from_long is eks.lists_from_frame   # the earlier name still works
+
+
+@pytest.mark.spark
+def test_lists_from_frame_tables(any_spark):
     spark = any_spark
     preds = spark.createDataFrame([(1, 10, 0.9), (1, 11, 0.8), (1, 12, 0.1), (2, 20, 0.5),
                                    (2, 21, 0.7), (3, 30, 0.2)], ["user", "item", "score"])
     truth = spark.createDataFrame([(1, 11), (1, 12), (2, 20), (4, 40)], ["user", "item"])
     lists = {r["user"]: (r["ranked"], sorted(r["relevant"]))
-             for r in eks.lists_from_long(preds, truth).collect()}
+             for r in eks.lists_from_frame(preds, truth).collect()}
     assert lists == {1: ([10, 11, 12], [11, 12]), 2: ([21, 20], [20]), 4: (None, [40])}
-    out = eks.ranking_metrics(eks.lists_from_long(preds, truth, k=2), k=2)
+    out = eks.ranking_metrics(eks.lists_from_frame(preds, truth, k=2), k=2)
     assert out["precision_at_k"] == pytest.approx(ek.precision_at_k(
         [[10, 11], [21, 20], []], [{11, 12}, {20}, {40}], 2))
     graded = spark.createDataFrame([(1, 11, 1), (1, 12, 3), (2, 20, 2), (4, 40, 1)],
                                    ["user", "item", "grade"])
-    lists = eks.lists_from_long(preds, graded, grade_col="grade")
+    lists = eks.lists_from_frame(preds, graded, grade_col="grade")
     rows = {r["user"]: (r["relevant"], r["relevance"]) for r in lists.collect()}
     assert rows == {1: ([12, 11], [3.0, 1.0]), 2: ([20], [2.0]), 4: ([40], [1.0])}
     out = eks.ranking_metrics(lists, k=3, relevance_col="relevance", convention="spark")
@@ -708,7 +796,7 @@ def test_executors_without_evalkit_fail_clearly_until_it_is_shipped(spark_servic
     assert grouped.path == "grouped" and grouped.areaUnderROC == \
         ek.BinaryClassificationMetrics(SEED_SCORES).areaUnderROC   # no evalkit needed
     m = eks.binary_metrics(df)
-    assert m.path == "buckets"
+    assert m.path == "partitions"
     with pytest.raises(ModuleNotFoundError, match=r"evalkit is not installed on the Spark "
                        r"executors.*evalkit.spark.ship\(spark\)"):
         m.areaUnderROC
@@ -749,6 +837,6 @@ spark.stop()
     # session() hands them as PYSPARK_PYTHON: a classic driver reads only that variable):
     # evalkit fails there until it is shipped (addPyFile)
     lines = out.stdout.splitlines()
-    assert lines[-1] == "after ship: buckets True", out.stdout + out.stderr[-2000:]
+    assert lines[-1] == "after ship: partitions True", out.stdout + out.stderr[-2000:]
     assert lines[:-1] == ["before ship: evalkit is not installed on the Spark executors"], \
         out.stdout + out.stderr[-2000:]

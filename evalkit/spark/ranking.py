@@ -1,0 +1,257 @@
+"""A recommender's lists in a DataFrame: hits on the cluster, :mod:`evalkit.ranking`'s metrics."""
+
+import numpy as np
+
+from .._hits import WHOLE_LIST, RankingHits
+from .._validation import K, Options, Satisfies, validate_params
+from ..ranking import CONVENTIONS, evaluate_ranking
+from ._frame import _COLUMN, _DF, _NUMERIC, _column, _not_finite, _raise_first, _same_kind
+
+# each name: a function of evalkit.ranking, computed at cut-off k by evaluate_ranking
+RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "ndcg_at_k",
+                   "mean_reciprocal_rank", "hit_rate_at_k", "dcg_at_k", "arhr_at_k")
+
+
+@validate_params(df=_DF, ranked_col=_COLUMN, relevant_col=_COLUMN, k=[None, K],
+                 relevance_col=[None, _COLUMN])
+def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, relevance_col=None):
+    """Per-user hits of ranked lists held in a DataFrame, found on the cluster.
+
+    One row per user: ``ranked_col`` an array of item ids (best first) and
+    ``relevant_col`` an array of the user's relevant items -- binary
+    relevance, or graded with ``relevance_col``, an array of one grade per
+    item of ``relevant_col`` (Spark's ``(prediction, labels, relevance)``
+    rows). On the executors, each row's first ``k`` items (all with
+    ``k=None``) are matched against its relevant items: what reaches the
+    driver is, per user, only the 0-based positions of the hits (and their
+    grades), the number of relevant items R, the list length and, when
+    graded, the user's first ``k`` grades sorted and as given -- an
+    :class:`evalkit.RankingHits`, from which every metric of
+    :mod:`evalkit.ranking` is computed at any cut-off up to ``k``, with any
+    of its conventions (``convention="spark"`` gives Spark's numbers).
+
+    A relevant item listed twice counts once (R counts distinct items; with
+    grades its last grade counts, as Spark's ``toMap`` keeps); an item
+    repeated in a ranked list counts as a hit each time, as Spark does.
+    Null arrays are empty lists. Graded, an item is relevant when its grade
+    is > 0 (evalkit's and trec_eval's rule): R counts those; an item graded 0
+    is a judged hit of gain 0 (with the number of judged items), which only
+    ``convention="spark"`` counts, as Spark's precision, recall and MAP do.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    ranked_col, relevant_col : str
+        Array columns holding item ids of the same kind.
+    k : int, optional
+        The deepest cut-off that will be asked for (less reaches the driver).
+    relevance_col : str, optional
+        An array column of numbers, finite and >= 0, as long as
+        ``relevant_col`` in every row (else a ValueError naming it).
+
+    Returns
+    -------
+    evalkit.RankingHits
+        With ``cut=k``: the metrics of :mod:`evalkit.ranking` refuse on it a
+        cut-off deeper than ``k``, and the options that read whole lists
+        (``ideal="candidates"``, ``relevant_in="ranked"``; pass ``k=None``
+        for those).
+    """
+    columns = _hit_columns(df, ranked_col, relevant_col, k, relevance_col)
+    table = df.select(*(c.alias(name) for name, c in columns.items())).toArrow()
+    return _read_hits(table.column, k, relevance_col)
+
+
+def _hit_columns(df, ranked_col, relevant_col, k, relevance_col):
+    """The columns checked, then Spark expressions of one ranked column's per-user hits."""
+    from pyspark.sql import functions as F
+
+    rt = _column(df, "ranked_col", ranked_col, ("ArrayType",), "arrays of item ids")
+    tt = _column(df, "relevant_col", relevant_col, ("ArrayType",), "arrays of item ids")
+    _same_kind(("ranked_col", ranked_col, rt.elementType),
+               ("relevant_col", relevant_col, tt.elementType))
+    graded = relevance_col is not None
+    if graded:
+        _column(df, "relevance_col", relevance_col, ("ArrayType",), "arrays of numbers",
+                elements=_NUMERIC)
+        grades = F.coalesce(F.col(relevance_col), F.array()).cast("array<double>")
+    ranked = F.coalesce(F.col(ranked_col), F.array().cast(rt))
+    given = F.coalesce(F.col(relevant_col), F.array().cast(tt))
+    relevant = F.array_distinct(given)
+    top = ranked if k is None else F.slice(ranked, 1, k)
+
+    def grade_of(x):   # the last grade given to item x (Spark's toMap), 0 when not relevant
+        if not graded:
+            return F.lit(1.0)
+        at = F.array_position(F.reverse(given), x).cast("int")
+        last = F.try_element_at(F.reverse(grades), F.greatest(at, F.lit(1)))
+        return F.when(at > 0, last).otherwise(0.0)
+
+    def hit(x, i):   # a struct (position, grade) where item x at position i is relevant
+        return F.when(F.array_contains(relevant, x), F.struct(i.alias("i"), grade_of(x).alias("g")))
+
+    judged = F.transform(relevant, grade_of)           # distinct items, first-seen order
+    hits = F.filter(F.transform(top, hit), lambda h: h.isNotNull())
+    cut = (lambda a: a) if k is None else (lambda a: F.slice(a, 1, k))
+    columns = {"pos": F.transform(hits, lambda h: h["i"]), "len": F.size(ranked),
+               "gain": F.transform(hits, lambda h: h["g"]),
+               "r": F.size(F.filter(judged, lambda g: g > 0)), "judged": F.size(relevant)}
+    if graded:
+        columns.update(ideal=cut(F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)),
+                       given=cut(judged), bad_len=F.size(grades) != F.size(given),
+                       bad_grade=F.exists(grades, lambda g: _not_finite(g) | (g < 0)))
+    return columns
+
+
+def _read_hits(get, k, relevance_col):
+    """The :class:`RankingHits` of the Arrow columns of :func:`_hit_columns` (``get(name)``)."""
+    graded = relevance_col is not None
+    name = f"relevance_col {relevance_col!r}"
+
+    def column(c, dtype=np.int64):
+        return get(c).to_numpy(zero_copy_only=False).astype(dtype)
+    _raise_first([
+        (graded and np.count_nonzero(column("bad_len", bool)),
+         name + " must hold one grade per item of relevant_col; {count} rows do not"),
+        (graded and np.count_nonzero(column("bad_grade", bool)),
+         name + " must hold finite grades >= 0; {count} rows hold null, NaN, infinite or "
+         "negative ones"),
+    ])
+    user, position = _flatten_lists(get("pos"))
+    gain = _flatten_lists(get("gain"), np.float64)[1]
+    grades = (_padded(get("ideal")), _padded(get("given"))) if graded else ()
+    return RankingHits(user, position, gain, column("r"), column("len"), *grades,
+                       graded=graded, n_judged=column("judged"), cut=k)
+
+
+def _flatten_lists(column, dtype=np.int64):
+    """A column of arrays -> (row of each element, the elements), as numpy."""
+    lists = column.combine_chunks()
+    lengths = lists.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
+    rows = np.repeat(np.arange(len(lists), dtype=np.int64), lengths)
+    return rows, lists.flatten().to_numpy(zero_copy_only=False).astype(dtype)
+
+
+def _padded(column):
+    """A column of arrays of numbers -> an n x (longest) float matrix, padded with 0."""
+    rows, values = _flatten_lists(column, dtype=np.float64)
+    n = len(column)
+    lengths = np.bincount(rows, minlength=n)
+    out = np.zeros((n, int(lengths.max(initial=0))))
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    out[rows, np.arange(len(rows)) - starts[rows]] = values
+    return out
+
+
+@validate_params(k=K, convention=Options({c: "" for c in CONVENTIONS}), metrics=Satisfies(
+    lambda v: not isinstance(v, str) and set(v) <= set(RANKING_METRICS),
+    f"a sequence of names among {list(RANKING_METRICS)}"))
+def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", convention="evalkit",
+                    metrics=RANKING_METRICS, relevance_col=None, zero_division="warn"):
+    """Ranking metrics of a recommender whose lists live in a DataFrame (one row per user).
+
+    The per-user hits are found on the cluster (:func:`ranking_hits`), then
+    each metric is :mod:`evalkit.ranking`'s at cut-off ``k`` with
+    ``convention`` (``"evalkit"``, ``"trec"``, ``"ranx"``, ``"spark"``, ...;
+    see :mod:`evalkit.ranking` for what each changes): with
+    ``convention="spark"``, precision@k, recall@k, MAP@k and NDCG@k are
+    Spark's ``precisionAt``, ``recallAt``, ``meanAveragePrecisionAt`` and
+    ``ndcgAt``. With ``relevance_col`` (graded relevance) NDCG@k with
+    ``convention="spark"`` is Spark's graded one -- gains 2^g - 1, the ideal
+    DCG from the grades in the order given, as the JVM's
+    ``RankingMetrics.of`` on ``(prediction, labels, relevance)`` rows
+    computes it (PySpark 4.3's Python ``RankingMetrics`` drops the relevance
+    array) -- and the other conventions sort the grades for the ideal;
+    precision, recall and MAP count every label with ``convention="spark"``
+    (one graded 0 too, as Spark does), the items graded > 0 otherwise.
+
+    Every preset gives the numbers :mod:`evalkit.ranking` gives on the
+    collected lists. Most need only each list's first ``k`` items on the
+    driver; the presets that read whole lists (``"sklearn"`` and
+    ``"torchmetrics"``: their recall counts the relevant items anywhere in
+    the list, their ideal DCG sorts the list's own items) bring every hit of
+    each list back instead -- more data, the same one job.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    k : int
+    ranked_col, relevant_col : str
+    convention : str, default "evalkit"
+    metrics : sequence of str
+        Any of ``RANKING_METRICS`` (names of :mod:`evalkit.ranking` functions).
+    relevance_col : str, optional
+        An array column of grades, one per item of ``relevant_col``.
+    zero_division : {"warn", 0.0, 1.0, nan}, default "warn"
+        The value of a user with no relevant items, as in :mod:`evalkit.ranking`
+        ("warn": the convention's value, and a warning).
+
+    Returns
+    -------
+    dict
+        metric name -> value (``mean_average_precision`` and
+        ``mean_reciprocal_rank`` are cut at k).
+
+    Examples
+    --------
+    >>> from evalkit.spark import session, ranking_metrics
+    >>> df = session().createDataFrame([([1, 2, 3], [1, 3]), ([4, 5, 6], [5, 7])],
+    ...                                ["ranked", "relevant"])               # doctest: +SKIP
+    >>> ranking_metrics(df, k=3)["precision_at_k"]                          # doctest: +SKIP
+    0.5
+    """
+    whole = any(CONVENTIONS[convention][option] == value for option, value in WHOLE_LIST.items())
+    hits = ranking_hits(df, ranked_col=ranked_col, relevant_col=relevant_col,
+                        k=None if whole else k, relevance_col=relevance_col)
+    out = evaluate_ranking(hits, None, [f"{m}@{k}" for m in metrics], convention=convention,
+                           zero_division=zero_division)
+    return {m: out[f"{m}@{k}"] for m in metrics}
+
+
+@validate_params(predictions=_DF, truth=_DF, user_col=_COLUMN, item_col=_COLUMN,
+                 score_col=_COLUMN, k=[None, K], grade_col=[None, _COLUMN])
+def lists_from_frame(predictions, truth, *, user_col="user", item_col="item", score_col="score",
+                     k=None, grade_col=None):
+    """Long ``(user, item, score)`` predictions and ``(user, item)`` truth -> one row per user.
+
+    The Spark side of :func:`evalkit.lists_from_frame`, with its
+    ``ties="item_desc"`` and ``users="truth"`` (evalkit's convention), and
+    PySpark's ``*_col`` argument names. ``lists_from_long`` is its earlier
+    name, kept so that code written for it runs unchanged.
+
+    On the cluster: each user's predicted items sorted by score, highest
+    first (ties: the larger item id first, trec_eval's rule), cut at ``k``;
+    the user's relevant items collected; joined on the user (a user with
+    truth but no prediction gets an empty list; predictions of users absent
+    from the truth are dropped, as trec_eval drops unjudged queries). The
+    result has columns ``user_col``, ``ranked`` and ``relevant``, ready for
+    :func:`ranking_metrics`. With ``grade_col`` (graded truth, ``(user,
+    item, grade)``) it also has ``relevance``, the grades of ``relevant``:
+    both sorted by grade, highest first (then item id), so Spark's
+    given-order ideal DCG is the sorted one (pass
+    ``relevance_col="relevance"`` to :func:`ranking_metrics`).
+    """
+    from pyspark.sql import functions as F
+
+    for frame_, name in ((predictions, "predictions"), (truth, "truth")):
+        for arg, col in (("user_col", user_col), ("item_col", item_col)):
+            _column(frame_, arg, col, of=name)
+    _column(predictions, "score_col", score_col, _NUMERIC, "numbers", of="predictions")
+    ordered = F.sort_array(F.collect_list(F.struct(
+        F.col(score_col).cast("double").alias("s"), F.col(item_col).alias("i"))), asc=False)
+    ranked = F.transform(ordered, lambda x: x["i"])
+    lists = predictions.groupBy(user_col).agg(
+        (ranked if k is None else F.slice(ranked, 1, k)).alias("ranked"))
+    _column(truth, "grade_col", grade_col, _NUMERIC, "numbers")
+    grade = F.lit(1.0) if grade_col is None else F.col(grade_col).cast("double")
+    judged = F.sort_array(F.collect_list(F.struct(grade.alias("g"), F.col(item_col).alias("i"))),
+                          asc=False)
+    items = F.transform("judged", lambda x: x["i"])
+    rel = truth.groupBy(user_col).agg(judged.alias("judged")).select(
+        user_col, (items if grade_col else F.array_distinct(items)).alias("relevant"),
+        F.transform("judged", lambda x: x["g"]).alias("relevance"))
+    return rel.join(lists, on=user_col, how="left").select(
+        user_col, "ranked", "relevant", *(["relevance"] if grade_col else []))
+
+
+lists_from_long = lists_from_frame   # the earlier name (notebook 09 and its readers use it)

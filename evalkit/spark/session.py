@@ -1,0 +1,241 @@
+"""The SparkSession evalkit starts, and evalkit shipped to the executors (:func:`ship`)."""
+
+import contextlib
+import os
+import sys
+import tempfile
+import warnings
+
+from .._validation import Integer, validate_params
+
+_LOG4J2 = """\
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n
+"""
+
+
+def _quiet_log4j2_file():
+    path = os.path.join(tempfile.gettempdir(), "evalkit-spark-log4j2.properties")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(_LOG4J2)
+    return path
+
+
+@contextlib.contextmanager
+def _jvm_stderr_to(path):
+    """Start the JVM with its stderr (Java's own warnings, Spark's log) going to ``path``.
+
+    The JVM is a child process: it inherits file descriptor 2 when it starts,
+    so pointing fd 2 at a file for the duration of the start keeps the JVM's
+    messages out of a notebook's cells (Jupyter forwards fd 2 to them) for the
+    JVM's whole life, while Python's own stderr is restored at once.
+    """
+    sys.stderr.flush()
+    saved, target = os.dup(2), os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        os.dup2(target, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        for fd in (saved, target):
+            os.close(fd)
+
+
+@validate_params(shuffle_partitions=Integer(1))
+def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffle_partitions=4,
+            log_level="ERROR", log_file=None, config=None):
+    """Start (or return) a local SparkSession with settings that suit a laptop and the tests.
+
+    If a SparkSession is already active -- yours, on a cluster or not -- it is
+    returned as it is: nothing here changes a user's session. Otherwise a new
+    one starts with ``master``, ``spark.driver.memory = driver_memory``, few
+    shuffle partitions (``spark.sql.shuffle.partitions``; Spark's default of
+    200 makes small jobs slow on a laptop), no web UI and no console progress
+    bar, Arrow on for ``toPandas``/``createDataFrame``, the driver on
+    127.0.0.1, Python workers running ``spark.pyspark.python`` from
+    ``config`` (else ``PYSPARK_PYTHON``, else this interpreter: a classic
+    driver hands its executors only the ``PYSPARK_PYTHON`` variable, which
+    is set from it), and Spark's log
+    reduced to errors from the start: no startup banner or Java warning in
+    a notebook (the JVM's stderr goes to ``log_file``), and PySpark's
+    warning that it does not fully support pandas 3 filtered out.
+
+    Parameters
+    ----------
+    app_name : str, default "evalkit"
+    master : str, default "local[2]"
+        ``"local[*]"`` uses every core.
+    driver_memory : str, default "2g"
+        Takes effect only when this call starts the JVM.
+    shuffle_partitions : int, default 4
+    log_level : str, default "ERROR"
+        Passed to ``SparkContext.setLogLevel`` on a new session.
+    log_file : str, optional
+        Where the JVM's own stderr goes (Java's warnings, Spark's log at
+        ``log_level``); by default nowhere. Errors still reach Python as
+        exceptions.
+    config : dict, optional
+        More Spark settings for a new session.
+
+    Returns
+    -------
+    pyspark.sql.SparkSession
+
+    Examples
+    --------
+    >>> from evalkit.spark import session
+    >>> spark = session()                                   # doctest: +SKIP
+    >>> spark.conf.get("spark.sql.shuffle.partitions")      # doctest: +SKIP
+    '4'
+    """
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    _require_java()
+    quiet = f"-Dlog4j2.configurationFile=file:{_quiet_log4j2_file()}"
+    settings = {
+        "spark.driver.memory": driver_memory,
+        "spark.sql.shuffle.partitions": str(shuffle_partitions),
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.execution.arrow.pyspark.enabled": "true",
+        "spark.driver.host": "127.0.0.1",
+        "spark.driver.bindAddress": "127.0.0.1",
+        "spark.driver.extraJavaOptions": quiet,
+        "spark.executor.extraJavaOptions": quiet,
+        "spark.sql.session.timeZone": "UTC",
+    }
+    settings.update(config or {})
+    # a classic driver gives its executors PYSPARK_PYTHON, whatever spark.pyspark.python says
+    os.environ["PYSPARK_PYTHON"] = (settings.get("spark.pyspark.python")
+                                    or os.environ.get("PYSPARK_PYTHON") or sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    # PySpark's own noise: pandas 3 "not fully supported", and pyspark.mllib's wrappers,
+    # which still build an SQLContext (deprecated) on every call
+    for message in ("PySpark does not yet fully support pandas",
+                    "Deprecated in 3.0.0. Use SparkSession.builder"):
+        warnings.filterwarnings("ignore", message=message, category=FutureWarning)
+    with _jvm_stderr_to(log_file or os.devnull):
+        spark = SparkSession.builder.master(master).appName(app_name).config(map=settings) \
+            .getOrCreate()
+    spark.sparkContext.setLogLevel(log_level)
+    return spark
+
+
+def _require_java(minimum=17):
+    """Fail early, naming Java, when no Java ``minimum``+ is found (Spark 4 runs on the JVM).
+
+    PySpark finds Java as here (``$JAVA_HOME/bin/java``, else ``java`` on the
+    PATH); without it, it fails with a gateway error that does not say Java.
+    """
+    import re
+    import shutil
+    import subprocess
+
+    home = os.environ.get("JAVA_HOME")
+    java = os.path.join(home, "bin", "java") if home else shutil.which("java")
+    need = (f"Spark needs Java {minimum} or newer: install a JDK (e.g. the package "
+            f"openjdk-{minimum}-jre-headless) and put it on the PATH or set JAVA_HOME")
+    if not java or not os.path.isfile(java):
+        raise RuntimeError(f"no Java found (JAVA_HOME={home!r}, no java on the PATH). {need}")
+    said = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
+    found = re.search(r'version "(\d+)(?:\.(\d+))?', said)
+    if found:   # an unknown format is left to Spark
+        major = int(found.group(2) or 0) if found.group(1) == "1" else int(found.group(1))
+        if major < minimum:
+            raise RuntimeError(f"Java {major} found ({java}). {need}")
+
+
+# -- evalkit on the executors ---------------------------------------------------------------
+
+
+def _is_connect(obj):
+    """``obj`` (a session or a DataFrame) belongs to a Spark Connect client."""
+    return type(obj).__module__.startswith("pyspark.sql.connect")
+
+
+_SHIPPED_CONF = "evalkit.shipped"   # the session's own record of the zip ship() added to it
+
+
+def _evalkit_zip():
+    """evalkit's Python files in one zip (built once per process, named by its content)."""
+    import hashlib
+    import zipfile
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent   # evalkit, not evalkit.spark
+    files = sorted(package.rglob("*.py"))
+    digest = hashlib.sha256(b"".join(str(f.relative_to(package)).encode() + f.read_bytes()
+                                     for f in files))
+    path = Path(tempfile.gettempdir()) / f"evalkit-{digest.hexdigest()[:12]}.zip"
+    if not path.exists():
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as z:
+            for f in files:
+                z.write(f, Path("evalkit") / f.relative_to(package))
+        os.replace(partial, path)
+    return str(path)
+
+
+def ship(spark):
+    """Send evalkit to the executors of ``spark``, for a cluster whose Python lacks it.
+
+    The functions that :func:`binary_metrics` runs on the executors (the
+    bucket sweep, the per-partition counts) are evalkit's, so the executors'
+    Python must import evalkit. Either install evalkit there (with numpy,
+    pandas and pyarrow, which they need anyway), or call ``ship(spark)``
+    once per session: evalkit's Python files are zipped once (a few hundred
+    kB, named by their content) and added to the session as a Python file
+    -- ``SparkContext.addPyFile`` on a classic session,
+    ``SparkSession.addArtifacts(path, pyfile=True)`` on a Spark Connect
+    session -- which puts it on the executors' ``sys.path``. A second call
+    for the same session adds nothing: the session's conf records the zip
+    (``evalkit.shipped``), so evalkit keeps no state of its own.
+
+    Parameters
+    ----------
+    spark : pyspark.sql.SparkSession
+        Classic or Spark Connect.
+
+    Returns
+    -------
+    str
+        The zip's path.
+
+    Examples
+    --------
+    >>> import evalkit.spark as eks
+    >>> spark = SparkSession.builder.remote("sc://cluster:15002").getOrCreate()   # doctest: +SKIP
+    >>> eks.ship(spark)                                                # doctest: +SKIP
+    '/tmp/evalkit-3f0c8a1d2b4e.zip'
+    """
+    path = _evalkit_zip()
+    if spark.conf.get(_SHIPPED_CONF, None) == path:   # recorded in the session, not in evalkit
+        return path
+    if _is_connect(spark):
+        spark.addArtifacts(path, pyfile=True)
+    else:
+        spark.sparkContext.addPyFile(path)
+    spark.conf.set(_SHIPPED_CONF, path)
+    return path
+
+
+class _OnExecutors(contextlib.AbstractContextManager):
+    """A Spark action running evalkit's functions: a missing evalkit said plainly."""
+
+    def __exit__(self, kind, error, traceback):
+        if error is not None and "No module named 'evalkit'" in str(error):
+            raise ModuleNotFoundError(
+                "evalkit is not installed on the Spark executors, which run evalkit's functions "
+                "here: install evalkit in the executors' Python (spark.pyspark.python), or call "
+                "evalkit.spark.ship(spark) once to send it with the session",
+                name="evalkit") from error
+
+
