@@ -569,8 +569,10 @@ def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
         ``{query: {doc: relevance}}`` as ranx's ``Qrels``, or a TREC qrels file.
     predictions : dict or pandas.DataFrame
         ``{model name: predictions}`` (labels, scores, ranked lists, ranx-style
-        runs ``{query: {doc: score}}`` or TREC run paths), or a DataFrame with
-        one column per model.
+        runs ``{query: {doc: score}}``, TREC run paths, or each model's
+        :class:`~evalkit.RankingHits` with ``y_true=None``, as
+        ``evalkit.spark.compare`` passes them from the cluster), or a DataFrame
+        with one column per model.
     metrics : list
         Names: ``"accuracy"``, ``"precision"``, ``"recall"``, ``"f1"``,
         ``"roc_auc"``, ``"average_precision"``, or ranking names as in

@@ -4,16 +4,9 @@ import numpy as np
 
 from .._counts import ClassCounts
 from .._ratios import prf
-from .._report import report_from_counts
-from .._validation import (
-    BETA,
-    DIGITS,
-    ZERO_DIVISION,
-    Bool,
-    Options,
-    check_target_names,
-    validate_params,
-)
+from .._report import labelled_report
+from .._validation import (AVERAGES_TOP_K, BETA, DIGITS, ZERO_DIVISION, Bool, Options,
+                           validate_params)
 from ..mllib import MulticlassMetrics
 from ._frame import _COLUMN, _DF, _column, _labels_array, _raise_first, _same_kind
 
@@ -75,16 +68,12 @@ class SparkClassCounts:
                               zero_division="warn"):
         """:func:`evalkit.classification_report` on these counts (every class shown)."""
         c = self.counts
-        tp, predicted, support = c.tp, c.predicted, c.support
-        if tp.sum() == 0:   # scikit-learn's counts turn float when no sample is correct
-            tp, predicted, support = (x.astype(float) for x in (tp, predicted, support))
-        names = (["%s" % label for label in c.labels] if target_names is None else
-                 check_target_names(target_names, len(c.labels), strict=True,
-                                    classes=c.labels.tolist()))
-        return report_from_counts(names, tp, predicted, support, zero_division=zero_division,
-                                  digits=digits, output_dict=output_dict)
+        return labelled_report(c.labels, c.tp, c.predicted, c.support,
+                               target_names=target_names, classes=c.labels.tolist(),
+                               none_correct=c.tp.sum() == 0, zero_division=zero_division,
+                               digits=digits, output_dict=output_dict)
 
-    @validate_params(beta=BETA, average=Options((None, "micro", "macro", "weighted")),
+    @validate_params(beta=BETA, average=Options(AVERAGES_TOP_K),
                      zero_division=ZERO_DIVISION)
     def precision_recall_fscore_support(self, *, beta=1.0, average=None, zero_division="warn"):
         """:func:`evalkit.precision_recall_fscore_support` on these counts (every class)."""

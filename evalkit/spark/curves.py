@@ -10,7 +10,7 @@ import numpy as np
 
 from .._curves import pr_points, roc_points, trapezoid
 from .._sweep import Sweep, sweep_of
-from .._validation import Integer, Options, validate_params
+from .._validation import NUM_BINS, Options, validate_params
 from ..mllib import BinaryClassificationMetrics
 from ._frame import _COLUMN, _DF, _NOT_FINITE, _NUMERIC, _column, _not_finite, _raise_first
 from .session import _OnExecutors
@@ -54,8 +54,8 @@ def _partition_counts(batches, *, weighted):
     if batches:
         table = pa.Table.from_batches(batches)
         local = _sweep_of_counts(*(table.column(i).to_numpy() for i in range(3)), weighted)
-        yield from pa.table({"t": local.thresholds, "tp": np.diff(local.tps, prepend=0),
-                             "fp": np.diff(local.fps, prepend=0)}).to_batches()
+        tp, fp = local.groups()
+        yield from pa.table({"t": local.thresholds, "tp": tp, "fp": fp}).to_batches()
 
 
 def _bucket(table, *, offsets, totals, grouping, m, weighted, ends=None):
@@ -265,13 +265,12 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         return self._exact
 
 
-_NUM_BINS = Integer(0, meaning="0 means no down-sampling")
 ZERO_WEIGHTS = Options({"keep": "Spark: a row of weight 0 still makes its score a threshold",
                         "drop": "scikit-learn: rows of weight 0 are left out"})
 
 
 @validate_params(df=_DF, label_col=_COLUMN, score_col=_COLUMN, weight_col=[None, _COLUMN],
-                 num_bins=_NUM_BINS, zero_weight=ZERO_WEIGHTS)
+                 num_bins=NUM_BINS, zero_weight=ZERO_WEIGHTS)
 def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None, num_bins=0,
                    zero_weight="keep"):
     """Spark MLlib's ``BinaryClassificationMetrics`` on a DataFrame, computed as counts.

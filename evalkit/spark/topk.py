@@ -5,16 +5,8 @@ import numpy as np
 from .._counts import ClassCounts
 from .._report import topk_report_from_counts
 from .._validation import DIGITS, ZERO_DIVISION, Bool, K, validate_params
-from ._frame import (
-    _COLUMN,
-    _DF,
-    _NUMERIC,
-    _column,
-    _labels_array,
-    _raise_first,
-    _same_kind,
-    _type_name,
-)
+from ._frame import (_COLUMN, _DF, _NUMERIC, _column, _labels_array, _raise_first, _same_kind,
+                     _type_name)
 
 
 @validate_params(df=_DF, label_col=_COLUMN, topk_col=_COLUMN, k=K, digits=DIGITS,
