@@ -21,6 +21,7 @@ metrics here look at the values themselves:
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._counts import _STRATEGIES, calibration_bins
 from ._validation import (BINARY_PROBA, Bool, Integer, Options, positive_of, check_indicator,
@@ -90,8 +91,9 @@ def _average(values, w, normalize=True):
 
 
 @validate_params(scale_by_half=[Options({"auto": "halve for 1-D or 2-column input"}), Bool()])
-def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, labels=None,
-                     scale_by_half="auto"):
+def brier_score_loss(y_true: ArrayLike, y_proba: ArrayLike, *,
+                     sample_weight: ArrayLike | None = None, pos_label: int | str | None = None,
+                     labels: ArrayLike | None = None, scale_by_half: bool | str = "auto") -> float:
     """Brier score: the mean squared distance between predicted probabilities and outcomes.
 
     ``BS = (1/n) Σ_i Σ_c (p_ic - y_ic)²`` over the one-hot outcomes ``y_ic``,
@@ -151,7 +153,8 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
 
 
 @validate_params(normalize=Bool())
-def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, labels=None):
+def log_loss(y_true: ArrayLike, y_proba: ArrayLike, *, normalize: bool = True,
+             sample_weight: ArrayLike | None = None, labels: ArrayLike | None = None) -> float:
     """Log loss (cross-entropy, 对数损失): the mean negative log-probability of the true class.
 
     ``L = -(1/n) Σ_i log p_{i, y_i}`` (binary: ``-(1/n) Σ y log p + (1 - y)
@@ -200,7 +203,9 @@ def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, labels=None
 
 
 @validate_params(**_BINS)
-def calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=5, strategy="uniform"):
+def calibration_curve(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: int | str | None = None,
+                      n_bins: int = 5,
+                      strategy: str = "uniform") -> tuple[np.ndarray, np.ndarray]:
     """The reliability curve: observed share of positives against mean prediction, per bin.
 
     The predictions are put into ``n_bins`` bins -- ``"uniform"``: equal
@@ -259,8 +264,9 @@ def _bins(y_true, y_proba, pos_label, n_bins, strategy, labels):
 
 
 @validate_params(**_BINS)
-def expected_calibration_error(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=None,
-                               labels=None):
+def expected_calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
+                               strategy: str = "uniform", pos_label: int | str | None = None,
+                               labels: ArrayLike | None = None) -> float:
     """Expected calibration error: the bin-weighted mean gap between outcome rate and prediction.
 
     ``ECE = Σ_b (n_b / n) · |acc_b - conf_b|`` over the non-empty bins of
@@ -306,8 +312,9 @@ def expected_calibration_error(y_true, y_proba, *, n_bins=10, strategy="uniform"
 
 
 @validate_params(**_BINS)
-def maximum_calibration_error(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=None,
-                              labels=None):
+def maximum_calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
+                              strategy: str = "uniform", pos_label: int | str | None = None,
+                              labels: ArrayLike | None = None) -> float:
     """Maximum calibration error: the largest gap ``max_b |acc_b - conf_b|`` over non-empty bins.
 
     Same bins and conventions as :func:`expected_calibration_error` (Naeini

@@ -19,7 +19,11 @@ definitions (:mod:`evalkit.course.definitions`) agree with it to the last bit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._curves import (auc_from_groups, average_precision, pr_bends, pr_points, rate, roc_bends,
                       roc_points, trapezoid)
@@ -30,6 +34,9 @@ from ._validation import (AVERAGES_OF_SCORES, BETA, MAX_FPR, NUM_BINS, ZERO_WEIG
                           check_monotonic, check_real, check_same_length, check_scores, positive_of,
                           validate_params)
 from .exceptions import UndefinedMetricWarning, warn_at_caller
+
+if TYPE_CHECKING:  # pandas is optional: threshold_table imports it when called
+    import pandas as pd
 
 __all__ = ["confusion_matrix_at_thresholds", "roc_curve", "roc_auc_score", "precision_recall_curve",
            "average_precision_score", "auc", "best_threshold", "threshold_table", "det_curve"]
@@ -48,7 +55,10 @@ def _warn(message):
 # -- the scikit-learn mirrors ----------------------------------------------------
 
 
-def confusion_matrix_at_thresholds(y_true, y_score, *, pos_label=None, sample_weight=None):
+def confusion_matrix_at_thresholds(y_true: ArrayLike, y_score: ArrayLike, *,
+                                   pos_label: int | str | None = None,
+                                   sample_weight: ArrayLike | None = None
+                                   ) -> tuple[np.ndarray, ...]:
     """The four cells of the binary confusion matrix at every distinct score.
 
     At threshold ``t = thresholds[i]`` a sample is predicted positive when
@@ -96,7 +106,9 @@ def confusion_matrix_at_thresholds(y_true, y_score, *, pos_label=None, sample_we
 
 
 @validate_params(drop_intermediate=Bool())
-def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
+def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
+              sample_weight: ArrayLike | None = None,
+              drop_intermediate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Receiver operating characteristic (ROC 曲线): (FPR, TPR) at every threshold.
 
     ``tpr = tps / P`` (recall) and ``fpr = fps / N`` where ``tps``/``fps`` are
@@ -154,7 +166,9 @@ def _warn_empty_class(sweep):
 
 
 @validate_params(drop_intermediate=Bool())
-def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermediate=False):
+def det_curve(y_true: ArrayLike, y_score: ArrayLike, pos_label: int | str | None = None,
+              sample_weight: ArrayLike | None = None,
+              drop_intermediate: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Detection error tradeoff (DET 曲线): false positive and false negative rates by threshold.
 
     The same sweep as :func:`roc_curve`: at threshold ``t`` a sample is
@@ -207,8 +221,10 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
 
 
 @validate_params(drop_intermediate=Bool())
-def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
-                           drop_intermediate=False):
+def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *,
+                           pos_label: int | str | None = None,
+                           sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision-recall curve (P-R 曲线): precision and recall at every threshold.
 
     ``precision = tps / (tps + fps)`` and ``recall = tps / P`` at each
@@ -254,7 +270,9 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
 
 
 @validate_params(average=_AVERAGE)
-def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sample_weight=None):
+def average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *, average: str | None = "macro",
+                            pos_label: int | str = 1,
+                            sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Average precision (平均精度, AP): the step sum of precision over recall.
 
     ``AP = Σ_n (R_n - R_{n-1}) · P_n`` over the points of
@@ -309,7 +327,7 @@ def _average_precision(positive, scores, w):
     return average_precision(sweep.tps, sweep.fps)
 
 
-def auc(x, y):
+def auc(x: ArrayLike, y: ArrayLike) -> float:
     """Area under a curve by the trapezoidal rule: ``Σ (x_{i+1} - x_i)(y_i + y_{i+1}) / 2``.
 
     ``x`` must be monotonic (increasing, or decreasing -- then the sign is
@@ -346,8 +364,10 @@ def auc(x, y):
 
 
 @validate_params(average=_AVERAGE, max_fpr=MAX_FPR, multi_class=_MULTI_CLASS)
-def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_fpr=None,
-                  multi_class="raise", labels=None):
+def roc_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: str | None = "macro",
+                  sample_weight: ArrayLike | None = None, max_fpr: float | None = None,
+                  multi_class: str = "raise",
+                  labels: ArrayLike | None = None) -> float | np.ndarray:
     """Area under the ROC curve (AUC): the chance a positive outranks a negative.
 
     ``AUC = ∫ TPR d(FPR)``, the trapezoid area under :func:`roc_curve`, which
@@ -457,8 +477,10 @@ _METRICS = {
 @validate_params(metric=[Options(_METRICS),
                          Satisfies(callable, "a callable metric(tp, fp, fn, tn)")],
                  beta=BETA, zero_weight=ZERO_WEIGHT)
-def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sample_weight=None,
-                   zero_weight="drop"):
+def best_threshold(y_true: ArrayLike, y_score: ArrayLike, *,
+                   metric: str | Callable[..., ArrayLike] = "f1", beta: float = 1.0,
+                   pos_label: int | str | None = None, sample_weight: ArrayLike | None = None,
+                   zero_weight: str = "drop") -> tuple[float, float]:
     """The threshold whose predictions ``score >= t`` maximize a metric, and that maximum.
 
     The Spark post's recipe ("pick the threshold with the highest F-measure"), in
@@ -537,8 +559,10 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, pos_label=None, sa
 
 @validate_params(num_bins=NUM_BINS, beta=BETA,
                  zero_division=ZERO_DIVISION_SPARK, zero_weight=ZERO_WEIGHT)
-def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None, num_bins=0,
-                    beta=1.0, zero_division="warn", zero_weight="drop"):
+def threshold_table(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
+                    sample_weight: ArrayLike | None = None, num_bins: int = 0, beta: float = 1.0,
+                    zero_division: str | float = "warn",
+                    zero_weight: str = "drop") -> pd.DataFrame:
     """The sweep as a table: counts and ratios at every threshold, for display.
 
     One row per distinct score (highest first), predicting positive when

@@ -8,6 +8,7 @@ and the reports of :mod:`evalkit.spark`).
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._counts import _class_counts, _select, _take, multilabel_counts, targets
 from ._report import labelled_report
@@ -34,9 +35,11 @@ def _typed_as_sklearn(classes, yt, yp):
 
 
 @validate_params(digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION)
-def classification_report(y_true, y_pred, *, labels=None, target_names=None,
-                          sample_weight=None, digits=2, output_dict=False,
-                          zero_division="warn"):
+def classification_report(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                          target_names: ArrayLike | None = None,
+                          sample_weight: ArrayLike | None = None, digits: int = 2,
+                          output_dict: bool = False,
+                          zero_division: str | float = "warn") -> str | dict:
     """Precision, recall, F1 and support per class, and their averages, as scikit-learn's.
 
     For class c: ``P_c = tp_c / predicted_c``, ``R_c = tp_c / support_c``,

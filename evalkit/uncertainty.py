@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _curves
 from . import classification as _clf
@@ -62,6 +63,8 @@ from .exceptions import warn_at_caller
 
 __all__ = ["ConfidenceInterval", "Comparison", "bootstrap_ci", "paired_bootstrap",
            "permutation_test", "roc_auc_ci", "delong_test", "mcnemar_test", "proportion_ci"]
+
+Seed = int | np.random.Generator | None  # what random_state= accepts (RANDOM_STATE checks it)
 
 _NORMAL = NormalDist()
 _METHODS = {"percentile": "quantiles of the resampled values",
@@ -598,8 +601,10 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
 
 
 @validate_params(metric=_METRIC, method=Options(_METHODS), **_RESAMPLING)
-def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="percentile",
-                 stratify=True, random_state=None, **metric_kwargs):
+def bootstrap_ci(metric: Callable[..., float], *arrays: ArrayLike, n_resamples: int = 2000,
+                 confidence: float = 0.95, method: str = "percentile",
+                 stratify: bool | ArrayLike = True, random_state: Seed = None,
+                 **metric_kwargs: object) -> ConfidenceInterval:
     """A bootstrap confidence interval for ``metric(*arrays, **metric_kwargs)``.
 
     The metric is computed on the data (the estimate) and on ``n_resamples``
@@ -682,8 +687,10 @@ def bootstrap_ci(metric, *arrays, n_resamples=2000, confidence=0.95, method="per
 
 
 @validate_params(metric=_METRIC, method=Options(_METHODS), **_RESAMPLING)
-def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confidence=0.95,
-                     method="percentile", stratify=True, random_state=None, **metric_kwargs):
+def paired_bootstrap(metric: Callable[..., float], y_true: ArrayLike | None, pred_a: ArrayLike,
+                     pred_b: ArrayLike, *, n_resamples: int = 2000, confidence: float = 0.95,
+                     method: str = "percentile", stratify: bool | ArrayLike = True,
+                     random_state: Seed = None, **metric_kwargs: object) -> Comparison:
     """The difference ``metric(y_true, pred_a) - metric(y_true, pred_b)`` on the same rows, and its
     interval.
 
@@ -740,8 +747,9 @@ def paired_bootstrap(metric, y_true, pred_a, pred_b, *, n_resamples=2000, confid
 
 @validate_params(metric=_METRIC, random_state=RANDOM_STATE,
                  n_permutations=Integer(1, meaning="the number of random permutations"))
-def permutation_test(metric, y_true, pred_a, pred_b, *, n_permutations=2000, random_state=None,
-                     **metric_kwargs):
+def permutation_test(metric: Callable[..., float], y_true: ArrayLike | None, pred_a: ArrayLike,
+                     pred_b: ArrayLike, *, n_permutations: int = 2000, random_state: Seed = None,
+                     **metric_kwargs: object) -> Comparison:
     """Paired permutation test of "models a and b score the same": a p-value.
 
     Under the null hypothesis the two models' predictions for a row are
@@ -889,8 +897,9 @@ def _delong(positive, *scores):
 @validate_params(method=Options({"delong": "DeLong's variance",
                                  "bootstrap": "percentile bootstrap"}),
                  **_RESAMPLING)
-def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples=2000,
-               stratify=True, random_state=None):
+def roc_auc_ci(y_true: ArrayLike, y_score: ArrayLike, *, confidence: float = 0.95,
+               method: str = "delong", n_resamples: int = 2000, stratify: bool | ArrayLike = True,
+               random_state: Seed = None) -> ConfidenceInterval:
     """A confidence interval for the ROC AUC: DeLong's (default) or the bootstrap.
 
     ``method="delong"``: ``AUC ± z_{(1+c)/2} · sqrt(S10 / P + S01 / N)``
@@ -946,7 +955,8 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong", n_resamples
 
 
 @validate_params(confidence=CONFIDENCE)
-def delong_test(y_true, score_a, score_b, *, confidence=0.95):
+def delong_test(y_true: ArrayLike, score_a: ArrayLike, score_b: ArrayLike, *,
+                confidence: float = 0.95) -> Comparison:
     """DeLong's test of two correlated ROC AUCs on the same samples.
 
     ``z = (A_a - A_b) / sqrt(Var(A_a) + Var(A_b) - 2 Cov(A_a, A_b))`` where the
@@ -1008,7 +1018,8 @@ def _binomial_two_sided(k, n):
 
 
 @validate_params(exact=Bool(), correction=Bool())
-def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact=True, correction=True):
+def mcnemar_test(y_true: ArrayLike, y_pred_a: ArrayLike, y_pred_b: ArrayLike, *,
+                 exact: bool = True, correction: bool = True) -> Comparison:
     """McNemar's test of "classifiers a and b are equally accurate" on the same rows.
 
     Only the rows where the two disagree about being right count: ``b``
@@ -1097,7 +1108,8 @@ _PROPORTION_METHODS = {
 
 @validate_params(successes=Count(0), trials=Count(1), confidence=CONFIDENCE,
                  method=Options(_PROPORTION_METHODS))
-def proportion_ci(successes, trials, *, confidence=0.95, method="wilson"):
+def proportion_ci(successes: int, trials: int, *, confidence: float = 0.95,
+                  method: str = "wilson") -> ConfidenceInterval:
     """A confidence interval for a proportion ``successes / trials``.
 
     * ``"wilson"`` (default): ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) /
