@@ -15,7 +15,10 @@ the Axes' data.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._binary import LAYOUTS, BinaryCounts
 from ._counts import _STRATEGIES, calibration_bins
@@ -24,6 +27,9 @@ from ._ratios import ratio
 from ._sweep import threshold_sweep
 from ._validation import (BOTH_CLASSES, POSITIVES, ZERO_WEIGHT, Bool, Integer, Options, Satisfies,
                           check_rules, check_count_matrix, check_row_labels, validate_params)
+
+if TYPE_CHECKING:  # matplotlib is optional: imported when a function makes a figure
+    from matplotlib.axes import Axes
 
 __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
 
@@ -88,8 +94,9 @@ def _unit_square(ax):
 
 
 @validate_params(ax=_AX, chance=Bool(), zero_weight=ZERO_WEIGHT)
-def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
-        chance=True, zero_weight="drop", **line_kw):
+def roc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
+        sample_weight: ArrayLike | None = None, ax: Axes | None = None, label: str | None = None,
+        chance: bool = True, zero_weight: str = "drop", **line_kw: Any) -> Axes:
     """Plot the ROC curve: true positive rate against false positive rate.
 
     One point per distinct score ``t`` (predict positive when ``score >= t``),
@@ -154,8 +161,10 @@ def roc(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=N
 
 
 @validate_params(ax=_AX, convention=Options(CONVENTIONS), baseline=Bool(), zero_weight=ZERO_WEIGHT)
-def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=None,
-       convention="sklearn", baseline=True, zero_weight="drop", **line_kw):
+def pr(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
+       sample_weight: ArrayLike | None = None, ax: Axes | None = None, label: str | None = None,
+       convention: str = "sklearn", baseline: bool = True, zero_weight: str = "drop",
+       **line_kw: Any) -> Axes:
     """Plot the precision-recall curve: precision against recall.
 
     At each distinct score ``t``, ``recall(t) = TP(t) / P`` on x and
@@ -243,8 +252,9 @@ def pr(y_true, y_score, *, pos_label=None, sample_weight=None, ax=None, label=No
 
 
 @validate_params(layout=Options(LAYOUTS), normalize=Options(NORMALIZES), ax=_AX)
-def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, normalize=None,
-              cmap="Blues"):
+def confusion(counts: BinaryCounts | ArrayLike, *, labels: ArrayLike | None = None,
+              layout: str = "actual-by-predicted", ax: Axes | None = None,
+              normalize: str | None = None, cmap: str = "Blues") -> Axes:
     """Draw a confusion matrix as an annotated heat map.
 
     ``counts`` is a :class:`~evalkit.BinaryCounts` (positive class first) or
@@ -330,7 +340,8 @@ def confusion(counts, *, labels=None, layout="actual-by-predicted", ax=None, nor
 
 
 @validate_params(ax=_AX, annotate=Bool(), chance=Bool())
-def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance=True):
+def roc_steps(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
+              ax: Axes | None = None, annotate: bool = True, chance: bool = True) -> Axes:
     """Draw the ROC curve as the logistic-regression post builds it by hand, sample by sample.
 
     Sort the samples by score, highest first, and take them from the top one
@@ -424,8 +435,10 @@ def roc_steps(y_true, y_score, *, pos_label=None, ax=None, annotate=True, chance
 
 @validate_params(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(_STRATEGIES),
                  ax=_AX, hist=Bool())
-def reliability(y_true, y_proba, *, n_bins=10, strategy="uniform", pos_label=None, ax=None,
-                label=None, hist=True, **line_kw):
+def reliability(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
+                strategy: str = "uniform", pos_label: int | str | None = None,
+                ax: Axes | None = None, label: str | None = None, hist: bool = True,
+                **line_kw: Any) -> Axes:
     """Plot the reliability diagram: observed share of positives against mean prediction.
 
     One point per non-empty bin of :func:`evalkit.calibration_curve` (same

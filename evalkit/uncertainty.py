@@ -44,6 +44,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -604,7 +605,7 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
 def bootstrap_ci(metric: Callable[..., float], *arrays: ArrayLike, n_resamples: int = 2000,
                  confidence: float = 0.95, method: str = "percentile",
                  stratify: bool | ArrayLike = True, random_state: Seed = None,
-                 **metric_kwargs: object) -> ConfidenceInterval:
+                 **metric_kwargs: Any) -> ConfidenceInterval:
     """A bootstrap confidence interval for ``metric(*arrays, **metric_kwargs)``.
 
     The metric is computed on the data (the estimate) and on ``n_resamples``
@@ -690,7 +691,7 @@ def bootstrap_ci(metric: Callable[..., float], *arrays: ArrayLike, n_resamples: 
 def paired_bootstrap(metric: Callable[..., float], y_true: ArrayLike | None, pred_a: ArrayLike,
                      pred_b: ArrayLike, *, n_resamples: int = 2000, confidence: float = 0.95,
                      method: str = "percentile", stratify: bool | ArrayLike = True,
-                     random_state: Seed = None, **metric_kwargs: object) -> Comparison:
+                     random_state: Seed = None, **metric_kwargs: Any) -> Comparison:
     """The difference ``metric(y_true, pred_a) - metric(y_true, pred_b)`` on the same rows, and its
     interval.
 
@@ -749,7 +750,7 @@ def paired_bootstrap(metric: Callable[..., float], y_true: ArrayLike | None, pre
                  n_permutations=Integer(1, meaning="the number of random permutations"))
 def permutation_test(metric: Callable[..., float], y_true: ArrayLike | None, pred_a: ArrayLike,
                      pred_b: ArrayLike, *, n_permutations: int = 2000, random_state: Seed = None,
-                     **metric_kwargs: object) -> Comparison:
+                     **metric_kwargs: Any) -> Comparison:
     """Paired permutation test of "models a and b score the same": a p-value.
 
     Under the null hypothesis the two models' predictions for a row are
