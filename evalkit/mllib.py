@@ -46,7 +46,11 @@ import numbers
 import struct
 from dataclasses import dataclass
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._counts import confusion_counts, encode_labels, multilabel_counts
 from ._curves import pr_points, roc_points, trapezoid
@@ -58,6 +62,9 @@ from ._validation import (BETA, NUM_BINS, ZERO_WEIGHT, Bool, Integer, InstanceOf
                           check, check_grades, check_ranked, check_ranking_rows, check_relevant,
                           check_score_and_labels, validate_params)
 from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
+
+if TYPE_CHECKING:  # confusions() imports it when called
+    from ._binary import BinaryCounts
 
 __all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
 
@@ -171,7 +178,7 @@ def _java_double(x):
 
 @validate_params(value=InstanceOf((numbers.Real, np.bool_, tuple, list, np.ndarray),
                                   "a number or a sequence of numbers"))
-def spark_format(value):
+def spark_format(value: float | tuple | list | np.ndarray) -> str:
     """Format a number, or a tuple / row of numbers, as Spark prints it.
 
     Spark prints Scala values with ``toString``: a float as Java's
@@ -375,8 +382,9 @@ class BinaryClassificationMetrics:
                      convention=Options(PR_CONVENTIONS),
                      num_partitions=Integer(1, meaning="the partitions of Spark's RDD"),
                      zero_weight=ZERO_WEIGHT)
-    def __init__(self, scoreAndLabels, num_bins=0, *, bin_threshold="last", convention="spark",
-                 num_partitions=1, zero_weight="keep"):
+    def __init__(self, scoreAndLabels: ArrayLike, num_bins: int = 0, *, bin_threshold: str = "last",
+                 convention: str = "spark", num_partitions: int = 1,
+                 zero_weight: str = "keep") -> None:
         sweep, _ = _sweep_of(scoreAndLabels, "scoreAndLabels", zero_weight)
         self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
         self.num_partitions, self.zero_weight = num_partitions, zero_weight
@@ -387,7 +395,8 @@ class BinaryClassificationMetrics:
     @validate_params(sweep=InstanceOf(Sweep, "a Sweep (from threshold_sweep, or a sum of them)"),
                      num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
                      convention=Options(PR_CONVENTIONS))
-    def from_sweep(cls, sweep, num_bins=0, *, bin_threshold="last", convention="spark"):
+    def from_sweep(cls, sweep: Sweep, num_bins: int = 0, *, bin_threshold: str = "last",
+                   convention: str = "spark") -> BinaryClassificationMetrics:
         """The evaluator of counts already made: a :class:`~evalkit._sweep.Sweep`.
 
         Counts are the seam for scale: a cluster (or a loop over batches)
@@ -428,7 +437,7 @@ class BinaryClassificationMetrics:
                 f"P={self.sweep.n_pos}, N={self.sweep.n_neg}, num_bins={self.num_bins})")
 
     # -- the counts (Scala's private vals, public here) ------------------------
-    def thresholds(self):
+    def thresholds(self) -> np.ndarray:
         """The thresholds, in descending order: the distinct scores (one per chunk when binned).
 
         >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).thresholds().tolist()
@@ -436,7 +445,7 @@ class BinaryClassificationMetrics:
         """
         return np.array(self.sweep.thresholds, dtype=float)
 
-    def binnedCounts(self):
+    def binnedCounts(self) -> np.ndarray:
         """Spark's binned counts: positives and negatives *at* each threshold (in each chunk).
 
         Row ``i`` is ``(threshold_i, numPos_i, numNeg_i)``; with no binning the
@@ -454,7 +463,7 @@ class BinaryClassificationMetrics:
         """
         return _table(self.sweep)
 
-    def cumulativeCounts(self):
+    def cumulativeCounts(self) -> np.ndarray:
         """Spark's cumulative counts: ``(threshold, TP, FP)`` -- the rows scored ``>= threshold``.
 
         Returns
@@ -468,7 +477,7 @@ class BinaryClassificationMetrics:
         """
         return _table(self.sweep, cumulative=True)
 
-    def confusions(self):
+    def confusions(self) -> list[tuple[float, BinaryCounts]]:
         """Spark's confusions: ``(threshold, BinaryCounts)``, one confusion matrix per threshold.
 
         At threshold ``t``: TP and FP are the cumulative counts, FN = P - TP, TN = N - FP.
@@ -486,7 +495,7 @@ class BinaryClassificationMetrics:
     def _by_threshold(self, values):
         return np.column_stack((self.thresholds(), np.asarray(values, dtype=float)))
 
-    def precisionByThreshold(self):
+    def precisionByThreshold(self) -> np.ndarray:
         """``(threshold, precision)``: precision = TP / (TP + FP), 1.0 when TP + FP = 0 (Spark).
 
         scikit-learn's ``zero_division`` gives 0.0 (and a warning) there instead;
@@ -505,7 +514,7 @@ class BinaryClassificationMetrics:
         """
         return self._by_threshold(pr_points(self.sweep, "spark")[1][1:])
 
-    def recallByThreshold(self):
+    def recallByThreshold(self) -> np.ndarray:
         """``(threshold, recall)``: recall = TP / P, 0.0 when there are no positives (Spark).
 
         >>> BinaryClassificationMetrics([(0.9, 1), (0.5, 0), (0.1, 1)]).recallByThreshold().tolist()
@@ -514,7 +523,7 @@ class BinaryClassificationMetrics:
         return self._by_threshold(roc_points(self.sweep, "spark")[1][1:-1])
 
     @validate_params(beta=BETA)
-    def fMeasureByThreshold(self, beta=1.0):
+    def fMeasureByThreshold(self, beta: float = 1.0) -> np.ndarray:
         """``(threshold, F_β)``: F_β = (1 + β²)·(P·R) / (β²·P + R) from Spark's P and R.
 
         P and R are :meth:`precisionByThreshold` and
@@ -543,7 +552,7 @@ class BinaryClassificationMetrics:
                                              zero_division="spark"))
 
     # -- curves and areas ------------------------------------------------------
-    def roc(self):
+    def roc(self) -> np.ndarray:
         """The ROC curve: ``(FPR, TPR)`` at each threshold, (0, 0) prepended, (1, 1) appended.
 
         FPR = FP / N and TPR = recall = TP / P (0.0 when N or P is 0).
@@ -559,7 +568,7 @@ class BinaryClassificationMetrics:
         """
         return np.column_stack(roc_points(self.sweep, "spark"))
 
-    def pr(self):
+    def pr(self) -> np.ndarray:
         """The precision-recall curve: ``(recall, precision)`` at each threshold, one point first.
 
         The prepended point at recall 0 is (0, precision at the highest
@@ -581,7 +590,7 @@ class BinaryClassificationMetrics:
         return np.column_stack(pr_points(self.sweep, _PR[self.convention]))
 
     @property
-    def areaUnderROC(self):
+    def areaUnderROC(self) -> float:
         """Area under :meth:`roc`: Σ (x₂ − x₁)·(y₂ + y₁) / 2 over consecutive points (trapezoids).
 
         Without binning it equals scikit-learn's ``roc_auc_score`` (ties count
@@ -595,7 +604,7 @@ class BinaryClassificationMetrics:
         return trapezoid(fpr, tpr, partitions=[len(fpr)])
 
     @property
-    def areaUnderPR(self):
+    def areaUnderPR(self) -> float:
         """Area under :meth:`pr` by trapezoids -- not scikit-learn's average precision (steps).
 
         >>> BinaryClassificationMetrics([(0.9, 0), (0.5, 1), (0.1, 1)]).areaUnderPR
@@ -656,17 +665,17 @@ class SparkSteps:
     STEPS = STEPS
 
     @property
-    def total_count(self):
+    def total_count(self) -> np.ndarray:
         """``(numPos, numNeg)`` of all rows: the last ``partitionwise_cumulative_counts``."""
         return self.partitionwise_cumulative_counts[-1]
 
-    def confusions(self):
+    def confusions(self) -> list[tuple[float, BinaryCounts]]:
         """``(threshold, BinaryCounts)`` per row: ``BinaryConfusionMatrixImpl(cumulative,
         total)``."""
         return self.metrics().confusions()
 
     @validate_params(convention=Options(PR_CONVENTIONS))
-    def metrics(self, *, convention="spark"):
+    def metrics(self, *, convention: str = "spark") -> BinaryClassificationMetrics:
         """A :class:`BinaryClassificationMetrics` over these cumulative counts (this
         partitioning)."""
         cast = float if self.weighted else int
@@ -679,7 +688,7 @@ class SparkSteps:
         return m
 
     @validate_params(step=Options(STEPS))
-    def lines(self, step):
+    def lines(self, step: str) -> list[str]:
         """The lines Spark prints for ``step`` (``rdd.collect().foreach(println)``), as strings.
 
         ``step`` is one of ``SparkSteps.STEPS``: "counts", "binned_counts",
@@ -704,8 +713,9 @@ class SparkSteps:
                  partition_sizes=[None, InstanceOf((list, tuple, np.ndarray),
                                                    "a list of integers")],
                  num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS))
-def spark_steps(score_and_labels, num_partitions=2, *, partition_sizes=None, num_bins=0,
-                bin_threshold="last"):
+def spark_steps(score_and_labels: ArrayLike, num_partitions: int = 2, *,
+                partition_sizes: list[int] | None = None, num_bins: int = 0,
+                bin_threshold: str = "last") -> SparkSteps:
     """Replay Spark's ``BinaryClassificationMetrics`` step by step on a given partitioning.
 
     The binned counts (positives and negatives per distinct score, highest
@@ -862,7 +872,7 @@ class MulticlassMetrics:
     (0.1917, 0.6598)
     """
 
-    def __init__(self, predictionAndLabels):
+    def __init__(self, predictionAndLabels: ArrayLike) -> None:
         rows, self._proba = predictionAndLabels, None
         if isinstance(rows, (list, tuple)) and rows and isinstance(rows[0], (list, tuple)) \
                 and len(rows[0]) == 4:
@@ -901,22 +911,22 @@ class MulticlassMetrics:
         return float(np.sum(values * self._actual / self._n))
 
     @property
-    def labels(self):
+    def labels(self) -> np.ndarray:
         """The distinct true labels, ascending (Scala's ``labels``)."""
         return self._classes.copy()
 
-    def confusionMatrix(self):
+    def confusionMatrix(self) -> np.ndarray:
         """Rows: true label, columns: predicted label, both over :attr:`labels` (Spark's layout).
 
         A matrix with PySpark's ``.toArray()`` (and every numpy operation).
         """
         return self._cells.copy().view(_Matrix)
 
-    def precision(self, label):
+    def precision(self, label: float) -> float:
         """tp / (tp + fp) for ``label``; 0.0 when nothing is predicted ``label``."""
         return float(self._prf()[0][self._index(label)])
 
-    def recall(self, label):
+    def recall(self, label: float) -> float:
         """tp / n_label: the share of rows of ``label`` predicted ``label``."""
         return float(self._prf()[1][self._index(label)])
 
@@ -926,49 +936,49 @@ class MulticlassMetrics:
         with np.errstate(invalid="ignore", divide="ignore"):
             return (self._predicted - self._tp) / (self._n - self._actual)
 
-    def falsePositiveRate(self, label):
+    def falsePositiveRate(self, label: float) -> float:
         """fp / (n - n_label): of the rows of other labels, the share predicted ``label``."""
         return float(self._fpr()[self._index(label)])
 
     @validate_params(beta=[None, BETA])
-    def fMeasure(self, label, beta=None):
+    def fMeasure(self, label: float, beta: float | None = None) -> float:
         """(1 + β²)·P·R / (β²·P + R) for ``label`` (β = 1 by default); 0.0 when P + R = 0."""
         return float(self._prf(1.0 if beta is None else beta)[2][self._index(label)])
 
     @property
-    def accuracy(self):
+    def accuracy(self) -> float:
         """Σ tp / n (the weight of the diagonal over the total)."""
         return float(self._tp.sum()) / self._n
 
     @property
-    def hammingLoss(self):
+    def hammingLoss(self) -> float:
         """The weight of rows whose prediction differs from the label, over n."""
         return float(self._n - self._tp.sum()) / self._n
 
     @property
-    def weightedRecall(self):
+    def weightedRecall(self) -> float:
         """Σ_c recall(c)·n_c / n (equals accuracy)."""
         return self._weighted(self._prf()[1])
 
     weightedTruePositiveRate = weightedRecall   # the same, under Spark's other name
 
     @property
-    def weightedPrecision(self):
+    def weightedPrecision(self) -> float:
         """Σ_c precision(c)·n_c / n."""
         return self._weighted(self._prf()[0])
 
     @property
-    def weightedFalsePositiveRate(self):
+    def weightedFalsePositiveRate(self) -> float:
         """Σ_c falsePositiveRate(c)·n_c / n."""
         return self._weighted(self._fpr())
 
     @validate_params(beta=[None, BETA])
-    def weightedFMeasure(self, beta=None):
+    def weightedFMeasure(self, beta: float | None = None) -> float:
         """Σ_c fMeasure(c, β)·n_c / n (β = 1 by default)."""
         return self._weighted(self._prf(1.0 if beta is None else beta)[2])
 
     @validate_params(eps=Real(0, 0.5, closed="neither", meaning="the smallest probability used"))
-    def logLoss(self, eps=1e-15):
+    def logLoss(self, eps: float = 1e-15) -> float:
         """Σ w·(−ln p) / Σ w, p the true label's probability clipped to [eps, 1 − eps] (Spark 3.0+).
 
         Needs rows of ``(prediction, label, weight, probabilities)``; the
@@ -1047,7 +1057,7 @@ class RankingMetrics:
     0.511959
     """
 
-    def __init__(self, predictionAndLabels):
+    def __init__(self, predictionAndLabels: Iterable[tuple]) -> None:
         name = "predictionAndLabels"
         rows = check_ranking_rows(predictionAndLabels, name)
         p_items, p_off = check_ranked([r[0] for r in rows], f"{name} predictions")
@@ -1077,27 +1087,27 @@ class RankingMetrics:
     def _spark(self, metric, k=None):
         return metric(self._hits, None, k, convention="spark", zero_division=0.0)
 
-    def precisionAt(self, k):
+    def precisionAt(self, k: int) -> float:
         """Mean precision at k: labels among the first k predictions / k (0 for no labels)."""
         return self._spark(precision_at_k, k)
 
-    def recallAt(self, k):
+    def recallAt(self, k: int) -> float:
         """Mean recall at k: labels among the first k predictions / |labels| (Spark 3.0+)."""
         return self._spark(recall_at_k, k)
 
     @property
-    def meanAveragePrecision(self):
+    def meanAveragePrecision(self) -> float:
         """Mean average precision: per row (Σ_{hits} precision at the hit) / |labels|."""
         return self._spark(mean_average_precision)
 
-    def meanAveragePrecisionAt(self, k):
+    def meanAveragePrecisionAt(self, k: int) -> float:
         """Mean average precision at k.
 
         Per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k).
         """
         return self._spark(mean_average_precision, k)
 
-    def ndcgAt(self, k):
+    def ndcgAt(self, k: int) -> float:
         """Mean NDCG at k, Spark's way: gains 2^rel - 1 (1 for binary rows), ideal as given."""
         return self._spark(ndcg_at_k, k)
 
@@ -1145,7 +1155,7 @@ class RegressionMetrics:
     """
 
     @validate_params(throughOrigin=Bool())
-    def __init__(self, predictionAndObservations, throughOrigin=False):
+    def __init__(self, predictionAndObservations: ArrayLike, throughOrigin: bool = False) -> None:
         pred, y, w = check_score_and_labels(predictionAndObservations, "predictionAndObservations",
                                             what=("predictions", "observations"))
         w = np.ones(len(y)) if w is None else w
@@ -1218,7 +1228,7 @@ round(metrics.subsetAccuracy, 4)
     (0.6957, 0.3333, 0.2857)
     """
 
-    def __init__(self, predictionAndLabels):
+    def __init__(self, predictionAndLabels: Iterable[tuple]) -> None:
         name = "predictionAndLabels"
         rows = check_ranking_rows(predictionAndLabels, name)
         p_items, p_off = check_ranked([r[0] for r in rows], f"{name} predictions")
@@ -1250,7 +1260,7 @@ round(metrics.subsetAccuracy, 4)
         return p, r, f
 
     @property
-    def labels(self):
+    def labels(self) -> np.ndarray:
         """The labels with at least one true positive, ascending (Scala's ``labels``)."""
         return self._classes[self._label[0] > 0].copy()
 
@@ -1258,14 +1268,14 @@ round(metrics.subsetAccuracy, 4)
         values = ratio(numerator, denominator, zero_division=undefined)
         return float(np.sum(values)) / self._n
 
-    def precision(self, label=None):
+    def precision(self, label: float | None = None) -> float:
         """Mean of |P ∩ L| / |P| over documents (0 for an empty P); or a label's tp / (tp + fp)."""
         if label is not None:
             return float(self._prf()[0][self._index(label)])
         hit, pred, _ = self._doc
         return self._mean(hit, pred, 0.0)
 
-    def recall(self, label=None):
+    def recall(self, label: float | None = None) -> float:
         """Mean of |P ∩ L| / |L| over documents (nan for an empty L), or a label's tp / (tp + fn).
         """
         if label is not None:
@@ -1273,7 +1283,7 @@ round(metrics.subsetAccuracy, 4)
         hit, _, actual = self._doc
         return self._mean(hit, actual, np.nan)
 
-    def f1Measure(self, label=None):
+    def f1Measure(self, label: float | None = None) -> float:
         """Mean of 2 |P ∩ L| / (|P| + |L|) over documents; or one label's 2·P·R / (P + R)."""
         if label is not None:
             return float(self._prf()[2][self._index(label)])
@@ -1292,7 +1302,7 @@ round(metrics.subsetAccuracy, 4)
                               doc="2 Σ tp / (2 Σ tp + Σ fp + Σ fn) over labels.")
 
     @property
-    def hammingLoss(self):
+    def hammingLoss(self) -> float:
         """Σ (|P| + |L| − 2 |P ∩ L|) / (n · number of distinct true labels)."""
         hit, pred, actual = self._doc
         return float(np.sum(pred + actual - 2 * hit)) / (self._n * self._n_labels)
@@ -1301,7 +1311,7 @@ round(metrics.subsetAccuracy, 4)
                               "predicted array equals the true array.")
 
     @property
-    def accuracy(self):
+    def accuracy(self) -> float:
         """Mean of |P ∩ L| / |P ∪ L| over documents (nan when a document has neither)."""
         hit, pred, actual = self._doc
         return self._mean(hit, pred + actual - hit, np.nan)

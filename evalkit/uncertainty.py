@@ -116,12 +116,12 @@ class ConfidenceInterval:
     distribution: np.ndarray | None = None
 
     @property
-    def interval(self):
+    def interval(self) -> tuple[float, float]:
         """``(low, high)``."""
         return (self.low, self.high)
 
     @property
-    def width(self):
+    def width(self) -> float:
         """``high - low``."""
         return self.high - self.low
 
@@ -163,7 +163,7 @@ class Comparison:
     table: np.ndarray | None = None
 
     @property
-    def interval(self):
+    def interval(self) -> tuple[float | None, float | None]:
         """``(low, high)`` of the difference."""
         return (self.low, self.high)
 
