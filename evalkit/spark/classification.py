@@ -1,5 +1,9 @@
 """Per-class counts of a classifier on a DataFrame, and :mod:`evalkit.classification`'s reports."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._counts import ClassCounts
@@ -9,6 +13,9 @@ from .._validation import (AVERAGES_TOP_K, BETA, DIGITS, ZERO_DIVISION, Bool, Op
                            validate_params)
 from ..mllib import MulticlassMetrics
 from ._frame import _COLUMN, _DF, _column, _labels_array, _raise_first, _same_kind
+
+if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
+    from pyspark.sql import DataFrame
 
 
 class SparkClassCounts:
@@ -83,7 +90,8 @@ class SparkClassCounts:
 
 
 @validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN)
-def classification_counts(df, label_col="label", prediction_col="prediction"):
+def classification_counts(df: DataFrame, label_col: str = "label",
+                          prediction_col: str = "prediction") -> SparkClassCounts:
     """Per-class counts of a classifier's predictions, by one ``groupBy`` on the cluster.
 
     ``count(label, prediction)`` for every pair that occurs: the confusion

@@ -1,11 +1,19 @@
 """:func:`evalkit.compare` on a DataFrame: counts on the cluster, resampling on the driver."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .._validation import Satisfies, validate_params
+from ..compare import ModelComparison
 from ..compare import compare as _compare_counts
 from ._frame import _COLUMN, _DF, _column, _labels_array, _raise_first, _type_name
 from .ranking import _hit_columns, _read_hits
+
+if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
+    from pyspark.sql import DataFrame
 
 
 def _column_names(v):
@@ -17,7 +25,8 @@ _COLUMNS = Satisfies(_column_names, "a list of at least 2 column names, one per 
 
 @validate_params(df=_DF, label_col=_COLUMN, prediction_cols=_COLUMNS,
                  relevance_col=[None, _COLUMN])
-def compare(df, metrics, *, prediction_cols, label_col="label", relevance_col=None, **options):
+def compare(df: DataFrame, metrics: list, *, prediction_cols: list[str], label_col: str = "label",
+            relevance_col: str | None = None, **options: Any) -> ModelComparison:
     """:func:`evalkit.compare` of several models' columns, counted on the cluster.
 
     Classifiers (``prediction_cols`` of labels or scores): one

@@ -4,6 +4,10 @@ The numpy siblings: :class:`evalkit.mllib.BinaryClassificationMetrics` (whose
 methods every result has) and :mod:`evalkit.curves`.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import functools
 
 import numpy as np
@@ -14,6 +18,9 @@ from .._validation import NUM_BINS, Options, validate_params
 from ..mllib import BinaryClassificationMetrics
 from ._frame import _COLUMN, _DF, _NOT_FINITE, _NUMERIC, _column, _not_finite, _raise_first
 from .session import _OnExecutors
+
+if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
+    from pyspark.sql import DataFrame
 
 _BUCKET, _S, _Y, _W = "__evalkit_bucket", "__evalkit_s", "__evalkit_y", "__evalkit_w"
 _QUANTILES = 64           # score quantiles taken in the first job, to cut buckets from
@@ -271,8 +278,9 @@ ZERO_WEIGHTS = Options({"keep": "Spark: a row of weight 0 still makes its score 
 
 @validate_params(df=_DF, label_col=_COLUMN, score_col=_COLUMN, weight_col=[None, _COLUMN],
                  num_bins=NUM_BINS, zero_weight=ZERO_WEIGHTS)
-def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None, num_bins=0,
-                   zero_weight="keep"):
+def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = "score",
+                   weight_col: str | None = None, num_bins: int = 0,
+                   zero_weight: str = "keep") -> SparkBinaryClassificationMetrics:
     """Spark MLlib's ``BinaryClassificationMetrics`` on a DataFrame, computed as counts.
 
     Every distinct score ``t`` (highest first) is a threshold; ``TP(t)`` and
@@ -428,7 +436,7 @@ def binary_metrics(df, *, label_col="label", score_col="score", weight_col=None,
 # -- Spark's own objects --------------------------------------------------------------------
 
 
-def jvm_curve(metrics, name, *args):
+def jvm_curve(metrics: Any, name: str, *args: Any) -> np.ndarray:
     """A curve of Spark's own ``BinaryClassificationMetrics``, as an ``(m, 2)`` numpy array.
 
     PySpark's Python ``BinaryClassificationMetrics`` exposes only the two

@@ -1,11 +1,19 @@
 """A recommender's lists in a DataFrame: hits on the cluster, :mod:`evalkit.ranking`'s metrics."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._hits import WHOLE_LIST, RankingHits
 from .._validation import K, Options, Satisfies, validate_params
 from ..ranking import CONVENTIONS, evaluate_ranking
 from ._frame import _COLUMN, _DF, _NUMERIC, _column, _not_finite, _raise_first, _same_kind
+
+if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
+    from pyspark.sql import DataFrame
 
 # each name: a function of evalkit.ranking, computed at cut-off k by evaluate_ranking
 RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "ndcg_at_k",
@@ -14,7 +22,8 @@ RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "n
 
 @validate_params(df=_DF, ranked_col=_COLUMN, relevant_col=_COLUMN, k=[None, K],
                  relevance_col=[None, _COLUMN])
-def ranking_hits(df, *, ranked_col="ranked", relevant_col="relevant", k=None, relevance_col=None):
+def ranking_hits(df: DataFrame, *, ranked_col: str = "ranked", relevant_col: str = "relevant",
+                 k: int | None = None, relevance_col: str | None = None) -> RankingHits:
     """Per-user hits of ranked lists held in a DataFrame, found on the cluster.
 
     One row per user: ``ranked_col`` an array of item ids (best first) and
@@ -146,8 +155,10 @@ def _padded(column):
 @validate_params(k=K, convention=Options({c: "" for c in CONVENTIONS}), metrics=Satisfies(
     lambda v: not isinstance(v, str) and set(v) <= set(RANKING_METRICS),
     f"a sequence of names among {list(RANKING_METRICS)}"))
-def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", convention="evalkit",
-                    metrics=RANKING_METRICS, relevance_col=None, zero_division="warn"):
+def ranking_metrics(df: DataFrame, *, k: int, ranked_col: str = "ranked",
+                    relevant_col: str = "relevant", convention: str = "evalkit",
+                    metrics: Sequence[str] = RANKING_METRICS, relevance_col: str | None = None,
+                    zero_division: str | float = "warn") -> dict[str, float]:
     """Ranking metrics of a recommender whose lists live in a DataFrame (one row per user).
 
     The per-user hits are found on the cluster (:func:`ranking_hits`), then
@@ -210,8 +221,9 @@ def ranking_metrics(df, *, k, ranked_col="ranked", relevant_col="relevant", conv
 
 @validate_params(predictions=_DF, truth=_DF, user_col=_COLUMN, item_col=_COLUMN,
                  score_col=_COLUMN, k=[None, K], grade_col=[None, _COLUMN])
-def lists_from_frame(predictions, truth, *, user_col="user", item_col="item", score_col="score",
-                     k=None, grade_col=None):
+def lists_from_frame(predictions: DataFrame, truth: DataFrame, *, user_col: str = "user",
+                     item_col: str = "item", score_col: str = "score", k: int | None = None,
+                     grade_col: str | None = None) -> DataFrame:
     """Long ``(user, item, score)`` predictions and ``(user, item)`` truth -> one row per user.
 
     The Spark side of :func:`evalkit.lists_from_frame`, with its

@@ -1,10 +1,17 @@
 """MAE, MSE, RMSE, R², Spark's "var" and NMAE of a DataFrame's predictions, from sums."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._errors import errors_from_sums, spark_fit_scores
 from .._validation import RATING_RANGE, Bool, validate_params
 from ._frame import _COLUMN, _DF, _NOT_FINITE, _NUMERIC, _column, _not_finite, _raise_first
+
+if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
+    from pyspark.sql import DataFrame
 
 
 def _fit_scores(total, through_origin):
@@ -20,8 +27,10 @@ def _fit_scores(total, through_origin):
 @validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN, weight_col=[None, _COLUMN],
                  user_col=[None, _COLUMN], rating_range=[None, RATING_RANGE],
                  through_origin=Bool())
-def regression_metrics(df, *, label_col="label", prediction_col="prediction", weight_col=None,
-                       rating_range=None, user_col=None, through_origin=False):
+def regression_metrics(df: DataFrame, *, label_col: str = "label",
+                       prediction_col: str = "prediction", weight_col: str | None = None,
+                       rating_range: tuple[float, float] | None = None, user_col: str | None = None,
+                       through_origin: bool = False) -> dict[str, float]:
     """MAE, MSE, RMSE, R² and Spark's "var" (and NMAE) of predictions in a DataFrame, from sums.
 
     One aggregation computes ``W = Σ w``, ``A = Σ w |ŷ − y|`` and

@@ -1,5 +1,9 @@
 """The SparkSession evalkit starts, and evalkit shipped to the executors (:func:`ship`)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import contextlib
 import os
 import sys
@@ -7,6 +11,9 @@ import tempfile
 import warnings
 
 from .._validation import Integer, validate_params
+
+if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
+    from pyspark.sql import SparkSession
 
 _LOG4J2 = """\
 rootLogger.level = error
@@ -47,8 +54,9 @@ def _jvm_stderr_to(path):
 
 
 @validate_params(shuffle_partitions=Integer(1))
-def session(app_name="evalkit", *, master="local[2]", driver_memory="2g", shuffle_partitions=4,
-            log_level="ERROR", log_file=None, config=None):
+def session(app_name: str = "evalkit", *, master: str = "local[2]", driver_memory: str = "2g",
+            shuffle_partitions: int = 4, log_level: str = "ERROR", log_file: str | None = None,
+            config: dict | None = None) -> SparkSession:
     """Start (or return) a local SparkSession with settings that suit a laptop and the tests.
 
     If a SparkSession is already active -- yours, on a cluster or not -- it is
@@ -184,7 +192,7 @@ def _evalkit_zip():
     return str(path)
 
 
-def ship(spark):
+def ship(spark: SparkSession) -> str:
     """Send evalkit to the executors of ``spark``, for a cluster whose Python lacks it.
 
     The functions that :func:`binary_metrics` runs on the executors (the

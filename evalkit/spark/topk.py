@@ -1,5 +1,9 @@
 """:func:`evalkit.topk_report` over a DataFrame with an array column of ranked labels."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._counts import ClassCounts
@@ -8,11 +12,15 @@ from .._validation import DIGITS, ZERO_DIVISION, Bool, K, validate_params
 from ._frame import (_COLUMN, _DF, _NUMERIC, _column, _labels_array, _raise_first, _same_kind,
                      _type_name)
 
+if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
+    from pyspark.sql import DataFrame
+
 
 @validate_params(df=_DF, label_col=_COLUMN, topk_col=_COLUMN, k=K, digits=DIGITS,
                  output_dict=Bool(), zero_division=ZERO_DIVISION)
-def topk_report(df, *, label_col="label", topk_col="topk", k, target_names=None, digits=2,
-                output_dict=False, zero_division="warn"):
+def topk_report(df: DataFrame, *, label_col: str = "label", topk_col: str = "topk", k: int,
+                target_names: list[str] | None = None, digits: int = 2, output_dict: bool = False,
+                zero_division: str | float = "warn") -> str | dict:
     """:func:`evalkit.topk_report` over a DataFrame with an array column of ranked labels.
 
     For class c: ``tp_c`` = rows of class c whose first ``k`` labels contain c,
