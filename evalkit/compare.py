@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -47,6 +48,10 @@ from ._ratios import prf
 from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _side_by_side
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels,
                           check_real, check_same_length, check_targets, validate_params)
+
+if TYPE_CHECKING:  # pandas and matplotlib are optional: imported when a method needs them
+    import pandas as pd
+    from matplotlib.axes import Axes
 
 __all__ = ["ModelComparison", "compare", "read_trec_run", "read_trec_qrels"]
 
@@ -100,7 +105,7 @@ class ModelComparison:
     distribution: np.ndarray | None = field(default=None)
 
     @property
-    def table(self):
+    def table(self) -> list[dict]:
         """One dict per model and metric: ``model, metric, value, low, high``."""
         return [{"model": m, "metric": q, "value": float(self.values[i, j]),
                  "low": float(self.low[i, j]), "high": float(self.high[i, j])}
@@ -155,14 +160,14 @@ class ModelComparison:
 
     __repr__ = __str__
 
-    def to_markdown(self):
+    def to_markdown(self) -> str:
         """The table as Markdown (best in bold, letters as superscripts), the note below."""
         rows = [["model", *self.metrics], *self._cells("markdown")]
         out = ["| " + " | ".join(r) + " |" for r in rows]
         out.insert(1, "|" + "---|" * len(rows[0]))
         return "\n".join(out) + f"\n\n{self._note()}\n"
 
-    def to_latex(self):
+    def to_latex(self) -> str:
         """The table as a LaTeX ``tabular`` (best in bold, letters superscript), note a comment."""
         rows = [["model", *map(_tex, self.metrics)], *self._cells("latex")]
         body = [" & ".join(r) + r" \\" for r in rows]
@@ -170,7 +175,7 @@ class ModelComparison:
                           body[0], r"\hline", *body[1:], r"\hline", r"\end{tabular}",
                           "% " + self._note(), ""])
 
-    def to_pandas(self, which="values"):
+    def to_pandas(self, which: str = "values") -> pd.DataFrame:
         """A pandas DataFrame: ``"values"`` (one row per model and metric) or ``"pairs"``."""
         import pandas as pd
 
@@ -178,7 +183,7 @@ class ModelComparison:
             raise ValueError(f"which must be 'values' or 'pairs', got {which!r}")
         return pd.DataFrame(self.table if which == "values" else self.pairs)
 
-    def plot(self, ax=None):
+    def plot(self, ax: Axes | None = None) -> Axes:
         """Draw each difference with its interval (a vertical line at 0); returns the Axes."""
         import matplotlib.pyplot as plt
 

@@ -34,26 +34,26 @@ class SparkClassCounts:
     matrix : ndarray of shape (C, C)
     """
 
-    def __init__(self, labels, matrix):
+    def __init__(self, labels: np.ndarray, matrix: np.ndarray) -> None:
         self.labels, self.matrix = labels, matrix
 
     @property
-    def counts(self):
+    def counts(self) -> ClassCounts:
         """The per-class counts, :class:`~evalkit._counts.ClassCounts`, from :attr:`matrix`."""
         m = self.matrix
         return ClassCounts(self.labels, np.diagonal(m).copy(), m.sum(axis=0), m.sum(axis=1),
                            int(m.sum()))
 
-    def confusion_matrix(self):
+    def confusion_matrix(self) -> np.ndarray:
         """The confusion matrix: rows actual, columns predicted, classes sorted."""
         return self.matrix.copy()
 
-    def as_weighted_samples(self):
+    def as_weighted_samples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(y_true, y_pred, sample_weight)``: one row per non-empty cell, its count the weight."""
         t, p = np.nonzero(self.matrix)
         return self.labels[t], self.labels[p], self.matrix[t, p].astype(float)
 
-    def multiclass_metrics(self):
+    def multiclass_metrics(self) -> MulticlassMetrics:
         """Spark's ``MulticlassMetrics`` (the numpy mirror) on these counts (numeric labels).
 
         Each cell of the confusion table becomes one ``(prediction, label,
@@ -66,13 +66,14 @@ class SparkClassCounts:
         return MulticlassMetrics(np.column_stack((predicted.astype(float), y.astype(float),
                                                   weight)))
 
-    def accuracy_score(self):
+    def accuracy_score(self) -> float:
         """Accuracy = Σ tp / n."""
         return float(np.trace(self.matrix) / self.matrix.sum())
 
     @validate_params(digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION)
-    def classification_report(self, *, target_names=None, digits=2, output_dict=False,
-                              zero_division="warn"):
+    def classification_report(self, *, target_names: list[str] | None = None, digits: int = 2,
+                              output_dict: bool = False,
+                              zero_division: str | float = "warn") -> str | dict:
         """:func:`evalkit.classification_report` on these counts (every class shown)."""
         c = self.counts
         return labelled_report(c.labels, c.tp, c.predicted, c.support,
@@ -82,7 +83,8 @@ class SparkClassCounts:
 
     @validate_params(beta=BETA, average=Options(AVERAGES_TOP_K),
                      zero_division=ZERO_DIVISION)
-    def precision_recall_fscore_support(self, *, beta=1.0, average=None, zero_division="warn"):
+    def precision_recall_fscore_support(self, *, beta: float = 1.0, average: str | None = None,
+                                        zero_division: str | float = "warn") -> tuple:
         """:func:`evalkit.precision_recall_fscore_support` on these counts (every class)."""
         c = self.counts
         return prf(c.tp, c.predicted, c.support, beta=beta, average=average,

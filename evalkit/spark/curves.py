@@ -121,7 +121,8 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         with ``"buckets"``).
     """
 
-    def __init__(self, num_bins, zero_weight, totals, exact=None, **plan):
+    def __init__(self, num_bins: int, zero_weight: str, totals: tuple[float, float],
+                 exact: Any = None, **plan: Any) -> None:
         # The base's __init__ sweeps rows on the driver; these rows stay on the cluster. So the
         # same options are set here -- Spark's: one partition, a chunk labelled by its last
         # score, Spark's first PR point -- and `sweep` is the property that collects it.
@@ -135,7 +136,7 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
                 f"{self.num_bins}, curve {'not ' * (self._sweep is None)}collected)")
 
     @property
-    def path(self):
+    def path(self) -> str:
         """How the counts are made: ``"grouped"``, ``"partitions"`` or ``"buckets"``.
 
         ``"grouped"``: few distinct scores (at most 131,072; the first 10,000
@@ -155,19 +156,19 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         return "buckets" if self._plan["distinct"] > _MAX_COLLECTED else "partitions"
 
     @property
-    def num_buckets(self):
+    def num_buckets(self) -> int:
         """The ranges of scores the executors sweep (cut on first use; 0 but on ``"buckets"``)."""
         return len(self._buckets()["offsets"]) if self.path == "buckets" else 0
 
     @property
-    def num_distinct(self):
+    def num_distinct(self) -> int | None:
         """The number of distinct scores, when counted (see the class's attributes)."""
         if self.path != "buckets":
             return len(self._exact_sweep())
         return self._buckets()["m"] if self.num_bins else None
 
     @property
-    def sweep(self):
+    def sweep(self) -> Sweep:
         """The (binned) threshold sweep, collected from the cluster on first use."""
         if self._sweep is None and self.path == "buckets" and self.num_bins:
             self._sweep = self._binned_on_buckets()
@@ -176,7 +177,7 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         return self._sweep
 
     @property
-    def areaUnderROC(self):
+    def areaUnderROC(self) -> float:
         """Area under the ROC curve by trapezoids, as Spark's ``areaUnderROC``.
 
         On ``"buckets"`` with ``num_bins=0`` computed on the executors (each
@@ -187,7 +188,7 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         return self._executor_areas()[0] if self._areas_on_cluster() else super().areaUnderROC
 
     @property
-    def areaUnderPR(self):
+    def areaUnderPR(self) -> float:
         """Area under the PR curve by trapezoids, as Spark's ``areaUnderPR``.
 
         Computed where :attr:`areaUnderROC` is.
