@@ -24,7 +24,7 @@ def _inside(filename):
     return os.path.abspath(filename).startswith(_PACKAGE)
 
 
-def warn_at_caller(message, category=UndefinedMetricWarning):
+def warn_at_caller(message: str, category: type[Warning] = UndefinedMetricWarning) -> None:
     """Warn at the first line outside evalkit: the user's call, however deep inside it is.
 
     Every warning evalkit gives goes through here, so that its filename and
