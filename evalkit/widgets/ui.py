@@ -14,9 +14,11 @@ from __future__ import annotations
 import html
 import io
 import math
+from typing import TYPE_CHECKING
 
 import ipywidgets as W
 import numpy as np
+from numpy.typing import ArrayLike
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -27,6 +29,11 @@ from .._binary import LAYOUTS
 from .state import (EXPLORER_KEYS, IMBALANCE_KEYS, ROC_BUILDER_KEYS, confusion_html,
                     explorer_state, explorer_text, imbalance_state, imbalance_text,
                     roc_builder_state, roc_builder_text)
+
+if TYPE_CHECKING:  # only named in hints; matplotlib is imported above anyway
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
 
 __all__ = ["ThresholdExplorer", "ImbalanceExplorer", "RocBuilder", "Frame"]
 
@@ -52,22 +59,22 @@ class Frame:
     draws the moving artists, then encodes the canvas as a PNG.
     """
 
-    def __init__(self, figsize, ncols=1):
+    def __init__(self, figsize: tuple[float, float], ncols: int = 1) -> None:
         self.fig = Figure(figsize=figsize, dpi=80, layout="constrained")
         self.axes = self.fig.subplots(1, ncols)
         self.canvas = FigureCanvasAgg(self.fig)
         self.artists, self.renders, self._background = [], 0, None  # renders: png() calls
 
-    def moving(self, artist):
+    def moving(self, artist: Artist) -> Artist:
         artist.set_animated(True)
         self.artists.append(artist)
         return artist
 
-    def point(self, ax, color=MARK_COLOR, ms=9):
+    def point(self, ax: Axes, color: str = MARK_COLOR, ms: float = 9) -> Line2D:
         """A moving marker on ``ax``, empty until its data is set."""
         return self.moving(ax.plot([], [], "o", color=color, ms=ms)[0])
 
-    def png(self):
+    def png(self) -> bytes:
         self.renders += 1
         if self._background is None:
             self.canvas.draw()
@@ -197,8 +204,9 @@ class ThresholdExplorer(_Shown, W.VBox):
     _css_class = "evalkit-threshold-explorer"
 
     @validate_params(layout=Options(LAYOUTS))
-    def __init__(self, y_true, y_score, *, pos_label=1, threshold=None, beta=1.0,
-                 layout="actual-by-predicted"):
+    def __init__(self, y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str = 1,
+                 threshold: float | None = None, beta: float = 1.0,
+                 layout: str = "actual-by-predicted") -> None:
         self.sweep = sw = threshold_sweep(y_true, y_score, pos_label=pos_label)
         check_rules(BOTH_CLASSES, sweep=sw, why="the ROC curve needs both classes")
         lo, hi = float(sw.thresholds[-1]), float(sw.thresholds[0])
@@ -286,7 +294,7 @@ class ImbalanceExplorer(_Shown, W.VBox):
     _text_of, _keys = staticmethod(imbalance_text), IMBALANCE_KEYS
     _css_class = "evalkit-imbalance-explorer"
 
-    def __init__(self, majority=0.9, *, n=100):
+    def __init__(self, majority: float = 0.9, *, n: int = 100) -> None:
         state, self._n = imbalance_state(majority, n=n), n
         self._slider = _slider(W.IntSlider, "majority", "440px", value=int(round(majority * 100)),
                                min=50, max=99, step=1, description="majority %")
@@ -328,12 +336,12 @@ class ImbalanceExplorer(_Shown, W.VBox):
         self._set_matrix()
 
     @property
-    def majority(self):
+    def majority(self) -> float:
         """The majority class's share (the slider's percentage / 100)."""
         return self._slider.value / 100
 
     @majority.setter
-    def majority(self, value):
+    def majority(self, value: float) -> None:
         self._slider.value = int(round(value * 100))
 
 
@@ -343,7 +351,8 @@ class RocBuilder(_Shown, W.VBox):
     _text_of, _keys = staticmethod(roc_builder_text), ROC_BUILDER_KEYS
     _css_class = "evalkit-roc-builder"
 
-    def __init__(self, y_true, y_score, *, pos_label=None, step=0):
+    def __init__(self, y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
+                 step: int = 0) -> None:
         state = roc_builder_state(y_true, y_score, step, pos_label=pos_label)
         self._y_score, self._pos = np.asarray(y_score), positive_mask(y_true, pos_label)
         self._state_at = lambda k: roc_builder_state(y_true, y_score, k, pos_label=pos_label)
@@ -403,9 +412,9 @@ class RocBuilder(_Shown, W.VBox):
         self._table.value = self._table_html()
 
     @property
-    def step(self):
+    def step(self) -> int:
         return self._slider.value
 
     @step.setter
-    def step(self, value):
+    def step(self, value: int) -> None:
         self._slider.value = min(max(value, 0), self._state["n_steps"])
