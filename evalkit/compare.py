@@ -117,7 +117,9 @@ class ModelComparison:
         beats = {}
         for p in self.pairs:
             if p["significant"]:
-                win, lose = (p["model_a"], p["model_b"])[::1 if p["difference"] > 0 else -1]
+                win, lose = p["model_a"], p["model_b"]
+                if p["difference"] <= 0:
+                    win, lose = lose, win
                 beats.setdefault((win, p["metric"]), []).append(letter[lose])
         return letter, {k: "".join(sorted(v)) for k, v in beats.items()}
 
@@ -242,7 +244,7 @@ def read_trec_run(path: str | os.PathLike) -> dict[str, dict[str, float]]:
     {'q1': {'d1': 2.5, 'd2': 1.0}}
     >>> os.remove(f.name)
     """
-    return _read_trec(path, "run", "query Q0 doc rank score tag", float)
+    return _read_trec(path, "run", "query Q0 doc rank score tag", "score", float)
 
 
 def read_trec_qrels(path: str | os.PathLike) -> dict[str, dict[str, int]]:
@@ -257,21 +259,23 @@ def read_trec_qrels(path: str | os.PathLike) -> dict[str, dict[str, int]]:
     {'q1': {'d1': 1, 'd3': 2}}
     >>> os.remove(f.name)
     """
-    return _read_trec(path, "qrels", "query 0 doc relevance", int)
+    return _read_trec(path, "qrels", "query 0 doc relevance", "relevance", int)
 
 
-def _read_trec(path, kind, fields, number):
-    """``{query: {doc: value}}`` of a TREC file whose lines hold ``fields`` (the value last but
-    one in a run, last in qrels)."""
+def _read_trec(path, kind, fields, value, number):
+    """``{query: {doc: value}}`` of a TREC file whose lines hold ``fields``; ``value`` names the
+    field kept, read with ``number``."""
+    fields = fields.split()
+    at_value = fields.index(value)
     out = {}
     with open(path, encoding="utf-8") as f:
         for at, line in enumerate(f, 1):
             parts = line.split()
-            if parts and len(parts) != len(fields.split()):
+            if parts and len(parts) != len(fields):
                 raise ValueError(f"path: line {at} of {path} has {len(parts)} fields, a TREC "
-                                 f"{kind} line has {len(fields.split())}: {fields}")
+                                 f"{kind} line has {len(fields)}: {' '.join(fields)}")
             if parts:
-                out.setdefault(parts[0], {})[parts[2]] = number(parts[4 if kind == "run" else 3])
+                out.setdefault(parts[0], {})[parts[2]] = number(parts[at_value])
     return out
 
 
