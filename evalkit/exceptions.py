@@ -20,10 +20,6 @@ class UndefinedMetricWarning(UserWarning):
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
-def _inside(filename):
-    return os.path.abspath(filename).startswith(_PACKAGE)
-
-
 def warn_at_caller(message: str, category: type[Warning] = UndefinedMetricWarning) -> None:
     """Warn at the first line outside evalkit: the user's call, however deep inside it is.
 
@@ -40,7 +36,7 @@ def warn_at_caller(message: str, category: type[Warning] = UndefinedMetricWarnin
     """
     level = 2  # the frame that called warn_at_caller
     frame = sys._getframe(1)
-    while frame is not None and _inside(frame.f_code.co_filename):
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
         frame = frame.f_back
         level += 1
     warnings.warn(message, category, stacklevel=level)
