@@ -45,15 +45,13 @@ _ONE_HOT_RULES = (  # y_true against the classes and the columns of y_proba
                                       "class through the labels argument"),
     (lambda v: len(v["classes"]) != v["n"], "y_true and y_proba contain different numbers of "
      "classes: {c} vs {n}. Give the labels explicitly through labels=; classes found: {classes}"))
-_GAPS_RULES = (
-    (lambda v: v["labels"] is not None and v["ndim"] == 1, "labels is for 2-D y_proba (the "
-     "top-label error); 1-D y_proba takes pos_label"),
-    (lambda v: v["ndim"] == 2 and v["c"] != v["n"], "{who} has {c} classes but y_proba has {n} "
-     "columns: give labels= naming the columns, one label per column"))
 
 
-def _one_hot(y_true, labels, n_columns):
-    """``(one-hot matrix, n)`` as LabelBinarizer would encode ``y_true`` (labels or one-hot)."""
+def _one_hot(y_true, labels, p):
+    """The one-hot matrix LabelBinarizer would make of ``y_true`` (labels or one-hot).
+
+    Its classes are checked against the columns of the probabilities ``p``, its rows counted.
+    """
     if np.ndim(y_true) == 2 and labels is None:  # already one-hot (a label indicator matrix)
         onehot = y = check_indicator(y_true, "y_true")
         classes = np.arange(y.shape[1])
@@ -68,10 +66,11 @@ def _one_hot(y_true, labels, n_columns):
         onehot = None
     missing = set() if onehot is not None else set(np.setdiff1d(y, classes).tolist())
     check_rules(_ONE_HOT_RULES, missing=missing, classes=classes.tolist(), c=len(classes),
-                n=n_columns, who="y_true" if labels is None else "labels")
+                n=p.shape[1], who="y_true" if labels is None else "labels")
     if onehot is None:
         onehot = np.searchsorted(classes, y)[:, None] == np.arange(len(classes))
-    return onehot, len(y)
+    check_same_length(y_true=onehot, y_proba=p)
+    return onehot
 
 
 def _check_sums(y_proba):
@@ -140,15 +139,14 @@ def brier_score_loss(y_true: ArrayLike, y_proba: ArrayLike, *,
         onehot, p = np.stack([~pos, pos], axis=1), p.reshape(len(p), -1)[:, 0]
         p = np.stack([1 - p, p], axis=1)
     else:
-        onehot, _ = _one_hot(y_true, labels, p.shape[1] if p.ndim == 2 else 2)
         p = p if p.ndim == 2 else np.stack([1 - p, p], axis=1)
-        check_same_length(y_true=onehot, y_proba=p)
+        onehot = _one_hot(y_true, labels, p)
         _check_sums(p)
     per = ((onehot.astype(p.dtype) - p) ** 2).sum(axis=1)
     w = check_sample_weight(sample_weight, len(p))
     score = _average(per, w)
-    if scale_by_half == "auto":
-        scale_by_half = p.ndim == 1 or p.shape[1] < 3
+    if scale_by_half == "auto":  # p has two columns or more by now
+        scale_by_half = p.shape[1] < 3
     return score * 0.5 if scale_by_half else score
 
 
@@ -192,8 +190,7 @@ def log_loss(y_true: ArrayLike, y_proba: ArrayLike, *, normalize: bool = True,
     if p.ndim == 1 or p.shape[1] == 1:
         p = p.reshape(len(p), -1)[:, 0]
         p = np.stack([1 - p, p], axis=1)
-    onehot, _ = _one_hot(y_true, labels, p.shape[1])
-    check_same_length(y_true=onehot, y_proba=p)
+    onehot = _one_hot(y_true, labels, p)
     w = check_sample_weight(sample_weight, len(p))
     _check_sums(p)
     eps = np.finfo(p.dtype).eps
@@ -246,21 +243,24 @@ def calibration_curve(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: int | 
 def _bins(y_true, y_proba, pos_label, n_bins, strategy, labels):
     """The :class:`~evalkit._counts.CalibrationBins`, binary or top-label."""
     scores = check_real(y_proba, "y_proba", ndim=(1, 2), proba=True)
-    columns = None
-    if scores.ndim == 2:
-        y = check_labels(y_true, "y_true")
-        check_same_length(y_true=y, y_proba=scores)
-        columns = np.unique(y) if labels is None else check_labels(labels, "labels")
-    check_rules(_GAPS_RULES, labels=labels, ndim=scores.ndim, n=scores.shape[-1],
-                c=None if columns is None else len(columns),
-                who="y_true" if labels is None else "labels")
-    if scores.ndim == 2:
-        # top-label calibration (Guo et al. 2017): confidence = the largest probability,
-        # correct = its class is the true one (ties: the first column, as argmax)
-        top = np.argmax(scores, axis=1)
-        y_true = (columns[top] == y).astype(np.int64)
-        y_proba, pos_label = scores[np.arange(len(y)), top].astype(np.float64), 1
-    return calibration_bins(y_true, y_proba, pos_label, n_bins, strategy, "y_proba")
+    if scores.ndim == 1:
+        if labels is not None:
+            raise ValueError("labels is for 2-D y_proba (the top-label error); 1-D y_proba takes "
+                             "pos_label")
+        return calibration_bins(y_true, scores, pos_label, n_bins, strategy, "y_proba")
+    y = check_labels(y_true, "y_true")
+    check_same_length(y_true=y, y_proba=scores)
+    columns = np.unique(y) if labels is None else check_labels(labels, "labels")
+    if len(columns) != scores.shape[1]:
+        who = "y_true" if labels is None else "labels"
+        raise ValueError(f"{who} has {len(columns)} classes but y_proba has {scores.shape[1]} "
+                         "columns: give labels= naming the columns, one label per column")
+    # top-label calibration (Guo et al. 2017): confidence = the largest probability,
+    # correct = its class is the true one (ties: the first column, as argmax)
+    top = np.argmax(scores, axis=1)
+    correct = (columns[top] == y).astype(np.int64)
+    confidence = scores[np.arange(len(y)), top].astype(np.float64)
+    return calibration_bins(correct, confidence, 1, n_bins, strategy, "y_proba")
 
 
 @validate_params(**_BINS)
