@@ -207,8 +207,7 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
                          f"({yt.shape[1]} and {yp.shape[1]})")
     w = check_sample_weight(sample_weight, len(yt))
     w = None if w is None else w.astype(dtype, copy=False)
-    if not (isinstance(multioutput, str) and multioutput in ("raw_values", "uniform_average")):
-        check(multioutput, spec, "multioutput")
+    check(multioutput, spec, "multioutput")
     return yt, yp, w, (multioutput if isinstance(multioutput, str) else
                        check_sample_weight(multioutput, yt.shape[1], "multioutput", of="outputs"))
 
