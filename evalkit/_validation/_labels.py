@@ -116,14 +116,14 @@ def check_column_classes(y, labels, n_columns, *, of="y_score", sklearn=True):
 
     The labels default to scikit-learn's sorted classes (``sklearn``), else 0..C-1.
     """
-    if labels is None and sklearn and len(np.unique(y)) != n_columns:
-        raise ValueError(f"{of} has {n_columns} columns but y_true has {len(np.unique(y))} "
-                         "classes; give labels= with every class, in sorted order")
     if labels is None:
         columns = np.unique(y) if sklearn else np.arange(n_columns)
     else:
         columns = check_label_list(labels, classes=y if sklearn else None, n=n_columns, of=of,
                                    ordered=sklearn)
+    if len(columns) != n_columns:  # only y's own classes can miscount
+        raise ValueError(f"{of} has {n_columns} columns but y_true has {len(columns)} "
+                         "classes; give labels= with every class, in sorted order")
     check_same_kind(y, columns, ("y_true", "labels"))
     sorter = np.argsort(columns, kind="stable")
     pos = np.minimum(np.searchsorted(columns[sorter], y), len(columns) - 1)
