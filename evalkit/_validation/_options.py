@@ -228,7 +228,7 @@ ZERO_WEIGHTS = {
 ZERO_WEIGHT = Options(ZERO_WEIGHTS)
 BETA = Real(0, None, finite=False, meaning="it weighs recall beta times as much as precision")
 ZERO_DIVISION = Options({"warn": "", 0.0: "", 1.0: "", np.nan: ""})
-ZERO_DIVISION_SPARK = Options({"warn": "", 0.0: "", 1.0: "", np.nan: "", "spark": ""})
+ZERO_DIVISION_SPARK = Options({**ZERO_DIVISION.values, "spark": ""})
 K = Integer(1, meaning="the number of top predictions kept")
 DIGITS = Integer(0)
 TIES = Options({"first": "lower column index wins, as argmax",
