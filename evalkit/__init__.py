@@ -69,8 +69,7 @@ from .compare import *  # noqa: F403
 from .uncertainty import *  # noqa: F403
 
 _MODULES = (classification, curves, report, topk, regression, ranking, uncertainty, _compare,
-            calibration,
-            mllib)
+            calibration, mllib)
 #: ``ranking.CONVENTIONS`` (the presets table) stays under its module's name.
 __all__ = ["BinaryCounts", "binary_counts", "UndefinedMetricWarning",
            *(n for m in _MODULES for n in m.__all__ if n != "CONVENTIONS")]

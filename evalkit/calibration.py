@@ -29,13 +29,8 @@ from ._validation import (BINARY_PROBA, Bool, Integer, Options, positive_of, che
                           check_sample_weight, validate_params)
 from .exceptions import warn_at_caller
 
-__all__ = [
-    "brier_score_loss",
-    "log_loss",
-    "calibration_curve",
-    "expected_calibration_error",
-    "maximum_calibration_error",
-]
+__all__ = ["brier_score_loss", "log_loss", "calibration_curve", "expected_calibration_error",
+           "maximum_calibration_error"]
 
 _BINS = dict(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(_STRATEGIES))
 _ONE_HOT_RULES = (  # y_true against the classes and the columns of y_proba
