@@ -207,7 +207,8 @@ def check_regression_targets(y_true, y_pred, sample_weight=None, multioutput="un
                          f"({yt.shape[1]} and {yp.shape[1]})")
     w = check_sample_weight(sample_weight, len(yt))
     w = None if w is None else w.astype(dtype, copy=False)
-    check(multioutput, spec, "multioutput")
+    if not (isinstance(multioutput, str) and multioutput in ("raw_values", "uniform_average")):
+        check(multioutput, spec, "multioutput")
     return yt, yp, w, (multioutput if isinstance(multioutput, str) else
                        check_sample_weight(multioutput, yt.shape[1], "multioutput", of="outputs"))
 
