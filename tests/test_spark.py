@@ -744,7 +744,6 @@ def test_lists_from_frame_is_evalkit_lists_from_frame(spark):
     for u, r, t in zip(users.tolist(), ranked, relevant):
         assert (rows[u]["ranked"] or []) == r.tolist()
         assert sorted(rows[u]["relevant"]) == sorted(t.tolist())
-    assert eks.lists_from_long is eks.lists_from_frame   # the earlier name still works
 
 
 @pytest.mark.spark

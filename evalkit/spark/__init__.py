@@ -36,7 +36,7 @@ or call :func:`ship` once per session to send it with the session.
 from .classification import SparkClassCounts, classification_counts
 from .compare import compare
 from .curves import SparkBinaryClassificationMetrics, binary_metrics, jvm_curve
-from .ranking import (RANKING_METRICS, lists_from_frame, lists_from_long, ranking_hits,
+from .ranking import (RANKING_METRICS, lists_from_frame, ranking_hits,
                       ranking_metrics)
 from .regression import regression_metrics
 from .session import session, ship
@@ -45,4 +45,4 @@ from .topk import topk_report
 __all__ = ["session", "ship", "binary_metrics", "SparkBinaryClassificationMetrics",
            "classification_counts", "SparkClassCounts", "compare", "topk_report",
            "regression_metrics", "ranking_hits", "ranking_metrics", "lists_from_frame",
-           "lists_from_long", "RANKING_METRICS", "jvm_curve"]
+           "RANKING_METRICS", "jvm_curve"]

@@ -228,8 +228,7 @@ def lists_from_frame(predictions: DataFrame, truth: DataFrame, *, user_col: str 
 
     The Spark side of :func:`evalkit.lists_from_frame`, with its
     ``ties="item_desc"`` and ``users="truth"`` (evalkit's convention), and
-    PySpark's ``*_col`` argument names. ``lists_from_long`` is its earlier
-    name, kept so that code written for it runs unchanged.
+    PySpark's ``*_col`` argument names.
 
     On the cluster: each user's predicted items sorted by score, highest
     first (ties: the larger item id first, trec_eval's rule), cut at ``k``;
@@ -266,4 +265,3 @@ def lists_from_frame(predictions: DataFrame, truth: DataFrame, *, user_col: str 
         user_col, "ranked", "relevant", *(["relevance"] if grade_col else []))
 
 
-lists_from_long = lists_from_frame   # the earlier name (notebook 09 and its readers use it)
