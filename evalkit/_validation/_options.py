@@ -18,11 +18,13 @@ _KINDS = {bool: "b", np.bool_: "b", int: "i", float: "f", str: "s", type(None): 
 
 def _kind(v):
     """The kind of a scalar: "b"ool, "i"nteger, "f"loat (real), "s"tring, "n"one, "" other."""
-    t = type(v)
-    if t not in _KINDS:
-        _KINDS[t] = ("b" if isinstance(v, np.bool_) else "i" if isinstance(v, numbers.Integral)
-                     else "f" if isinstance(v, numbers.Real) else "s" if isinstance(v, str) else "")
-    return _KINDS[t]
+    known = _KINDS.get(type(v))  # the common types, without isinstance's walk of the ABCs
+    if known is not None:
+        return known
+    for abc, kind in ((np.bool_, "b"), (numbers.Integral, "i"), (numbers.Real, "f"), (str, "s")):
+        if isinstance(v, abc):
+            return kind
+    return ""
 
 
 def _join(parts):
