@@ -80,20 +80,23 @@ _RESAMPLING = dict(n_resamples=Integer(1, meaning="the number of bootstrap resam
                    stratify=lambda v, name: isinstance(v, (bool, np.bool_)) or as_array(v, name))
 
 
-def _repr(result):
-    """``Name(field=value, ...)`` of the fields shown that are set (numbers to 4 digits)."""
-    values = {k: getattr(result, k) for k in result._shown.split()
-              if getattr(result, k) is not None and (k != "n_skipped" or result.n_resamples)}
-    shown = [f"{k}={v!r}" if isinstance(v, (str, int)) else f"{k}={v:.4g}"
-             for k, v in values.items()]
-    return f"{type(result).__name__}({', '.join(shown)})"
-
-
 # -- results ---------------------------------------------------------------------
 
 
+class _Result:
+    """What both results share: the repr of the fields each names in its ``_shown``."""
+
+    def __repr__(self):
+        """``Name(field=value, ...)`` of the fields shown that are set (numbers to 4 digits)."""
+        values = {k: getattr(self, k) for k in self._shown.split()
+                  if getattr(self, k) is not None and (k != "n_skipped" or self.n_resamples)}
+        shown = [f"{k}={v!r}" if isinstance(v, (str, int)) else f"{k}={v:.4g}"
+                 for k, v in values.items()]
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
 @dataclass(frozen=True, repr=False, eq=False)
-class ConfidenceInterval:
+class ConfidenceInterval(_Result):
     """A point estimate with its confidence interval.
 
     ``estimate`` is the metric on all the data; ``[low, high]`` the interval
@@ -126,7 +129,6 @@ class ConfidenceInterval:
         return self.high - self.low
 
     _shown = "estimate low high confidence method n_resamples n_skipped standard_error"
-    __repr__ = _repr
 
     def __str__(self):
         how = self.method + (f", {self.n_resamples} resamples" if self.n_resamples else "")
@@ -137,7 +139,7 @@ class ConfidenceInterval:
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Comparison:
+class Comparison(_Result):
     """The difference of two models on the same data: ``estimate = estimate_a - estimate_b``.
 
     ``[low, high]`` is its interval at level ``confidence`` (``None`` for a
@@ -169,7 +171,6 @@ class Comparison:
 
     _shown = ("estimate low high confidence p_value method estimate_a estimate_b statistic "
               "n_resamples n_skipped")
-    __repr__ = _repr
 
     def __str__(self):
         text = f"difference {self.estimate:+.4f} ({self.estimate_a:.4f} - {self.estimate_b:.4f})"
