@@ -560,11 +560,13 @@ def _call(metric, head, preds, kwargs, rows):
 
 
 def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, method, stratify,
-              rng):
+              random_state):
     """Estimates, and the interval of the metric (one model) or of ``a - b`` (two) on resamples.
 
-    Returns ``(estimates, low, high, distribution, n_skipped, scheme)``.
+    Returns ``(estimates, estimate, low, high, distribution, n_skipped, scheme)``:
+    ``estimate`` is the metric, or ``a - b``, on all rows.
     """
+    rng = np.random.default_rng(random_state)
     estimates = [_estimate(metric, head, p, kwargs) for p in preds]
     estimate = estimates[0] - estimates[1] if len(preds) == 2 else estimates[0]
     build = {_topk.top_k_accuracy_score: _topk_path, **dict.fromkeys(_LABEL_METRICS, _label_path),
@@ -596,7 +598,7 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
     dist, n_skipped = _kept(dist, reason)
     low, high = _interval(dist, estimate, jackknife() if method == "bca" else None, confidence,
                           method)
-    return estimates, low, high, dist, n_skipped, scheme
+    return estimates, estimate, low, high, dist, n_skipped, scheme
 
 
 # -- the public functions -----------------------------------------------------------
@@ -679,11 +681,10 @@ def bootstrap_ci(metric: Callable[..., float], *arrays: ArrayLike, n_resamples: 
     >>> ci.scheme
     'cell counts: multinomial per class of y_true (stratified)'
     """
-    rng = np.random.default_rng(random_state)
     arrays = _arrays({f"arrays[{i}]": a for i, a in enumerate(arrays or [None])})
-    (estimate,), low, high, dist, n_skipped, scheme = _resample(
+    _, estimate, low, high, dist, n_skipped, scheme = _resample(
         metric, arrays[0], arrays[:-1], arrays[-1:], metric_kwargs, n_resamples, confidence,
-        method, stratify, rng)
+        method, stratify, random_state)
     return ConfidenceInterval(estimate, low, high, confidence, method, n_resamples, n_skipped,
                               scheme, None, dist)
 
@@ -736,12 +737,11 @@ def paired_bootstrap(metric: Callable[..., float], y_true: ArrayLike | None, pre
     >>> bool(d.low <= d.estimate <= d.high and 0 < d.p_value <= 1)
     True
     """
-    rng = np.random.default_rng(random_state)
     y, a, b = _arrays({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b})
-    (est_a, est_b), low, high, dist, n_skipped, scheme = _resample(
+    (est_a, est_b), estimate, low, high, dist, n_skipped, scheme = _resample(
         metric, y, [] if y is None else [y], [a, b], metric_kwargs, n_resamples, confidence,
-        method, stratify, rng)
-    estimate = est_a - est_b  # p: how often a difference centred on 0 is as far from 0 as d̂
+        method, stratify, random_state)
+    # p: how often a difference centred on 0 is as far from 0 as d̂
     return Comparison(estimate, low, high, _bootstrap_p(dist, estimate), confidence,
                       f"paired bootstrap ({method})", est_a, est_b, n_resamples, n_skipped, scheme,
                       None, dist)
