@@ -447,8 +447,7 @@ def _score_path(metric, kwargs, y_true, preds):
             or kwargs.get("labels") is not None or any(np.ndim(p) != 1 for p in preds)):
         return None
     y = check_labels(y_true, "y_true")
-    classes = np.unique(y)
-    if len(classes) != 2:
+    if len(np.unique(y)) != 2:
         return None
     auc = fn is _curves.auc_from_groups  # the AUC's positive is the larger label
     positive = positive_of(y, None if auc else kwargs.get("pos_label", 1), larger=True)
