@@ -800,6 +800,7 @@ def permutation_test(metric: Callable[..., float], y_true: ArrayLike | None, pre
     est_a, est_b = (_estimate(metric, head, p, metric_kwargs) for p in (a, b))
     estimate = est_a - est_b
     path = head and metric in _LABEL_METRICS and _label_path(metric, metric_kwargs, y, [a, b])
+    scheme = "rows: each row's pair swapped with probability 1/2"  # unless the label cells
     if path:
         t, ca, cb = path.cells
         tt, ab, ba = np.r_[t, t], np.r_[ca, cb], np.r_[cb, ca]
@@ -818,13 +819,11 @@ def permutation_test(metric: Callable[..., float], y_true: ArrayLike | None, pre
         # draws what k calls of rng.random(n) draw, in order, so p is the loop's p
         dist = np.concatenate([_sign_flips(rng, a, b, size)
                                for size in _chunks(n_permutations, len(a))])
-        scheme = "rows: each row's pair swapped with probability 1/2"
     else:
         shape = (-1,) + (1,) * (a.ndim - 1)
         swaps = ((rng.random(len(a)) < 0.5).reshape(shape) for _ in range(n_permutations))
         dist = np.array([_call(metric, head, [np.where(w, b, a), np.where(w, a, b)], metric_kwargs,
                                slice(None))[0] for w in swaps])
-        scheme = "rows: each row's pair swapped with probability 1/2"
     dist, n_skipped = _kept(dist, "nan", "permutations")
     extreme = np.count_nonzero(np.abs(dist) >= abs(estimate) - 1e-12 * max(1.0, abs(estimate)))
     p = (1 + extreme) / (len(dist) + 1)
