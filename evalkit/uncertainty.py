@@ -315,9 +315,8 @@ def _class_rule(kind, kwargs, average, classes, binary):
     are grouped by the classes they hold). ``ill`` marks the resamples
     with a 0/0 under ``zero_division="warn"`` (counted 0.0), else None.
     """
-    zd = kwargs.get("zero_division", "warn")
-    warn = isinstance(zd, str)
-    zd = 0.0 if warn else zd
+    warn = isinstance(kwargs.get("zero_division", "warn"), str)
+    zd = 0.0 if warn else kwargs["zero_division"]
     opts = dict(beta=float(kwargs.get("beta", 1.0)), warn_for=())
     which = {"precision": 0, "recall": 1}.get(kind, 2)
     of_means = kwargs.get("definition") == "f1_of_means"
