@@ -80,20 +80,23 @@ _RESAMPLING = dict(n_resamples=Integer(1, meaning="the number of bootstrap resam
                    stratify=lambda v, name: isinstance(v, (bool, np.bool_)) or as_array(v, name))
 
 
-def _repr(result):
-    """``Name(field=value, ...)`` of the fields shown that are set (numbers to 4 digits)."""
-    values = {k: getattr(result, k) for k in result._shown.split()
-              if getattr(result, k) is not None and (k != "n_skipped" or result.n_resamples)}
-    shown = [f"{k}={v!r}" if isinstance(v, (str, int)) else f"{k}={v:.4g}"
-             for k, v in values.items()]
-    return f"{type(result).__name__}({', '.join(shown)})"
-
-
 # -- results ---------------------------------------------------------------------
 
 
+class _Result:
+    """What both results share: the repr of the fields each names in its ``_shown``."""
+
+    def __repr__(self):
+        """``Name(field=value, ...)`` of the fields shown that are set (numbers to 4 digits)."""
+        values = {k: getattr(self, k) for k in self._shown.split()
+                  if getattr(self, k) is not None and (k != "n_skipped" or self.n_resamples)}
+        shown = [f"{k}={v!r}" if isinstance(v, (str, int)) else f"{k}={v:.4g}"
+                 for k, v in values.items()]
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
 @dataclass(frozen=True, repr=False, eq=False)
-class ConfidenceInterval:
+class ConfidenceInterval(_Result):
     """A point estimate with its confidence interval.
 
     ``estimate`` is the metric on all the data; ``[low, high]`` the interval
@@ -126,7 +129,6 @@ class ConfidenceInterval:
         return self.high - self.low
 
     _shown = "estimate low high confidence method n_resamples n_skipped standard_error"
-    __repr__ = _repr
 
     def __str__(self):
         how = self.method + (f", {self.n_resamples} resamples" if self.n_resamples else "")
@@ -137,7 +139,7 @@ class ConfidenceInterval:
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Comparison:
+class Comparison(_Result):
     """The difference of two models on the same data: ``estimate = estimate_a - estimate_b``.
 
     ``[low, high]`` is its interval at level ``confidence`` (``None`` for a
@@ -169,7 +171,6 @@ class Comparison:
 
     _shown = ("estimate low high confidence p_value method estimate_a estimate_b statistic "
               "n_resamples n_skipped")
-    __repr__ = _repr
 
     def __str__(self):
         text = f"difference {self.estimate:+.4f} ({self.estimate_a:.4f} - {self.estimate_b:.4f})"
@@ -314,9 +315,8 @@ def _class_rule(kind, kwargs, average, classes, binary):
     are grouped by the classes they hold). ``ill`` marks the resamples
     with a 0/0 under ``zero_division="warn"`` (counted 0.0), else None.
     """
-    zd = kwargs.get("zero_division", "warn")
-    warn = isinstance(zd, str)
-    zd = 0.0 if warn else zd
+    warn = isinstance(kwargs.get("zero_division", "warn"), str)
+    zd = 0.0 if warn else kwargs["zero_division"]
     opts = dict(beta=float(kwargs.get("beta", 1.0)), warn_for=())
     which = {"precision": 0, "recall": 1}.get(kind, 2)
     of_means = kwargs.get("definition") == "f1_of_means"
@@ -446,8 +446,7 @@ def _score_path(metric, kwargs, y_true, preds):
             or kwargs.get("labels") is not None or any(np.ndim(p) != 1 for p in preds)):
         return None
     y = check_labels(y_true, "y_true")
-    classes = np.unique(y)
-    if len(classes) != 2:
+    if len(np.unique(y)) != 2:
         return None
     auc = fn is _curves.auc_from_groups  # the AUC's positive is the larger label
     positive = positive_of(y, None if auc else kwargs.get("pos_label", 1), larger=True)
@@ -559,11 +558,13 @@ def _call(metric, head, preds, kwargs, rows):
 
 
 def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, method, stratify,
-              rng):
+              random_state):
     """Estimates, and the interval of the metric (one model) or of ``a - b`` (two) on resamples.
 
-    Returns ``(estimates, low, high, distribution, n_skipped, scheme)``.
+    Returns ``(estimates, estimate, low, high, distribution, n_skipped, scheme)``:
+    ``estimate`` is the metric, or ``a - b``, on all rows.
     """
+    rng = np.random.default_rng(random_state)
     estimates = [_estimate(metric, head, p, kwargs) for p in preds]
     estimate = estimates[0] - estimates[1] if len(preds) == 2 else estimates[0]
     build = {_topk.top_k_accuracy_score: _topk_path, **dict.fromkeys(_LABEL_METRICS, _label_path),
@@ -595,7 +596,7 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
     dist, n_skipped = _kept(dist, reason)
     low, high = _interval(dist, estimate, jackknife() if method == "bca" else None, confidence,
                           method)
-    return estimates, low, high, dist, n_skipped, scheme
+    return estimates, estimate, low, high, dist, n_skipped, scheme
 
 
 # -- the public functions -----------------------------------------------------------
@@ -678,11 +679,10 @@ def bootstrap_ci(metric: Callable[..., float], *arrays: ArrayLike, n_resamples: 
     >>> ci.scheme
     'cell counts: multinomial per class of y_true (stratified)'
     """
-    rng = np.random.default_rng(random_state)
     arrays = _arrays({f"arrays[{i}]": a for i, a in enumerate(arrays or [None])})
-    (estimate,), low, high, dist, n_skipped, scheme = _resample(
+    _, estimate, low, high, dist, n_skipped, scheme = _resample(
         metric, arrays[0], arrays[:-1], arrays[-1:], metric_kwargs, n_resamples, confidence,
-        method, stratify, rng)
+        method, stratify, random_state)
     return ConfidenceInterval(estimate, low, high, confidence, method, n_resamples, n_skipped,
                               scheme, None, dist)
 
@@ -735,12 +735,11 @@ def paired_bootstrap(metric: Callable[..., float], y_true: ArrayLike | None, pre
     >>> bool(d.low <= d.estimate <= d.high and 0 < d.p_value <= 1)
     True
     """
-    rng = np.random.default_rng(random_state)
     y, a, b = _arrays({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b})
-    (est_a, est_b), low, high, dist, n_skipped, scheme = _resample(
+    (est_a, est_b), estimate, low, high, dist, n_skipped, scheme = _resample(
         metric, y, [] if y is None else [y], [a, b], metric_kwargs, n_resamples, confidence,
-        method, stratify, rng)
-    estimate = est_a - est_b  # p: how often a difference centred on 0 is as far from 0 as d̂
+        method, stratify, random_state)
+    # p: how often a difference centred on 0 is as far from 0 as d̂
     return Comparison(estimate, low, high, _bootstrap_p(dist, estimate), confidence,
                       f"paired bootstrap ({method})", est_a, est_b, n_resamples, n_skipped, scheme,
                       None, dist)
@@ -800,6 +799,7 @@ def permutation_test(metric: Callable[..., float], y_true: ArrayLike | None, pre
     est_a, est_b = (_estimate(metric, head, p, metric_kwargs) for p in (a, b))
     estimate = est_a - est_b
     path = head and metric in _LABEL_METRICS and _label_path(metric, metric_kwargs, y, [a, b])
+    scheme = "rows: each row's pair swapped with probability 1/2"  # unless the label cells
     if path:
         t, ca, cb = path.cells
         tt, ab, ba = np.r_[t, t], np.r_[ca, cb], np.r_[cb, ca]
@@ -818,13 +818,11 @@ def permutation_test(metric: Callable[..., float], y_true: ArrayLike | None, pre
         # draws what k calls of rng.random(n) draw, in order, so p is the loop's p
         dist = np.concatenate([_sign_flips(rng, a, b, size)
                                for size in _chunks(n_permutations, len(a))])
-        scheme = "rows: each row's pair swapped with probability 1/2"
     else:
         shape = (-1,) + (1,) * (a.ndim - 1)
         swaps = ((rng.random(len(a)) < 0.5).reshape(shape) for _ in range(n_permutations))
         dist = np.array([_call(metric, head, [np.where(w, b, a), np.where(w, a, b)], metric_kwargs,
                                slice(None))[0] for w in swaps])
-        scheme = "rows: each row's pair swapped with probability 1/2"
     dist, n_skipped = _kept(dist, "nan", "permutations")
     extreme = np.count_nonzero(np.abs(dist) >= abs(estimate) - 1e-12 * max(1.0, abs(estimate)))
     p = (1 + extreme) / (len(dist) + 1)
