@@ -941,10 +941,13 @@ def roc_auc_ci(y_true: ArrayLike, y_score: ArrayLike, *, confidence: float = 0.9
     # one stratum per sample, though DeLong needs none
     if not isinstance(stratify, (bool, np.bool_)):
         _strata(stratify, positive, len(positive))
-    if method == "bootstrap":
-        return bootstrap_ci(_scores.roc_auc_score, positive.astype(np.int64), scores,
-                            n_resamples=n_resamples, confidence=confidence, stratify=stratify,
-                            random_state=random_state)
+    if method == "bootstrap":  # bootstrap_ci's steps, on the arrays read above
+        y = positive.astype(np.int64)
+        _, auc, low, high, dist, n_skipped, scheme = _resample(
+            _scores.roc_auc_score, y, [y], [scores], {}, n_resamples, confidence, "percentile",
+            stratify, random_state)
+        return ConfidenceInterval(auc, low, high, confidence, "percentile", n_resamples, n_skipped,
+                                  scheme, None, dist)
     aucs, cov = _delong(positive, scores)
     auc, se = float(aucs[0]), math.sqrt(max(cov[0, 0], 0.0))
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
