@@ -47,7 +47,7 @@ from ._curves import ap_from_groups, auc_from_groups
 from ._ratios import prf
 from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _side_by_side
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels,
-                          check_real, check_same_length, check_targets, validate_params)
+                          check_scores, check_targets, validate_params)
 
 if TYPE_CHECKING:  # pandas and matplotlib are optional: imported when a method needs them
     import pandas as pd
@@ -368,8 +368,7 @@ def _read_models(y, models, kinds, threshold):
     for name, pred in models.items():
         key = f"predictions[{name!r}]"
         if "score" in kinds or threshold is not None:
-            scores[name] = check_real(pred, key)
-            check_same_length(y_true=y, **{key: scores[name]})
+            scores[name] = check_scores(y, pred, name=key)[0]
         if "label" in kinds:
             if threshold is not None:
                 pred = np.where(scores[name] >= threshold, classes[1], classes[0])
