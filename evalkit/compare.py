@@ -379,7 +379,7 @@ def _read_models(y, models, kinds, threshold):
 def _check_binary_averages(specs, all_labels):
     """As scikit-learn: the binary average needs two classes, one of them pos_label."""
     for label, base, opts in specs:
-        if base in ("accuracy", "roc_auc", "average_precision"):
+        if "average" not in _CLASSIFICATION[base][2]:  # accuracy and the score metrics
             continue
         pos_label = opts.get("pos_label", 1)
         if opts.get("average", "binary") == "binary" and (
@@ -471,17 +471,16 @@ def _classification(y_true, models, specs, threshold, times=None):
     y = check_labels(y_true, "y_true")
     preds, label_of = _read_models(y, models, kinds, threshold)
     all_labels = np.unique(np.concatenate([y, *label_of.values()]))
-    _check_binary_averages([s for s, kind in zip(specs, kinds) if kind == "label"], all_labels)
-    columns = [np.searchsorted(all_labels, y)]
-    columns += [np.searchsorted(all_labels, lab) for lab in label_of.values()]
+    _check_binary_averages(specs, all_labels)
+    columns = [np.searchsorted(all_labels, lab) for lab in (y, *label_of.values())]
     for name in models if "score" in kinds else ():
         values, inverse = np.unique(preds[name], return_inverse=True)
         columns.append(len(values) - 1 - inverse.reshape(-1))  # groups by decreasing score
     cells, counts = _joint_cells(columns, times)
     positive = np.searchsorted(all_labels, np.unique(y)[-1])  # the larger class of y_true
     fitted = []
-    for i, name in enumerate(models):
-        label_column = 1 + list(label_of).index(name) if name in label_of else None
+    for i in range(len(models)):
+        label_column = 1 + i if label_of else None  # every model's labels, or none
         key_column = 1 + len(label_of) + i if "score" in kinds else label_column
         fitted.append(_Model(cells, key_column, label_column, len(all_labels), counts, positive))
 
