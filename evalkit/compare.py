@@ -644,11 +644,11 @@ def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
     rng = np.random.default_rng(random_state)
     permute = dict(n_permutations=n_resamples, random_state=random_state)
     if ranking:
-        counts, strata, evaluate, testers = _ranking_setup(y_true, models, specs, permute,
+        counts, strata, evaluate, row_test = _ranking_setup(y_true, models, specs, permute,
                                                            ranking_options)
         stratify = False  # users are not stratified
     else:
-        counts, strata, evaluate, testers = _classifier_setup(
+        counts, strata, evaluate, row_test = _classifier_setup(
             y_true, models, specs, threshold, sample_counts, tests, permute, confidence)
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -662,7 +662,7 @@ def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
     if not len(kept):
         raise ValueError("y_true: the metrics are undefined (nan) on every resample: no interval")
     low, high = np.quantile(kept, q, axis=0)
-    pairs = [_pair(label, j, names, a, b, tests[label], estimate, kept, q, testers)
+    pairs = [_pair(label, j, names, a, b, tests[label], estimate, kept, q, row_test)
              for j, (label, _, _) in enumerate(specs) for a, b in _pairs_of(names, baseline)]
     adjusted = _adjust([p["p_value"] for p in pairs], correction)
     for p, adj in zip(pairs, adjusted):
@@ -680,7 +680,7 @@ def _pairs_of(names, baseline):
     return [(a, names[k]) for i, a in enumerate(names) for k in range(i + 1, len(names))]
 
 
-def _pair(label, j, names, a, b, test, estimate, kept, q, testers):
+def _pair(label, j, names, a, b, test, estimate, kept, q, row_test):
     """One comparison: the difference a - b, its interval and the test's p-value."""
     ia, ib = names.index(a), names.index(b)
     d = estimate[ia, j] - estimate[ib, j]
@@ -689,7 +689,7 @@ def _pair(label, j, names, a, b, test, estimate, kept, q, testers):
     if test == "bootstrap":
         p = _bootstrap_p(diffs, d)
     else:
-        p, interval = testers[test](j, a, b)
+        p, interval = row_test(test, j, a, b)
         lo, hi = interval or (lo, hi)  # DeLong's normal interval replaces the bootstrap's
     return {"metric": label, "model_a": a, "model_b": b, "difference": float(d),
             "low": lo, "high": hi, "p_value": float(p), "test": test}
@@ -698,7 +698,8 @@ def _pair(label, j, names, a, b, test, estimate, kept, q, testers):
 def _ranking_setup(y_true, models, specs, permute, ranking_options):
     """Rankers: each user's metric values; the users are the resampled cells.
 
-    Returns ``(counts, strata, evaluate, testers)`` as :func:`_classifier_setup`.
+    Returns ``(counts, strata, evaluate, row_test)`` as :func:`_classifier_setup`
+    (the permutation test is the rankers' only test that reads rows).
     """
     names = list(models)
     relevant, models = _ranked_lists(y_true, models)
@@ -712,22 +713,23 @@ def _ranking_setup(y_true, models, specs, permute, ranking_options):
     def evaluate(w):
         return np.einsum("bu,mqu->bmq", w, v0) / np.einsum("bu,mqu->bmq", w, defined)
 
-    def permutation(j, a, b):  # a sign-flip test on the users defined for both
+    def permutation(test, j, a, b):  # a sign-flip test on the users defined for both
         ia, ib = names.index(a), names.index(b)
         both = defined[ia, j] & defined[ib, j]
         r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both], **permute)
         return r.p_value, None
     users = v.shape[2]
-    return np.ones(users, np.int64), np.zeros(users), evaluate, {"permutation": permutation}
+    return np.ones(users, np.int64), np.zeros(users), evaluate, permutation
 
 
 def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, permute,
                       confidence):
     """Classifiers: the joint cells, their counts, ``evaluate`` and the row-reading tests.
 
-    Returns ``(counts, strata, evaluate, testers)``: ``testers[test](j, a,
-    b)`` gives the p-value of metric j's comparison of models a and b, and
-    an interval replacing the bootstrap's (or None).
+    Returns ``(counts, strata, evaluate, row_test)``: ``row_test(test, j,
+    a, b)`` gives the p-value of the test (``"permutation"``, ``"delong"``,
+    ``"mcnemar"``, ``"mcnemar-chi2"``) of metric j's comparison of models a
+    and b, and an interval replacing the bootstrap's (or None).
     """
     times = None
     if sample_counts is not None:
@@ -738,21 +740,16 @@ def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, pe
             times = None
     counts, strata, evaluate, preds, labels = _classification(y_true, models, specs, threshold,
                                                               times)
-    labels_of = labels.__getitem__
 
-    def permutation(j, a, b):
+    def row_test(test, j, a, b):
         _, base, opts = specs[j]
         kind, fn, _ = _CLASSIFICATION[base]
-        source = preds.__getitem__ if kind == "score" else labels_of
-        r = _unc.permutation_test(fn, y_true, source(a), source(b), **permute, **opts)
-        return r.p_value, None
-
-    def delong(j, a, b):
-        r = _unc.delong_test(y_true, preds[a], preds[b], confidence=confidence)
-        return r.p_value, (r.low, r.high)
-
-    def mcnemar(j, a, b, exact=True):
-        return _unc.mcnemar_test(y_true, labels_of(a), labels_of(b), exact=exact).p_value, None
-    testers = {"permutation": permutation, "delong": delong, "mcnemar": mcnemar,
-               "mcnemar-chi2": lambda j, a, b: mcnemar(j, a, b, exact=False)}
-    return counts, strata, evaluate, testers
+        rows = preds if kind == "score" else labels  # DeLong: roc_auc's scores; McNemar: labels
+        if test == "permutation":
+            r = _unc.permutation_test(fn, y_true, rows[a], rows[b], **permute, **opts)
+            return r.p_value, None
+        if test == "delong":
+            r = _unc.delong_test(y_true, rows[a], rows[b], confidence=confidence)
+            return r.p_value, (r.low, r.high)
+        return _unc.mcnemar_test(y_true, rows[a], rows[b], exact=test == "mcnemar").p_value, None
+    return counts, strata, evaluate, row_test
