@@ -646,7 +646,6 @@ def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
     if ranking:
         counts, strata, evaluate, row_test = _ranking_setup(y_true, models, specs, permute,
                                                            ranking_options)
-        stratify = False  # users are not stratified
     else:
         counts, strata, evaluate, row_test = _classifier_setup(
             y_true, models, specs, threshold, sample_counts, tests, permute, confidence)
@@ -718,7 +717,7 @@ def _ranking_setup(y_true, models, specs, permute, ranking_options):
         both = defined[ia, j] & defined[ib, j]
         r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both], **permute)
         return r.p_value, None
-    users = v.shape[2]
+    users = v.shape[2]  # one stratum: users are not stratified
     return np.ones(users, np.int64), np.zeros(users), evaluate, permutation
 
 
