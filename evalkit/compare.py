@@ -307,7 +307,7 @@ def _metric_specs(metrics):
 
 
 def _is_ranking(specs):
-    kinds = {("@" in base or base.partition("@")[0] not in _CLASSIFICATION) for _, base, _ in specs}
+    kinds = {"@" in base or base not in _CLASSIFICATION for _, base, _ in specs}
     if len(kinds) > 1:
         raise ValueError("metrics: classification metrics and ranking metrics (such as 'ndcg@10') "
                          "cannot be mixed in one comparison")
@@ -491,14 +491,13 @@ def _classification(y_true, models, specs, threshold, times=None):
             tally = model.tally(weights, len(w))
             labels = model.label_counts(tally) if "label" in kinds else None
             for j, (_, base, opts) in enumerate(specs):
-                out[:, i, j] = _value(base, opts, model, (tally, labels), all_labels)
+                out[:, i, j] = _value(base, opts, model, tally, labels, all_labels)
         return out
     return counts, cells[:, 0], evaluate, preds, label_of
 
 
-def _value(base, opts, model, counts, classes):
+def _value(base, opts, model, tally, labels, classes):
     """One metric on every resample, from the model's counts of its codes (and per class)."""
-    tally, labels = counts
     if base == "roc_auc":
         return auc_from_groups(*model.score_counts(tally, "roc_auc"))
     flip = opts.get("pos_label", 1) != classes[model.positive]
