@@ -423,8 +423,8 @@ class _Model:
         if label_column is not None:  # the predicted class of each key
             self.predicted = np.zeros(len(keys), np.int64)
             self.predicted[key] = cells[:, label_column]
-            self.present = np.zeros(n_classes, bool)  # the classes of y_true and of its predictions
-            self.present[t] = self.present[self.predicted] = True
+            # the classes of y_true and of its predictions
+            self.present = np.isin(np.arange(n_classes), np.r_[t, self.predicted])
         self._flat = {}
         pos, neg = self.score_counts(self.tally(counts.astype(np.float64), 1))
         self.runs = {"roc_auc": _runs(auc_from_groups, pos[0], neg[0]),
