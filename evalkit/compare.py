@@ -47,7 +47,7 @@ from ._curves import ap_from_groups, auc_from_groups
 from ._ratios import prf
 from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _side_by_side
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels,
-                          check_real, check_same_length, check_targets, validate_params)
+                          check_scores, check_targets, validate_params)
 
 if TYPE_CHECKING:  # pandas and matplotlib are optional: imported when a method needs them
     import pandas as pd
@@ -307,7 +307,7 @@ def _metric_specs(metrics):
 
 
 def _is_ranking(specs):
-    kinds = {("@" in base or base.partition("@")[0] not in _CLASSIFICATION) for _, base, _ in specs}
+    kinds = {"@" in base or base not in _CLASSIFICATION for _, base, _ in specs}
     if len(kinds) > 1:
         raise ValueError("metrics: classification metrics and ranking metrics (such as 'ndcg@10') "
                          "cannot be mixed in one comparison")
@@ -368,8 +368,7 @@ def _read_models(y, models, kinds, threshold):
     for name, pred in models.items():
         key = f"predictions[{name!r}]"
         if "score" in kinds or threshold is not None:
-            scores[name] = check_real(pred, key)
-            check_same_length(y_true=y, **{key: scores[name]})
+            scores[name] = check_scores(y, pred, name=key)[0]
         if "label" in kinds:
             if threshold is not None:
                 pred = np.where(scores[name] >= threshold, classes[1], classes[0])
@@ -380,7 +379,7 @@ def _read_models(y, models, kinds, threshold):
 def _check_binary_averages(specs, all_labels):
     """As scikit-learn: the binary average needs two classes, one of them pos_label."""
     for label, base, opts in specs:
-        if base in ("accuracy", "roc_auc", "average_precision"):
+        if "average" not in _CLASSIFICATION[base][2]:  # accuracy and the score metrics
             continue
         pos_label = opts.get("pos_label", 1)
         if opts.get("average", "binary") == "binary" and (
@@ -424,8 +423,8 @@ class _Model:
         if label_column is not None:  # the predicted class of each key
             self.predicted = np.zeros(len(keys), np.int64)
             self.predicted[key] = cells[:, label_column]
-            self.present = np.zeros(n_classes, bool)  # the classes of y_true and of its predictions
-            self.present[t] = self.present[self.predicted] = True
+            # the classes of y_true and of its predictions
+            self.present = np.isin(np.arange(n_classes), np.r_[t, self.predicted])
         self._flat = {}
         pos, neg = self.score_counts(self.tally(counts.astype(np.float64), 1))
         self.runs = {"roc_auc": _runs(auc_from_groups, pos[0], neg[0]),
@@ -472,17 +471,16 @@ def _classification(y_true, models, specs, threshold, times=None):
     y = check_labels(y_true, "y_true")
     preds, label_of = _read_models(y, models, kinds, threshold)
     all_labels = np.unique(np.concatenate([y, *label_of.values()]))
-    _check_binary_averages([s for s, kind in zip(specs, kinds) if kind == "label"], all_labels)
-    columns = [np.searchsorted(all_labels, y)]
-    columns += [np.searchsorted(all_labels, lab) for lab in label_of.values()]
+    _check_binary_averages(specs, all_labels)
+    columns = [np.searchsorted(all_labels, lab) for lab in (y, *label_of.values())]
     for name in models if "score" in kinds else ():
         values, inverse = np.unique(preds[name], return_inverse=True)
         columns.append(len(values) - 1 - inverse.reshape(-1))  # groups by decreasing score
     cells, counts = _joint_cells(columns, times)
     positive = np.searchsorted(all_labels, np.unique(y)[-1])  # the larger class of y_true
     fitted = []
-    for i, name in enumerate(models):
-        label_column = 1 + list(label_of).index(name) if name in label_of else None
+    for i in range(len(models)):
+        label_column = 1 + i if label_of else None  # every model's labels, or none
         key_column = 1 + len(label_of) + i if "score" in kinds else label_column
         fitted.append(_Model(cells, key_column, label_column, len(all_labels), counts, positive))
 
@@ -493,14 +491,13 @@ def _classification(y_true, models, specs, threshold, times=None):
             tally = model.tally(weights, len(w))
             labels = model.label_counts(tally) if "label" in kinds else None
             for j, (_, base, opts) in enumerate(specs):
-                out[:, i, j] = _value(base, opts, model, (tally, labels), all_labels)
+                out[:, i, j] = _value(base, opts, model, tally, labels, all_labels)
         return out
     return counts, cells[:, 0], evaluate, preds, label_of
 
 
-def _value(base, opts, model, counts, classes):
+def _value(base, opts, model, tally, labels, classes):
     """One metric on every resample, from the model's counts of its codes (and per class)."""
-    tally, labels = counts
     if base == "roc_auc":
         return auc_from_groups(*model.score_counts(tally, "roc_auc"))
     flip = opts.get("pos_label", 1) != classes[model.positive]
@@ -646,11 +643,10 @@ def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
     rng = np.random.default_rng(random_state)
     permute = dict(n_permutations=n_resamples, random_state=random_state)
     if ranking:
-        counts, strata, evaluate, testers = _ranking_setup(y_true, models, specs, permute,
+        counts, strata, evaluate, row_test = _ranking_setup(y_true, models, specs, permute,
                                                            ranking_options)
-        stratify = False  # users are not stratified
     else:
-        counts, strata, evaluate, testers = _classifier_setup(
+        counts, strata, evaluate, row_test = _classifier_setup(
             y_true, models, specs, threshold, sample_counts, tests, permute, confidence)
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -664,7 +660,7 @@ def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
     if not len(kept):
         raise ValueError("y_true: the metrics are undefined (nan) on every resample: no interval")
     low, high = np.quantile(kept, q, axis=0)
-    pairs = [_pair(label, j, names, a, b, tests[label], estimate, kept, q, testers)
+    pairs = [_pair(label, j, names, a, b, tests[label], estimate, kept, q, row_test)
              for j, (label, _, _) in enumerate(specs) for a, b in _pairs_of(names, baseline)]
     adjusted = _adjust([p["p_value"] for p in pairs], correction)
     for p, adj in zip(pairs, adjusted):
@@ -682,7 +678,7 @@ def _pairs_of(names, baseline):
     return [(a, names[k]) for i, a in enumerate(names) for k in range(i + 1, len(names))]
 
 
-def _pair(label, j, names, a, b, test, estimate, kept, q, testers):
+def _pair(label, j, names, a, b, test, estimate, kept, q, row_test):
     """One comparison: the difference a - b, its interval and the test's p-value."""
     ia, ib = names.index(a), names.index(b)
     d = estimate[ia, j] - estimate[ib, j]
@@ -691,7 +687,7 @@ def _pair(label, j, names, a, b, test, estimate, kept, q, testers):
     if test == "bootstrap":
         p = _bootstrap_p(diffs, d)
     else:
-        p, interval = testers[test](j, a, b)
+        p, interval = row_test(test, j, a, b)
         lo, hi = interval or (lo, hi)  # DeLong's normal interval replaces the bootstrap's
     return {"metric": label, "model_a": a, "model_b": b, "difference": float(d),
             "low": lo, "high": hi, "p_value": float(p), "test": test}
@@ -700,7 +696,8 @@ def _pair(label, j, names, a, b, test, estimate, kept, q, testers):
 def _ranking_setup(y_true, models, specs, permute, ranking_options):
     """Rankers: each user's metric values; the users are the resampled cells.
 
-    Returns ``(counts, strata, evaluate, testers)`` as :func:`_classifier_setup`.
+    Returns ``(counts, strata, evaluate, row_test)`` as :func:`_classifier_setup`
+    (the permutation test is the rankers' only test that reads rows).
     """
     names = list(models)
     relevant, models = _ranked_lists(y_true, models)
@@ -714,22 +711,23 @@ def _ranking_setup(y_true, models, specs, permute, ranking_options):
     def evaluate(w):
         return np.einsum("bu,mqu->bmq", w, v0) / np.einsum("bu,mqu->bmq", w, defined)
 
-    def permutation(j, a, b):  # a sign-flip test on the users defined for both
+    def permutation(test, j, a, b):  # a sign-flip test on the users defined for both
         ia, ib = names.index(a), names.index(b)
         both = defined[ia, j] & defined[ib, j]
         r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both], **permute)
         return r.p_value, None
-    users = v.shape[2]
-    return np.ones(users, np.int64), np.zeros(users), evaluate, {"permutation": permutation}
+    users = v.shape[2]  # one stratum: users are not stratified
+    return np.ones(users, np.int64), np.zeros(users), evaluate, permutation
 
 
 def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, permute,
                       confidence):
     """Classifiers: the joint cells, their counts, ``evaluate`` and the row-reading tests.
 
-    Returns ``(counts, strata, evaluate, testers)``: ``testers[test](j, a,
-    b)`` gives the p-value of metric j's comparison of models a and b, and
-    an interval replacing the bootstrap's (or None).
+    Returns ``(counts, strata, evaluate, row_test)``: ``row_test(test, j,
+    a, b)`` gives the p-value of the test (``"permutation"``, ``"delong"``,
+    ``"mcnemar"``, ``"mcnemar-chi2"``) of metric j's comparison of models a
+    and b, and an interval replacing the bootstrap's (or None).
     """
     times = None
     if sample_counts is not None:
@@ -740,21 +738,16 @@ def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, pe
             times = None
     counts, strata, evaluate, preds, labels = _classification(y_true, models, specs, threshold,
                                                               times)
-    labels_of = labels.__getitem__
 
-    def permutation(j, a, b):
+    def row_test(test, j, a, b):
         _, base, opts = specs[j]
         kind, fn, _ = _CLASSIFICATION[base]
-        source = preds.__getitem__ if kind == "score" else labels_of
-        r = _unc.permutation_test(fn, y_true, source(a), source(b), **permute, **opts)
-        return r.p_value, None
-
-    def delong(j, a, b):
-        r = _unc.delong_test(y_true, preds[a], preds[b], confidence=confidence)
-        return r.p_value, (r.low, r.high)
-
-    def mcnemar(j, a, b, exact=True):
-        return _unc.mcnemar_test(y_true, labels_of(a), labels_of(b), exact=exact).p_value, None
-    testers = {"permutation": permutation, "delong": delong, "mcnemar": mcnemar,
-               "mcnemar-chi2": lambda j, a, b: mcnemar(j, a, b, exact=False)}
-    return counts, strata, evaluate, testers
+        rows = preds if kind == "score" else labels  # DeLong: roc_auc's scores; McNemar: labels
+        if test == "permutation":
+            r = _unc.permutation_test(fn, y_true, rows[a], rows[b], **permute, **opts)
+            return r.p_value, None
+        if test == "delong":
+            r = _unc.delong_test(y_true, rows[a], rows[b], confidence=confidence)
+            return r.p_value, (r.low, r.high)
+        return _unc.mcnemar_test(y_true, rows[a], rows[b], exact=test == "mcnemar").p_value, None
+    return counts, strata, evaluate, row_test

@@ -86,8 +86,6 @@ def compare(df: DataFrame, metrics: list, *, prediction_cols: list[str], label_c
     >>> out.values.tolist()                                              # doctest: +SKIP
     [[1.0], [0.0]]
     """
-    from pyspark.sql import functions as F
-
     kinds = {_type_name(_column(df, "prediction_cols", c)) == "ArrayType" for c in prediction_cols}
     _raise_first([(len(kinds) > 1, "prediction_cols must be all ranked lists (arrays) or all "
                    "labels or scores")])
@@ -95,7 +93,7 @@ def compare(df: DataFrame, metrics: list, *, prediction_cols: list[str], label_c
         return _compare_rankers(df, metrics, prediction_cols, label_col, relevance_col, options)
     _column(df, "label_col", label_col)
     named = [("label_col", label_col)] + [("prediction_cols", c) for c in prediction_cols]
-    rows = df.groupBy(F.col(label_col), *map(F.col, prediction_cols)).count().collect()
+    rows = df.groupBy(label_col, *prediction_cols).count().collect()
     _raise_first([(not rows, "df is empty: compare needs at least one row")] + [
         (sum(r[i] is None for r in rows), f"{arg} {col!r} contains {{count}} distinct null values")
         for i, (arg, col) in enumerate(named)])
