@@ -51,6 +51,13 @@ def _draw(rng, counts, strata, size, stratify):
     return out
 
 
+def _draws(rng, counts, strata, total, stratify):
+    """``total`` resamples of the cells (:func:`_draw`), in blocks sized by the work of one."""
+    per = len(counts) + (int(counts.sum()) if len(counts) > _FEW else 0)  # rows drawn one by one
+    for size in _chunks(total, per):
+        yield _draw(rng, counts, strata, size, stratify)
+
+
 def _chunks(total, per):
     """Block sizes for ``total`` resamples of ``per`` numbers each (about ``_CHUNK`` per block)."""
     size = max(1, min(total, _CHUNK // max(per, 1)))

@@ -45,7 +45,7 @@ from . import ranking as _ranking
 from . import uncertainty as _unc
 from ._curves import ap_from_groups, auc_from_groups
 from ._ratios import prf
-from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _side_by_side
+from ._resample import _bootstrap_p, _draws, _runs, _side_by_side
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels,
                           check_scores, check_targets, validate_params)
 
@@ -651,9 +651,8 @@ def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         estimate = evaluate(counts[None, :])[0]
-        per = len(counts) + (int(counts.sum()) if len(counts) > _FEW else 0)
-        dist = np.concatenate([evaluate(_draw(rng, counts, strata, size, bool(stratify)))
-                               for size in _chunks(n_resamples, per)])
+        draws = _draws(rng, counts, strata, n_resamples, bool(stratify))
+        dist = np.concatenate([evaluate(cells) for cells in draws])
     q = [(1 - confidence) / 2, (1 + confidence) / 2]
     skipped = np.isnan(dist).any(axis=(1, 2))
     kept = dist[~skipped]

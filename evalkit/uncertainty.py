@@ -55,7 +55,7 @@ from . import curves as _scores
 from . import topk as _topk
 from ._counts import _select, confusion_counts, encode_labels, position_of
 from ._ratios import prf, ratio
-from ._resample import _FEW, _bootstrap_p, _chunks, _draw, _runs, _tally
+from ._resample import _bootstrap_p, _chunks, _draws, _runs, _tally
 from ._sweep import key_groups, label_keys, sweep_of
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real,
                           Satisfies, as_array, check, check_labels, check_real, check_rules,
@@ -573,9 +573,8 @@ def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, metho
         metric, kwargs, head[0], preds)
     ill, n = None, len(preds[0])
     if path:
-        per = len(path.counts) + (int(path.counts.sum()) if len(path.counts) > _FEW else 0)
-        dist, ill = zip(*(path.evaluate(_draw(rng, path.counts, path.strata, size, stratify))
-                          for size in _chunks(n_resamples, per)))
+        draws = _draws(rng, path.counts, path.strata, n_resamples, stratify)
+        dist, ill = zip(*(path.evaluate(counts) for counts in draws))
         dist, ill = np.concatenate(dist), (None if ill[0] is None else np.concatenate(ill))
         scheme, reason, jackknife = path.schemes[0 if stratify else 1], path.reason, path.jackknife
     else:  # resampled rows; the jackknife leaves out a row, or one of 2000 groups (rows i mod 2000)

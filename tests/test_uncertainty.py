@@ -21,6 +21,7 @@ from statistics import NormalDist
 
 import evalkit as ek
 from evalkit import uncertainty as U
+from evalkit._resample import _draw
 from evalkit.exceptions import UndefinedMetricWarning
 
 
@@ -67,8 +68,8 @@ def test_cell_counts_equal_the_metric_on_the_resample(metric, kwargs, seed):
     path = U._label_path(metric, kwargs, y, [yhat])
     classes = np.unique(np.r_[y, yhat])
     ct, cp = path.cells
-    drawn = np.vstack([U._draw(rng, path.counts, path.strata, 30, True),
-                       U._draw(rng, path.counts, path.strata, 30, False),
+    drawn = np.vstack([_draw(rng, path.counts, path.strata, 30, True),
+                       _draw(rng, path.counts, path.strata, 30, False),
                        rng.integers(0, 3, (30, len(ct)))])  # also counts no bootstrap draws
     drawn = drawn[drawn.sum(axis=1) > 0]
     values, _ = quiet(path.evaluate, drawn)
@@ -91,7 +92,7 @@ def test_sweep_counts_equal_the_metric_on_the_resample(metric, seed, stratify):
     path = U._score_path(metric, {}, y, [s])
     g = len(path.counts) // 2
     assert path.evaluate(path.counts[None])[0][0] == pytest.approx(metric(y, s), rel=1e-12)
-    drawn = U._draw(rng, path.counts, path.strata, 40, stratify)
+    drawn = _draw(rng, path.counts, path.strata, 40, stratify)
     pos, neg = drawn[:, :g], drawn[:, g:]
     values, _ = path.evaluate(drawn)
     undefined = np.isnan(values)
@@ -854,7 +855,7 @@ def test_draw_is_the_ordinary_bootstrap(n_cells):
     strata = rng.integers(0, 2, n_cells)
     strata[:2] = [0, 1]
     for stratify in (True, False):
-        drawn = U._draw(rng, counts, strata, 4000, stratify)
+        drawn = _draw(rng, counts, strata, 4000, stratify)
         n = counts.sum()
         if stratify:
             for s in (0, 1):
