@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -215,8 +215,7 @@ class BinaryCounts:
         """
         if not isinstance(other, BinaryCounts):
             return NotImplemented
-        cells = ("tp", "fp", "fn", "tn")
-        return BinaryCounts(*(getattr(self, c) + getattr(other, c) for c in cells))
+        return BinaryCounts(*(a + b for a, b in zip(astuple(self), astuple(other))))
 
     __radd__ = sum_from_zero
 

@@ -58,9 +58,11 @@ _AP_RULES = (
      "n_classes) = {shape} since y_true contains {n} classes, got shape {scores.shape}"))
 
 
-def _average_columns(binary, truth, scores, average, sample_weight):
-    """Score each column (or row for "samples", or all cells for "micro") and average."""
-    w = sample_weight
+def _average_columns(binary, truth, scores, average, w):
+    """Score each column (or row for "samples", or all cells for "micro") and average.
+
+    ``w``: the checked sample weights, or None.
+    """
     if average == "micro":
         return binary(truth.ravel(), scores.ravel(),
                       None if w is None else np.repeat(w, truth.shape[1]))

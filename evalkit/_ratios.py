@@ -153,10 +153,8 @@ def prf(tp, predicted, actual, *, beta=1.0, average=None, zero_division="warn",
     b2 = float(beta) ** 2
     if np.isinf(b2):
         fscore = recall
-    elif spark:
-        den = b2 * precision + recall
-        safe = np.where(den == 0, 1, den)
-        fscore = np.where(den == 0, 0.0, (1 + b2) * (precision * recall) / safe)
+    elif spark:  # Spark's F from its P and R: 0.0 when both are 0, no warning
+        fscore = ratio((1 + b2) * (precision * recall), b2 * precision + recall, zero_division=0.0)
     elif b2 == 0:
         fscore = precision
     else:

@@ -15,8 +15,8 @@ import numpy as np
 from ._ratios import nanaverage, prf
 from ._validation import _py, check_target_names
 
-__all__ = ["HEADERS", "report_rows", "render", "topk_headers", "report_from_counts",
-           "labelled_report", "topk_report_from_counts"]
+__all__ = ["HEADERS", "report_rows", "render", "topk_headers", "labelled_report",
+           "topk_report_from_counts"]
 
 HEADERS = ("precision", "recall", "f1-score", "support")
 _LONGEST_AVERAGE = "weighted avg"
@@ -52,7 +52,7 @@ def report_rows(tp, predicted, support, *, zero_division, micro_heading="accurac
 
 
 def render(names, precision, recall, fscore, support, averages, *, headers=HEADERS, digits=2,
-           output_dict=False, name_pool=None):
+           output_dict=False):
     """Lay out a per-class report as text, or as a dict (``output_dict=True``).
 
     One row per class -- ``names[i]`` with ``precision[i]``, ``recall[i]``,
@@ -60,8 +60,8 @@ def render(names, precision, recall, fscore, support, averages, *, headers=HEADE
     and the arrays) -- then one row per average ``(heading, P, R, F,
     support)``. An average headed ``"accuracy"`` shows only its F column,
     as scikit-learn shows accuracy (its dict value is the P column). Text:
-    the name column is as wide as the longest of ``name_pool`` (default
-    ``names``), "weighted avg" and ``digits``; number columns as wide as the
+    the name column is as wide as the longest of ``names``, "weighted avg"
+    and ``digits``; number columns as wide as the
     longest header, at least 9 (scikit-learn's layout).
 
     >>> print(render(["a", "b"], [1.0, 0.5], [0.5, 1.0], [2 / 3, 2 / 3], [2, 1],
@@ -82,8 +82,7 @@ def render(names, precision, recall, fscore, support, averages, *, headers=HEADE
             report[heading] = (float(row[0]) if heading == "accuracy"
                                else dict(zip(headers, map(float, row))))
         return report
-    pool = [str(n) for n in (names if name_pool is None else name_pool)]
-    width = max(max(len(n) for n in pool), len(_LONGEST_AVERAGE), digits)
+    width = max(max(len(str(n)) for n in names), len(_LONGEST_AVERAGE), digits)
     col = max(9, *(len(h) for h in headers))
     lines = [f"{'':>{width}} " + "".join(f" {h:>{col}}" for h in headers), ""]
     for name, p, r, f, s in rows:
@@ -103,14 +102,22 @@ def topk_headers(k):
     return (f"precision@{k}", f"recall@{k}", f"f1-score@{k}", "support")
 
 
-def report_from_counts(names, tp, predicted, support, *, zero_division, digits=2,
-                       output_dict=False, micro_heading="accuracy", headers=HEADERS,
-                       samples=None):
-    """:func:`report_rows` then :func:`render`: the whole report from per-class counts.
+def labelled_report(labels, tp, predicted, support, *, zero_division, target_names=None,
+                    strict=True, classes=None, none_correct=False, micro_heading="accuracy",
+                    samples=None, **layout):
+    """The whole report from per-class counts: rows named, counts typed as scikit-learn's.
 
-    >>> print(report_from_counts(["0", "1"], np.array([1, 1]), np.array([1, 2]),
-    ...                          np.array([2, 1]), zero_division=0.0, headers=topk_headers(2),
-    ...                          micro_heading="micro avg"), end="")
+    Rows are named ``target_names`` (one per label, checked: another number
+    raises if ``strict``, else warns; ``classes`` are named in the message)
+    or the labels as text. ``none_correct``: scikit-learn's integer counts
+    turn float when no sample at all is correct (its support then prints as
+    "2.0"); mirrored for the same text. Then :func:`report_rows`
+    (``zero_division``, ``micro_heading``, ``samples``) and :func:`render`
+    (``layout``: ``headers``, ``digits``, ``output_dict``).
+
+    >>> print(labelled_report([0, 1], np.array([1, 1]), np.array([1, 2]), np.array([2, 1]),
+    ...                       zero_division=0.0, headers=topk_headers(2),
+    ...                       micro_heading="micro avg"), end="")
                   precision@2    recall@2  f1-score@2     support
     <BLANKLINE>
                0         1.00        0.50        0.67           2
@@ -120,28 +127,13 @@ def report_from_counts(names, tp, predicted, support, *, zero_division, digits=2
        macro avg         0.75        0.75        0.67           3
     weighted avg         0.83        0.67        0.67           3
     """
-    p, r, f, s, averages = report_rows(tp, predicted, support, zero_division=zero_division,
-                                       micro_heading=micro_heading, samples=samples)
-    return render(names, p, r, f, s, averages, headers=headers, digits=digits,
-                  output_dict=output_dict)
-
-
-def labelled_report(labels, tp, predicted, support, *, target_names=None, strict=True,
-                    classes=None, none_correct=False, **options):
-    """The report's front-end: rows named, counts typed as scikit-learn's, then the report.
-
-    Rows are named ``target_names`` (one per label, checked: another number
-    raises if ``strict``, else warns; ``classes`` are named in the message)
-    or the labels as text. ``none_correct``: scikit-learn's integer counts
-    turn float when no sample at all is correct (its support then prints as
-    "2.0"); mirrored for the same text. ``options`` go to
-    :func:`report_from_counts`.
-    """
     names = (["%s" % c for c in labels] if target_names is None else
              check_target_names(target_names, len(labels), strict=strict, classes=classes))
     if none_correct:
         tp, predicted, support = (np.asarray(x, dtype=float) for x in (tp, predicted, support))
-    return report_from_counts(names, tp, predicted, support, **options)
+    p, r, f, s, averages = report_rows(tp, predicted, support, zero_division=zero_division,
+                                       micro_heading=micro_heading, samples=samples)
+    return render(names, p, r, f, s, averages, **layout)
 
 
 def topk_report_from_counts(counts, k, *, target_names=None, digits=2, output_dict=False,

@@ -414,11 +414,19 @@ _KAPPA_WEIGHTS = Options({None: "disagreement 1 off the diagonal",
                           "linear": "|i − j|", "quadratic": "(i − j)²"})
 
 
-def _undefined_kappa(replace_undefined_by, why):
-    warn_at_caller(f"{why} `cohen_kappa_score` is undefined and set to the value defined by the "
-                   f"`replace_undefined_by` param, which is set to {replace_undefined_by}.",
-                   UndefinedMetricWarning)
+def _undefined(message, replace_undefined_by, key=None):
+    """Warn that a metric is undefined (scikit-learn's words) and give its replacement value.
+
+    ``replace_undefined_by`` is a value, or a dict of values by ``key``.
+    """
+    warn_at_caller(message, UndefinedMetricWarning)
+    if isinstance(replace_undefined_by, dict):
+        return float(replace_undefined_by[key])
     return replace_undefined_by
+
+
+_KAPPA_UNDEFINED = (" `cohen_kappa_score` is undefined and set to the value defined by the "
+                    "`replace_undefined_by` param, which is set to {}.")
 
 
 @validate_params(weights=_KAPPA_WEIGHTS,
@@ -448,16 +456,16 @@ def cohen_kappa_score(y1: ArrayLike, y2: ArrayLike, *, labels: ArrayLike | None 
     cm = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight).astype(np.float64)
     n = cm.sum(axis=0).sum()
     if n == 0:
-        return _undefined_kappa(replace_undefined_by, "`y2` contains no labels that are present "
-                                "in both `y1` and `labels`.")
+        return _undefined("`y2` contains no labels that are present in both `y1` and `labels`."
+                          + _KAPPA_UNDEFINED.format(replace_undefined_by), replace_undefined_by)
     expected = np.outer(cm.sum(axis=0), cm.sum(axis=1)) / n
     steps = np.arange(len(cm))
     gap = np.abs(steps[:, None] - steps[None, :]).astype(np.float64)
     w = {None: gap > 0, "linear": gap, "quadratic": gap ** 2}[weights]
     chance = np.sum(w * expected)
     if chance == 0:
-        return _undefined_kappa(replace_undefined_by, "`y1`, `y2` and `labels` have only one label "
-                                "in common.")
+        return _undefined("`y1`, `y2` and `labels` have only one label in common."
+                          + _KAPPA_UNDEFINED.format(replace_undefined_by), replace_undefined_by)
     return float(1 - np.sum(w * cm) / chance)
 
 
@@ -576,12 +584,6 @@ _LR_WARN = " Use the `replace_undefined_by` param to control this behavior. To s
            "`warnings.catch_warnings()`."
 
 
-def _undefined_lr(message, replace_undefined_by, key):
-    warn_at_caller(message + _LR_WARN, UndefinedMetricWarning)
-    by_key = isinstance(replace_undefined_by, dict)
-    return float(replace_undefined_by[key] if by_key else replace_undefined_by)
-
-
 @validate_params(replace_undefined_by=_LR_UNDEFINED)
 def class_likelihood_ratios(y_true: ArrayLike, y_pred: ArrayLike, *,
                             labels: ArrayLike | None = None, sample_weight: ArrayLike | None = None,
@@ -625,12 +627,12 @@ def class_likelihood_ratios(y_true: ArrayLike, y_pred: ArrayLike, *,
     if fp == 0:
         start = ("No samples were predicted for the positive class and `positive_likelihood_ratio`"
                  " is " if tp == 0 else "`positive_likelihood_ratio` is ill-defined and ")
-        lr_pos = _undefined_lr(start + "set to `np.nan`.", replace_undefined_by, "LR+")
+        lr_pos = _undefined(start + "set to `np.nan`." + _LR_WARN, replace_undefined_by, "LR+")
     elif positives > 0:
         lr_pos = tp * negatives / (fp * positives)
     if tn == 0:
-        lr_neg = _undefined_lr("`negative_likelihood_ratio` is ill-defined and set to `np.nan`.",
-                               replace_undefined_by, "LR-")
+        lr_neg = _undefined("`negative_likelihood_ratio` is ill-defined and set to `np.nan`."
+                            + _LR_WARN, replace_undefined_by, "LR-")
     elif positives > 0:
         lr_neg = fn * negatives / (tn * positives)
     return float(lr_pos), float(lr_neg)

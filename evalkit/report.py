@@ -104,24 +104,22 @@ def classification_report(y_true: ArrayLike, y_pred: ArrayLike, *, labels: Array
     kind, yt, yp, w = targets(y_true, y_pred, sample_weight, labels)
     if kind == "multilabel":
         tp, predicted, support = multilabel_counts(yt, yp, w)
-        predicted, support = tp + (predicted - tp), tp + (support - tp)  # as scikit-learn
         shown = np.arange(yt.shape[1]) if labels is None else np.asarray(labels)
-        return labelled_report(shown, tp, predicted, support, target_names=target_names,
-                               strict=labels is None, zero_division=zero_division, digits=digits,
-                               output_dict=output_dict, micro_heading="micro avg",
-                               samples=(*multilabel_counts(yt, yp, w, samplewise=True), w))
-    counts = _class_counts(yt, yp, None, w)  # every class present, counted once
-    tp, predicted, support = counts.tp, counts.predicted, counts.support
-    shown, covers_all = counts.labels, True
-    if labels is not None:
-        shown, sel = _select(counts.labels, labels)
-        covers_all = bool(np.isin(np.arange(len(counts.labels)), sel).all())
-        tp, predicted, support = _take(tp, sel), _take(predicted, sel), _take(support, sel)
+        rows = dict(micro_heading="micro avg",
+                    samples=(*multilabel_counts(yt, yp, w, samplewise=True), w))
+    else:
+        counts = _class_counts(yt, yp, None, w)  # every class present, counted once
+        tp, predicted, support = counts.tp, counts.predicted, counts.support
+        shown, covers_all = _typed_as_sklearn(counts.labels, yt, yp), True
+        if labels is not None:
+            shown, sel = _select(counts.labels, labels)
+            covers_all = bool(np.isin(np.arange(len(counts.labels)), sel).all())
+            tp, predicted, support = _take(tp, sel), _take(predicted, sel), _take(support, sel)
+        rows = dict(none_correct=w is None and counts.tp.sum() == 0,
+                    micro_heading="accuracy" if covers_all else "micro avg")
     # scikit-learn rebuilds the sums as tp + fp and tp + fn; the same
     # arithmetic gives the same last bits with fractional weights.
     predicted, support = tp + (predicted - tp), tp + (support - tp)
-    return labelled_report(_typed_as_sklearn(shown, yt, yp) if labels is None else shown,
-                           tp, predicted, support, target_names=target_names,
-                           strict=labels is None, none_correct=w is None and counts.tp.sum() == 0,
-                           zero_division=zero_division, digits=digits, output_dict=output_dict,
-                           micro_heading="accuracy" if covers_all else "micro avg")
+    return labelled_report(shown, tp, predicted, support, target_names=target_names,
+                           strict=labels is None, zero_division=zero_division, digits=digits,
+                           output_dict=output_dict, **rows)
