@@ -401,7 +401,7 @@ def _ap(h, k, opt):
     R = _n_relevant(h, opt)
     den = {"relevant": R, "min_relevant_k": R if k is None else np.minimum(R, k),
            "hits": np.bincount(user, minlength=h.n_users)}[opt["denominator"]]
-    return _safe_div(prec_sum, den), R
+    return _safe_div(prec_sum, den)
 
 
 @_declared(k=_K_OR_NONE)
@@ -448,7 +448,7 @@ def mean_average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: i
     0.5
     """
     h, opt = _setup(**locals())
-    return _finish(*_ap(h, k, opt)[:1], h, opt, "Average precision", per_user)
+    return _finish(_ap(h, k, opt), h, opt, "Average precision", per_user)
 
 
 def _one_list(ranked):
@@ -496,11 +496,9 @@ def average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: int | 
         relevant = [relevant]
     elif hasattr(relevant, "__array__") and not isinstance(relevant, np.ndarray):
         relevant = np.asarray(relevant)   # a pandas Series of ids
-    per_user = mean_average_precision([list(ranked)], [relevant], k, denominator=denominator,
-                                      relevance=relevance, relevant_in=relevant_in,
-                                      undefined=undefined, zero_division=zero_division,
-                                      convention=convention, per_user=True)
-    return float(per_user[0])
+    # the one user's lists, through mean_average_precision's steps (the options are validated)
+    h, opt = _setup(**dict(locals(), ranked=[list(ranked)], relevant=[relevant]))
+    return float(_finish(_ap(h, k, opt), h, opt, "Average precision", True)[0])
 
 
 def _discount(width, log_base=2.0):
