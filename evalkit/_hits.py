@@ -79,22 +79,21 @@ class RankingHits:
 
     def __init__(self, user, position, gain, n_relevant, n_ranked, ideal=None, given=None,
                  graded=None, n_judged=None, cut=None):
-        arrays = (user, position, n_relevant, n_ranked)
-        user, position, self.n_relevant, self.n_ranked = (
+        n_judged = n_relevant if n_judged is None else n_judged   # binary: every judged item
+        arrays = (user, position, n_relevant, n_ranked, n_judged)
+        user, position, self.n_relevant, self.n_ranked, self.n_judged = (
             np.asarray(a, dtype=np.int64).reshape(-1) for a in arrays)
         gain = np.asarray(gain, dtype=np.float64).reshape(-1)
-        self.n_judged = self.n_relevant if n_judged is None else \
-            np.asarray(n_judged, dtype=np.int64).reshape(-1)
         self.n_users = len(self.n_relevant)
         wrong = _wrong_hits(user, position, gain, self.n_relevant, self.n_judged, self.n_ranked)
-        key = None if wrong else user * (self.depth + 1) + position
-        if not wrong and len(key) > 1 and not (key[1:] > key[:-1]).all():  # by (user, position)
+        if wrong:
+            raise ValueError(wrong)
+        key = user * (self.depth + 1) + position
+        if not (key[1:] > key[:-1]).all():  # sort by (user, position)
             order = np.argsort(key, kind="stable")
             user, position, gain, key = user[order], position[order], gain[order], key[order]
             if (key[1:] == key[:-1]).any():
-                wrong = "position: a user has two hits at the same position"
-        if wrong:
-            raise ValueError(wrong)
+                raise ValueError("position: a user has two hits at the same position")
         self.user, self.position, self.gain = user, position, gain
         self.ideal = None if ideal is None else np.asarray(ideal, dtype=np.float64)
         self.given = None if given is None else np.asarray(given, dtype=np.float64)
