@@ -327,8 +327,8 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
     g = np.ones(len(tc)) if grades is None else np.asarray(grades, dtype=np.float64)
     if repeats == "error":
         cols, rep, t_rep = _find(tc, t_off, rc, r_off, n_codes, check_q=True)
-    else:
-        rep, t_rep = -1, _find(tc[:0], np.zeros(n + 1, dtype=np.int64), tc, t_off, n_codes)[1]
+    else:   # each ranked item's column in its judged row (a list may repeat an item: Spark)
+        cols, t_rep, rep = _find(rc, r_off, tc, t_off, n_codes)
     if max(rep, t_rep) >= 0:   # the finder stops at the first repeat: name its list and item
         which, at = (1, t_rep) if t_rep >= 0 else (0, rep)
         user = int(np.searchsorted((r_off, t_off)[which], at, side="right") - 1)
@@ -346,7 +346,6 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
         else:   # RankingHits sorts them
             user, position, gain = t_user[hit], cols[hit], g[hit]
     else:
-        cols = _find(rc, r_off, tc, t_off, n_codes)[0]
         found = np.flatnonzero(cols >= 0)
         user = np.repeat(np.arange(n, dtype=np.int64), np.diff(r_off))[found]
         gain = g[t_off[user] + cols[found]]
