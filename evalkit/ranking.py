@@ -148,10 +148,7 @@ CONVENTIONS = {name: dict(zip(_NAMES, row)) for name, row in _TABLE.items()}
 
 def _conventions_table():
     """The presets as the module docstring's reST table (options as rows, presets as columns)."""
-    def cell(v):
-        return "nan" if isinstance(v, float) and math.isnan(v) else str(v)
-
-    rows = [["option", *_TABLE]] + [[f"``{name}``", *(cell(row[i]) for row in _TABLE.values())]
+    rows = [["option", *_TABLE]] + [[f"``{name}``", *(str(row[i]) for row in _TABLE.values())]
                                     for i, name in enumerate(_NAMES)]
     widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
     rule = "  ".join("=" * w for w in widths)
@@ -492,10 +489,6 @@ def average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: int | 
     >>> round(average_precision(list("abcdef"), {"a", "c", "f"}), 6)
     0.722222
     """
-    if np.isscalar(relevant):
-        relevant = [relevant]
-    elif hasattr(relevant, "__array__") and not isinstance(relevant, np.ndarray):
-        relevant = np.asarray(relevant)   # a pandas Series of ids
     # the one user's lists, through mean_average_precision's steps (the options are validated)
     h, opt = _setup(**dict(locals(), ranked=[list(ranked)], relevant=[relevant]))
     return float(_finish(_ap(h, k, opt), h, opt, "Average precision", True)[0])
