@@ -88,8 +88,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._hits import WHOLE_LIST, RankingHits, encode_items
-from ._hits import ranking_hits as _count_hits
+from ._hits import WHOLE_LIST, RankingHits, encode_items, ranking_hits as _count_hits
 from ._validation import (EXACTLY_ONE, Bool, Integer, Options, Real, Satisfies, check_catalog,
                           check_columns, check_grades, check_item_ids, check_rules,
                           check_lists, check_ranked, check_real_values, check_relevance_scores,
