@@ -246,13 +246,14 @@ def _find(q_codes, q_off, s_codes, s_off, n_codes, check_q=False):
     rows' positions are written, read back (a repeat reads back another
     position) and read for the queries, every answer verified against the ids,
     so the table is never cleared. A catalogue too big for blocks of 16 users
-    gets the same answers from one sort of (user, item) keys.
+    (or of all the users, if fewer) gets the same answers from one sort of
+    (user, item) keys.
     """
     n = len(s_off) - 1
     s_len, q_len = np.diff(s_off), np.diff(q_off)
     cols = np.full(len(q_codes), -1, dtype=np.int64)
     block = min(_TABLE_SIZE // max(n_codes, 1), n)
-    if block < 16 and n >= 16:
+    if block < min(16, n):   # too many items for a table of 16 users (or of all, if fewer)
         s_user = np.repeat(np.arange(n, dtype=np.int64), s_len)
         keys = s_user * n_codes + s_codes
         order = np.argsort(keys, kind="stable")
