@@ -289,8 +289,6 @@ def _find(q_codes, q_off, s_codes, s_off, n_codes, check_q=False):
         if bad.any():
             return cols, a + int(np.argmax(bad)), -1
         c, d = int(q_off[u0]), int(q_off[u1])
-        if d == c:
-            continue
         local = np.repeat(np.arange(u1 - u0), q_len[u0:u1])
         q = q_codes[c:d]
         qkeys = base[local] + q
