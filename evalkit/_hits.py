@@ -79,22 +79,21 @@ class RankingHits:
 
     def __init__(self, user, position, gain, n_relevant, n_ranked, ideal=None, given=None,
                  graded=None, n_judged=None, cut=None):
-        arrays = (user, position, n_relevant, n_ranked)
-        user, position, self.n_relevant, self.n_ranked = (
+        n_judged = n_relevant if n_judged is None else n_judged   # binary: every judged item
+        arrays = (user, position, n_relevant, n_ranked, n_judged)
+        user, position, self.n_relevant, self.n_ranked, self.n_judged = (
             np.asarray(a, dtype=np.int64).reshape(-1) for a in arrays)
         gain = np.asarray(gain, dtype=np.float64).reshape(-1)
-        self.n_judged = self.n_relevant if n_judged is None else \
-            np.asarray(n_judged, dtype=np.int64).reshape(-1)
         self.n_users = len(self.n_relevant)
         wrong = _wrong_hits(user, position, gain, self.n_relevant, self.n_judged, self.n_ranked)
-        key = None if wrong else user * (self.depth + 1) + position
-        if not wrong and len(key) > 1 and not (key[1:] > key[:-1]).all():  # by (user, position)
+        if wrong:
+            raise ValueError(wrong)
+        key = user * (self.depth + 1) + position
+        if not (key[1:] > key[:-1]).all():  # sort by (user, position)
             order = np.argsort(key, kind="stable")
             user, position, gain, key = user[order], position[order], gain[order], key[order]
             if (key[1:] == key[:-1]).any():
-                wrong = "position: a user has two hits at the same position"
-        if wrong:
-            raise ValueError(wrong)
+                raise ValueError("position: a user has two hits at the same position")
         self.user, self.position, self.gain = user, position, gain
         self.ideal = None if ideal is None else np.asarray(ideal, dtype=np.float64)
         self.given = None if given is None else np.asarray(given, dtype=np.float64)
@@ -247,13 +246,14 @@ def _find(q_codes, q_off, s_codes, s_off, n_codes, check_q=False):
     rows' positions are written, read back (a repeat reads back another
     position) and read for the queries, every answer verified against the ids,
     so the table is never cleared. A catalogue too big for blocks of 16 users
-    gets the same answers from one sort of (user, item) keys.
+    (or of all the users, if fewer) gets the same answers from one sort of
+    (user, item) keys.
     """
     n = len(s_off) - 1
     s_len, q_len = np.diff(s_off), np.diff(q_off)
     cols = np.full(len(q_codes), -1, dtype=np.int64)
     block = min(_TABLE_SIZE // max(n_codes, 1), n)
-    if block < 16 and n >= 16:
+    if block < min(16, n):   # too many items for a table of 16 users (or of all, if fewer)
         s_user = np.repeat(np.arange(n, dtype=np.int64), s_len)
         keys = s_user * n_codes + s_codes
         order = np.argsort(keys, kind="stable")
@@ -289,8 +289,6 @@ def _find(q_codes, q_off, s_codes, s_off, n_codes, check_q=False):
         if bad.any():
             return cols, a + int(np.argmax(bad)), -1
         c, d = int(q_off[u0]), int(q_off[u1])
-        if d == c:
-            continue
         local = np.repeat(np.arange(u1 - u0), q_len[u0:u1])
         q = q_codes[c:d]
         qkeys = base[local] + q
@@ -328,8 +326,8 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
     g = np.ones(len(tc)) if grades is None else np.asarray(grades, dtype=np.float64)
     if repeats == "error":
         cols, rep, t_rep = _find(tc, t_off, rc, r_off, n_codes, check_q=True)
-    else:
-        rep, t_rep = -1, _find(tc[:0], np.zeros(n + 1, dtype=np.int64), tc, t_off, n_codes)[1]
+    else:   # each ranked item's column in its judged row (a list may repeat an item: Spark)
+        cols, t_rep, rep = _find(rc, r_off, tc, t_off, n_codes)
     if max(rep, t_rep) >= 0:   # the finder stops at the first repeat: name its list and item
         which, at = (1, t_rep) if t_rep >= 0 else (0, rep)
         user = int(np.searchsorted((r_off, t_off)[which], at, side="right") - 1)
@@ -347,7 +345,6 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
         else:   # RankingHits sorts them
             user, position, gain = t_user[hit], cols[hit], g[hit]
     else:
-        cols = _find(rc, r_off, tc, t_off, n_codes)[0]
         found = np.flatnonzero(cols >= 0)
         user = np.repeat(np.arange(n, dtype=np.int64), np.diff(r_off))[found]
         gain = g[t_off[user] + cols[found]]

@@ -88,8 +88,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._hits import WHOLE_LIST, RankingHits, encode_items
-from ._hits import ranking_hits as _count_hits
+from ._hits import WHOLE_LIST, RankingHits, encode_items, ranking_hits as _count_hits
 from ._validation import (EXACTLY_ONE, Bool, Integer, Options, Real, Satisfies, check_catalog,
                           check_columns, check_grades, check_item_ids, check_rules,
                           check_lists, check_ranked, check_real_values, check_relevance_scores,
@@ -148,10 +147,7 @@ CONVENTIONS = {name: dict(zip(_NAMES, row)) for name, row in _TABLE.items()}
 
 def _conventions_table():
     """The presets as the module docstring's reST table (options as rows, presets as columns)."""
-    def cell(v):
-        return "nan" if isinstance(v, float) and math.isnan(v) else str(v)
-
-    rows = [["option", *_TABLE]] + [[f"``{name}``", *(cell(row[i]) for row in _TABLE.values())]
+    rows = [["option", *_TABLE]] + [[f"``{name}``", *(str(row[i]) for row in _TABLE.values())]
                                     for i, name in enumerate(_NAMES)]
     widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
     rule = "  ".join("=" * w for w in widths)
@@ -401,7 +397,7 @@ def _ap(h, k, opt):
     R = _n_relevant(h, opt)
     den = {"relevant": R, "min_relevant_k": R if k is None else np.minimum(R, k),
            "hits": np.bincount(user, minlength=h.n_users)}[opt["denominator"]]
-    return _safe_div(prec_sum, den), R
+    return _safe_div(prec_sum, den)
 
 
 @_declared(k=_K_OR_NONE)
@@ -448,7 +444,7 @@ def mean_average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: i
     0.5
     """
     h, opt = _setup(**locals())
-    return _finish(*_ap(h, k, opt)[:1], h, opt, "Average precision", per_user)
+    return _finish(_ap(h, k, opt), h, opt, "Average precision", per_user)
 
 
 def _one_list(ranked):
@@ -492,15 +488,9 @@ def average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: int | 
     >>> round(average_precision(list("abcdef"), {"a", "c", "f"}), 6)
     0.722222
     """
-    if np.isscalar(relevant):
-        relevant = [relevant]
-    elif hasattr(relevant, "__array__") and not isinstance(relevant, np.ndarray):
-        relevant = np.asarray(relevant)   # a pandas Series of ids
-    per_user = mean_average_precision([list(ranked)], [relevant], k, denominator=denominator,
-                                      relevance=relevance, relevant_in=relevant_in,
-                                      undefined=undefined, zero_division=zero_division,
-                                      convention=convention, per_user=True)
-    return float(per_user[0])
+    # the one user's lists, through mean_average_precision's steps (the options are validated)
+    h, opt = _setup(**dict(locals(), ranked=[list(ranked)], relevant=[relevant]))
+    return float(_finish(_ap(h, k, opt), h, opt, "Average precision", True)[0])
 
 
 def _discount(width, log_base=2.0):
