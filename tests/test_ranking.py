@@ -775,8 +775,10 @@ def test_bad_unhashable_ids():
 
 
 def test_bad_kinds_and_shapes():
-    with pytest.raises(TypeError, match="ranked and relevant hold different kinds of item ids"):
+    with pytest.raises(TypeError, match=r"different kinds of item ids \(numbers and strings\)"):
         ek.ndcg_at_k([[1, 2]], [{"1"}], 1)
+    with pytest.raises(TypeError, match=r"different kinds of item ids \(strings and numbers\)"):
+        ek.ndcg_at_k([["1", "2"]], [{1}], 1)
     with pytest.raises(TypeError, match="ranked mixes numbers and strings"):
         ek.ndcg_at_k([[1, "a"]], [{1}], 1)
     with pytest.raises(TypeError, match=r"ranked\[0\] is a set: a ranked list must be ordered"):
@@ -1215,3 +1217,13 @@ def test_evaluate_ranking_docstring_lists_every_metric_name():
 
     rows = re.findall(r"^ +([a-z_]+)(?:@k|, [a-z_]+@k) +:func:`(\w+)`", ek.evaluate_ranking.__doc__, re.MULTILINE)
     assert dict(rows) == {name: f.__name__ for name, f in ek.ranking.METRICS.items()}
+
+
+def test_few_users_over_a_large_catalogue_find_their_hits():
+    # fewer users than a block and ids too far apart for a lookup table: once found no hit at all
+    ranked = np.arange(0, 20_000_000, 4)[None, :]
+    relevant = [[8, 19_999_996]]
+    top = set(ranked[0, :5].tolist())
+    expected = len(top & set(relevant[0])) / len(relevant[0])   # counted by hand: 8 is in the top 5
+    assert ek.recall_at_k(ranked, relevant, 5) == expected == 0.5
+    assert ek.recall_at_k(ranked, relevant, ranked.shape[1]) == 1.0

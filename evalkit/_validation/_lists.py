@@ -140,8 +140,8 @@ def check_lists(ranked, relevant):
     """Ranked and relevant lists of the same users, ids of one kind."""
     r_items, r_off = check_ranked(ranked)
     t_items, t_off, grades = check_relevant(relevant, len(r_off) - 1)
-    kinds = {_id_kind(a.dtype.type) for a in (r_items, t_items) if len(a)}
-    if len(kinds) > 1:
+    kinds = [_id_kind(a.dtype.type) for a in (r_items, t_items) if len(a)]
+    if len(set(kinds)) > 1:  # in the arguments' order, so the message is the same every run
         raise TypeError("ranked and relevant hold different kinds of item ids "
                         f"({' and '.join(kinds)}): no item could ever be a hit; use the same "
                         "kind in both")
