@@ -60,23 +60,23 @@ def _roc_points(y_true, y_score, pos_label=None, sample_weight=None, zero_weight
     return sweep, *roc_points(sweep, "sklearn")
 
 
+def _reference(ax, gid, y, label, linestyle="--"):
+    """A reference line from x = 0 to x = 1 at heights ``y``, once per Axes and height.
+
+    The lines a curve is read against: a random ranking's ROC diagonal and PR
+    prevalence, perfect calibration. ``gid`` names the kind, so a second call
+    on the same Axes draws no second line of that kind at the same height.
+    """
+    drawn = (line.get_gid() == gid and line.get_ydata()[0] == y[0] for line in ax.lines)
+    if not any(drawn):
+        ax.plot([0, 1], y, color="k", linestyle=linestyle, linewidth=0.8, label=label,
+                gid=gid)
+
+
 def _chance(ax, chance):
     """The diagonal of a random ranking (AUC = 0.5), once per Axes."""
-    if chance and not any(
-            line.get_gid() == "evalkit-chance" for line in ax.lines):
-        ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
-                label="chance level (AUC = 0.5)", gid="evalkit-chance")
-
-
-def _prevalence(ax, baseline, prevalence):
-    """The PR curve of a random ranking: precision = P / (P + N) at every recall, once per value."""
-    if not baseline:
-        return
-    for line in ax.lines:
-        if line.get_gid() == "evalkit-prevalence" and line.get_ydata()[0] == prevalence:
-            return
-    ax.plot([0, 1], [prevalence, prevalence], color="k", linestyle=":", linewidth=0.8,
-            label=f"chance level (prevalence = {_fmt(prevalence)})", gid="evalkit-prevalence")
+    if chance:
+        _reference(ax, "evalkit-chance", [0, 1], "chance level (AUC = 0.5)")
 
 
 def _fmt(v, digits=3):
@@ -240,7 +240,10 @@ def pr(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = N
         area = trapezoid(x, y, partitions=[len(x)])  # Spark's areaUnderPR, one partition
     name = "AP" if convention == "sklearn" else "area"
     ax.plot(x, y, label=f"{name} = {area:.2f}" if label is None else label, **line_kw)
-    _prevalence(ax, baseline, float(sweep.n_pos) / float(sweep.n_pos + sweep.n_neg))
+    if baseline:  # a random ranking's PR curve: precision = P / (P + N) at every recall
+        p = float(sweep.n_pos) / float(sweep.n_pos + sweep.n_neg)
+        _reference(ax, "evalkit-prevalence", [p, p], f"chance level (prevalence = {_fmt(p)})",
+                   linestyle=":")
     ax.set_xlabel("Recall = TP / P")
     ax.set_ylabel("Precision = TP / (TP + FP)")
     _unit_square(ax)
@@ -491,9 +494,7 @@ def reliability(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
     _, y, x = bins.points()
     ece = bins.ece()
     ax = _axes(ax)
-    if not any(line.get_gid() == "evalkit-diagonal" for line in ax.lines):
-        ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
-                label="perfectly calibrated", gid="evalkit-diagonal")
+    _reference(ax, "evalkit-diagonal", [0, 1], "perfectly calibrated")
     line_kw.setdefault("marker", "o")
     ax.plot(x, y, label=f"ECE = {ece:.3f}" if label is None else label,
             gid="evalkit-reliability", **line_kw)
