@@ -84,10 +84,18 @@ def _fmt(v, digits=3):
     return f"{float(v):.{digits}g}"
 
 
-def _unit_square(ax):
+#: The axis names of every ROC plot (x, y).
+_ROC_AXES = ("False positive rate, FPR = FP / N", "True positive rate, TPR = TP / P")
+
+
+def _finish(ax, xlabel, ylabel, legend):
+    """Name the axes, show the unit square (equal scales) and place the legend at ``legend``."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.02)
     ax.set_aspect("equal")
+    ax.legend(loc=legend)
 
 
 # -- ROC ----------------------------------------------------------------------
@@ -150,10 +158,7 @@ def roc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = 
     label = f"AUC = {trapezoid(fpr, tpr):.2f}" if label is None else label
     ax.plot(fpr, tpr, label=label, **line_kw)
     _chance(ax, chance)
-    ax.set_xlabel("False positive rate, FPR = FP / N")
-    ax.set_ylabel("True positive rate, TPR = TP / P")
-    _unit_square(ax)
-    ax.legend(loc="lower right")
+    _finish(ax, *_ROC_AXES, "lower right")
     return ax
 
 
@@ -244,10 +249,7 @@ def pr(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = N
         p = float(sweep.n_pos) / float(sweep.n_pos + sweep.n_neg)
         _reference(ax, "evalkit-prevalence", [p, p], f"chance level (prevalence = {_fmt(p)})",
                    linestyle=":")
-    ax.set_xlabel("Recall = TP / P")
-    ax.set_ylabel("Precision = TP / (TP + FP)")
-    _unit_square(ax)
-    ax.legend(loc="lower left")
+    _finish(ax, "Recall = TP / P", "Precision = TP / (TP + FP)", "lower left")
     return ax
 
 
@@ -426,10 +428,7 @@ def roc_steps(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | N
         ax.set_xticks(np.linspace(0, 1, int(sweep.n_neg) + 1))
         ax.set_yticks(np.linspace(0, 1, int(sweep.n_pos) + 1))
         ax.grid(True, linewidth=0.5, alpha=0.5)
-    ax.set_xlabel("False positive rate, FPR = FP / N")
-    ax.set_ylabel("True positive rate, TPR = TP / P")
-    _unit_square(ax)
-    ax.legend(loc="best")
+    _finish(ax, *_ROC_AXES, "best")
     return ax
 
 
@@ -507,14 +506,12 @@ def reliability(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
                  color=ax.lines[-1].get_color(), edgecolor="none", gid="evalkit-histogram")
         twin.set_ylim(0, 3 * max(1, max(bar.get_height() for bar in twin.patches)))
         twin.set_ylabel("samples per bin")
-    ax.set_xlabel("Mean predicted probability (per bin)")
-    ax.set_ylabel("Share of positives (per bin)")
-    _unit_square(ax)
+    _finish(ax, "Mean predicted probability (per bin)", "Share of positives (per bin)",
+            "upper left")
     if getattr(ax, "evalkit_hist_axes", None) is not None:
         # a twinned Axes cannot keep an equal data aspect with fixed limits
         # (matplotlib would move the limits and log that it did): keep the
         # unit square square through the box aspect instead
         ax.set_aspect("auto")
         ax.set_box_aspect(1)
-    ax.legend(loc="upper left")
     return ax
