@@ -328,10 +328,9 @@ def confusion(counts: BinaryCounts | ArrayLike, *, labels: ArrayLike | None = No
     ax = _axes(ax, figsize=(1.6 + 1.1 * m.shape[0], 1.3 + 1.1 * m.shape[0]))
     image = ax.imshow(m, cmap=cmap, vmin=0.0, vmax=max(float(m.max()), 1e-12))
     mid = (float(m.max()) + float(m.min())) / 2.0
-    for i in range(m.shape[0]):
-        for j in range(m.shape[1]):
-            ax.text(j, i, fmt(m[i, j]), ha="center", va="center",
-                    color=image.cmap(0.0) if m[i, j] > mid else image.cmap(1.0))
+    for (i, j), v in np.ndenumerate(m):
+        ax.text(j, i, fmt(v), ha="center", va="center",
+                color=image.cmap(0.0) if v > mid else image.cmap(1.0))
     ticks = np.arange(m.shape[0])
     names = [str(v) for v in labels]
     ax.set_xticks(ticks, names)
