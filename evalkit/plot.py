@@ -239,12 +239,11 @@ def pr(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = N
     ax = _axes(ax)
     x, y = pr_points(sweep, convention)
     if convention == "sklearn":
-        area = average_precision(sweep.tps, sweep.fps)
+        area_label = f"AP = {average_precision(sweep.tps, sweep.fps):.2f}"
         line_kw = {"drawstyle": "steps-post", **line_kw}
-    else:
-        area = trapezoid(x, y, partitions=[len(x)])  # Spark's areaUnderPR, one partition
-    name = "AP" if convention == "sklearn" else "area"
-    ax.plot(x, y, label=f"{name} = {area:.2f}" if label is None else label, **line_kw)
+    else:  # Spark's areaUnderPR, one partition
+        area_label = f"area = {trapezoid(x, y, partitions=[len(x)]):.2f}"
+    ax.plot(x, y, label=area_label if label is None else label, **line_kw)
     if baseline:  # a random ranking's PR curve: precision = P / (P + N) at every recall
         p = float(sweep.n_pos) / float(sweep.n_pos + sweep.n_neg)
         _reference(ax, "evalkit-prevalence", [p, p], f"chance level (prevalence = {_fmt(p)})",
