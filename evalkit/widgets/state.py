@@ -53,6 +53,11 @@ def _num(x):
     return f"{x:g}" if isinstance(x, float) else str(x)
 
 
+def _decimals(state, **names):
+    """The line ``"<name> <value>"`` of each key, with four decimals: stable text for nbval."""
+    return {key: f"{name} {state[key]:.4f}" for key, name in names.items()}
+
+
 # -- the threshold explorer ---------------------------------------------------
 
 
@@ -144,11 +149,8 @@ def explorer_text(state: dict) -> dict:
     """
     s = state
     return {
-        "threshold": f"threshold {s['threshold']:.4f}",
-        "accuracy": f"accuracy {s['accuracy']:.4f}",
-        "precision": f"precision {s['precision']:.4f}",
-        "recall": f"recall {s['recall']:.4f}",
-        "f1": f"F1 {s['f1']:.4f}",
+        **_decimals(s, threshold="threshold", accuracy="accuracy", precision="precision",
+                    recall="recall", f1="F1"),
         "f_beta": f"F-beta (beta {s['beta']:.2f}) {s['f_beta']:.4f}",
         "above": (f"above threshold (predicted positive) {_num(s['above'])}: "
                   f"{_num(s['tp'])} positive, {_num(s['fp'])} negative"),
@@ -245,10 +247,9 @@ def imbalance_text(state: dict) -> dict:
     s = state
     return {
         "ratio": f"majority {s['n_majority']} / minority {s['n_minority']} (of {s['n']})",
-        "accuracy": f"accuracy of always predicting the majority {s['accuracy']:.4f}",
-        "minority_recall": f"minority recall {s['minority_recall']:.4f}",
-        "majority_recall": f"majority recall {s['majority_recall']:.4f}",
-        "balanced_accuracy": f"balanced accuracy {s['balanced_accuracy']:.4f}",
+        **_decimals(s, accuracy="accuracy of always predicting the majority",
+                    minority_recall="minority recall", majority_recall="majority recall",
+                    balanced_accuracy="balanced accuracy"),
     }
 
 
@@ -342,7 +343,5 @@ def roc_builder_text(state: dict) -> dict:
     return {
         "step": f"step {s['step']} of {s['n_steps']}",
         "taken": taken,
-        "tpr": f"TPR {s['tpr']:.4f}",
-        "fpr": f"FPR {s['fpr']:.4f}",
-        "area": f"area so far {s['area']:.4f}",
+        **_decimals(s, tpr="TPR", fpr="FPR", area="area so far"),
     }
