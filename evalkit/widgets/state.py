@@ -310,14 +310,13 @@ def roc_builder_state(y_true: ArrayLike, y_score: ArrayLike, step: int, *,
     fpr_path, tpr_path = fpr[:step + 1], tpr[:step + 1]
     threshold = float(sw.thresholds[step - 1]) if step else None
     new = [int(i) for i in order if scores[i] == threshold]  # none at step 0
-    tp, fp = (int(sw.tps[step - 1]), int(sw.fps[step - 1])) if step else (0, 0)
     pos = positive_mask(y_true, pos_label)
     return {"step": step, "n_steps": n_steps, "order": [int(i) for i in order], "new": new,
             "new_labels": [bool(pos[i]) for i in new], "threshold": threshold,
             "fpr_path": fpr_path.tolist(), "tpr_path": tpr_path.tolist(),
             "fpr": float(fpr_path[-1]), "tpr": float(tpr_path[-1]),
             "area": trapezoid(fpr_path, tpr_path),
-            "counts": BinaryCounts(tp=tp, fp=fp, fn=int(sw.n_pos - tp), tn=int(sw.n_neg - fp))}
+            "counts": sw.counts_at(sw.thresholds[step - 1] if step else np.inf)}
 
 
 def roc_builder_text(state: dict) -> dict:
