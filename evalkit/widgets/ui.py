@@ -118,7 +118,9 @@ class _Shown:
     CSS class, which also names its figure's words in ``state.FIGURE_ALT``), calls
     :meth:`_start` with its first state and figure, and :meth:`_show` with
     each new state; ``_draw()`` moves the figure's markers, ``_refresh()``
-    updates what else shows the state.
+    updates what else shows the state. Values are set whether or not they
+    changed: ipywidgets sends a value to the browser (and calls its
+    observers) only when it differs from the one shown.
     """
 
     def _start(self, state, frame, matrix=None):
@@ -134,16 +136,13 @@ class _Shown:
     def _show(self, state, redraw=True):
         self._state = state
         for key, text in self._text_of(state).items():
-            if self._labels[key].value != html.escape(text):
-                self._labels[key].value = html.escape(text)
+            self._labels[key].value = html.escape(text)
         self._refresh()
         if redraw:
             self._image.value = self._draw()
 
     def _set_matrix(self, *layout):
-        value = _TABLE_CSS + confusion_html(self._state["counts"], *layout)
-        if self._matrix.value != value:
-            self._matrix.value = value
+        self._matrix.value = _TABLE_CSS + confusion_html(self._state["counts"], *layout)
 
     @property
     def state(self):
