@@ -25,10 +25,8 @@ from matplotlib.figure import Figure
 from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
 from .._validation import BOTH_CLASSES, Options, check_real, check_rules, validate_params
-from .._binary import LAYOUTS
-from .state import (EXPLORER_KEYS, IMBALANCE_KEYS, ROC_BUILDER_KEYS, confusion_html,
-                    explorer_state, explorer_text, imbalance_state, imbalance_text,
-                    roc_builder_state, roc_builder_text)
+from .state import (LAYOUTS, confusion_html, explorer_state, explorer_text, imbalance_state,
+                    imbalance_text, roc_builder_state, roc_builder_text)
 
 if TYPE_CHECKING:  # only named in hints; matplotlib is imported above anyway
     from matplotlib.artist import Artist
@@ -113,8 +111,8 @@ def _control_value(control, doc=None):
 class _Shown:
     """What every widget shows and exposes: its state, counts, text and figure.
 
-    A subclass sets ``_text_of`` and ``_keys`` (the pure text function of
-    :mod:`evalkit.widgets` for its state, and its keys) and ``_css_class`` (its
+    A subclass sets ``_text_of`` (the pure text function of
+    :mod:`evalkit.widgets` for its state) and ``_css_class`` (its
     CSS class, which also names its figure's words in ``state.FIGURE_ALT``), calls
     :meth:`_start` with its first state and figure, and :meth:`_show` with
     each new state; ``_draw()`` moves the figure's markers, ``_refresh()``
@@ -131,7 +129,7 @@ class _Shown:
             self._matrix = _classed(W.HTML(_TABLE_CSS + confusion_html(state["counts"], matrix)),
                                     "confusion-matrix")
         self._image = _classed(W.Image(value=self._draw(), format="png"), "figure")
-        return [self._labels[k] for k in self._keys]
+        return list(self._labels.values())  # in the text's order, its *_KEYS
 
     def _show(self, state, redraw=True):
         self._state = state
@@ -199,7 +197,7 @@ class ThresholdExplorer(_Shown, W.VBox):
     :func:`~evalkit.widgets.explorer_state` dict), ``.counts`` and ``.text``.
     """
 
-    _text_of, _keys = staticmethod(explorer_text), EXPLORER_KEYS
+    _text_of = staticmethod(explorer_text)
     _css_class = "evalkit-threshold-explorer"
 
     @validate_params(layout=Options(LAYOUTS))
@@ -290,7 +288,7 @@ class ImbalanceExplorer(_Shown, W.VBox):
     From the Spark and logistic-regression posts.
     """
 
-    _text_of, _keys = staticmethod(imbalance_text), IMBALANCE_KEYS
+    _text_of = staticmethod(imbalance_text)
     _css_class = "evalkit-imbalance-explorer"
 
     def __init__(self, majority: float = 0.9, *, n: int = 100) -> None:
@@ -347,7 +345,7 @@ class ImbalanceExplorer(_Shown, W.VBox):
 class RocBuilder(_Shown, W.VBox):
     """The logistic-regression post's ROC curve, built one sample (one distinct score) at a time."""
 
-    _text_of, _keys = staticmethod(roc_builder_text), ROC_BUILDER_KEYS
+    _text_of = staticmethod(roc_builder_text)
     _css_class = "evalkit-roc-builder"
 
     def __init__(self, y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
