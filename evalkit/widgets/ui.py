@@ -83,9 +83,7 @@ class Frame:
             self.fig.draw_artist(artist)
         from PIL import Image  # a matplotlib dependency
 
-        width, height = self.canvas.get_width_height(physical=True)
-        pixels = self.canvas.buffer_rgba()
-        img = Image.frombuffer("RGBA", (width, height), pixels, "raw", "RGBA", 0, 1)
+        img = Image.fromarray(np.asarray(self.canvas.buffer_rgba()))  # (height, width, RGBA)
         out = io.BytesIO()
         img.save(out, format="png", compress_level=1)
         return out.getvalue()
