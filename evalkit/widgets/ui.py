@@ -14,24 +14,21 @@ from __future__ import annotations
 import html
 import io
 import math
-from typing import TYPE_CHECKING
 
 import ipywidgets as W
 import numpy as np
 from numpy.typing import ArrayLike
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
 from .._validation import BOTH_CLASSES, Options, check_real, check_rules, validate_params
 from .state import (LAYOUTS, confusion_html, explorer_state, explorer_text, imbalance_state,
                     imbalance_text, roc_builder_state, roc_builder_text)
-
-if TYPE_CHECKING:  # only named in hints; matplotlib is imported above anyway
-    from matplotlib.artist import Artist
-    from matplotlib.axes import Axes
-    from matplotlib.lines import Line2D
 
 __all__ = ["ThresholdExplorer", "ImbalanceExplorer", "RocBuilder", "Frame"]
 
