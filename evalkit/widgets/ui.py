@@ -109,9 +109,10 @@ class _Shown:
     A subclass sets ``_text_of`` (the pure text function of
     :mod:`evalkit.widgets` for its state) and ``_css_class`` (its
     CSS class, which also names its figure's words in ``state.FIGURE_ALT``), calls
-    :meth:`_start` with its first state and figure, and :meth:`_show` with
-    each new state; ``_draw()`` moves the figure's markers, ``_refresh()``
-    updates what else shows the state. Values are set whether or not they
+    :meth:`_start` with its first state and figure, and :meth:`_box` with its
+    children and controls; ``_now()`` computes the state the controls ask
+    for, ``_draw()`` moves the figure's markers, ``_refresh()`` updates what
+    else shows the state. Values are set whether or not they
     changed: ipywidgets sends a value to the browser (and calls its
     observers) only when it differs from the one shown.
     """
@@ -125,6 +126,18 @@ class _Shown:
                                     "confusion-matrix")
         self._image = _classed(W.Image(value=self._draw(), format="png"), "figure")
         return list(self._labels.values())  # in the text's order, its *_KEYS
+
+    def _box(self, children, control, *quiet):
+        """Lay out ``children``; follow the controls with :meth:`_show` of ``_now()``.
+
+        A change of ``control`` also redraws the figure; a change of a
+        ``quiet`` control (one the figure does not show) only the rest.
+        """
+        super().__init__(children)
+        self.add_class(self._css_class)
+        control.observe(lambda _: self._show(self._now()), names="value")
+        for other in quiet:
+            other.observe(lambda _: self._show(self._now(), redraw=False), names="value")
 
     def _show(self, state, redraw=True):
         self._state = state
@@ -235,12 +248,9 @@ class ThresholdExplorer(_Shown, W.VBox):
         self._vline = frame.moving(ax_h.axvline(0, color=MARK_COLOR, lw=2))
         self._roc_point, self._pr_point = frame.point(ax_roc), frame.point(ax_pr)
         lab = self._start(state, frame, layout)
-        super().__init__([W.HBox([self._threshold, self._beta]), self._layout, self._image,
-                          W.HBox([self._matrix, W.VBox(lab[:6])]), *lab[6:]])
-        self.add_class(self._css_class)
-        self._threshold.observe(lambda _: self._update(redraw=True), names="value")
-        self._beta.observe(lambda _: self._update(redraw=False), names="value")
-        self._layout.observe(lambda _: self._refresh(), names="value")
+        self._box([W.HBox([self._threshold, self._beta]), self._layout, self._image,
+                   W.HBox([self._matrix, W.VBox(lab[:6])]), *lab[6:]],
+                  self._threshold, self._beta, self._layout)
 
     def _draw(self):
         s = self._state
@@ -262,9 +272,8 @@ class ThresholdExplorer(_Shown, W.VBox):
         k = round(value / step)
         return round(k * step, self._decimals) if abs(value - k * step) <= 1e-9 * step else value
 
-    def _update(self, redraw):
-        self._show(explorer_state(self.sweep, self._snapped(), self._beta.value, zero_division=0.0),
-                   redraw)
+    def _now(self):
+        return explorer_state(self.sweep, self._snapped(), self._beta.value, zero_division=0.0)
 
     def _refresh(self):
         self._set_matrix(self._layout.value)
@@ -311,11 +320,8 @@ class ImbalanceExplorer(_Shown, W.VBox):
         lab = self._start(state, frame, "actual-by-predicted")
         note = W.HTML("The minority class is the positive one; the baseline predicts the "
                       "majority for everyone.")
-        super().__init__([self._slider, self._image, W.HBox([self._matrix, W.VBox(lab)]), note])
-        self.add_class(self._css_class)
-        def show(_):
-            self._show(imbalance_state(self.majority, n=n))
-        self._slider.observe(show, names="value")
+        self._box([self._slider, self._image, W.HBox([self._matrix, W.VBox(lab)]), note],
+                  self._slider)
 
     def _draw(self):
         pct = 100 * self._state["n_majority"] / self._n
@@ -323,6 +329,9 @@ class ImbalanceExplorer(_Shown, W.VBox):
         for key, point in self._points.items():
             point.set_data([pct], [self._state[key]])
         return self._frame.png()
+
+    def _now(self):
+        return imbalance_state(self.majority, n=self._n)
 
     def _refresh(self):
         self._set_matrix()
@@ -372,15 +381,10 @@ class RocBuilder(_Shown, W.VBox):
                                                         color=NEG_COLOR, lw=0)))
         self._path = frame.moving(ax.plot([], [], "-", color=NEG_COLOR, lw=2)[0])
         self._point = frame.point(ax)
-        self._state = state
-        self._table = _classed(W.HTML(self._table_html()), "samples")
         lab = self._start(state, frame)
-        super().__init__([W.HBox([*buttons, self._slider]),
-                          W.HBox([self._image, W.VBox([*lab, self._table])])])
-        self.add_class(self._css_class)
-        def show(_):
-            self._show(self._state_at(self._slider.value))
-        self._slider.observe(show, names="value")
+        self._table = _classed(W.HTML(self._table_html()), "samples")
+        self._box([W.HBox([*buttons, self._slider]),
+                   W.HBox([self._image, W.VBox([*lab, self._table])])], self._slider)
 
     def _table_html(self):
         rows = ["<tr><th>sample</th><th>score</th><th>label</th></tr>"]
@@ -399,6 +403,9 @@ class RocBuilder(_Shown, W.VBox):
         self._point.set_data([s["fpr"]], [s["tpr"]])
         self._area.set_xy(np.c_[[*x, x[-1], 0.0], [*y, 0.0, 0.0]])
         return self._frame.png()
+
+    def _now(self):
+        return self._state_at(self._slider.value)
 
     def _refresh(self):
         self._table.value = self._table_html()
