@@ -92,7 +92,11 @@ def _classed(widget, key):
 
 
 def _slider(cls, key, width, **options):
-    """A slider that updates while dragged, with the CSS class ``evalkit-<key>-slider``."""
+    """A slider that updates while dragged, with the CSS class ``evalkit-<key>-slider``.
+
+    Its description is ``key`` unless ``options`` give one.
+    """
+    options.setdefault("description", key)
     return _classed(cls(continuous_update=True, style={"description_width": "initial"},
                         layout=W.Layout(width=width), **options), f"{key}-slider")
 
@@ -221,11 +225,9 @@ class ThresholdExplorer(_Shown, W.VBox):
         state = explorer_state(sw, threshold, beta, zero_division=0.0)  # checks threshold, beta
         self._threshold = _slider(W.FloatSlider, "threshold", "440px", value=threshold,
                                   min=min(smin, threshold), max=max(smax, threshold),
-                                  step=self._step, description="threshold",
-                                  readout_format=f".{self._decimals}f")
+                                  step=self._step, readout_format=f".{self._decimals}f")
         self._beta = _slider(W.FloatSlider, "beta", "300px", value=state["beta"], min=0.0,
-                             max=max(5.0, state["beta"]), step=0.1, description="beta",
-                             readout_format=".2f")
+                             max=max(5.0, state["beta"]), step=0.1, readout_format=".2f")
         toggle = W.ToggleButtons(options=list(LAYOUTS), value=layout, description="table",
                                  style={"button_width": "150px"})
         self._layout = _classed(toggle, "layout")
@@ -358,8 +360,7 @@ class RocBuilder(_Shown, W.VBox):
         self._y_score, self._pos = np.asarray(y_score), positive_mask(y_true, pos_label)
         self._state_at = lambda k: roc_builder_state(y_true, y_score, k, pos_label=pos_label)
         n, c = state["n_steps"], state["counts"]
-        self._slider = _slider(W.IntSlider, "step", "300px", value=step, min=0, max=n, step=1,
-                               description="step")
+        self._slider = _slider(W.IntSlider, "step", "300px", value=step, min=0, max=n, step=1)
         buttons = []
         moves = (("|◀ start", "start", lambda s: 0), ("◀ back", "back", lambda s: s - 1),
                  ("next ▶", "next", lambda s: s + 1), ("end ▶|", "end", lambda s: n))
