@@ -193,11 +193,12 @@ def _slider_grid(lo, hi):
     return smin, smax, round(step, decimals), decimals
 
 
-def _axes(ax, title, xlabel, ylabel, diagonal=True):
-    """A unit square's axes: limits, labels, a title, the chance diagonal."""
+def _axes(ax, title, xlabel, ylabel, diagonal=True, margin=0.02):
+    """A unit square's axes (and ``margin`` around it): limits, labels, a title, the diagonal."""
     if diagonal:
         ax.plot([0, 1], [0, 1], ls="--", color="0.6", lw=1)
-    ax.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), xlabel=xlabel, ylabel=ylabel)
+    lim = (-margin, 1 + margin)
+    ax.set(xlim=lim, ylim=lim, xlabel=xlabel, ylabel=ylabel)
     ax.set_title(title, fontsize=9)
 
 
@@ -238,9 +239,8 @@ class ThresholdExplorer(_Shown, W.VBox):
         for mask, color, name in ((~pos, NEG_COLOR, "negative"), (pos, POS_COLOR, "positive")):
             ax_h.stairs(np.histogram(scores[mask], bins)[0], bins, fill=True, alpha=0.45,
                         color=color, label=name)
-        ax_h.set_xlim(smin, smax)
+        ax_h.set(xlim=(smin, smax), xlabel="score")
         ax_h.set_title("scores by class; predict positive at or right of the line", fontsize=9)
-        ax_h.set_xlabel("score")
         ax_h.legend(fontsize=8, loc="upper center")
         ax_roc.plot(*roc_points(sw), color=NEG_COLOR, lw=1.5)
         _axes(ax_roc, "ROC curve", "FPR", "TPR (recall)")
@@ -369,13 +369,11 @@ class RocBuilder(_Shown, W.VBox):
             buttons[-1].on_click(lambda _b, move=move: setattr(self, "step", move(self.step)))
         frame = Frame((4.2, 4.0))
         ax = frame.axes
-        if c.negatives <= 20:
-            ax.set_xticks(np.linspace(0, 1, c.negatives + 1))
-        if c.positives <= 20:
-            ax.set_yticks(np.linspace(0, 1, c.positives + 1))
+        for axis, samples in ((ax.xaxis, c.negatives), (ax.yaxis, c.positives)):
+            if samples <= 20:  # a tick per sample: the path moves one cell per step
+                axis.set_ticks(np.linspace(0, 1, samples + 1))
         ax.grid(True, color="0.9")
-        _axes(ax, "ROC curve, highest score first", "FPR", "TPR")
-        ax.set(xlim=(-0.03, 1.03), ylim=(-0.03, 1.03))
+        _axes(ax, "ROC curve, highest score first", "FPR", "TPR", margin=0.03)
         from matplotlib.patches import Polygon
 
         self._area = frame.moving(ax.add_patch(Polygon([[0, 0]], closed=True, alpha=0.25,
