@@ -60,23 +60,23 @@ def _roc_points(y_true, y_score, pos_label=None, sample_weight=None, zero_weight
     return sweep, *roc_points(sweep, "sklearn")
 
 
+def _reference(ax, gid, y, label, linestyle="--"):
+    """A reference line from x = 0 to x = 1 at heights ``y``, once per Axes and height.
+
+    The lines a curve is read against: a random ranking's ROC diagonal and PR
+    prevalence, perfect calibration. ``gid`` names the kind, so a second call
+    on the same Axes draws no second line of that kind at the same height.
+    """
+    drawn = (line.get_gid() == gid and line.get_ydata()[0] == y[0] for line in ax.lines)
+    if not any(drawn):
+        ax.plot([0, 1], y, color="k", linestyle=linestyle, linewidth=0.8, label=label,
+                gid=gid)
+
+
 def _chance(ax, chance):
     """The diagonal of a random ranking (AUC = 0.5), once per Axes."""
-    if chance and not any(
-            line.get_gid() == "evalkit-chance" for line in ax.lines):
-        ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
-                label="chance level (AUC = 0.5)", gid="evalkit-chance")
-
-
-def _prevalence(ax, baseline, prevalence):
-    """The PR curve of a random ranking: precision = P / (P + N) at every recall, once per value."""
-    if not baseline:
-        return
-    for line in ax.lines:
-        if line.get_gid() == "evalkit-prevalence" and line.get_ydata()[0] == prevalence:
-            return
-    ax.plot([0, 1], [prevalence, prevalence], color="k", linestyle=":", linewidth=0.8,
-            label=f"chance level (prevalence = {_fmt(prevalence)})", gid="evalkit-prevalence")
+    if chance:
+        _reference(ax, "evalkit-chance", [0, 1], "chance level (AUC = 0.5)")
 
 
 def _fmt(v, digits=3):
@@ -84,10 +84,18 @@ def _fmt(v, digits=3):
     return f"{float(v):.{digits}g}"
 
 
-def _unit_square(ax):
+#: The axis names of every ROC plot (x, y).
+_ROC_AXES = ("False positive rate, FPR = FP / N", "True positive rate, TPR = TP / P")
+
+
+def _finish(ax, xlabel, ylabel, legend):
+    """Name the axes, show the unit square (equal scales) and place the legend at ``legend``."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.02)
     ax.set_aspect("equal")
+    ax.legend(loc=legend)
 
 
 # -- ROC ----------------------------------------------------------------------
@@ -150,10 +158,7 @@ def roc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = 
     label = f"AUC = {trapezoid(fpr, tpr):.2f}" if label is None else label
     ax.plot(fpr, tpr, label=label, **line_kw)
     _chance(ax, chance)
-    ax.set_xlabel("False positive rate, FPR = FP / N")
-    ax.set_ylabel("True positive rate, TPR = TP / P")
-    _unit_square(ax)
-    ax.legend(loc="lower right")
+    _finish(ax, *_ROC_AXES, "lower right")
     return ax
 
 
@@ -234,17 +239,16 @@ def pr(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = N
     ax = _axes(ax)
     x, y = pr_points(sweep, convention)
     if convention == "sklearn":
-        area = average_precision(sweep.tps, sweep.fps)
+        area_label = f"AP = {average_precision(sweep.tps, sweep.fps):.2f}"
         line_kw = {"drawstyle": "steps-post", **line_kw}
-    else:
-        area = trapezoid(x, y, partitions=[len(x)])  # Spark's areaUnderPR, one partition
-    name = "AP" if convention == "sklearn" else "area"
-    ax.plot(x, y, label=f"{name} = {area:.2f}" if label is None else label, **line_kw)
-    _prevalence(ax, baseline, float(sweep.n_pos) / float(sweep.n_pos + sweep.n_neg))
-    ax.set_xlabel("Recall = TP / P")
-    ax.set_ylabel("Precision = TP / (TP + FP)")
-    _unit_square(ax)
-    ax.legend(loc="lower left")
+    else:  # Spark's areaUnderPR, one partition
+        area_label = f"area = {trapezoid(x, y, partitions=[len(x)]):.2f}"
+    ax.plot(x, y, label=area_label if label is None else label, **line_kw)
+    if baseline:  # a random ranking's PR curve: precision = P / (P + N) at every recall
+        p = float(sweep.n_pos) / float(sweep.n_pos + sweep.n_neg)
+        _reference(ax, "evalkit-prevalence", [p, p], f"chance level (prevalence = {_fmt(p)})",
+                   linestyle=":")
+    _finish(ax, "Recall = TP / P", "Precision = TP / (TP + FP)", "lower left")
     return ax
 
 
@@ -323,10 +327,9 @@ def confusion(counts: BinaryCounts | ArrayLike, *, labels: ArrayLike | None = No
     ax = _axes(ax, figsize=(1.6 + 1.1 * m.shape[0], 1.3 + 1.1 * m.shape[0]))
     image = ax.imshow(m, cmap=cmap, vmin=0.0, vmax=max(float(m.max()), 1e-12))
     mid = (float(m.max()) + float(m.min())) / 2.0
-    for i in range(m.shape[0]):
-        for j in range(m.shape[1]):
-            ax.text(j, i, fmt(m[i, j]), ha="center", va="center",
-                    color=image.cmap(0.0) if m[i, j] > mid else image.cmap(1.0))
+    for (i, j), v in np.ndenumerate(m):
+        ax.text(j, i, fmt(v), ha="center", va="center",
+                color=image.cmap(0.0) if v > mid else image.cmap(1.0))
     ticks = np.arange(m.shape[0])
     names = [str(v) for v in labels]
     ax.set_xticks(ticks, names)
@@ -423,10 +426,7 @@ def roc_steps(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | N
         ax.set_xticks(np.linspace(0, 1, int(sweep.n_neg) + 1))
         ax.set_yticks(np.linspace(0, 1, int(sweep.n_pos) + 1))
         ax.grid(True, linewidth=0.5, alpha=0.5)
-    ax.set_xlabel("False positive rate, FPR = FP / N")
-    ax.set_ylabel("True positive rate, TPR = TP / P")
-    _unit_square(ax)
-    ax.legend(loc="best")
+    _finish(ax, *_ROC_AXES, "best")
     return ax
 
 
@@ -491,9 +491,7 @@ def reliability(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
     _, y, x = bins.points()
     ece = bins.ece()
     ax = _axes(ax)
-    if not any(line.get_gid() == "evalkit-diagonal" for line in ax.lines):
-        ax.plot([0, 1], [0, 1], color="k", linestyle="--", linewidth=0.8,
-                label="perfectly calibrated", gid="evalkit-diagonal")
+    _reference(ax, "evalkit-diagonal", [0, 1], "perfectly calibrated")
     line_kw.setdefault("marker", "o")
     ax.plot(x, y, label=f"ECE = {ece:.3f}" if label is None else label,
             gid="evalkit-reliability", **line_kw)
@@ -506,14 +504,12 @@ def reliability(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
                  color=ax.lines[-1].get_color(), edgecolor="none", gid="evalkit-histogram")
         twin.set_ylim(0, 3 * max(1, max(bar.get_height() for bar in twin.patches)))
         twin.set_ylabel("samples per bin")
-    ax.set_xlabel("Mean predicted probability (per bin)")
-    ax.set_ylabel("Share of positives (per bin)")
-    _unit_square(ax)
+    _finish(ax, "Mean predicted probability (per bin)", "Share of positives (per bin)",
+            "upper left")
     if getattr(ax, "evalkit_hist_axes", None) is not None:
         # a twinned Axes cannot keep an equal data aspect with fixed limits
         # (matplotlib would move the limits and log that it did): keep the
         # unit square square through the box aspect instead
         ax.set_aspect("auto")
         ax.set_box_aspect(1)
-    ax.legend(loc="upper left")
     return ax

@@ -53,6 +53,11 @@ def _num(x):
     return f"{x:g}" if isinstance(x, float) else str(x)
 
 
+def _decimals(state, **names):
+    """The line ``"<name> <value>"`` of each key, with four decimals: stable text for nbval."""
+    return {key: f"{name} {state[key]:.4f}" for key, name in names.items()}
+
+
 # -- the threshold explorer ---------------------------------------------------
 
 
@@ -144,11 +149,8 @@ def explorer_text(state: dict) -> dict:
     """
     s = state
     return {
-        "threshold": f"threshold {s['threshold']:.4f}",
-        "accuracy": f"accuracy {s['accuracy']:.4f}",
-        "precision": f"precision {s['precision']:.4f}",
-        "recall": f"recall {s['recall']:.4f}",
-        "f1": f"F1 {s['f1']:.4f}",
+        **_decimals(s, threshold="threshold", accuracy="accuracy", precision="precision",
+                    recall="recall", f1="F1"),
         "f_beta": f"F-beta (beta {s['beta']:.2f}) {s['f_beta']:.4f}",
         "above": (f"above threshold (predicted positive) {_num(s['above'])}: "
                   f"{_num(s['tp'])} positive, {_num(s['fp'])} negative"),
@@ -245,10 +247,9 @@ def imbalance_text(state: dict) -> dict:
     s = state
     return {
         "ratio": f"majority {s['n_majority']} / minority {s['n_minority']} (of {s['n']})",
-        "accuracy": f"accuracy of always predicting the majority {s['accuracy']:.4f}",
-        "minority_recall": f"minority recall {s['minority_recall']:.4f}",
-        "majority_recall": f"majority recall {s['majority_recall']:.4f}",
-        "balanced_accuracy": f"balanced accuracy {s['balanced_accuracy']:.4f}",
+        **_decimals(s, accuracy="accuracy of always predicting the majority",
+                    minority_recall="minority recall", majority_recall="majority recall",
+                    balanced_accuracy="balanced accuracy"),
     }
 
 
@@ -309,14 +310,13 @@ def roc_builder_state(y_true: ArrayLike, y_score: ArrayLike, step: int, *,
     fpr_path, tpr_path = fpr[:step + 1], tpr[:step + 1]
     threshold = float(sw.thresholds[step - 1]) if step else None
     new = [int(i) for i in order if scores[i] == threshold]  # none at step 0
-    tp, fp = (int(sw.tps[step - 1]), int(sw.fps[step - 1])) if step else (0, 0)
     pos = positive_mask(y_true, pos_label)
     return {"step": step, "n_steps": n_steps, "order": [int(i) for i in order], "new": new,
             "new_labels": [bool(pos[i]) for i in new], "threshold": threshold,
             "fpr_path": fpr_path.tolist(), "tpr_path": tpr_path.tolist(),
             "fpr": float(fpr_path[-1]), "tpr": float(tpr_path[-1]),
             "area": trapezoid(fpr_path, tpr_path),
-            "counts": BinaryCounts(tp=tp, fp=fp, fn=int(sw.n_pos - tp), tn=int(sw.n_neg - fp))}
+            "counts": sw.counts_at(sw.thresholds[step - 1] if step else np.inf)}
 
 
 def roc_builder_text(state: dict) -> dict:
@@ -342,7 +342,5 @@ def roc_builder_text(state: dict) -> dict:
     return {
         "step": f"step {s['step']} of {s['n_steps']}",
         "taken": taken,
-        "tpr": f"TPR {s['tpr']:.4f}",
-        "fpr": f"FPR {s['fpr']:.4f}",
-        "area": f"area so far {s['area']:.4f}",
+        **_decimals(s, tpr="TPR", fpr="FPR", area="area so far"),
     }

@@ -14,26 +14,21 @@ from __future__ import annotations
 import html
 import io
 import math
-from typing import TYPE_CHECKING
 
 import ipywidgets as W
 import numpy as np
 from numpy.typing import ArrayLike
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from .._curves import pr_points, roc_points
 from .._sweep import positive_mask, threshold_sweep
 from .._validation import BOTH_CLASSES, Options, check_real, check_rules, validate_params
-from .._binary import LAYOUTS
-from .state import (EXPLORER_KEYS, IMBALANCE_KEYS, ROC_BUILDER_KEYS, confusion_html,
-                    explorer_state, explorer_text, imbalance_state, imbalance_text,
-                    roc_builder_state, roc_builder_text)
-
-if TYPE_CHECKING:  # only named in hints; matplotlib is imported above anyway
-    from matplotlib.artist import Artist
-    from matplotlib.axes import Axes
-    from matplotlib.lines import Line2D
+from .state import (LAYOUTS, confusion_html, explorer_state, explorer_text, imbalance_state,
+                    imbalance_text, roc_builder_state, roc_builder_text)
 
 __all__ = ["ThresholdExplorer", "ImbalanceExplorer", "RocBuilder", "Frame"]
 
@@ -85,9 +80,7 @@ class Frame:
             self.fig.draw_artist(artist)
         from PIL import Image  # a matplotlib dependency
 
-        width, height = self.canvas.get_width_height(physical=True)
-        pixels = self.canvas.buffer_rgba()
-        img = Image.frombuffer("RGBA", (width, height), pixels, "raw", "RGBA", 0, 1)
+        img = Image.fromarray(np.asarray(self.canvas.buffer_rgba()))  # (height, width, RGBA)
         out = io.BytesIO()
         img.save(out, format="png", compress_level=1)
         return out.getvalue()
@@ -99,7 +92,11 @@ def _classed(widget, key):
 
 
 def _slider(cls, key, width, **options):
-    """A slider that updates while dragged, with the CSS class ``evalkit-<key>-slider``."""
+    """A slider that updates while dragged, with the CSS class ``evalkit-<key>-slider``.
+
+    Its description is ``key`` unless ``options`` give one.
+    """
+    options.setdefault("description", key)
     return _classed(cls(continuous_update=True, style={"description_width": "initial"},
                         layout=W.Layout(width=width), **options), f"{key}-slider")
 
@@ -113,12 +110,15 @@ def _control_value(control, doc=None):
 class _Shown:
     """What every widget shows and exposes: its state, counts, text and figure.
 
-    A subclass sets ``_text_of`` and ``_keys`` (the pure text function of
-    :mod:`evalkit.widgets` for its state, and its keys) and ``_css_class`` (its
+    A subclass sets ``_text_of`` (the pure text function of
+    :mod:`evalkit.widgets` for its state) and ``_css_class`` (its
     CSS class, which also names its figure's words in ``state.FIGURE_ALT``), calls
-    :meth:`_start` with its first state and figure, and :meth:`_show` with
-    each new state; ``_draw()`` moves the figure's markers, ``_refresh()``
-    updates what else shows the state.
+    :meth:`_start` with its first state and figure, and :meth:`_box` with its
+    children and controls; ``_now()`` computes the state the controls ask
+    for, ``_draw()`` moves the figure's markers, ``_refresh()`` updates what
+    else shows the state. Values are set whether or not they
+    changed: ipywidgets sends a value to the browser (and calls its
+    observers) only when it differs from the one shown.
     """
 
     def _start(self, state, frame, matrix=None):
@@ -129,21 +129,30 @@ class _Shown:
             self._matrix = _classed(W.HTML(_TABLE_CSS + confusion_html(state["counts"], matrix)),
                                     "confusion-matrix")
         self._image = _classed(W.Image(value=self._draw(), format="png"), "figure")
-        return [self._labels[k] for k in self._keys]
+        return list(self._labels.values())  # in the text's order, its *_KEYS
+
+    def _box(self, children, control, *quiet):
+        """Lay out ``children``; follow the controls with :meth:`_show` of ``_now()``.
+
+        A change of ``control`` also redraws the figure; a change of a
+        ``quiet`` control (one the figure does not show) only the rest.
+        """
+        super().__init__(children)
+        self.add_class(self._css_class)
+        control.observe(lambda _: self._show(self._now()), names="value")
+        for other in quiet:
+            other.observe(lambda _: self._show(self._now(), redraw=False), names="value")
 
     def _show(self, state, redraw=True):
         self._state = state
         for key, text in self._text_of(state).items():
-            if self._labels[key].value != html.escape(text):
-                self._labels[key].value = html.escape(text)
+            self._labels[key].value = html.escape(text)
         self._refresh()
         if redraw:
             self._image.value = self._draw()
 
     def _set_matrix(self, *layout):
-        value = _TABLE_CSS + confusion_html(self._state["counts"], *layout)
-        if self._matrix.value != value:
-            self._matrix.value = value
+        self._matrix.value = _TABLE_CSS + confusion_html(self._state["counts"], *layout)
 
     @property
     def state(self):
@@ -184,11 +193,12 @@ def _slider_grid(lo, hi):
     return smin, smax, round(step, decimals), decimals
 
 
-def _axes(ax, title, xlabel, ylabel, diagonal=True):
-    """A unit square's axes: limits, labels, a title, the chance diagonal."""
+def _axes(ax, title, xlabel, ylabel, diagonal=True, margin=0.02):
+    """A unit square's axes (and ``margin`` around it): limits, labels, a title, the diagonal."""
     if diagonal:
         ax.plot([0, 1], [0, 1], ls="--", color="0.6", lw=1)
-    ax.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), xlabel=xlabel, ylabel=ylabel)
+    lim = (-margin, 1 + margin)
+    ax.set(xlim=lim, ylim=lim, xlabel=xlabel, ylabel=ylabel)
     ax.set_title(title, fontsize=9)
 
 
@@ -200,7 +210,7 @@ class ThresholdExplorer(_Shown, W.VBox):
     :func:`~evalkit.widgets.explorer_state` dict), ``.counts`` and ``.text``.
     """
 
-    _text_of, _keys = staticmethod(explorer_text), EXPLORER_KEYS
+    _text_of = staticmethod(explorer_text)
     _css_class = "evalkit-threshold-explorer"
 
     @validate_params(layout=Options(LAYOUTS))
@@ -216,11 +226,9 @@ class ThresholdExplorer(_Shown, W.VBox):
         state = explorer_state(sw, threshold, beta, zero_division=0.0)  # checks threshold, beta
         self._threshold = _slider(W.FloatSlider, "threshold", "440px", value=threshold,
                                   min=min(smin, threshold), max=max(smax, threshold),
-                                  step=self._step, description="threshold",
-                                  readout_format=f".{self._decimals}f")
+                                  step=self._step, readout_format=f".{self._decimals}f")
         self._beta = _slider(W.FloatSlider, "beta", "300px", value=state["beta"], min=0.0,
-                             max=max(5.0, state["beta"]), step=0.1, description="beta",
-                             readout_format=".2f")
+                             max=max(5.0, state["beta"]), step=0.1, readout_format=".2f")
         toggle = W.ToggleButtons(options=list(LAYOUTS), value=layout, description="table",
                                  style={"button_width": "150px"})
         self._layout = _classed(toggle, "layout")
@@ -231,9 +239,8 @@ class ThresholdExplorer(_Shown, W.VBox):
         for mask, color, name in ((~pos, NEG_COLOR, "negative"), (pos, POS_COLOR, "positive")):
             ax_h.stairs(np.histogram(scores[mask], bins)[0], bins, fill=True, alpha=0.45,
                         color=color, label=name)
-        ax_h.set_xlim(smin, smax)
+        ax_h.set(xlim=(smin, smax), xlabel="score")
         ax_h.set_title("scores by class; predict positive at or right of the line", fontsize=9)
-        ax_h.set_xlabel("score")
         ax_h.legend(fontsize=8, loc="upper center")
         ax_roc.plot(*roc_points(sw), color=NEG_COLOR, lw=1.5)
         _axes(ax_roc, "ROC curve", "FPR", "TPR (recall)")
@@ -243,12 +250,9 @@ class ThresholdExplorer(_Shown, W.VBox):
         self._vline = frame.moving(ax_h.axvline(0, color=MARK_COLOR, lw=2))
         self._roc_point, self._pr_point = frame.point(ax_roc), frame.point(ax_pr)
         lab = self._start(state, frame, layout)
-        super().__init__([W.HBox([self._threshold, self._beta]), self._layout, self._image,
-                          W.HBox([self._matrix, W.VBox(lab[:6])]), *lab[6:]])
-        self.add_class(self._css_class)
-        self._threshold.observe(lambda _: self._update(redraw=True), names="value")
-        self._beta.observe(lambda _: self._update(redraw=False), names="value")
-        self._layout.observe(lambda _: self._refresh(), names="value")
+        self._box([W.HBox([self._threshold, self._beta]), self._layout, self._image,
+                   W.HBox([self._matrix, W.VBox(lab[:6])]), *lab[6:]],
+                  self._threshold, self._beta, self._layout)
 
     def _draw(self):
         s = self._state
@@ -270,9 +274,8 @@ class ThresholdExplorer(_Shown, W.VBox):
         k = round(value / step)
         return round(k * step, self._decimals) if abs(value - k * step) <= 1e-9 * step else value
 
-    def _update(self, redraw):
-        self._show(explorer_state(self.sweep, self._snapped(), self._beta.value, zero_division=0.0),
-                   redraw)
+    def _now(self):
+        return explorer_state(self.sweep, self._snapped(), self._beta.value, zero_division=0.0)
 
     def _refresh(self):
         self._set_matrix(self._layout.value)
@@ -291,7 +294,7 @@ class ImbalanceExplorer(_Shown, W.VBox):
     From the Spark and logistic-regression posts.
     """
 
-    _text_of, _keys = staticmethod(imbalance_text), IMBALANCE_KEYS
+    _text_of = staticmethod(imbalance_text)
     _css_class = "evalkit-imbalance-explorer"
 
     def __init__(self, majority: float = 0.9, *, n: int = 100) -> None:
@@ -319,11 +322,8 @@ class ImbalanceExplorer(_Shown, W.VBox):
         lab = self._start(state, frame, "actual-by-predicted")
         note = W.HTML("The minority class is the positive one; the baseline predicts the "
                       "majority for everyone.")
-        super().__init__([self._slider, self._image, W.HBox([self._matrix, W.VBox(lab)]), note])
-        self.add_class(self._css_class)
-        def show(_):
-            self._show(imbalance_state(self.majority, n=n))
-        self._slider.observe(show, names="value")
+        self._box([self._slider, self._image, W.HBox([self._matrix, W.VBox(lab)]), note],
+                  self._slider)
 
     def _draw(self):
         pct = 100 * self._state["n_majority"] / self._n
@@ -331,6 +331,9 @@ class ImbalanceExplorer(_Shown, W.VBox):
         for key, point in self._points.items():
             point.set_data([pct], [self._state[key]])
         return self._frame.png()
+
+    def _now(self):
+        return imbalance_state(self.majority, n=self._n)
 
     def _refresh(self):
         self._set_matrix()
@@ -348,7 +351,7 @@ class ImbalanceExplorer(_Shown, W.VBox):
 class RocBuilder(_Shown, W.VBox):
     """The logistic-regression post's ROC curve, built one sample (one distinct score) at a time."""
 
-    _text_of, _keys = staticmethod(roc_builder_text), ROC_BUILDER_KEYS
+    _text_of = staticmethod(roc_builder_text)
     _css_class = "evalkit-roc-builder"
 
     def __init__(self, y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
@@ -357,8 +360,7 @@ class RocBuilder(_Shown, W.VBox):
         self._y_score, self._pos = np.asarray(y_score), positive_mask(y_true, pos_label)
         self._state_at = lambda k: roc_builder_state(y_true, y_score, k, pos_label=pos_label)
         n, c = state["n_steps"], state["counts"]
-        self._slider = _slider(W.IntSlider, "step", "300px", value=step, min=0, max=n, step=1,
-                               description="step")
+        self._slider = _slider(W.IntSlider, "step", "300px", value=step, min=0, max=n, step=1)
         buttons = []
         moves = (("|◀ start", "start", lambda s: 0), ("◀ back", "back", lambda s: s - 1),
                  ("next ▶", "next", lambda s: s + 1), ("end ▶|", "end", lambda s: n))
@@ -367,28 +369,21 @@ class RocBuilder(_Shown, W.VBox):
             buttons[-1].on_click(lambda _b, move=move: setattr(self, "step", move(self.step)))
         frame = Frame((4.2, 4.0))
         ax = frame.axes
-        if c.negatives <= 20:
-            ax.set_xticks(np.linspace(0, 1, c.negatives + 1))
-        if c.positives <= 20:
-            ax.set_yticks(np.linspace(0, 1, c.positives + 1))
+        for axis, samples in ((ax.xaxis, c.negatives), (ax.yaxis, c.positives)):
+            if samples <= 20:  # a tick per sample: the path moves one cell per step
+                axis.set_ticks(np.linspace(0, 1, samples + 1))
         ax.grid(True, color="0.9")
-        _axes(ax, "ROC curve, highest score first", "FPR", "TPR")
-        ax.set(xlim=(-0.03, 1.03), ylim=(-0.03, 1.03))
+        _axes(ax, "ROC curve, highest score first", "FPR", "TPR", margin=0.03)
         from matplotlib.patches import Polygon
 
         self._area = frame.moving(ax.add_patch(Polygon([[0, 0]], closed=True, alpha=0.25,
                                                         color=NEG_COLOR, lw=0)))
         self._path = frame.moving(ax.plot([], [], "-", color=NEG_COLOR, lw=2)[0])
         self._point = frame.point(ax)
-        self._state = state
-        self._table = _classed(W.HTML(self._table_html()), "samples")
         lab = self._start(state, frame)
-        super().__init__([W.HBox([*buttons, self._slider]),
-                          W.HBox([self._image, W.VBox([*lab, self._table])])])
-        self.add_class(self._css_class)
-        def show(_):
-            self._show(self._state_at(self._slider.value))
-        self._slider.observe(show, names="value")
+        self._table = _classed(W.HTML(self._table_html()), "samples")
+        self._box([W.HBox([*buttons, self._slider]),
+                   W.HBox([self._image, W.VBox([*lab, self._table])])], self._slider)
 
     def _table_html(self):
         rows = ["<tr><th>sample</th><th>score</th><th>label</th></tr>"]
@@ -407,6 +402,9 @@ class RocBuilder(_Shown, W.VBox):
         self._point.set_data([s["fpr"]], [s["tpr"]])
         self._area.set_xy(np.c_[[*x, x[-1], 0.0], [*y, 0.0, 0.0]])
         return self._frame.png()
+
+    def _now(self):
+        return self._state_at(self._slider.value)
 
     def _refresh(self):
         self._table.value = self._table_html()
