@@ -317,6 +317,16 @@ def test_imbalance_explorer_follows_its_slider():
     assert is_png(w.png) and w.png != png
 
 
+def test_imbalance_explorer_on_few_samples_stops_where_a_minority_is_left():
+    w = imbalance_explorer(0.61, n=37)   # 99 % of 37 rounds to 37: no minority left
+    assert w.state == imbalance_state(0.61, n=37)
+    shares = [pct / 100 for pct in range(50, 100)]
+    valid = [pct for pct, share in zip(range(50, 100), shares) if round(share * 37) < 37]
+    assert w.children[0].max == max(valid) == 98
+    w.majority = 0.98
+    assert w.state["n_minority"] == 1
+
+
 def test_roc_builder_buttons_and_slider():
     y, seqs = click_sequences()
     p = seqs["sequence 2"]

@@ -299,10 +299,12 @@ class ImbalanceExplorer(_Shown, W.VBox):
 
     def __init__(self, majority: float = 0.9, *, n: int = 100) -> None:
         state, self._n = imbalance_state(majority, n=n), n
+        pcts = np.arange(50, 100)
+        pcts = pcts[np.round(pcts / 100 * n) < n]  # a small n: the top shares leave no minority
         self._slider = _slider(W.IntSlider, "majority", "440px", value=int(round(majority * 100)),
-                               min=50, max=99, step=1, description="majority %")
+                               min=50, max=int(pcts[-1]), step=1, description="majority %")
         frame = Frame((7.5, 3.0))
-        ax, pcts = frame.axes, np.arange(50, 100)
+        ax = frame.axes
         states = [imbalance_state(p / 100, n=n) for p in pcts]
         curves = {"accuracy": (NEG_COLOR, "accuracy"),
                   "balanced_accuracy": ("tab:green", "balanced accuracy"),
