@@ -47,11 +47,11 @@ import struct
 from dataclasses import dataclass
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._binary import BinaryCounts
 from ._counts import confusion_counts, encode_labels, multilabel_counts
 from ._curves import pr_points, roc_points, trapezoid
 from ._errors import errors_from_sums, spark_fit_scores
@@ -63,10 +63,8 @@ from ._validation import (BETA, NUM_BINS, ZERO_WEIGHT, Bool, Integer, InstanceOf
                           check_score_and_labels, validate_params)
 from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
 
-if TYPE_CHECKING:  # confusions() imports it when called
-    from ._binary import BinaryCounts
-
-__all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
+__all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format",
+           "MulticlassMetrics", "RankingMetrics", "RegressionMetrics", "MultilabelMetrics"]
 
 BIN_THRESHOLDS = {
     "last": "the chunk's lowest score, Spark 3.0 and later",
@@ -485,8 +483,6 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).confusions()[0]
         (0.8, BinaryCounts(tp=1, fp=0, fn=1, tn=1))
         """
-        from ._binary import BinaryCounts
-
         sw = self.sweep
         return [(float(t), BinaryCounts(tp=tp, fp=fp, fn=sw.n_pos - tp, tn=sw.n_neg - fp))
                 for t, tp, fp in zip(sw.thresholds, sw.tps, sw.fps)]
@@ -804,9 +800,6 @@ def spark_steps(score_and_labels: ArrayLike, num_partitions: int = 2, *,
 
 # -- MulticlassMetrics -----------------------------------------------------------
 
-__all__ += ["MulticlassMetrics"]
-
-
 class _Matrix(np.ndarray):
     """A confusion matrix that is also PySpark's ``DenseMatrix`` enough: ``.toArray()``."""
 
@@ -996,9 +989,6 @@ class MulticlassMetrics:
 
 # -- RankingMetrics (one block, appended: evalkit.ranking with the Spark convention) -------
 
-__all__ += ["RankingMetrics"]
-
-
 class RankingMetrics:
     """Spark MLlib's ``RankingMetrics`` on numpy: :mod:`evalkit.ranking`, ``convention="spark"``.
 
@@ -1114,9 +1104,6 @@ class RankingMetrics:
 
 # -- RegressionMetrics (one block, appended: evalkit._errors' sums, Spark's formulas) -------
 
-__all__ += ["RegressionMetrics"]
-
-
 class RegressionMetrics:
     """Spark MLlib's ``RegressionMetrics`` on numpy: ``(prediction, observation[, weight])`` rows.
 
@@ -1180,9 +1167,6 @@ class RegressionMetrics:
 
 
 # -- MultilabelMetrics (one block, appended: multilabel counts through _ratios) -----------
-
-__all__ += ["MultilabelMetrics"]
-
 
 class MultilabelMetrics:
     """Spark MLlib's ``MultilabelMetrics`` on numpy: ``(predictions, labels)`` rows of label sets.
