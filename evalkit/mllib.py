@@ -236,16 +236,15 @@ def _range_partition_sizes(m, num_partitions):
     top. Fewer partitions than asked are possible when ``m`` is small.
     """
     step = m / num_partitions
-    cum, target, bounds = 0.0, step, []
-    for i in range(m if num_partitions > 1 else 0):  # ascending key index
+    target, bounds = step, []
+    for i in range(m):  # ascending key index; the running weight is i + 1
         if len(bounds) >= num_partitions - 1:
             break
-        cum += 1.0
-        if cum >= target:
+        if i + 1 >= target:
             bounds.append(i)
             target += step
-    edges = [-1, *bounds, m - 1]
-    return tuple(reversed([edges[j + 1] - edges[j] for j in range(len(edges) - 1)]))
+    sizes = np.diff([-1, *bounds, m - 1])
+    return tuple(sizes[::-1].tolist())
 
 
 def _table(sweep, cumulative=False):
