@@ -799,6 +799,24 @@ def spark_steps(score_and_labels: ArrayLike, num_partitions: int = 2, *,
 
 # -- MulticlassMetrics -----------------------------------------------------------
 
+def _label_prf(tp, predicted, actual):
+    """Spark's per-label precision, recall and F1 of ``MulticlassMetrics`` and
+    ``MultilabelMetrics``: precision 0.0 when nothing is predicted.
+
+    The 0 / 0 is made 0 / 1 here: ``prf``'s ``zero_division="spark"`` follows
+    Spark's binary evaluator, which says 1.0 there.
+    """
+    return prf(tp, np.where(predicted == 0, 1, predicted), actual, zero_division="spark")[:3]
+
+
+def _position(classes, label, note=""):
+    """The index of ``label`` in the ascending ``classes``; a ValueError naming them if absent."""
+    i = int(np.searchsorted(classes, label))
+    if i >= len(classes) or classes[i] != label:
+        raise ValueError(f"label {label!r} is not one of the labels {classes.tolist()}{note}")
+    return i
+
+
 class _Matrix(np.ndarray):
     """A confusion matrix that is also PySpark's ``DenseMatrix`` enough: ``.toArray()``."""
 
@@ -881,16 +899,10 @@ class MulticlassMetrics:
             cells.sum(axis=1)[keep]
 
     def _index(self, label):
-        i = int(np.searchsorted(self._classes, label))
-        if i >= len(self._classes) or self._classes[i] != label:
-            raise ValueError(f"label {label!r} is not one of the labels {self.labels.tolist()}")
-        return i
+        return _position(self._classes, label)
 
     def _prf(self, beta=1.0):
-        # precision and recall through the core: 0.0 when nothing is predicted c (0 / 1 here;
-        # Spark's binary evaluator, prf's zero_division="spark", says 1.0 there)
-        predicted = np.where(self._predicted == 0, 1.0, self._predicted)
-        p, r, _, _ = prf(self._tp, predicted, self._actual, zero_division="spark")
+        p, r, _ = _label_prf(self._tp, self._predicted, self._actual)
         # F from P and R grouped as Spark's MulticlassMetrics does, (1 + β²)·P·R / (β²·P + R);
         # its binary evaluator (and prf) multiply (1 + β²)·(P·R), which can differ in the last bit
         b2 = float(beta) ** 2
@@ -1223,29 +1235,25 @@ round(metrics.subsetAccuracy, 4)
         truth[np.repeat(np.arange(n), np.diff(l_off)), l_codes] = True
         predicted[np.repeat(np.arange(n), np.diff(p_off)), p_codes] = True
         self._n, self._n_labels = n, int(truth.any(axis=0).sum())
-        self._doc = multilabel_counts(truth, predicted, samplewise=True)   # |P∩L|, |P|, |L|
-        self._label = multilabel_counts(truth, predicted)                  # tp, tp + fp, tp + fn
-        self._classes = classes
+        # per document: |P∩L|, |P|, |L|
+        self._hit, self._n_pred, self._n_true = multilabel_counts(truth, predicted, samplewise=True)
+        per_label = multilabel_counts(truth, predicted)   # tp, tp + fp, tp + fn
+        keep = per_label[0] > 0   # Spark's labels: those with a true positive
+        self._classes = classes[keep]
+        self._per_label = [v[keep] for v in _label_prf(*per_label)]   # precision, recall, F1
+        totals = (np.sum(x, keepdims=True) for x in per_label)
+        self._micro = prf(*totals, zero_division=np.nan, warn_for=())[:3]
         same = [np.array_equal(np.asarray(r[0], float), np.asarray(r[1], float)) for r in rows]
         self._subset = float(np.sum(same)) / n
 
-    def _index(self, label):
-        i = int(np.searchsorted(self._classes, label))
-        if i >= len(self._classes) or self._classes[i] != label or self._label[0][i] == 0:
-            raise ValueError(f"label {label!r} is not one of the labels {self.labels.tolist()} "
-                             "(Spark's: those with a true positive)")
-        return i
-
-    def _prf(self):
-        # per label: 0.0 when nothing is predicted (0 / 1 here: prf's "spark" says 1.0 there)
-        tp, predicted, actual = self._label
-        p, r, f, _ = prf(tp, np.where(predicted == 0, 1, predicted), actual, zero_division="spark")
-        return p, r, f
+    def _of_label(self, metric, label):
+        i = _position(self._classes, label, " (Spark's: those with a true positive)")
+        return float(self._per_label[metric][i])
 
     @property
     def labels(self) -> np.ndarray:
         """The labels with at least one true positive, ascending (Scala's ``labels``)."""
-        return self._classes[self._label[0] > 0].copy()
+        return self._classes.copy()
 
     def _mean(self, numerator, denominator, undefined):
         values = ratio(numerator, denominator, zero_division=undefined)
@@ -1254,41 +1262,34 @@ round(metrics.subsetAccuracy, 4)
     def precision(self, label: float | None = None) -> float:
         """Mean of |P ∩ L| / |P| over documents (0 for an empty P); or a label's tp / (tp + fp)."""
         if label is not None:
-            return float(self._prf()[0][self._index(label)])
-        hit, pred, _ = self._doc
-        return self._mean(hit, pred, 0.0)
+            return self._of_label(0, label)
+        return self._mean(self._hit, self._n_pred, 0.0)
 
     def recall(self, label: float | None = None) -> float:
         """Mean of |P ∩ L| / |L| over documents (nan for an empty L), or a label's tp / (tp + fn).
         """
         if label is not None:
-            return float(self._prf()[1][self._index(label)])
-        hit, _, actual = self._doc
-        return self._mean(hit, actual, np.nan)
+            return self._of_label(1, label)
+        return self._mean(self._hit, self._n_true, np.nan)
 
     def f1Measure(self, label: float | None = None) -> float:
         """Mean of 2 |P ∩ L| / (|P| + |L|) over documents; or one label's 2·P·R / (P + R)."""
         if label is not None:
-            return float(self._prf()[2][self._index(label)])
-        hit, pred, actual = self._doc
-        return self._mean(2.0 * hit, pred + actual, np.nan)
+            return self._of_label(2, label)
+        return self._mean(2.0 * self._hit, self._n_pred + self._n_true, np.nan)
 
-    def _micro(self):
-        tp, predicted, actual = (np.sum(x, keepdims=True) for x in self._label)
-        return prf(tp, predicted, actual, zero_division=np.nan, warn_for=())[:3]
-
-    microPrecision = property(lambda self: float(self._micro()[0][0]),
+    microPrecision = property(lambda self: float(self._micro[0][0]),
                               doc="Σ tp / (Σ tp + Σ fp) over labels.")
-    microRecall = property(lambda self: float(self._micro()[1][0]),
+    microRecall = property(lambda self: float(self._micro[1][0]),
                            doc="Σ tp / (Σ tp + Σ fn) over labels.")
-    microF1Measure = property(lambda self: float(self._micro()[2][0]),
+    microF1Measure = property(lambda self: float(self._micro[2][0]),
                               doc="2 Σ tp / (2 Σ tp + Σ fp + Σ fn) over labels.")
 
     @property
     def hammingLoss(self) -> float:
         """Σ (|P| + |L| − 2 |P ∩ L|) / (n · number of distinct true labels)."""
-        hit, pred, actual = self._doc
-        return float(np.sum(pred + actual - 2 * hit)) / (self._n * self._n_labels)
+        differ = self._n_pred + self._n_true - 2 * self._hit
+        return float(np.sum(differ)) / (self._n * self._n_labels)
 
     subsetAccuracy = property(lambda self: self._subset, doc="The share of documents whose "
                               "predicted array equals the true array.")
@@ -1296,5 +1297,4 @@ round(metrics.subsetAccuracy, 4)
     @property
     def accuracy(self) -> float:
         """Mean of |P ∩ L| / |P ∪ L| over documents (nan when a document has neither)."""
-        hit, pred, actual = self._doc
-        return self._mean(hit, pred + actual - hit, np.nan)
+        return self._mean(self._hit, self._n_pred + self._n_true - self._hit, np.nan)
