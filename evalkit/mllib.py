@@ -162,10 +162,10 @@ def _java_double(x):
     """Java's ``Double.toString``: plain for 1e-3 <= |x| < 1e7, else d.dddE±n."""
     if x != x:
         return "NaN"
+    sign = "-" if math.copysign(1.0, x) < 0 else ""  # -0.0 too
     if x == 0 or math.isinf(x):
-        return ("-" if math.copysign(1.0, x) < 0 else "") + ("Infinity" if x else "0.0")
+        return sign + ("Infinity" if x else "0.0")
     digits, point = _java_digits(abs(x))
-    sign = "-" if x < 0 else ""
     if 0 < point < 8:
         whole = digits[:point].ljust(point, "0")
         return f"{sign}{whole}.{digits[point:] or '0'}"
