@@ -146,16 +146,13 @@ def _java_digits(x):
         first = False
         if low or high:
             break
-    point = dec + 1
+    text, point = "".join(map(str, digits)), dec + 1
     if high and (not low or 2 * b > tens or (2 * b == tens and digits[-1] % 2)):
-        i = len(digits) - 1
-        while digits[i] == 9 and i > 0:
-            digits[i], i = 0, i - 1
-        if digits[i] == 9:
-            digits[0], point = 1, point + 1
-        else:
-            digits[i] += 1
-    return "".join(map(str, digits)), point
+        # round the last digit up; the carry runs through trailing 9s, as Java's roundup
+        up = str(int(text) + 1).zfill(len(text))
+        point += len(up) - len(text)  # 99 -> 100: the carry out adds a digit before the point
+        text = up[:len(text)]
+    return text, point
 
 
 def _java_double(x):
