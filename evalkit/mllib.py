@@ -787,7 +787,7 @@ def spark_steps(score_and_labels: ArrayLike, num_partitions: int = 2, *,
     ends = np.r_[0, np.cumsum(np.bincount(part, minlength=len(sizes)))]
     scan = np.column_stack((np.r_[0, binned.tps][ends], np.r_[0, binned.fps][ends]))
     return SparkSteps(
-        counts=_table(sweep), partition_sizes=tuple(int(s) for s in sizes),
+        counts=_table(sweep), partition_sizes=sizes,
         binned_counts=_table(binned), partition_index=part, agg=np.diff(scan, axis=0).astype(float),
         partitionwise_cumulative_counts=scan.astype(float),
         cumulative_counts=_table(binned, cumulative=True), num_bins=num_bins,
@@ -898,11 +898,11 @@ class MulticlassMetrics:
     def _index(self, label):
         return _position(self._classes, label)
 
-    def _prf(self, beta=1.0):
+    def _prf(self, beta=None):
         p, r, _ = _label_prf(self._tp, self._predicted, self._actual)
         # F from P and R grouped as Spark's MulticlassMetrics does, (1 + β²)·P·R / (β²·P + R);
         # its binary evaluator (and prf) multiply (1 + β²)·(P·R), which can differ in the last bit
-        b2 = float(beta) ** 2
+        b2 = 1.0 if beta is None else float(beta) ** 2   # β = 1 by default
         with np.errstate(invalid="ignore", divide="ignore"):
             f = r if np.isinf(b2) else np.where(p + r == 0, 0.0, (1 + b2) * p * r / (b2 * p + r))
         return p, r, f
@@ -944,7 +944,7 @@ class MulticlassMetrics:
     @validate_params(beta=[None, BETA])
     def fMeasure(self, label: float, beta: float | None = None) -> float:
         """(1 + β²)·P·R / (β²·P + R) for ``label`` (β = 1 by default); 0.0 when P + R = 0."""
-        return float(self._prf(1.0 if beta is None else beta)[2][self._index(label)])
+        return float(self._prf(beta)[2][self._index(label)])
 
     @property
     def accuracy(self) -> float:
@@ -976,7 +976,7 @@ class MulticlassMetrics:
     @validate_params(beta=[None, BETA])
     def weightedFMeasure(self, beta: float | None = None) -> float:
         """Σ_c fMeasure(c, β)·n_c / n (β = 1 by default)."""
-        return self._weighted(self._prf(1.0 if beta is None else beta)[2])
+        return self._weighted(self._prf(beta)[2])
 
     @validate_params(eps=Real(0, 0.5, closed="neither", meaning="the smallest probability used"))
     def logLoss(self, eps: float = 1e-15) -> float:
