@@ -1157,9 +1157,9 @@ class RegressionMetrics:
         total = float(w.sum())
         mean = float(np.dot(w, y)) / total
         error = y - pred
-        self._errors = errors_from_sums(total, float(np.dot(w, np.abs(error))),
-                                        float(np.dot(w, error ** 2)))
-        self._fit = spark_fit_scores(total, float(np.dot(w, w)), float(np.dot(w, error ** 2)),
+        sq_sum = float(np.dot(w, error ** 2))   # Σ w (y − ŷ)², for both tables
+        self._errors = errors_from_sums(total, float(np.dot(w, np.abs(error))), sq_sum)
+        self._fit = spark_fit_scores(total, float(np.dot(w, w)), sq_sum,
                                      float(np.dot(w, (y - mean) ** 2)),
                                      float(np.dot(w, (pred - mean) ** 2)),
                                      float(np.dot(w, y ** 2)), through_origin=throughOrigin)
