@@ -47,11 +47,11 @@ import struct
 from dataclasses import dataclass
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._binary import BinaryCounts
 from ._counts import confusion_counts, encode_labels, multilabel_counts
 from ._curves import pr_points, roc_points, trapezoid
 from ._errors import errors_from_sums, spark_fit_scores
@@ -63,10 +63,8 @@ from ._validation import (BETA, NUM_BINS, ZERO_WEIGHT, Bool, Integer, InstanceOf
                           check_score_and_labels, validate_params)
 from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
 
-if TYPE_CHECKING:  # confusions() imports it when called
-    from ._binary import BinaryCounts
-
-__all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format"]
+__all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format",
+           "MulticlassMetrics", "RankingMetrics", "RegressionMetrics", "MultilabelMetrics"]
 
 BIN_THRESHOLDS = {
     "last": "the chunk's lowest score, Spark 3.0 and later",
@@ -148,26 +146,23 @@ def _java_digits(x):
         first = False
         if low or high:
             break
-    point = dec + 1
+    text, point = "".join(map(str, digits)), dec + 1
     if high and (not low or 2 * b > tens or (2 * b == tens and digits[-1] % 2)):
-        i = len(digits) - 1
-        while digits[i] == 9 and i > 0:
-            digits[i], i = 0, i - 1
-        if digits[i] == 9:
-            digits[0], point = 1, point + 1
-        else:
-            digits[i] += 1
-    return "".join(map(str, digits)), point
+        # round the last digit up; the carry runs through trailing 9s, as Java's roundup
+        up = str(int(text) + 1).zfill(len(text))
+        point += len(up) - len(text)  # 99 -> 100: the carry out adds a digit before the point
+        text = up[:len(text)]
+    return text, point
 
 
 def _java_double(x):
     """Java's ``Double.toString``: plain for 1e-3 <= |x| < 1e7, else d.dddE±n."""
     if x != x:
         return "NaN"
+    sign = "-" if math.copysign(1.0, x) < 0 else ""  # -0.0 too
     if x == 0 or math.isinf(x):
-        return ("-" if math.copysign(1.0, x) < 0 else "") + ("Infinity" if x else "0.0")
+        return sign + ("Infinity" if x else "0.0")
     digits, point = _java_digits(abs(x))
-    sign = "-" if x < 0 else ""
     if 0 < point < 8:
         whole = digits[:point].ljust(point, "0")
         return f"{sign}{whole}.{digits[point:] or '0'}"
@@ -238,16 +233,15 @@ def _range_partition_sizes(m, num_partitions):
     top. Fewer partitions than asked are possible when ``m`` is small.
     """
     step = m / num_partitions
-    cum, target, bounds = 0.0, step, []
-    for i in range(m if num_partitions > 1 else 0):  # ascending key index
+    target, bounds = step, []
+    for i in range(m):  # ascending key index; the running weight is i + 1
         if len(bounds) >= num_partitions - 1:
             break
-        cum += 1.0
-        if cum >= target:
+        if i + 1 >= target:
             bounds.append(i)
             target += step
-    edges = [-1, *bounds, m - 1]
-    return tuple(reversed([edges[j + 1] - edges[j] for j in range(len(edges) - 1)]))
+    sizes = np.diff([-1, *bounds, m - 1])
+    return tuple(sizes[::-1].tolist())
 
 
 def _table(sweep, cumulative=False):
@@ -485,8 +479,6 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).confusions()[0]
         (0.8, BinaryCounts(tp=1, fp=0, fn=1, tn=1))
         """
-        from ._binary import BinaryCounts
-
         sw = self.sweep
         return [(float(t), BinaryCounts(tp=tp, fp=fp, fn=sw.n_pos - tp, tn=sw.n_neg - fp))
                 for t, tp, fp in zip(sw.thresholds, sw.tps, sw.fps)]
@@ -795,7 +787,7 @@ def spark_steps(score_and_labels: ArrayLike, num_partitions: int = 2, *,
     ends = np.r_[0, np.cumsum(np.bincount(part, minlength=len(sizes)))]
     scan = np.column_stack((np.r_[0, binned.tps][ends], np.r_[0, binned.fps][ends]))
     return SparkSteps(
-        counts=_table(sweep), partition_sizes=tuple(int(s) for s in sizes),
+        counts=_table(sweep), partition_sizes=sizes,
         binned_counts=_table(binned), partition_index=part, agg=np.diff(scan, axis=0).astype(float),
         partitionwise_cumulative_counts=scan.astype(float),
         cumulative_counts=_table(binned, cumulative=True), num_bins=num_bins,
@@ -804,7 +796,22 @@ def spark_steps(score_and_labels: ArrayLike, num_partitions: int = 2, *,
 
 # -- MulticlassMetrics -----------------------------------------------------------
 
-__all__ += ["MulticlassMetrics"]
+def _label_prf(tp, predicted, actual):
+    """Spark's per-label precision, recall and F1 of ``MulticlassMetrics`` and
+    ``MultilabelMetrics``: precision 0.0 when nothing is predicted.
+
+    The 0 / 0 is made 0 / 1 here: ``prf``'s ``zero_division="spark"`` follows
+    Spark's binary evaluator, which says 1.0 there.
+    """
+    return prf(tp, np.where(predicted == 0, 1, predicted), actual, zero_division="spark")[:3]
+
+
+def _position(classes, label, note=""):
+    """The index of ``label`` in the ascending ``classes``; a ValueError naming them if absent."""
+    i = int(np.searchsorted(classes, label))
+    if i >= len(classes) or classes[i] != label:
+        raise ValueError(f"label {label!r} is not one of the labels {classes.tolist()}{note}")
+    return i
 
 
 class _Matrix(np.ndarray):
@@ -889,19 +896,13 @@ class MulticlassMetrics:
             cells.sum(axis=1)[keep]
 
     def _index(self, label):
-        i = int(np.searchsorted(self._classes, label))
-        if i >= len(self._classes) or self._classes[i] != label:
-            raise ValueError(f"label {label!r} is not one of the labels {self.labels.tolist()}")
-        return i
+        return _position(self._classes, label)
 
-    def _prf(self, beta=1.0):
-        # precision and recall through the core: 0.0 when nothing is predicted c (0 / 1 here;
-        # Spark's binary evaluator, prf's zero_division="spark", says 1.0 there)
-        predicted = np.where(self._predicted == 0, 1.0, self._predicted)
-        p, r, _, _ = prf(self._tp, predicted, self._actual, zero_division="spark")
+    def _prf(self, beta=None):
+        p, r, _ = _label_prf(self._tp, self._predicted, self._actual)
         # F from P and R grouped as Spark's MulticlassMetrics does, (1 + β²)·P·R / (β²·P + R);
         # its binary evaluator (and prf) multiply (1 + β²)·(P·R), which can differ in the last bit
-        b2 = float(beta) ** 2
+        b2 = 1.0 if beta is None else float(beta) ** 2   # β = 1 by default
         with np.errstate(invalid="ignore", divide="ignore"):
             f = r if np.isinf(b2) else np.where(p + r == 0, 0.0, (1 + b2) * p * r / (b2 * p + r))
         return p, r, f
@@ -943,7 +944,7 @@ class MulticlassMetrics:
     @validate_params(beta=[None, BETA])
     def fMeasure(self, label: float, beta: float | None = None) -> float:
         """(1 + β²)·P·R / (β²·P + R) for ``label`` (β = 1 by default); 0.0 when P + R = 0."""
-        return float(self._prf(1.0 if beta is None else beta)[2][self._index(label)])
+        return float(self._prf(beta)[2][self._index(label)])
 
     @property
     def accuracy(self) -> float:
@@ -975,7 +976,7 @@ class MulticlassMetrics:
     @validate_params(beta=[None, BETA])
     def weightedFMeasure(self, beta: float | None = None) -> float:
         """Σ_c fMeasure(c, β)·n_c / n (β = 1 by default)."""
-        return self._weighted(self._prf(1.0 if beta is None else beta)[2])
+        return self._weighted(self._prf(beta)[2])
 
     @validate_params(eps=Real(0, 0.5, closed="neither", meaning="the smallest probability used"))
     def logLoss(self, eps: float = 1e-15) -> float:
@@ -995,9 +996,6 @@ class MulticlassMetrics:
 
 
 # -- RankingMetrics (one block, appended: evalkit.ranking with the Spark convention) -------
-
-__all__ += ["RankingMetrics"]
-
 
 class RankingMetrics:
     """Spark MLlib's ``RankingMetrics`` on numpy: :mod:`evalkit.ranking`, ``convention="spark"``.
@@ -1114,9 +1112,6 @@ class RankingMetrics:
 
 # -- RegressionMetrics (one block, appended: evalkit._errors' sums, Spark's formulas) -------
 
-__all__ += ["RegressionMetrics"]
-
-
 class RegressionMetrics:
     """Spark MLlib's ``RegressionMetrics`` on numpy: ``(prediction, observation[, weight])`` rows.
 
@@ -1162,9 +1157,9 @@ class RegressionMetrics:
         total = float(w.sum())
         mean = float(np.dot(w, y)) / total
         error = y - pred
-        self._errors = errors_from_sums(total, float(np.dot(w, np.abs(error))),
-                                        float(np.dot(w, error ** 2)))
-        self._fit = spark_fit_scores(total, float(np.dot(w, w)), float(np.dot(w, error ** 2)),
+        sq_sum = float(np.dot(w, error ** 2))   # Σ w (y − ŷ)², for both tables
+        self._errors = errors_from_sums(total, float(np.dot(w, np.abs(error))), sq_sum)
+        self._fit = spark_fit_scores(total, float(np.dot(w, w)), sq_sum,
                                      float(np.dot(w, (y - mean) ** 2)),
                                      float(np.dot(w, (pred - mean) ** 2)),
                                      float(np.dot(w, y ** 2)), through_origin=throughOrigin)
@@ -1180,9 +1175,6 @@ class RegressionMetrics:
 
 
 # -- MultilabelMetrics (one block, appended: multilabel counts through _ratios) -----------
-
-__all__ += ["MultilabelMetrics"]
-
 
 class MultilabelMetrics:
     """Spark MLlib's ``MultilabelMetrics`` on numpy: ``(predictions, labels)`` rows of label sets.
@@ -1240,29 +1232,25 @@ round(metrics.subsetAccuracy, 4)
         truth[np.repeat(np.arange(n), np.diff(l_off)), l_codes] = True
         predicted[np.repeat(np.arange(n), np.diff(p_off)), p_codes] = True
         self._n, self._n_labels = n, int(truth.any(axis=0).sum())
-        self._doc = multilabel_counts(truth, predicted, samplewise=True)   # |P∩L|, |P|, |L|
-        self._label = multilabel_counts(truth, predicted)                  # tp, tp + fp, tp + fn
-        self._classes = classes
+        # per document: |P∩L|, |P|, |L|
+        self._hit, self._n_pred, self._n_true = multilabel_counts(truth, predicted, samplewise=True)
+        per_label = multilabel_counts(truth, predicted)   # tp, tp + fp, tp + fn
+        keep = per_label[0] > 0   # Spark's labels: those with a true positive
+        self._classes = classes[keep]
+        self._per_label = [v[keep] for v in _label_prf(*per_label)]   # precision, recall, F1
+        totals = (np.sum(x, keepdims=True) for x in per_label)
+        self._micro = prf(*totals, zero_division=np.nan, warn_for=())[:3]
         same = [np.array_equal(np.asarray(r[0], float), np.asarray(r[1], float)) for r in rows]
         self._subset = float(np.sum(same)) / n
 
-    def _index(self, label):
-        i = int(np.searchsorted(self._classes, label))
-        if i >= len(self._classes) or self._classes[i] != label or self._label[0][i] == 0:
-            raise ValueError(f"label {label!r} is not one of the labels {self.labels.tolist()} "
-                             "(Spark's: those with a true positive)")
-        return i
-
-    def _prf(self):
-        # per label: 0.0 when nothing is predicted (0 / 1 here: prf's "spark" says 1.0 there)
-        tp, predicted, actual = self._label
-        p, r, f, _ = prf(tp, np.where(predicted == 0, 1, predicted), actual, zero_division="spark")
-        return p, r, f
+    def _of_label(self, metric, label):
+        i = _position(self._classes, label, " (Spark's: those with a true positive)")
+        return float(self._per_label[metric][i])
 
     @property
     def labels(self) -> np.ndarray:
         """The labels with at least one true positive, ascending (Scala's ``labels``)."""
-        return self._classes[self._label[0] > 0].copy()
+        return self._classes.copy()
 
     def _mean(self, numerator, denominator, undefined):
         values = ratio(numerator, denominator, zero_division=undefined)
@@ -1271,41 +1259,34 @@ round(metrics.subsetAccuracy, 4)
     def precision(self, label: float | None = None) -> float:
         """Mean of |P ∩ L| / |P| over documents (0 for an empty P); or a label's tp / (tp + fp)."""
         if label is not None:
-            return float(self._prf()[0][self._index(label)])
-        hit, pred, _ = self._doc
-        return self._mean(hit, pred, 0.0)
+            return self._of_label(0, label)
+        return self._mean(self._hit, self._n_pred, 0.0)
 
     def recall(self, label: float | None = None) -> float:
         """Mean of |P ∩ L| / |L| over documents (nan for an empty L), or a label's tp / (tp + fn).
         """
         if label is not None:
-            return float(self._prf()[1][self._index(label)])
-        hit, _, actual = self._doc
-        return self._mean(hit, actual, np.nan)
+            return self._of_label(1, label)
+        return self._mean(self._hit, self._n_true, np.nan)
 
     def f1Measure(self, label: float | None = None) -> float:
         """Mean of 2 |P ∩ L| / (|P| + |L|) over documents; or one label's 2·P·R / (P + R)."""
         if label is not None:
-            return float(self._prf()[2][self._index(label)])
-        hit, pred, actual = self._doc
-        return self._mean(2.0 * hit, pred + actual, np.nan)
+            return self._of_label(2, label)
+        return self._mean(2.0 * self._hit, self._n_pred + self._n_true, np.nan)
 
-    def _micro(self):
-        tp, predicted, actual = (np.sum(x, keepdims=True) for x in self._label)
-        return prf(tp, predicted, actual, zero_division=np.nan, warn_for=())[:3]
-
-    microPrecision = property(lambda self: float(self._micro()[0][0]),
+    microPrecision = property(lambda self: float(self._micro[0][0]),
                               doc="Σ tp / (Σ tp + Σ fp) over labels.")
-    microRecall = property(lambda self: float(self._micro()[1][0]),
+    microRecall = property(lambda self: float(self._micro[1][0]),
                            doc="Σ tp / (Σ tp + Σ fn) over labels.")
-    microF1Measure = property(lambda self: float(self._micro()[2][0]),
+    microF1Measure = property(lambda self: float(self._micro[2][0]),
                               doc="2 Σ tp / (2 Σ tp + Σ fp + Σ fn) over labels.")
 
     @property
     def hammingLoss(self) -> float:
         """Σ (|P| + |L| − 2 |P ∩ L|) / (n · number of distinct true labels)."""
-        hit, pred, actual = self._doc
-        return float(np.sum(pred + actual - 2 * hit)) / (self._n * self._n_labels)
+        differ = self._n_pred + self._n_true - 2 * self._hit
+        return float(np.sum(differ)) / (self._n * self._n_labels)
 
     subsetAccuracy = property(lambda self: self._subset, doc="The share of documents whose "
                               "predicted array equals the true array.")
@@ -1313,5 +1294,4 @@ round(metrics.subsetAccuracy, 4)
     @property
     def accuracy(self) -> float:
         """Mean of |P ∩ L| / |P ∪ L| over documents (nan when a document has neither)."""
-        hit, pred, actual = self._doc
-        return self._mean(hit, pred + actual - hit, np.nan)
+        return self._mean(self._hit, self._n_pred + self._n_true - self._hit, np.nan)
