@@ -84,7 +84,8 @@ def _hit_columns(df, ranked_col, relevant_col, k, relevance_col):
     relevant = F.array_distinct(given)
     top = ranked if k is None else F.slice(ranked, 1, k)
     if relevance_col is None:   # every gain 1, R = the judged items: only positions leave
-        found = F.transform(top, lambda x, i: F.when(F.array_contains(relevant, x), i))
+        # (`given`, not `relevant`, in lambdas: Spark would deduplicate it again for every item)
+        found = F.transform(top, lambda x, i: F.when(F.array_contains(given, x), i))
         return {"pos": F.filter(found, lambda i: i.isNotNull()), "len": F.size(ranked),
                 "r": F.size(relevant)}
     _column(df, "relevance_col", relevance_col, ("ArrayType",), "arrays of numbers",
@@ -97,7 +98,7 @@ def _hit_columns(df, ranked_col, relevant_col, k, relevance_col):
         return F.when(at > 0, last).otherwise(0.0)
 
     def hit(x, i):   # a struct (position, grade) where item x at position i is relevant
-        return F.when(F.array_contains(relevant, x), F.struct(i.alias("i"), grade_of(x).alias("g")))
+        return F.when(F.array_contains(given, x), F.struct(i.alias("i"), grade_of(x).alias("g")))
 
     judged = F.transform(relevant, grade_of)           # distinct items, first-seen order
     hits = F.filter(F.transform(top, hit), lambda h: h.isNotNull())
