@@ -9,7 +9,7 @@ its peer measured in the same run:
 
 * exact curve + both areas (num_bins=0): ``evalkit.spark.binary_metrics``
   (the curve counted by each input partition and added on the driver; the
-  areas alone take the same job below 2^22 distinct scores, buckets on the
+  areas alone take the same job below 2^24 distinct scores, buckets on the
   executors above) against
   the JVM ``BinaryClassificationMetrics(rdd, 0)`` (both areas, and its ROC
   RDD computed with ``count()``, i.e. never even sent to the driver);
@@ -163,7 +163,7 @@ def bench_binary(spark, n, rounded, report):
     connect = _connect(spark)
 
     # exact: evalkit.spark -- both areas (from the counts of the grouped or partitions path,
-    # or on the executors' buckets beyond 2^22 distinct scores)
+    # or on the executors' buckets beyond 2^24 distinct scores)
     def areas_only():
         t_plan, m = _timed(lambda: eks.binary_metrics(df))
         t_areas, areas = _timed(lambda: (m.areaUnderROC, m.areaUnderPR))
@@ -416,7 +416,12 @@ def main(argv=None):
 
     report(f"local[2], Spark {spark.version}; each workload timed once after a warm-up")
     run_workloads(spark, args, report)
+    jvm = spark.sparkContext._gateway.proc
     spark.stop()
+    # the classic JVM would outlive the session, holding its heap beside the Connect
+    # server's: closing its stdin ends it (PySpark's gateway exits on EOF)
+    jvm.stdin.close()
+    jvm.wait(120)
     if args.no_connect:
         return
     with tempfile.TemporaryDirectory(prefix="evalkit-bench-connect-") as tmp:

@@ -44,9 +44,9 @@ def _env(log_dir: Path, **extra) -> dict:
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "SPARK_REMOTE", "SPARK_CONNECT_MODE_ENABLED")}
     quiet = f"-Dlog4j2.configurationFile=file:{_quiet_log4j2_file()}"
-    env.update(SPARK_HOME=str(spark_home()), SPARK_LOCAL_IP="127.0.0.1",
-               SPARK_LOG_DIR=str(log_dir), SPARK_NO_DAEMONIZE="1",
-               SPARK_DAEMON_JAVA_OPTS=quiet, SPARK_DAEMON_MEMORY="512m", **extra)
+    env.update({"SPARK_HOME": str(spark_home()), "SPARK_LOCAL_IP": "127.0.0.1",
+                "SPARK_LOG_DIR": str(log_dir), "SPARK_NO_DAEMONIZE": "1",
+                "SPARK_DAEMON_JAVA_OPTS": quiet, "SPARK_DAEMON_MEMORY": "512m", **extra})
     return env
 
 
@@ -130,7 +130,9 @@ class ConnectServer:
         for key, value in settings.items():
             cmd += ["--conf", f"{key}={value}"]
         cmd.append("spark-internal")
-        extra = {"PYSPARK_PYTHON": python}
+        # spark-submit sizes a Connect server's heap (as a Thrift server's) by
+        # SPARK_DAEMON_MEMORY, ignoring spark.driver.memory: give it the driver's
+        extra = {"PYSPARK_PYTHON": python, "SPARK_DAEMON_MEMORY": settings["spark.driver.memory"]}
         if python == sys.executable:   # executors with evalkit: the checkout under test's own
             import evalkit             # (a worktree's, not the one the venv has installed)
 

@@ -28,7 +28,10 @@ _ROWS_PER_BUCKET = 250_000   # rows per bucket the executors sweep (at most 4 pe
 _PROBE_ROWS = 10_000      # the first rows, read to guess whether the scores are few
 _MAX_GROUPED = 1 << 17    # at most this many distinct scores: counted per score in one job
 _HLL_SAMPLE = 16          # the distinct-score estimate hashes 1 score in 16
-_MAX_COLLECTED = 1 << 22  # at most this many distinct scores (estimated): counted per partition
+# At most this many distinct scores (estimated): counted per partition and collected, areas
+# too (one scan beats the buckets' three jobs and shuffle). The driver's bound: about 24
+# bytes a score arrive (400 MB here), and its numpy sweep peaks near 100 bytes a score.
+_MAX_COLLECTED = 1 << 24
 
 
 def _sweep_of_counts(s, pos, neg, weighted):
@@ -103,7 +106,7 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
     Returned by :func:`binary_metrics`. Every method of the numpy mirror is
     here, with the same numbers. How the counts are made is :attr:`path`:
     grouped in the first job, or by each input partition when the curve is
-    first needed (an area too), or -- beyond 4,194,304 distinct scores --
+    first needed (an area too), or -- beyond 16,777,216 distinct scores --
     the two exact areas on the executors (one row per bucket reaches the
     driver) and the curve collected only when a method needs it
     (``thresholds``, ``roc``, ``pr``, ``*ByThreshold``, ``sweep``). Once
@@ -142,10 +145,10 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         ``"grouped"``: few distinct scores (at most 131,072; the first 10,000
         rows decide whether to try), so the first job counted the rows per
         score and everything since is numpy on the driver. ``"partitions"``:
-        at most 4,194,304 distinct scores (the first job's estimate): the
+        at most 16,777,216 distinct scores (the first job's estimate): the
         first use of the curve or of an area runs one job without a shuffle
         -- each input partition counts its own scores, the driver adds the
-        counts (about 24 bytes a score) -- and everything since is numpy on
+        counts (about 24 bytes a score, 400 MB at most) -- and everything since is numpy on
         the driver. ``"buckets"``: more distinct scores; the executors sweep
         ranges of scores and only the two areas, or the ``num_bins`` points,
         reach the driver (see :func:`binary_metrics`); the exact curve, when
@@ -302,7 +305,7 @@ def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = 
     * otherwise one aggregation validates the columns and takes the totals
       and an estimate of the distinct scores (from one score in 16); then
 
-      - ``"partitions"``, at most 4,194,304 distinct scores (estimated):
+      - ``"partitions"``, at most 16,777,216 distinct scores (estimated):
         the first method that needs the curve or an area runs one job with
         no shuffle -- each input partition counts its own scores in numpy
         (Spark's hash aggregation when most scores repeat) and the driver

@@ -79,37 +79,36 @@ def _hit_columns(df, ranked_col, relevant_col, k, relevance_col):
     tt = _column(df, "relevant_col", relevant_col, ("ArrayType",), "arrays of item ids")
     _same_kind(("ranked_col", ranked_col, rt.elementType),
                ("relevant_col", relevant_col, tt.elementType))
-    graded = relevance_col is not None
-    if graded:
-        _column(df, "relevance_col", relevance_col, ("ArrayType",), "arrays of numbers",
-                elements=_NUMERIC)
-        grades = F.coalesce(F.col(relevance_col), F.array()).cast("array<double>")
     ranked = F.coalesce(F.col(ranked_col), F.array().cast(rt))
     given = F.coalesce(F.col(relevant_col), F.array().cast(tt))
     relevant = F.array_distinct(given)
     top = ranked if k is None else F.slice(ranked, 1, k)
+    if relevance_col is None:   # every gain 1, R = the judged items: only positions leave
+        # (`given`, not `relevant`, in lambdas: Spark would deduplicate it again for every item)
+        found = F.transform(top, lambda x, i: F.when(F.array_contains(given, x), i))
+        return {"pos": F.filter(found, lambda i: i.isNotNull()), "len": F.size(ranked),
+                "r": F.size(relevant)}
+    _column(df, "relevance_col", relevance_col, ("ArrayType",), "arrays of numbers",
+            elements=_NUMERIC)
+    grades = F.coalesce(F.col(relevance_col), F.array()).cast("array<double>")
 
     def grade_of(x):   # the last grade given to item x (Spark's toMap), 0 when not relevant
-        if not graded:
-            return F.lit(1.0)
         at = F.array_position(F.reverse(given), x).cast("int")
         last = F.try_element_at(F.reverse(grades), F.greatest(at, F.lit(1)))
         return F.when(at > 0, last).otherwise(0.0)
 
     def hit(x, i):   # a struct (position, grade) where item x at position i is relevant
-        return F.when(F.array_contains(relevant, x), F.struct(i.alias("i"), grade_of(x).alias("g")))
+        return F.when(F.array_contains(given, x), F.struct(i.alias("i"), grade_of(x).alias("g")))
 
     judged = F.transform(relevant, grade_of)           # distinct items, first-seen order
     hits = F.filter(F.transform(top, hit), lambda h: h.isNotNull())
     cut = (lambda a: a) if k is None else (lambda a: F.slice(a, 1, k))
-    columns = {"pos": F.transform(hits, lambda h: h["i"]), "len": F.size(ranked),
-               "gain": F.transform(hits, lambda h: h["g"]),
-               "r": F.size(F.filter(judged, lambda g: g > 0)), "judged": F.size(relevant)}
-    if graded:
-        columns.update(ideal=cut(F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)),
-                       given=cut(judged), bad_len=F.size(grades) != F.size(given),
-                       bad_grade=F.exists(grades, lambda g: _not_finite(g) | (g < 0)))
-    return columns
+    return {"pos": F.transform(hits, lambda h: h["i"]), "len": F.size(ranked),
+            "gain": F.transform(hits, lambda h: h["g"]),
+            "r": F.size(F.filter(judged, lambda g: g > 0)), "judged": F.size(relevant),
+            "ideal": cut(F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)),
+            "given": cut(judged), "bad_len": F.size(grades) != F.size(given),
+            "bad_grade": F.exists(grades, lambda g: _not_finite(g) | (g < 0))}
 
 
 def _read_hits(get, k, relevance_col):
@@ -127,10 +126,12 @@ def _read_hits(get, k, relevance_col):
          "negative ones"),
     ])
     user, position = _flatten_lists(get("pos"))
+    if not graded:
+        return RankingHits(user, position, np.ones(len(position)), column("r"), column("len"),
+                           graded=False, cut=k)
     gain = _flatten_lists(get("gain"), np.float64)[1]
-    grades = (_padded(get("ideal")), _padded(get("given"))) if graded else ()
-    return RankingHits(user, position, gain, column("r"), column("len"), *grades,
-                       graded=graded, n_judged=column("judged"), cut=k)
+    return RankingHits(user, position, gain, column("r"), column("len"), _padded(get("ideal")),
+                       _padded(get("given")), graded=True, n_judged=column("judged"), cut=k)
 
 
 def _flatten_lists(column, dtype=np.int64):
