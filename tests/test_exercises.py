@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalkit.course.exercises import (CLOSE, Case, Exercise, check, data_source, exercises, grade, hint,
-                                      register, show, variant)
+from evalkit.course.exercises import (EXACT, Case, Exercise, check, data_source, exercises, grade,
+                                      hint, register, show, variant)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISE_MODULES = sorted((ROOT / "evalkit" / "course" / "exercises").glob("nb[0-9][0-9].py"))
@@ -228,11 +228,11 @@ def test_exact_fractions_are_accepted():
     assert check("01.1", [Fraction(9, 10), Fraction(3, 4), Fraction(9, 11)]).passed
 
 
-@pytest.mark.parametrize("answer", [0.79, 0.792, 0.7917, 0.7916])   # rounded or cut
-def test_an_answer_right_to_the_digits_given_is_close_not_right(answer):
+@pytest.mark.parametrize("answer, given", [(0.79, 2), (0.792, 3), (0.7917, 4), (0.7916, 4)])   # rounded or cut
+def test_an_answer_right_to_the_digits_given_is_close_not_right(answer, given):
     result = check("98.1", answer)
     assert not result.passed
-    assert CLOSE in repr(result)
+    assert f"your answer is close but gives {given} decimals -- {EXACT}" in repr(result)
     assert "0.7916" not in repr(result) and "0.7917" not in repr(result)
 
 
@@ -240,13 +240,14 @@ def test_an_answer_right_to_the_digits_given_is_close_not_right(answer):
 def test_a_wrong_or_too_coarse_answer_is_not_called_close(answer):
     result = check("98.1", answer)
     assert not result.passed
-    assert CLOSE not in repr(result)
+    assert "close" not in repr(result) and EXACT not in repr(result)
 
 
 def test_close_works_element_by_element():
-    assert CLOSE in repr(check("98.2", [0.1667, 0.5]))
-    assert CLOSE in repr(check("98.2", [0.166, 0.5]))
-    assert CLOSE not in repr(check("98.2", [0.1667, 0.6]))   # one number plainly wrong
+    assert "answer[0] is close but gives 4 decimals -- " + EXACT in repr(check("98.2", [0.1667, 0.5]))
+    assert "answer[0] is close but gives 3 decimals -- " + EXACT in repr(check("98.2", [0.166, 0.5]))
+    one_wrong = repr(check("98.2", [0.1667, 0.6]))           # one number rounded, one plainly wrong
+    assert "answer[0] is close but gives 4 decimals; answer[1] is wrong -- " + EXACT in one_wrong
     assert not check("98.2", [0.1667, 0.5]).passed
 
 
@@ -277,7 +278,7 @@ def test_choice_checker():
 def test_decimals_count_and_close_says_how_many(answer, passes, close):
     result = check("98.5", answer)
     assert result.passed is passes
-    assert ("close -- give 4 decimals" in repr(result)) is close
+    assert ("is close but gives" in repr(result) and "4 decimals count: give 4 or more" in repr(result)) is close
     assert "fraction" not in repr(result)
 
 
