@@ -1157,3 +1157,81 @@ def test_the_course_maps_example_fraction_is_no_exercises_answer():
             values = np.asarray(variant(ex.id, seed).solution, dtype=float).ravel()
             for example in examples:
                 assert not np.any(np.isclose(values, float(example), rtol=1e-9, atol=0)), (ex.id, seed, example)
+
+
+# -- a wrong option's feedback never points at the right option ---------------------------------
+#
+# In the classroom each student's letters are fixed, so a wrong option whose "why" names, quotes or
+# implies the right one turns three tries into the answer. A wrong option's feedback says why that
+# option is wrong; only the right option's own feedback may explain the right answer.
+
+_STOP_WORDS = set("""
+a an the and or of to in on at by for with from as is are was were be been being it its this that
+these those not no nor but so than then there here which what who whom how when where why all any
+each every both either neither one two three four five six seven eight nine ten more most less least
+much many few some such same other another only also too very just own do does did done has have had
+can could may might must shall should will would if into over under about between among per via up
+down out off again once their they them he she his her we our you your i me my
+""".split())
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.'/\-]*[a-z0-9]|[a-z0-9]")
+# phrases that point past the option at hand: "the right answer is ...", "... instead", "choose ..."
+_POINTING = re.compile(r"\b(instead|the right (answer|option|choice|one)|the correct|correct (answer|option)"
+                       r"|the answer is|choose|go for|other way round|the reverse|rather than)\b"
+                       r"|\b(option|choice|answer|letter)\s*\(?[a-e]\)?(?![a-z0-9])|\([a-e]\)|'[a-e]'|\"[a-e]\"")
+
+
+def _stem(word):
+    """A crude stem (lower case, no possessive, the first six letters): one idea, one token."""
+    word = word.lower().strip(".'-/")
+    word = word.removesuffix("'s")
+    return word[:6]
+
+
+def _tokens(text):
+    return {_stem(w) for w in _WORD.findall(text.lower())} - {_stem(w) for w in _STOP_WORDS}
+
+
+def _distinctive(ex):
+    """The right option's own words: in no wrong option's text and not in the prompt."""
+    wrong_texts = [text for letter, text in ex.choices.items() if letter != ex.solution]
+    shared = set().union(*(_tokens(t) for t in wrong_texts)) | _tokens(ex.prompt)
+    return _tokens(ex.choices[ex.solution]) - shared
+
+
+def _pointers(ex, feedback):
+    """How ``feedback`` (of a wrong option of ``ex``) points at the right option: [] if it does not."""
+    found = [m.group(0) for m in _POINTING.finditer(feedback.lower())]
+    found += sorted(_tokens(feedback) & _distinctive(ex))
+    return found
+
+
+def test_most_right_options_have_words_of_their_own():
+    """The word check has something to look for (12.0's "only A vs B" and 09.3's code have not)."""
+    without = [p.values[1].id for p in CHOICE_EXERCISES if not _distinctive(p.values[1])]
+    assert len(without) <= 3, without
+
+
+def test_the_pointer_check_catches_feedback_that_gives_the_right_option_away():
+    """Vacuity guard: feedback lines these exercises once had, each pointing at the right option."""
+    once = {
+        "08.1": "the two denominators are the other way round: min(R, k) = 5 is Spark's, R = 12 the post's.",
+        "02.0": "the tuned procedure can be evaluated honestly, on rows that took no part in tuning it; "
+                "section 5.5 does it with an outer cross-validation.",
+        "03.0": "the AUC counts (click, non-click) pairs, not misplaced impressions: three pairs are ordered "
+                "wrong, not one.",
+        "11.3": "section 3's floor was for its own test set; with 24 cases a bin the floor is much higher.",
+        "12.1": "no difference shown is not equality: the intervals say how large a difference the data cannot "
+                "rule out.",
+        "01.0": "the right answer is (b).",
+    }
+    for ex_id, text in once.items():
+        assert _pointers(variant(ex_id), text), (ex_id, text)
+
+
+@pytest.mark.parametrize("number, ex", [p for p in _all_exercises() if p.values[1].kind == "choice"])
+def test_no_wrong_options_feedback_points_at_the_right_one(number, ex):
+    """No letter, no 'the right answer is / instead / choose', no word of the right option's own."""
+    for letter, why in ex.feedback.items():
+        assert not re.search(r"\b(option|choice|answer|letter)\s*\(?[a-e]\)?(?![a-z0-9])", why.lower()), (ex.id, letter)
+        if letter != ex.solution:
+            assert not _pointers(ex, why), (ex.id, letter, _pointers(ex, why), why)

@@ -72,15 +72,18 @@ EX_05_0 = register(Exercise(
         "d": "both negative: a filter that misses 24 of 30 spams is worse than chance",
     },
     feedback={
-        "a": "kappa and MCC subtract the agreement chance gives: 80 % predicted 'not spam' "
-             "against 70 % actual already agree on 0.8 x 0.7 + 0.2 x 0.3 = 0.62 of the mails.",
+        "a": "kappa and MCC are not accuracy in other units: kappa subtracts the agreement "
+             "expected by chance from the accuracy, and MCC is a correlation between the "
+             "predictions and the truth; neither equals the accuracy in general.",
         "b": "every cell equals (row sum) x (column sum) / N: the observed agreement 0.62 is "
              "exactly the chance agreement, so kappa = (0.62 - 0.62) / (1 - 0.62) = 0, and "
              "TP x TN - FP x FN = 6 x 56 - 14 x 24 = 0 makes the MCC 0 too.",
-        "c": "MCC's numerator TP x TN - FP x FN is 6 x 56 - 14 x 24 = 0 here: using all four "
-             "cells does not lift a filter that ignores the mail.",
-        "d": "below 0 means agreeing less often than chance; here the filter agrees exactly as "
-             "often as chance, which is 0, however many spams it misses.",
+        "c": "using all four cells does not turn MCC into an accuracy: MCC is a correlation "
+             "between prediction and truth, a different quantity from the share of right answers, "
+             "so 0.62 is not where it comes from.",
+        "d": "below 0 means agreeing less than chance would; a filter whose predictions ignore "
+             "the mail has no way to do systematically worse than chance, however many spams it "
+             "misses.",
     },
     cases=[Case("predictions independent of the truth", {}, _agreement_at_chance)],
     solution="b",
@@ -239,9 +242,9 @@ EX_05_3 = register(Exercise(
         "a": "with one label per call, micro F1 is the accuracy: 1 - micro F1 is the share of "
              "misrouted calls, so it is the cost divided by a constant. X misroutes fewer calls, "
              "and micro F1 is the only average that ranks it first.",
-        "b": "weighting each department's F1 by its calls is not counting calls: a department's F1 "
-             "also moves with the calls wrongly sent to it, and here weighted F1 ranks Y first "
-             "although Y misroutes more calls.",
+        "b": "weighting each department's F1 by its calls is a weighting of F1s, and a "
+             "department's F1 also moves with the calls wrongly sent to it: here weighted F1 "
+             "ranks Y first although Y misroutes more calls.",
         "c": "macro F1 is the choice when a small class matters more than its size (section 6); "
              "here a sales call costs no more than any other, and macro F1 ranks Y first although "
              "Y misroutes more calls.",

@@ -187,14 +187,16 @@ EX_06_3 = register(Exercise(
         "d": "the analyst should have quoted micro F1@3, which balances the two",
     },
     feedback={
-        "a": "the top-3 accuracy answers 'how often was the bought item among the three?', a "
-             "question per page view; the ad team asks per slot, and each page fills three slots.",
+        "a": "the top-3 accuracy answers 'how often was the bought item among the three?', one "
+             "question per customer visit; the ad team asks about each suggestion slot, a "
+             "different count.",
         "b": "the question divides by slots, three a page: pooled over all items, the sales over "
              "the suggestions made is micro precision@3, and here micro recall@3 is exactly 3 "
              "times it, so the quoted share overstates the slots' earnings threefold.",
-        "c": "macro recall still divides by page views, and weighs rare items like frequent ones: "
-             "it answers neither question.",
-        "d": "F1 mixes the two ratios; the ad team's question is one of them, precision.",
+        "c": "macro recall weighs a rarely bought item like a best-seller, which the ad team's "
+             "question never asks for: its slots are all alike.",
+        "d": "F1 mixes two ratios into one; the ad team's question asks for a single ratio, not a "
+             "blend.",
     },
     cases=[Case("the report entry that is the share of slots with a sale", {},
                 _the_number_that_answers)],
