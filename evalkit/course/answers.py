@@ -8,13 +8,16 @@ knows an expected value; patching it inside the student's kernel changes only wh
 student answers.
 
 The encoding keeps what a comparison needs: exact fractions, numpy arrays and their
-dtype, tuples, and a marker for "no answer" (``...``). Anything else becomes a tag
-naming its type, which matches no expected value.
+dtype, the dtype of a float32 or float16 number (graded to its own precision), tuples,
+and a marker for "no answer" (``...``). Anything else becomes a tag naming its type,
+which matches no expected value.
 
 >>> from fractions import Fraction
 >>> import numpy as np
 >>> decode(encode([Fraction(1, 3), (2, 3.5), np.array([1, 0])]))
 [Fraction(1, 3), (2, 3.5), array([1, 0])]
+>>> decode(encode(np.float32(0.25))).dtype
+dtype('float32')
 >>> decode(encode(...)) is ...
 True
 >>> encode(open)
@@ -42,6 +45,9 @@ def encode(value: Any, depth: int = 0) -> Any:
     """A JSON-ready form of ``value``; :func:`decode` gives the value back."""
     if value is ...:
         return {"ellipsis": True}
+    if isinstance(value, np.floating) and value.dtype.itemsize < 8:
+        # a float32 or float16 is graded to its own precision: keep its dtype
+        return {"scalar": encode(value.item(), depth + 1), "dtype": value.dtype.str}
     if isinstance(value, np.generic):
         value = value.item()
     if value is None or isinstance(value, (bool, int, str)):
@@ -82,6 +88,12 @@ def _decode_tagged(data: dict) -> Any:
         return Fraction(int(numerator), int(denominator))
     if "tuple" in data and isinstance(data["tuple"], list):
         return tuple(decode(v) for v in data["tuple"])
+    if "scalar" in data:
+        dtype = np.dtype(str(data.get("dtype")))
+        number = decode(data["scalar"])
+        if dtype.kind != "f" or isinstance(number, bool) or not isinstance(number, (int, float)):
+            raise ValueError(f"not an encoded answer: a scalar of dtype {dtype}")
+        return dtype.type(number)
     if "ndarray" in data:
         dtype = np.dtype(str(data.get("dtype")))
         if dtype.kind not in _NUMERIC_KINDS:
