@@ -145,6 +145,7 @@ RIGHT = "is right"
 WRONG = "is wrong"
 NAN = "is nan"
 ROUNDED = "is close"  # the right value rounded or cut to the digits it gives
+SHORT = "gives"  # fewer decimals than an exercise's decimals count, and not close
 FLOAT16 = "is a float16"
 
 #: what a rounded answer to an exercise without ``decimals`` (a rational answer) is told
@@ -650,6 +651,8 @@ def _status(ex, got, want):
         return NAN
     if _agrees_to_digits_given(got, want):
         return ROUNDED
+    if not _gives_the_decimals(ex, got):
+        return SHORT
     if isinstance(got, np.float16) and _same(got, want, FLOAT16_RTOL, atol=FLOAT16_RTOL):
         return FLOAT16
     return WRONG
@@ -687,9 +690,12 @@ def _component(ex, shape, i, root):
 
 
 def _phrase(status, who, got):
-    if status == ROUNDED:
+    if status in (ROUNDED, SHORT):
         given = _decimals(got)[0]
-        return f"{who} is close but gives {given} decimal{'s' if given != 1 else ''}"
+        decimals = f"{given} decimal{'s' if given != 1 else ''}"
+        if status == ROUNDED:
+            return f"{who} is close but gives {decimals}"
+        return f"{who} gives {decimals}"
     return f"{who} {status}"
 
 
@@ -707,7 +713,7 @@ def _note(ex, got, want, root):
     note = "; ".join(shown)
     if ROUNDED in statuses and ex.decimals is None:
         note += " -- " + EXACT
-    if ROUNDED in statuses and ex.decimals is not None:
+    if (ROUNDED in statuses or SHORT in statuses) and ex.decimals is not None:
         note += " -- " + DECIMALS.format(ex.decimals)
     if FLOAT16 in statuses:
         note += " -- " + FLOAT16_NOTE

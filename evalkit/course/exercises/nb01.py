@@ -111,6 +111,7 @@ EX_01_1 = register(Exercise(
     expect=_spam_prf,
     variant=_new_spam_week,
     solution=[Fraction(45, 50), Fraction(45, 60), Fraction(90, 110)],
+    components=("precision", "recall", "F1"),
     kind_of_question="transfer",
     data=_spam_table(**SPAM_COUNTS),
     hint="Rows are the prediction here: the first row is everything called spam (precision "

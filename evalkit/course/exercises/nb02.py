@@ -31,7 +31,7 @@ import numpy as np
 
 import evalkit as ek
 
-from . import Case, Exercise, register
+from . import Case, Exercise, Known, register
 
 __all__ = ["EX_02_0", "EX_02_1", "EX_02_2", "EX_02_3", "ROWS", "WRONG_ANSWERS"]
 
@@ -114,6 +114,7 @@ EX_02_1 = register(Exercise(
     expect=lambda d: _counts_at(np.array(d.rows, dtype=float), d.threshold),
     variant=_new_rows_and_threshold,
     solution=(4, 3, 1, 1),
+    components=("tp", "fp", "fn", "tn"),
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "threshold": THRESHOLD_02_1},
     hint="Spark predicts positive when score >= threshold, so both rows scored exactly the "
@@ -132,6 +133,18 @@ def _cheapest_threshold(rows, c_fp, c_fn):
     return ek.best_threshold(rows[:, 1], rows[:, 0], metric=minus_cost)[0]
 
 
+def _f1_threshold(rows):
+    """The threshold of the highest F1: the tempting answer (the rows have no tie in F1)."""
+    return ek.best_threshold(rows[:, 1], rows[:, 0])[0]
+
+
+KNOWN_02_2 = (
+    Known("the threshold of the highest F1: F1 charges a missed positive and a false alarm "
+          "alike, and these costs do not",
+          lambda d: _f1_threshold(np.array(d.rows, dtype=float))),
+)
+
+
 EX_02_2 = register(Exercise(
     id="02.2",
     prompt="the threshold (a distinct score) of the lowest c_fp·FP + c_fn·FN for the rows",
@@ -140,6 +153,7 @@ EX_02_2 = register(Exercise(
     expect=lambda d: _cheapest_threshold(np.array(d.rows, dtype=float), d.c_fp, d.c_fn),
     variant=_new_rows_and_costs,
     variant_stream="02.1",  # "the same rows" as 02.1
+    known=KNOWN_02_2,
     solution=0.3,
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "c_fp": C_FP, "c_fn": C_FN},

@@ -99,6 +99,7 @@ EX_03_1 = register(Exercise(
     variant=lambda rng: {"clicked": [int(v) for v in _Y],
                          "scores": (rng.choice(np.arange(1, 10), 6, replace=False) / 10).tolist()},
     solution=[3, Fraction(5, 8), Fraction(3, 4)],
+    components=("the misordered pairs", "the AUC", "the AUC after the swap"),
     kind_of_question="predict, then compute",
     data={"clicked": [int(v) for v in _Y], "scores": SCORES_03_1.tolist()},
     hint="A pair is one clicked and one not-clicked impression (2 x 4 = 8 pairs); it is misordered "

@@ -139,6 +139,7 @@ EX_04_1 = register(Exercise(
     expect=_auc_and_bounds,
     variant=_new_report,
     solution=[Fraction(49, 60), 210, 810],
+    components=("the AUC", "the smallest rank sum", "the largest rank sum"),
     kind_of_question="transfer: no scores, only the rank sum",
     data={"positives": M_04_1, "negatives": N_04_1, "rank_sum_of_positives": W_04_1},
     hint="With no ties, the positives' ranks are distinct: the smallest sum puts them at ranks "

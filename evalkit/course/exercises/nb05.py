@@ -28,7 +28,7 @@ import numpy as np
 import evalkit as ek
 
 from ..datasets import labels_from_counts
-from . import Case, Exercise, register
+from . import Case, Exercise, Known, register
 
 __all__ = ["FIXED", "EX_05_0", "EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS",
            "EXERCISE_MATRIX", "SCREENING_MATRIX", "ROUTING_CLASSES", "ROUTING_X", "ROUTING_Y"]
@@ -146,6 +146,7 @@ EX_05_1 = register(Exercise(
     expect=_recall_gains,
     variant=lambda rng: {"confusion_matrix": _new_matrix(rng), "fixed": FIXED},
     solution=[Fraction(5, 55) / 3, Fraction(5, 25) / 3],
+    components=("the gain from class 0", "the gain from class 2"),
     kind_of_question="predict, then compute",
     data={"confusion_matrix": EXERCISE_MATRIX.tolist(), "fixed": FIXED},
     hint="Recall divides by the actual class, the row. Fixing an error of class c raises only "
@@ -174,6 +175,17 @@ def _new_screening(rng):
             return {"confusion_matrix": m.tolist(), "findings": FINDINGS}
 
 
+def _accuracy(d):
+    return ek.accuracy_score(*labels_from_counts(d.confusion_matrix))
+
+
+KNOWN_05_2 = (
+    Known("the accuracy: micro F1 pooled over every class is the accuracy, but with "
+          "labels=findings the pool leaves 'no finding' out, and its errors then count on one "
+          "side only", _accuracy),
+)
+
+
 EX_05_2 = register(Exercise(
     id="05.2",
     prompt="the micro F1 over the findings only (labels=findings): is it the accuracy?",
@@ -181,6 +193,7 @@ EX_05_2 = register(Exercise(
     cases=[Case("micro F1 over classes 1 and 2 of the 3 x 3 matrix")],
     expect=_micro_f1,
     variant=_new_screening,
+    known=KNOWN_05_2,
     solution=Fraction(2 * (25 + 12), (8 + 25 + 2 + 4 + 3 + 12) + (6 + 25 + 3 + 5 + 2 + 12)),
     kind_of_question="predict, then compute",
     data={"confusion_matrix": SCREENING_MATRIX.tolist(), "findings": FINDINGS},

@@ -103,6 +103,7 @@ EX_11_1 = register(Exercise(
     expect=_two_briers,
     variant=_new_days,
     solution=[Fraction(1 + 49 + 64 + 16, 400), Fraction(3 * 1 + 9, 16 * 4)],
+    components=("the varying service's Brier score", "the constant service's Brier score"),
     kind_of_question="predict, then compute",
     data={"rained": RAIN, "service_a_said": SAID, "service_b_always_said": ALWAYS},
     hint="Per day, (forecast - outcome) squared, with outcome 1 for rain and 0 for none; then the "
