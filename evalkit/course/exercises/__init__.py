@@ -89,18 +89,22 @@ exercise 99.5: 0 of 1 cases pass
 exercise 99.5: 0 of 1 cases pass
   ✗ 3 hits (your answer is a single number; a list of 2 is wanted)
 >>> from evalkit.course.exercises import Known
->>> _ = register(Exercise("99.4", "a p-value", "value", [Case("p", {}, lambda: 0.2)], decimals=2,
-...                       known=(Known("1 - p, the confidence", lambda d: 0.8),
-...                              Known("a resampling test", lambda d: 0.2, accepted=True,
+>>> _ = register(Exercise("99.4", "a p-value", "value", [Case("p", {}, lambda: 0.23)], decimals=2,
+...                       known=(Known("1 - p, the confidence", lambda d: 0.77),
+...                              Known("a resampling test", lambda d: 0.23, accepted=True,
 ...                                    within=lambda p: 0.03)),
 ...                       hint="look it up"))
->>> check("99.4", 0.8)
+>>> check("99.4", 0.77)
 exercise 99.4: 0 of 1 cases pass
   ✗ p
   note: your answer matches 1 - p, the confidence
->>> check("99.4", 0.22)
+>>> check("99.4", 0.25)
 exercise 99.4: 1 of 1 cases pass -- well done
   note: accepted as a resampling test
+>>> check("99.4", 0.2)
+exercise 99.4: 0 of 1 cases pass
+  ✗ p (your answer gives 1 decimal -- 2 decimals count: give 2 or more; a float drops a last 0,
+  so then give more digits)
 >>> _ = register(Exercise("99.3", "the mean of x", "value", [Case("the mean")],
 ...                       expect=lambda d: Fraction(sum(d.x), len(d.x)), data={"x": [1, 2, 4]},
 ...                       variant=lambda rng: {"x": rng.integers(1, 10, 3).tolist()},
@@ -781,9 +785,20 @@ def _with_known(ex, answer, outcomes, wanted):
     return outcomes, f"your answer matches {known.name}"
 
 
+def _source(value):
+    """``repr(value)`` with every set's items sorted, so that a case prints the same every run."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_source(v) for v in value) + "]"
+    if isinstance(value, tuple) and len(value) != 1:
+        return "(" + ", ".join(_source(v) for v in value) + ")"
+    if isinstance(value, (set, frozenset)) and value:
+        return "{" + ", ".join(sorted((_source(v) for v in value))) + "}"
+    return repr(value)
+
+
 def _short(value):
-    """``repr(value)``, cut to SHOWN_INPUT characters (with its length said, if it has one)."""
-    text = repr(value)
+    """The Python of ``value``, cut to SHOWN_INPUT characters (with its length said, if any)."""
+    text = _source(value)
     if len(text) <= SHOWN_INPUT:
         return text
     size = f" ({len(value)} items)" if hasattr(value, "__len__") else ""
