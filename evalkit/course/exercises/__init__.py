@@ -192,9 +192,12 @@ class Known:
     course teaches: an answer within ``within(value)`` of it passes, with a
     note naming ``name`` (a resampling p-value is accepted within its Monte
     Carlo error). ``accepted=False`` is a tempting mistake: an answer within
-    that band still fails, and the note names the mistake. Without
-    ``within``, the band is the exercise's ``decimals`` (half a unit of the
-    last decimal).
+    that band still fails, and the note names the mistake (the misconception,
+    never the right value). Without ``within``, the band is the exercise's
+    ``decimals`` (half a unit of the last decimal), or for an exact answer
+    the value itself, exact or to the digits the answer gives. A band of its
+    own (``within``) takes only answers that give the decimals that count: a
+    band wider than a rounding must not let a rounded answer pass.
     """
 
     name: str
@@ -694,13 +697,16 @@ def _component(ex, shape, i, root):
 
 
 def _phrase(status, who, got):
-    if status in (ROUNDED, SHORT):
-        given = _decimals(got)[0]
-        decimals = f"{given} decimal{'s' if given != 1 else ''}"
-        if status == ROUNDED:
-            return f"{who} is close but gives {decimals}"
-        return f"{who} gives {decimals}"
-    return f"{who} {status}"
+    """One number ``got`` of an answer: "recall (answer[1]) is wrong", "... gives 2 decimals"."""
+    if status not in (ROUNDED, SHORT):
+        return f"{who} {status}"
+    given = _decimals(got)[0]
+    decimals = f"{given} decimals"
+    if given == 1:
+        decimals = "1 decimal"
+    if status == ROUNDED:
+        return f"{who} is close but gives {decimals}"
+    return f"{who} gives {decimals}"
 
 
 def _note(ex, got, want, root):
@@ -801,8 +807,10 @@ def _short(value):
     text = _source(value)
     if len(text) <= SHOWN_INPUT:
         return text
-    size = f" ({len(value)} items)" if hasattr(value, "__len__") else ""
-    return text[:SHOWN_INPUT] + " ..." + size
+    cut = text[:SHOWN_INPUT] + " ..."
+    if hasattr(value, "__len__"):
+        cut += f" ({len(value)} items)"
+    return cut
 
 
 def _inputs(case):
