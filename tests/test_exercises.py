@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalkit.course.exercises import (CLOSE, Case, Exercise, check, data_source, exercises, grade, hint,
-                                      register, show, variant)
+from evalkit.course.exercises import (EXACT, Case, Exercise, check, data_source, exercises, grade,
+                                      hint, register, show, variant)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISE_MODULES = sorted((ROOT / "evalkit" / "course" / "exercises").glob("nb[0-9][0-9].py"))
@@ -150,12 +150,26 @@ def _revealing(want):
             for d in (2, 4)]
 
 
+def _tempting(ex):
+    """The module's WRONG_ANSWERS for ``ex``: the mistakes whose notes name a misconception."""
+    return getattr(_module(ex.id[:2]), "WRONG_ANSWERS", {}).get(ex.id, [])
+
+
 def _messages(ex):
-    """Everything the learner can be shown for a wrong, a close and no answer, and the hint."""
-    answers = [_wrong_answer(ex), ...]
+    """Everything the learner can be shown -- for a wrong answer, a tempting one, a close one, one
+    wrong number of a list, a float16 and no answer -- and the hint; a failing case's inputs (the
+    learner's own data) left out."""
+    answers = [_wrong_answer(ex), ...] + list(_tempting(ex))
     if ex.kind == "value" and _numeric_solution(ex):
-        answers.append(np.round(np.asarray(ex.solution, dtype=float), 2).tolist())
-    return [repr(check(ex.id, a, hint=True)) for a in answers] + [repr(hint(ex.id))]
+        values = np.asarray(ex.solution, dtype=float)
+        answers.append(np.round(values, 2).tolist())
+        answers.append(np.vectorize(lambda v: float(f"{v:.3g}"))(values).tolist())
+        answers.append(values.astype(np.float16))
+        answers += [_one_off(ex.solution, i) for i in range(values.size) if values.size > 1]
+        if values.ndim == 1:
+            answers.append(values.tolist()[:-1])
+    texts = [repr(grade(ex, a)) for a in answers] + [repr(hint(ex.id))]
+    return ["\n".join(line for line in t.splitlines() if not line.startswith("    inputs: ")) for t in texts]
 
 
 def _numeric_solution(ex):
@@ -166,15 +180,19 @@ def _numeric_solution(ex):
     return not isinstance(ex.solution, str)
 
 
+@pytest.mark.parametrize("seed", (None, 7))
 @pytest.mark.parametrize("number, ex", _all_exercises())
-def test_check_messages_do_not_reveal_expected_values(number, ex):
+def test_check_messages_do_not_reveal_expected_values(number, ex, seed):
     """The report and the hint name cases and ideas, never the expected numbers or letter."""
-    for text in _messages(ex):
-        body = text.split("hint", 1)[-1] if ex.kind == "choice" else text
+    ex = variant(ex.id, seed)
+    texts = _messages(ex)
+    if ex.kind == "choice":        # a choice's report lists the letters; its "why"s are checked below
+        texts = [repr(hint(ex.id))] if seed is None else []   # one hint for every order of letters
+    for body in texts:
         for case in ex.cases:
             want = case.expected(**case.kwargs)
             for shown in _revealing(want):
-                assert shown not in body, (ex.id, case.description, shown, text)
+                assert shown not in body, (ex.id, case.description, shown, body)
 
 
 @pytest.mark.parametrize("number, ex", _all_exercises())
@@ -228,11 +246,11 @@ def test_exact_fractions_are_accepted():
     assert check("01.1", [Fraction(9, 10), Fraction(3, 4), Fraction(9, 11)]).passed
 
 
-@pytest.mark.parametrize("answer", [0.79, 0.792, 0.7917, 0.7916])   # rounded or cut
-def test_an_answer_right_to_the_digits_given_is_close_not_right(answer):
+@pytest.mark.parametrize("answer, given", [(0.79, 2), (0.792, 3), (0.7917, 4), (0.7916, 4)])   # rounded or cut
+def test_an_answer_right_to_the_digits_given_is_close_not_right(answer, given):
     result = check("98.1", answer)
     assert not result.passed
-    assert CLOSE in repr(result)
+    assert f"your answer is close but gives {given} decimals -- {EXACT}" in repr(result)
     assert "0.7916" not in repr(result) and "0.7917" not in repr(result)
 
 
@@ -240,13 +258,14 @@ def test_an_answer_right_to_the_digits_given_is_close_not_right(answer):
 def test_a_wrong_or_too_coarse_answer_is_not_called_close(answer):
     result = check("98.1", answer)
     assert not result.passed
-    assert CLOSE not in repr(result)
+    assert "close" not in repr(result) and EXACT not in repr(result)
 
 
 def test_close_works_element_by_element():
-    assert CLOSE in repr(check("98.2", [0.1667, 0.5]))
-    assert CLOSE in repr(check("98.2", [0.166, 0.5]))
-    assert CLOSE not in repr(check("98.2", [0.1667, 0.6]))   # one number plainly wrong
+    assert "answer[0] is close but gives 4 decimals -- " + EXACT in repr(check("98.2", [0.1667, 0.5]))
+    assert "answer[0] is close but gives 3 decimals -- " + EXACT in repr(check("98.2", [0.166, 0.5]))
+    one_wrong = repr(check("98.2", [0.1667, 0.6]))           # one number rounded, one plainly wrong
+    assert "answer[0] is close but gives 4 decimals; answer[1] is wrong -- " + EXACT in one_wrong
     assert not check("98.2", [0.1667, 0.5]).passed
 
 
@@ -277,7 +296,7 @@ def test_choice_checker():
 def test_decimals_count_and_close_says_how_many(answer, passes, close):
     result = check("98.5", answer)
     assert result.passed is passes
-    assert ("close -- give 4 decimals" in repr(result)) is close
+    assert ("is close but gives" in repr(result) and "4 decimals count: give 4 or more" in repr(result)) is close
     assert "fraction" not in repr(result)
 
 
@@ -1156,3 +1175,280 @@ def test_the_course_maps_example_fraction_is_no_exercises_answer():
             values = np.asarray(variant(ex.id, seed).solution, dtype=float).ravel()
             for example in examples:
                 assert not np.any(np.isclose(values, float(example), rtol=1e-9, atol=0)), (ex.id, seed, example)
+
+
+# -- a wrong option's feedback never points at the right option ---------------------------------
+#
+# In the classroom each student's letters are fixed, so a wrong option whose "why" names, quotes or
+# implies the right one turns three tries into the answer. A wrong option's feedback says why that
+# option is wrong; only the right option's own feedback may explain the right answer.
+
+_STOP_WORDS = set("""
+a an the and or of to in on at by for with from as is are was were be been being it its this that
+these those not no nor but so than then there here which what who whom how when where why all any
+each every both either neither one two three four five six seven eight nine ten more most less least
+much many few some such same other another only also too very just own do does did done has have had
+can could may might must shall should will would if into over under about between among per via up
+down out off again once their they them he she his her we our you your i me my
+""".split())
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.'/\-]*[a-z0-9]|[a-z0-9]")
+# phrases that point past the option at hand: "the right answer is ...", "... instead", "choose ..."
+_POINTING = re.compile(r"\b(instead|the right (answer|option|choice|one)|the correct|correct (answer|option)"
+                       r"|the answer is|choose|go for|other way round|the reverse|rather than)\b"
+                       r"|\b(option|choice|answer|letter)\s*\(?[a-e]\)?(?![a-z0-9])|\([a-e]\)|'[a-e]'|\"[a-e]\"")
+
+
+def _stem(word):
+    """A crude stem (lower case, no possessive, the first six letters): one idea, one token."""
+    word = word.lower().strip(".'-/")
+    word = word.removesuffix("'s")
+    return word[:6]
+
+
+def _tokens(text):
+    return {_stem(w) for w in _WORD.findall(text.lower())} - {_stem(w) for w in _STOP_WORDS}
+
+
+def _distinctive(ex):
+    """The right option's own words: in no wrong option's text and not in the prompt."""
+    wrong_texts = [text for letter, text in ex.choices.items() if letter != ex.solution]
+    shared = set().union(*(_tokens(t) for t in wrong_texts)) | _tokens(ex.prompt)
+    return _tokens(ex.choices[ex.solution]) - shared
+
+
+def _pointers(ex, feedback):
+    """How ``feedback`` (of a wrong option of ``ex``) points at the right option: [] if it does not."""
+    found = [m.group(0) for m in _POINTING.finditer(feedback.lower())]
+    found += sorted(_tokens(feedback) & _distinctive(ex))
+    return found
+
+
+def test_most_right_options_have_words_of_their_own():
+    """The word check has something to look for (12.0's "only A vs B" and 09.3's code have not)."""
+    without = [p.values[1].id for p in CHOICE_EXERCISES if not _distinctive(p.values[1])]
+    assert len(without) <= 3, without
+
+
+def test_the_pointer_check_catches_feedback_that_gives_the_right_option_away():
+    """Vacuity guard: feedback lines these exercises once had, each pointing at the right option."""
+    once = {
+        "08.1": "the two denominators are the other way round: min(R, k) = 5 is Spark's, R = 12 the post's.",
+        "02.0": "the tuned procedure can be evaluated honestly, on rows that took no part in tuning it; "
+                "section 5.5 does it with an outer cross-validation.",
+        "03.0": "the AUC counts (click, non-click) pairs, not misplaced impressions: three pairs are ordered "
+                "wrong, not one.",
+        "11.3": "section 3's floor was for its own test set; with 24 cases a bin the floor is much higher.",
+        "12.1": "no difference shown is not equality: the intervals say how large a difference the data cannot "
+                "rule out.",
+        "01.0": "the right answer is (b).",
+    }
+    for ex_id, text in once.items():
+        assert _pointers(variant(ex_id), text), (ex_id, text)
+
+
+@pytest.mark.parametrize("number, ex", [p for p in _all_exercises() if p.values[1].kind == "choice"])
+def test_no_wrong_options_feedback_points_at_the_right_one(number, ex):
+    """No letter, no 'the right answer is / instead / choose', no word of the right option's own."""
+    for letter, why in ex.feedback.items():
+        assert not re.search(r"\b(option|choice|answer|letter)\s*\(?[a-e]\)?(?![a-z0-9])", why.lower()), (ex.id, letter)
+        if letter != ex.solution:
+            assert not _pointers(ex, why), (ex.id, letter, _pointers(ex, why), why)
+
+
+# -- feedback a student can act on: which number, which inputs, which precision, which mistake ----
+
+def _one_off(solution, i):
+    """``solution`` (a list of numbers, maybe nested) with its i-th number (row-major) moved by 1."""
+    values = np.asarray(solution, dtype=object)
+    flat = values.ravel().copy()
+    flat[i] = float(flat[i]) + 1.0
+    return flat.reshape(values.shape).tolist()
+
+
+LIST_EXERCISES = [p for p in VALUE_EXERCISES if np.asarray(p.values[1].solution, dtype=object).size > 1]
+
+
+def test_the_list_exercises_are_the_ones_expected():
+    assert {p.values[1].id for p in LIST_EXERCISES} == {"01.1", "02.1", "03.1", "04.1", "05.1", "09.1", "11.1"}
+
+
+@pytest.mark.parametrize("number, ex", [p for p in LIST_EXERCISES if np.ndim(p.values[1].solution) == 1])
+def test_a_flat_list_answer_names_every_component(number, ex):
+    assert len(ex.components) == len(ex.solution), f"{ex.id}: name each number of the answer (components=)"
+
+
+@pytest.mark.parametrize("seed", (None, 7))
+@pytest.mark.parametrize("number, ex", LIST_EXERCISES)
+def test_a_list_answer_with_one_wrong_number_names_that_number_only(number, ex, seed):
+    mine = variant(ex.id, seed)
+    shape = np.shape(np.asarray(mine.solution, dtype=object))
+    for i in range(int(np.prod(shape))):
+        index = np.unravel_index(i, shape)
+        position = "answer" + "".join(f"[{j}]" for j in index)
+        result = grade(mine, _one_off(mine.solution, i))
+        text = repr(result)
+        assert not result.passed
+        named = f"{mine.components[index[0]]} ({position})" if mine.components else position
+        assert f"{named} is wrong" in text, (ex.id, seed, i, text)
+        assert text.count(" is wrong") == 1, text                       # the others are not blamed
+
+
+def test_a_list_answer_of_the_wrong_form_is_told_what_form_is_wanted():
+    assert "your answer is a list of 2; a list of 3 is wanted" in repr(check("01.1", [0.9, 0.75]))
+    assert "your answer is a single number; a list of 4 is wanted" in repr(check("02.1", 4))
+    assert "your answer is a str, not a list of 3" in repr(check("01.1", "0.9, 0.75, 0.82"))
+    assert "your answer is an array of shape (3, 2); an array of shape (4, 2) is wanted" in repr(
+        check("09.1", [[0, 0], [4, 1], [6, 3]]))
+    assert "the result is None: a function that ends without return gives None" in repr(
+        check("01.3", lambda class_sizes: None))
+
+
+@pytest.mark.parametrize("seed", (None,) + SEEDS)
+@pytest.mark.parametrize("number, ex", FUNCTION_EXERCISES)
+def test_a_failing_function_case_shows_its_inputs_never_its_output(number, ex, seed):
+    """Every failing case, those drawn for a student's variant too, shows its inputs (shortened)."""
+    mine = variant(ex.id, seed)
+    text = repr(grade(mine, _wrong_answer(mine)))
+    shown = [line.removeprefix("    inputs: ") for line in text.splitlines() if line.startswith("    inputs: ")]
+    assert len(shown) == len(mine.cases), text
+    for case, line in zip(mine.cases, shown):
+        names = ", ".join(re.escape(name) for name in case.kwargs)
+        parts = re.split(rf"(?:^|, )({'|'.join(re.escape(n) for n in case.kwargs)})=", line)[1:]
+        assert parts[::2] == list(case.kwargs), (names, line)
+        for name, text in zip(parts[::2], parts[1::2]):
+            value = case.kwargs[name]
+            cut = re.fullmatch(r"(.*) \.\.\. \((\d+) items\)", text, re.DOTALL)
+            if cut:                     # the first 100 characters, and how many items there are
+                assert len(cut.group(1)) == 100 and int(cut.group(2)) == len(value), (name, text)
+            else:                       # whole: Python that gives the input back
+                assert ast.literal_eval(text) == value, (name, text)
+
+
+def test_inputs_of_a_short_case_are_given_whole_and_a_long_one_says_its_length():
+    text = repr(check("07.2", lambda y_true, y_pred, users: 0.0))
+    assert "    inputs: y_true=[1, 2, 3, 4, 5], y_pred=[1.5, 2.0, 2.0, 4.5, 5.0], users=['u', 'u', 'u', 'u', 'u']" in text
+    assert "(300 items)" in text                                  # 300 ratings, cut short
+
+
+FLOAT_CAST = [p for p in VALUE_EXERCISES if _numeric_solution(p.values[1])]
+
+
+@pytest.mark.parametrize("seed", (None, 7))
+@pytest.mark.parametrize("number, ex", FLOAT_CAST)
+def test_a_float32_answer_passes_to_its_own_precision(number, ex, seed):
+    """The right value as float32 (an array, or a list of float32 numbers) passes, in self-study and
+    after the trip from the sandbox to the grader; float32 of a wrong value does not."""
+    from evalkit.course.answers import decode, encode
+    mine = variant(ex.id, seed)
+    values = np.asarray(mine.solution, dtype=float)
+    as_array = values.astype(np.float32)
+    as_numbers = [np.float32(v) for v in as_array.ravel()]
+    answers = [as_array, as_numbers]
+    if values.ndim == 0:
+        answers = [as_array, np.float32(values)]
+    if values.ndim == 2:
+        answers = [as_array]
+    for answer in answers:
+        assert grade(mine, answer).passed, (ex.id, seed, answer, repr(grade(mine, answer)))
+        travelled = decode(json.loads(json.dumps(encode(answer))))
+        assert grade(mine, travelled).passed, (ex.id, travelled)
+    wrong = (values + 1.0).astype(np.float32)
+    assert not grade(mine, wrong if values.ndim else np.float32(wrong)).passed
+
+
+def test_a_float32_computed_in_float32_passes_and_a_float16_is_told_its_precision():
+    assert check("98.1", np.float32(95) / np.float32(120)).passed
+    assert check("98.2", np.array([1, 3], dtype=np.float32) / np.float32(6)).passed
+    assert not check("98.1", np.float32(0.79)).passed
+    coarse = check("98.1", np.float16(95 / 120))
+    assert not coarse.passed and "a float16 keeps about 3 digits: compute in float64" in repr(coarse)
+    assert "float16" not in repr(check("98.1", np.float16(0.5)))   # a float16 of another value is just wrong
+
+
+@pytest.mark.parametrize("seed", (None,) + SEEDS)
+@pytest.mark.parametrize("number, ex", [p for p in FLOAT_CAST if p.values[1].decimals is None])
+def test_a_rounded_answer_is_told_how_many_decimals_it_gives_and_that_the_exact_value_counts(number, ex, seed):
+    mine = variant(ex.id, seed)
+    values = np.asarray(mine.solution, dtype=float)
+    rounded = np.vectorize(lambda v: float(f"{v:.3g}"))(values)            # 3 significant digits
+    if np.allclose(rounded, values, rtol=1e-12, atol=0):
+        pytest.skip("the answer has 3 significant digits or fewer")
+    result = grade(mine, rounded.tolist())
+    assert not result.passed
+    text = repr(result)
+    assert "is close but gives" in text and EXACT in text, text
+
+
+@pytest.mark.parametrize("seed", (None,) + SEEDS + tuple(range(10, 20)))
+@pytest.mark.parametrize("number, ex", [p for p in VALUE_EXERCISES if p.values[1].decimals is not None])
+def test_an_answer_with_fewer_decimals_than_count_never_passes(number, ex, seed):
+    """The answer rounded to one decimal fewer than count fails and is told how many count -- also
+    where another method is accepted within a band wider than that rounding (10.3's resampling)."""
+    mine = variant(ex.id, seed)
+    want = float(mine.solution)
+    short = round(want, ex.decimals - 1)
+    if short == round(want, ex.decimals):
+        pytest.skip("the last decimal that counts is 0")
+    result = grade(mine, short)
+    assert not result.passed, (ex.id, seed, short, repr(result))
+    assert f"{ex.decimals} decimals count: give {ex.decimals} or more" in repr(result), repr(result)
+
+
+def test_10_3_does_not_accept_two_decimals_though_three_count():
+    """0.17 lay within the resampling band around DeLong's p of the notebook's patients."""
+    p = variant("10.3").solution
+    assert round(p, 2) == 0.17 and abs(0.17 - p) > 0.0005
+    result = check("10.3", 0.17)
+    assert not result.passed and "accepted" not in repr(result)
+    assert "your answer is close but gives 2 decimals -- 3 decimals count" in repr(result)
+
+
+MISCONCEPTIONS = {     # exercise: (the tempting wrong answer computed from a variant's data, what the note names)
+    "05.2": (lambda ex, d: ek_accuracy(d), "the accuracy"),
+    "06.1": (lambda ex, d: ex.known[0].expect(d), "crime counted twice"),
+    "02.2": (lambda ex, d: _f1_best_threshold(d), "the threshold of the highest F1"),
+    "12.2": (lambda ex, d: round(_raw_smallest_p(d), 3), "no correction for the three comparisons"),
+}
+
+
+def ek_accuracy(d):
+    """Accuracy of a confusion matrix (rows actual), by hand: the trace over the total."""
+    m = np.asarray(d.confusion_matrix)
+    return Fraction(int(np.trace(m)), int(m.sum()))
+
+
+def _f1_best_threshold(d):
+    from sklearn.metrics import f1_score
+    rows = np.array(d.rows, dtype=float)
+    f1 = {t: f1_score(rows[:, 1], rows[:, 0] >= t) for t in set(rows[:, 0])}
+    return max(f1, key=f1.get)
+
+
+def _raw_smallest_p(d):
+    from itertools import combinations
+
+    from statsmodels.stats.contingency_tables import mcnemar
+    right = [np.asarray(p) == np.asarray(d.y) for p in (d.pred_a, d.pred_b, d.pred_c)]
+    return min(mcnemar([[np.sum(a & b), np.sum(a & ~b)], [np.sum(~a & b), np.sum(~a & ~b)]], exact=True).pvalue
+               for a, b in combinations(right, 2))
+
+
+@pytest.mark.parametrize("seed", (None,) + SEEDS)
+@pytest.mark.parametrize("ex_id", sorted(MISCONCEPTIONS))
+def test_a_tempting_wrong_answer_is_named_as_its_misconception_without_the_right_value(ex_id, seed):
+    from types import SimpleNamespace
+
+    from evalkit.course.exercises import _resolve
+    mine = variant(ex_id, seed)
+    data = SimpleNamespace(**_resolve(mine.data))
+    mistake, name = MISCONCEPTIONS[ex_id]
+    tempting = mistake(mine, data)
+    assert any(not k.accepted for k in mine.known), ex_id
+    result = grade(mine, tempting)
+    text = repr(result)
+    assert not result.passed, (ex_id, seed, tempting)
+    assert "note: your answer matches " in text and name in text.split("note:", 1)[1], text
+    for shown in _revealing(mine.solution):
+        assert shown not in text.split("note:", 1)[1], (ex_id, shown, text)
+    assert "note" not in repr(grade(mine, mine.solution))
+    assert "note" not in repr(grade(mine, float(mine.solution) + 0.25))   # a plain miss names nothing

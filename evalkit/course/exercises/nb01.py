@@ -54,14 +54,13 @@ EX_01_0 = register(Exercise(
         "c": "precision and recall were swapped in the report",
     },
     feedback={
-        "a": "recall 1.0 says every member of the positive class was found; the filter flags "
-             "nothing, so that class cannot be fraud.",
+        "a": "a filter that passes everything flags none of the 5 frauds, so it misses every one "
+             "of them: whatever the report's recall of 1.0 measures, it is not frauds caught.",
         "b": "these are the precision and recall of 'legit', the 995-strong majority; with "
              "fraud positive (the class to find) the filter finds none of the 5: recall 0, "
              "precision 0/0.",
-        "c": "swapped, they would read recall 0.995 and precision 1.0; either way they are the "
-             "numbers of the majority class, on which a filter that does nothing always scores "
-             "well.",
+        "c": "swapped, they would read recall 0.995 and precision 1.0: a filter that flags "
+             "nothing reaches neither number for the transactions it is meant to catch.",
     },
     cases=[Case("a filter that flags nothing", {}, _fraud_filter_choice)],
     solution="b",
@@ -112,6 +111,7 @@ EX_01_1 = register(Exercise(
     expect=_spam_prf,
     variant=_new_spam_week,
     solution=[Fraction(45, 50), Fraction(45, 60), Fraction(90, 110)],
+    components=("precision", "recall", "F1"),
     kind_of_question="transfer",
     data=_spam_table(**SPAM_COUNTS),
     hint="Rows are the prediction here: the first row is everything called spam (precision "
@@ -152,11 +152,11 @@ EX_01_2 = register(Exercise(
     data={"model_X": SCREENING_COUNTS["X"], "model_Y": SCREENING_COUNTS["Y"]},
     feedback={
         "a": "F0.5 weighs precision more, which suits a test where a false alarm is the costly "
-             "error; here a missed cancer is, and X misses 20 of the 50.",
+             "error; in this screening a false alarm is not the costly error.",
         "b": "a missed cancer is the costly error, so recall should weigh more: F2 does that, and "
              "Y misses 3 cancers where X misses 20.",
-        "c": "with 950 of 1000 patients healthy, accuracy is mostly the healthy patients: X's "
-             "higher accuracy comes from fewer false alarms while it misses 17 more cancers.",
+        "c": "with 950 of 1000 patients healthy, accuracy is decided mostly by the healthy ones: "
+             "it says little about the missed cancers, the costly error here.",
     },
     hint="Which error is expensive here, a false positive or a false negative? F-beta with beta > "
          "1 counts recall more, beta < 1 precision. Compute both models' F0.5 and F2 with "

@@ -31,7 +31,7 @@ import numpy as np
 
 import evalkit as ek
 
-from . import Case, Exercise, register
+from . import Case, Exercise, Known, register
 
 __all__ = ["EX_02_0", "EX_02_1", "EX_02_2", "EX_02_3", "ROWS", "WRONG_ANSWERS"]
 
@@ -114,6 +114,7 @@ EX_02_1 = register(Exercise(
     expect=lambda d: _counts_at(np.array(d.rows, dtype=float), d.threshold),
     variant=_new_rows_and_threshold,
     solution=(4, 3, 1, 1),
+    components=("tp", "fp", "fn", "tn"),
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "threshold": THRESHOLD_02_1},
     hint="Spark predicts positive when score >= threshold, so both rows scored exactly the "
@@ -132,6 +133,18 @@ def _cheapest_threshold(rows, c_fp, c_fn):
     return ek.best_threshold(rows[:, 1], rows[:, 0], metric=minus_cost)[0]
 
 
+def _f1_threshold(rows):
+    """The threshold of the highest F1: the tempting answer (the rows have no tie in F1)."""
+    return ek.best_threshold(rows[:, 1], rows[:, 0])[0]
+
+
+KNOWN_02_2 = (
+    Known("the threshold of the highest F1: F1 charges a missed positive and a false alarm "
+          "alike, and these costs do not",
+          lambda d: _f1_threshold(np.array(d.rows, dtype=float))),
+)
+
+
 EX_02_2 = register(Exercise(
     id="02.2",
     prompt="the threshold (a distinct score) of the lowest c_fp·FP + c_fn·FN for the rows",
@@ -140,6 +153,7 @@ EX_02_2 = register(Exercise(
     expect=lambda d: _cheapest_threshold(np.array(d.rows, dtype=float), d.c_fp, d.c_fn),
     variant=_new_rows_and_costs,
     variant_stream="02.1",  # "the same rows" as 02.1
+    known=KNOWN_02_2,
     solution=0.3,
     kind_of_question="transfer",
     data={"rows": [(float(s), int(y)) for s, y in ROWS], "c_fp": C_FP, "c_fn": C_FN},
@@ -192,16 +206,16 @@ EX_02_3 = register(Exercise(
         "d": "F1 is the wrong metric to choose by: choosing by test accuracy would be honest",
     },
     feedback={
-        "a": "no model saw the test rows while fitting, but the choice did: picking the best of "
-             "twelve on those rows is fitting too, and the winner is partly the one that got lucky "
-             "on them, as the tuned threshold of section 5 was.",
+        "a": "no model saw the test rows while fitting, but the selection did: picking the "
+             "highest of twelve F1s on those rows favours the setting that got lucky there, as "
+             "the tuned threshold of section 5 was.",
         "b": "the maximum over settings on the test rows is optimistic, as the maximum over "
              "thresholds was in section 5; a choice made on other rows and scored once on the test "
              "rows gives an honest F1.",
-        "c": "the mean of the twelve is the F1 of no model you would ship; the one shipped is the "
-             "winner, and its honest F1 needs rows that did not choose it.",
-        "d": "the metric is not the problem: the best of twelve test accuracies is just as "
-             "optimistic as the best of twelve test F1s.",
+        "c": "the mean of the twelve is the F1 of no model you would ship: it describes the "
+             "settings you discarded as much as the one you keep.",
+        "d": "the metric is not the problem: the highest of twelve test accuracies overstates "
+             "just as the highest of twelve test F1s does.",
     },
     cases=[Case("the bug in reporting the best of twelve settings", {}, _what_to_report)],
     solution="b",
@@ -248,16 +262,16 @@ EX_02_0 = register(Exercise(
         "d": "no: a tuned threshold cannot be evaluated at all, so report the F1 at 0.5 instead",
     },
     feedback={
-        "a": "no model was scored on its training rows, but the threshold was chosen on the "
-             "scores of those folds: the maximum over thresholds is partly luck, as in "
-             "section 5.1.",
+        "a": "cross-validation keeps each model's training rows out of its evaluation, but the "
+             "threshold was picked by looking at that evaluation: a number picked as the highest "
+             "of many overstates what the pick will do on new rows.",
         "b": "choosing and scoring on the same folds reads the threshold's luck as skill; an "
              "outer split that takes no part in the choice scores the whole procedure, and "
              "its spread says how far to trust the mean.",
-        "c": "more inner folds change how the threshold is chosen, not where best_score_ is "
-             "read: it is still the best of many thresholds on the rows that chose it.",
-        "d": "the tuned procedure can be evaluated honestly, on rows that took no part in "
-             "tuning it; section 5.5 does it with an outer cross-validation.",
+        "c": "more folds change how the threshold is chosen, not the problem: the number printed "
+             "is still read on the rows that made the choice, so it still overstates.",
+        "d": "a tuned threshold can be evaluated honestly like any other choice, and the F1 at "
+             "0.5 describes a threshold nobody will use.",
     },
     cases=[Case("best_score_ as the F1 on new data", {}, _what_best_score_is)],
     solution="b",

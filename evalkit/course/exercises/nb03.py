@@ -57,11 +57,11 @@ EX_03_0 = register(Exercise(
         "c": "5/6: only the last impression is out of place",
     },
     feedback={
-        "a": "alternation is not randomness: count the pairs. The first click beats all three "
-             "non-clicks, the second two, the third one.",
+        "a": "alternation is a pattern, not randomness: the AUC compares each click with each "
+             "non-click, and here the first click sits above every non-click.",
         "b": "3 clicks x 3 non-clicks = 9 pairs; the clicks beat 3 + 2 + 1 = 6 of them.",
-        "c": "the AUC counts (click, non-click) pairs, not misplaced impressions: three pairs are "
-             "ordered wrong, not one.",
+        "c": "the AUC counts (click, non-click) comparisons, not misplaced impressions: one "
+             "impression out of place can put several comparisons the wrong way round.",
     },
     cases=[Case("clicks and non-clicks alternating", {}, _alternating_choice)],
     solution="b",
@@ -99,6 +99,7 @@ EX_03_1 = register(Exercise(
     variant=lambda rng: {"clicked": [int(v) for v in _Y],
                          "scores": (rng.choice(np.arange(1, 10), 6, replace=False) / 10).tolist()},
     solution=[3, Fraction(5, 8), Fraction(3, 4)],
+    components=("the misordered pairs", "the AUC", "the AUC after the swap"),
     kind_of_question="predict, then compute",
     data={"clicked": [int(v) for v in _Y], "scores": SCORES_03_1.tolist()},
     hint="A pair is one clicked and one not-clicked impression (2 x 4 = 8 pairs); it is misordered "
@@ -171,8 +172,8 @@ EX_03_3 = register(Exercise(
              "probabilities",
     },
     feedback={
-        "a": "a model that knows nothing ranks at random, and a random ranking has an AUC near "
-             "1/2; an AUC far below 1/2 is a good ranking upside down.",
+        "a": "a model that knows nothing orders the payments at random, and random orders have an "
+             "AUC near 1/2, not far below it.",
         "b": "column 0 ranks the honest payments first; the AUC of column 1 is exactly 1 minus the "
              "printed one (section 5: negating the scores flips the curve).",
         "c": "the AUC divides by the positives and by the negatives separately, so the class ratio "

@@ -28,7 +28,7 @@ import numpy as np
 import evalkit as ek
 
 from ..datasets import labels_from_counts
-from . import Case, Exercise, register
+from . import Case, Exercise, Known, register
 
 __all__ = ["FIXED", "EX_05_0", "EX_05_1", "EX_05_2", "EX_05_3", "WRONG_ANSWERS",
            "EXERCISE_MATRIX", "SCREENING_MATRIX", "ROUTING_CLASSES", "ROUTING_X", "ROUTING_Y"]
@@ -72,15 +72,18 @@ EX_05_0 = register(Exercise(
         "d": "both negative: a filter that misses 24 of 30 spams is worse than chance",
     },
     feedback={
-        "a": "kappa and MCC subtract the agreement chance gives: 80 % predicted 'not spam' "
-             "against 70 % actual already agree on 0.8 x 0.7 + 0.2 x 0.3 = 0.62 of the mails.",
+        "a": "kappa and MCC are not accuracy in other units: kappa subtracts the agreement "
+             "expected by chance from the accuracy, and MCC is a correlation between the "
+             "predictions and the truth; neither equals the accuracy in general.",
         "b": "every cell equals (row sum) x (column sum) / N: the observed agreement 0.62 is "
              "exactly the chance agreement, so kappa = (0.62 - 0.62) / (1 - 0.62) = 0, and "
              "TP x TN - FP x FN = 6 x 56 - 14 x 24 = 0 makes the MCC 0 too.",
-        "c": "MCC's numerator TP x TN - FP x FN is 6 x 56 - 14 x 24 = 0 here: using all four "
-             "cells does not lift a filter that ignores the mail.",
-        "d": "below 0 means agreeing less often than chance; here the filter agrees exactly as "
-             "often as chance, which is 0, however many spams it misses.",
+        "c": "using all four cells does not turn MCC into an accuracy: MCC is a correlation "
+             "between prediction and truth, a different quantity from the share of right answers, "
+             "so 0.62 is not where it comes from.",
+        "d": "below 0 means agreeing less than chance would; a filter whose predictions ignore "
+             "the mail has no way to do systematically worse than chance, however many spams it "
+             "misses.",
     },
     cases=[Case("predictions independent of the truth", {}, _agreement_at_chance)],
     solution="b",
@@ -143,6 +146,7 @@ EX_05_1 = register(Exercise(
     expect=_recall_gains,
     variant=lambda rng: {"confusion_matrix": _new_matrix(rng), "fixed": FIXED},
     solution=[Fraction(5, 55) / 3, Fraction(5, 25) / 3],
+    components=("the gain from class 0", "the gain from class 2"),
     kind_of_question="predict, then compute",
     data={"confusion_matrix": EXERCISE_MATRIX.tolist(), "fixed": FIXED},
     hint="Recall divides by the actual class, the row. Fixing an error of class c raises only "
@@ -171,6 +175,17 @@ def _new_screening(rng):
             return {"confusion_matrix": m.tolist(), "findings": FINDINGS}
 
 
+def _accuracy(d):
+    return ek.accuracy_score(*labels_from_counts(d.confusion_matrix))
+
+
+KNOWN_05_2 = (
+    Known("the accuracy: micro F1 pooled over every class is the accuracy, but with "
+          "labels=findings the pool leaves 'no finding' out, and its errors then count on one "
+          "side only", _accuracy),
+)
+
+
 EX_05_2 = register(Exercise(
     id="05.2",
     prompt="the micro F1 over the findings only (labels=findings): is it the accuracy?",
@@ -178,6 +193,7 @@ EX_05_2 = register(Exercise(
     cases=[Case("micro F1 over classes 1 and 2 of the 3 x 3 matrix")],
     expect=_micro_f1,
     variant=_new_screening,
+    known=KNOWN_05_2,
     solution=Fraction(2 * (25 + 12), (8 + 25 + 2 + 4 + 3 + 12) + (6 + 25 + 3 + 5 + 2 + 12)),
     kind_of_question="predict, then compute",
     data={"confusion_matrix": SCREENING_MATRIX.tolist(), "findings": FINDINGS},
@@ -239,9 +255,9 @@ EX_05_3 = register(Exercise(
         "a": "with one label per call, micro F1 is the accuracy: 1 - micro F1 is the share of "
              "misrouted calls, so it is the cost divided by a constant. X misroutes fewer calls, "
              "and micro F1 is the only average that ranks it first.",
-        "b": "weighting each department's F1 by its calls is not counting calls: a department's F1 "
-             "also moves with the calls wrongly sent to it, and here weighted F1 ranks Y first "
-             "although Y misroutes more calls.",
+        "b": "weighting each department's F1 by its calls is a weighting of F1s, and a "
+             "department's F1 also moves with the calls wrongly sent to it: here weighted F1 "
+             "ranks Y first although Y misroutes more calls.",
         "c": "macro F1 is the choice when a small class matters more than its size (section 6); "
              "here a sales call costs no more than any other, and macro F1 ranks Y first although "
              "Y misroutes more calls.",

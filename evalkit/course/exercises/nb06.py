@@ -18,13 +18,14 @@ Every expected value is computed with evalkit, never typed in.
 from __future__ import annotations
 
 from fractions import Fraction
+from types import SimpleNamespace
 
 import numpy as np
 
 import evalkit as ek
 
 from ..exercise_data import shop
-from . import Case, Exercise, register
+from . import Case, Exercise, Known, register
 
 __all__ = ["EX_06_0", "EX_06_1", "EX_06_2", "EX_06_3", "WRONG_ANSWERS", "BOOKSHOP_BOUGHT",
            "BOOKSHOP_SUGGESTED", "shop"]
@@ -113,6 +114,20 @@ def _new_bookshop(rng):
             return {"bought": bought, "suggested": suggested, "k": 2}
 
 
+def _counting_repeats(d):
+    """The precision@k of crime with a row that lists crime twice counted twice: the mistake."""
+    rows = [row[:d.k] for row in d.suggested]
+    listed = sum(row.count("crime") for row in rows)
+    hits = sum(row.count("crime") for b, row in zip(d.bought, rows) if b == "crime")
+    return Fraction(hits, listed)
+
+
+KNOWN_06_1 = (
+    Known("crime counted twice in the row that suggests it twice: a row predicts a genre or "
+          "does not, so a repeat counts once", _counting_repeats),
+)
+
+
 EX_06_1 = register(Exercise(
     id="06.1",
     prompt="the precision@2 of the genre 'crime' in the bookshop's suggestions",
@@ -120,6 +135,7 @@ EX_06_1 = register(Exercise(
     cases=[Case("precision@2 of crime, first two suggestions only")],
     expect=_crime_precision_at_2,
     variant=_new_bookshop,
+    known=KNOWN_06_1,
     solution=Fraction(2, 6),
     kind_of_question="transfer",
     data={"bought": BOOKSHOP_BOUGHT, "suggested": BOOKSHOP_SUGGESTED, "k": 2},
@@ -187,14 +203,16 @@ EX_06_3 = register(Exercise(
         "d": "the analyst should have quoted micro F1@3, which balances the two",
     },
     feedback={
-        "a": "the top-3 accuracy answers 'how often was the bought item among the three?', a "
-             "question per page view; the ad team asks per slot, and each page fills three slots.",
+        "a": "the top-3 accuracy answers 'how often was the bought item among the three?', one "
+             "question per customer visit; the ad team asks about each suggestion slot, a "
+             "different count.",
         "b": "the question divides by slots, three a page: pooled over all items, the sales over "
              "the suggestions made is micro precision@3, and here micro recall@3 is exactly 3 "
              "times it, so the quoted share overstates the slots' earnings threefold.",
-        "c": "macro recall still divides by page views, and weighs rare items like frequent ones: "
-             "it answers neither question.",
-        "d": "F1 mixes the two ratios; the ad team's question is one of them, precision.",
+        "c": "macro recall weighs a rarely bought item like a best-seller, which the ad team's "
+             "question never asks for: its slots are all alike.",
+        "d": "F1 mixes two ratios into one; the ad team's question asks for a single ratio, not a "
+             "blend.",
     },
     cases=[Case("the report entry that is the share of slots with a sale", {},
                 _the_number_that_answers)],
@@ -207,16 +225,10 @@ EX_06_3 = register(Exercise(
 ))
 
 
-def _counting_repeats():
-    rows = [row[:2] for row in BOOKSHOP_SUGGESTED]
-    listed = sum(row.count("crime") for row in rows)
-    hits = sum(row.count("crime") for b, row in zip(BOOKSHOP_BOUGHT, rows) if b == "crime")
-    return hits / listed
-
-
 WRONG_ANSWERS = {
     "06.0": ["a", "c"],
-    "06.1": [_counting_repeats(),                                      # a repeat counted twice
+    "06.1": [_counting_repeats(SimpleNamespace(bought=BOOKSHOP_BOUGHT, suggested=BOOKSHOP_SUGGESTED,
+                                               k=2)),                  # a repeat counted twice
              ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=3,
                                              labels=["crime"])[0][0]],  # all three suggestions
     "06.2": [ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=2,

@@ -53,10 +53,10 @@ EX_07_0 = register(Exercise(
         "c": "the same MAE, 1 star; F's RMSE is twice E's (2 against 1)",
     },
     feedback={
-        "a": "the MAE averages over all four ratings: F's one 4-star miss weighs as much as E's "
-             "four 1-star misses, and the RMSE weighs it more.",
-        "b": "the MAE adds the errors, the RMSE adds their squares: 4 × 1² = 4 for E, 4² = 16 "
-             "for F.",
+        "a": "the MAE averages over all four ratings, F's exact ones included: F's one 4-star "
+             "miss adds as much to the total as E's four 1-star misses.",
+        "b": "the MAE adds the errors, the RMSE their squares: the squares of one 4-star miss and "
+             "of four 1-star misses do not add up to the same.",
         "c": "both MAEs are 4 / 4 = 1. E's errors all have the same size, so its RMSE equals its "
              "MAE; F's error sits on one rating, so its RMSE reaches sqrt(n) times its MAE: "
              "sqrt(16 / 4) = 2.",
@@ -100,14 +100,14 @@ EX_07_1 = register(Exercise(
         "d": "yes: divided by the highest rating (10 and 5) the film model still errs less",
     },
     feedback={
-        "a": "a joke point and a film star are different units: a miss of 2 on a 20-point scale "
-             "is smaller than a miss of 0.75 on a 4-point one.",
+        "a": "a joke point and a film star are different units: an MAE in joke points and one in "
+             "stars compare no better than metres and feet.",
         "b": "NMAE divides the MAE by r_max - r_min, 20 for jokes and 4 for films, and then the "
              "joke model's relative error is the smaller.",
-        "c": "that is what NMAE is for: a miss as a share of the scale's width compares across "
-             "scales.",
-        "d": "the width of a scale is r_max - r_min, not r_max: -10..10 is 20 points wide and "
-             "1..5 only 4, and dividing by the right width reverses the verdict.",
+        "c": "errors on two scales compare once each is put on a common footing, and both scales' "
+             "ranges are known here: 'never' goes too far.",
+        "d": "dividing by the highest rating treats -10..10 as if it were 0..10 and 1..5 as if it "
+             "were 0..5: neither range starts at 0, so r_max is not the size of either.",
     },
     cases=[Case("a joke user and a film user", {}, _which_errs_less)],
     solution="b",
@@ -206,12 +206,12 @@ EX_07_3 = register(Exercise(
     kind_of_question="judgement",
     data={"y, pred_a, pred_b": two_models},
     feedback={
-        "a": "A's lower MAE comes from being very close on most ratings, but it misses by 2.5 "
-             "stars on about 8 % of them: the misses that lose subscribers.",
+        "a": "a lower MAE says the typical error is small; this site does not lose subscribers to "
+             "typical errors.",
         "b": "squaring charges a large miss much more than a small one, so RMSE ranks by the "
              "misses this site fears; count them: B predicts far fewer low ratings at 4 or more.",
-        "c": "the two metrics do not cancel: they rank the models differently because they weigh "
-             "large misses differently, and the site says which weighing it needs.",
+        "c": "two metrics that disagree do not cancel: they disagree because they weigh errors of "
+             "different sizes differently, and the site's story says which weighing fits it.",
     },
     hint="Compute ek.mean_absolute_error and ek.root_mean_squared_error for both models, and "
          "count, for each, the ratings of 2 or less it predicted at 4 or more. Which metric "

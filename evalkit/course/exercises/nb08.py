@@ -55,12 +55,12 @@ EX_08_0 = register(Exercise(
         "c": "B has both the higher MRR and the higher hit rate@5",
     },
     feedback={
-        "a": "a first place counts 1 and a miss 0: A's MRR is (1 + 0) / 2, B's (1/2 + 1/2) / 2, "
-             "the same.",
+        "a": "a first place counts 1, but a miss counts 0, and MRR is the mean of the two: A's "
+             "first place is averaged with its miss.",
         "b": "(1 + 0) / 2 = (1/2 + 1/2) / 2 = 0.5, but B finds something for both users and A "
              "for one: hit rate 1.0 against 0.5.",
-        "c": "B's two second places give 1/2 each, A's first place and miss 1 and 0: the means are "
-             "equal.",
+        "c": "a second place counts only 1/2 in MRR, and B has no first place: B's two hits do "
+             "not put its MRR above A's.",
     },
     cases=[Case("a first place and a miss, or two second places", {}, _two_systems_choice)],
     solution="b",
@@ -101,14 +101,14 @@ EX_08_1 = register(Exercise(
         "d": "the post's gives 1, Spark's gives 5/12",
     },
     feedback={
-        "a": "only the min(R, k) denominator forgives what a list of 5 cannot hold; dividing by "
-             "R = 12 charges the list for the 7 relevant items it had no room for.",
+        "a": "a perfect top 5 is not perfect under every denominator: one that counts all 12 "
+             "relevant items charges the list for items it had no room for.",
         "b": "each hit's precision is 1, their sum 5; the post divides by R = 12, Spark by "
              "min(R, k) = 5, the most hits a top 5 can have.",
-        "c": "that is the post's number only; Spark's meanAveragePrecisionAt(k) divides by "
-             "min(R, k), so a perfect top 5 gets 1.",
-        "d": "the two denominators are the other way round: min(R, k) = 5 is Spark's, R = 12 the "
-             "post's.",
+        "c": "5/12 has all 12 relevant items in its denominator; min(R, k) is a different number "
+             "when R > k.",
+        "d": "the post's denominator is R = 12, all the user's relevant items: five precisions of "
+             "at most 1 each, over 12, stay below 1.",
     },
     cases=[Case("five hits in the top 5, twelve relevant items", {}, _ap_at_5_two_ways)],
     solution="b",
@@ -220,9 +220,9 @@ EX_08_3 = register(Exercise(
     feedback={
         "a": "their number is reproduced by the min(R, 10) denominator: users with more than 10 "
              "relevant items are no longer charged for the ones a list of 10 cannot hold.",
-        "b": "dividing by the hits gives an even higher number than theirs: every user with one "
-             "hit at rank 1 scores 1.",
-        "c": "leaving out the few users with no relevant item moves the mean a little, not as far "
+        "b": "dividing by the hits gives an even higher number than theirs: a list whose one hit "
+             "is at rank 1 scores 1.",
+        "c": "leaving out the few lists with no relevant item moves the mean a little, not as far "
              "as their number.",
     },
     hint="ek.mean_average_precision(ranked, relevant, 10, ...) takes denominator='relevant', "

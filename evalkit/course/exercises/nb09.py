@@ -59,10 +59,10 @@ EX_09_0 = register(Exercise(
         "c": "750: there are more scores than bins, so thresholds are grouped in pairs",
     },
     feedback={
-        "a": "numBins sets the size of a group, m // numBins thresholds, and Spark groups only "
-             "when that is at least 2; it is an upper bound only once m reaches 2 × numBins.",
+        "a": "numBins is not a count of points Spark keeps: it sets how many consecutive "
+             "thresholds go into one group (section 5).",
         "b": "a group would hold 1500 // 1000 = 1 threshold: below 2, so Spark keeps every one.",
-        "c": "groups hold m // numBins = 1 threshold here, not 2; Spark groups only from 2 up.",
+        "c": "a group holds m // numBins consecutive thresholds, and 1500 // 1000 is not 2.",
     },
     cases=[Case("1500 distinct scores, numBins = 1000", {}, _few_bins_choice)],
     solution="b",
@@ -213,14 +213,14 @@ EX_09_3 = register(Exercise(
     data={"rows": ROWS_09_3, "distinct_scores": DISTINCT_09_3, "driver_memory_gb": DRIVER_GB_09_3},
     feedback={
         "a": "5·10^8 rows of two float64 columns are 8 GB, twice the driver's 4 GB: the rows do "
-             "not fit, though their curve would.",
+             "not fit.",
         "b": "a curve has one point per distinct score, not per row: 10,001 points of about 25 "
              "bytes, some 0.25 MB on the driver, with every threshold kept.",
         "c": "with 10,001 distinct scores numBins = 1000 puts 10 consecutive thresholds into each "
              "point (section 5): about 1,000 of the 10,001 thresholds are left, so the best one "
-             "may be gone. Not exact, and the exact curve is small anyway.",
-        "d": "the points of a curve are its thresholds, and the thresholds are the distinct "
-             "scores: 10,001 of them, not 5·10^8.",
+             "may be gone, and the curve is not the exact one asked for.",
+        "d": "an exact curve has a point per threshold, and the thresholds are the distinct "
+             "scores, not the rows.",
     },
     hint="Count what each way brings to the driver: collecting brings every row (two float64 "
          "columns, 16 bytes a row); the exact curve brings one point per distinct score (about 25 "
@@ -281,8 +281,8 @@ EX_09_4 = register(Exercise(
              "bring about 2.5 MB to the driver, each point spanning 10^4 of the 10^9 scores, a "
              "hundred times finer than a thousandth.",
         "c": "two float64 columns of 10^9 rows are 16 GB, twice the driver's memory.",
-        "d": "100 bins fit easily, but each point spans 10^7 scores, a hundredth of them: the best "
-             "threshold is only known to within ten times the precision asked for.",
+        "d": "with 100 bins each point of the curve spans 10^7 of the 10^9 scores, a hundredth of "
+             "them: ten times coarser than the thousandth asked for.",
     },
     hint="Two questions per option. What reaches the driver (section 7: about 25 bytes per curve "
          "point, 16 bytes per row for two float64 columns, a few numbers for the areas)? And with "

@@ -21,7 +21,7 @@ import numpy as np
 import evalkit as ek
 
 from ..exercise_data import three_classifiers
-from . import Case, Exercise, register
+from . import Case, Exercise, Known, register
 
 __all__ = ["EX_12_0", "EX_12_1", "EX_12_2", "EX_12_3", "WRONG_ANSWERS", "three_classifiers"]
 
@@ -70,8 +70,9 @@ EX_12_0 = register(Exercise(
              "far more often than 5 % of the time.",
         "b": "sorted, 0.01 × 3 = 0.03, 0.03 × 2 = 0.06, 0.04 × 1 = 0.04, and the adjusted values "
              "are kept non-decreasing: 0.03, 0.06, 0.06. Only the first stays below 0.05.",
-        "c": "Holm keeps the adjusted values non-decreasing: once 0.03 × 2 = 0.06 has failed, "
-             "every larger p-value fails too (0.04 is adjusted to 0.06).",
+        "c": "Holm steps down from the smallest p-value and stops at the first that fails: a "
+             "larger p-value is never kept once a smaller one has failed, whatever it is "
+             "multiplied by.",
     },
     cases=[Case("three comparisons, Holm at 0.05", {}, _three_p_choice)],
     solution="b",
@@ -95,12 +96,12 @@ EX_12_1 = register(Exercise(
     },
     feedback={
         "a": "among 40 comparisons of equal models, a p-value of 0.02 somewhere is expected: "
-             "picking it out after looking at the table is the error the correction guards "
+             "picking it out once the table is in front of you is the error the correction guards "
              "against.",
         "b": "after Holm's correction nothing in the table is significant; the pair is a lead to "
              "test on fresh data, where it is one planned comparison.",
-        "c": "no difference shown is not equality: the intervals say how large a difference the "
-             "data cannot rule out.",
+        "c": "finding nothing is not proof that the models are equal: the intervals say how large "
+             "a gap is still possible.",
         "d": "without a correction a table of 40 comparisons finds a false winner most of the "
              "time; Holm keeps that chance at 5 % and is the least strict way to do it.",
     },
@@ -116,10 +117,27 @@ EX_12_1 = register(Exercise(
 # 12.2  McNemar for every pair, then Holm
 
 
-def _smallest_holm_p(d):
+def _pairs(d):
+    """McNemar's test of every pair of the three classifiers, Holm-adjusted: compare's pairs."""
     models = {"a": d.pred_a, "b": d.pred_b, "c": d.pred_c}
     table = ek.compare(d.y, models, ["accuracy"], test="mcnemar", correction="holm", n_resamples=10)
-    return min(p["p_adjusted"] for p in table.pairs)
+    return table.pairs
+
+
+def _smallest_holm_p(d):
+    return min(p["p_adjusted"] for p in _pairs(d))
+
+
+def _smallest_raw_p(d):
+    """The smallest p-value before the correction: the mistake."""
+    return min(p["p_value"] for p in _pairs(d))
+
+
+KNOWN_12_2 = (
+    Known("the smallest p-value with no correction for the three comparisons: each comparison "
+          "is one more chance of a false winner, which Holm's correction accounts for",
+          _smallest_raw_p),
+)
 
 
 def _own_data():
@@ -144,6 +162,7 @@ EX_12_2 = register(Exercise(
     expect=_smallest_holm_p,
     variant=_new_data,
     decimals=3,
+    known=KNOWN_12_2,
     solution=round(_smallest_holm_p(_own_data()), 3),
     kind_of_question="transfer",
     data={", ".join(_NAMES): three_classifiers},
@@ -167,8 +186,8 @@ EX_12_3 = register(Exercise(
              "correlation: the paired test made for this question.",
         "b": "McNemar's test compares two classifiers' right and wrong answers (accuracy), not "
              "two rankings by score.",
-        "c": "separate intervals ignore that both scores saw the same patients; overlapping "
-             "intervals do not show that the AUCs are equal.",
+        "c": "overlapping intervals do not show that two AUCs are equal, and two separate "
+             "intervals treat scores of the same patients as if they came from different ones.",
         "d": "a t-test of the scores asks whether their means differ, which says nothing about "
              "how well either ranks the sick above the healthy.",
     },
@@ -183,8 +202,6 @@ EX_12_3 = register(Exercise(
 WRONG_ANSWERS = {
     "12.0": ["a", "c"],
     "12.1": ["a", "c", "d"],
-    "12.2": [round(min(p["p_value"] for p in ek.compare(
-        *(lambda d: (d.y, {"a": d.pred_a, "b": d.pred_b, "c": d.pred_c}))(_own_data()),
-        ["accuracy"], test="mcnemar", correction="none", n_resamples=10).pairs), 3)],
+    "12.2": [round(_smallest_raw_p(_own_data()), 3)],          # no correction
     "12.3": ["b", "c", "d"],
 }
