@@ -806,6 +806,7 @@ def find_submissions(submissions, roster, assignments, warnings, *, skip_unknown
     root = Path(submissions)
     found = {}
     unknown = collections.defaultdict(list)
+    spellings = {}   # without a roster: one student per name, however its folders spell it
     for path in _notebooks_under(root, warnings):
         relative = path.relative_to(root)
         if ".ipynb_checkpoints" in relative.parts:
@@ -815,6 +816,8 @@ def find_submissions(submissions, roster, assignments, warnings, *, skip_unknown
         if student is None:
             unknown[label].append(str(relative))
             continue
+        if roster is None:
+            student = spellings.setdefault(name_key(student), student)
         if label != student:
             warnings.append(_taken_as(label, student))
         notebook = Found(path, str(relative), inner)
