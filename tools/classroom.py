@@ -266,8 +266,7 @@ def read_roster(path):
 
     A plain roster skips blank lines and ``#`` comments. A Canvas gradebook export is known by
     its Student and ID columns (its "Points Possible" row and test student are skipped); a
-    Moodle grade or participants export by its First name and Last name columns (the name is
-    "First Last"). A byte-order mark and Windows line ends (Excel) are read as nothing.
+    Moodle grade export by its First name and Last name columns (the name is "First Last"). A byte-order mark and Windows line ends (Excel) are read as nothing.
     """
     path = Path(path)
     if not path.is_file():
