@@ -266,22 +266,28 @@ def read_roster(path):
 
     A plain roster skips blank lines and ``#`` comments. A Canvas gradebook export is known by
     its Student and ID columns (its "Points Possible" row and test student are skipped); a
-    Moodle grade export by its First name and Last name columns (the name is "First Last"). A byte-order mark and Windows line ends (Excel) are read as nothing.
+    Moodle grade export by its First name and Last name columns (the name is "First Last").
+    A byte-order mark and Windows line ends (Excel) are read as nothing.
     """
     path = Path(path)
-    if not path.is_file():
-        raise ClassroomError(f"ROSTER: no file at {path}")
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ClassroomError(f"ROSTER: {path} is not UTF-8 text; in Excel, save it as "
-                             "'CSV UTF-8 (Comma delimited)'") from None
-    lines = text.splitlines()
+    lines = _text_lines(path, "ROSTER")
     roster = _lms_roster(lines, path)
     if roster is None:
         roster = _plain_roster(lines)
     _check_roster(roster, path)
     return roster
+
+
+def _text_lines(path, what):
+    """The lines of a file the teacher gave as ``what`` (UTF-8, with or without Excel's BOM)."""
+    if not path.is_file():
+        raise ClassroomError(f"{what}: no file at {path}")
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ClassroomError(f"{what}: {path} is not UTF-8 text; in Excel, save it as "
+                             "'CSV UTF-8 (Comma delimited)'") from None
+    return text.splitlines()
 
 
 def _plain_roster(lines):
@@ -730,8 +736,7 @@ def _lms_file(name, roster):
     if moodle and moodle["file"]:
         student = moodle["name"]
         if roster is not None:
-            found = roster.find(student)
-            student = found.name if found else None
+            student = _roster_name(roster, student)
         return student, moodle["name"], moodle["file"]
     canvas = CANVAS_FILE.match(name)
     if canvas:
@@ -739,16 +744,21 @@ def _lms_file(name, roster):
     return None
 
 
-def _folder_student(folder, roster):
-    """The roster's student a folder is named after (their name, or Moodle's folder), or None."""
-    found = roster.find(folder)
-    if found is None:
-        moodle = MOODLE_NAME.match(folder)
-        if moodle and not moodle["file"]:
-            found = roster.find(moodle["name"])
+def _roster_name(roster, name):
+    """The roster's spelling of ``name``, or None."""
+    found = roster.find(name)
     if found is None:
         return None
     return found.name
+
+
+def _folder_student(folder, roster):
+    """The roster's student a folder is named after (their name, or Moodle's folder), or None."""
+    student = _roster_name(roster, folder)
+    moodle = MOODLE_NAME.match(folder)
+    if student is None and moodle and not moodle["file"]:
+        student = _roster_name(roster, moodle["name"])
+    return student
 
 
 def _owner(relative, roster):
@@ -835,7 +845,9 @@ def _taken_as(label, student):
 
 
 def _unknown_owners(unknown, roster, warnings, skip_unknown):
-    names = roster.names() if roster is not None else []
+    names = []
+    if roster is not None:
+        names = roster.names()
     lines = [f"'{label}' ({', '.join(paths)}){did_you_mean(label, names)}"
              for label, paths in sorted(unknown.items())]
     if not lines:
@@ -1160,7 +1172,9 @@ def _merged_roster(recorded, graded):
     students = []
     for entry in recorded.students:
         newer = graded.find(entry.name)
-        students.append(Student(entry.name, newer.ids if newer else entry.ids))
+        if newer is None:
+            newer = entry
+        students.append(Student(entry.name, newer.ids))
     return Roster(graded.kind, tuple(students), graded.columns)
 
 
@@ -1228,9 +1242,11 @@ def _notebook_fingerprint(path):
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
-    meta = data.get("metadata") if isinstance(data, dict) else None
-    mark = meta.get("evalkit") if isinstance(meta, dict) else None
-    value = mark.get("secret_fingerprint") if isinstance(mark, dict) else None
+    value = data
+    for key in ("metadata", "evalkit", "secret_fingerprint"):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
     if isinstance(value, str):
         return value
     return None
@@ -1273,13 +1289,7 @@ def read_weights(path):
     """Points per exercise from a CSV the teacher writes: the header ``exercise,points``, then
     one row per exercise that is not worth DEFAULT_POINTS (such as ``01.3,2``)."""
     path = Path(path)
-    if not path.is_file():
-        raise ClassroomError(f"WEIGHTS: no file at {path}")
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ClassroomError(f"WEIGHTS: {path} is not UTF-8 text") from None
-    rows = [row for row in csv.reader(text.splitlines())
+    rows = [row for row in csv.reader(_text_lines(path, "WEIGHTS"))
             if any(cell.strip() for cell in row) and not row[0].strip().startswith("#")]
     if not rows or [cell.strip().casefold() for cell in rows[0]] != ["exercise", "points"]:
         raise ClassroomError(f"WEIGHTS: {path} must start with the header 'exercise,points', then one "
@@ -1288,7 +1298,9 @@ def read_weights(path):
     points, problems = {}, []
     for row in rows[1:]:
         exercise = row[0].strip()
-        value = row[1].strip() if len(row) > 1 else ""
+        value = ""
+        if len(row) > 1:
+            value = row[1].strip()
         try:
             number = float(value)
         except ValueError:
@@ -1580,6 +1592,27 @@ def _canvas_column(assignment, roster):
     return assignment
 
 
+def _ids(roster, student, columns):
+    """The roster's LMS ids of a student, in the order of ``columns`` ("" where it has none)."""
+    entry = None
+    if roster is not None:
+        entry = roster.find(student)
+    if entry is None:
+        return [""] * len(columns)
+    return [entry.id(column) for column in columns]
+
+
+def _lms_cells(student, assignments, totals):
+    """A student's points per assignment; "" where there is no grade (the LMS keeps what it has)."""
+    cells = []
+    for name in assignments:
+        if (student, name) in totals:
+            cells.append(f"{totals[(student, name)][0]:g}")
+        else:
+            cells.append("")
+    return cells
+
+
 def canvas_rows(roster, students, assignments, totals):
     """Canvas's gradebook import CSV: Student, ID, SIS User ID, SIS Login ID, Section, a column per
     assignment, then a "Points Possible" row; no total, which Canvas would take for one more
@@ -1590,15 +1623,7 @@ def canvas_rows(roster, students, assignments, totals):
             ["    Points Possible", *([""] * len(CANVAS_IDS)),
              *(f"{_possible(totals, name):g}" for name in assignments)]]
     for student in students:
-        entry = roster.find(student) if roster is not None else None
-        ids = [entry.id(column) if entry else "" for column in CANVAS_IDS]
-        cells = []
-        for name in assignments:
-            if (student, name) in totals:
-                cells.append(f"{totals[(student, name)][0]:g}")
-            else:
-                cells.append("")
-        rows.append([student, *ids, *cells])
+        rows.append([student, *_ids(roster, student, CANVAS_IDS), *_lms_cells(student, assignments, totals)])
     return rows
 
 
@@ -1606,23 +1631,19 @@ def moodle_rows(roster, students, assignments, totals):
     """Moodle's grade import CSV: a header, then a row per student with the columns Moodle can
     match a user on (username, ID number or e-mail address, chosen as "Map from" when importing)
     beside the name, and a column per assignment (mapped to a grade item when importing)."""
-    entries = [roster.find(student) if roster is not None else None for student in students]
     id_columns = [column for column in MOODLE_NAMES + MOODLE_IDS
-                  if any(entry is not None and entry.id(column) for entry in entries)]
-    name_columns = []
-    if not any(column in MOODLE_NAMES for column in id_columns):
-        name_columns = ["Full name"]
-    rows = [[*name_columns, *id_columns, *assignments]]
-    for student, entry in zip(students, entries):
-        names = [student] if name_columns else []
-        ids = [entry.id(column) if entry else "" for column in id_columns]
-        cells = []
-        for name in assignments:
-            if (student, name) in totals:
-                cells.append(f"{totals[(student, name)][0]:g}")
-            else:
-                cells.append("")
-        rows.append([*names, *ids, *cells])
+                  if any(_ids(roster, student, [column])[0] for student in students)]
+    # without Moodle's own name columns, one column names the student for the teacher's eye
+    named = not any(column in MOODLE_NAMES for column in id_columns)
+    header = [*id_columns, *assignments]
+    if named:
+        header = ["Full name", *header]
+    rows = [header]
+    for student in students:
+        row = [*_ids(roster, student, id_columns), *_lms_cells(student, assignments, totals)]
+        if named:
+            row = [student, *row]
+        rows.append(row)
     return rows
 
 
