@@ -564,6 +564,41 @@ def test_only_the_exception_type_of_a_student_error_is_kept():
     assert classroom._run_note({"error": "\x1b[2K[1/1] 3/3"}, "").startswith("the run stopped (its report")
 
 
+def _warning_texts():
+    """(line, the longest fixed part) of every warning tools/classroom.py can print."""
+    import ast
+
+    def pieces(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return [node.value]
+        if isinstance(node, ast.JoinedStr):
+            return [part.value for part in node.values if isinstance(part, ast.Constant)]
+        if isinstance(node, ast.BinOp):
+            return pieces(node.left) + pieces(node.right)
+        return []
+
+    found = []
+    for node in ast.walk(ast.parse((ROOT / "tools" / "classroom.py").read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        appended = (isinstance(func, ast.Attribute) and func.attr == "append" and isinstance(func.value, ast.Name)
+                    and func.value.id in ("warnings", "notes"))
+        said = isinstance(func, ast.Name) and func.id == "_say" and "warning" in "".join(pieces(node.args[0]))
+        fixed = max((part.strip() for part in pieces(node.args[0])), key=len, default="")
+        if (appended or said) and len(fixed) > len("warning: "):   # not a warning passed on as it is
+            found.append((node.lineno, fixed))
+    return found
+
+
+def test_the_guide_explains_every_warning():
+    guide = " ".join((ROOT / "teachers" / "running-a-term.md").read_text(encoding="utf-8").split())
+    texts = _warning_texts()
+    assert len(texts) >= 15, "the search finds the kit's warnings"
+    missing = [(line, text) for line, text in texts if " ".join(text.split()[:6]) not in guide]
+    assert not missing, f"warnings the guide does not explain (tools/classroom.py line, text): {missing}"
+
+
 def test_make_grade_passes_timeout_and_weights():
     proc = subprocess.run(["make", "-n", "grade", "SUBMISSIONS=x", "TIMEOUT=7", "WEIGHTS=w.csv"], cwd=ROOT,
                           capture_output=True, text=True)
