@@ -124,6 +124,9 @@ def term(tmp_path_factory):
     cleo = _filled(course, "Cleo Park", secret)
     del cleo.metadata["evalkit"]
     _hand_in(cleo, subs / f"parkcleo_4711_98213_{ASSIGNMENT}-1.ipynb")
+    leftover = subs / "__MACOSX" / f"._parkcleo_4711_98213_{ASSIGNMENT}-1.ipynb"   # unzipped on a Mac
+    leftover.parent.mkdir()
+    leftover.write_bytes(b"\x00\x05\x16\x07 resource fork")
     # Moodle's download "in folders", with a scratch notebook beside the real one
     moodle = subs / "Dan Wu_1234_assignsubmission_file_"
     _hand_in(_filled(course, "Dan Wu", secret), moodle / own)
@@ -181,6 +184,7 @@ def test_every_notebook_not_graded_is_named_with_why(term):
     warnings = _warnings(term["course"])
     assert "-checkpoint.ipynb: a copy Jupyter keeps by itself (a checkpoint), not graded" in warnings
     assert "Dan Wu_1234_assignsubmission_file_/scratch.ipynb: not graded: its name does not start" in warnings
+    assert "__MACOSX/._parkcleo_4711_98213_01-accuracy-paradox-1.ipynb: a file macOS leaves" in warnings
 
 
 def test_a_notebook_without_the_secret_fingerprint_is_graded_and_named(term):

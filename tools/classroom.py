@@ -821,6 +821,9 @@ def find_submissions(submissions, roster, assignments, warnings, *, skip_unknown
         if ".ipynb_checkpoints" in relative.parts:
             warnings.append(f"{relative}: a copy Jupyter keeps by itself (a checkpoint), not graded")
             continue
+        if "__MACOSX" in relative.parts or relative.name.startswith("._"):
+            warnings.append(f"{relative}: a file macOS leaves when it unpacks a zip, not a notebook: not graded")
+            continue
         student, label, inner = _owner(relative, roster)
         if student is None:
             unknown[label].append(str(relative))
