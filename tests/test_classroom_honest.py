@@ -20,6 +20,7 @@ import hmac
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -554,6 +555,25 @@ def test_control_characters_never_reach_the_teacher():
     assert not any(ch in shown for ch in "\x1b\r\x07\u202e") and "\\x1b" in shown
     assert classroom.safe_text("line one\nline two", lines=True) == "line one\nline two"
     assert len(classroom.safe_text("x" * 10_000, limit=100)) < 120
+
+
+def test_no_control_character_survives_on_random_text():
+    """Random text over the ranges that hold control, format and separator characters: what the
+    kit shows holds none of them, keeps every other character, and no CSV cell starts a formula."""
+    import random
+
+    rng = random.Random(31)
+    pool = [chr(c) for c in (*range(0, 0x30), *range(0x7F, 0xA1), 0x2028, 0x2029, *range(0x202A, 0x202F),
+                             *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)] + list("=+-@ab é中")
+    for _ in range(500):
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 40)))
+        shown = classroom.safe_text(text)
+        assert not [ch for ch in shown if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+                    or ch in classroom.BIDI_CONTROLS], repr(text)
+        read_back = re.sub(r"\\x([0-9a-f]{2})|\\u([0-9a-f]{4})",
+                           lambda m: chr(int(m.group(1) or m.group(2), 16)), shown)
+        assert read_back == text, "every character is shown, the hidden ones written out"
+        assert not classroom.csv_cell(text).startswith(classroom.FORMULA_START)
 
 
 @pytest.mark.parametrize("cell", ["=HYPERLINK(\"http://x\",\"3\")", "+1", "-2+3", "@SUM(A1)", "\tx", "\rx"])
