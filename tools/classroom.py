@@ -1135,6 +1135,7 @@ class Plan:
     specs: dict        # assignment -> [Spec]
     tasks: list        # (student, assignment, notebook or None)
     warnings: list
+    rescale: bool      # the points per exercise changed: every stored grade is recorded again
 
 
 def _grading_roster(roster, term, warnings):
@@ -1348,6 +1349,7 @@ def _plan(submissions, roster, course, *, students, notebooks, weights, skip_unk
     nbf = _nbformat()
     specs = {name: graded_specs(nbf.read(path, as_version=4)) for name, path in assignments.items()}
     points = _points_per_exercise(weights, term, course, warnings)
+    rescale = points != {exercise: float(value) for exercise, value in term.get("points", {}).items()}
     found = find_submissions(submissions, class_roster, assignments, warnings, skip_unknown=skip_unknown)
     chosen = _chosen_students(students, class_roster, found)
     if not notebooks:   # a term in progress: only the notebooks someone has handed in
@@ -1360,7 +1362,7 @@ def _plan(submissions, roster, course, *, students, notebooks, weights, skip_unk
     merged = _merged_roster(_term_roster(term), class_roster)
     if merged is not None:
         term["roster"] = merged.to_json()
-    return Plan(term, secret, points, specs, tasks, warnings)
+    return Plan(term, secret, points, specs, tasks, warnings, rescale)
 
 
 def _run_all(plan, course, *, jobs, unsafe, timeout, progress):
@@ -1409,7 +1411,7 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
     course = Path(course)
     submissions = Path(submissions)
     if not submissions.is_dir():
-        raise ClassroomError(f"SUBMISSIONS must be a folder of student folders; got {submissions}")
+        raise ClassroomError(f"SUBMISSIONS must be the folder of the collected notebooks; got {submissions}")
     if not unsafe and _load_tool("sandbox").kind() is None:
         raise ClassroomError(
             "no sandbox: bubblewrap (Debian's bubblewrap package) is missing or cannot run here. "
@@ -1420,7 +1422,10 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
     _write_term(course, plan.term)
     results = _run_all(plan, course, jobs=jobs, unsafe=unsafe, timeout=timeout, progress=progress)
     shutil.rmtree(course / "work", ignore_errors=True)
-    record(course, plan.points, plan.warnings)
+    graded = results
+    if plan.rescale:
+        graded = None   # every stored grade, at the new points
+    record(course, plan.points, plan.warnings, graded)
     export(course, plan.warnings)
     _write_warnings(course, plan.warnings)
     return results
@@ -1488,8 +1493,9 @@ def _record_row(gb, result, row, weight, notes):
     grade.auto_score = new
 
 
-def record(course, points=None, notes=None):
-    """Write every stored result into nbgrader's gradebook (after every sandbox has ended).
+def record(course, points=None, notes=None, graded=None):
+    """Write the stored results into nbgrader's gradebook (after every sandbox has ended): those
+    of ``graded`` (Graded of this run), or all of them (when the points per exercise changed).
 
     An exercise's automatic score is its share of cases passed times its points; a score set by
     hand (nbgrader's ``manual_score``) is kept, and named in ``notes`` when the automatic score
@@ -1504,6 +1510,9 @@ def record(course, points=None, notes=None):
     if notes is None:
         notes = []
     results = _stored_results(course)
+    if graded is not None:
+        done = {(g.student, g.assignment) for g in graded}
+        results = [r for r in results if (r["student"], r["assignment"]) in done]
     _write_nbgrader_config(course)
     with _gradebook(course) as gb, warnings.catch_warnings():
         # nbgrader's add_submission trips SQLAlchemy's autoflush warning; the rows are written all the same
