@@ -132,8 +132,10 @@ def term(tmp_path_factory):
     moodle = subs / "Dan Wu_1234_assignsubmission_file_"
     _hand_in(_filled(course, "Dan Wu", secret), moodle / own)
     _hand_in(nbformat.v4.new_notebook(), moodle / "scratch.ipynb")
-    # a flat folder per student
-    _hand_in(_filled(course, "Eve Stone", secret), subs / "Eve Stone" / own)
+    # a flat folder per student; the notebook's fingerprint altered (a file from another course)
+    eve = _filled(course, "Eve Stone", secret)
+    eve.metadata["evalkit"]["secret_fingerprint"] = "0" * 32
+    _hand_in(eve, subs / "Eve Stone" / own)
     results = classroom.grade(subs, course=course, timeout=TIMEOUT_S, progress=False)
     return dict(base=base, course=course, subs=subs, roster=roster, secret=secret, results=results)
 
@@ -188,9 +190,12 @@ def test_every_notebook_not_graded_is_named_with_why(term):
     assert "__MACOSX/._parkcleo_4711_98213_01-accuracy-paradox-1.ipynb: a file macOS leaves" in warnings
 
 
-def test_a_notebook_without_the_secret_fingerprint_is_graded_and_named(term):
-    assert "Cleo Park: 01-accuracy-paradox carries no fingerprint of the course secret" in _warnings(term["course"])
-    assert all(_points(term["results"])[("Cleo Park", e)] == 1.0 for e in EXERCISES)
+def test_a_notebook_with_a_missing_or_altered_fingerprint_is_graded_and_named(term):
+    warnings = _warnings(term["course"])
+    assert "Cleo Park: 01-accuracy-paradox carries no fingerprint of the course secret" in warnings
+    assert "Eve Stone: 01-accuracy-paradox carries another course secret's fingerprint" in warnings
+    for student in ("Cleo Park", "Eve Stone"):
+        assert all(_points(term["results"])[(student, e)] == 1.0 for e in EXERCISES), student
 
 
 def test_names_are_one_key_whatever_their_encoding_or_case():
