@@ -34,7 +34,7 @@ LAB_ARGS ?=
 # Substring filter(s) for the benchmark workloads, e.g. BENCH=confusion.
 BENCH ?=
 
-.PHONY: venv lock lab test bench bench-spark index site clean assignments grade student-env bench-term dist
+.PHONY: venv lock lab test bench bench-spark index site clean assignments grade grade-by-hand student-env bench-term dist
 
 venv: $(STAMP)
 
@@ -133,28 +133,50 @@ site: venv
 #                      the answer key, in build/classroom/student/
 #   make assignments ROSTER=roster.txt   every student's own variant of the notebooks with exercises,
 #                      in build/classroom/release/<student>/ (the course secret: build/classroom/secret)
-#   make grade SUBMISSIONS=dir [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09] [JOBS=n]
+#   make grade SUBMISSIONS=dir [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09] [WEIGHTS=points.csv]
+#              [TIMEOUT=seconds] [JOBS=n] [SKIP_UNKNOWN=1] [REPLACE_MISSING=1]
 #                      each submission in a bubblewrap sandbox, in parallel; the record is nbgrader's
-#                      build/classroom/gradebook.db, with grades.csv, lms.csv and feedback/ beside it.
-#                      Without bubblewrap it refuses; UNSAFE_NO_SANDBOX=1 grades anyway (see --help).
+#                      build/classroom/gradebook.db, with grades.csv, canvas.csv, moodle.csv and
+#                      feedback/ beside it. ROSTER defaults to the one `make assignments` recorded;
+#                      WEIGHTS (a CSV exercise,points) is kept for later regrades; TIMEOUT is the wall
+#                      limit of one notebook (default 300 s). Without bubblewrap it refuses;
+#                      UNSAFE_NO_SANDBOX=1 grades anyway (see --help).
+#   make grade-by-hand STUDENT=name EXERCISE=NN.k POINTS=p WHY="reason"   one exercise's points set
+#                      by hand (nbgrader's manual_score and comment); regrades keep it; POINTS=auto undoes it
+# build/classroom/ holds the course secret and the gradebook: no rule here removes it.
 SUBMISSIONS ?=
 ROSTER ?=
 STUDENTS ?=
 NOTEBOOKS ?=
+WEIGHTS ?=
+TIMEOUT ?=
 JOBS ?=
+SKIP_UNKNOWN ?=
+REPLACE_MISSING ?=
 UNSAFE_NO_SANDBOX ?=
+STUDENT ?=
+EXERCISE ?=
+POINTS ?=
+WHY ?=
 student-env: venv
 	$(BIN)/python tools/classroom.py student-env
 
 assignments: venv
-	@test -n "$(ROSTER)" || { echo "usage: make assignments ROSTER=file (one student name per line)"; exit 2; }
+	@test -n "$(ROSTER)" || { echo "usage: make assignments ROSTER=file (one name a line, or a Canvas or Moodle export)"; exit 2; }
 	$(BIN)/python tools/classroom.py assignments --roster "$(ROSTER)"
 
 grade: venv
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09]"; exit 2; }
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09] [WEIGHTS=file] [TIMEOUT=s]"; exit 2; }
 	$(BIN)/python tools/classroom.py grade "$(SUBMISSIONS)" $(if $(ROSTER),--roster "$(ROSTER)",) \
 		$(if $(STUDENTS),--students "$(STUDENTS)",) $(if $(NOTEBOOKS),--notebooks "$(NOTEBOOKS)",) \
-		$(if $(JOBS),--jobs $(JOBS),) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox,)
+		$(if $(WEIGHTS),--weights "$(WEIGHTS)",) $(if $(TIMEOUT),--timeout $(TIMEOUT),) \
+		$(if $(JOBS),--jobs $(JOBS),) $(if $(SKIP_UNKNOWN),--skip-unknown,) \
+		$(if $(REPLACE_MISSING),--replace-missing,) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox,)
+
+grade-by-hand: venv
+	@test -n "$(STUDENT)" -a -n "$(EXERCISE)" -a -n "$(POINTS)" || { echo 'usage: make grade-by-hand STUDENT=name EXERCISE=NN.k POINTS=p WHY="reason"  (POINTS=auto undoes it)'; exit 2; }
+	$(BIN)/python tools/classroom.py grade-by-hand --student "$(STUDENT)" --exercise "$(EXERCISE)" \
+		--points "$(POINTS)" --why "$(WHY)"
 
 # The published distribution, evalkit-metrics: the library without the course (pyproject.toml
 # leaves evalkit/course/ out), built the standard way and checked as the package index would.
@@ -164,8 +186,10 @@ dist: venv
 	$(BIN)/python -m build --outdir dist .
 	$(BIN)/python -m twine check --strict dist/*
 
+# clean keeps build/classroom/: the course secret, the term's record and the gradebook live there.
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis dist *.egg-info
+	if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name classroom -exec rm -rf {} +; fi
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +
 

@@ -8,13 +8,18 @@ write the gradebook, leave a process behind, sabotage a classmate, inherit a bla
 answer) or hurting the machine (a fork bomb, a memory hog, a network call). Each attacker
 would earn full marks if its attack worked (it computes its answers from what it steals);
 the test checks that every attack earns nothing, that the honest students' grades are the
-same with and without the attackers, and that nothing outside the sandboxes changed.
+same with and without the attackers, and that nothing outside the sandboxes changed. Two
+more write to the teacher instead: terminal escape sequences (a forged report and a file
+name that would fake a "3/3" line) and spreadsheet formulas; they must reach the teacher as
+plain text only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
+import io
 import importlib.util
 import json
 import os
@@ -65,7 +70,7 @@ def practice_ids():
 TIMEOUT_S = 90
 HONEST = ["Ada", "Ben", "Cleo", "Eve", "Fay"]
 ATTACKERS = ["KeyReader", "Patcher", "Snooper", "DbWriter", "Lingerer", "Saboteur", "Inheritor", "Forker",
-             "Hog", "Caller"]
+             "Hog", "Caller", "Escaper", "Formula"]
 ROSTER = HONEST + ATTACKERS + ["Copier", "Gus"]      # Copier hands in Ada's notebook; Gus nothing
 
 if sandbox.kind() is None:
@@ -193,7 +198,7 @@ if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
         time.sleep(4)
-        for path in [COURSE + "/lms.csv", COURSE + "/grades.csv"]:
+        for path in [COURSE + "/canvas.csv", COURSE + "/grades.csv"]:
             try:
                 open(path, "w").write("Student,Total\\nLingerer,100\\n")
             except Exception:
@@ -260,6 +265,28 @@ try:
         hog.append(bytearray(100 << 20))
 except MemoryError:
     hog = None
+''',
+    "Escaper": '''
+import json, os, signal
+answer = ...
+SPOOF = "\\x1b[2K\\r[1/1] Ada 01-accuracy-paradox: 3/3 SPOOFED\\x1b]0;owned\\x07\\u202e"
+try:
+    leak = open("/etc/passwd").read()
+except Exception:
+    leak = "root:x:0:0 (not readable here)"
+os.makedirs("answers", exist_ok=True)
+for ex in ("01.1", "01.2"):
+    json.dump({"answer": SPOOF + leak}, open(os.path.join("answers", ex + ".json"), "w"))
+json.dump({"outputs": [["raised", SPOOF + leak]] * 4}, open(os.path.join("answers", "01.3.json"), "w"))
+forged = {"error": "the run stopped: " + SPOOF + leak,
+          "exercises": {"01.1": {"error": "ValueError: " + SPOOF + leak, "check_error": SPOOF},
+                        "01.2": {"error": SPOOF + leak}, "01.3": {"check_error": SPOOF + leak}}}
+json.dump(forged, open("report.json", "w"))
+os.kill(os.getppid(), signal.SIGKILL)      # the runner: its own report would replace the forged one
+''',
+    "Formula": '''
+answer = '=HYPERLINK("http://example.invalid","3/3 SPOOFED")'
+raise ValueError('=HYPERLINK("http://example.invalid","3/3 SPOOFED")')
 ''',
     "Caller": '''
 import json, socket
@@ -420,19 +447,33 @@ def term(tmp_path_factory):
                "01.2": ""}
     hand_in("Inheritor", _fill(course, "Inheritor", inherit))
     hand_in("Copier", _fill(course, "Ada", answers["Ada"]))       # Ada's right answers, handed in as his own
+    escaper = submissions / "Escaper" / f"{ASSIGNMENT}.ipynb"    # renamed so the kit names the file
+    escaper.rename(escaper.with_name(f"{ASSIGNMENT}\x1b[2K\r[1-1] Ada 3-3 SPOOFED.ipynb"))
+    formula = _fill(course, "Formula", {"01.1": ATTACKS["Formula"], "01.3": "def majority_accuracy(c):\n"
+                                        "    raise ValueError('=HYPERLINK(\"http://example.invalid\",\"3\")')\n"})
+    hand_in("Formula", formula)
+    hand_in("Formula", nbformat.v4.new_notebook(), name="=HYPERLINK(1)+SPOOFED.ipynb")
 
     before = _hash_tree(submissions, course / "release", ROOT / "evalkit", ROOT / "notebooks", ROOT / "tools")
     start = time.monotonic()
-    results = classroom.grade(submissions, roster=str(roster), course=course, timeout=TIMEOUT_S,
-                              progress=False)
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr):
+        results = classroom.grade(submissions, roster=str(roster), course=course, timeout=TIMEOUT_S,
+                                  progress=True)
     elapsed = time.monotonic() - start
-    csv_after_grading = (course / "lms.csv").read_bytes(), (course / "grades.csv").read_bytes()
+    csv_after_grading = (course / "canvas.csv").read_bytes(), (course / "grades.csv").read_bytes()
     time.sleep(6)                                # the lingering process would write by now
     server.close()
     yield dict(course=course, submissions=submissions, secret=secret, results=results, alone=alone,
                before=before, after=_hash_tree(submissions, course / "release", ROOT / "evalkit",
                                                ROOT / "notebooks", ROOT / "tools"),
-               csv=csv_after_grading, mark=mark, server=server, elapsed=elapsed)
+               csv=csv_after_grading, mark=mark, server=server, elapsed=elapsed, stderr=stderr.getvalue())
+
+
+def _canvas(course):
+    """canvas.csv by student (its "Points Possible" row left out)."""
+    with (course / "canvas.csv").open(encoding="utf-8", newline="") as fh:
+        return {r["Student"]: r for r in csv.DictReader(fh) if r["Student"].strip() != "Points Possible"}
 
 
 def _points(term):
@@ -495,8 +536,7 @@ def test_graded_points_count_only_the_exercises_section(term):
     for result in term["results"]:
         assert [r["exercise"] for r in result.rows] == graded, result.student
     assert all(_points(term)[("Ada", e)] == 1.0 for e in graded)
-    lms = {r["Student"]: r for r in csv.DictReader((term["course"] / "lms.csv").open(encoding="utf-8"))}
-    assert float(lms["Ada"]["Total"]) == float(len(graded))
+    assert float(_canvas(term["course"])["Ada"][ASSIGNMENT]) == float(len(graded))
     submitted = nbformat.read(term["submissions"] / "ada" / f"{ASSIGNMENT}.ipynb", as_version=4)
     assert _practice_cells(submitted)["01.0"][1].source == PRACTICE_THAT_WOULD_KILL
 
@@ -515,6 +555,29 @@ def test_every_attack_earns_nothing(term, attacker):
         assert points[(attacker, ex.id)] == 0.0, (attacker, ex.id, _feedback(term, attacker, ex.id))
 
 
+def test_student_text_reaches_the_teacher_as_plain_text_only(term):
+    """The Escaper's forged report, answers and file name, and the Formula's spreadsheet formulas:
+    what the teacher reads (the terminal, warnings.txt, the CSVs, the feedback) holds no control
+    character, no text the submissions chose beyond an exception's type name, and no formula."""
+    course = term["course"]
+    texts = {"the terminal": term["stderr"], "warnings.txt": (course / "warnings.txt").read_text(encoding="utf-8")}
+    texts.update({str(p): p.read_text(encoding="utf-8") for p in (course / "feedback").rglob("*.md")})
+    assert "SPOOFED.ipynb" in texts["warnings.txt"] and "\\x1b[2K\\x0d" in texts["warnings.txt"], \
+        "the file name is shown with its escapes written out"
+    for name, text in texts.items():
+        assert not any(ch in text for ch in "\x1b\x07\r\u202e"), name
+        assert "root:x:0" not in text, name
+        assert "SPOOFED" not in text.replace("SPOOFED.ipynb", ""), name
+    for name in ("grades.csv", "canvas.csv", "moodle.csv"):
+        with (course / name).open(encoding="utf-8", newline="") as fh:
+            for row in csv.reader(fh):
+                for cell in row:
+                    assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), (name, cell)
+                    assert not any(ch in cell for ch in "\x1b\x07\r") and "SPOOFED" not in cell, (name, cell)
+    feedback = (course / "feedback" / "Escaper" / f"{ASSIGNMENT}.md").read_text(encoding="utf-8")
+    assert "the run stopped" in feedback, "the forged report was read: the attack ran"
+
+
 def test_a_copied_notebook_earns_only_what_is_the_same_for_everyone(term):
     points = _points(term)
     for ex in graded_exercises():
@@ -531,7 +594,7 @@ def test_nothing_outside_the_sandboxes_changed(term):
     assert term["before"] == term["after"], "a submission, a handed-out notebook or the course changed"
     assert not term["mark"].exists(), "a process outlived its sandbox"
     assert term["server"].connections == 0, "a submission reached the host's network"
-    assert ((term["course"] / "lms.csv").read_bytes(), (term["course"] / "grades.csv").read_bytes()) \
+    assert ((term["course"] / "canvas.csv").read_bytes(), (term["course"] / "grades.csv").read_bytes()) \
         == term["csv"], "the CSVs changed after grading"
     # (tests/test_sandbox.py checks with its own markers that no process of a run outlives it; a
     # scan for sandbox processes here would also see other gradings running on the same machine)
@@ -543,13 +606,11 @@ def test_one_gradebook_the_csvs_and_nbgrader_export_agree(term):
     with (course / "grades.csv").open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert {(r["student"], r["exercise"]): float(r["points"]) for r in rows} == points
-    with (course / "lms.csv").open(encoding="utf-8") as fh:
-        lms = {r["Student"]: r for r in csv.DictReader(fh)}
+    lms = _canvas(course)
     assert set(lms) == set(ROSTER)
     for student in ROSTER:
         total = sum(v for (s, _), v in points.items() if s == student)
         assert float(lms[student][ASSIGNMENT]) == pytest.approx(total)
-        assert float(lms[student]["Total"]) == pytest.approx(total)
     out = course / "nbgrader-export.csv"
     proc = subprocess.run([sys.executable, "-m", "nbgrader", "export", "--to", str(out)], cwd=course,
                           capture_output=True, text=True,
@@ -559,7 +620,7 @@ def test_one_gradebook_the_csvs_and_nbgrader_export_agree(term):
         exported = {r["student_id"]: float(r["score"]) for r in csv.DictReader(fh)
                     if r["assignment"] == ASSIGNMENT}
     for student in ROSTER:
-        assert exported[student] == pytest.approx(float(lms[student]["Total"])), student
+        assert exported[student] == pytest.approx(float(lms[student][ASSIGNMENT])), student
 
 
 def test_feedback_files_say_why(term):
@@ -702,12 +763,12 @@ def test_the_student_versions_show_their_figures(term):
 def test_regrade_one_student(term):
     """Ben hands in a corrected notebook; regrading Ben alone changes Ben's row and no other."""
     course, submissions = term["course"], term["submissions"]
-    before = {r["Student"]: r for r in csv.DictReader((course / "lms.csv").open(encoding="utf-8"))}
+    before = _canvas(course)
     nbformat.write(_fill(course, "Ben", right_answers(term["secret"], "Ben")),
                    submissions / "Ben" / f"{ASSIGNMENT}.ipynb")
     regraded = classroom.grade(submissions, course=course, students=["Ben"], timeout=TIMEOUT_S,
                                progress=False)
     assert [g.student for g in regraded] == ["Ben"]
-    after = {r["Student"]: r for r in csv.DictReader((course / "lms.csv").open(encoding="utf-8"))}
-    assert float(after["Ben"]["Total"]) == 3.0 > float(before["Ben"]["Total"])
+    after = _canvas(course)
+    assert float(after["Ben"][ASSIGNMENT]) == 3.0 > float(before["Ben"][ASSIGNMENT])
     assert {k: v for k, v in after.items() if k != "Ben"} == {k: v for k, v in before.items() if k != "Ben"}
