@@ -20,6 +20,7 @@ import json
 import re
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -278,9 +279,10 @@ def built(tmp_path_factory):
                  .exists() for p in pins)
     if not cached and shutil.which("npm") is None:
         test_browser.skip_or_fail("npm is needed once to fetch the site's pinned JavaScript (apt-get install npm)")
-    explorers, recorded = {}, {}
-    for stem in EXPLORER_NOTEBOOKS:
-        explorers[stem], recorded[stem] = explorers_of(stem)
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each re-runs its notebook in a subprocess
+        found = dict(zip(EXPLORER_NOTEBOOKS, pool.map(explorers_of, EXPLORER_NOTEBOOKS)))
+    explorers = {stem: ex for stem, (ex, _) in found.items()}
+    recorded = {stem: calls for stem, (_, calls) in found.items()}
     out = tmp_path_factory.mktemp("explorer-site")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(se, "recorded_calls", lambda path, cells: recorded[path.stem])
@@ -514,3 +516,28 @@ def test_the_check_fails_when_the_page_drifts_from_evalkit(chromium_path, built,
         ex = page.locator(".evalkit-explorer").first
         with pytest.raises(AssertionError, match=r"precision: the page shows 'precision 0\.\d{4}'"):
             check_explorer(page, ex, explorers[stem][0], f"{stem}, drifted")
+
+
+@pytest.mark.browser
+def test_switching_the_theme_redraws_the_charts_in_its_colours(chromium_path, built, tmp_path):
+    """The reader switches the theme on the page: the charts are drawn again in its colours."""
+    from test_browser import browser_page
+
+    site, explorers = built
+    stem = "03-roc-by-hand"
+    with browser_page(chromium_path, tmp_path) as page:
+        page.emulate_media(color_scheme="light")
+        page.goto(f"{site.as_uri()}/notebooks/{stem}.html")
+        ex = page.locator(".evalkit-explorer").first
+        ex.scroll_into_view_if_needed()
+        page.wait_for_function("r => r.classList.contains('evalkit-explorer-drawn')",
+                               arg=ex.element_handle(), timeout=DRAW_TIMEOUT_MS)
+        fills = "r => [...new Set([...r.querySelectorAll('svg text')].map(t => t.getAttribute('fill')))]"
+        light = ex.evaluate(fills)
+        # what the theme's switch does: pydata-sphinx-theme sets html[data-theme]
+        page.evaluate("document.documentElement.dataset.theme = 'dark'")
+        page.wait_for_function(f"r => JSON.stringify(({fills})(r)) !== {json.dumps(json.dumps(light))}",
+                               arg=ex.element_handle(), timeout=UPDATE_TIMEOUT_S * 1000)
+        failures = contrast_failures(ex)
+        assert not failures, f"after switching to the dark theme: {failures}"
+        wait_equal(ex, explorers[stem][0], "switching the theme")

@@ -138,7 +138,9 @@ def record(notebook: Path, cells: list[int]) -> dict[int, list[dict]]:
     now = {"cell": None}
     for name in FACTORIES:
         setattr(widgets, name, _recorder(getattr(widgets, name), name, calls, now))
-    namespace = {"__name__": "__main__"}
+    from IPython.display import display  # a builtin in a notebook's kernel
+
+    namespace = {"__name__": "__main__", "display": display}
     for i, cell in enumerate(nb["cells"][:max(cells) + 1]):
         if cell["cell_type"] != "code":
             continue
@@ -307,9 +309,13 @@ def threshold_table(arguments: dict, widget: dict, where: str = "threshold explo
     }
 
 
+def _roc_point(fpr: float, tpr: float) -> str:
+    return f"ROC point: FPR {_decimals4(fpr)}, TPR {_decimals4(tpr)}"
+
+
 def _roc_point_text(st: dict) -> dict:
     """The ROC point (and the precision-recall point) of a threshold explorer state, in words."""
-    roc = f"ROC point: FPR {_decimals4(st['fpr'])}, TPR {_decimals4(st['recall'])}"
+    roc = _roc_point(st["fpr"], st["recall"])
     if st["above"]:
         pr = (f"precision-recall point: recall {_decimals4(st['recall'])}, "
               f"precision {_decimals4(st['precision'])}")
@@ -345,7 +351,6 @@ def _slider(saved: dict, key: str, label: str, start: int, values: list[float]) 
 def imbalance_table(arguments: dict, widget: dict, where: str = "imbalance explorer") -> dict:
     """The imbalance explorer's rows: one per majority share (per cent) of the slider."""
     from evalkit.widgets import IMBALANCE_KEYS, confusion_html, imbalance_state, imbalance_text
-    from evalkit.widgets.state import FIGURE_ALT
 
     n = arguments["n"]
     slider = widget["sliders"]["majority"]
@@ -356,27 +361,34 @@ def imbalance_table(arguments: dict, widget: dict, where: str = "imbalance explo
         c = st["counts"]
         text = {**imbalance_text(st),
                 "precision": f"minority precision {_decimals4(st['minority_precision'])}",
-                "roc_point": f"ROC point: FPR {_decimals4(c.fpr())}, TPR {_decimals4(c.tpr())}"}
+                "roc_point": _roc_point(c.fpr(), c.tpr())}
         chart = {"pct": pct, "at": 100 * st["n_majority"] / n, "accuracy": st["accuracy"],
                  "balanced_accuracy": st["balanced_accuracy"],
                  "minority_recall": st["minority_recall"], "fpr": c.fpr(), "tpr": c.tpr()}
         rows.append({"readout": _readout(pct, slider), "text": text, "chart": chart,
                      "cells": _cells(confusion_html(c)), "counts": c})
     _check_saved(widget, imbalance_text(imbalance_state(pcts[start] / 100, n=n)), where)
-    return {
-        "kind": "imbalance", "alt": FIGURE_ALT[widget["kind"]], "notes": widget["notes"],
-        "keys": [*IMBALANCE_KEYS, "precision"],
-        "sliders": [_slider(slider, "majority", "majority %", start, pcts)],
-        "layouts": ["actual-by-predicted"], "layout": "actual-by-predicted",
-        "tables": {"actual-by-predicted": confusion_html(rows[start]["counts"])},
-        "rows": rows, "start": [start], "charts": imbalance_charts(rows),
-    }
+    return _one_slider_table("imbalance", widget, [*IMBALANCE_KEYS, "precision"],
+                             _slider(slider, "majority", "majority %", start, pcts), rows,
+                             charts=imbalance_charts(rows))
+
+
+def _one_slider_table(kind: str, widget: dict, keys: list, slider: dict, rows: list,
+                      **more) -> dict:
+    """The table of an explorer with one slider (a row per position) and one confusion matrix."""
+    from evalkit.widgets import confusion_html
+    from evalkit.widgets.state import FIGURE_ALT
+
+    layout = "actual-by-predicted"  # the lab widgets' only layout
+    return {"kind": kind, "alt": FIGURE_ALT[widget["kind"]], "notes": widget["notes"],
+            "keys": keys, "sliders": [slider], "layouts": [layout], "layout": layout,
+            "tables": {layout: confusion_html(rows[slider["start"]]["counts"])},
+            "rows": rows, "start": [slider["start"]], **more}
 
 
 def roc_builder_table(arguments: dict, widget: dict, where: str = "ROC builder") -> dict:
     """The ROC builder's rows: one per step, from nothing predicted positive to every sample."""
     from evalkit.widgets import ROC_BUILDER_KEYS, confusion_html, roc_builder_state, roc_builder_text
-    from evalkit.widgets.state import FIGURE_ALT
 
     y, s, pos_label = arguments["y_true"], arguments["y_score"], arguments["pos_label"]
     slider = widget["sliders"]["step"]
@@ -388,7 +400,7 @@ def roc_builder_table(arguments: dict, widget: dict, where: str = "ROC builder")
         labels.update(zip(st["new"], st["new_labels"]))
         text = {**roc_builder_text(st),
                 "precision": f"precision of the samples taken {_decimals4(c.precision(zero_division=0.0))}",
-                "roc_point": f"ROC point: FPR {_decimals4(st['fpr'])}, TPR {_decimals4(st['tpr'])}"}
+                "roc_point": _roc_point(st["fpr"], st["tpr"])}
         rows.append({"readout": _readout(step, slider), "text": text,
                      "chart": {"step": int(step), "fpr": st["fpr"], "tpr": st["tpr"]},
                      "cells": _cells(confusion_html(c)), "counts": c, "taken": c.tp + c.fp})
@@ -397,15 +409,9 @@ def roc_builder_table(arguments: dict, widget: dict, where: str = "ROC builder")
                                                             pos_label=pos_label)), where)
     samples = [{"number": i + 1, "score": f"{float(s[i]):g}",
                 "label": "positive" if labels[i] else "negative"} for i in last["order"]]
-    return {
-        "kind": "roc_builder", "alt": FIGURE_ALT[widget["kind"]], "notes": widget["notes"],
-        "keys": [*ROC_BUILDER_KEYS, "precision"],
-        "sliders": [_slider(slider, "step", "step", start, steps)],
-        "layouts": ["actual-by-predicted"], "layout": "actual-by-predicted",
-        "tables": {"actual-by-predicted": confusion_html(rows[start]["counts"])},
-        "rows": rows, "start": [start], "samples": samples,
-        "charts": roc_builder_charts(last, rows[start]["counts"]),
-    }
+    return _one_slider_table("roc_builder", widget, [*ROC_BUILDER_KEYS, "precision"],
+                             _slider(slider, "step", "step", start, steps), rows,
+                             samples=samples, charts=roc_builder_charts(last, rows[start]["counts"]))
 
 
 TABLES = {"evalkit-threshold-explorer": threshold_table,
@@ -624,15 +630,22 @@ def _start_text(table: dict) -> dict:
     return {**state["text"], **row["text"], "f_beta": table["beta_prefixes"][b] + state["fbeta"][b]}
 
 
+def _matrix_html(table_html: str) -> str:
+    """``confusion_html``'s table for the page: its corner, which heads no row or column, a data
+    cell rather than an empty header (axe's rule empty-table-header)."""
+    return table_html.replace("<tr><th></th>", "<tr><td></td>", 1)
+
+
 def _tables_html(uid: str, table: dict) -> str:
     if len(table["layouts"]) == 1:
-        return f'<div class="evalkit-confusion-matrix">{table["tables"][table["layout"]]}</div>'
+        matrix = _matrix_html(table["tables"][table["layout"]])
+        return f'<div class="evalkit-confusion-matrix">{matrix}</div>'
     buttons = "".join(
         f'<button type="button" data-layout="{name}" aria-pressed="{str(name == table["layout"]).lower()}" '
         f'disabled>{html.escape(LAYOUT_NAMES[name])}</button>' for name in table["layouts"])
     tables = "".join(
         f'<div class="evalkit-confusion-matrix" data-table="{name}"'
-        f'{"" if name == table["layout"] else " hidden"}>{table["tables"][name]}</div>'
+        f'{"" if name == table["layout"] else " hidden"}>{_matrix_html(table["tables"][name])}</div>'
         for name in table["layouts"])
     return (f'<div class="evalkit-layout" role="group" aria-labelledby="{uid}-layout">'
             f'<span id="{uid}-layout">confusion matrix</span>{buttons}</div>{tables}')
