@@ -138,8 +138,10 @@ def test_threshold_table_is_every_position_brute_force(seed):
 
 @pytest.mark.parametrize("n", [100, 37])
 def test_imbalance_table_is_every_share_brute_force(n):
-    slider = {"min": 50, "max": 99 if n == 100 else 98, "step": 1, "value": 90,
-              "readout_format": "d"}
+    top = 99
+    if n == 37:  # round(0.99 * 37) = 37 leaves no minority: the lab's slider stops at 98
+        top = 98
+    slider = {"min": 50, "max": top, "step": 1, "value": 90, "readout_format": "d"}
     table = se.imbalance_table({"majority": 0.9, "n": n},
                                widget("evalkit-imbalance-explorer", majority=slider))
     for pct, row in zip(range(50, slider["max"] + 1), table["rows"]):
@@ -159,7 +161,10 @@ def test_roc_builder_table_is_every_step_brute_force(seed):
     rng = np.random.default_rng(seed)
     n = 12
     y = np.r_[1, 0, (rng.random(n - 2) < 0.4).astype(int)]
-    s = np.round(rng.random(n), 1 if seed else 2)  # seed 0: distinct scores; else ties
+    decimals = 1  # ties
+    if seed == 0:
+        decimals = 2  # distinct scores, most likely
+    s = np.round(rng.random(n), decimals)
     distinct = np.unique(s)[::-1]
     slider = {"min": 0, "max": len(distinct), "step": 1, "value": len(distinct),
               "readout_format": "d"}
@@ -169,7 +174,9 @@ def test_roc_builder_table_is_every_step_brute_force(seed):
     P, N = int(y_pos.sum()), int((~y_pos).sum())
     path = [(0.0, 0.0)]
     for step, row in enumerate(table["rows"]):
-        t = distinct[step - 1] if step else np.inf
+        t = np.inf  # step 0: nothing predicted positive
+        if step:
+            t = distinct[step - 1]
         c = brute_counts(y_pos, s, t)
         tpr, fpr = c["tp"] / P, c["fp"] / N
         if step:
@@ -182,8 +189,8 @@ def test_roc_builder_table_is_every_step_brute_force(seed):
         assert row["taken"] == int(np.sum(s >= t))
     order = np.argsort(-s, kind="stable")
     assert [r["number"] for r in table["samples"]] == (order + 1).tolist()
-    assert [r["label"] for r in table["samples"]] == \
-        ["positive" if y_pos[i] else "negative" for i in order]
+    labels = np.where(y_pos[order], "positive", "negative").tolist()
+    assert [r["label"] for r in table["samples"]] == labels
 
 
 def test_a_rerun_that_differs_from_the_saved_widget_is_refused():

@@ -131,6 +131,8 @@ def record(notebook: Path, cells: list[int]) -> dict[int, list[dict]]:
     Runs in a throwaway process (``main``): it replaces the factories of ``evalkit.widgets``
     by recorders, so a cell's ``from evalkit.widgets import threshold_explorer`` gets one.
     """
+    from IPython.display import display  # a builtin in a notebook's kernel
+
     import evalkit.widgets as widgets
 
     nb = json.loads(notebook.read_text("utf-8"))
@@ -138,8 +140,6 @@ def record(notebook: Path, cells: list[int]) -> dict[int, list[dict]]:
     now = {"cell": None}
     for name in FACTORIES:
         setattr(widgets, name, _recorder(getattr(widgets, name), name, calls, now))
-    from IPython.display import display  # a builtin in a notebook's kernel
-
     namespace = {"__name__": "__main__", "display": display}
     for i, cell in enumerate(nb["cells"][:max(cells) + 1]):
         if cell["cell_type"] != "code":
@@ -188,7 +188,8 @@ def recorded_calls(notebook: Path, cells: list[int]) -> dict[int, list[dict]]:
 
 
 def saved_widget(models: dict, root: str) -> dict:
-    """The saved widget ROOT: its kind (CSS class), sliders, toggle index and text lines by key.
+    """The saved widget ROOT: its kind (CSS class), sliders, table layout, lines of text by key
+    and fixed texts (``notes``).
 
     A widget's parts carry the classes ``evalkit-<key>-slider`` (sliders), ``evalkit-layout``
     (the table's layout) and ``evalkit-<key>`` (a line of text), as ``evalkit.widgets.ui`` names
@@ -214,6 +215,12 @@ def saved_widget(models: dict, root: str) -> dict:
     return widget
 
 
+def grid_size(slider: dict) -> int:
+    """How many values a range input with the slider's min, max and step can take."""
+    span = Decimal(repr(slider["max"])) - Decimal(repr(slider["min"]))
+    return int(span / Decimal(repr(slider["step"]))) + 1
+
+
 def slider_positions(slider: dict) -> tuple[list[float], int]:
     """Every value a page's ``<input type="range">`` with the slider's min, max and step takes,
     and the index of the slider's saved value (added at the end when it is off that grid).
@@ -222,7 +229,7 @@ def slider_positions(slider: dict) -> tuple[list[float], int]:
     0.30000000000000004), and so does this.
     """
     lo, step = Decimal(repr(slider["min"])), Decimal(repr(slider["step"]))
-    count = int((Decimal(repr(slider["max"])) - lo) / step) + 1
+    count = grid_size(slider)
     kind = float
     if all(isinstance(slider[k], int) for k in ("min", "max", "step", "value")):
         kind = int  # an IntSlider: its readout format is "d"
@@ -293,12 +300,14 @@ def threshold_table(arguments: dict, widget: dict, where: str = "threshold explo
         joined = {**shared["text"], **row["text"],
                   "f_beta": prefixes[b_start] + shared["fbeta"][b_start]}
         if joined != {**text, **_roc_point_text(st)}:
-            raise ExplorerError(f"{where}: the rows at threshold {t} do not share their counts' text")
+            raise ExplorerError(f"{where}: the rows at threshold {t} do not share their counts' "
+                                "text")
         rows.append(row)
     _check_saved(widget, explorer_text(state_at(thresholds[t_start], betas[b_start])), where)
     layouts = list(LAYOUT_NAMES)
     return {
-        "kind": "threshold", "alt": FIGURE_ALT[widget["kind"]], "notes": widget["notes"], "keys": list(EXPLORER_KEYS),
+        "kind": "threshold", "alt": FIGURE_ALT[widget["kind"]], "notes": widget["notes"],
+        "keys": list(EXPLORER_KEYS),
         "sliders": [_slider(t_slider, "threshold", "threshold", t_start, thresholds),
                     _slider(b_slider, "beta", "beta", b_start, betas)],
         "layouts": layouts, "layout": widget["layout"] or layouts[0],
@@ -342,9 +351,9 @@ def _threshold_state(state_at, threshold, st, betas, prefixes) -> dict:
 
 def _slider(saved: dict, key: str, label: str, start: int, values: list[float]) -> dict:
     """A page slider: the lab's bounds, its start, and each position's readout."""
-    grid = int((Decimal(repr(saved["max"])) - Decimal(repr(saved["min"]))) / Decimal(repr(saved["step"])))
     return {"key": key, "label": label, "min": saved["min"], "max": saved["max"],
-            "step": saved["step"], "value": saved["value"], "start": start, "positions": grid + 1,
+            "step": saved["step"], "value": saved["value"], "start": start,
+            "positions": grid_size(saved),
             "readouts": [_readout(v, saved) for v in values]}
 
 
@@ -399,7 +408,8 @@ def roc_builder_table(arguments: dict, widget: dict, where: str = "ROC builder")
         c = st["counts"]
         labels.update(zip(st["new"], st["new_labels"]))
         text = {**roc_builder_text(st),
-                "precision": f"precision of the samples taken {_decimals4(c.precision(zero_division=0.0))}",
+                "precision": ("precision of the samples taken "
+                              f"{_decimals4(c.precision(zero_division=0.0))}"),
                 "roc_point": _roc_point(st["fpr"], st["tpr"])}
         rows.append({"readout": _readout(step, slider), "text": text,
                      "chart": {"step": int(step), "fpr": st["fpr"], "tpr": st["tpr"]},
@@ -407,8 +417,12 @@ def roc_builder_table(arguments: dict, widget: dict, where: str = "ROC builder")
     last = roc_builder_state(y, s, int(steps[-1]), pos_label=pos_label)
     _check_saved(widget, roc_builder_text(roc_builder_state(y, s, int(steps[start]),
                                                             pos_label=pos_label)), where)
-    samples = [{"number": i + 1, "score": f"{float(s[i]):g}",
-                "label": "positive" if labels[i] else "negative"} for i in last["order"]]
+    samples = []
+    for i in last["order"]:
+        label = "negative"
+        if labels[i]:
+            label = "positive"
+        samples.append({"number": i + 1, "score": f"{float(s[i]):g}", "label": label})
     return _one_slider_table("roc_builder", widget, [*ROC_BUILDER_KEYS, "precision"],
                              _slider(slider, "step", "step", start, steps), rows,
                              samples=samples, charts=roc_builder_charts(last, rows[start]["counts"]))
@@ -428,9 +442,11 @@ def _round(values, digits=5) -> list[float]:
 
 
 def _axis(orient: str, title: str, **more) -> dict:
+    scale = "y"
+    if orient == "bottom":
+        scale = "x"
     # aria: the chart's words are in the explorer's caption, not in every tick
-    return {"orient": orient, "scale": "x" if orient == "bottom" else "y", "title": title,
-            "aria": False, "labelFontSize": 11, "titleFontSize": 11, "titleFontWeight": "normal",
+    return {"orient": orient, "scale": scale, "title": title, "aria": False, "labelFontSize": 11, "titleFontSize": 11, "titleFontWeight": "normal",
             **more}
 
 
@@ -489,7 +505,9 @@ def threshold_charts(arguments: dict, t_slider: dict, thresholds: list[float]) -
     positive = np.asarray(y) == pos_label
     scores = np.asarray(s, dtype=float)
     lo, hi = float(scores.min()), float(scores.max())
-    edges = np.linspace(lo, hi, 41) if hi > lo else np.array([lo - 0.5, lo + 0.5])
+    edges = np.array([lo - 0.5, lo + 0.5])  # one score for all: one bin around it
+    if hi > lo:
+        edges = np.linspace(lo, hi, 41)
     bars = []
     for mask, name in ((~positive, "negative"), (positive, "positive")):
         counts, _ = np.histogram(scores[mask], edges)
@@ -640,13 +658,15 @@ def _tables_html(uid: str, table: dict) -> str:
     if len(table["layouts"]) == 1:
         matrix = _matrix_html(table["tables"][table["layout"]])
         return f'<div class="evalkit-confusion-matrix">{matrix}</div>'
-    buttons = "".join(
-        f'<button type="button" data-layout="{name}" aria-pressed="{str(name == table["layout"]).lower()}" '
-        f'disabled>{html.escape(LAYOUT_NAMES[name])}</button>' for name in table["layouts"])
-    tables = "".join(
-        f'<div class="evalkit-confusion-matrix" data-table="{name}"'
-        f'{"" if name == table["layout"] else " hidden"}>{_matrix_html(table["tables"][name])}</div>'
-        for name in table["layouts"])
+    buttons, tables = "", ""
+    for name in table["layouts"]:
+        pressed, hidden = "true", ""
+        if name != table["layout"]:
+            pressed, hidden = "false", " hidden"
+        buttons += (f'<button type="button" data-layout="{name}" aria-pressed="{pressed}" '
+                    f'disabled>{html.escape(LAYOUT_NAMES[name])}</button>')
+        tables += (f'<div class="evalkit-confusion-matrix" data-table="{name}"{hidden}>'
+                   f'{_matrix_html(table["tables"][name])}</div>')
     return (f'<div class="evalkit-layout" role="group" aria-labelledby="{uid}-layout">'
             f'<span id="{uid}-layout">confusion matrix</span>{buttons}</div>{tables}')
 
@@ -655,7 +675,9 @@ def _samples_html(uid: str, table: dict) -> str:
     taken = table["rows"][table["start"][0]]["taken"]
     rows = []
     for k, sample in enumerate(table["samples"]):
-        mark = ' class="evalkit-taken"' if k < taken else ""
+        mark = ""
+        if k < taken:
+            mark = ' class="evalkit-taken"'
         rows.append(f'<tr{mark}><td>{sample["number"]}</td><td>{html.escape(sample["score"])}</td>'
                     f'<td>{sample["label"]}</td></tr>')
     return (f'<table class="evalkit-confusion evalkit-samples" id="{uid}-samples">'
