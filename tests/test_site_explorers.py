@@ -250,8 +250,18 @@ def test_recording_gets_the_notebooks_own_arguments():
 
 # -- in the browser ------------------------------------------------------------------------
 
-EXPLORER_NOTEBOOKS = ("01-accuracy-paradox", "02-thresholds-the-spark-way", "03-roc-by-hand",
-                      "04-auc-three-ways")
+
+def notebooks_with_explorers(with_one: bool = True) -> list[str]:
+    """The course notebooks (stems) with an explorer output (or, WITH_ONE false, without)."""
+    stems = []
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb")):
+        has = bool(se.explorer_outputs(json.loads(path.read_text("utf-8"))))
+        if has == with_one:
+            stems.append(path.stem)
+    return stems
+
+
+EXPLORER_NOTEBOOKS = notebooks_with_explorers()
 FRACTIONS = (0.03, 0.27, 0.5, 0.74, 0.97)
 DRAW_TIMEOUT_MS = 90_000
 UPDATE_TIMEOUT_S = 15
@@ -290,6 +300,8 @@ def built(tmp_path_factory):
         found = dict(zip(EXPLORER_NOTEBOOKS, pool.map(explorers_of, EXPLORER_NOTEBOOKS)))
     explorers = {stem: ex for stem, (ex, _) in found.items()}
     recorded = {stem: calls for stem, (_, calls) in found.items()}
+    kinds = {e["widget"]["kind"] for ex in explorers.values() for e in ex}
+    assert kinds == set(se.FACTORIES.values()), f"the course shows only {kinds}"
     out = tmp_path_factory.mktemp("explorer-site")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(se, "recorded_calls", lambda path, cells: recorded[path.stem])
@@ -464,11 +476,23 @@ def check_explorer(page, ex, explorer: dict, where: str) -> None:
     assert not failures, f"{where}: text below {MIN_CONTRAST}:1 contrast: {failures}"
 
 
+def explorer_assets(urls: list[str], tables_and_vega_only: bool = False) -> list[str]:
+    """The URLs among URLS of the explorers' files under _static/ (script, style, tables, Vega)."""
+    marks = ["/_static/explorers/", "/_static/vega/"]
+    if not tables_and_vega_only:
+        marks += ["/_static/site_explorers."]
+    return [u for u in urls if any(m in u for m in marks)]
+
+
 def check_pages(page, base: str, explorers: dict, theme: str) -> None:
     page.emulate_media(color_scheme=theme)
     for stem, found in explorers.items():
-        page.goto(f"{base}/notebooks/{stem}.html")
+        before = len(page.requests_seen)
+        page.goto(f"{base}/notebooks/{stem}.html", wait_until="load")
         assert page.evaluate("document.documentElement.dataset.theme") == theme
+        # the explorers are far down their pages: their tables and Vega wait until they are near
+        early = explorer_assets(page.requests_seen[before:], tables_and_vega_only=True)
+        assert not early, f"{stem}: loaded before any explorer was near the screen: {early}"
         roots = page.locator(".evalkit-explorer")
         assert roots.count() == len(found), stem
         for k, explorer in enumerate(found):
@@ -498,9 +522,25 @@ def test_explorers_in_the_page_equal_evalkit(chromium_path, built, tmp_path, how
         assert not errors, errors
 
 
+def drift_precision(state: dict) -> None:
+    """Every precision line one off in its last digit."""
+    line = state["text"]["precision"]
+    state["text"]["precision"] = line[:-1] + str((int(line[-1]) + 1) % 10)
+
+
+def drift_point(state: dict) -> None:
+    """The chart's ROC point a hair to the right (the text still right)."""
+    state["chart"]["fpr"] += 1e-9
+
+
 @pytest.mark.browser
-def test_the_check_fails_when_the_page_drifts_from_evalkit(chromium_path, built, tmp_path):
-    """The same check, on a copy of the site whose table says one precision wrong: it fails."""
+@pytest.mark.parametrize("drift, message", [
+    (drift_precision, r"precision: the page shows 'precision 0\.\d{4}'"),
+    (drift_point, r"the chart's ROC point is"),
+])
+def test_the_check_fails_when_the_page_drifts_from_evalkit(chromium_path, built, tmp_path, drift,
+                                                           message):
+    """The same check, on a copy of the site whose table has drifted from evalkit: it fails."""
     import shutil
 
     from test_browser import browser_page
@@ -508,20 +548,19 @@ def test_the_check_fails_when_the_page_drifts_from_evalkit(chromium_path, built,
     site, explorers = built
     drifted = tmp_path / "site"
     shutil.copytree(site, drifted)
-    tables = drifted / "_static" / "explorers" / "04-auc-three-ways-1.js"
+    stem = next(stem for stem, found in explorers.items()
+                if found[0]["widget"]["kind"] == "evalkit-threshold-explorer")
+    tables = drifted / "_static" / "explorers" / f"{stem}-1.js"
     script = tables.read_text("utf-8")
     head = script.split("] = ", 1)[0]
     table = page_table(script)
-    for state in table["states"]:  # every precision one step of the last digit off
-        line = state["text"]["precision"]
-        last = int(line[-1])
-        state["text"]["precision"] = line[:-1] + str((last + 1) % 10)
+    for state in table["states"]:
+        drift(state)
     tables.write_text(f"{head}] = {json.dumps(table)};\n", "utf-8")
-    stem = "04-auc-three-ways"
     with browser_page(chromium_path, tmp_path) as page:
         page.goto(f"{drifted.as_uri()}/notebooks/{stem}.html")
         ex = page.locator(".evalkit-explorer").first
-        with pytest.raises(AssertionError, match=r"precision: the page shows 'precision 0\.\d{4}'"):
+        with pytest.raises(AssertionError, match=message):
             check_explorer(page, ex, explorers[stem][0], f"{stem}, drifted")
 
 
@@ -531,7 +570,8 @@ def test_switching_the_theme_redraws_the_charts_in_its_colours(chromium_path, bu
     from test_browser import browser_page
 
     site, explorers = built
-    stem = "03-roc-by-hand"
+    stem = next(stem for stem, found in explorers.items()
+                if found[0]["widget"]["kind"] == "evalkit-roc-builder")
     with browser_page(chromium_path, tmp_path) as page:
         page.emulate_media(color_scheme="light")
         page.goto(f"{site.as_uri()}/notebooks/{stem}.html")
@@ -548,3 +588,29 @@ def test_switching_the_theme_redraws_the_charts_in_its_colours(chromium_path, bu
         failures = contrast_failures(ex)
         assert not failures, f"after switching to the dark theme: {failures}"
         wait_equal(ex, explorers[stem][0], "switching the theme")
+
+
+@pytest.mark.browser
+def test_explorers_fit_a_phone_and_load_only_where_they_are(chromium_path, built, tmp_path):
+    """At 390 px every explorer, drawn, fits the screen; a page without one loads none of it."""
+    from test_browser import browser_page
+
+    site, explorers = built
+    with browser_page(chromium_path, tmp_path) as page:
+        page.set_viewport_size({"width": 390, "height": 844})
+        for stem in explorers:
+            page.goto(f"{site.as_uri()}/notebooks/{stem}.html")
+            roots = page.locator(".evalkit-explorer")
+            for k in range(roots.count()):
+                roots.nth(k).scroll_into_view_if_needed()
+                page.wait_for_function("r => r.classList.contains('evalkit-explorer-drawn')",
+                                       arg=roots.nth(k).element_handle(), timeout=DRAW_TIMEOUT_MS)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, f"{stem} is {width} px wide on a 390 px screen"
+        before = len(page.requests_seen)
+        without = notebooks_with_explorers(with_one=False)[-1]
+        page.goto(f"{site.as_uri()}/notebooks/{without}.html", wait_until="load")
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        page.wait_for_timeout(300)
+        loaded = explorer_assets(page.requests_seen[before:])
+        assert not loaded, f"a page without an explorer loaded {loaded}"
