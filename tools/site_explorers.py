@@ -516,7 +516,7 @@ def threshold_charts(arguments: dict, t_slider: dict, thresholds: list[float]) -
     now = {"t": thresholds[0], "fpr": 0, "tpr": 0, "recall": 0, "precision": 0, "pr": False}
     hist = _chart(
         "Histograms of the scores of each class, with the threshold as a vertical line",
-        "scores by class; predict positive at or right of the line", 220, 170,
+        "scores by class; predict positive at or right of the line", 200, 170,
         [{"name": "bars", "values": bars}],
         [_linear("x", [min(t_slider["min"], lo), max(t_slider["max"], hi)], "width"),
          {"name": "y", "type": "linear", "domain": {"data": "bars", "field": "n"},
@@ -537,7 +537,7 @@ def threshold_charts(arguments: dict, t_slider: dict, thresholds: list[float]) -
     hist["legends"] = [{"fill": "class", "orient": "top-right", "aria": False, "labelFontSize": 11,
                         "symbolType": "square", "symbolOpacity": 0.6}]
     roc = _chart(
-        "The ROC curve, with the threshold's point on it", "ROC curve", 170, 170,
+        "The ROC curve, with the threshold's point on it", "ROC curve", 160, 170,
         [{"name": "curve", "values": [{"x": a, "y": b} for a, b in zip(_round(fpr), _round(tpr))]}],
         [_linear("x", [-0.02, 1.02], "width"), _linear("y", [-0.02, 1.02], "height")],
         [_axis("bottom", "FPR", tickCount=5), _axis("left", "TPR (recall)", tickCount=5)],
@@ -545,7 +545,7 @@ def threshold_charts(arguments: dict, t_slider: dict, thresholds: list[float]) -
     prevalence = float(positive.mean())
     pr = _chart(
         "The precision-recall curve, with the threshold's point on it",
-        "precision-recall curve", 170, 170,
+        "precision-recall curve", 160, 170,
         [{"name": "curve", "values": [{"x": a, "y": b}
                                       for a, b in zip(_round(recall), _round(precision))]}],
         [_linear("x", [-0.02, 1.02], "width"), _linear("y", [-0.02, 1.02], "height")],
