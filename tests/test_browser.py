@@ -8,8 +8,8 @@
   Book), served over http:// and opened from ``file://``: the landing page says
   how to install and run the course; its sidebar lists every notebook with its
   lesson number and opens them; search finds notebook 08 for "NDCG"; each
-  widget is a static copy marked as such, whose slider, dragged, changes
-  nothing; every control and image has an accessible name (Chromium's
+  widget is a live explorer (``tests/test_site_explorers.py`` moves them);
+  every control and image has an accessible name (Chromium's
   accessibility tree); every Chinese term is drawn with the shipped web font
   and English text never is, even without Arial; a phone's 390 px hold every
   page; MathJax and the widget manager load only where used; no request
@@ -495,10 +495,11 @@ def check_site(page, site_url: str, make_site, notebooks: list[Path], with_widge
         page.wait_for_selector("#search-results ul.search li p.context", timeout=RENDER_TIMEOUT_MS)
     else:  # no page can fetch another: no text beside the hits, and a note that says why
         assert "serve the folder" in page.inner_text(".evalkit-file-note")
-    # 4. every widget is a marked static copy whose slider moves nothing; names and alt texts
+    # 4. every widget is an explorer, live in the page (tests/test_site_explorers.py moves them
+    #    against evalkit); names and alt texts
     for nb in with_widgets:
         page.goto(f"{site_url}/notebooks/{nb.stem}.html")
-        check_static_widget(page, nb)
+        page.wait_for_selector(".evalkit-explorer input[type=range]:enabled", timeout=RENDER_TIMEOUT_MS)
         assert not any("html-manager" in u or "require.js" in u for u in page.requests_seen)
         missing = unnamed(page)
         assert not missing, f"{nb.name}: controls or images without a name: {missing}"

@@ -479,6 +479,13 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
     t0 = time.monotonic()
     notebooks = assemble(work / "src")
     src, html = work / "src", work / "_build" / "html"
+    # The three explorers live in the page, computed here by evalkit; other widgets: static copies
+    from site_explorers import ExplorerError, live_explorers  # tools/, beside this file
+
+    try:
+        explorers = live_explorers(src / "notebooks", src / "_assets")
+    except ExplorerError as e:
+        raise SiteError(str(e)) from e
     prepared = prepare_notebooks(src / "notebooks")
     (src / "_toc.yml").write_text(numbered_toc((src / "_toc.yml").read_text("utf-8"), notebooks), "utf-8")
     scope_cjk_font(src / "_assets")
@@ -505,7 +512,8 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(html, out)
-    log(f"site: {len(notebooks)} notebooks ({prepared['widgets']} widgets as static copies, "
+    log(f"site: {len(notebooks)} notebooks ({explorers} live explorers, "
+        f"{prepared['widgets']} widgets as static copies, "
         f"{prepared['figures']} figures with alt text) -> {out} in {time.monotonic() - t0:.0f} s. "
         "To read it, serve it\n"
         f"(search shows its snippets, the download buttons download):\n"
