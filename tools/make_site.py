@@ -210,6 +210,8 @@ def assemble(src: Path) -> list[Path]:
     if FIGURES.is_dir():
         shutil.copytree(FIGURES, src / "figures")
     shutil.copy2(BOOK / "_config.yml", src / "_config.yml")
+    shutil.copy2(BOOK / "favicon.svg", src / "favicon.svg")
+    shutil.copytree(BOOK / "_templates", src / "_templates")
     (src / "_toc.yml").write_text(table_of_contents(notebooks), "utf-8")
     (src / "index.md").write_text(intro_page(notebooks), "utf-8")
     (src / "glossary.md").write_text(glossary_page(NOTEBOOKS / f"{INDEX_STEM}.ipynb"), "utf-8")
