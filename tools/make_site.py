@@ -881,7 +881,8 @@ def _lighter_page(app, pagename, templatename, context, doctree):
     # What a page loads before it can show anything: no MathJax (the formulas are typeset when the
     # site is built, tools/make_site.py), sphinx-design and sphinx-togglebutton only where the
     # page uses them, and every script file deferred but the one the inline scripts read
-    # (documentation_options.js): a phone on a slow network draws the page first.
+    # (documentation_options.js), except on the search page: a phone on a slow network draws the
+    # page first.
     body = context.get("body", "")
     unused = ["mathjax"]
     if not re.search(r'class="[^"]*\\bsd-', body):
@@ -896,7 +897,8 @@ def _lighter_page(app, pagename, templatename, context, doctree):
         if "togglebutton" in unused and ("toggleHint" in inline or "togglebuttonSelector" in inline
                                          or "toggleOpenOnPrint" in inline):
             continue
-        if js.filename and not _named(js, "documentation_options.js"):
+        # the search page's scripts (searchtools.js) use doctools.js as they load: none deferred
+        if js.filename and pagename != "search" and not _named(js, "documentation_options.js"):
             js = type(js)(js.filename, priority=js.priority, **{**js.attributes, "defer": "defer"})
         scripts.append(js)
     context["script_files"][:] = scripts
