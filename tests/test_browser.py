@@ -283,7 +283,14 @@ def widget_notebooks() -> list[Path]:
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 # The site lays a cell's code out only when it nears the screen (content-visibility, evalkit.css):
 # a test that measures every cell's width lays them all out first.
-ALL_CELLS_LAID_OUT = "div.cell_input { content-visibility: visible !important; contain: none !important; }"
+ALL_CELLS_LAID_OUT = "div.cell { content-visibility: visible !important; contain: none !important; }"
+
+
+def bring_into_view(locator) -> None:
+    """Scroll LOCATOR's element to the screen and let the page draw it (a cell far from the screen
+    is not laid out: content-visibility, evalkit.css)."""
+    locator.scroll_into_view_if_needed()
+    locator.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 @pytest.fixture(scope="module")
@@ -421,6 +428,7 @@ def check_static_widget(page, nb: Path) -> None:
     and a slider that, dragged, moves nothing."""
     page.wait_for_selector(".evalkit-static-note", timeout=RENDER_TIMEOUT_MS)
     note = page.locator(".evalkit-static-note").first
+    bring_into_view(note)
     assert note.is_visible() and "JupyterLab" in note.inner_text(), nb.name
     widget = page.locator(".evalkit-threshold-explorer, .evalkit-imbalance-explorer, "
                           ".evalkit-roc-builder").first

@@ -35,6 +35,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -159,9 +160,17 @@ def audit(binary: Path, url: str, report: Path) -> dict:
     env = dict(os.environ, CHROME_PATH=chromium())
     cmd = [str(binary), url, "--quiet", "--only-categories=performance", "--output=json",
            f"--output-path={report}", "--chrome-flags=--headless=new --no-sandbox --disable-gpu"]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=LIGHTHOUSE_TIMEOUT_S)
+    # its own process group, stopped whole: Lighthouse's Chromium must not outlive an interrupted run
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        _, stderr = proc.communicate(timeout=LIGHTHOUSE_TIMEOUT_S)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     if proc.returncode != 0 or not report.exists():
-        raise AuditError(f"lighthouse {url} failed:\n{proc.stderr[-2000:]}")
+        raise AuditError(f"lighthouse {url} failed:\n{stderr[-2000:]}")
     result = json.loads(report.read_text("utf-8"))
     audits = result["audits"]
     figures = {"performance": round(100 * result["categories"]["performance"]["score"])}
