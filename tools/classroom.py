@@ -43,6 +43,7 @@ and other students' work stay safe, and a grade depends only on what the student
 from __future__ import annotations
 
 import argparse
+import compileall
 import concurrent.futures
 import csv
 import hashlib
@@ -424,58 +425,78 @@ def _job(specs, student, secret):
     return exercises
 
 
-def _sandbox_env(site):
+def _sandbox_env(site, python):
+    java = ("-Xmx1g -XX:CompressedClassSpaceSize=256m -XX:ReservedCodeCacheSize=128m "
+            "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Duser.home=/tmp")
     return {"PYTHONPATH": site, "MPLBACKEND": "Agg", "SPARK_LOCAL_IP": "127.0.0.1",
-            "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable,
-            "JAVA_TOOL_OPTIONS": "-Xmx1g", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
-            # the kernel's files go to the sandbox's private /tmp (its home is read-only)
-            "JUPYTER_RUNTIME_DIR": "/tmp/jupyter/runtime", "JUPYTER_CONFIG_DIR": "/tmp/jupyter/config",
+            "PYSPARK_PYTHON": python, "PYSPARK_DRIVER_PYTHON": python,
+            # Spark's JVM within RLIMIT_AS (a class space and a code cache smaller than Java's 1 GiB
+            # and 240 MiB), quick to start (one JIT compiler, the serial collector: a short local
+            # job), with a home it can write and a user name for Hadoop's login (the sandbox uid
+            # has no passwd entry: Java's user.home would be "?" and Hadoop's login would fail)
+            "JAVA_TOOL_OPTIONS": java, "HADOOP_USER_NAME": "student",
+            "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
+            # IPython's and matplotlib's files go to the sandbox's private /tmp (its home is read-only)
             "IPYTHONDIR": "/tmp/ipython", "MPLCONFIGDIR": "/tmp/matplotlib", "TMPDIR": "/tmp"}
 
 
 def run_submission(notebook, specs, student, secret, work, *, site, slot=0, unsafe=False,
-                   timeout=NOTEBOOK_TIMEOUT_S, cell_timeout=CELL_TIMEOUT_S):
-    """Run one submitted notebook away from everything else; returns (report, answers folder, note)."""
+                   timeout=NOTEBOOK_TIMEOUT_S, cell_timeout=CELL_TIMEOUT_S, python=sys.executable):
+    """Run one submitted notebook away from everything else; returns (report, answers folder, note).
+
+    ``python`` is the environment it runs in (its interpreter; the sandbox holds its prefix).
+    """
+    runner = _load_tool("classroom_runner")
     shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
+    (work / runner.ANSWERS).mkdir(parents=True)
     shutil.copyfile(notebook, work / notebook.name)
     job = {"notebook": notebook.name, "cell_timeout": cell_timeout,
            "exercises": _job(specs, student, secret)}
     (work / "job.json").write_text(json.dumps(job), encoding="utf-8")
+    # the files the run writes back: in the sandbox the only host files it can write
+    for name in runner.written(spec.id for spec in specs):
+        (work / name).touch()
     note = ""
     if unsafe:
-        env = dict(os.environ, **_sandbox_env(str(site)))
+        env = dict(os.environ, **_sandbox_env(str(site), python))
         try:
-            subprocess.run([sys.executable, str(RUNNER), str(work / "job.json")], cwd=work, env=env,
+            subprocess.run([python, str(RUNNER), str(work / "job.json")], cwd=work, env=env,
                            timeout=timeout, capture_output=True)
         except subprocess.TimeoutExpired:
             note = f"time limit: the notebook ran longer than {timeout:g} s"
     else:
         sandbox = _load_tool("sandbox")
         inside = f"{INSIDE}/site"
-        outcome = sandbox.run([sys.executable, f"{INSIDE}/classroom_runner.py", "job.json"], workdir=work,
+        # 16 MiB a file: the run's few host files (answers are read up to 1 MiB) and its space
+        limits = sandbox.Limits(wall_s=timeout, file_bytes=16 << 20)
+        outcome = sandbox.run([python, f"{INSIDE}/classroom_runner.py", "job.json"], workdir=work,
                               binds=[(Path(site), inside), (RUNNER, f"{INSIDE}/classroom_runner.py")],
-                              env=_sandbox_env(inside), limits=sandbox.Limits(wall_s=timeout), slot=slot)
+                              env=_sandbox_env(inside, python), limits=limits, slot=slot, python=python)
         if outcome.timed_out:
             note = f"time limit: the notebook ran longer than {timeout:g} s"
     _keep_regular_files(work)
     report = {}
+    path = work / runner.REPORT
     try:
-        if (work / "report.json").is_file() and (work / "report.json").stat().st_size < (1 << 20):
-            report = json.loads((work / "report.json").read_text(encoding="utf-8"))
+        if path.is_file() and path.stat().st_size < (1 << 20):
+            report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    return (report if isinstance(report, dict) else {}), work / "answers", note
+    return (report if isinstance(report, dict) else {}), work / runner.ANSWERS, note
 
 
 def _keep_regular_files(work):
-    """Remove what a sandbox may leave to trick the grader: symlinks (to a classmate's answers, to
-    /dev/zero), FIFOs, sockets and devices. Its processes have all ended, so nothing comes back."""
+    """Remove what a run may leave to trick the grader: symlinks (to a classmate's answers, to
+    /dev/zero), FIFOs, sockets and devices (an unsafe run can make them; a sandboxed run writes
+    only into the files it was given), and the files it left empty: nothing was written there.
+    Its processes have all ended, so nothing comes back."""
     for folder, dirs, files in os.walk(work, followlinks=False):
         for name in dirs + files:
             path = os.path.join(folder, name)
             mode = os.lstat(path).st_mode
             if stat.S_ISLNK(mode) or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                os.unlink(path)
+            elif stat.S_ISREG(mode) and os.lstat(path).st_size == 0:
                 os.unlink(path)
 
 
@@ -540,10 +561,13 @@ def grade_one(student, assignment, notebook, specs, secret, course, *, site, slo
                        for s in specs]
         return graded
     work = Path(course) / "work" / student / assignment
-    report, answers, note = run_submission(notebook, specs, student, secret, work, site=site, slot=slot,
-                                           unsafe=unsafe, timeout=timeout)
-    graded.note = _run_note(report, note)
-    graded.rows = score(specs, student, secret, report, answers, note)
+    try:
+        report, answers, note = run_submission(notebook, specs, student, secret, work, site=site,
+                                               slot=slot, unsafe=unsafe, timeout=timeout)
+        graded.note = _run_note(report, note)
+        graded.rows = score(specs, student, secret, report, answers, note)
+    finally:   # its result is read: the work folder goes at once, not at the end of the term
+        shutil.rmtree(work, ignore_errors=True)
     graded.seconds = time.monotonic() - start
     return graded
 
@@ -585,6 +609,8 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
     nbf = _nbformat()
     specs = {name: graded_specs(nbf.read(path, as_version=4)) for name, path in assignments.items()}
     site = student_package(course)
+    # compiled once, named as the sandbox sees it: runs import it without compiling it each time
+    compileall.compile_dir(site, ddir=f"{INSIDE}/site", quiet=1)
     tasks = [(student, name, _submitted(folder, name, warnings, student) if folder else None)
              for name in assignments for student, folder in folders.items()]
     jobs = max(1, jobs or os.cpu_count() or 1)
@@ -610,7 +636,7 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
                       f"{graded.points:g}/{POINTS * len(graded.rows):g}"
                       + (f" ({graded.note})" if graded.note else "") + f" {graded.seconds:.1f} s",
                       file=sys.stderr, flush=True)
-    shutil.rmtree(course / "work", ignore_errors=True)
+    shutil.rmtree(course / "work", ignore_errors=True)   # the students' empty folders
     record(course, results, specs)
     export(course)
     (course / "warnings.txt").write_text("".join(w + "\n" for w in warnings), encoding="utf-8")
