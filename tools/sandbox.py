@@ -78,7 +78,7 @@ writable; the host's processes -- invisible and out of reach (pid namespace, oth
 the network -- none, not even the host's 127.0.0.1 or its abstract unix sockets; the host's
 disk -- a run adds no file to it, and writes at most ``file_bytes`` into each of
 ``workdir``'s files and into each of the two output files: (k + 2) x ``file_bytes`` for k
-files, e.g. 6 x 16 MiB for a graded notebook of three exercises; the host's memory,
+files (the grader: 8 x 16 MiB for a notebook of three exercises); the host's memory,
 process table and CPU time -- bounded by the limits (the space is in memory: at most
 ``space_bytes`` and ``space_files`` inodes); nothing the student started outlives
 :func:`run`. Parallel runs (threads or separate graders) get distinct uids and spaces and
