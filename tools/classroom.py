@@ -432,9 +432,9 @@ def _sandbox_env(site, python):
             "PYSPARK_PYTHON": python, "PYSPARK_DRIVER_PYTHON": python,
             # Spark's JVM within RLIMIT_AS (a class space and a code cache smaller than Java's 1 GiB
             # and 240 MiB), quick to start (one JIT compiler, the serial collector: a short local
-            # job), with a home it can write and a user name for Hadoop's login (the sandbox uid
-            # has no passwd entry: Java's user.home would be "?" and Hadoop's login would fail)
-            "JAVA_TOOL_OPTIONS": java, "HADOOP_USER_NAME": "student",
+            # job), with a home it can write and Spark's user named (the sandbox uid has no passwd
+            # entry: Java's user.home would be "?", and Hadoop's login of the uid fails)
+            "JAVA_TOOL_OPTIONS": java, "SPARK_USER": "student",
             "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
             # IPython's and matplotlib's files go to the sandbox's private /tmp (its home is read-only)
             "IPYTHONDIR": "/tmp/ipython", "MPLCONFIGDIR": "/tmp/matplotlib", "TMPDIR": "/tmp"}
