@@ -13,8 +13,10 @@ soon as its result is read, not at the end of the term.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -132,6 +134,34 @@ def test_a_blank_answer_cell_does_not_inherit_the_previous_answer(course):
     points, text = found["01.2"]
     assert (points, text) == (0.0, "exercise 01.2: no answer yet -- replace ... with your answer "
                                    "and run this cell again")
+
+
+def test_spark_runs_in_the_sandbox(course):
+    """Notebook 09's setup cell starts a Spark session, and an answer computed with it is recorded
+    (its JVM must fit the sandbox's memory limit and name a user for a uid without a passwd entry;
+    before, the session never started and such an answer raised NameError)."""
+    if shutil.which("java") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("java is missing under CI=true")
+        pytest.skip("java is not installed")
+    spark_course = course["base"] / "spark-course"     # its own: Ana's release is rewritten
+    classroom.build_assignments(["Ana"], ("09",), course=spark_course)
+    name = "09-at-scale-with-spark"
+    path = spark_course / "release" / "Ana" / "notebooks" / f"{name}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.metadata.get("evalkit") == {"answer": "09.1"}:
+            cell.source = "answer = [[sc.parallelize([1, 2, 3]).count(), spark.range(4).count()]]"
+    notebook = course["base"] / "spark" / f"{name}.ipynb"
+    notebook.parent.mkdir()
+    nbformat.write(nb, notebook)
+    specs = classroom.graded_specs(nbformat.read(classroom.NOTEBOOKS / f"{name}.ipynb", as_version=4))
+    report, answers, note = classroom.run_submission(
+        notebook, specs, "Ana", classroom.course_secret(spark_course), course["base"] / "spark-work",
+        site=course["site"], slot=300)
+    assert (note, report["error"], report["exercises"]["09.1"]) == ("", None, {"error": None,
+                                                                             "check_error": None})
+    assert json.loads((answers / "09.1.json").read_text()) == {"answer": [[3, 4]]}
 
 
 def test_each_work_folder_goes_as_soon_as_its_result_is_read(course, monkeypatch):

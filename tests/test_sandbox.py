@@ -4,9 +4,10 @@ Each test runs this venv's python inside the sandbox with a small hostile script
 that the attack failed *and* that nothing outside changed: reads of the host (files, /proc,
 the grader's environment), privileges, writes outside the work folder (and a setuid file or a
 symlink left in it), the network, a process left behind, a fork bomb, a memory hog (one
-process, and several against the cgroup), an endless loop, a huge file, a neighbour's work
-folder; that Java (PySpark) still starts inside; and the user-namespace path, run as
-``nobody``. Scripts that could hurt the host if they ever ran outside begin with
+process, and several against the cgroup), an endless loop, a huge file, many files and a full
+/tmp and /dev/shm against the run's bounded space, a neighbour's work folder, a neighbour that
+starts many sessions to take more CPU; that Java (PySpark) still starts inside; that the Python
+environment is a parameter; and the user-namespace path, run as ``nobody``. Scripts that could hurt the host if they ever ran outside begin with
 ``guard(sentinel)``, which exits unless the script sees the sandbox's own view.
 
 Runs use slot 200 and up (uid 61200...), away from a grader that may run meanwhile.
@@ -690,9 +691,10 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
         shutil.copy(ROOT / "tools" / "sandbox.py", folder / "sandbox.py")
         work = folder / "work"
         work.mkdir()
-        (work / "out.txt").write_text("")
+        for name in ("out.txt", "answer.txt"):
+            (work / name).write_text("")
+            shutil.chown(work / name, "nobody")
         shutil.chown(work, "nobody")
-        shutil.chown(work / "out.txt", "nobody")
         inner = guard(sentinel) + textwrap.dedent("""
             import socket
             pids = [p for p in os.listdir("/proc") if p.isdigit()]
@@ -720,6 +722,12 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
             out = sandbox.run([sys.executable, "-c", {guard(sentinel) + BOMB!r}],
                               workdir=Path({str(work)!r}), limits=sandbox.Limits(wall_s=3, processes=32))
             print(out.timed_out)
+            space = sandbox.Limits(space_bytes=24 << 20, space_files=500, file_bytes=16 << 20)
+            out = sandbox.run([sys.executable, "-c", {guard(sentinel) + FILL!r}],
+                              workdir=Path({str(work)!r}), limits=space)
+            print(out.stdout.strip() or out.stderr)
+            caps = "print(sorted(set(l.split()[1] for l in open('/proc/self/status') if l.startswith('Cap'))))"
+            print(sandbox.run([sys.executable, "-c", caps], workdir=Path({str(work)!r})).stdout.strip())
         """)
         command = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
                    "/usr/bin/python3", "-c", outer]
@@ -734,6 +742,12 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
         assert lines[0] == "bubblewrap"
         assert lines[1].startswith("0 [") and lines[1].endswith(" 2 [(1, 'lo')] False"), lines
         assert lines[2] == "True"
+        filled = json.loads(lines[3])                         # the space holds on this path too
+        assert filled["files"][0] <= 500 and filled["files"][1] == "ENOSPC", filled
+        assert filled["huge"][0] <= 24 << 20, filled
+        assert "nr_inodes=500" in filled["mounts"][0]
+        assert lines[4] == "['0000000000000000']"           # no capability left, in any set
+        assert (work / "answer.txt").read_text() == "still here"
         assert (work / "out.txt").read_text() == "x"
         assert (work / "out.txt").stat().st_mode & 0o7777 == 0o755
     finally:
