@@ -425,6 +425,22 @@ def _job(specs, student, secret):
     return exercises
 
 
+def _prepare(site, python=sys.executable):
+    """What every run would otherwise make again, made once before grading: the student package
+    byte-compiled (named as the sandbox sees it) and matplotlib's font list (the runner copies it
+    into its private MPLCONFIGDIR; building it is a good part of importing pyplot)."""
+    compileall.compile_dir(site, ddir=f"{INSIDE}/site", quiet=1)
+    fonts = _font_list(site)
+    shutil.rmtree(fonts, ignore_errors=True)
+    fonts.mkdir()
+    env = dict(os.environ, MPLCONFIGDIR=str(fonts), MPLBACKEND="Agg")
+    subprocess.run([python, "-c", "import matplotlib.font_manager"], env=env, capture_output=True)
+
+
+def _font_list(site):
+    return Path(site).parent / "matplotlib"
+
+
 def _sandbox_env(site, python):
     java = ("-Xmx1g -XX:CompressedClassSpaceSize=256m -XX:ReservedCodeCacheSize=128m "
             "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Duser.home=/tmp")
@@ -450,8 +466,10 @@ def run_submission(notebook, specs, student, secret, work, *, site, slot=0, unsa
     shutil.rmtree(work, ignore_errors=True)
     (work / runner.ANSWERS).mkdir(parents=True)
     shutil.copyfile(notebook, work / notebook.name)
+    fonts = _font_list(site)   # _prepare's, if it ran
     job = {"notebook": notebook.name, "cell_timeout": cell_timeout,
-           "exercises": _job(specs, student, secret)}
+           "exercises": _job(specs, student, secret),
+           "matplotlib": str(fonts) if unsafe else f"{INSIDE}/matplotlib"}
     (work / "job.json").write_text(json.dumps(job), encoding="utf-8")
     # the files the run writes back: in the sandbox the only host files it can write
     for name in runner.written(spec.id for spec in specs):
@@ -469,8 +487,11 @@ def run_submission(notebook, specs, student, secret, work, *, site, slot=0, unsa
         inside = f"{INSIDE}/site"
         # 16 MiB a file: the run's few host files (answers are read up to 1 MiB) and its space
         limits = sandbox.Limits(wall_s=timeout, file_bytes=16 << 20)
+        binds = [(Path(site), inside), (RUNNER, f"{INSIDE}/classroom_runner.py")]
+        if fonts.is_dir():
+            binds.append((fonts, f"{INSIDE}/matplotlib"))
         outcome = sandbox.run([python, f"{INSIDE}/classroom_runner.py", "job.json"], workdir=work,
-                              binds=[(Path(site), inside), (RUNNER, f"{INSIDE}/classroom_runner.py")],
+                              binds=binds,
                               env=_sandbox_env(inside, python), limits=limits, slot=slot, python=python)
         if outcome.timed_out:
             note = f"time limit: the notebook ran longer than {timeout:g} s"
@@ -609,8 +630,7 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
     nbf = _nbformat()
     specs = {name: graded_specs(nbf.read(path, as_version=4)) for name, path in assignments.items()}
     site = student_package(course)
-    # compiled once, named as the sandbox sees it: runs import it without compiling it each time
-    compileall.compile_dir(site, ddir=f"{INSIDE}/site", quiet=1)
+    _prepare(site)
     tasks = [(student, name, _submitted(folder, name, warnings, student) if folder else None)
              for name in assignments for student, folder in folders.items()]
     jobs = max(1, jobs or os.cpu_count() or 1)

@@ -32,6 +32,7 @@ import builtins
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import sys
 
@@ -220,6 +221,14 @@ def _discard_output():
     os.close(nowhere)
 
 
+def _seed_matplotlib(job):
+    """Copy the font list the grader built once into this run's own MPLCONFIGDIR, so importing
+    pyplot does not search the fonts again (the grader's copy is read-only)."""
+    fonts, config = job.get("matplotlib"), os.environ.get("MPLCONFIGDIR")
+    if fonts and config and os.path.isdir(fonts):
+        shutil.copytree(fonts, config, dirs_exist_ok=True)
+
+
 def run(job_path):
     """Run the job at ``job_path``; the report is in its folder's ``report.json``."""
     here = os.path.dirname(os.path.abspath(job_path))
@@ -231,6 +240,7 @@ def run(job_path):
     except (OSError, ValueError) as exc:   # empty, not JSON, not a notebook
         report.end(f"unreadable notebook ({exc})")
         return
+    _seed_matplotlib(job)
     os.chdir(here)
     sys.path[0] = ""   # the notebook's folder, as in a kernel
     _discard_output()
