@@ -12,10 +12,11 @@ environment, run any code in it and may submit anything; the teacher's machine, 
 and other students' work stay safe, and a grade depends only on what the student answered.
 
 ``student-env``
-    The student environment: the evalkit library and the course's lesson support without
-    ``evalkit.course.exercises`` (no expected value, no solution, no choice key), as a
-    wheel in ``build/classroom/student/`` and unpacked in ``build/classroom/student/site``
-    (what the grading sandbox runs).
+    The student environment: the library's wheel and the course's distribution built without
+    ``evalkit.course.exercises`` (no expected value, no solution, no choice key; the same build
+    as the course's, tools/course_dist.py), in ``build/classroom/student/``, and a venv of them
+    pinned by constraints.txt in ``build/classroom/student/venv``: what a class installs, and
+    what the grading sandbox runs every submission in.
 ``assignments``
     One variant per student of every notebook with exercises, in
     ``build/classroom/release/<student>/notebooks/NN-x.ipynb`` (with the ``figures/`` the
@@ -30,7 +31,7 @@ and other students' work stay safe, and a grade depends only on what the student
 ``grade``
     ``SUBMISSIONS/<student>/NN-x.ipynb`` are the collected notebooks. Each runs in its own
     sandbox (tools/sandbox.py: bubblewrap, a private copy of that one notebook, the
-    read-only student environment, no network, limits on time, memory and processes, every
+    read-only student environment and its Python, no network, limits on time, memory and processes, every
     process killed at the end), in parallel on all cores; tools/classroom_runner.py writes
     the answers as data. After the sandbox has ended, this process recomputes the student's
     expected answers from the same seed and compares, case by case (partial credit). The
@@ -213,51 +214,79 @@ def _key():
 # -- the student environment ------------------------------------------------------------
 
 
-def _without_key(folder, names):
-    return [n for n in names if n in ("__pycache__",) or n.endswith(".pyc")
-            or (n == "exercises" and Path(folder).name == "course")]
+STUDENT = "student"      # course/student/: the two wheels and the venv made from them
+LOCK = ROOT / "constraints.txt"
 
 
-def student_package(course=COURSE):
-    """The student environment's package folder (evalkit without the key), fresh."""
-    site = Path(course) / "student" / "site"
-    shutil.rmtree(site, ignore_errors=True)
-    shutil.copytree(ROOT / "evalkit", site / "evalkit", ignore=_without_key)
-    return site
+def _course_dist():
+    return _load_tool("course_dist")
 
 
-def student_wheel(course=COURSE):
-    """The student environment as a wheel a class installs; returns its path."""
-    import tomllib
+def student_wheels(course=COURSE):
+    """The student environment's two wheels, in ``course/student/``: the library's, and the course's
+    built without the key (tools/course_dist.py, the one build); returns their paths."""
+    return _course_dist().build_wheels(Path(course) / STUDENT, key=False)
 
-    import evalkit
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    site = student_package(course)
-    build = Path(course) / "student" / "project"
-    shutil.rmtree(build, ignore_errors=True)
-    shutil.copytree(site / "evalkit", build / "evalkit")
-    extras = {k: v for k, v in project.get("optional-dependencies", {}).items() if k in ("course", "spark")}
-    (build / "pyproject.toml").write_text("\n".join([
-        "[build-system]", 'requires = ["setuptools>=64"]', 'build-backend = "setuptools.build_meta"', "",
-        "[project]", f"name = {json.dumps(project['name'])}",
-        f"version = {json.dumps(evalkit.__version__ + '+student')}",
-        'description = "evalkit and the course\'s lessons, for a class: no answer key inside."',
-        f"requires-python = {json.dumps(project.get('requires-python', '>=3.10'))}",
-        f"dependencies = {json.dumps(project.get('dependencies', []))}", "",
-        "[project.optional-dependencies]",
-        *[f"{k} = {json.dumps(v)}" for k, v in extras.items()], "",
-        "[tool.setuptools.packages.find]", 'include = ["evalkit*"]', ""]), encoding="utf-8")
-    out = Path(course) / "student"
-    for old in out.glob("*.whl"):
-        old.unlink()
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                           "-q", "-w", str(out), str(build)], capture_output=True, text=True)
-    wheels = sorted(out.glob("*.whl"))
-    if proc.returncode != 0 or not wheels:
-        raise ClassroomError(f"building the student wheel failed:\n{proc.stdout}{proc.stderr}")
-    shutil.rmtree(build, ignore_errors=True)
-    return wheels[-1]
+def student_env(course=COURSE):
+    """The student environment: a fresh venv of this Python with the two wheels, pinned by
+    constraints.txt, in ``course/student/venv``; returns the venv's folder.
+
+    It is what a class installs (the same two wheels, the same command) and what the grader runs
+    every submission in (bound read-only in the sandbox).
+    """
+    wheels = student_wheels(course)
+    venv = Path(course) / STUDENT / "venv"
+    shutil.rmtree(venv, ignore_errors=True)
+    steps = [[sys.executable, "-m", "venv", str(venv)],
+             [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-c", str(LOCK),
+              *map(str, wheels)]]
+    for step in steps:
+        proc = subprocess.run(step, capture_output=True, text=True, env=_outside_env())
+        if proc.returncode != 0:
+            raise ClassroomError(f"making the student environment failed ({' '.join(step[:4])} ...):\n"
+                                 f"{proc.stdout[-2000:]}{proc.stderr[-3000:]}")
+    student_python(venv)
+    return venv
+
+
+def _outside_env():
+    """This process's environment without what would put another Python's packages on the path."""
+    drop = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "PYTHONNOUSERSITE")
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+KEY_PROBE = ("import importlib.util as u, evalkit, evalkit.course\n"
+             "print(evalkit.__file__)\n"
+             "print(u.find_spec('evalkit.course.exercises') is None)\n")
+
+
+def student_python(venv):
+    """The Python of a student environment, after checking that the sandbox can run it and that it
+    holds evalkit and the course but no key (refused otherwise, before anything is graded)."""
+    venv = Path(venv).resolve()
+    python = venv / "bin" / "python"
+    config = venv / "pyvenv.cfg"
+    if not (python.exists() and config.is_file()):
+        raise ClassroomError(f"no student environment at {venv}: run `make student-env` first")
+    home = next((line.split("=", 1)[1].strip() for line in config.read_text("utf-8").splitlines()
+                 if line.split("=", 1)[0].strip() == "home"), "")
+    if not Path(home).resolve().is_relative_to(Path(sys.base_prefix).resolve()):
+        raise ClassroomError(f"the student environment {venv} was made with another Python ({home}); "
+                             f"the sandbox holds only this one ({sys.base_prefix}): run `make student-env` again")
+    proc = subprocess.run([str(python), "-I", "-c", KEY_PROBE], capture_output=True, text=True,
+                          cwd=venv, env=_outside_env(), timeout=120)
+    lines = proc.stdout.split()
+    if proc.returncode != 0 or len(lines) != 2:
+        raise ClassroomError(f"the student environment {venv} cannot import evalkit and its course:\n"
+                             f"{proc.stderr[-2000:]}")
+    if not Path(lines[0]).resolve().is_relative_to(venv):
+        raise ClassroomError(f"the student environment {venv} imports evalkit from {lines[0]}, "
+                             "outside it (an editable install of the repository, with the key?)")
+    if lines[1] != "True":
+        raise ClassroomError(f"the student environment {venv} holds the answer key "
+                             "(evalkit.course.exercises): never grade in it; run `make student-env`")
+    return python
 
 
 # -- assignments: a variant per student ------------------------------------------------
@@ -424,18 +453,19 @@ def _job(specs, student, secret):
     return exercises
 
 
-def _sandbox_env(site):
-    return {"PYTHONPATH": site, "MPLBACKEND": "Agg", "SPARK_LOCAL_IP": "127.0.0.1",
-            "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable,
+def _sandbox_env(python):
+    return {"PATH": f"{Path(python).parent}:/usr/local/bin:/usr/bin:/bin", "MPLBACKEND": "Agg",
+            "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": str(python), "PYSPARK_DRIVER_PYTHON": str(python),
             "JAVA_TOOL_OPTIONS": "-Xmx1g", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
             # the kernel's files go to the sandbox's private /tmp (its home is read-only)
             "JUPYTER_RUNTIME_DIR": "/tmp/jupyter/runtime", "JUPYTER_CONFIG_DIR": "/tmp/jupyter/config",
             "IPYTHONDIR": "/tmp/ipython", "MPLCONFIGDIR": "/tmp/matplotlib", "TMPDIR": "/tmp"}
 
 
-def run_submission(notebook, specs, student, secret, work, *, site, slot=0, unsafe=False,
+def run_submission(notebook, specs, student, secret, work, *, python, slot=0, unsafe=False,
                    timeout=NOTEBOOK_TIMEOUT_S, cell_timeout=CELL_TIMEOUT_S):
-    """Run one submitted notebook away from everything else; returns (report, answers folder, note)."""
+    """Run one submitted notebook away from everything else, with ``python``, the student
+    environment's (:func:`student_python`); returns (report, answers folder, note)."""
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     shutil.copyfile(notebook, work / notebook.name)
@@ -444,18 +474,21 @@ def run_submission(notebook, specs, student, secret, work, *, site, slot=0, unsa
     (work / "job.json").write_text(json.dumps(job), encoding="utf-8")
     note = ""
     if unsafe:
-        env = dict(os.environ, **_sandbox_env(str(site)))
+        env = dict(_outside_env(), **_sandbox_env(python))
         try:
-            subprocess.run([sys.executable, str(RUNNER), str(work / "job.json")], cwd=work, env=env,
+            subprocess.run([str(python), str(RUNNER), str(work / "job.json")], cwd=work, env=env,
                            timeout=timeout, capture_output=True)
         except subprocess.TimeoutExpired:
             note = f"time limit: the notebook ran longer than {timeout:g} s"
     else:
         sandbox = _load_tool("sandbox")
-        inside = f"{INSIDE}/site"
-        outcome = sandbox.run([sys.executable, f"{INSIDE}/classroom_runner.py", "job.json"], workdir=work,
-                              binds=[(Path(site), inside), (RUNNER, f"{INSIDE}/classroom_runner.py")],
-                              env=_sandbox_env(inside), limits=sandbox.Limits(wall_s=timeout), slot=slot)
+        # the student environment, read-only: its venv (relocatable for Python; pyvenv.cfg names
+        # this Python's base, which the sandbox holds) and its Python
+        venv, inside = Path(python).parent.parent, f"{INSIDE}/venv"
+        outcome = sandbox.run([f"{inside}/bin/python", f"{INSIDE}/classroom_runner.py", "job.json"], workdir=work,
+                              binds=[(venv, inside), (RUNNER, f"{INSIDE}/classroom_runner.py")],
+                              env=_sandbox_env(f"{inside}/bin/python"), limits=sandbox.Limits(wall_s=timeout),
+                              slot=slot)
         if outcome.timed_out:
             note = f"time limit: the notebook ran longer than {timeout:g} s"
     _keep_regular_files(work)
@@ -523,7 +556,7 @@ def score(specs, student, secret, report, answers, note=""):
     return rows
 
 
-def grade_one(student, assignment, notebook, specs, secret, course, *, site, slot=0, unsafe=False,
+def grade_one(student, assignment, notebook, specs, secret, course, *, python, slot=0, unsafe=False,
               timeout=NOTEBOOK_TIMEOUT_S):
     """The grade of one student's notebook (no notebook: no submission)."""
     start = time.monotonic()
@@ -540,7 +573,7 @@ def grade_one(student, assignment, notebook, specs, secret, course, *, site, slo
                        for s in specs]
         return graded
     work = Path(course) / "work" / student / assignment
-    report, answers, note = run_submission(notebook, specs, student, secret, work, site=site, slot=slot,
+    report, answers, note = run_submission(notebook, specs, student, secret, work, python=python, slot=slot,
                                            unsafe=unsafe, timeout=timeout)
     graded.note = _run_note(report, note)
     graded.rows = score(specs, student, secret, report, answers, note)
@@ -560,8 +593,12 @@ def _save_result(course, graded):
 
 
 def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(), jobs=None, unsafe=False,
-          timeout=NOTEBOOK_TIMEOUT_S, progress=True):
-    """Grade a folder of submissions into the gradebook; returns the list of Graded."""
+          timeout=NOTEBOOK_TIMEOUT_S, progress=True, student_env=None):
+    """Grade a folder of submissions into the gradebook; returns the list of Graded.
+
+    Every submission runs in the student environment (``student_env``, by default the one
+    ``make student-env`` made in ``course/student/venv``), the one a class installs.
+    """
     course = Path(course)
     submissions = Path(submissions)
     if not submissions.is_dir():
@@ -584,7 +621,7 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
         assignments = {k: v for k, v in assignments.items() if k[:2] in handed_in} or assignments
     nbf = _nbformat()
     specs = {name: graded_specs(nbf.read(path, as_version=4)) for name, path in assignments.items()}
-    site = student_package(course)
+    python = student_python(student_env or Path(course) / STUDENT / "venv")
     tasks = [(student, name, _submitted(folder, name, warnings, student) if folder else None)
              for name in assignments for student, folder in folders.items()]
     jobs = max(1, jobs or os.cpu_count() or 1)
@@ -595,7 +632,7 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
     def one(task):
         slot = slots.get()
         try:
-            return grade_one(*task, specs[task[1]], secret, course, site=site, slot=slot, unsafe=unsafe,
+            return grade_one(*task, specs[task[1]], secret, course, python=python, slot=slot, unsafe=unsafe,
                              timeout=timeout)
         finally:
             slots.put(slot)
@@ -737,7 +774,7 @@ def export(course=COURSE):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("student-env", help="the student environment: a wheel without the answer key")
+    sub.add_parser("student-env", help="the student environment: the wheels without the answer key, and a venv of them")
     a = sub.add_parser("assignments", help="every student's own variant of the notebooks with exercises")
     a.add_argument("numbers", nargs="*", help="only these notebooks (NN)")
     a.add_argument("--roster", required=True, help="a file with one student name per line")
@@ -756,7 +793,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         if args.command == "student-env":
-            print(f"student environment: {student_wheel()}")
+            print(f"student environment: {student_env()} (the wheels a class installs beside it)")
         elif args.command == "assignments":
             built = build_assignments(args.roster, tuple(args.numbers))
             print(f"each student's version of {len(built)} notebooks in {COURSE / 'release'}")
