@@ -66,13 +66,9 @@ def student_env(tmp_path_factory):
     ``student_env``: the library's wheel and the course's built without the key, in a fresh venv
     pinned by constraints.txt). Returns the venv's folder; the two wheels are beside it.
     tests/test_install.py runs the released notebooks in it; tests/test_classroom.py grades in it."""
-    import importlib.util
+    from _tools import tool
 
-    spec = importlib.util.spec_from_file_location(
-        "classroom_for_env", Path(__file__).resolve().parent.parent / "tools" / "classroom.py")
-    classroom = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(classroom)
-    return classroom.student_env(tmp_path_factory.mktemp("classroom"))
+    return tool("classroom").student_env(tmp_path_factory.mktemp("classroom"))
 
 
 def _need_spark(connect=False):

@@ -23,7 +23,6 @@ ones) and without compiling ``.pyc`` files (``PIP_NO_COMPILE``), to save time.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import re
@@ -37,7 +36,9 @@ from pathlib import Path
 
 import pytest
 
+from evalkit.course import start
 from _servers import free_port, get, log_tail, stop
+from _tools import tool
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "constraints.txt"
@@ -45,18 +46,7 @@ STARTUP_TIMEOUT_S = 300
 NOTEBOOK_TIMEOUT_S = 600
 
 
-def _tool(name):
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-course_dist = _tool("course_dist")
-start = importlib.import_module("evalkit.course.start")
+course_dist = tool("course_dist")
 
 
 def _clean_env(**extra) -> dict[str, str]:
@@ -175,7 +165,7 @@ def test_the_readme_and_the_site_give_the_tested_commands():
     assert commands in _sh_blocks(readme), (
         "README.md's Install section must give exactly these commands, as one ```sh block:\n"
         + "\n".join(commands))
-    make_site = _tool("make_site")
+    make_site = tool("make_site")
     page = make_site.intro_page(make_site.course_notebooks())
     assert commands in _sh_blocks(page)
     for name in course_dist.wheel_names():
@@ -204,11 +194,11 @@ from nbclient import NotebookClient
 done = {}
 for path in sys.argv[1:]:
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=%d, kernel_name="python3",
+    NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3",
                    resources={"metadata": {"path": str(__import__("pathlib").Path(path).parent)}}).execute()
     done[path] = [o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs]
 print(json.dumps(done))
-""" % NOTEBOOK_TIMEOUT_S
+""".replace("TIMEOUT", str(NOTEBOOK_TIMEOUT_S))
 
 
 @pytest.mark.install
@@ -295,25 +285,27 @@ def runs(nb):
         if (section or "").startswith("setup") or data:
             yield cell
 
-report = {}
+# One kernel for all: each notebook starts from an empty namespace (%reset), and the modules its
+# setup imports are already loaded when an earlier one imported them (the kernel's start and the
+# imports are most of the time).
+combined = nbformat.v4.new_notebook()
+ran = {}
 for path in sys.argv[1:]:
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=%d, kernel_name="python3",
-                            resources={"metadata": {"path": str(__import__("pathlib").Path(path).parent)}})
-    ran = 0
-    with client.setup_kernel():
-        for cell in runs(nb):
-            client.execute_cell(cell, nb.cells.index(cell))
-            ran += 1
-    report[path] = ran
-print(json.dumps(report))
-""" % NOTEBOOK_TIMEOUT_S
+    cells = list(runs(nb))
+    combined.cells.append(nbformat.v4.new_code_cell("%reset -f\\nprint(" + repr(path) + ")"))
+    combined.cells += cells
+    ran[path] = len(cells)
+NotebookClient(combined, timeout=TIMEOUT, kernel_name="python3",
+               resources={"metadata": {"path": str(__import__("pathlib").Path(sys.argv[1]).parent)}}).execute()
+print(json.dumps(ran))
+""".replace("TIMEOUT", str(NOTEBOOK_TIMEOUT_S))
 
 
 @pytest.fixture(scope="module")
 def classroom():
     pytest.importorskip("nbgrader")
-    return _tool("classroom")
+    return tool("classroom")
 
 
 @pytest.fixture(scope="module")
@@ -351,15 +343,16 @@ def test_the_students_start_command_offers_no_notebook_that_needs_the_key(studen
 @pytest.mark.parametrize("unsafe", [False, True], ids=["sandbox", "unsafe"])
 def test_the_grader_runs_a_submission_in_the_student_environment(classroom, student_env, handed_out, tmp_path,
                                                                  unsafe):
-    if not unsafe and _tool("sandbox").kind() is None:
+    if not unsafe and tool("sandbox").kind() is None:
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but no sandbox (bubblewrap) runs here")
         pytest.skip("no sandbox (bubblewrap) here")
     nbformat = pytest.importorskip("nbformat")
     course, notebooks = handed_out
+    spec = classroom.graded_specs(nbformat.read(ROOT / "notebooks" / notebooks[0].name, as_version=4))[0]
     nb = nbformat.read(notebooks[0], as_version=4)
-    spec = classroom.graded_specs(nb)[0]
-    nb.cells[spec.answer].source = (
+    [answer] = [c for c in nb.cells if c.get("metadata", {}).get("evalkit", {}).get("answer") == spec.id]
+    answer.source = (
         "import sys, importlib.util\n"
         f"{spec.name} = [sys.prefix, str(importlib.util.find_spec('evalkit.course.exercises'))]\n")
     submitted = tmp_path / notebooks[0].name

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import email.parser
+import functools
 import importlib.util
 import json
 import os
@@ -32,6 +33,7 @@ import numpy as np
 import pytest
 
 import evalkit
+from _tools import tool
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
@@ -78,17 +80,8 @@ def _run(*args, **kwargs) -> subprocess.CompletedProcess:
     return result
 
 
-def _course_dist():
-    """tools/course_dist.py: the one build of both distributions (make dist, make student-env)."""
-    if "course_dist" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("course_dist", ROOT / "tools" / "course_dist.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["course_dist"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["course_dist"]
-
-
-course_dist = _course_dist()
+# the one build of both distributions (make dist, make student-env)
+course_dist = tool("course_dist")
 
 
 @pytest.fixture(scope="module")
@@ -352,6 +345,14 @@ def _notebook_tree(path: Path) -> ast.AST:
     return ast.parse("\n".join(lines))
 
 
+def _module_file(name: str) -> Path:
+    path = ROOT / Path(*name.split("."))
+    if path.is_dir():
+        return path / "__init__.py"
+    return path.with_suffix(".py")
+
+
+@functools.cache
 def _imports_of_the_lessons() -> dict[str, dict[str, set[str]]]:
     """module -> {"notebooks": the notebooks that import it, "through": the evalkit modules that do},
     for every third-party top-level module the notebooks import, directly or through evalkit's
@@ -361,24 +362,21 @@ def _imports_of_the_lessons() -> dict[str, dict[str, set[str]]]:
     edges = graph()
     found: dict[str, dict[str, set[str]]] = {}
     stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    todo = []
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         tree = _notebook_tree(path)
         for module in _top_levels(tree) - stdlib - {"evalkit"}:
             found.setdefault(module, {"notebooks": set(), "through": set()})["notebooks"].add(path.name)
-        todo, seen = list(_evalkit_modules(tree, set(edges))), set()
-        while todo:
-            name = todo.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            todo += sorted(edges.get(name, ()))
-            origin = ROOT / Path(*name.split("."))
-            if origin.is_dir():
-                origin = origin / "__init__.py"
-            else:
-                origin = origin.with_suffix(".py")
-            for module in _top_levels(ast.parse(origin.read_text("utf-8"))) - stdlib - {"evalkit"}:
-                found.setdefault(module, {"notebooks": set(), "through": set()})["through"].add(name)
+        todo += sorted(_evalkit_modules(tree, set(edges)))
+    seen = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo += sorted(edges.get(name, ()))
+        for module in _top_levels(ast.parse(_module_file(name).read_text("utf-8"))) - stdlib - {"evalkit"}:
+            found.setdefault(module, {"notebooks": set(), "through": set()})["through"].add(name)
     return found
 
 
@@ -567,9 +565,7 @@ def test_the_address_check_can_fail(url, invented):
 
 
 def test_the_landing_page_links_only_what_the_site_holds():
-    spec = importlib.util.spec_from_file_location("make_site", ROOT / "tools" / "make_site.py")
-    make_site = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(make_site)
+    make_site = tool("make_site")
     notebooks = make_site.course_notebooks()
     page = make_site.intro_page(notebooks)
     links = re.findall(r'href="([^"]+)"', page) + re.findall(r"\]\(([^)]+)\)", page)

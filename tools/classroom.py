@@ -269,8 +269,11 @@ def student_python(venv):
     config = venv / "pyvenv.cfg"
     if not (python.exists() and config.is_file()):
         raise ClassroomError(f"no student environment at {venv}: run `make student-env` first")
-    home = next((line.split("=", 1)[1].strip() for line in config.read_text("utf-8").splitlines()
-                 if line.split("=", 1)[0].strip() == "home"), "")
+    home = ""
+    for line in config.read_text("utf-8").splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "home":
+            home = value.strip()
     if not Path(home).resolve().is_relative_to(Path(sys.base_prefix).resolve()):
         raise ClassroomError(f"the student environment {venv} was made with another Python ({home}); "
                              f"the sandbox holds only this one ({sys.base_prefix}): run `make student-env` again")

@@ -117,13 +117,7 @@ def copy_course(folder, source: Material | None = None) -> Copied:
     lies where Python's packages are installed, or cannot be created.
     """
     source = source or material()
-    target = Path(folder).expanduser().resolve()
-    if target.exists() and not target.is_dir():
-        raise CourseError(f"FOLDER: {target} is a file; name a folder (it is made when missing)")
-    for protected in _protected():
-        if _inside(target, protected):
-            raise CourseError(f"FOLDER: {target} is inside {protected}, where Python's packages "
-                              "are installed; name a folder of your own, e.g. ~/evalkit-course")
+    target = _checked_folder(folder)
     done = Copied(target)
     todo = []
     for origin, place in _plan(target, source):
@@ -136,12 +130,24 @@ def copy_course(folder, source: Material | None = None) -> Copied:
     try:
         for part in COPIED:
             (target / part).mkdir(parents=True, exist_ok=True)
+        for origin, place in todo:
+            shutil.copyfile(origin, place)   # not copy2: the learner's copy is writable
+            done.copied.append(place)
     except OSError as exc:
-        raise CourseError(f"FOLDER: cannot make {target}: {exc.strerror}") from exc
-    for origin, place in todo:
-        shutil.copyfile(origin, place)   # not copy2: the learner's copy is writable
-        done.copied.append(place)
+        raise CourseError(f"FOLDER: cannot write into {target}: {exc}") from exc
     return done
+
+
+def _checked_folder(folder) -> Path:
+    """FOLDER as an absolute path, refused when it is a file or where packages are installed."""
+    target = Path(folder).expanduser().resolve()
+    if target.exists() and not target.is_dir():
+        raise CourseError(f"FOLDER: {target} is a file; name a folder (it is made when missing)")
+    for protected in _protected():
+        if _inside(target, protected):
+            raise CourseError(f"FOLDER: {target} is inside {protected}, where Python's packages "
+                              "are installed; name a folder of your own, e.g. ~/evalkit-course")
+    return target
 
 
 def report(done: Copied) -> str:
