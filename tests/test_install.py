@@ -362,7 +362,9 @@ def test_the_grader_runs_a_submission_in_the_student_environment(classroom, stud
     _, answers, note = classroom.run_submission(submitted, [spec], "Ada", secret, tmp_path / "work",
                                                 python=python, unsafe=unsafe, timeout=NOTEBOOK_TIMEOUT_S)
     answer = json.loads((answers / f"{spec.id}.json").read_text("utf-8"))["answer"]
-    prefix = str(student_env.resolve()) if unsafe else "/opt/evalkit/venv"
+    prefix = "/opt/evalkit/venv"   # where the sandbox binds the student environment
+    if unsafe:
+        prefix = str(student_env.resolve())
     assert answer == [prefix, "None"], (answer, note)
 
 

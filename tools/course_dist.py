@@ -124,9 +124,11 @@ def install_commands(venv: str = "evalkit-env", folder: str = "my-course") -> li
 def needs_key(notebook: Path) -> bool:
     """Whether a notebook's code imports the answer key (its check cells call the checker)."""
     nb = json.loads(notebook.read_text("utf-8"))
-    code = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
-            for c in nb["cells"] if c["cell_type"] == "code"]
-    return any(re.search(rf"\b{re.escape(KEY_MODULE)}\b", source) for source in code)
+    for cell in nb["cells"]:
+        source = "".join(cell["source"])   # a list of lines, or one string: joined the same
+        if cell["cell_type"] == "code" and re.search(rf"\b{re.escape(KEY_MODULE)}\b", source):
+            return True
+    return False
 
 
 # -- staging the course's project ---------------------------------------------------------------
@@ -193,7 +195,9 @@ def stage_course(staging: Path, key: bool = True) -> Path:
         for notebook in (package / IN_PACKAGE["notebooks"]).glob("*.ipynb"):
             if needs_key(notebook):
                 notebook.unlink()
-    readme = COURSE_README if key else COURSE_README + STUDENT_NOTE
+    readme = COURSE_README
+    if not key:
+        readme += STUDENT_NOTE
     (staging / "README.md").write_text(readme, "utf-8")
     shutil.copy2(ROOT / "LICENSE", staging / "LICENSE")
     (staging / "pyproject.toml").write_text(_pyproject(staging, key), "utf-8")
@@ -231,10 +235,12 @@ def backend_installed() -> bool:
 
 def _build(project_dir: Path, outdir: Path, sdist: bool) -> list[Path]:
     before = set(outdir.glob("*"))
-    kinds = ["--sdist", "--wheel"] if sdist else ["--wheel"]
-    isolation = ["--no-isolation"] if backend_installed() else []
-    proc = subprocess.run([sys.executable, "-m", "build", *kinds, *isolation, "--outdir", str(outdir),
-                           str(project_dir)], capture_output=True, text=True)
+    command = [sys.executable, "-m", "build", "--wheel", "--outdir", str(outdir)]
+    if sdist:
+        command.append("--sdist")
+    if backend_installed():
+        command.append("--no-isolation")
+    proc = subprocess.run([*command, str(project_dir)], capture_output=True, text=True)
     made = sorted(set(outdir.glob("*")) - before)
     if proc.returncode != 0 or not made:
         raise BuildError(f"building {project_dir.name} failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")

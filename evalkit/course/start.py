@@ -314,8 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "check":
-            ready = check_setup(args.figures or str(material().figures))
-            return 0 if ready else 1
+            if check_setup(args.figures or str(material().figures)):
+                return 0
+            return 1
         return start(args.folder, lab=not args.no_lab, lab_args=args.lab_args)
     except CourseError as exc:
         print(f"evalkit-course: {exc}", file=sys.stderr)
