@@ -225,7 +225,11 @@ def _course_dist():
 def student_wheels(course=COURSE):
     """The student environment's two wheels, in ``course/student/``: the library's, and the course's
     built without the key (tools/course_dist.py, the one build); returns their paths."""
-    return _course_dist().build_wheels(Path(course) / STUDENT, key=False)
+    course_dist = _course_dist()
+    try:
+        return course_dist.build_wheels(Path(course) / STUDENT, key=False)
+    except course_dist.BuildError as exc:
+        raise ClassroomError(f"the student environment's wheels: {exc}") from exc
 
 
 def student_env(course=COURSE):

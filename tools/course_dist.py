@@ -55,9 +55,9 @@ SIMPLE_INDEX = "https://pypi.org/simple/"
 COURSE_README = """\
 # evalkit-course
 
-The notebook course *evalkit: evaluating classifiers, correctly*: how to measure classifiers,
-rankers and recommenders, every number computed by hand first and then with the `evalkit`
-library (the distribution `evalkit-metrics`, which this one installs with what the lessons use).
+The notebook course on how to measure classifiers, rankers and recommenders: every number is
+computed by hand first and then with the `evalkit` library (the distribution `evalkit-metrics`,
+which this one installs with what the lessons use).
 
 ```sh
 evalkit-course start my-course
