@@ -29,6 +29,7 @@ import importlib
 import importlib.metadata as metadata
 import importlib.util
 import os
+import pkgutil
 import shutil
 import site
 import subprocess
@@ -37,8 +38,8 @@ import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["CourseError", "Material", "Copied", "material", "copy_course", "lab_command",
-           "check_setup", "main"]
+__all__ = ["CourseError", "Material", "Copied", "material", "copy_course", "report", "lab_command",
+           "start", "lesson_requirements", "check_setup", "main"]
 
 COURSE_DISTRIBUTION = "evalkit-course"
 KEY_MODULE = "evalkit.course.exercises"
@@ -256,6 +257,13 @@ def _problem(requirement, owners: dict) -> str | None:
     return None
 
 
+def _course_modules() -> list[str]:
+    """evalkit, and every module of the course that is installed here (the key only where it is)."""
+    package = Path(__file__).resolve().parent
+    found = [info.name for info in pkgutil.walk_packages([str(package)], "evalkit.course.")]
+    return ["evalkit", "evalkit.course", *sorted(found)]
+
+
 def _figures_missing(figures: Path, source: Material) -> list[str]:
     shown = sorted(p.name for p in source.figures.glob(COPIED["figures"]))
     return [name for name in shown if not (figures / name).is_file()]
@@ -269,11 +277,10 @@ def check_setup(figures="../figures") -> bool:
     and show ``../figures/NN-name.png``).
     """
     problems = []
-    for module in ("evalkit", "evalkit.course", "evalkit.course.datasets",
-                   "evalkit.course.exercise_data", "evalkit.course.definitions"):
+    for module in _course_modules():
         try:
             importlib.import_module(module)
-        except Exception as exc:
+        except Exception as exc:   # a broken install may raise anything on import
             problems.append(f"import {module} failed ({type(exc).__name__}: {exc})")
     owners = metadata.packages_distributions()
     requirements = lesson_requirements()
