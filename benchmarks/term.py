@@ -129,6 +129,7 @@ def main(argv=None):
         students = [f"student{i:02d}" for i in range(args.students)]
         roster.write_text("\n".join(students) + "\n")
         built = classroom.build_assignments(str(roster), numbers, course=course)
+        classroom.student_env(course)   # the environment the grader runs submissions in (not timed)
         secret = classroom.course_secret(course)
         for student in students:
             hand_in(course, submissions, student, secret)

@@ -480,7 +480,7 @@ def _secret_where_variants_differ():
 
 
 @pytest.fixture(scope="module")
-def term(tmp_path_factory):
+def term(tmp_path_factory, student_env):
     """Hand out notebook 01, then grade the honest students alone and the whole class."""
     base = tmp_path_factory.mktemp("term")
     course, submissions = base / "course", base / "submissions"
@@ -514,7 +514,7 @@ def term(tmp_path_factory):
     hand_in("Eve", eve)
     hand_in("Fay", _fill(course, "Fay", answers["Fay"]), name=f"{ASSIGNMENT} (1).ipynb")   # renamed
     honest_only = classroom.grade(submissions, roster=str(roster), course=course, timeout=TIMEOUT_S,
-                                  progress=False)
+                                  progress=False, student_env=student_env)
     alone = {(g.student, r["exercise"]): r["points"] for g in honest_only for r in g.rows
              if g.student in HONEST}
 
@@ -541,7 +541,7 @@ def term(tmp_path_factory):
     stderr = io.StringIO()
     with DiskWatch(course / "work") as disk, contextlib.redirect_stderr(stderr):
         results = classroom.grade(submissions, roster=str(roster), course=course, timeout=TIMEOUT_S,
-                                  progress=True)
+                                  progress=True, student_env=student_env)
     elapsed = time.monotonic() - start
     csv_after_grading = (course / "canvas.csv").read_bytes(), (course / "grades.csv").read_bytes()
     time.sleep(6)                                # the lingering process would write by now
@@ -550,7 +550,7 @@ def term(tmp_path_factory):
                before=before, after=_hash_tree(submissions, course / "release", ROOT / "evalkit",
                                                ROOT / "notebooks", ROOT / "tools"),
                csv=csv_after_grading, mark=mark, server=server, elapsed=elapsed, stderr=stderr.getvalue(),
-               disk=disk)
+               disk=disk, student_env=student_env)
 
 
 def _canvas(course):
@@ -801,23 +801,28 @@ def _key_texts():
 
 
 @pytest.fixture(scope="module")
-def student_wheel(tmp_path_factory):
-    return classroom.student_wheel(tmp_path_factory.mktemp("student-env"))
+def student_wheels(student_env):
+    """The two wheels of the student environment: the library's and the course's without the key."""
+    wheels = sorted(student_env.parent.glob("*.whl"))
+    assert len(wheels) == 2, wheels
+    return wheels
 
 
-def test_the_student_environment_holds_no_key(student_wheel):
-    with zipfile.ZipFile(student_wheel) as zf:
-        names = zf.namelist()
-        assert any(n.startswith("evalkit/course/datasets") for n in names), "the lessons' support is there"
-        assert not [n for n in names if "course/exercises" in n], "the key's package is not in the wheel"
-        text = "\n".join(zf.read(n).decode("utf-8", "replace") for n in names)
+def test_the_student_environment_holds_no_key(student_wheels):
+    names, text = [], ""
+    for wheel in student_wheels:
+        with zipfile.ZipFile(wheel) as zf:
+            names += zf.namelist()
+            text += "\n".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist())
+    assert any(n.startswith("evalkit/course/datasets") for n in names), "the lessons' support is there"
+    assert not [n for n in names if "course/exercises" in n], "the key's package is not in the wheels"
     texts = _key_texts()
     assert len(texts) > 30, "the search has something to look for"
     found = sorted(t for t in texts if t in text)
     assert not found, f"the student wheel contains parts of the key: {found[:5]}"
 
 
-def test_the_search_for_the_key_can_fail(student_wheel, tmp_path):
+def test_the_search_for_the_key_can_fail(tmp_path):
     """The same search finds a planted answer: it is not vacuous."""
     texts = _key_texts()
     planted = tmp_path / "planted.py"
@@ -834,15 +839,14 @@ def test_the_handed_out_notebooks_hold_no_key(term):
         assert not found, (path, found[:3])
 
 
-def test_importing_the_key_in_the_sandbox_fails(tmp_path):
-    site = classroom.student_package(tmp_path / "course")
+def test_importing_the_key_in_the_sandbox_fails(tmp_path, student_env):
     work = tmp_path / "work"
     work.mkdir()
     code = ("import evalkit.course.datasets\n"
             "try:\n    import evalkit.course.exercises\nexcept ImportError as e:\n    print('refused', e)\n"
             "else:\n    print('imported the key')\n")
-    outcome = sandbox.run([sys.executable, "-c", code], workdir=work, binds=[(site, "/opt/evalkit/site")],
-                          env={"PYTHONPATH": "/opt/evalkit/site"}, limits=sandbox.Limits(wall_s=60))
+    outcome = sandbox.run(["/opt/evalkit/venv/bin/python", "-c", code], workdir=work,
+                          binds=[(student_env, "/opt/evalkit/venv")], limits=sandbox.Limits(wall_s=60))
     assert "refused" in outcome.stdout, (outcome.stdout, outcome.stderr[-1500:])
 
 
@@ -861,7 +865,7 @@ def test_regrade_one_student(term):
     nbformat.write(_fill(course, "Ben", right_answers(term["secret"], "Ben")),
                    submissions / "Ben" / f"{ASSIGNMENT}.ipynb")
     regraded = classroom.grade(submissions, course=course, students=["Ben"], timeout=TIMEOUT_S,
-                               progress=False)
+                               progress=False, student_env=term["student_env"])
     assert [g.student for g in regraded] == ["Ben"]
     after = _canvas(course)
     assert float(after["Ben"][ASSIGNMENT]) == 3.0 > float(before["Ben"][ASSIGNMENT])
