@@ -32,7 +32,10 @@ def _sigmoid(x):
 
 
 def fraud_model(seed=3, n=400):
-    """A colleague's fraud test set (03.3): ``(y_test, proba)``, ``proba`` from ``predict_proba``.
+    """A colleague's fraud test set: ``(y_test, proba)``, ``proba`` from ``predict_proba``.
+
+    The data of an earlier 03.3; no exercise uses it now, and it stays so that a notebook
+    handed out before still runs its data cell.
 
     Column 0 is the probability of "no fraud", column 1 of "fraud" (about 1 in 10).
 
