@@ -11,6 +11,7 @@
 #   make assignments ROSTER=file  each student's own variant of the exercise notebooks
 #   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks in sandboxes (see below)
 #   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (it prints how to serve it)
+#   make site-audit  make site, then Lighthouse's mobile audit of its landing page and heaviest lesson
 #   make guide   the teachers' guide (teachers/*.md), built apart from the student site, in build/guide/
 #   make dist    the sdist and the wheel of evalkit-metrics in dist/ (python -m build), then twine check
 #   make clean   remove .venv and caches
@@ -34,7 +35,7 @@ LAB_ARGS ?=
 # Substring filter(s) for the benchmark workloads, e.g. BENCH=confusion.
 BENCH ?=
 
-.PHONY: venv lock lab test bench bench-spark index site clean assignments grade grade-by-hand student-env bench-term dist
+.PHONY: venv lock lab test bench bench-spark index site site-audit clean assignments grade grade-by-hand student-env bench-term dist
 
 venv: $(STAMP)
 
@@ -124,9 +125,18 @@ index:
 # The course site, built offline with Jupyter Book 1 (tools/make_site.py, book/_config.yml) from
 # the committed notebooks (their outputs; widgets as static copies of their saved state), the
 # figures (not the teachers' guide: make guide): a sidebar, full-text search, downloadable notebooks; MathJax and
-# the web font come from npm packages pinned in tools/site-js.json, never from a CDN.
+# the web font come from npm packages pinned in tools/site-js.json, never from a CDN (MathJax runs in
+# Node at build time: the pages hold their formulas as SVG). Needs npm (once) and Node.js.
 site: venv
 	$(BIN)/python tools/make_site.py
+
+# Lighthouse (npm, pinned with its dependencies in tools/site-audit/package-lock.json) in Debian's
+# Chromium, mobile settings, on the landing page and the heaviest lesson of the site just built; each
+# page three times, the median run counts (a busy machine makes single runs noisy). Minutes, not in
+# `make test`. AUDIT_ARGS="--server both" also measures the site served uncompressed, "--runs 5".
+AUDIT_ARGS ?=
+site-audit: site
+	$(BIN)/python tools/site_audit.py $(AUDIT_ARGS)
 
 # The classroom (tools/classroom.py; teachers/running-a-term.md says how a term runs):
 #   make student-env   the student environment: a wheel of evalkit and the lessons' support, without

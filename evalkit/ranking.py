@@ -1,4 +1,5 @@
-"""Ranking metrics for recommenders: P@k, R@k, AP/MAP, DCG/NDCG, MRR, HR, ARHR, coverage.
+"""Ranking metrics for recommenders: P@k, R@k, AP/MAP, DCG/NDCG, MRR, HR, ARHR, R-precision,
+interpolated precision, coverage.
 
 The shape recommenders have: ``ranked[i]`` is user i's ranked list of item
 ids, best first (a list of lists, ragged, or a 2-D array), and
@@ -65,6 +66,13 @@ and the tests read it.)
   user; trec_eval, RecBole; torchmetrics ``'skip'``). The argument's default,
   ``"warn"``, takes the convention's value and warns
   (:class:`~evalkit.UndefinedMetricWarning`); give a value to silence it.
+* ``recall_hits`` (interpolated precision): how many hits reach a recall
+  level r of a user with R relevant items. ``"ceil"``, ⌈r·R⌉: the fewest hits
+  whose recall is r or more (Manning, Raghavan & Schütze, chapter 8);
+  ``"plus_0.9"``, int(r·R + 0.9) in floating point (trec_eval
+  ``iprec_at_recall`` and ``11pt_avg``): the same except where r·R lies a
+  hair above a whole number, as 0.7 · 3 = 2.0999... does, which it rounds
+  down (2 hits, a recall of 0.67, stand for 0.7).
 * ``ties`` (only where scores are ranked, :func:`lists_from_frame`):
   ``"input"`` keeps the rows' order, ``"item_desc"`` puts the larger item id
   first (trec_eval: by document id, descending), ``"item_asc"``. Tie
@@ -91,7 +99,8 @@ from numpy.typing import ArrayLike
 from ._hits import WHOLE_LIST, RankingHits, encode_items, ranking_hits as _count_hits
 from ._validation import (EXACTLY_ONE, Bool, Integer, Options, Real, Satisfies, check_catalog,
                           check_columns, check_grades, check_item_ids, check_rules,
-                          check_lists, check_ranked, check_real_values, check_relevance_scores,
+                          check_lists, check_ranked, check_real_values, check_recall_levels,
+                          check_relevance_scores,
                           validate_params)
 from .exceptions import warn_at_caller
 
@@ -99,6 +108,7 @@ __all__ = ["RankingHits", "ranking_hits", "precision_at_k", "recall_at_k", "aver
            "mean_average_precision", "dcg_at_k", "ndcg_at_k", "mean_reciprocal_rank",
            "hit_rate_at_k", "arhr_at_k", "evaluate_ranking", "catalog_coverage",
            "distributional_coverage", "gini_index", "lists_from_frame", "dcg_score", "ndcg_score",
+           "r_precision", "interpolated_precision", "interpolated_average_precision",
            "CONVENTIONS"]
 
 # -- the options and the presets ------------------------------------------------------
@@ -121,25 +131,26 @@ OPTIONS = {   # each option's values, with the libraries that choose them (in er
              "item_asc": "smaller item id first"},
     "users": {"truth": "the truth's users", "predictions": "the predictions' users",
               "both": "users in both: trec_eval, MS recommenders", "union": "users in either"},
+    "recall_hits": {"ceil": "ceil(r R): Manning et al.", "plus_0.9": "int(r R + 0.9): trec_eval"},
 }
 
 _NAMES = ("denominator", "gain", "ideal", "relevance", "relevant_in", "undefined", "zero_division",
-          "hit_rate", "ties", "users")
+          "hit_rate", "ties", "users", "recall_hits")
 _TABLE = {  # one row per option, one column per preset (the module docstring's table)
     "evalkit": ("relevant", "linear", "relevant", "positive", "all", "no_relevant", 0.0,
-                "hits_over_tests", "input", "truth"),
+                "hits_over_tests", "input", "truth", "ceil"),
     "trec": ("relevant", "linear", "relevant", "positive", "all", "no_judgments", math.nan,
-             "any_hit", "item_desc", "both"),
+             "any_hit", "item_desc", "both", "plus_0.9"),
     "ranx": ("relevant", "linear", "relevant", "positive", "all", "no_relevant", 0.0,
-             "any_hit", "input", "truth"),
+             "any_hit", "input", "truth", "ceil"),
     "spark": ("min_relevant_k", "exponential", "given", "any", "all", "no_relevant", 0.0,
-              "hits_over_tests", "input", "truth"),
+              "hits_over_tests", "input", "truth", "ceil"),
     "sklearn": ("hits", "linear", "candidates", "positive", "ranked", "no_relevant", 0.0,
-                "hits_over_tests", "input", "truth"),
+                "hits_over_tests", "input", "truth", "ceil"),
     "torchmetrics": ("hits", "linear", "candidates", "positive", "ranked", "no_relevant", 0.0,
-                     "any_hit", "input", "truth"),
+                     "any_hit", "input", "truth", "ceil"),
     "recbole": ("min_relevant_k", "linear", "relevant", "positive", "all", "no_relevant", math.nan,
-                "any_hit", "input", "truth"),
+                "any_hit", "input", "truth", "ceil"),
 }
 #: The presets: each library's choice for every option (see the module docstring).
 CONVENTIONS = {name: dict(zip(_NAMES, row)) for name, row in _TABLE.items()}
@@ -285,15 +296,30 @@ def _finish(values, h, opt, what, per_user, R=None):
                 f"{int(empty.sum())} user(s) with no relevant items (such as user "
                 f"{int(np.argmax(empty))}). Use the `zero_division` parameter to control this "
                 "behavior.")
+        if values.ndim == 2:
+            empty = empty[:, None]
         values = np.where(empty, zd, values)
     if per_user:
         return values
+    if values.ndim == 2:   # one column per recall level: a user left out is left out of each
+        return _column_means(values, what)
     values = values[~np.isnan(values)]
     if not len(values):
         warn_at_caller(f"{what} is ill-defined and being set to 0.0: every user was left out "
                        "(no user has a relevant item)")
         return 0.0
     return float(values.mean())
+
+
+def _column_means(values, what):
+    """The mean of each column over the users not left out (a row of nan is left out)."""
+    kept_rows = ~np.isnan(values).any(axis=1)
+    kept = values[kept_rows]
+    if not len(kept):
+        warn_at_caller(f"{what} is ill-defined and being set to 0.0: every user was left out "
+                       "(no user has a relevant item)")
+        return np.zeros(values.shape[1])
+    return kept.mean(axis=0)
 
 
 def _safe_div(num, den):
@@ -714,6 +740,208 @@ def arhr_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
     user, position, _ = h.within(k, opt["relevance"] == "any")
     values = np.bincount(user, 1.0 / (position + 1.0), minlength=h.n_users)
     return _finish(values, h, opt, "ARHR", per_user)
+
+
+# -- R-precision and interpolated precision (Manning, Raghavan & Schütze, chapter 8) ----------
+
+
+def _check_depth(h, depth, what):
+    """Refuse hits cut at ``h.cut`` when a metric reads each list deeper (``depth`` None: whole)."""
+    if h.cut is None:
+        return
+    if depth is None:
+        raise ValueError(f"ranked: {what} reads each whole list, and these hits were found in "
+                         f"each list's first {h.cut} items only")
+    if depth > h.cut:
+        raise ValueError(f"ranked: {what} reads each list down to its user's number of relevant "
+                         f"items R (up to {depth}), and these hits were found in each list's "
+                         f"first {h.cut} items only")
+
+
+def _list_options(h, convention, **given):
+    """The resolved options of a metric that has no cut-off, after the whole-list check."""
+    opt = _options(convention, **given)
+    _check_cut(h, 1, opt)
+    return opt
+
+
+@_declared()
+def r_precision(ranked: ArrayLike | RankingHits, relevant: list, *,
+                relevance: str | None = None, relevant_in: str | None = None,
+                undefined: str | None = None, zero_division: str | float = "warn",
+                convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
+    """R-precision (R-精确率): the precision of each user's top R, R the user's relevant items.
+
+    RP(u) = hits@R(u) / R(u), the share of relevant items among the first
+    R(u) of the list, where R(u) counts the user's relevant items, retrieved
+    or not (Manning, Raghavan & Schütze, *Introduction to Information
+    Retrieval*, section 8.4; trec_eval ``Rprec``, ranx ``r_precision``). At
+    that cut-off precision equals recall, so R-precision is also the
+    break-even point of the two. A list shorter than R counts as padded with
+    non-relevant items (trec_eval); with ``relevant_in="ranked"``, R counts
+    only the relevant items in the list (torchmetrics ``RetrievalRPrecision``,
+    which sees only the candidates). Users with R = 0 get ``zero_division``.
+
+    Parameters
+    ----------
+    ranked, relevant, relevance, relevant_in, undefined, zero_division, convention, per_user
+        As in :func:`precision_at_k`.
+
+    Returns
+    -------
+    float or ndarray of shape (n_users,)
+
+    Examples
+    --------
+    Three relevant items, two of them in the top 3: 2/3.
+
+    >>> r_precision([["a", "b", "c", "d"]], [{"a", "c", "d"}])
+    0.6666666666666666
+    >>> r_precision([[1, 2, 3], [4, 5, 6]], [{2}, {4, 9}], per_user=True).tolist()
+    [0.0, 0.5]
+    """
+    h = _hits(ranked, relevant)
+    opt = _list_options(h, convention, relevance=relevance, relevant_in=relevant_in,
+                        undefined=undefined, zero_division=zero_division)
+    R = _n_relevant(h, opt)
+    _check_depth(h, int(R.max(initial=0)), "R-precision")
+    user, position, _ = h.within(None, opt["relevance"] == "any")
+    in_top_r = position < R[user]
+    hits_in_top_r = np.bincount(user[in_top_r], minlength=h.n_users)
+    return _finish(_safe_div(hits_in_top_r, R), h, opt, "R-precision", per_user, R)
+
+
+def _hits_needed(levels, R, rule):
+    """users x levels: how many hits reach each recall level (``recall_hits``)."""
+    product = R[:, None] * levels[None, :]
+    if rule == "plus_0.9":
+        return np.floor(product + 0.9)        # trec_eval: (long) (r * R + 0.9)
+    # r·R within 1e-9 of a whole number is that number: 0.1 · 10 is 1 hit, not 2
+    return np.ceil(np.round(product, 9))
+
+
+def _interpolated(h, levels, opt):
+    """users x levels: the highest precision at any rank whose recall reaches the level.
+
+    Precision only rises at a hit, so the highest precision at a recall of at
+    least r is the highest nth / rank over the user's nth hits, for nth from
+    the hits needed for r on; 0 when the list never reaches r.
+    """
+    judged = opt["relevance"] == "any"
+    R = _n_relevant(h, opt)
+    user, position, _ = h.within(None, judged)
+    first_of_user = np.searchsorted(user, np.arange(h.n_users))
+    nth = np.arange(1, len(user) + 1) - first_of_user[user]
+    precision = nth / (position + 1.0)
+    needed = _hits_needed(levels, R, opt["recall_hits"])
+    out = np.zeros((h.n_users, len(levels)))
+    for j in range(len(levels)):
+        reached = nth >= needed[user, j]
+        np.maximum.at(out[:, j], user[reached], precision[reached])
+    return out, R
+
+
+#: The eleven recall levels 0.0, 0.1, ..., 1.0 of the 11-point average (trec_eval's doubles).
+ELEVEN_POINTS = np.arange(11) / 10
+
+
+@_declared()
+def interpolated_precision(ranked: ArrayLike | RankingHits, relevant: list,
+                           recall_level: float | ArrayLike, *, recall_hits: str | None = None,
+                           relevance: str | None = None, relevant_in: str | None = None,
+                           undefined: str | None = None, zero_division: str | float = "warn",
+                           convention: str = "evalkit",
+                           per_user: bool = False) -> float | np.ndarray:
+    """Interpolated precision (插值精确率) at recall r: the best precision at a recall of r or more.
+
+    p_interp(r) = max_{r' >= r} p(r'), where p(r') is the precision at a
+    rank of the user's list whose recall is r' (Manning, Raghavan & Schütze,
+    *Introduction to Information Retrieval*, section 8.4): the highest
+    precision over the ranks from the first one that reaches recall r to the
+    end of the list; 0 if the list never reaches r (trec_eval
+    ``iprec_at_recall``). It is the precision-recall curve made
+    non-increasing, read at r. A rank reaches r when it holds ``n`` hits of R
+    relevant items, n being ⌈r·R⌉ (``recall_hits="ceil"``) or trec_eval's
+    int(r·R + 0.9) (``"plus_0.9"``, ``convention="trec"``; see the module
+    docs). Users with R = 0 get ``zero_division``.
+
+    Parameters
+    ----------
+    ranked, relevant, relevance, relevant_in, undefined, zero_division, convention, per_user
+        As in :func:`precision_at_k`.
+    recall_level : float or array-like of floats
+        One recall level r in [0, 1], or several (one result per level).
+    recall_hits : {"ceil", "plus_0.9"}, optional
+
+    Returns
+    -------
+    float or ndarray
+        For one level a float (``per_user``: shape (n_users,)); for several,
+        shape (n_levels,) (``per_user``: (n_users, n_levels)).
+
+    Examples
+    --------
+    Hits at ranks 1, 3 and 6 of three relevant items: precisions 1, 2/3 and 1/2
+    at recalls 1/3, 2/3 and 1.
+
+    >>> ranked, relevant = [list("abcdef")], [{"a", "c", "f"}]
+    >>> interpolated_precision(ranked, relevant, [0.0, 0.5, 0.9]).round(4).tolist()
+    [1.0, 0.6667, 0.5]
+    """
+    levels, one_level = check_recall_levels(recall_level)
+    h = _hits(ranked, relevant)
+    opt = _list_options(h, convention, recall_hits=recall_hits, relevance=relevance,
+                        relevant_in=relevant_in, undefined=undefined,
+                        zero_division=zero_division)
+    _check_depth(h, None, "interpolated precision")
+    values, R = _interpolated(h, levels, opt)
+    out = _finish(values, h, opt, "Interpolated precision", per_user, R)
+    if not one_level:
+        return out
+    if per_user:
+        return out[:, 0]
+    return float(out[0])
+
+
+@_declared()
+def interpolated_average_precision(ranked: ArrayLike | RankingHits, relevant: list, *,
+                                   recall_hits: str | None = None, relevance: str | None = None,
+                                   relevant_in: str | None = None, undefined: str | None = None,
+                                   zero_division: str | float = "warn",
+                                   convention: str = "evalkit",
+                                   per_user: bool = False) -> float | np.ndarray:
+    """11-point interpolated average precision (11 点插值平均精度), averaged over users.
+
+    11-pt AP(u) = (1/11) Σ_{r = 0, 0.1, ..., 1} p_interp(r), the
+    interpolated precision (:func:`interpolated_precision`) at eleven equally
+    spaced recall levels (Manning, Raghavan & Schütze, *Introduction to
+    Information Retrieval*, section 8.4; trec_eval ``11pt_avg``; the PASCAL
+    VOC 2007 detection AP). An older summary of the precision-recall curve
+    than (non-interpolated) average precision, :func:`mean_average_precision`,
+    which replaced it. ``recall_hits`` as in :func:`interpolated_precision`.
+
+    Parameters
+    ----------
+    ranked, relevant, relevance, relevant_in, undefined, zero_division, convention, per_user
+        As in :func:`precision_at_k`.
+    recall_hits : {"ceil", "plus_0.9"}, optional
+
+    Examples
+    --------
+    Hits at ranks 1, 3 and 6 of three relevant items: p_interp is 1 up to
+    recall 1/3, 2/3 up to 2/3 and 1/2 up to 1: (4·1 + 3·(2/3) + 4·(1/2)) / 11.
+
+    >>> round(interpolated_average_precision([list("abcdef")], [{"a", "c", "f"}]), 6)
+    0.727273
+    """
+    h = _hits(ranked, relevant)
+    opt = _list_options(h, convention, recall_hits=recall_hits, relevance=relevance,
+                        relevant_in=relevant_in, undefined=undefined,
+                        zero_division=zero_division)
+    _check_depth(h, None, "11-point interpolated average precision")
+    values, R = _interpolated(h, ELEVEN_POINTS, opt)
+    return _finish(values.mean(axis=1), h, opt, "11-point interpolated average precision",
+                   per_user, R)
 
 
 # -- several metrics from one search ------------------------------------------------------

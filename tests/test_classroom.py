@@ -5,7 +5,8 @@ whose students fill in their notebooks as they like: honest ones (all right, par
 blank, a renamed file, edited metadata) and attackers, each trying one of the ways a
 grade was stolen before (read the key, patch the checker, read the instructor's files,
 write the gradebook, leave a process behind, sabotage a classmate, inherit a blank
-answer) or hurting the machine (a fork bomb, a memory hog, a network call). Each attacker
+answer) or hurting the machine (a fork bomb, a memory hog, a network call, filling the disk with
+many files, with huge files, or through /tmp and /dev/shm). Each attacker
 would earn full marks if its attack worked (it computes its answers from what it steals);
 the test checks that every attack earns nothing, that the honest students' grades are the
 same with and without the attackers, and that nothing outside the sandboxes changed. Two
@@ -71,7 +72,7 @@ def practice_ids():
 TIMEOUT_S = 90
 HONEST = ["Ada", "Ben", "Cleo", "Eve", "Fay"]
 ATTACKERS = ["KeyReader", "Patcher", "Snooper", "DbWriter", "Lingerer", "Saboteur", "Inheritor", "Forker",
-             "Hog", "Caller", "Escaper", "Formula"]
+             "Hog", "Caller", "Escaper", "Formula", "Filer", "Bloater", "TmpFiller"]
 ROSTER = HONEST + ATTACKERS + ["Copier", "Gus"]      # Copier hands in Ada's notebook; Gus nothing
 
 if sandbox.kind() is None:
@@ -289,6 +290,52 @@ os.kill(os.getppid(), signal.SIGKILL)      # the runner: its own report would re
 answer = '=HYPERLINK("http://example.invalid","3/3 SPOOFED")'
 raise ValueError('=HYPERLINK("http://example.invalid","3/3 SPOOFED")')
 ''',
+    "Filer": '''
+import os
+answer = ...
+made = 0
+for folder in (".", "/tmp", "/dev/shm"):
+    try:
+        while made < 1_000_000:
+            open(f"{folder}/f{made}", "w").close()
+            made += 1
+    except OSError:
+        pass
+''',
+    "Bloater": '''
+import errno
+answer = ...
+chunk = b"x" * (1 << 20)
+written, n, full = 0, 0, False
+while not full and written < 8 << 30:      # one huge file, then as many as the disk takes
+    try:
+        with open(f"huge{n}", "wb") as file:
+            while written < 8 << 30:
+                written += file.write(chunk)
+    except OSError as error:
+        full = error.errno != errno.EFBIG
+    n += 1
+for name in ("job.json", "answers/01.2.json"):   # the files that go back to the host
+    try:
+        with open(name, "wb") as file:
+            while True:
+                file.write(chunk)
+    except OSError:
+        pass
+''',
+    "TmpFiller": '''
+answer = ...
+chunk = b"x" * (8 << 20)
+for folder in ("/tmp", "/dev/shm"):
+    n = 0
+    try:
+        while n < 1000:
+            with open(f"{folder}/fill{n}", "wb") as file:
+                file.write(chunk)
+            n += 1
+    except OSError:
+        pass
+''',
     "Caller": '''
 import json, socket
 answer = ...
@@ -384,6 +431,41 @@ class AnswerServer:
         self.sock.close()
 
 
+class DiskWatch:
+    """While grading, the most bytes and regular files the work folders held on the host's disk
+    (sampled every 20 ms)."""
+
+    def __init__(self, work):
+        self.work = work
+        self.bytes = self.files = self.samples = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _sample(self):
+        size = files = 0
+        for folder, _, names in os.walk(self.work):
+            for name in names:
+                try:
+                    size += os.lstat(os.path.join(folder, name)).st_blocks * 512
+                    files += 1
+                except FileNotFoundError:     # removed while we looked
+                    pass
+        self.bytes, self.files = max(self.bytes, size), max(self.files, files)
+        self.samples += 1
+
+    def _watch(self):
+        while not self.stop.wait(0.02):
+            self._sample()
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
 def _secret_where_variants_differ():
     """A course secret under which Ada's and Copier's right answers differ on every exercise
     that has data or options (so copying Ada's notebook can earn only the function exercise)."""
@@ -458,7 +540,7 @@ def term(tmp_path_factory):
     before = _hash_tree(submissions, course / "release", ROOT / "evalkit", ROOT / "notebooks", ROOT / "tools")
     start = time.monotonic()
     stderr = io.StringIO()
-    with contextlib.redirect_stderr(stderr):
+    with DiskWatch(course / "work") as disk, contextlib.redirect_stderr(stderr):
         results = classroom.grade(submissions, roster=str(roster), course=course, timeout=TIMEOUT_S,
                                   progress=True)
     elapsed = time.monotonic() - start
@@ -468,7 +550,8 @@ def term(tmp_path_factory):
     yield dict(course=course, submissions=submissions, secret=secret, results=results, alone=alone,
                before=before, after=_hash_tree(submissions, course / "release", ROOT / "evalkit",
                                                ROOT / "notebooks", ROOT / "tools"),
-               csv=csv_after_grading, mark=mark, server=server, elapsed=elapsed, stderr=stderr.getvalue())
+               csv=csv_after_grading, mark=mark, server=server, elapsed=elapsed, stderr=stderr.getvalue(),
+               disk=disk)
 
 
 def _canvas(course):
@@ -599,6 +682,17 @@ def test_nothing_outside_the_sandboxes_changed(term):
         == term["csv"], "the CSVs changed after grading"
     # (tests/test_sandbox.py checks with its own markers that no process of a run outlives it; a
     # scan for sandbox processes here would also see other gradings running on the same machine)
+
+
+def test_disk_fillers_stay_in_their_space(term):
+    """Many files, huge files, a full /tmp and /dev/shm: the host's disk held no more than each
+    running sandbox's own few files (the notebook, the job, the report, an answer per exercise),
+    each of at most the 16 MiB a file may grow to, and each folder went once its grade was read."""
+    files = len(graded_exercises()) + 3
+    running = os.cpu_count()
+    assert term["disk"].samples > 10, "the disk was watched while grading"
+    assert 0 < term["disk"].files <= running * files, term["disk"].files
+    assert term["disk"].bytes <= running * files * (16 << 20), term["disk"].bytes
 
 
 def test_one_gradebook_the_csvs_and_nbgrader_export_agree(term):

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import compileall
 import concurrent.futures
 import csv
 import difflib
@@ -916,58 +917,99 @@ def _job(specs, student, secret):
     return exercises
 
 
-def _sandbox_env(site):
+def _prepare(site, python=sys.executable):
+    """What every run would otherwise make again, made once before grading: the student package
+    byte-compiled (named as the sandbox sees it) and matplotlib's font list (the runner copies it
+    into its private MPLCONFIGDIR; building it is a good part of importing pyplot)."""
+    compileall.compile_dir(site, ddir=f"{INSIDE}/site", quiet=1)
+    fonts = _font_list(site)
+    shutil.rmtree(fonts, ignore_errors=True)
+    fonts.mkdir()
+    env = dict(os.environ, MPLCONFIGDIR=str(fonts), MPLBACKEND="Agg")
+    subprocess.run([python, "-c", "import matplotlib.font_manager"], env=env, capture_output=True)
+
+
+def _font_list(site):
+    return Path(site).parent / "matplotlib"
+
+
+def _sandbox_env(site, python):
+    java = ("-Xmx1g -XX:CompressedClassSpaceSize=256m -XX:ReservedCodeCacheSize=128m "
+            "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Duser.home=/tmp")
     return {"PYTHONPATH": site, "MPLBACKEND": "Agg", "SPARK_LOCAL_IP": "127.0.0.1",
-            "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable,
-            "JAVA_TOOL_OPTIONS": "-Xmx1g", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
-            # the kernel's files go to the sandbox's private /tmp (its home is read-only)
-            "JUPYTER_RUNTIME_DIR": "/tmp/jupyter/runtime", "JUPYTER_CONFIG_DIR": "/tmp/jupyter/config",
+            "PYSPARK_PYTHON": python, "PYSPARK_DRIVER_PYTHON": python,
+            # Spark's JVM within RLIMIT_AS (a class space and a code cache smaller than Java's 1 GiB
+            # and 240 MiB), quick to start (one JIT compiler, the serial collector: a short local
+            # job), with a home it can write and Spark's user named (the sandbox uid has no passwd
+            # entry: Java's user.home would be "?", and Hadoop's login of the uid fails)
+            "JAVA_TOOL_OPTIONS": java, "SPARK_USER": "student",
+            "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
+            # IPython's and matplotlib's files go to the sandbox's private /tmp (its home is read-only)
             "IPYTHONDIR": "/tmp/ipython", "MPLCONFIGDIR": "/tmp/matplotlib", "TMPDIR": "/tmp"}
 
 
 def run_submission(notebook, specs, student, secret, work, *, site, slot=0, unsafe=False,
-                   timeout=NOTEBOOK_TIMEOUT_S, cell_timeout=CELL_TIMEOUT_S):
-    """Run one submitted notebook away from everything else; returns (report, answers folder, note)."""
+                   timeout=NOTEBOOK_TIMEOUT_S, cell_timeout=CELL_TIMEOUT_S, python=sys.executable):
+    """Run one submitted notebook away from everything else; returns (report, answers folder, note).
+
+    ``python`` is the environment it runs in (its interpreter; the sandbox holds its prefix).
+    """
+    runner = _load_tool("classroom_runner")
     shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
+    (work / runner.ANSWERS).mkdir(parents=True)
     shutil.copyfile(notebook, work / notebook.name)
+    fonts = _font_list(site)   # _prepare's, if it ran
     job = {"notebook": notebook.name, "cell_timeout": cell_timeout,
-           "exercises": _job(specs, student, secret)}
+           "exercises": _job(specs, student, secret),
+           "matplotlib": str(fonts) if unsafe else f"{INSIDE}/matplotlib"}
     (work / "job.json").write_text(json.dumps(job), encoding="utf-8")
+    # the files the run writes back: in the sandbox the only host files it can write
+    for name in runner.written(spec.id for spec in specs):
+        (work / name).touch()
     note = ""
     if unsafe:
-        env = dict(os.environ, **_sandbox_env(str(site)))
+        env = dict(os.environ, **_sandbox_env(str(site), python))
         try:
-            subprocess.run([sys.executable, str(RUNNER), str(work / "job.json")], cwd=work, env=env,
+            subprocess.run([python, str(RUNNER), str(work / "job.json")], cwd=work, env=env,
                            timeout=timeout, capture_output=True)
         except subprocess.TimeoutExpired:
             note = f"time limit: the notebook ran longer than {timeout:g} s"
     else:
         sandbox = _load_tool("sandbox")
         inside = f"{INSIDE}/site"
-        outcome = sandbox.run([sys.executable, f"{INSIDE}/classroom_runner.py", "job.json"], workdir=work,
-                              binds=[(Path(site), inside), (RUNNER, f"{INSIDE}/classroom_runner.py")],
-                              env=_sandbox_env(inside), limits=sandbox.Limits(wall_s=timeout), slot=slot)
+        # 16 MiB a file: the run's few host files (answers are read up to 1 MiB) and its space
+        limits = sandbox.Limits(wall_s=timeout, file_bytes=16 << 20)
+        binds = [(Path(site), inside), (RUNNER, f"{INSIDE}/classroom_runner.py")]
+        if fonts.is_dir():
+            binds.append((fonts, f"{INSIDE}/matplotlib"))
+        outcome = sandbox.run([python, f"{INSIDE}/classroom_runner.py", "job.json"], workdir=work,
+                              binds=binds,
+                              env=_sandbox_env(inside, python), limits=limits, slot=slot, python=python)
         if outcome.timed_out:
             note = f"time limit: the notebook ran longer than {timeout:g} s"
     _keep_regular_files(work)
     report = {}
+    path = work / runner.REPORT
     try:
-        if (work / "report.json").is_file() and (work / "report.json").stat().st_size < (1 << 20):
-            report = json.loads((work / "report.json").read_text(encoding="utf-8"))
+        if path.is_file() and path.stat().st_size < (1 << 20):
+            report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    return (report if isinstance(report, dict) else {}), work / "answers", note
+    return (report if isinstance(report, dict) else {}), work / runner.ANSWERS, note
 
 
 def _keep_regular_files(work):
-    """Remove what a sandbox may leave to trick the grader: symlinks (to a classmate's answers, to
-    /dev/zero), FIFOs, sockets and devices. Its processes have all ended, so nothing comes back."""
+    """Remove what a run may leave to trick the grader: symlinks (to a classmate's answers, to
+    /dev/zero), FIFOs, sockets and devices (an unsafe run can make them; a sandboxed run writes
+    only into the files it was given), and the files it left empty: nothing was written there.
+    Its processes have all ended, so nothing comes back."""
     for folder, dirs, files in os.walk(work, followlinks=False):
         for name in dirs + files:
             path = os.path.join(folder, name)
             mode = os.lstat(path).st_mode
             if stat.S_ISLNK(mode) or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                os.unlink(path)
+            elif stat.S_ISREG(mode) and os.lstat(path).st_size == 0:
                 os.unlink(path)
 
 
@@ -1086,10 +1128,13 @@ def grade_one(student, assignment, notebook, specs, secret, course, *, site, slo
                         "feedback": graded.note} for s in specs]
         return graded
     work = Path(course) / "work" / student / assignment
-    report, answers, note = run_submission(notebook, specs, student, secret, work, site=site, slot=slot,
-                                           unsafe=unsafe, timeout=timeout)
-    graded.note = _run_note(report, note)
-    graded.rows = score(specs, student, secret, report, answers, note, points)
+    try:
+        report, answers, note = run_submission(notebook, specs, student, secret, work, site=site,
+                                               slot=slot, unsafe=unsafe, timeout=timeout)
+        graded.note = _run_note(report, note)
+        graded.rows = score(specs, student, secret, report, answers, note, points)
+    finally:   # its result is read: the work folder goes at once, not at the end of the term
+        shutil.rmtree(work, ignore_errors=True)
     graded.seconds = time.monotonic() - start
     return graded
 
@@ -1367,6 +1412,7 @@ def _plan(submissions, roster, course, *, students, notebooks, weights, skip_unk
 
 def _run_all(plan, course, *, jobs, unsafe, timeout, progress):
     site = student_package(course)
+    _prepare(site)
     jobs = max(1, jobs or os.cpu_count() or 1)
     slots = queue.Queue()
     for slot in range(jobs):
@@ -1421,7 +1467,7 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
                  skip_unknown=skip_unknown, replace_missing=replace_missing)
     _write_term(course, plan.term)
     results = _run_all(plan, course, jobs=jobs, unsafe=unsafe, timeout=timeout, progress=progress)
-    shutil.rmtree(course / "work", ignore_errors=True)
+    shutil.rmtree(course / "work", ignore_errors=True)   # the students' empty folders
     graded = results
     if plan.rescale:
         graded = None   # every stored grade, at the new points

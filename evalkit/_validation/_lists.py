@@ -13,6 +13,7 @@ import numpy as np
 
 from ._arrays import (_array_like, as_array, check_real, check_sample_weight, check_same_length,
                       check_score_matrix)
+from ._options import Real, check
 
 
 # -- ranked lists and relevant items: flat item ids and row offsets, for the hit finder -----
@@ -146,6 +147,22 @@ def check_lists(ranked, relevant):
                         f"({' and '.join(kinds)}): no item could ever be a hit; use the same "
                         "kind in both")
     return r_items, r_off, t_items, t_off, grades
+
+
+RECALL_LEVEL = Real(0, 1, meaning="a recall level")
+
+
+def check_recall_levels(recall_level, name="recall_level"):
+    """Recall levels in [0, 1], one number or a 1-D array: ``(levels as float64, one number)``."""
+    if isinstance(recall_level, (numbers.Number, np.generic)):
+        check(recall_level, RECALL_LEVEL, name)
+        return np.array([float(recall_level)]), True
+    levels = check_real(recall_level, name, floats=True)
+    outside = (levels < 0) | (levels > 1)
+    if outside.any():
+        first = levels[outside][0].item()
+        raise ValueError(f"{name} must be in [0, 1] (a recall level); got {first!r}")
+    return levels, False
 
 
 def check_catalog(catalog, items, name="catalog"):
