@@ -47,6 +47,7 @@ spec.loader.exec_module(classroom)
 sandbox = classroom._load_tool("sandbox")
 
 from evalkit.course.exercises import exercises, grade, show, variant  # noqa: E402
+from evalkit.course.figures import figure_path  # noqa: E402
 
 
 def all_exercises():
@@ -91,8 +92,8 @@ def _literal(value):
     return repr(value)
 
 
-MAJORITY = "def majority_accuracy(class_sizes):\n    return max(class_sizes) / sum(class_sizes)\n"
-MAJORITY_WRONG = "def majority_accuracy(class_sizes):\n    return min(class_sizes) / sum(class_sizes)\n"
+STRATIFIED = "def stratified_accuracy(class_sizes):\n    return sum((n / sum(class_sizes)) ** 2 for n in class_sizes)\n"
+STRATIFIED_WRONG = "def stratified_accuracy(class_sizes):\n    return max(class_sizes) / sum(class_sizes)\n"
 
 
 def right_answers(secret, student):
@@ -101,7 +102,7 @@ def right_answers(secret, student):
     for ex in graded_exercises():
         mine = variant(ex.id, classroom.seed_for(secret, student, ex.id))
         if ex.kind == "function":
-            out[ex.id] = MAJORITY
+            out[ex.id] = STRATIFIED
         else:
             out[ex.id] = "from fractions import Fraction\nanswer = " + _literal(mine.solution) + "\n"
     return out
@@ -278,7 +279,7 @@ except Exception:
 os.makedirs("answers", exist_ok=True)
 for ex in ("01.1", "01.2"):
     json.dump({"answer": SPOOF + leak}, open(os.path.join("answers", ex + ".json"), "w"))
-json.dump({"outputs": [["raised", SPOOF + leak]] * 4}, open(os.path.join("answers", "01.3.json"), "w"))
+json.dump({"outputs": [["raised", SPOOF + leak]] * 5}, open(os.path.join("answers", "01.3.json"), "w"))
 forged = {"error": "the run stopped: " + SPOOF + leak,
           "exercises": {"01.1": {"error": "ValueError: " + SPOOF + leak, "check_error": SPOOF},
                         "01.2": {"error": SPOOF + leak}, "01.3": {"check_error": SPOOF + leak}}}
@@ -504,7 +505,7 @@ def term(tmp_path_factory, student_env):
     for ex_id, (_, answer, _) in _practice_cells(ada).items():
         answer.source = PRACTICE_THAT_WOULD_KILL
     hand_in("Ada", ada, folder="ada")        # folder in lower case
-    partly = dict(answers["Ben"], **{"01.1": "answer = [0.5, 0.5, 0.5]\n", "01.3": MAJORITY_WRONG})
+    partly = dict(answers["Ben"], **{"01.1": "answer = [0.5, 0.5, 0.5]\n", "01.3": STRATIFIED_WRONG})
     hand_in("Ben", _fill(course, "Ben", partly))
     hand_in("Cleo", nbformat.read(_student_version(course, "Cleo"), as_version=4))      # blank
     eve = _fill(course, "Eve", answers["Eve"])
@@ -531,7 +532,7 @@ def term(tmp_path_factory, student_env):
     hand_in("Copier", _fill(course, "Ada", answers["Ada"]))       # Ada's right answers, handed in as his own
     escaper = submissions / "Escaper" / f"{ASSIGNMENT}.ipynb"    # renamed so the kit names the file
     escaper.rename(escaper.with_name(f"{ASSIGNMENT}\x1b[2K\r[1-1] Ada 3-3 SPOOFED.ipynb"))
-    formula = _fill(course, "Formula", {"01.1": ATTACKS["Formula"], "01.3": "def majority_accuracy(c):\n"
+    formula = _fill(course, "Formula", {"01.1": ATTACKS["Formula"], "01.3": "def stratified_accuracy(c):\n"
                                         "    raise ValueError('=HYPERLINK(\"http://example.invalid\",\"3\")')\n"})
     hand_in("Formula", formula)
     hand_in("Formula", nbformat.v4.new_notebook(), name="=HYPERLINK(1)+SPOOFED.ipynb")
@@ -854,6 +855,8 @@ def test_the_student_versions_show_their_figures(term):
     folder = term["course"] / "release" / "Ada"
     text = (folder / "notebooks" / f"{ASSIGNMENT}.ipynb").read_text(encoding="utf-8")
     shown = set(re.findall(r"\.\./figures/([\w.-]+\.png)", text))
+    # a notebook names its figures in save_figure(fig, "NN-name") calls, which write ../figures/NN-name.png
+    shown |= {figure_path(name).name for name in re.findall(r'save_figure\([^,]+, \\"([\w.-]+)\\"\)', text)}
     assert shown, "notebook 01 shows figures"
     assert all((folder / "figures" / name).is_file() for name in shown)
 

@@ -49,7 +49,7 @@ SECRET = "a teacher's passphrase"
 ZOE = "Zoë Müller"                                   # typed composed (NFC) in the roster
 ZOE_NFD = unicodedata.normalize("NFD", ZOE)           # as a Mac names her folder
 STUDENTS = [ZOE, "Ada Lovelace", "Ben Okafor", "Cleo Park", "Dan Wu", "Eve Stone"]
-MAJORITY = "def majority_accuracy(class_sizes):\n    return max(class_sizes) / sum(class_sizes)\n"
+STRATIFIED = "def stratified_accuracy(class_sizes):\n    return sum((n / sum(class_sizes)) ** 2 for n in class_sizes)\n"
 EXERCISES = ["01.1", "01.2", "01.3"]
 
 
@@ -61,7 +61,7 @@ def _answer(secret, student, spec):
     """The source of a right answer cell, written with the student environment's own decoder."""
     mine = variant(spec.id, classroom.seed_for(secret, student, spec.id))
     if callable(mine.solution):
-        return MAJORITY
+        return STRATIFIED
     data = json.dumps(json.dumps(encode(mine.solution)))
     return f"import json\nfrom evalkit.course.answers import decode\n{spec.name} = decode(json.loads({data}))\n"
 
