@@ -372,6 +372,70 @@ def test_in_body_check_accepts_the_right_answer_and_explains_a_wrong_one(number,
             assert ex.feedback[ex.solution] not in repr(result)
 
 
+# -- the kind of every question of notebooks 07-12 ------------------------------------------------
+#
+# "check" restates a cell above: only the NN.0 question in the lesson's body may be one. Every graded
+# exercise under "## Exercises" is a transfer (new data or a new situation), a judgement (a choice:
+# which metric, which test, what to report) or a bug to find. The kind is written beside the
+# exercise (``kind_of_question``) and shown in the notebook's prompt, "**NN.k** (kind) ...", and in
+# the first line show() prints. (The other course engineer writes the same rule for 01-06; when
+# both are merged the two tests become one, over every notebook.)
+
+KINDS_07_12 = ("check", "transfer", "judgement", "find the bug")
+
+
+def _kind_problems_07_12(number, registered, cells):
+    """What is wrong with the kinds of notebook ``number``'s questions ([] when nothing is)."""
+    problems = []
+    start = next(i for i, (kind, src) in enumerate(cells)
+                 if kind == "markdown" and EXERCISES_HEADING.search(src))
+    restating = [ex.id for ex in registered if ex.kind_of_question == "check"]
+    if restating not in ([], [f"{number}.0"]):
+        problems.append(f"restating questions {restating}: only {number}.0 may be a check")
+    for ex in registered:
+        if ex.kind_of_question not in KINDS_07_12:
+            problems.append(f"{ex.id}: kind {ex.kind_of_question!r} is none of {KINDS_07_12}")
+        if ex.kind_of_question == "judgement" and ex.kind != "choice":
+            problems.append(f"{ex.id}: a judgement is a choice, not a {ex.kind}")
+        if ex.id.endswith(".0"):
+            continue        # in the lesson's body: test_in_body_question_sits_in_the_lesson
+        prompts = [i for i, (kind, src) in enumerate(cells)
+                   if kind == "markdown" and src.startswith(f"**{ex.id}**")]
+        if len(prompts) != 1 or prompts[0] < start:
+            problems.append(f"{ex.id}: not one prompt **{ex.id}** under ## Exercises")
+        elif not cells[prompts[0]][1].startswith(f"**{ex.id}** ({ex.kind_of_question}) "):
+            problems.append(f"{ex.id}: the prompt does not say ({ex.kind_of_question})")
+    return problems
+
+
+@pytest.mark.parametrize("number", ["07", "08", "09", "10", "11", "12"])
+def test_questions_of_07_to_12_say_their_kind_and_only_the_lesson_restates(number):
+    registered = exercises(number)
+    assert _kind_problems_07_12(number, registered, _cells(_notebook_of(number))) == []
+    for ex in registered:
+        assert repr(show(ex.id)).startswith(f"# exercise {ex.id} ({ex.kind_of_question}): "), ex.id
+
+
+def test_the_kind_rules_of_07_to_12_catch_a_restatement_a_valued_judgement_and_a_silent_prompt():
+    import dataclasses
+    cells = _cells(_notebook_of("12"))
+    good = exercises("12")
+    assert _kind_problems_07_12("12", good, cells) == []
+    by_id = {ex.id: ex for ex in good}
+
+    def swapped(ex_id, **changes):
+        return [dataclasses.replace(by_id[ex_id], **changes)] + [e for e in good if e.id != ex_id]
+
+    restating = swapped("12.1", kind_of_question="check")
+    assert any("only 12.0 may be a check" in p for p in _kind_problems_07_12("12", restating, cells))
+    valued = swapped("12.2", kind_of_question="judgement")
+    assert any("a judgement is a choice" in p for p in _kind_problems_07_12("12", valued, cells))
+    silent = [(kind, src.replace("**12.3** (judgement) ", "**12.3** ")) for kind, src in cells]
+    assert any("12.3: the prompt does not say" in p for p in _kind_problems_07_12("12", good, silent))
+    vague = swapped("12.3", kind_of_question="choose the method")
+    assert any("is none of" in p for p in _kind_problems_07_12("12", vague, cells))
+
+
 # -- every exercise solved from what its notebook displays ------------------
 #
 # The notebook shows each exercise's data with ``show("NN.k")``; the stored output is Python
@@ -769,6 +833,24 @@ def _solve_12_2(ns, o):
     return round(float(multipletests(p, method="holm")[1].min()), 3)
 
 
+def _solve_12_1(ns, o):
+    from statsmodels.stats.multitest import multipletests
+    pairs, baseline = ns["p_values_all_pairs"], ns["baseline_chosen_afterwards"]
+    chosen = {name: p for name, p in pairs.items() if baseline in name.split(" vs ")}
+    all_six = dict(zip(pairs, multipletests(list(pairs.values()), method="holm")[1]))
+    three = dict(zip(chosen, multipletests(list(chosen.values()), method="holm")[1]))
+    assert all_six["gbm vs logistic"] > ns["alpha"] > three["gbm vs logistic"]
+    return _option(o, "chosen before the results")             # the family looked at: all six
+
+
+def _solve_12_3(ns, o):
+    from scipy.stats import norm
+    x, y = ns["model_x_at_hospital_a"], ns["model_y_at_hospital_b"]
+    z = (x["auc"] - y["auc"]) / np.sqrt(x["standard_error"] ** 2 + y["standard_error"] ** 2)
+    assert 0 < 2 * norm.sf(abs(z)) < 1                        # two independent samples: unpaired
+    return _option(o, "an unpaired test")
+
+
 def _ndcg_numpy(ranked, relevant, k):
     out = []
     for row, rel in zip(ranked, relevant):
@@ -822,9 +904,9 @@ SOLVERS = {
     "11.1": _solve_11_1,
     "11.2": _solve_11_2,
     "11.3": _solve_11_3,
-    "12.1": lambda ns, o: _option(o, "no difference shown"),      # 40 comparisons: Holm's 0.6 counts
+    "12.1": _solve_12_1,
     "12.2": _solve_12_2,
-    "12.3": lambda ns, o: _option(o, "DeLong"),                    # two AUCs on the same patients
+    "12.3": _solve_12_3,
 }
 
 
