@@ -745,14 +745,38 @@ def _solve_07_3(ns, o):
 
 
 def _solve_08_1(ns, o):
-    rel, k = set(ns["relevant"]), ns["k"]
-    hits, total = 0, Fraction(0)
-    for i, item in enumerate(ns["ranked"][:k], start=1):
-        if item in rel:
-            hits += 1
-            total += Fraction(hits, i)
-    by_r, spark = total / len(rel), total / min(len(rel), k)
-    return _option(o, f"(divided by R) gives {by_r}", f"gives {spark}")
+    def mean_precision(lists, cut_of):          # precision of each list cut at cut_of(R), by hand
+        return np.mean([Fraction(sum(d in rel for d in row[:cut_of(len(rel))]), cut_of(len(rel)))
+                        for row, rel in zip(lists, ns["relevant"])])
+    p10 = [mean_precision(ns[f"ranked_{e}"], lambda r: 10) for e in "ab"]
+    rp = [mean_precision(ns[f"ranked_{e}"], lambda r: r) for e in "ab"]
+    assert p10[0] > p10[1] and rp[1] > 3 * rp[0]        # A by precision@10, B by R-precision
+    return _option(o, "engine B", "R-precision")       # readers stop after the first few
+
+
+def _solve_08_4(ns, o):
+    rel = set(ns["relevant"])
+    found = [Fraction(n, len(rel)) for n in range(1, len(rel) + 1)]     # recall after n hits
+    points, n = [], 0                                                    # (recall, precision) at hits
+    for rank, doc in enumerate(ns["ranked"], start=1):
+        if doc in rel:
+            n += 1
+            points.append((found[n - 1], Fraction(n, rank)))
+    levels = [Fraction(j, 10) for j in range(11)]
+    interpolated = [max([p for r, p in points if r >= level], default=Fraction(0)) for level in levels]
+    return sum(interpolated) / 11
+
+
+def _levels_reached_by_hand(d):
+    """08.4's mistake: the mean over the levels the list reaches, the others left out."""
+    rel, n, best = set(d.relevant), 0, []
+    for rank, doc in enumerate(d.ranked, start=1):
+        if doc in rel:
+            n += 1
+            best.append((Fraction(n, len(rel)), Fraction(n, rank)))
+    reached = [max(p for r, p in best if r >= Fraction(j, 10)) for j in range(11)
+               if any(r >= Fraction(j, 10) for r, _ in best)]
+    return sum(reached) / len(reached)
 
 
 def _solve_08_3(ns, o):
@@ -892,7 +916,7 @@ SOLVERS = {
     "05.3": _solve_05_3,
     "06.1": _solve_06_1, "06.2": _solve_06_2, "06.3": _solve_06_3,
     "07.1": _solve_07_1, "07.2": lambda ns, o: _user_rmse_numpy, "07.3": _solve_07_3,
-    "08.1": _solve_08_1, "08.2": lambda ns, o: _ndcg_numpy, "08.3": _solve_08_3,
+    "08.1": _solve_08_1, "08.2": lambda ns, o: _ndcg_numpy, "08.3": _solve_08_3, "08.4": _solve_08_4,
     "09.1": _solve_09_1, "09.2": _solve_09_2,
     "09.3": _solve_09_3,
     "09.4": lambda ns, o: _option(o, "num_bins=100_000"),          # 1e9 x 16 or 25 bytes exceed 8 GB;
@@ -1314,7 +1338,8 @@ def test_most_right_options_have_words_of_their_own():
 def test_the_pointer_check_catches_feedback_that_gives_the_right_option_away():
     """Vacuity guard: feedback lines these exercises once had, each pointing at the right option."""
     once = {
-        "08.1": "the two denominators are the other way round: min(R, k) = 5 is Spark's, R = 12 the post's.",
+        "08.1": "precision@10 cannot pass R/10 here: a query's few relevant documents count the same "
+                "anywhere in the ten.",
         "02.0": "the tuned procedure can be evaluated honestly, on rows that took no part in tuning it; "
                 "section 5.5 does it with an outer cross-validation.",
         "03.0": "the AUC counts (click, non-click) pairs, not misplaced impressions: three pairs are ordered "
@@ -1490,6 +1515,7 @@ MISCONCEPTIONS = {     # exercise: (the tempting wrong answer computed from a va
     "06.1": (lambda ex, d: ex.known[0].expect(d), "crime counted twice"),
     "02.2": (lambda ex, d: _f1_best_threshold(d), "the threshold of the highest F1"),
     "12.2": (lambda ex, d: round(_raw_smallest_p(d), 3), "no correction for the three comparisons"),
+    "08.4": (lambda ex, d: _levels_reached_by_hand(d), "the recall levels the list reaches only"),
 }
 
 
