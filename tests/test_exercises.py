@@ -235,6 +235,9 @@ _PICK = register(Exercise("98.3", "which is the harmonic mean", "choice",
                           hint="the one that punishes a small value"))
 _DIGITS = register(Exercise("98.5", "a p-value", "value", [Case("p", {}, lambda: 0.0123456)],
                             decimals=4, solution=0.0123, hint="look it up"))
+_GRID = register(Exercise("98.6", "[TP, FP] before each of three parts and in all", "value",
+                          [Case("three parts", {}, lambda: [[0, 0], [4, 1], [6, 3], [7, 8]])],
+                          solution=[[0, 0], [4, 1], [6, 3], [7, 8]], hint="a running sum"))
 
 
 def test_exact_fractions_are_accepted():
@@ -788,16 +791,24 @@ def _solve_08_3(ns, o):
 
 
 def _solve_09_1(ns, o):
-    rows = ns["rows"]
-    scores = sorted({s for s, _ in rows}, reverse=True)
-    counts = [[sum(1 for s, y in rows if s == t and y == 1), sum(1 for s, y in rows if s == t and y == 0)]
-              for t in scores]
-    out, done = [[0, 0]], 0
-    for size in ns["partition_sizes_in_distinct_scores"]:
-        part = counts[done:done + size]
-        done += size
-        out.append([out[-1][0] + sum(c[0] for c in part), out[-1][1] + sum(c[1] for c in part)])
-    return out
+    from collections import Counter
+    pos, neg = Counter(), Counter()
+    for day in (ns["day_1"], ns["day_2"]):           # counts add: per score, over the two days
+        for score, p, n in day:
+            pos[score] += p
+            neg[score] += n
+    right = sum(pos[a] * neg[b] for a in pos for b in neg if a > b)
+    tied = sum(pos[a] * neg[a] for a in pos)
+    return Fraction(2 * right + tied, 2 * sum(pos.values()) * sum(neg.values()))
+
+
+def _mean_of_two_days_by_hand(d):
+    """09.1's mistake: the mean of the two days' AUCs, each by pair counting."""
+    def auc(day):
+        right = sum(p * n2 for s, p, _ in day for s2, _, n2 in day if s > s2)
+        tied = sum(p * n for _, p, n in day)
+        return Fraction(2 * right + tied, 2 * sum(r[1] for r in day) * sum(r[2] for r in day))
+    return (auc(d.day_1) + auc(d.day_2)) / 2
 
 
 def _solve_09_2(ns, o):
@@ -941,7 +952,7 @@ def _notebook_of(number):
 
 
 def test_every_exercise_has_a_solver():
-    assert {ex.id for ex in exercises()} - {"98.1", "98.2", "98.3", "98.5"} <= set(SOLVERS)
+    assert {ex.id for ex in exercises()} - {"98.1", "98.2", "98.3", "98.5", "98.6"} <= set(SOLVERS)
 
 
 @pytest.mark.parametrize("number, ex", _all_exercises())
@@ -1376,7 +1387,7 @@ LIST_EXERCISES = [p for p in VALUE_EXERCISES if np.asarray(p.values[1].solution,
 
 
 def test_the_list_exercises_are_the_ones_expected():
-    assert {p.values[1].id for p in LIST_EXERCISES} == {"01.1", "02.1", "03.1", "04.1", "05.1", "09.1", "11.1"}
+    assert {p.values[1].id for p in LIST_EXERCISES} == {"01.1", "02.1", "03.1", "04.1", "05.1", "11.1"}
 
 
 @pytest.mark.parametrize("number, ex", [p for p in LIST_EXERCISES if np.ndim(p.values[1].solution) == 1])
@@ -1405,7 +1416,7 @@ def test_a_list_answer_of_the_wrong_form_is_told_what_form_is_wanted():
     assert "your answer is a single number; a list of 4 is wanted" in repr(check("02.1", 4))
     assert "your answer is a str, not a list of 3" in repr(check("01.1", "0.9, 0.75, 0.82"))
     assert "your answer is an array of shape (3, 2); an array of shape (4, 2) is wanted" in repr(
-        check("09.1", [[0, 0], [4, 1], [6, 3]]))
+        check("98.6", [[0, 0], [4, 1], [6, 3]]))
     assert "the result is None: a function that ends without return gives None" in repr(
         check("01.3", lambda class_sizes: None))
 
@@ -1516,6 +1527,7 @@ MISCONCEPTIONS = {     # exercise: (the tempting wrong answer computed from a va
     "02.2": (lambda ex, d: _f1_best_threshold(d), "the threshold of the highest F1"),
     "12.2": (lambda ex, d: round(_raw_smallest_p(d), 3), "no correction for the three comparisons"),
     "08.4": (lambda ex, d: _levels_reached_by_hand(d), "the recall levels the list reaches only"),
+    "09.1": (lambda ex, d: _mean_of_two_days_by_hand(d), "the mean of the two days' AUCs"),
 }
 
 
