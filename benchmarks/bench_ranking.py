@@ -22,6 +22,9 @@ the same four numbers (checked before timing).
   ``evaluate_ranking(ranked, relevant, ["ndcg@10", "map@100"])`` (one hit
   search, explicit: nothing is cached between calls), against pytrec_eval
   computing both from its dicts: target >= 5x faster.
+* R-precision and the 11-point interpolated average precision of 10^4
+  users in one call (``convention="trec"``, trec_eval's rounding of the
+  recall levels), against pytrec_eval's ``Rprec`` and ``11pt_avg``.
 * ``ndcg_score`` on 10^4 x 100 with ties (scores rounded to 1 decimal)
   against scikit-learn's (tie-averaged): target >= 5x faster.
 """
@@ -191,6 +194,20 @@ def pytrec_two(qrels, run):
     return tuple(float(np.mean([r[m] for r in vals])) for m in ("ndcg_cut_10", "map_cut_100"))
 
 
+def evalkit_book(ranked, relevant):
+    """R-precision and 11-point interpolated AP by name in one call, trec_eval's rounding."""
+    out = ek.evaluate_ranking(ranked, relevant, ["r_precision", "11pt_avg"], convention="trec")
+    return tuple(out.values())
+
+
+def pytrec_book(qrels, run):
+    import pytrec_eval
+
+    res = pytrec_eval.RelevanceEvaluator(qrels, {"Rprec", "11pt_avg"}).evaluate(run)
+    vals = list(res.values())
+    return tuple(float(np.mean([r[m] for r in vals])) for m in ("Rprec", "11pt_avg"))
+
+
 def setup_ndcg_score():
     rng = np.random.default_rng(1)
     y_true = rng.integers(0, 4, (10_000, 100)).astype(float)
@@ -248,6 +265,14 @@ WORKLOADS = [
         setup=setup_two_calls,
         evalkit=Paired(evalkit_two, "evalkit"),
         reference=Paired(pytrec_two, "reference"),
+        reference_name="pytrec_eval",
+        check=same_four,
+    ),
+    Workload(
+        name="ranking R-precision and 11-point AP by name, 10^4x100 arrays vs pytrec_eval dicts",
+        setup=setup_two_calls,
+        evalkit=Paired(evalkit_book, "evalkit"),
+        reference=Paired(pytrec_book, "reference"),
         reference_name="pytrec_eval",
         check=same_four,
     ),
