@@ -83,14 +83,18 @@ def evalkit_four(ranked, relevant):
             ek.hit_rate_at_k(h, None, CUTS["hr"], hit_rate="any_hit"))
 
 
-def pytrec_four(qrels, run):
+def pytrec_means(qrels, run, measures):
+    """pytrec_eval's mean of each measure over the queries (its "all" line), in order."""
     import pytrec_eval
 
-    measures = {"ndcg_cut.10", "map_cut.100", "recip_rank", "success.10"}
-    res = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
-    vals = list(res.values())
-    return tuple(float(np.mean([r[m] for r in vals]))
-                 for m in ("ndcg_cut_10", "map_cut_100", "recip_rank", "success_10"))
+    res = pytrec_eval.RelevanceEvaluator(qrels, set(measures)).evaluate(run)
+    per_query = list(res.values())
+    keys = [m.replace(".", "_") for m in measures]   # "ndcg_cut.10" -> "ndcg_cut_10"
+    return tuple(float(np.mean([r[key] for r in per_query])) for key in keys)
+
+
+def pytrec_four(qrels, run):
+    return pytrec_means(qrels, run, ("ndcg_cut.10", "map_cut.100", "recip_rank", "success.10"))
 
 
 RANX_METRICS = ["ndcg@10", "map@100", "mrr", "hit_rate@10"]
@@ -187,11 +191,7 @@ def evalkit_two(ranked, relevant):
 
 
 def pytrec_two(qrels, run):
-    import pytrec_eval
-
-    res = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "map_cut.100"}).evaluate(run)
-    vals = list(res.values())
-    return tuple(float(np.mean([r[m] for r in vals])) for m in ("ndcg_cut_10", "map_cut_100"))
+    return pytrec_means(qrels, run, ("ndcg_cut.10", "map_cut.100"))
 
 
 def evalkit_book(ranked, relevant):
@@ -201,11 +201,7 @@ def evalkit_book(ranked, relevant):
 
 
 def pytrec_book(qrels, run):
-    import pytrec_eval
-
-    res = pytrec_eval.RelevanceEvaluator(qrels, {"Rprec", "11pt_avg"}).evaluate(run)
-    vals = list(res.values())
-    return tuple(float(np.mean([r[m] for r in vals])) for m in ("Rprec", "11pt_avg"))
+    return pytrec_means(qrels, run, ("Rprec", "11pt_avg"))
 
 
 def setup_ndcg_score():

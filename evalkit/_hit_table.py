@@ -84,11 +84,12 @@ class _TableSearch:
         self.row_offsets = row_offsets
         self.n_codes = n_codes
         self.n_users = len(row_offsets) - 1
+        self.row_lengths = np.diff(row_offsets)
         self.query_users = np.repeat(np.arange(self.n_users), np.diff(query_offsets))
         self.is_found = np.zeros(len(query_codes), dtype=bool)
         self.position = np.zeros(len(query_codes), dtype=np.int64)
         # the table: zeros of the smallest type that holds every position written
-        width = int(np.diff(row_offsets).max(initial=0))
+        width = int(self.row_lengths.max(initial=0))
         if check_queries:
             width = max(width, int(np.diff(query_offsets).max(initial=0)))
         self.dtype = _cell_type(width)
@@ -102,7 +103,7 @@ class _TableSearch:
 
     def write_rows(self, block):
         """Step 1 and 2: the first entry of the block's rows that its row repeats, or None."""
-        lengths = np.diff(self.row_offsets[block.u0:block.u1 + 1])
+        lengths = self.row_lengths[block.u0:block.u1]
         codes = self.row_codes[block.rows]
         if len(lengths) and (lengths == lengths[0]).all():   # rows of one length: a reshape
             width = int(lengths[0])
@@ -115,26 +116,27 @@ class _TableSearch:
         positions = np.arange(len(codes)) - np.repeat(starts, lengths)
         return _first_overwritten(self.table, cells, positions.astype(self.dtype))
 
-    def look_up(self, block):
+    def query_cells(self, block):
+        """The cells of the block's queries."""
+        users = self.query_users[block.queries]
+        return block.base[users - block.u0] + self.query_codes[block.queries]
+
+    def look_up(self, block, cells):
         """Step 3: each of the block's queries, read from its cell and verified in its row."""
         users = self.query_users[block.queries]
         codes = self.query_codes[block.queries]
-        cells = block.base[users - block.u0] + codes
         got = self.table[cells].astype(np.int64)
-        row_starts = self.row_offsets[users]
-        row_lengths = self.row_offsets[users + 1] - row_starts
-        inside = got < row_lengths
+        inside = got < self.row_lengths[users]
         # read the row there (at the row's start where ``got`` lies outside: that read is
         # discarded; clipped for an empty last row)
-        at = row_starts + np.where(inside, got, 0)
+        at = self.row_offsets[users] + np.where(inside, got, 0)
         at = np.minimum(at, len(self.row_codes) - 1)
         self.is_found[block.queries] = inside & (self.row_codes[at] == codes)
         self.position[block.queries] = got
 
-    def write_queries(self, block):
+    def write_queries(self, block, cells):
         """The first of the block's queries that its row repeats (a flat index), or None."""
         users = self.query_users[block.queries]
-        cells = block.base[users - block.u0] + self.query_codes[block.queries]
         starts = self.query_offsets[users] - block.queries.start
         positions = np.arange(len(cells)) - starts
         return _first_overwritten(self.table, cells, positions.astype(self.dtype))
@@ -159,10 +161,11 @@ def search_by_table(query_codes, query_offsets, row_codes, row_offsets, n_codes,
         repeat = search.write_rows(block)
         if repeat is not None:
             return Search(nothing, nothing, ("rows", block.rows.start + repeat))
+        cells = search.query_cells(block)
         if block.rows.stop > block.rows.start:
-            search.look_up(block)
+            search.look_up(block, cells)
         if check_queries and query_repeat is None:
-            repeat = search.write_queries(block)   # the queries' own repeats, the same way
+            repeat = search.write_queries(block, cells)   # the queries' own repeats, alike
             if repeat is not None:
                 query_repeat = block.queries.start + repeat
     if query_repeat is not None:
