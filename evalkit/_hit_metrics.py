@@ -102,21 +102,22 @@ class RankingOptions:
     """Every option of the ranking metrics, resolved (a convention's value where none was given).
 
     The options are those of :data:`OPTIONS` (see evalkit.ranking's module
-    docs); ``zero_division`` is the value of the users it applies to, and
-    ``warn`` says to warn when it is used (it was given as ``"warn"``).
+    docs), each from a call or its convention (:func:`resolve_options`);
+    ``zero_division`` is the value of the users it applies to, and ``warn``
+    says to warn when it is used (it was given as ``"warn"``).
     """
 
-    denominator: str = "relevant"
-    gain: str = "linear"
-    ideal: str = "relevant"
-    relevance: str = "positive"
-    relevant_in: str = "all"
-    undefined: str = "no_relevant"
-    zero_division: float = 0.0
-    hit_rate: str = "hits_over_tests"
-    ties: str = "input"
-    users: str = "truth"
-    recall_hits: str = "ceil"
+    denominator: str
+    gain: str
+    ideal: str
+    relevance: str
+    relevant_in: str
+    undefined: str
+    zero_division: float
+    hit_rate: str
+    ties: str
+    users: str
+    recall_hits: str
     warn: bool = False
     adaptive_k: bool = False
     log_base: float = 2.0
@@ -141,7 +142,8 @@ def resolve_options(convention="evalkit", **given):
     chosen["warn"] = chosen["zero_division"] == "warn"
     if chosen["warn"]:
         chosen["zero_division"] = preset["zero_division"]
-    chosen["log_base"] = float(chosen.get("log_base", 2.0))
+    if "log_base" in chosen:
+        chosen["log_base"] = float(chosen["log_base"])
     return RankingOptions(**chosen)
 
 
