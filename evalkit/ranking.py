@@ -672,7 +672,7 @@ def r_precision(
     RP(u) = hits@R(u) / R(u), the share of relevant items among the first
     R(u) of the list, where R(u) counts the user's relevant items, retrieved
     or not (Manning, Raghavan & Schütze, *Introduction to Information
-    Retrieval*, section 8.4; trec_eval ``Rprec``, ranx ``r_precision``). At
+    Retrieval*, section 8.4; trec_eval ``Rprec``, ranx ``r-precision``). At
     that cut-off precision equals recall, so R-precision is also the
     break-even point of the two. A list shorter than R counts as padded with
     non-relevant items (trec_eval); with ``relevant_in="ranked"``, R counts

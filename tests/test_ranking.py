@@ -423,7 +423,7 @@ def test_ranx_preset_equals_ranx():
     run = ranx.Run({f"q{u}": {f"d{i}": float(len(lst) - j) for j, i in enumerate(lst)}
                     for u, lst in enumerate(ranked)})
     metrics = ["map@100", "map@5", "ndcg@10", "ndcg@3", "ndcg_burges@10", "mrr", "hit_rate@10",
-               "precision@5", "recall@5"]
+               "precision@5", "recall@5", "r-precision"]
     got = ranx.evaluate(qrels, run, metrics)
     h = ek.ranking_hits(ranked, relevant)
     kw = {"convention": "ranx"}
@@ -436,6 +436,7 @@ def test_ranx_preset_equals_ranx():
     assert ek.hit_rate_at_k(h, None, 10, **kw) == pytest.approx(got["hit_rate@10"], abs=1e-12)
     assert ek.precision_at_k(h, None, 5, **kw) == pytest.approx(got["precision@5"], abs=1e-12)
     assert ek.recall_at_k(h, None, 5, **kw) == pytest.approx(got["recall@5"], abs=1e-12)
+    assert ek.r_precision(h, None, **kw) == pytest.approx(got["r-precision"], abs=1e-12)
 
 
 # -- oracles: scikit-learn dcg_score / ndcg_score -------------------------------------------
