@@ -425,14 +425,14 @@ def _hits_needed(levels, R, rule):
     return np.ceil(np.round(product, 9))
 
 
-def _interpolated(hits, levels, options):
+def _interpolated(hits, levels, options, R):
     """users x levels: the highest precision at a rank whose recall reaches each level.
 
     Precision only rises at a hit, so the highest precision at a recall of at
     least r is the highest n / rank over the user's n-th hits, n from the hits
-    that r needs on; 0 when the list never reaches r.
+    that r needs on; 0 when the list never reaches r. ``R``: each user's
+    relevant items under the options.
     """
-    R = _n_relevant(hits, options)
     user, position, _ = hits.within(None, options.judged)
     nth = _nth_hit(user, hits.n_users)
     precision = nth / (position + 1.0)
@@ -449,16 +449,19 @@ def interpolated_precision_at(hits, levels, options, per_user=False):
     if hits.cut is not None:
         _refuse_whole_list_options(hits, options, ("relevant_in",))
         _refuse_cut(hits, "interpolated precision")
-    values = _interpolated(hits, levels, options)
-    return _finish(values, hits, options, "Interpolated precision", per_user)
+    R = _n_relevant(hits, options)
+    values = _interpolated(hits, levels, options, R)
+    return _finish(values, hits, options, "Interpolated precision", per_user, R)
 
 
 def _eleven_point(hits, k, options, per_user):
     """The mean interpolated precision at recall 0, 0.1, ..., 1 (trec_eval's doubles)."""
     _refuse_cut(hits, "11-point interpolated average precision")
     levels = np.arange(11) / 10
-    values = _interpolated(hits, levels, options).mean(axis=1)
-    return _finish(values, hits, options, "11-point interpolated average precision", per_user)
+    R = _n_relevant(hits, options)
+    values = _interpolated(hits, levels, options, R).mean(axis=1)
+    what = "11-point interpolated average precision"
+    return _finish(values, hits, options, what, per_user, R)
 
 
 # -- the table of metrics, by name ---------------------------------------------------------------
