@@ -51,6 +51,7 @@ from ._binary import BinaryCounts
 from ._counts import confusion_counts, encode_labels, multilabel_counts
 from ._curves import pr_points, roc_points, trapezoid
 from ._errors import errors_from_sums, spark_fit_scores
+from ._hit_metrics import METRICS, resolve_options
 from ._hits import RankingHits, ranking_hits
 from ._ratios import f_beta_of, prf, ratio
 from ._spark_sweep import (BIN_THRESHOLDS, PR_CONVENTIONS, count_table, pr_layout,
@@ -59,7 +60,6 @@ from ._sweep import Sweep
 from ._validation import (BETA, NUM_BINS, ZERO_WEIGHT, Bool, Integer, InstanceOf, Options, Real,
                           check_grades, check_ranked, check_ranking_rows, check_relevant,
                           check_score_and_labels, validate_params)
-from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
 
 __all__ = ["BinaryClassificationMetrics", "MulticlassMetrics", "RankingMetrics",
            "RegressionMetrics", "MultilabelMetrics"]
@@ -693,6 +693,10 @@ def _with_given_ideal(hits, labels, grade_maps, judged):
                        hits.ideal, given, hits.graded, hits.n_judged)
 
 
+#: Spark's options for evalkit.ranking's steps: a row without labels scores 0, unwarned.
+_SPARK_RANKING = resolve_options("spark", zero_division=0.0)
+
+
 class RankingMetrics:
     """Spark MLlib's ``RankingMetrics`` on numpy: :mod:`evalkit.ranking`, ``convention="spark"``.
 
@@ -777,31 +781,32 @@ class RankingMetrics:
         return f"RankingMetrics({self._hits.n_users} rows)"
 
     def _spark(self, metric, k=None):
-        return metric(self._hits, None, k, convention="spark", zero_division=0.0)
+        """One metric by its step in evalkit.ranking's table (not its public function)."""
+        return METRICS[metric].score(self._hits, k, _SPARK_RANKING)
 
     def precisionAt(self, k: int) -> float:
         """Mean precision at k: labels among the first k predictions / k (0 for no labels)."""
-        return self._spark(precision_at_k, k)
+        return self._spark("precision", k)
 
     def recallAt(self, k: int) -> float:
         """Mean recall at k: labels among the first k predictions / |labels| (Spark 3.0+)."""
-        return self._spark(recall_at_k, k)
+        return self._spark("recall", k)
 
     @property
     def meanAveragePrecision(self) -> float:
         """Mean average precision: per row (Σ_{hits} precision at the hit) / |labels|."""
-        return self._spark(mean_average_precision)
+        return self._spark("map")
 
     def meanAveragePrecisionAt(self, k: int) -> float:
         """Mean average precision at k.
 
         Per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k).
         """
-        return self._spark(mean_average_precision, k)
+        return self._spark("map", k)
 
     def ndcgAt(self, k: int) -> float:
         """Mean NDCG at k, Spark's way: gains 2^rel - 1 (1 for binary rows), ideal as given."""
-        return self._spark(ndcg_at_k, k)
+        return self._spark("ndcg", k)
 
 
 # -- RegressionMetrics (one block, appended: evalkit._errors' sums, Spark's formulas) -------

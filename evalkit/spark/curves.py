@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import dataclasses
 import functools
+import threading
+import weakref
 
 import numpy as np
 
 from .._curves import pr_points, roc_points, trapezoid
 from .._sweep import Sweep, sweep_of
-from .._validation import NUM_BINS, Options, validate_params
+from .._validation import NUM_BINS, ZERO_WEIGHT, validate_params
 from ..mllib import BinaryClassificationMetrics
 from ._frame import _COLUMN, _DF, _NOT_FINITE, _NUMERIC, _column, _not_finite, _raise_first
 from .session import _OnExecutors
@@ -125,14 +128,19 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
     """
 
     def __init__(self, num_bins: int, zero_weight: str, totals: tuple[float, float],
-                 exact: Any = None, **plan: Any) -> None:
-        # The base's __init__ sweeps rows on the driver; these rows stay on the cluster. So the
-        # same options are set here -- Spark's: one partition, a chunk labelled by its last
-        # score, Spark's first PR point -- and `sweep` is the property that collects it.
-        self.num_bins, self.bin_threshold, self.convention = num_bins, "last", "spark"
-        self.num_partitions, self.zero_weight = 1, zero_weight
+                 exact: Sweep | None = None, plan: _Plan | None = None) -> None:
+        # Spark's options -- one partition, a chunk labelled by its last score, Spark's first
+        # PR point -- through the numpy mirror's one constructor; the rows stay on the
+        # cluster, so the sweep starts as None and `sweep` collects it on first use.
+        self._exact = exact
+        self._plan = plan
+        self._cut = None
+        self._areas = None
+        # one lock for every memo: two threads using a new result run each job once
+        self._lock = threading.RLock()
+        self._start(None, num_bins=num_bins, bin_threshold="last", convention="spark",
+                    num_partitions=1, zero_weight=zero_weight)
         self.n_pos, self.n_neg = totals
-        self._exact, self._plan, self._cut, self._sweep, self._areas = exact, plan, None, None, None
 
     def __repr__(self):
         return (f"SparkBinaryClassificationMetrics(P={self.n_pos}, N={self.n_neg}, num_bins="
@@ -154,9 +162,11 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         reach the driver (see :func:`binary_metrics`); the exact curve, when
         a method needs it, is counted as with ``"partitions"``.
         """
-        if not self._plan:
+        if self._plan is None:
             return "grouped"
-        return "buckets" if self._plan["distinct"] > _MAX_COLLECTED else "partitions"
+        if self._plan.distinct > _MAX_COLLECTED:
+            return "buckets"
+        return "partitions"
 
     @property
     def num_buckets(self) -> int:
@@ -173,11 +183,20 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
     @property
     def sweep(self) -> Sweep:
         """The (binned) threshold sweep, collected from the cluster on first use."""
-        if self._sweep is None and self.path == "buckets" and self.num_bins:
-            self._sweep = self._binned_on_buckets()
-        elif self._sweep is None:
-            self._sweep = self._exact_sweep().binned(self.num_bins)
+        with self._lock:
+            if self._sweep is None:
+                self._sweep = self._collect_sweep()
         return self._sweep
+
+    @sweep.setter
+    def sweep(self, value):
+        # the one constructor (`_start`) sets None here: not collected yet
+        self._sweep = value
+
+    def _collect_sweep(self):
+        if self.path == "buckets" and self.num_bins:
+            return self._binned_on_buckets()
+        return self._exact_sweep().binned(self.num_bins)
 
     @property
     def areaUnderROC(self) -> float:
@@ -202,86 +221,161 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         return self._sweep is None and self.path == "buckets" and not self.num_bins
 
     def _buckets(self):
-        """Cut the scores into buckets (ranges) and total each: two jobs, on first use.
+        """The scores cut into buckets and each bucket's offsets (see :meth:`_cut_buckets`)."""
+        with self._lock:
+            if self._cut is None:
+                self._cut = self._cut_buckets()
+        return self._cut
+
+    def _cut_buckets(self):
+        """Cut the scores into buckets (ranges) and total each: two jobs.
 
         The per-bucket totals (and distinct scores with ``num_bins``) become
         offsets, the counts above each bucket, as Spark's ``scanLeft``.
         """
-        if self._cut is not None:
-            return self._cut
         from pyspark.sql import functions as F
 
-        plan, S = self._plan, F.col(_S)
-        counted, ties = plan["counted"], plan["ties"]
-        num = int(min(max(1, -(-plan["n"] // _ROWS_PER_BUCKET)), 4 * plan["parallelism"],
-                      _QUANTILES))
-        q = []
-        if num > 1:
-            q = sorted(set(counted.agg(F.percentile_approx(
-                S, [i / _QUANTILES for i in range(1, _QUANTILES)], 100)).head()[0] or []))
-        bounds = sorted({q[min(int(i), len(q) - 1)] for i in np.linspace(0, len(q), num + 1)[1:-1]}
-                        if q else [], reverse=True)
-        # bucket 0 holds the highest scores: the number of bounds above the score
-        bucket = sum(((S < float(v)).cast("int") for v in bounds), F.lit(0))
-        rows = counted.select(bucket.alias(_BUCKET), S, "p", "q")
-        if ties:  # one row per (bucket, score), combined map-side; small, so cached
-            rows = rows.groupBy(_BUCKET, _S).agg(F.sum("p").alias("p"), F.sum("q").alias("q"))
-            rows = rows.cache()
-        per = [(0, self.n_pos, self.n_neg, 0)]
-        if bounds or self.num_bins:
-            d = (F.count(F.lit(1)) if ties else F.countDistinct(_S)) if self.num_bins else F.lit(0)
-            per = sorted(tuple(r) for r in rows.groupBy(_BUCKET).agg(F.sum("p"), F.sum("q"), d)
-                         .collect())
-        totals = np.array([r[1:] for r in per], dtype=np.float64 if plan["weighted"] else np.int64)
-        above = np.cumsum(np.r_[np.zeros((1, 3), totals.dtype), totals[:-1]], axis=0)
-        self._cut = {"rows": rows, "offsets": dict(zip([r[0] for r in per], above.tolist())),
-                     "m": int(totals[:, 2].sum()), "ends": (per[0][0], per[-1][0])}
-        return self._cut
+        plan = self._plan
+        bounds = _bucket_bounds(plan)
+        S = F.col(_S)
+        # bucket 0 holds the highest scores: a score's bucket is the number of bounds above it
+        below_each = [(S < float(bound)).cast("int") for bound in bounds]
+        bucket = sum(below_each, F.lit(0))
+        rows = plan.counted.select(bucket.alias(_BUCKET), S, "p", "q")
+        if plan.ties:
+            # one row per (bucket, score), combined map-side: small, so cached for the two
+            # jobs that read it (unpersisted after the second, or when this result goes)
+            per_score = rows.groupBy(_BUCKET, _S).agg(F.sum("p").alias("p"),
+                                                      F.sum("q").alias("q"))
+            rows = per_score.cache()
+            release = weakref.finalize(self, rows.unpersist)
+            release.atexit = False   # at exit the session may be gone
+        per_bucket = self._bucket_totals(rows, bounds)
+        ids = [row[0] for row in per_bucket]
+        dtype = np.int64
+        if plan.weighted:
+            dtype = np.float64
+        totals = np.array([row[1:] for row in per_bucket], dtype=dtype)
+        # each bucket's offsets: the positives, negatives and distinct scores above it
+        before = np.r_[np.zeros((1, 3), dtype), totals[:-1]]
+        offsets = np.cumsum(before, axis=0)
+        return {"rows": rows, "offsets": dict(zip(ids, offsets.tolist())),
+                "m": int(totals[:, 2].sum()), "ends": (ids[0], ids[-1])}
+
+    def _bucket_totals(self, rows, bounds):
+        """``(bucket, positives, negatives, distinct scores)`` per bucket, in order (one job).
+
+        One bucket and no ``num_bins``: the totals are known, no job.
+        """
+        from pyspark.sql import functions as F
+
+        if not bounds and not self.num_bins:
+            return [(0, self.n_pos, self.n_neg, 0)]
+        # the distinct scores are counted only to cut num_bins chunks
+        distinct = F.lit(0)
+        if self.num_bins and self._plan.ties:
+            distinct = F.count(F.lit(1))   # the rows are one per score already
+        elif self.num_bins:
+            distinct = F.countDistinct(_S)
+        totals = rows.groupBy(_BUCKET).agg(F.sum("p"), F.sum("q"), distinct).collect()
+        return sorted(tuple(row) for row in totals)
 
     def _on_buckets(self, schema, **ends):
-        cut, weighted = self._buckets(), self._plan["weighted"]
+        """Sweep every bucket on an executor (:func:`_bucket`): one job, its table."""
+        cut = self._buckets()
+        grouping = 0
+        if self.num_bins:
+            grouping = cut["m"] // self.num_bins
         fn = functools.partial(_bucket, offsets=cut["offsets"], totals=(self.n_pos, self.n_neg),
-                               grouping=cut["m"] // self.num_bins if self.num_bins else 0,
-                               m=cut["m"], weighted=weighted, **ends)
-        with _OnExecutors():
-            return cut["rows"].groupBy(_BUCKET).applyInArrow(fn, schema).toArrow()
+                               grouping=grouping, m=cut["m"], weighted=self._plan.weighted,
+                               **ends)
+        job = cut["rows"].groupBy(_BUCKET).applyInArrow(fn, schema)
+        try:
+            with _OnExecutors():
+                return job.toArrow()
+        finally:
+            # the last job that reads the rows (the areas, or the num_bins points: one of them)
+            cut["rows"].unpersist()
 
     def _executor_areas(self):
-        if self._areas is None:
-            ends = self._buckets()["ends"]
-            table = self._on_buckets("b long, roc double, pr double", ends=ends).sort_by("b")
-            self._areas = tuple(sum(table.column(c).to_pylist()) for c in ("roc", "pr"))
+        with self._lock:
+            if self._areas is None:
+                ends = self._buckets()["ends"]
+                table = self._on_buckets("b long, roc double, pr double", ends=ends)
+                table = table.sort_by("b")
+                self._areas = tuple(sum(table.column(c).to_pylist()) for c in ("roc", "pr"))
         return self._areas
 
     def _binned_on_buckets(self):
-        table = self._on_buckets(_schema(self._plan["weighted"])).sort_by([("t", "descending")])
-        return Sweep(*(table.column(c).to_numpy() for c in ("t", "tp", "fp")), self.n_pos,
-                     self.n_neg)
+        table = self._on_buckets(_schema(self._plan.weighted))
+        table = table.sort_by([("t", "descending")])
+        columns = (table.column(c).to_numpy() for c in ("t", "tp", "fp"))
+        return Sweep(*columns, self.n_pos, self.n_neg)
 
     def _exact_sweep(self):
-        """The counts per distinct score, collected once (one job, no shuffle)."""
-        if self._exact is not None:
-            return self._exact
-        from pyspark.sql import functions as F
-
-        weighted, counted = self._plan["weighted"], self._plan["counted"]
-        if self._plan["ties"]:  # few distinct scores: Spark's own hash aggregation, map-side
-            table = counted.groupBy(_S).agg(F.sum("p"), F.sum("q")).toArrow()
-        else:  # distinct scores: each partition counts its own in numpy, no shuffle
-            with _OnExecutors():
-                table = counted.mapInArrow(functools.partial(
-                    _partition_counts, weighted=weighted), _schema(weighted)).toArrow()
-        columns = (table.column(i).to_numpy() for i in range(3))
-        self._exact = _sweep_of_counts(*columns, weighted)
+        """The counts per distinct score, collected once (see :meth:`_count_exact`)."""
+        with self._lock:
+            if self._exact is None:
+                self._exact = self._count_exact()
         return self._exact
 
+    def _count_exact(self):
+        """The counts per distinct score: one job, no shuffle."""
+        from pyspark.sql import functions as F
 
-ZERO_WEIGHTS = Options({"keep": "Spark: a row of weight 0 still makes its score a threshold",
-                        "drop": "scikit-learn: rows of weight 0 are left out"})
+        weighted = self._plan.weighted
+        counted = self._plan.counted
+        if self._plan.ties:
+            # few distinct scores: Spark's own hash aggregation, map-side
+            table = counted.groupBy(_S).agg(F.sum("p"), F.sum("q")).toArrow()
+        else:
+            # distinct scores: each partition counts its own in numpy, no shuffle
+            count = functools.partial(_partition_counts, weighted=weighted)
+            with _OnExecutors():
+                table = counted.mapInArrow(count, _schema(weighted)).toArrow()
+        columns = (table.column(i).to_numpy() for i in range(3))
+        return _sweep_of_counts(*columns, weighted)
+
+
+def _bucket_bounds(plan):
+    """The scores that cut the rows into buckets, highest first (a job; none for one bucket).
+
+    About ``_ROWS_PER_BUCKET`` rows a bucket, at most 4 buckets a core and
+    ``_QUANTILES`` in all; the bounds are among the scores' approximate
+    quantiles, evenly spaced, duplicates merged (all copies of a score fall
+    in one bucket).
+    """
+    from pyspark.sql import functions as F
+
+    wanted = -(-plan.n // _ROWS_PER_BUCKET)   # rows / rows per bucket, rounded up
+    num = int(min(max(1, wanted), 4 * plan.parallelism, _QUANTILES))
+    if num == 1:
+        return []
+    levels = [i / _QUANTILES for i in range(1, _QUANTILES)]
+    found = plan.counted.agg(F.percentile_approx(F.col(_S), levels, 100)).head()[0]
+    quantiles = sorted(set(found or []))
+    if not quantiles:
+        return []
+    positions = np.linspace(0, len(quantiles), num + 1)[1:-1]
+    last = len(quantiles) - 1
+    bounds = {quantiles[min(int(i), last)] for i in positions}
+    return sorted(bounds, reverse=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """What the first job found, for the paths that count on the cluster later."""
+
+    counted: Any       # DataFrame: a row's score, and its positive and negative count or weight
+    n: int             # the rows
+    weighted: bool
+    parallelism: int   # the input's partitions
+    distinct: int      # the distinct scores (estimated)
+    ties: bool         # many rows a score: aggregate per score (in the JVM) first
 
 
 @validate_params(df=_DF, label_col=_COLUMN, score_col=_COLUMN, weight_col=[None, _COLUMN],
-                 num_bins=NUM_BINS, zero_weight=ZERO_WEIGHTS)
+                 num_bins=NUM_BINS, zero_weight=ZERO_WEIGHT)
 def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = "score",
                    weight_col: str | None = None, num_bins: int = 0,
                    zero_weight: str = "keep") -> SparkBinaryClassificationMetrics:
@@ -431,10 +525,9 @@ def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = 
     n, distinct = int(first["n"]), (first["nd"] or 0) * _HLL_SAMPLE
     # many ties (rounded scores): count per distinct score first, map-side, in the JVM;
     # the input's partitions from the first job (no sparkContext, which Spark Connect lacks)
-    return SparkBinaryClassificationMetrics(
-        num_bins, zero_weight, totals, counted=base.select(S, pos.alias("p"), neg.alias("q")),
-        n=n, weighted=weighted, parallelism=int(first["parts"]) + 1, distinct=distinct,
-        ties=distinct < n / 4)
+    plan = _Plan(counted=base.select(S, pos.alias("p"), neg.alias("q")), n=n, weighted=weighted,
+                 parallelism=int(first["parts"]) + 1, distinct=distinct, ties=distinct < n / 4)
+    return SparkBinaryClassificationMetrics(num_bins, zero_weight, totals, plan=plan)
 
 
 # -- Spark's own objects --------------------------------------------------------------------

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._hit_metrics import FUNCTIONS_AT_K
+from .._hit_metrics import FUNCTIONS_AT_K, check_options, evaluate
 from .._hits import WHOLE_LIST, RankingHits
 from .._validation import K, Options, Satisfies, validate_params
-from ..ranking import CONVENTIONS, evaluate_ranking
+from ..ranking import CONVENTIONS
 from ._frame import _COLUMN, _DF, _NUMERIC, _column, _not_finite, _raise_first, _same_kind
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
@@ -67,6 +67,11 @@ def ranking_hits(df: DataFrame, *, ranked_col: str = "ranked", relevant_col: str
         (``ideal="candidates"``, ``relevant_in="ranked"``; pass ``k=None``
         for those).
     """
+    return _hits_of_frame(df, ranked_col, relevant_col, k, relevance_col)
+
+
+def _hits_of_frame(df, ranked_col, relevant_col, k, relevance_col):
+    """:func:`ranking_hits`'s step: the checked columns' hits, found in one job."""
     columns = _hit_columns(df, ranked_col, relevant_col, k, relevance_col)
     table = df.select(*(c.alias(name) for name, c in columns.items())).toArrow()
     return _read_hits(table.column, k, relevance_col)
@@ -154,7 +159,8 @@ def _padded(column):
     return out
 
 
-@validate_params(k=K, convention=Options({c: "" for c in CONVENTIONS}), metrics=Satisfies(
+@validate_params(df=_DF, ranked_col=_COLUMN, relevant_col=_COLUMN, relevance_col=[None, _COLUMN],
+                 k=K, convention=Options({c: "" for c in CONVENTIONS}), metrics=Satisfies(
     lambda v: not isinstance(v, str) and set(v) <= set(RANKING_METRICS),
     f"a sequence of names among {list(RANKING_METRICS)}"))
 def ranking_metrics(df: DataFrame, *, k: int, ranked_col: str = "ranked",
@@ -213,11 +219,15 @@ def ranking_metrics(df: DataFrame, *, k: int, ranked_col: str = "ranked",
     >>> ranking_metrics(df, k=3)["precision_at_k"]                          # doctest: +SKIP
     0.5
     """
+    options = check_options(convention, zero_division=zero_division)
     whole = any(CONVENTIONS[convention][option] == value for option, value in WHOLE_LIST.items())
-    hits = ranking_hits(df, ranked_col=ranked_col, relevant_col=relevant_col,
-                        k=None if whole else k, relevance_col=relevance_col)
-    out = evaluate_ranking(hits, None, [f"{m}@{k}" for m in metrics], convention=convention,
-                           zero_division=zero_division)
+    # the presets that read whole lists need every hit; the others the first k of each list
+    depth = k
+    if whole:
+        depth = None
+    hits = _hits_of_frame(df, ranked_col, relevant_col, depth, relevance_col)
+    names = [f"{m}@{k}" for m in metrics]
+    out = evaluate(hits, None, names, options)
     return {m: out[f"{m}@{k}"] for m in metrics}
 
 
