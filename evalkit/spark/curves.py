@@ -393,7 +393,8 @@ def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = 
 
     * ``"grouped"``, few distinct scores: when at most half of the first
       10,000 rows are distinct scores, one aggregation counts the rows per
-      score and checks the columns at once; at most 131,072 scores reach
+      score and label (per score, with weights: their sums and checks), and
+      the driver checks the columns on those counts; at most 131,072 scores reach
       the driver (more, and that result is dropped for the other ways), and
       everything after is the numpy mirror's code;
     * otherwise one aggregation validates the columns and takes the totals
@@ -462,72 +463,183 @@ def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = 
     >>> m.fMeasureByThreshold()[:, 1].tolist()                         # doctest: +SKIP
     [0.16666666666666669, 0.7058823529411764, 1.0, 0.19819819819819817]
     """
-    from pyspark.sql import functions as F
-
     _column(df, "score_col", score_col, _NUMERIC, "numbers")
     _column(df, "label_col", label_col, _NUMERIC + ("BooleanType",), "0 or 1 (numbers or booleans)")
     _column(df, "weight_col", weight_col, _NUMERIC, "numbers")
     weighted = weight_col is not None
-    S, Y, W = F.col(_S), F.col(_Y), F.col(_W)
+    base = _three_columns(df, score_col, label_col, weight_col, zero_weight)
+    names = {"score": f"score_col {score_col!r}", "label": f"label_col {label_col!r}",
+             "weight": f"weight_col {weight_col!r}"}
+    per_score = _per_score_counts(base, weighted)
+    if per_score is not None:
+        first, table = per_score
+        _raise_bad_values(first, names, weighted)
+        columns = (table[c].to_numpy() for c in (_S, "pos", "neg"))
+        exact = _sweep_of_counts(*columns, weighted)
+        return SparkBinaryClassificationMetrics(num_bins, zero_weight, _totals(first, weighted),
+                                                exact)
+    first = _first_aggregation(base, weighted)
+    _raise_bad_values(first, names, weighted)
+    n = int(first["n"])
+    distinct = (first["nd"] or 0) * _HLL_SAMPLE
+    pos, neg = _label_weights()
+    # many ties (rounded scores): count per distinct score first, map-side, in the JVM;
+    # the input's partitions from the first job (no sparkContext, which Spark Connect lacks)
+    plan = _Plan(counted=base.select(_S, pos.alias("p"), neg.alias("q")), n=n, weighted=weighted,
+                 parallelism=int(first["parts"]) + 1, distinct=distinct, ties=distinct < n / 4)
+    return SparkBinaryClassificationMetrics(num_bins, zero_weight, _totals(first, weighted),
+                                            plan=plan)
+
+
+def _three_columns(df, score_col, label_col, weight_col, zero_weight):
+    """The score, label and weight as doubles (the weight a long 1 without ``weight_col``)."""
+    from pyspark.sql import functions as F
+
+    weight = F.lit(1).cast("long")
+    if weight_col is not None:
+        weight = F.col(weight_col).cast("double")
     base = df.select(F.col(score_col).cast("double").alias(_S),
-                     F.col(label_col).cast("double").alias(_Y),
-                     (F.col(weight_col).cast("double") if weighted else F.lit(1).cast("long"))
-                     .alias(_W))
-    if weighted and zero_weight == "drop":   # null and NaN weights stay, for the checks
-        base = base.where(F.coalesce(W != 0.0, F.lit(True)))
-    pos, neg = (F.when(Y == v, W).otherwise(0) for v in (1.0, 0.0))
-    bad_label = ~F.coalesce(Y.isin(0.0, 1.0), F.lit(False))
+                     F.col(label_col).cast("double").alias(_Y), weight.alias(_W))
+    if weight_col is not None and zero_weight == "drop":
+        # null and NaN weights stay, for the checks
+        base = base.where(F.coalesce(F.col(_W) != 0.0, F.lit(True)))
+    return base
+
+
+def _label_weights():
+    """A row's positive and negative count (or weight): its weight on its label's side."""
+    from pyspark.sql import functions as F
+
+    Y, W = F.col(_Y), F.col(_W)
+    return F.when(Y == 1.0, W).otherwise(0), F.when(Y == 0.0, W).otherwise(0)
+
+
+def _bad_label():
+    """A label that is not 0 or 1 (null too)."""
+    from pyspark.sql import functions as F
+
+    return ~F.coalesce(F.col(_Y).isin(0.0, 1.0), F.lit(False))
+
+
+def _weight_checks():
+    """The weight column's checks, as aggregates: bad values, negative ones, the smallest."""
+    from pyspark.sql import functions as F
+
+    W = F.col(_W)
+    return [F.count_if(_not_finite(W)).alias("w_bad"), F.count_if(W < 0).alias("w_neg"),
+            F.min(W).alias("w_min")]
+
+
+def _per_score_counts(base, weighted):
+    """Few distinct scores: the rows counted per score in one job, and its checks; else None.
+
+    The first rows decide whether to try (rounded scores, or a model with
+    few leaves); with more than ``_MAX_GROUPED`` scores after all the job's
+    result is dropped for the general path. Returns what the general path's
+    first job gives (the checks and the totals) and the per-score table
+    (columns ``_S``, ``pos``, ``neg``).
+    """
+    if _MAX_GROUPED <= 0:
+        return None
+    probe = base.select(_S).limit(_PROBE_ROWS).toArrow().column(0).to_numpy()
+    if not len(probe) or len(np.unique(probe)) > len(probe) // 2:
+        return None
+    if weighted:
+        return _per_score_weights(base)
+    return _per_score_rows(base)
+
+
+def _per_score_rows(base):
+    """Without weights: the rows counted per (score, label) pair -- one count, no sums.
+
+    The driver reads the checks off the pairs: a score that is not finite is
+    a key, a label other than 0 or 1 (null too) is a key.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    pairs = base.groupBy(_S, _Y).count().limit(2 * _MAX_GROUPED + 1).toArrow()
+    scores = pairs[_S].to_numpy()   # a null reads NaN
+    labels = pairs[_Y].to_numpy()
+    n = pairs["count"].to_numpy()
+    keys, index = np.unique(scores, return_inverse=True)
+    if len(pairs) > 2 * _MAX_GROUPED or len(keys) > _MAX_GROUPED:
+        return None
+    pos = np.bincount(index, weights=n * (labels == 1.0), minlength=len(keys))
+    neg = np.bincount(index, weights=n * (labels == 0.0), minlength=len(keys))
+    bad_label = ~np.isin(labels, (0.0, 1.0))
+    first = {"n": int(n.sum()), "pos": int(pos.sum()), "neg": int(neg.sum()),
+             "s_bad": int(n[~np.isfinite(scores)].sum()), "y_bad": int(n[bad_label].sum()),
+             "y_example": pc.min(pairs[_Y].filter(pa.array(bad_label))).as_py()}
+    table = pa.table({_S: keys, "pos": pos.astype(np.int64), "neg": neg.astype(np.int64)})
+    return first, table
+
+
+def _per_score_weights(base):
+    """With weights: per score the rows, the labelled ones, the weights' sums and checks."""
+    import pyarrow.compute as pc
+    from pyspark.sql import functions as F
+
+    pos, neg = _label_weights()
+    example = F.min(F.when(_bad_label(), F.col(_Y)))
+    aggs = [F.count(F.lit(1)).alias("n"), F.count_if(~_bad_label()).alias("labelled"),
+            F.sum(pos).alias("pos"), F.sum(neg).alias("neg"), example.alias("y_example"),
+            *_weight_checks()]
+    table = base.groupBy(_S).agg(*aggs).limit(_MAX_GROUPED + 1).toArrow()
+    if table.num_rows > _MAX_GROUPED:
+        return None
+    scores = table[_S].to_numpy()   # a null reads NaN
+    n = table["n"].to_numpy()
+    sums = {c: pc.sum(table[c]).as_py() for c in ("n", "labelled", "pos", "neg", "w_bad",
+                                                  "w_neg")}
+    first = {"n": sums["n"], "pos": sums["pos"], "neg": sums["neg"],
+             "s_bad": int(n[~np.isfinite(scores)].sum()), "y_bad": sums["n"] - sums["labelled"],
+             "y_example": pc.min(table["y_example"]).as_py(), "w_bad": sums["w_bad"],
+             "w_neg": sums["w_neg"], "w_min": pc.min(table["w_min"]).as_py()}
+    return first, table
+
+
+def _first_aggregation(base, weighted):
+    """The general path's first job: every check, the totals and the distinct scores, estimated."""
+    from pyspark.sql import functions as F
+
+    S, Y = F.col(_S), F.col(_Y)
+    pos, neg = _label_weights()
+    bad_label = _bad_label()
     aggs = [F.count(F.lit(1)).alias("n"), F.count_if(_not_finite(S)).alias("s_bad"),
             F.count_if(bad_label).alias("y_bad"), F.min(F.when(bad_label, Y)).alias("y_example"),
             F.coalesce(F.sum(pos), F.lit(0)).alias("pos"),
             F.coalesce(F.sum(neg), F.lit(0)).alias("neg")]
     if weighted:
-        aggs += [F.count_if(_not_finite(W)).alias("w_bad"), F.count_if(W < 0).alias("w_neg"),
-                 F.min(W).alias("w_min")]
-    # Few distinct scores (rounded, or a model with few leaves): one job counts the rows
-    # per score and checks the columns at once, and everything else is numpy on the
-    # driver. The first rows decide whether to try; more than _MAX_GROUPED scores after
-    # all and the job's result is dropped for the general path.
-    exact = None
-    if _MAX_GROUPED > 0:
-        probe = base.select(S).limit(_PROBE_ROWS).toArrow().column(0).to_numpy()
-        if len(probe) and len(np.unique(probe)) <= len(probe) // 2:
-            grouped = base.groupBy(S).agg(*aggs).limit(_MAX_GROUPED + 1).toArrow()
-            if grouped.num_rows <= _MAX_GROUPED:
-                import pyarrow.compute as pc
+        aggs += _weight_checks()
+    # the distinct scores, estimated from 1 score in _HLL_SAMPLE (chosen by hash)
+    sampled = F.when(F.xxhash64(S) % _HLL_SAMPLE == 0, S)
+    aggs += [F.approx_count_distinct(sampled, 0.05).alias("nd"),
+             F.max("__evalkit_part").alias("parts")]
+    row = base.withColumn("__evalkit_part", F.spark_partition_id()).agg(*aggs).collect()[0]
+    return row.asDict()
 
-                exact = grouped   # the checks and totals: the per-score rows added up
-                first = {c: (pc.min if c in ("y_example", "w_min") else pc.sum)(exact[c]).as_py()
-                         for c in exact.column_names}
-    if exact is None:
-        # the distinct scores, estimated from 1 score in _HLL_SAMPLE (chosen by hash)
-        sampled = F.when(F.xxhash64(S) % _HLL_SAMPLE == 0, S)
-        first = base.withColumn("__evalkit_part", F.spark_partition_id()).agg(
-            *aggs, F.approx_count_distinct(sampled, 0.05).alias("nd"),
-            F.max("__evalkit_part").alias("parts")).collect()[0].asDict()
-    sc, lc, wc = (f"{arg} {col!r}" for arg, col in (
-        ("score_col", score_col), ("label_col", label_col), ("weight_col", weight_col)))
+
+def _raise_bad_values(first, names, weighted):
+    """A ValueError naming the column, for the first check the first job found failing."""
     _raise_first([
         (first["n"] == 0, "df is empty: binary_metrics needs at least one row"),
-        (first["s_bad"], sc + _NOT_FINITE),
-        (first["y_bad"], lc + " must hold 0 or 1; {count} rows hold other values, such as "
-         + repr(first["y_example"])),
-        (first.get("w_bad"), wc + _NOT_FINITE),
-        (first.get("w_neg"), wc + " contains {count} negative values, such as "
+        (first["s_bad"], names["score"] + _NOT_FINITE),
+        (first["y_bad"], names["label"] + " must hold 0 or 1; {count} rows hold other values, "
+         "such as " + repr(first["y_example"])),
+        (first.get("w_bad"), names["weight"] + _NOT_FINITE),
+        (first.get("w_neg"), names["weight"] + " contains {count} negative values, such as "
          + repr(first.get("w_min")) + ": weights count rows and must be >= 0"),
         (weighted and first["pos"] + first["neg"] == 0,
-         wc + " is all zeros: at least one row must count"),
+         names["weight"] + " is all zeros: at least one row must count"),
     ])
-    totals = tuple((float if weighted else int)(first[c]) for c in ("pos", "neg"))
-    if exact is not None:
-        return SparkBinaryClassificationMetrics(num_bins, zero_weight, totals, _sweep_of_counts(
-            *(exact[c].to_numpy() for c in (_S, "pos", "neg")), weighted))
-    n, distinct = int(first["n"]), (first["nd"] or 0) * _HLL_SAMPLE
-    # many ties (rounded scores): count per distinct score first, map-side, in the JVM;
-    # the input's partitions from the first job (no sparkContext, which Spark Connect lacks)
-    plan = _Plan(counted=base.select(S, pos.alias("p"), neg.alias("q")), n=n, weighted=weighted,
-                 parallelism=int(first["parts"]) + 1, distinct=distinct, ties=distinct < n / 4)
-    return SparkBinaryClassificationMetrics(num_bins, zero_weight, totals, plan=plan)
+
+
+def _totals(first, weighted):
+    """The positives and negatives: counts, or sums of weights."""
+    if weighted:
+        return float(first["pos"]), float(first["neg"])
+    return int(first["pos"]), int(first["neg"])
 
 
 # -- Spark's own objects --------------------------------------------------------------------
