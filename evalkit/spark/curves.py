@@ -51,7 +51,9 @@ def _sweep_of_counts(s, pos, neg, weighted):
 
 
 def _schema(weighted):
-    count = "double" if weighted else "long"
+    count = "long"
+    if weighted:
+        count = "double"
     return f"t double, tp {count}, fp {count}"
 
 
@@ -87,17 +89,30 @@ def _bucket(table, *, offsets, totals, grouping, m, weighted, ends=None):
     import pyarrow as pa
 
     b = int(table.column(0)[0].as_py())
-    local = _sweep_of_counts(*(table.column(i).to_numpy() for i in (1, 2, 3)), weighted)
+    columns = (table.column(i).to_numpy() for i in (1, 2, 3))
+    local = _sweep_of_counts(*columns, weighted)
     t0, f0, d0 = offsets[b]
     index = np.arange(int(d0), int(d0) + len(local))   # the global distinct index
-    keep = ((index + 1) % grouping == 0) | (index == m - 1) if grouping >= 2 else slice(None)
-    t, tps, fps = local.thresholds[keep], local.tps[keep] + t0, local.fps[keep] + f0
+    keep = slice(None)
+    if grouping >= 2:
+        # the last score of each numBins chunk, and the last score of all
+        keep = ((index + 1) % grouping == 0) | (index == m - 1)
+    t = local.thresholds[keep]
+    tps = local.tps[keep] + t0
+    fps = local.fps[keep] + f0
     if ends is None:
         return pa.table({"t": t, "tp": tps, "fp": fps})
-    # the first bucket starts at Spark's first points: (0, 0) and (0, precision at the top)
+    # the first bucket starts at Spark's first points: (0, 0) and (0, precision at the top);
+    # every other bucket starts at the point before it (its offsets): its first trapezoid
+    # starts there
     lead = int(b != ends[0])
     points = Sweep(None, np.r_[t0, tps][1 - lead:], np.r_[f0, fps][1 - lead:], *totals)
-    fpr, tpr = (v[lead:None if b == ends[1] else -1] for v in roc_points(points, "spark"))
+    fpr, tpr = roc_points(points, "spark")
+    # Spark's last ROC point (1, 1) belongs to the last bucket only
+    stop = -1
+    if b == ends[1]:
+        stop = None
+    fpr, tpr = fpr[lead:stop], tpr[lead:stop]
     recall, precision = (v[lead:] for v in pr_points(points, "spark"))
     return pa.table({"b": [b], "roc": [trapezoid(fpr, tpr, partitions=[len(fpr)])],
                      "pr": [trapezoid(recall, precision, partitions=[len(recall)])]})
@@ -171,14 +186,18 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
     @property
     def num_buckets(self) -> int:
         """The ranges of scores the executors sweep (cut on first use; 0 but on ``"buckets"``)."""
-        return len(self._buckets()["offsets"]) if self.path == "buckets" else 0
+        if self.path != "buckets":
+            return 0
+        return len(self._buckets()["offsets"])
 
     @property
     def num_distinct(self) -> int | None:
         """The number of distinct scores, when counted (see the class's attributes)."""
         if self.path != "buckets":
             return len(self._exact_sweep())
-        return self._buckets()["m"] if self.num_bins else None
+        if not self.num_bins:
+            return None
+        return self._buckets()["m"]
 
     @property
     def sweep(self) -> Sweep:
@@ -207,7 +226,9 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         the buckets' sums) until the curve is collected; otherwise the numpy
         mirror's computation on the curve.
         """
-        return self._executor_areas()[0] if self._areas_on_cluster() else super().areaUnderROC
+        if self._areas_on_cluster():
+            return self._executor_areas()[0]
+        return super().areaUnderROC
 
     @property
     def areaUnderPR(self) -> float:
@@ -215,7 +236,9 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
 
         Computed where :attr:`areaUnderROC` is.
         """
-        return self._executor_areas()[1] if self._areas_on_cluster() else super().areaUnderPR
+        if self._areas_on_cluster():
+            return self._executor_areas()[1]
+        return super().areaUnderPR
 
     def _areas_on_cluster(self):
         return self._sweep is None and self.path == "buckets" and not self.num_bins
