@@ -88,7 +88,9 @@ def _hit_columns(df, ranked_col, relevant_col, k, relevance_col):
     ranked = F.coalesce(F.col(ranked_col), F.array().cast(rt))
     given = F.coalesce(F.col(relevant_col), F.array().cast(tt))
     relevant = F.array_distinct(given)
-    top = ranked if k is None else F.slice(ranked, 1, k)
+    top = ranked
+    if k is not None:
+        top = F.slice(ranked, 1, k)
     if relevance_col is None:   # every gain 1, R = the judged items: only positions leave
         # (`given`, not `relevant`, in lambdas: Spark would deduplicate it again for every item)
         found = F.transform(top, lambda x, i: F.when(F.array_contains(given, x), i))
@@ -108,12 +110,16 @@ def _hit_columns(df, ranked_col, relevant_col, k, relevance_col):
 
     judged = F.transform(relevant, grade_of)           # distinct items, first-seen order
     hits = F.filter(F.transform(top, hit), lambda h: h.isNotNull())
-    cut = (lambda a: a) if k is None else (lambda a: F.slice(a, 1, k))
+    ideal = F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)
+    as_given = judged
+    if k is not None:
+        ideal = F.slice(ideal, 1, k)
+        as_given = F.slice(judged, 1, k)
     return {"pos": F.transform(hits, lambda h: h["i"]), "len": F.size(ranked),
             "gain": F.transform(hits, lambda h: h["g"]),
             "r": F.size(F.filter(judged, lambda g: g > 0)), "judged": F.size(relevant),
-            "ideal": cut(F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)),
-            "given": cut(judged), "bad_len": F.size(grades) != F.size(given),
+            "ideal": ideal,
+            "given": as_given, "bad_len": F.size(grades) != F.size(given),
             "bad_grade": F.exists(grades, lambda g: _not_finite(g) | (g < 0))}
 
 
@@ -263,17 +269,24 @@ def lists_from_frame(predictions: DataFrame, truth: DataFrame, *, user_col: str 
     ordered = F.sort_array(F.collect_list(F.struct(
         F.col(score_col).cast("double").alias("s"), F.col(item_col).alias("i"))), asc=False)
     ranked = F.transform(ordered, lambda x: x["i"])
-    lists = predictions.groupBy(user_col).agg(
-        (ranked if k is None else F.slice(ranked, 1, k)).alias("ranked"))
+    if k is not None:
+        ranked = F.slice(ranked, 1, k)
+    lists = predictions.groupBy(user_col).agg(ranked.alias("ranked"))
     _column(truth, "grade_col", grade_col, _NUMERIC, "numbers")
-    grade = F.lit(1.0) if grade_col is None else F.col(grade_col).cast("double")
+    grade = F.lit(1.0)
+    if grade_col is not None:
+        grade = F.col(grade_col).cast("double")
     judged = F.sort_array(F.collect_list(F.struct(grade.alias("g"), F.col(item_col).alias("i"))),
                           asc=False)
     items = F.transform("judged", lambda x: x["i"])
+    columns = [user_col, "ranked", "relevant"]
+    if grade_col:
+        columns.append("relevance")
+    else:   # binary truth: an item listed twice is relevant once
+        items = F.array_distinct(items)
     rel = truth.groupBy(user_col).agg(judged.alias("judged")).select(
-        user_col, (items if grade_col else F.array_distinct(items)).alias("relevant"),
+        user_col, items.alias("relevant"),
         F.transform("judged", lambda x: x["g"]).alias("relevance"))
-    return rel.join(lists, on=user_col, how="left").select(
-        user_col, "ranked", "relevant", *(["relevance"] if grade_col else []))
+    return rel.join(lists, on=user_col, how="left").select(*columns)
 
 

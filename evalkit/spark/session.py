@@ -174,7 +174,9 @@ def _require_java(minimum=17):
     import subprocess
 
     home = os.environ.get("JAVA_HOME")
-    java = os.path.join(home, "bin", "java") if home else shutil.which("java")
+    java = shutil.which("java")
+    if home:
+        java = os.path.join(home, "bin", "java")
     need = (f"Spark needs Java {minimum} or newer: install a JDK (e.g. the package "
             f"openjdk-{minimum}-jre-headless) and put it on the PATH or set JAVA_HOME")
     if not java or not os.path.isfile(java):
@@ -182,7 +184,9 @@ def _require_java(minimum=17):
     said = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
     found = re.search(r'version "(\d+)(?:\.(\d+))?', said)
     if found:   # an unknown format is left to Spark
-        major = int(found.group(2) or 0) if found.group(1) == "1" else int(found.group(1))
+        major = int(found.group(1))
+        if major == 1:   # "1.8": Java 8's old numbering
+            major = int(found.group(2) or 0)
         if major < minimum:
             raise RuntimeError(f"Java {major} found ({java}). {need}")
 

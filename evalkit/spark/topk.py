@@ -67,7 +67,10 @@ def topk_report(df: DataFrame, *, label_col: str = "label", topk_col: str = "top
     et = _column(df, "topk_col", topk_col, ("ArrayType",), "arrays of labels").elementType
     _same_kind(("label_col", label_col, lt), ("topk_col", topk_col, et))
     numeric = _type_name(lt) in _NUMERIC and _type_name(et) in _NUMERIC
-    label, element = ("double", "double") if numeric else (lt.simpleString(), et.simpleString())
+    # numbers are compared as doubles; other labels as their own type
+    label, element = "double", "double"
+    if not numeric:
+        label, element = lt.simpleString(), et.simpleString()
     top = F.coalesce(F.slice(topk_col, 1, k), F.array().cast(f"array<{element}>"))
     # position 0: the row's own label (its support); then each distinct label of its top k
     entries = df.select(F.col(label_col).cast(label).alias("t"), F.posexplode(F.concat(
@@ -94,7 +97,8 @@ def topk_report(df: DataFrame, *, label_col: str = "label", topk_col: str = "top
     for r in rows:
         for counts, counted in ((support, r["own"]), (predicted, not r["own"]),
                                 (tp, not r["own"] and r["hit"])):
-            counts[index[r["c"]]] += r["count"] if counted else 0
+            if counted:
+                counts[index[r["c"]]] += r["count"]
     return topk_report_from_counts(
         ClassCounts(labels, tp, predicted, support, int(support.sum())), k,
         target_names=target_names, digits=digits, output_dict=output_dict,
