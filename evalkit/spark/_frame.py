@@ -27,12 +27,15 @@ def _column(df, arg, col, kinds=None, what="", of="the DataFrame", elements=None
         return None
     fields = {f.name: f.dataType for f in df.schema.fields}
     dtype = fields.get(col)
+    type_text = ""
+    if dtype is not None:
+        type_text = dtype.simpleString()
     _raise_first([
         (dtype is None, f"{arg} {col!r} is not a column of {of}; its columns are {list(fields)}"),
         (dtype is not None and (kinds and _type_name(dtype) not in kinds or elements and _type_name(
             dtype.elementType) not in elements),
          f"{arg} {col!r} must hold {what}, but its type is "
-         f"{dtype.simpleString() if dtype is not None else ''}"),
+         f"{type_text}"),
     ])
     return dtype
 

@@ -92,16 +92,27 @@ def topk_report(df: DataFrame, *, label_col: str = "label", topk_col: str = "top
     if labels.dtype.kind == "f" and all(float(v).is_integer() for v in labels) \
             and _type_name(lt) not in ("FloatType", "DoubleType", "DecimalType"):
         labels = labels.astype(np.int64)
-    index = {c: i for i, c in enumerate(values)}
-    tp, predicted, support = np.zeros((3, len(index)), dtype=np.int64)
-    for r in rows:
-        for counts, counted in ((support, r["own"]), (predicted, not r["own"]),
-                                (tp, not r["own"] and r["hit"])):
-            if counted:
-                counts[index[r["c"]]] += r["count"]
+    tp, predicted, support = _class_counts(rows, values)
     return topk_report_from_counts(
         ClassCounts(labels, tp, predicted, support, int(support.sum())), k,
         target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division)
 
 
+def _class_counts(rows, values):
+    """Per label of ``values``: hits, predictions (in a top k) and support, from the rows.
+
+    A row with ``own`` counts a sample's own label (its support); any other
+    counts the label in a top k, a hit when it is the sample's label.
+    """
+    index = {c: i for i, c in enumerate(values)}
+    tp, predicted, support = np.zeros((3, len(index)), dtype=np.int64)
+    for r in rows:
+        i = index[r["c"]]
+        if r["own"]:
+            support[i] += r["count"]
+            continue
+        predicted[i] += r["count"]
+        if r["hit"]:
+            tp[i] += r["count"]
+    return tp, predicted, support
