@@ -761,6 +761,35 @@ def test_real_spark_weights_where_the_range_partitioner_samples(spark):
     assert_same_as_spark(ours, RealSpark(spark, rows, num_partitions=2), exact=False)
 
 
+def _split_from_thresholds(theirs, scores):
+    """Spark's split of the sorted counts, read off its binned thresholds (one list a partition).
+
+    Spark labels each chunk by its last score, so a partition's last threshold
+    is its lowest score: the distinct scores from there up to the previous
+    partition's lowest are that partition's.
+    """
+    text = theirs.j.thresholds().toJavaRDD().glom().collect().toString()
+    parts = [re.findall(_NUMBER, part) for part in re.findall(r"\[([^\[\]]*)\]", text)]
+    lowest = [float(part[-1]) for part in parts if part]
+    at_or_above = [int((scores >= low).sum()) for low in lowest]
+    return tuple(int(n) for n in np.diff([0, *at_or_above]))
+
+
+@pytest.mark.spark
+def test_real_spark_sampled_split_is_replayed_from_its_thresholds(spark):
+    """Over 60 distinct scores a partition Spark samples its split; given it, spark_steps is exact."""
+    rng = np.random.default_rng(320)
+    rows = random_rows(rng, n=2000, decimals=6)   # ~2,000 distinct scores in 2 partitions
+    scores = np.unique(rows[:, 0])
+    theirs = RealSpark(spark, rows, num_bins=10, num_partitions=2)
+    split = _split_from_thresholds(theirs, scores)
+    assert len(split) == 2 and sum(split) == len(scores) and min(split) > 60
+    assert_same_as_spark(ek.spark_steps(rows, partition_sizes=split, num_bins=10).metrics(),
+                         theirs)
+    with pytest.warns(UserWarning, match=r"partition_sizes="):
+        ek.spark_steps(rows, num_partitions=2, num_bins=10)
+
+
 @pytest.mark.spark
 def test_spark_format_is_javas_double_to_string(spark):
     """The JVM Spark runs on: Java 17 digits exactly (Java 19+ prints the shortest, see the table)."""
