@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (BINARY_PROBA, _is_string_like, positive_of, sum_from_zero,
+from ._validation import (BINARY_PROBA, is_string_like, positive_of, sum_from_zero,
                           check_indicator, check_label_list, check_labels, check_pos_label,
                           check_real, check_same_kind, check_same_length, check_sample_weight,
                           check_targets, dense_indicators, refuse_matrix_beside_vector)
@@ -116,7 +116,7 @@ def encode_labels(y_true, y_pred):
             return classes, lut[yt], lut[yp]
     both = np.concatenate([y_true, y_pred])
     if both.dtype.kind == "O":
-        both = both.astype(str) if _is_string_like(both) else both.astype(float)
+        both = both.astype(str) if is_string_like(both) else both.astype(float)
     classes, codes = np.unique(both, return_inverse=True)
     codes = codes.reshape(-1)
     return classes, codes[:n], codes[n:]
@@ -262,7 +262,7 @@ def position_of(pos_label, classes, name="pos_label"):
     (as in scikit-learn); with a single class present every sample is simply
     negative.
     """
-    if _is_string_like(np.asarray([pos_label])) == _is_string_like(classes):
+    if is_string_like(np.asarray([pos_label])) == is_string_like(classes):
         _, sel = _select(classes, [pos_label], name)
         if sel[0] >= 0:
             return int(sel[0])

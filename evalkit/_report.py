@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._ratios import nanaverage, prf
-from ._validation import _py, check_target_names
+from ._validation import python_scalar, check_target_names
 
 __all__ = ["HEADERS", "report_rows", "render", "topk_headers", "labelled_report",
            "topk_report_from_counts"]
@@ -91,9 +91,9 @@ def render(names, precision, recall, fscore, support, averages, *, headers=HEADE
     lines.append("")
     for heading, p, r, f, s in averages:
         shown = (f,) if heading == "accuracy" else (p, r, f)
-        cells = "".join(f" {_py(v):>{col}.{digits}f}" for v in shown)
+        cells = "".join(f" {python_scalar(v):>{col}.{digits}f}" for v in shown)
         lines.append(f"{heading:>{width}} " + " " * (col + 1) * (3 - len(shown)) + cells
-                     + f" {_py(s):>{col}}")
+                     + f" {python_scalar(s):>{col}}")
     return "\n".join(lines) + "\n"
 
 
