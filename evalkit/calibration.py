@@ -23,16 +23,16 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._counts import _STRATEGIES, calibration_bins
-from ._validation import (BINARY_PROBA, Bool, Integer, Options, positive_of, check_indicator,
-                          check_labels, check_real, check_rules, check_same_length,
+from ._counts import calibration_bins
+from ._validation import (BINARY_PROBA, STRATEGIES, Bool, Integer, Options, positive_of,
+                          check_indicator, check_labels, check_real, check_rules, check_same_length,
                           check_sample_weight, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["brier_score_loss", "log_loss", "calibration_curve", "expected_calibration_error",
            "maximum_calibration_error"]
 
-_BINS = dict(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(_STRATEGIES))
+_BINS = dict(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(STRATEGIES))
 _ONE_HOT_RULES = (  # y_true against the classes and the columns of y_proba
     (lambda v: v["missing"], "y_true contains values {missing} not belonging to the passed labels "
                              "{classes}."),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
+from ._counts import (class_counts_of, confusion_counts, encode_labels, multilabel_counts,
                       position_of, targets)
 from ._ratios import prf, ratio
 from ._validation import (AVERAGES_SAMPLES, BETA, POS_LABEL, WARN_FOR, ZERO_DIVISION, Bool,
@@ -130,7 +130,7 @@ def multilabel_confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *,
         total = (yt.shape[1] if w is None else w * yt.shape[1]) if samplewise else (
             len(yt) if w is None else w.sum())
     else:
-        c = _class_counts(yt, yp, labels, w)
+        c = class_counts_of(yt, yp, labels, w)
         tp, predicted, actual, total = c.tp, c.predicted, c.support, c.total
     fp, fn = predicted - tp, actual - tp
     return np.stack([total - tp - fp - fn, fp, fn, tp]).T.reshape(-1, 2, 2)
@@ -163,7 +163,7 @@ def _accuracy(kind, yt, yp, w, normalize):
         if not normalize:
             return float(correct.sum() if w is None else np.dot(correct, w))
         return float(np.average(correct, weights=w))
-    counts = _class_counts(yt, yp, None, w)
+    counts = class_counts_of(yt, yp, None, w)
     correct = float(counts.tp.sum())
     return ratio(correct, counts.total) if normalize else correct
 
@@ -185,7 +185,7 @@ def _set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight):
         if position_of(pos_label, encode_labels(yt, yp)[0]) < 0:  # one class, not pos_label
             return (*(np.zeros(1, dtype=int if w is None else float),) * 3, None)
         labels = [pos_label]
-    c = _class_counts(yt, yp, labels, w)
+    c = class_counts_of(yt, yp, labels, w)
     return c.tp, c.tp + (c.predicted - c.tp), c.tp + (c.support - c.tp), None
 
 
@@ -346,7 +346,7 @@ def _label_counts(y_true, y_pred, sample_weight, what):
     """Per-class counts of two label vectors (multilabel refused, naming the metric)."""
     kind, yt, yp, w = targets(y_true, y_pred, sample_weight)
     check_rules(_SINGLE_LABEL, kind=kind, what=what)
-    return _class_counts(yt, yp, None, w)
+    return class_counts_of(yt, yp, None, w)
 
 
 @validate_params(adjusted=Bool())
@@ -560,7 +560,7 @@ def _wrong(yt, yp, w, normalize):
     Summed from the misses themselves, not as total − correct: no predictions
     wrong is exactly 0, as scikit-learn's mean of ``y_true != y_pred``.
     """
-    c = _class_counts(yt, yp, None, w)
+    c = class_counts_of(yt, yp, None, w)
     wrong = float(np.sum(c.predicted - c.tp))
     return ratio(wrong, c.total) if normalize else wrong
 

@@ -21,11 +21,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._binary import LAYOUTS, BinaryCounts
-from ._counts import _STRATEGIES, calibration_bins
+from ._counts import calibration_bins
 from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
 from ._sweep import threshold_sweep
-from ._validation import (BOTH_CLASSES, POSITIVES, ZERO_WEIGHT, Bool, Integer, Options, Satisfies,
+from ._validation import (BOTH_CLASSES, POSITIVES, STRATEGIES, ZERO_WEIGHT, Bool, Integer,
+                          Options, Satisfies,
                           check_rules, check_count_matrix, check_row_labels, validate_params)
 
 if TYPE_CHECKING:  # matplotlib is optional: imported when a function makes a figure
@@ -433,7 +434,7 @@ def roc_steps(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | N
 # -- calibration: the reliability diagram ------------------------------------------
 
 
-@validate_params(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(_STRATEGIES),
+@validate_params(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(STRATEGIES),
                  ax=_AX, hist=Bool())
 def reliability(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
                 strategy: str = "uniform", pos_label: int | str | None = None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._counts import _class_counts, _select, _take, multilabel_counts, targets
+from ._counts import class_counts_of, select, take, multilabel_counts, targets
 from ._report import labelled_report
 from ._validation import DIGITS, ZERO_DIVISION, Bool, validate_params
 
@@ -108,13 +108,13 @@ def classification_report(y_true: ArrayLike, y_pred: ArrayLike, *, labels: Array
         rows = dict(micro_heading="micro avg",
                     samples=(*multilabel_counts(yt, yp, w, samplewise=True), w))
     else:
-        counts = _class_counts(yt, yp, None, w)  # every class present, counted once
+        counts = class_counts_of(yt, yp, None, w)  # every class present, counted once
         tp, predicted, support = counts.tp, counts.predicted, counts.support
         shown, covers_all = _typed_as_sklearn(counts.labels, yt, yp), True
         if labels is not None:
-            shown, sel = _select(counts.labels, labels)
+            shown, sel = select(counts.labels, labels)
             covers_all = bool(np.isin(np.arange(len(counts.labels)), sel).all())
-            tp, predicted, support = _take(tp, sel), _take(predicted, sel), _take(support, sel)
+            tp, predicted, support = take(tp, sel), take(predicted, sel), take(support, sel)
         rows = dict(none_correct=w is None and counts.tp.sum() == 0,
                     micro_heading="accuracy" if covers_all else "micro avg")
     # scikit-learn rebuilds the sums as tp + fp and tp + fn; the same

@@ -53,7 +53,7 @@ from . import _curves
 from . import classification as _clf
 from . import curves as _scores
 from . import topk as _topk
-from ._counts import _select, confusion_counts, encode_labels, position_of
+from ._counts import confusion_counts, encode_labels, position_of, select
 from ._ratios import prf, ratio
 from ._resample import _bootstrap_p, _chunks, _draws, _runs, _tally
 from ._sweep import key_groups, label_keys, sweep_of
@@ -326,7 +326,7 @@ def _class_rule(kind, kwargs, average, classes, binary):
     elif kwargs.get("labels") is None:
         cols, present_only = np.arange(len(classes)), True
     else:
-        cols = _select(classes, kwargs["labels"])[1]
+        cols = select(classes, kwargs["labels"])[1]
 
     def rule(tp, pred, act):
         if kind == "accuracy":
