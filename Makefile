@@ -7,13 +7,14 @@
 #   make bench-spark  evalkit.spark vs Spark's own evaluators on local[2] (10^6 and 10^7 rows; slow),
 #                then the same workloads through a local Spark Connect server
 #   make index   regenerate the course map and the prev/next navigation cells
-#   make student-env  the student environment (a wheel without the answer key) for a class
+#   make student-env  the student environment for a class: the two wheels (the course without the
+#                answer key) and a venv of them, which the grader also runs submissions in
 #   make assignments ROSTER=file  each student's own variant of the exercise notebooks
 #   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks in sandboxes (see below)
 #   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (it prints how to serve it)
 #   make site-audit  make site, then Lighthouse's mobile audit of its landing page and heaviest lesson
 #   make guide   the teachers' guide (teachers/*.md), built apart from the student site, in build/guide/
-#   make dist    the sdist and the wheel of evalkit-metrics in dist/ (python -m build), then twine check
+#   make dist    the sdists and wheels of evalkit-metrics and evalkit-course in dist/, then twine check
 #   make clean   remove .venv and caches
 #
 # Only Python 3.10+ and make are needed; everything else goes into .venv.
@@ -72,6 +73,9 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 # Serve the repo root, so the file browser shows the whole course, and open
 # the index.  (Given only a file, jupyter would serve the file's folder.)
+# The venv holds the course extra, the one list of what the lessons import (the course's
+# distribution and the classroom's student environment require the same extra); a reader
+# without the repository runs `evalkit-course start FOLDER` (README, Install).
 # Port and token can also come from JUPYTER_PORT and JUPYTER_TOKEN.
 # The learner's lab: tools/lab-config (first on Jupyter's config path, the user's own config
 # kept) turns off nbgrader's menu, panels and server extensions (the teacher's tools; make
@@ -139,13 +143,15 @@ site-audit: site
 	$(BIN)/python tools/site_audit.py $(AUDIT_ARGS)
 
 # The classroom (tools/classroom.py; teachers/running-a-term.md says how a term runs):
-#   make student-env   the student environment: a wheel of evalkit and the lessons' support, without
-#                      the answer key, in build/classroom/student/
+#   make student-env   the student environment: the library's wheel and the course's built without the
+#                      answer key (tools/course_dist.py), and a venv of them pinned by the lock, in
+#                      build/classroom/student/ (venv/): what a class installs, what make grade runs in
 #   make assignments ROSTER=roster.txt   every student's own variant of the notebooks with exercises,
 #                      in build/classroom/release/<student>/ (the course secret: build/classroom/secret)
 #   make grade SUBMISSIONS=dir [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09] [WEIGHTS=points.csv]
 #              [TIMEOUT=seconds] [JOBS=n] [SKIP_UNKNOWN=1] [REPLACE_MISSING=1]
-#                      each submission in a bubblewrap sandbox, in parallel; the record is nbgrader's
+#                      each submission in a bubblewrap sandbox with the student environment (make
+#                      student-env first), in parallel; the record is nbgrader's
 #                      build/classroom/gradebook.db, with grades.csv, canvas.csv, moodle.csv and
 #                      feedback/ beside it. ROSTER defaults to the one `make assignments` recorded;
 #                      WEIGHTS (a CSV exercise,points) is kept for later regrades; TIMEOUT is the wall
@@ -188,12 +194,15 @@ grade-by-hand: venv
 	$(BIN)/python tools/classroom.py grade-by-hand --student "$(STUDENT)" --exercise "$(EXERCISE)" \
 		--points "$(POINTS)" --why "$(WHY)"
 
-# The published distribution, evalkit-metrics: the library without the course (pyproject.toml
-# leaves evalkit/course/ out), built the standard way and checked as the package index would.
-# build and twine come with the test extra.
+# The two published distributions, built the standard way (python -m build, from copies of what
+# each reads) and checked as the package index would: evalkit-metrics, the library without the
+# course (pyproject.toml leaves evalkit/course/ out), and evalkit-course, the course (notebooks,
+# figures, evalkit.course with its key, the evalkit-course command), which requires
+# evalkit-metrics[course] of the same version (tools/course_dist.py). build and twine come with
+# the test extra.
 dist: venv
 	rm -rf dist
-	$(BIN)/python -m build --outdir dist .
+	$(BIN)/python tools/course_dist.py --sdist --outdir dist
 	$(BIN)/python -m twine check --strict dist/*
 
 # clean keeps build/classroom/: the course secret, the term's record and the gradebook live there.

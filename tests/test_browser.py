@@ -458,11 +458,16 @@ def check_static_widget(page, nb: Path) -> None:
 def check_site(page, site_url: str, make_site, notebooks: list[Path], with_widgets: list[Path],
                served: bool) -> None:
     """What a reader meets, page by page (over http:// when SERVED, else file://)."""
-    # 1. the landing page: how to run the course, the repository, the title once in its body
+    # 1. the landing page: how to run the course (the two wheels, the commands tests/test_install.py
+    # runs), the title once in its body
     page.goto(f"{site_url}/index.html")
     body = page.locator("article").inner_text()
-    assert "make lab" in body and f'pip install "{make_site.distribution_name()}[course]"' in body, body
-    assert page.locator('article a:text("this repository")').count() == 1
+    dist = make_site._course_dist()
+    assert all(command in body for command in dist.install_commands()), body
+    for name in dist.wheel_names():
+        assert page.locator(f'article a[href="{make_site.DOWNLOADS}/{name}"]').count() == 1, name
+        if served:
+            assert page.request.get(f"{site_url}/{make_site.DOWNLOADS}/{name}").ok, name
     title = "evalkit: evaluating classifiers, correctly"
     assert page.locator("article").inner_text().count(title) == 0
     visible_search = page.locator(".search-button-field:visible, .search-button:visible, "

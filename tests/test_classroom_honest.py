@@ -49,7 +49,7 @@ SECRET = "a teacher's passphrase"
 ZOE = "Zoë Müller"                                   # typed composed (NFC) in the roster
 ZOE_NFD = unicodedata.normalize("NFD", ZOE)           # as a Mac names her folder
 STUDENTS = [ZOE, "Ada Lovelace", "Ben Okafor", "Cleo Park", "Dan Wu", "Eve Stone"]
-MAJORITY = "def majority_accuracy(class_sizes):\n    return max(class_sizes) / sum(class_sizes)\n"
+STRATIFIED = "def stratified_accuracy(class_sizes):\n    return sum((n / sum(class_sizes)) ** 2 for n in class_sizes)\n"
 EXERCISES = ["01.1", "01.2", "01.3"]
 
 
@@ -61,7 +61,7 @@ def _answer(secret, student, spec):
     """The source of a right answer cell, written with the student environment's own decoder."""
     mine = variant(spec.id, classroom.seed_for(secret, student, spec.id))
     if callable(mine.solution):
-        return MAJORITY
+        return STRATIFIED
     data = json.dumps(json.dumps(encode(mine.solution)))
     return f"import json\nfrom evalkit.course.answers import decode\n{spec.name} = decode(json.loads({data}))\n"
 
@@ -99,7 +99,7 @@ def _tree_digest(*folders):
 
 
 @pytest.fixture(scope="module")
-def term(tmp_path_factory):
+def term(tmp_path_factory, student_env):
     """Notebook 01 handed out from an Excel-saved roster, collected in six layouts, graded once."""
     if sandbox.kind() is None:
         if os.environ.get("CI") == "true":
@@ -136,8 +136,9 @@ def term(tmp_path_factory):
     eve = _filled(course, "Eve Stone", secret)
     eve.metadata["evalkit"]["secret_fingerprint"] = "0" * 32
     _hand_in(eve, subs / "Eve Stone" / own)
-    results = classroom.grade(subs, course=course, timeout=TIMEOUT_S, progress=False)
-    return dict(base=base, course=course, subs=subs, roster=roster, secret=secret, results=results)
+    results = classroom.grade(subs, course=course, timeout=TIMEOUT_S, progress=False, student_env=student_env)
+    return dict(base=base, course=course, subs=subs, roster=roster, secret=secret, results=results,
+                env=student_env)
 
 
 def _points(results):
@@ -383,7 +384,8 @@ def test_a_wrong_secret_is_refused_before_anything_is_written(term, monkeypatch)
     before = _tree_digest(course)
     monkeypatch.setenv("COURSE_SECRET", "the secret of last year")
     with pytest.raises(classroom.ClassroomError, match="not the one this term's assignments were made with"):
-        classroom.grade(term["subs"], course=course, timeout=TIMEOUT_S, progress=False)
+        classroom.grade(term["subs"], course=course, timeout=TIMEOUT_S, progress=False,
+                        student_env=term["env"])
     assert _tree_digest(course) == before, "nothing was written"
 
 
@@ -444,7 +446,7 @@ def regraded(term):
     nb = _filled(course, "Ben Okafor", term["secret"])
     _hand_in(nb, subs / "BEN OKAFOR" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb")
     results = classroom.grade(subs, course=course, students=["Ben Okafor"], weights=str(weights),
-                              timeout=TIMEOUT_S, progress=False)
+                              timeout=TIMEOUT_S, progress=False, student_env=term["env"])
     return dict(who=who, results=results, weights=weights)
 
 
@@ -541,12 +543,13 @@ def test_a_missing_notebook_keeps_the_earlier_grade_unless_asked(term, tmp_path)
     course, subs = _copy(term, tmp_path)
     shutil.rmtree(subs / "Eve Stone")
     before = _grades(course)[("Eve Stone", "01.1")]["points"]
-    classroom.grade(subs, course=course, students=["Eve Stone"], timeout=TIMEOUT_S, progress=False)
+    classroom.grade(subs, course=course, students=["Eve Stone"], timeout=TIMEOUT_S, progress=False,
+                    student_env=term["env"])
     assert _grades(course)[("Eve Stone", "01.1")]["points"] == before == "1"
     assert "Eve Stone: no notebook for 01-accuracy-paradox this time; kept the earlier grade (3 of 3)" \
         in _warnings(course)
     classroom.grade(subs, course=course, students=["Eve Stone"], timeout=TIMEOUT_S, progress=False,
-                    replace_missing=True)
+                    replace_missing=True, student_env=term["env"])
     assert _grades(course)[("Eve Stone", "01.1")]["points"] == "0"
     assert "the earlier grade (3 of 3) was replaced by 'no submission'" in _warnings(course)
 

@@ -19,10 +19,11 @@ typed another way, a folder laid out differently, a roster saved by Excel, a wro
 is refused or named before a grade is written, and nothing set by hand is lost.
 
 ``student-env``
-    The student environment: the evalkit library and the course's lesson support without
-    ``evalkit.course.exercises`` (no expected value, no solution, no choice key), as a
-    wheel in ``build/classroom/student/`` and unpacked in ``build/classroom/student/site``
-    (what the grading sandbox runs).
+    The student environment: the library's wheel and the course's distribution built without
+    ``evalkit.course.exercises`` (no expected value, no solution, no choice key; the same build
+    as the course's, tools/course_dist.py), in ``build/classroom/student/``, and a venv of them
+    pinned by constraints.txt in ``build/classroom/student/venv``: what a class installs, and
+    what the grading sandbox runs every submission in.
 ``assignments``
     One variant per student of every notebook with exercises, in
     ``build/classroom/release/<student>/notebooks/NN-x.ipynb`` (with the ``figures/`` the
@@ -39,7 +40,7 @@ is refused or named before a grade is written, and nothing set by hand is lost.
 ``grade``
     The collected notebooks, in any of the layouts teachers collect (see :func:`find_submissions`).
     Each runs in its own sandbox (tools/sandbox.py: bubblewrap, a private copy of that one
-    notebook, the read-only student environment, no network, limits on time, memory and
+    notebook, the read-only student environment and its Python, no network, limits on time, memory and
     processes, every process killed at the end), in parallel on all cores;
     tools/classroom_runner.py writes the answers as data. After the sandbox has ended, this
     process recomputes the student's expected answers from the same seed and compares, case
@@ -530,51 +531,86 @@ def _key():
 # -- the student environment ------------------------------------------------------------
 
 
-def _without_key(folder, names):
-    return [n for n in names if n in ("__pycache__",) or n.endswith(".pyc")
-            or (n == "exercises" and Path(folder).name == "course")]
+STUDENT = "student"      # course/student/: the two wheels and the venv made from them
+LOCK = ROOT / "constraints.txt"
 
 
-def student_package(course=COURSE):
-    """The student environment's package folder (evalkit without the key), fresh."""
-    site = Path(course) / "student" / "site"
-    shutil.rmtree(site, ignore_errors=True)
-    shutil.copytree(ROOT / "evalkit", site / "evalkit", ignore=_without_key)
-    return site
+def _course_dist():
+    return _load_tool("course_dist")
 
 
-def student_wheel(course=COURSE):
-    """The student environment as a wheel a class installs; returns its path."""
-    import tomllib
+def student_wheels(course=COURSE):
+    """The student environment's two wheels, in ``course/student/``: the library's, and the course's
+    built without the key (tools/course_dist.py, the one build); returns their paths."""
+    course_dist = _course_dist()
+    try:
+        return course_dist.build_wheels(Path(course) / STUDENT, key=False)
+    except course_dist.BuildError as exc:
+        raise ClassroomError(f"the student environment's wheels: {exc}") from exc
 
-    import evalkit
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    site = student_package(course)
-    build = Path(course) / "student" / "project"
-    shutil.rmtree(build, ignore_errors=True)
-    shutil.copytree(site / "evalkit", build / "evalkit")
-    extras = {k: v for k, v in project.get("optional-dependencies", {}).items() if k in ("course", "spark")}
-    (build / "pyproject.toml").write_text("\n".join([
-        "[build-system]", 'requires = ["setuptools>=64"]', 'build-backend = "setuptools.build_meta"', "",
-        "[project]", f"name = {json.dumps(project['name'])}",
-        f"version = {json.dumps(evalkit.__version__ + '+student')}",
-        'description = "evalkit and the course\'s lessons, for a class: no answer key inside."',
-        f"requires-python = {json.dumps(project.get('requires-python', '>=3.10'))}",
-        f"dependencies = {json.dumps(project.get('dependencies', []))}", "",
-        "[project.optional-dependencies]",
-        *[f"{k} = {json.dumps(v)}" for k, v in extras.items()], "",
-        "[tool.setuptools.packages.find]", 'include = ["evalkit*"]', ""]), encoding="utf-8")
-    out = Path(course) / "student"
-    for old in out.glob("*.whl"):
-        old.unlink()
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                           "-q", "-w", str(out), str(build)], capture_output=True, text=True)
-    wheels = sorted(out.glob("*.whl"))
-    if proc.returncode != 0 or not wheels:
-        raise ClassroomError(f"building the student wheel failed:\n{proc.stdout}{proc.stderr}")
-    shutil.rmtree(build, ignore_errors=True)
-    return wheels[-1]
+def student_env(course=COURSE):
+    """The student environment: a fresh venv of this Python with the two wheels, pinned by
+    constraints.txt, in ``course/student/venv``; returns the venv's folder.
+
+    It is what a class installs (the same two wheels, the same command) and what the grader runs
+    every submission in (bound read-only in the sandbox).
+    """
+    wheels = student_wheels(course)
+    venv = Path(course) / STUDENT / "venv"
+    shutil.rmtree(venv, ignore_errors=True)
+    steps = [[sys.executable, "-m", "venv", str(venv)],
+             [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-c", str(LOCK),
+              *map(str, wheels)]]
+    for step in steps:
+        proc = subprocess.run(step, capture_output=True, text=True, env=_outside_env())
+        if proc.returncode != 0:
+            raise ClassroomError(f"making the student environment failed ({' '.join(step[:4])} ...):\n"
+                                 f"{proc.stdout[-2000:]}{proc.stderr[-3000:]}")
+    student_python(venv)
+    return venv
+
+
+def _outside_env():
+    """This process's environment without what would put another Python's packages on the path."""
+    drop = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "PYTHONNOUSERSITE")
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+KEY_PROBE = ("import importlib.util as u, evalkit, evalkit.course\n"
+             "print(evalkit.__file__)\n"
+             "print(u.find_spec('evalkit.course.exercises') is None)\n")
+
+
+def student_python(venv):
+    """The Python of a student environment, after checking that the sandbox can run it and that it
+    holds evalkit and the course but no key (refused otherwise, before anything is graded)."""
+    venv = Path(venv).resolve()
+    python = venv / "bin" / "python"
+    config = venv / "pyvenv.cfg"
+    if not (python.exists() and config.is_file()):
+        raise ClassroomError(f"no student environment at {venv}: run `make student-env` first")
+    home = ""
+    for line in config.read_text("utf-8").splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "home":
+            home = value.strip()
+    if not Path(home).resolve().is_relative_to(Path(sys.base_prefix).resolve()):
+        raise ClassroomError(f"the student environment {venv} was made with another Python ({home}); "
+                             f"the sandbox holds only this one ({sys.base_prefix}): run `make student-env` again")
+    proc = subprocess.run([str(python), "-I", "-c", KEY_PROBE], capture_output=True, text=True,
+                          cwd=venv, env=_outside_env(), timeout=120)
+    lines = proc.stdout.split()
+    if proc.returncode != 0 or len(lines) != 2:
+        raise ClassroomError(f"the student environment {venv} cannot import evalkit and its course:\n"
+                             f"{proc.stderr[-2000:]}")
+    if not Path(lines[0]).resolve().is_relative_to(venv):
+        raise ClassroomError(f"the student environment {venv} imports evalkit from {lines[0]}, "
+                             "outside it (an editable install of the repository, with the key?)")
+    if lines[1] != "True":
+        raise ClassroomError(f"the student environment {venv} holds the answer key "
+                             "(evalkit.course.exercises): never grade in it; run `make student-env`")
+    return python
 
 
 # -- assignments: a variant per student ------------------------------------------------
@@ -916,58 +952,98 @@ def _job(specs, student, secret):
     return exercises
 
 
-def _sandbox_env(site):
-    return {"PYTHONPATH": site, "MPLBACKEND": "Agg", "SPARK_LOCAL_IP": "127.0.0.1",
-            "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable,
-            "JAVA_TOOL_OPTIONS": "-Xmx1g", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
-            # the kernel's files go to the sandbox's private /tmp (its home is read-only)
-            "JUPYTER_RUNTIME_DIR": "/tmp/jupyter/runtime", "JUPYTER_CONFIG_DIR": "/tmp/jupyter/config",
+def _prepare(python):
+    """What every run would otherwise make again, made once before grading: matplotlib's font
+    list for the student environment (the runner copies it into its private MPLCONFIGDIR;
+    building it is a good part of importing pyplot). pip byte-compiled the environment."""
+    fonts = _font_list(python)
+    shutil.rmtree(fonts, ignore_errors=True)
+    fonts.mkdir(parents=True)
+    env = dict(_outside_env(), MPLCONFIGDIR=str(fonts), MPLBACKEND="Agg")
+    subprocess.run([str(python), "-c", "import matplotlib.font_manager"], env=env, capture_output=True)
+
+
+def _font_list(python):
+    """Where _prepare keeps the font list: beside the student environment's venv."""
+    return Path(python).parent.parent.parent / "matplotlib"
+
+
+def _sandbox_env(python):
+    java = ("-Xmx1g -XX:CompressedClassSpaceSize=256m -XX:ReservedCodeCacheSize=128m "
+            "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Duser.home=/tmp")
+    return {"PATH": f"{Path(python).parent}:/usr/local/bin:/usr/bin:/bin", "MPLBACKEND": "Agg",
+            "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": str(python),
+            "PYSPARK_DRIVER_PYTHON": str(python),
+            # Spark's JVM within RLIMIT_AS (a class space and a code cache smaller than Java's 1 GiB
+            # and 240 MiB), quick to start (one JIT compiler, the serial collector: a short local
+            # job), with a home it can write and Spark's user named (the sandbox uid has no passwd
+            # entry: Java's user.home would be "?", and Hadoop's login of the uid fails)
+            "JAVA_TOOL_OPTIONS": java, "SPARK_USER": "student",
+            "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
+            # IPython's and matplotlib's files go to the sandbox's private /tmp (its home is read-only)
             "IPYTHONDIR": "/tmp/ipython", "MPLCONFIGDIR": "/tmp/matplotlib", "TMPDIR": "/tmp"}
 
 
-def run_submission(notebook, specs, student, secret, work, *, site, slot=0, unsafe=False,
+def run_submission(notebook, specs, student, secret, work, *, python, slot=0, unsafe=False,
                    timeout=NOTEBOOK_TIMEOUT_S, cell_timeout=CELL_TIMEOUT_S):
-    """Run one submitted notebook away from everything else; returns (report, answers folder, note)."""
+    """Run one submitted notebook away from everything else, with ``python``, the student
+    environment's (:func:`student_python`; the sandbox holds its venv, read-only); returns
+    (report, answers folder, note)."""
+    runner = _load_tool("classroom_runner")
     shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
+    (work / runner.ANSWERS).mkdir(parents=True)
     shutil.copyfile(notebook, work / notebook.name)
+    fonts = _font_list(python)   # _prepare's, if it ran
     job = {"notebook": notebook.name, "cell_timeout": cell_timeout,
-           "exercises": _job(specs, student, secret)}
+           "exercises": _job(specs, student, secret),
+           "matplotlib": str(fonts) if unsafe else f"{INSIDE}/matplotlib"}
     (work / "job.json").write_text(json.dumps(job), encoding="utf-8")
+    # the files the run writes back: in the sandbox the only host files it can write
+    for name in runner.written(spec.id for spec in specs):
+        (work / name).touch()
     note = ""
     if unsafe:
-        env = dict(os.environ, **_sandbox_env(str(site)))
+        env = dict(_outside_env(), **_sandbox_env(python))
         try:
-            subprocess.run([sys.executable, str(RUNNER), str(work / "job.json")], cwd=work, env=env,
+            subprocess.run([str(python), str(RUNNER), str(work / "job.json")], cwd=work, env=env,
                            timeout=timeout, capture_output=True)
         except subprocess.TimeoutExpired:
             note = f"time limit: the notebook ran longer than {timeout:g} s"
     else:
         sandbox = _load_tool("sandbox")
-        inside = f"{INSIDE}/site"
-        outcome = sandbox.run([sys.executable, f"{INSIDE}/classroom_runner.py", "job.json"], workdir=work,
-                              binds=[(Path(site), inside), (RUNNER, f"{INSIDE}/classroom_runner.py")],
-                              env=_sandbox_env(inside), limits=sandbox.Limits(wall_s=timeout), slot=slot)
+        # 16 MiB a file: the run's few host files (answers are read up to 1 MiB) and its space
+        limits = sandbox.Limits(wall_s=timeout, file_bytes=16 << 20)
+        binds = [(RUNNER, f"{INSIDE}/classroom_runner.py")]
+        if fonts.is_dir():
+            binds.append((fonts, f"{INSIDE}/matplotlib"))
+        outcome = sandbox.run([str(python), f"{INSIDE}/classroom_runner.py", "job.json"], workdir=work,
+                              binds=binds, env=_sandbox_env(python), limits=limits, slot=slot,
+                              python=str(python))
         if outcome.timed_out:
             note = f"time limit: the notebook ran longer than {timeout:g} s"
     _keep_regular_files(work)
     report = {}
+    path = work / runner.REPORT
     try:
-        if (work / "report.json").is_file() and (work / "report.json").stat().st_size < (1 << 20):
-            report = json.loads((work / "report.json").read_text(encoding="utf-8"))
+        if path.is_file() and path.stat().st_size < (1 << 20):
+            report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    return (report if isinstance(report, dict) else {}), work / "answers", note
+    return (report if isinstance(report, dict) else {}), work / runner.ANSWERS, note
 
 
 def _keep_regular_files(work):
-    """Remove what a sandbox may leave to trick the grader: symlinks (to a classmate's answers, to
-    /dev/zero), FIFOs, sockets and devices. Its processes have all ended, so nothing comes back."""
+    """Remove what a run may leave to trick the grader: symlinks (to a classmate's answers, to
+    /dev/zero), FIFOs, sockets and devices (an unsafe run can make them; a sandboxed run writes
+    only into the files it was given), and the files it left empty: nothing was written there.
+    Its processes have all ended, so nothing comes back."""
     for folder, dirs, files in os.walk(work, followlinks=False):
         for name in dirs + files:
             path = os.path.join(folder, name)
             mode = os.lstat(path).st_mode
             if stat.S_ISLNK(mode) or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                os.unlink(path)
+            elif stat.S_ISREG(mode) and os.lstat(path).st_size == 0:
                 os.unlink(path)
 
 
@@ -1069,7 +1145,7 @@ def score(specs, student, secret, report, answers, note="", points=None):
     return rows
 
 
-def grade_one(student, assignment, notebook, specs, secret, course, *, site, slot=0, unsafe=False,
+def grade_one(student, assignment, notebook, specs, secret, course, *, python, slot=0, unsafe=False,
               timeout=NOTEBOOK_TIMEOUT_S, points=None):
     """The grade of one student's notebook (no notebook: no submission)."""
     start = time.monotonic()
@@ -1086,10 +1162,13 @@ def grade_one(student, assignment, notebook, specs, secret, course, *, site, slo
                         "feedback": graded.note} for s in specs]
         return graded
     work = Path(course) / "work" / student / assignment
-    report, answers, note = run_submission(notebook, specs, student, secret, work, site=site, slot=slot,
-                                           unsafe=unsafe, timeout=timeout)
-    graded.note = _run_note(report, note)
-    graded.rows = score(specs, student, secret, report, answers, note, points)
+    try:
+        report, answers, note = run_submission(notebook, specs, student, secret, work, python=python,
+                                               slot=slot, unsafe=unsafe, timeout=timeout)
+        graded.note = _run_note(report, note)
+        graded.rows = score(specs, student, secret, report, answers, note, points)
+    finally:   # its result is read: the work folder goes at once, not at the end of the term
+        shutil.rmtree(work, ignore_errors=True)
     graded.seconds = time.monotonic() - start
     return graded
 
@@ -1365,8 +1444,8 @@ def _plan(submissions, roster, course, *, students, notebooks, weights, skip_unk
     return Plan(term, secret, points, specs, tasks, warnings, rescale)
 
 
-def _run_all(plan, course, *, jobs, unsafe, timeout, progress):
-    site = student_package(course)
+def _run_all(plan, course, *, python, jobs, unsafe, timeout, progress):
+    _prepare(python)
     jobs = max(1, jobs or os.cpu_count() or 1)
     slots = queue.Queue()
     for slot in range(jobs):
@@ -1375,7 +1454,7 @@ def _run_all(plan, course, *, jobs, unsafe, timeout, progress):
     def one(task):
         slot = slots.get()
         try:
-            return grade_one(*task, plan.specs[task[1]], plan.secret, course, site=site, slot=slot,
+            return grade_one(*task, plan.specs[task[1]], plan.secret, course, python=python, slot=slot,
                              unsafe=unsafe, timeout=timeout, points=plan.points)
         finally:
             slots.put(slot)
@@ -1402,11 +1481,15 @@ def _write_warnings(course, warnings):
 
 
 def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(), jobs=None, unsafe=False,
-          timeout=NOTEBOOK_TIMEOUT_S, progress=True, weights=None, skip_unknown=False, replace_missing=False):
+          timeout=NOTEBOOK_TIMEOUT_S, progress=True, weights=None, skip_unknown=False, replace_missing=False,
+          student_env=None):
     """Grade a folder of submissions into the gradebook; returns the list of Graded.
 
-    Every mistake this can see (a wrong secret, a roster or STUDENTS=/NOTEBOOKS= naming no
-    one, folders that match no one, a bad weights file) stops it before anything is written.
+    Every submission runs in the student environment (``student_env``, by default the one
+    ``make student-env`` made in ``course/student/venv``), the one a class installs. Every
+    mistake this can see (no student environment, a wrong secret, a roster or
+    STUDENTS=/NOTEBOOKS= naming no one, folders that match no one, a bad weights file) stops it
+    before anything is written.
     """
     course = Path(course)
     submissions = Path(submissions)
@@ -1417,11 +1500,13 @@ def grade(submissions, roster=None, course=COURSE, *, students=None, notebooks=(
             "no sandbox: bubblewrap (Debian's bubblewrap package) is missing or cannot run here. "
             "Install it, or pass --unsafe-no-sandbox to run every submission with your own rights "
             "(a submission could then read the answer key and change any grade).")
+    python = student_python(student_env or Path(course) / STUDENT / "venv")
     plan = _plan(submissions, roster, course, students=students, notebooks=notebooks, weights=weights,
                  skip_unknown=skip_unknown, replace_missing=replace_missing)
     _write_term(course, plan.term)
-    results = _run_all(plan, course, jobs=jobs, unsafe=unsafe, timeout=timeout, progress=progress)
-    shutil.rmtree(course / "work", ignore_errors=True)
+    results = _run_all(plan, course, python=python, jobs=jobs, unsafe=unsafe, timeout=timeout,
+                       progress=progress)
+    shutil.rmtree(course / "work", ignore_errors=True)   # the students' empty folders
     graded = results
     if plan.rescale:
         graded = None   # every stored grade, at the new points
@@ -1785,7 +1870,7 @@ def grade_by_hand(student, exercise, points, why, course=COURSE):
 def _parser():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("student-env", help="the student environment: a wheel without the answer key")
+    sub.add_parser("student-env", help="the student environment: the wheels without the answer key, and a venv of them")
     a = sub.add_parser("assignments", help="every student's own variant of the notebooks with exercises")
     a.add_argument("numbers", nargs="*", help="only these notebooks (NN)")
     a.add_argument("--roster", required=True,
@@ -1821,7 +1906,7 @@ def _split(text):
 
 def _command(args):
     if args.command == "student-env":
-        print(f"student environment: {student_wheel()}")
+        print(f"student environment: {student_env()} (the wheels a class installs beside it)")
     elif args.command == "assignments":
         built = build_assignments(args.roster, tuple(args.numbers))
         print(f"each student's version of {len(built)} notebooks in {COURSE / 'release'}")

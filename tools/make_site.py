@@ -196,18 +196,26 @@ def table_of_contents(notebooks: list[Path]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def distribution_name(pyproject: Path = ROOT / "pyproject.toml") -> str:
-    """The package's name on the package index ([project] name in pyproject.toml, the one source)."""
-    m = re.search(r'^\[project\][^\[]*?^name\s*=\s*"([^"]+)"', pyproject.read_text("utf-8"), re.M | re.S)
-    if not m:
-        raise SiteError(f"{pyproject} has no [project] name")
-    return m.group(1)
+def _course_dist():
+    """tools/course_dist.py: the course's two wheels and the commands that install them."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("course_dist", Path(__file__).with_name("course_dist.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+DOWNLOADS = "downloads"   # the site's folder of the two wheels (build() makes them)
 
 
 def intro_page(notebooks: list[Path]) -> str:
     """The landing page: what the course is, who it is for, how to run it, the lessons."""
     rows = "\n".join(f"{int(p.name[:2]):d}. [{_lesson_title(p)}](notebooks/{p.name})" for p in notebooks)
-    install = f'pip install "{distribution_name()}[course]"'
+    dist = _course_dist()
+    library, course = (f'<a href="{DOWNLOADS}/{name}" download><code>{name}</code></a>'
+                       for name in dist.wheel_names())
+    commands = "\n".join(dist.install_commands())
     # The list starts at 0: notebook 00 is the course map.
     # The heading is not the course's title: the sidebar and the browser's tab show that already.
     return ("# Learn to evaluate classifiers, rankers and recommenders\n\n"
@@ -221,13 +229,15 @@ def intro_page(notebooks: list[Path]) -> str:
             "scikit-learn's, with Spark's conventions as named options.\n\n"
             "## Run the course\n\n"
             "These pages show each notebook as it was last run; the widgets here are static copies. "
-            "To run the notebooks and move the widgets, get the course from "
-            '<a href="../">this repository</a> and start JupyterLab with everything installed '
-            "(Python 3.10+ and `make`):\n\n"
-            "```sh\nmake lab\n```\n\n"
-            "or install the package with what the notebooks use, then download any page's notebook "
-            "(the download button at the top right) and open it in JupyterLab:\n\n"
-            f"```sh\n{install}\njupyter lab\n```\n\n"
+            f"To run the notebooks and move the widgets, download the two wheels, {library} (the "
+            f"library) and {course} (the notebooks, their figures and the exercises' checker), "
+            "into one folder, and there run (Python 3.10 or newer; notebook 09 also needs Java 17 "
+            "or newer, for Spark):\n\n"
+            f"```sh\n{commands}\n```\n\n"
+            "The first two commands make a Python environment with the course and everything its "
+            "lessons import; the last copies the notebooks and figures into the folder `my-course` "
+            "and opens the course map in JupyterLab. Run it again at any time: it copies what is "
+            "missing and never writes over a notebook you changed (it says which files it kept).\n\n"
             "## The lessons\n\n" + rows + "\n\n"
             "and the [glossary · 术语表](glossary.md), English beside Chinese.\n")
 
@@ -852,10 +862,11 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(html, out)
+    wheels = _course_dist().build_wheels(out / DOWNLOADS)   # the two wheels the landing page offers
     log(f"site: {len(notebooks)} notebooks ({explorers} live explorers, "
         f"{prepared['widgets']} widgets as static copies, "
-        f"{prepared['figures']} figures with alt text, {prepared['formulas']} formulas typeset) "
-        f"-> {out} in {time.monotonic() - t0:.0f} s. "
+        f"{prepared['figures']} figures with alt text, {prepared['formulas']} formulas typeset, "
+        f"{len(wheels)} wheels to download) -> {out} in {time.monotonic() - t0:.0f} s. "
         "To read it, serve it\n"
         f"(search shows its snippets, the download buttons download):\n"
         f"  python3 -m http.server 8000 --bind 127.0.0.1 --directory {out}\n"

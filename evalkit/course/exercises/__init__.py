@@ -884,13 +884,14 @@ def grade(exercise: Exercise, answer=None, *, outputs=None) -> Result:
     cases passed.
 
     >>> ex = variant("01.3")
-    >>> grade(ex, outputs=[("ok", 0.9), ("ok", 0.99), ("ok", 0.3), ("raised", "ZeroDivisionError")])
-    exercise 01.3: 2 of 4 cases pass
+    >>> grade(ex, outputs=[("ok", 0.82), ("ok", 0.9802), ("ok", 0.3), ("ok", 0.5),
+    ...                    ("raised", "ZeroDivisionError")])
+    exercise 01.3: 3 of 5 cases pass
       ✗ three classes of 20, 50 and 30
         inputs: class_sizes=[20, 50, 30]
-      ✗ a tie: 50 and 50 (raised ZeroDivisionError)
-        inputs: class_sizes=[50, 50]
-    >>> grade(ex, lambda sizes: max(sizes) / sum(sizes)).score
+      ✗ the tumours of section 7: 90 benign, 53 malignant (raised ZeroDivisionError)
+        inputs: class_sizes=[90, 53]
+    >>> grade(ex, lambda sizes: sum((n / sum(sizes)) ** 2 for n in sizes)).score
     1.0
     """
     if not isinstance(exercise, Exercise):

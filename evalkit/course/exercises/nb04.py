@@ -1,6 +1,6 @@
 """Exercises of notebook 04, AUC three ways and the area under the PR curve.
 
-* 04.0 -- in the body, after section 7 (predict): every negative of a test set
+* 04.0 -- check (in the body, after section 7): every negative of a test set
   counted ten times; what happens to the ROC AUC and to the average precision;
 * 04.1 -- transfer: the ROC AUC from a rank sum alone (no scores), and the
   rank sums of the worst and the best ranking (W is not U: the AUC is
@@ -80,7 +80,7 @@ EX_04_0 = register(Exercise(
     },
     cases=[Case("every non-click ten times", {}, _ten_times_choice)],
     solution="c",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=TEN_TIMES,
     hint="The AUC is an average over the negatives of one share each; precision at a threshold "
          "is clicks above it over everything above it.",
@@ -140,7 +140,7 @@ EX_04_1 = register(Exercise(
     variant=_new_report,
     solution=[Fraction(49, 60), 210, 810],
     components=("the AUC", "the smallest rank sum", "the largest rank sum"),
-    kind_of_question="transfer: no scores, only the rank sum",
+    kind_of_question="transfer",
     data={"positives": M_04_1, "negatives": N_04_1, "rank_sum_of_positives": W_04_1},
     hint="With no ties, the positives' ranks are distinct: the smallest sum puts them at ranks "
          "1..M, the largest at the top M ranks. U = W - M(M+1)/2 counts the (positive, negative) "
