@@ -112,7 +112,8 @@ def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *,
     array([0.5, 0.5])
     """
     yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
-    return _over_outputs(np.average(np.abs(yp - yt), weights=w, axis=0), multioutput)
+    output_errors = np.average(np.abs(yp - yt), weights=w, axis=0)
+    return _over_outputs(output_errors, multioutput)
 
 
 def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
@@ -147,7 +148,8 @@ def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
     0.3125
     """
     yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
-    return _over_outputs(np.average((yt - yp) ** 2, weights=w, axis=0), multioutput)
+    output_errors = np.average((yt - yp) ** 2, weights=w, axis=0)
+    return _over_outputs(output_errors, multioutput)
 
 
 def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
@@ -184,7 +186,8 @@ def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
     0.5590169943749475
     """
     yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
-    return _over_outputs(np.sqrt(np.average((yt - yp) ** 2, weights=w, axis=0)), multioutput)
+    squared = np.average((yt - yp) ** 2, weights=w, axis=0)
+    return _over_outputs(np.sqrt(squared), multioutput)
 
 
 @validate_params(rating_range=RATING_RANGE, per_user=Bool())
@@ -377,7 +380,8 @@ def mean_absolute_percentage_error(
     yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
     eps = yt.dtype.type(np.finfo(np.float64).eps)  # in the targets' dtype, as scikit-learn
     relative = np.abs(yp - yt) / np.maximum(np.abs(yt), eps)
-    return _over_outputs(np.average(relative, weights=w, axis=0), multioutput)
+    output_errors = np.average(relative, weights=w, axis=0)
+    return _over_outputs(output_errors, multioutput)
 
 
 def _weighted_median(values, w):
