@@ -261,3 +261,20 @@ def test_the_underscore_scan_finds_a_crossing(tmp_path, monkeypatch):
     monkeypatch.setitem(globals(), "PACKAGE", package)
     found = underscore_names_across_modules()
     assert found == {"evalkit._counts": [("evalkit.user", "_hidden"), ("evalkit.user", "_hidden")]}
+
+
+def test_no_all_lists_an_underscore_name():
+    """``__all__`` names what other modules may import: never a ``_``-name (issue #33)."""
+    listed = {"evalkit._validation": importlib.import_module("evalkit._validation").__all__}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.parse(path.read_text("utf-8")).body:
+            if not isinstance(node, ast.Assign):
+                continue
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                try:
+                    listed[module_name(path)] = ast.literal_eval(node.value)
+                except ValueError:  # a computed list (``[*_a.__all__, ...]``): read at import
+                    listed[module_name(path)] = importlib.import_module(module_name(path)).__all__
+    assert len(listed) > 10, "no __all__ found: the test would check nothing"
+    private = {module: [n for n in names if n.startswith("_")] for module, names in listed.items()}
+    assert not {module: names for module, names in private.items() if names}
