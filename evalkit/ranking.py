@@ -89,7 +89,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._hits import WHOLE_LIST, RankingHits, encode_items, ranking_hits as _count_hits
-from ._validation import (EXACTLY_ONE, Bool, Integer, Options, Real, Satisfies, check_catalog,
+from ._validation import (EXACTLY_ONE, Bool, Integer, Options, Real, Satisfies, check,
+                          check_catalog,
                           check_columns, check_grades, check_item_ids, check_rules,
                           check_lists, check_ranked, check_real_values, check_relevance_scores,
                           validate_params)
@@ -810,12 +811,34 @@ def evaluate_ranking(ranked: ArrayLike | RankingHits, relevant: list, metrics: l
     """
     options = {o: v for o, v in locals().items() if o not in ("ranked", "relevant", "metrics")}
     parsed = {name: _metric(name) for name in metrics}   # every name checked before any work
-    h = _hits(ranked, relevant)
+    return _evaluate(_hits(ranked, relevant), parsed, options)
+
+
+def _evaluate(h, parsed, options):
+    """Each parsed metric of the hits ``h``, with the options each metric takes."""
     out = {}
     for name, (func, k) in parsed.items():
         takes = inspect.signature(func).parameters
         out[name] = func(h, None, k, **{o: v for o, v in options.items() if o in takes})
     return out
+
+
+def per_user_values(models: dict, relevant: list | None, metrics: list, options: dict) -> dict:
+    """``{model: {name: per-user values}}``: :func:`evaluate_ranking` of several models at once.
+
+    The step :func:`evalkit.compare` calls for rankers (each model's ranked lists, or its
+    RankingHits with ``relevant=None``): the options and the names are checked once, as
+    :func:`evaluate_ranking` checks them, then each model's hits are found and evaluated.
+    """
+    declared = evaluate_ranking.param_specs
+    for option, value in options.items():
+        if option not in declared or option in ("metrics", "per_user"):
+            raise TypeError(f"evaluate_ranking() got an unexpected keyword argument {option!r}")
+        check(value, declared[option], option)
+    parsed = {name: _metric(name) for name in metrics}
+    options = {**options, "per_user": True}
+    return {model: _evaluate(_hits(ranked, relevant), parsed, options)
+            for model, ranked in models.items()}
 
 
 # -- beyond accuracy: what is recommended ---------------------------------------------------
