@@ -121,17 +121,19 @@ def require_defined(n_undefined, n, where):
 # -- cells and each model's counts of them ---------------------------------------------
 
 
-def joint_cells(columns, times=None):
+def joint_cells(columns, times=None, dims=None):
     """The distinct rows of the code ``columns`` (the cells, sorted) and the samples of each.
 
-    ``columns`` hold non-negative integer codes, one per sample; ``times``
-    how many samples each row stands for (None: one). A row of codes is
-    encoded as one integer where the codes fit in 62 bits (sorting integers
-    is much faster than sorting rows, same order), and counted by a table
-    when that is small. Returns ``(cells (K, len(columns)), counts (K,))``,
-    rows standing for no sample left out.
+    ``columns`` hold non-negative integer codes, one per sample, column i's
+    below ``dims[i]`` (None: found); ``times`` how many samples each row
+    stands for (None: one). A row of codes is encoded as one integer where
+    the codes fit in 62 bits (sorting integers is much faster than sorting
+    rows, same order), and counted by a table when that is small. Returns
+    ``(cells (K, len(columns)), counts (K,))``, rows standing for no sample
+    left out.
     """
-    dims = [int(column.max()) + 1 for column in columns]
+    if dims is None:
+        dims = [int(column.max()) + 1 for column in columns]
     size = np.prod(dims, dtype=np.float64)
     if size >= 2.0**62:
         rows = np.stack(columns, axis=1)
@@ -192,13 +194,14 @@ class ModelCounts:
 
     def class_counts(self, tally):
         """tp, predicted and actual per class (B, C), as floats: the label metrics' counts."""
+        keys = np.arange(self.n_keys)
+        right = tally[:, keys, self.predicted]  # the samples of each key's own class
         onehot = np.eye(self.n_classes)[self.predicted]  # (keys, C)
-        own_class = self.predicted[None, :, None]
-        right = np.take_along_axis(tally, own_class, axis=2)[:, :, 0]
         tp = right.astype(float) @ onehot
-        predicted = tally.sum(axis=2).astype(float) @ onehot
-        actual = tally.sum(axis=1).astype(float)
-        return tp, predicted, actual
+        every_class = np.arange(self.n_classes)
+        predicted = _summed(tally, every_class).astype(float) @ onehot
+        actual = np.ones(self.n_keys, dtype=np.int64) @ tally  # Σ over the keys
+        return tp, predicted, actual.astype(float)
 
     def score_counts(self, tally, positive, starts=None):
         """Positives and negatives (B, keys) per score group, class ``positive`` the positive one.
@@ -207,12 +210,24 @@ class ModelCounts:
         start (:func:`runs`); their counts are then summed per run.
         """
         pos = tally[:, :, positive]
-        neg = tally.sum(axis=2) - pos
+        others = np.flatnonzero(np.arange(self.n_classes) != positive)
+        neg = _summed(tally, others)
         if starts is None:
             return pos, neg
         pos = np.add.reduceat(pos, starts, axis=1)
         neg = np.add.reduceat(neg, starts, axis=1)
         return pos, neg
+
+
+def _summed(tally, columns):
+    """Σ of the class columns ``columns`` of ``tally`` (B, keys, C): (B, keys), exact ints.
+
+    Column by column: numpy's ``sum`` over a short last axis is many times slower.
+    """
+    out = tally[:, :, columns[0]].copy()
+    for c in columns[1:]:
+        out += tally[:, :, c]
+    return out
 
 
 class LabelCells:
@@ -228,7 +243,8 @@ class LabelCells:
         predicted = np.concatenate(predictions)
         self.classes, actual, predicted = encode_labels(y, predicted)
         columns = [actual, *predicted.reshape(len(predictions), -1)]
-        self.cells, self.counts = joint_cells(columns)
+        dims = [len(self.classes)] * len(columns)
+        self.cells, self.counts = joint_cells(columns, dims=dims)
         self.actual = self.cells[:, 0]
 
     def model(self, i):
