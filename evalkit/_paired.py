@@ -43,7 +43,9 @@ def sign_flip_distribution(rng, a, b, n_permutations):
     ``rng.random((k, n))`` draws what k calls of ``rng.random(n)`` draw, in
     order, so the distribution is that of swapping row by row.
     """
-    blocks = [sign_flips(rng, a, b, size) for size in chunks(n_permutations, len(a))]
+    blocks = []
+    for size in chunks(n_permutations, len(a)):
+        blocks.append(sign_flips(rng, a, b, size))
     return np.concatenate(blocks)
 
 
@@ -56,22 +58,29 @@ def swap_distribution(rng, cells, rule, n_permutations):
     kept rows and b's on swapped rows, b' the reverse.
     """
     counts = cells.counts
-    actual = np.r_[cells.actual, cells.actual]
     a, b = cells.cells[:, 1], cells.cells[:, 2]
-    a_swapped = np.r_[a, b]  # the kept cells, then the swapped cells
-    b_swapped = np.r_[b, a]
+    # the kept rows of each cell, then the swapped rows
+    actual = np.r_[cells.actual, cells.actual]
     n_classes = len(cells.classes)
-    models = [ModelCounts(actual, key, n_classes, predicted=key) for key in (a_swapped, b_swapped)]
+    models = []
+    for key in (np.r_[a, b], np.r_[b, a]):
+        models.append(ModelCounts(actual, key, n_classes, predicted=key))
     dist = []
     for size in chunks(n_permutations, 2 * len(counts)):
         swapped = rng.binomial(counts, 0.5, size=(size, len(counts)))
         both = np.concatenate([counts - swapped, swapped], axis=1)
         weights = both.astype(np.float64).ravel()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            values = [rule.values(*m.class_counts(m.tally(weights, size))) for m in models]
+        values = [_values(rule, m, weights, size) for m in models]
         dist.append(values[0] - values[1])
     return np.concatenate(dist)
+
+
+def _values(rule, model, weights, rows):
+    """The label metric of ``model`` on ``rows`` resamples of its cells (warnings ignored)."""
+    counts = model.class_counts(model.tally(weights, rows))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return rule.values(*counts)
 
 
 # -- McNemar --------------------------------------------------------------------------
@@ -92,8 +101,9 @@ def mcnemar(wrong_a, wrong_b, exact, correction):
     if exact:
         return table, float(min(b, c)), binomial_two_sided(min(b, c), b + c)
     if b + c == 0:
-        warn_at_caller("y_pred_a and y_pred_b are right on the same rows (b + c = 0): McNemar's "
-                       "chi-square statistic is 0/0; statistic 0.0 and p_value 1.0 returned")
+        warn_at_caller("y_pred_a and y_pred_b are right on the same rows (b + c = 0): "
+                       "McNemar's chi-square statistic is 0/0; statistic 0.0 and "
+                       "p_value 1.0 returned")
         return table, 0.0, 1.0
     statistic = (abs(b - c) - bool(correction)) ** 2 / (b + c)
     return table, statistic, math.erfc(math.sqrt(statistic / 2))
@@ -106,5 +116,6 @@ def binomial_two_sided(k, n):
     ``P(X = i - 1) / P(X = i) = i / (n - i + 1)``.
     """
     ratios = np.cumprod(np.arange(k, 0, -1) / np.arange(n - k + 1, n + 1.0))
-    log_pk = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2)
+    log_choose = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+    log_pk = log_choose - n * math.log(2)
     return min(1.0, 2 * math.exp(log_pk) * (1 + float(ratios.sum())))
