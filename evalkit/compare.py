@@ -47,7 +47,8 @@ from ._resample import (METRICS, LabelCells, ModelCounts, bootstrap_p, draws, jo
                         label_rule, runs)
 from ._sweep import sweep_of
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels,
-                          check_scores, check_targets, positive_of, validate_params)
+                          check_same_kind, check_same_length, check_scores, positive_of,
+                          validate_params)
 
 if TYPE_CHECKING:  # pandas and matplotlib are optional: imported when a method needs them
     import pandas as pd
@@ -432,10 +433,19 @@ def _read_models(y, models, kinds, threshold):
             scores[name] = check_scores(y, prediction, name=key)[0]
         if "classes" not in kinds:
             continue
-        if threshold is not None:  # at or above it, the larger class
-            prediction = np.where(scores[name] >= threshold, classes[1], classes[0])
-        labels[name] = check_targets(y, prediction, names=("y_true", key))[2]
+        if threshold is None:
+            labels[name] = _labels_beside(y, prediction, key)
+        else:  # at or above it, the larger class: labels of y_true's own
+            labels[name] = np.where(scores[name] >= threshold, classes[1], classes[0])
     return scores, labels
+
+
+def _labels_beside(y, prediction, key):
+    """A model's predicted labels, read once, of the length and kind of the read y_true."""
+    labels = check_labels(prediction, key)
+    check_same_length(**{"y_true": y, key: labels})
+    check_same_kind(y, labels, ("y_true", key))
+    return labels
 
 
 def _check_binary_averages(specs, all_labels):
