@@ -25,6 +25,8 @@ from evalkit._delong_blocked import auc_variance
 from evalkit._resample import METRICS, draw, runs
 from evalkit.exceptions import UndefinedMetricWarning
 
+from _oracle import delong_brute, delong_midranks
+
 
 def quiet(fn, *args, **kwargs):
     with warnings.catch_warnings():
@@ -303,24 +305,6 @@ def test_mcnemar_bad_input():
 
 
 # -- DeLong: an O(n^2) structural-components oracle and the confidenceinterval package ---
-
-
-def delong_brute(y, scores_list):
-    """DeLong et al. (1988) by definition: psi(x, y) over all pairs, then the covariance."""
-    y = np.asarray(y)
-    top = np.unique(y)[-1]
-    pos, neg = y == top, y != top
-    v10, v01, aucs = [], [], []
-    for s in scores_list:
-        s = np.asarray(s, dtype=float)
-        psi = (s[pos][:, None] > s[neg][None, :]) + 0.5 * (s[pos][:, None] == s[neg][None, :])
-        aucs.append(psi.mean())
-        v10.append(psi.mean(axis=1))
-        v01.append(psi.mean(axis=0))
-    m, n = pos.sum(), neg.sum()
-    s10 = np.atleast_2d(np.cov(np.array(v10)))
-    s01 = np.atleast_2d(np.cov(np.array(v01)))
-    return np.array(aucs), s10 / m + s01 / n
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -743,16 +727,6 @@ def test_ranking_metrics_over_users():
 
 
 # -- one DeLong from the score groups; the defects of issue 16 ---------------------------
-
-
-def delong_midranks(y, s):
-    """Sun & Xu (2014) by scipy's mid-ranks: an O(n log n) oracle independent of the sweep."""
-    pos = np.asarray(y) == 1
-    m, n = pos.sum(), (~pos).sum()
-    r_all = scipy.stats.rankdata(s)
-    v10 = (r_all[pos] - scipy.stats.rankdata(s[pos])) / n
-    v01 = 1 - (r_all[~pos] - scipy.stats.rankdata(s[~pos])) / m
-    return v10.mean(), np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n
 
 
 @pytest.mark.parametrize("seed", range(6))
