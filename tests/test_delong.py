@@ -70,13 +70,18 @@ def test_scores_that_do_not_pack_take_the_plain_sweep():
     assert _delong_blocked.auc_variance(y == 1, wide) == _delong.auc_variance(y == 1, wide)
 
 
+def _few(rng, most):
+    """A few binary labels, both classes twice at least."""
+    y = rng.integers(0, 2, int(rng.integers(10, most)))
+    y[:4] = [0, 1, 0, 1]
+    return y
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_plain_sweep_is_delongs_definition(seed):
     rng = np.random.default_rng(200 + seed)
-    n = int(rng.integers(10, 400))
-    y = rng.integers(0, 2, n)
-    y[:4] = [0, 1, 0, 1]
-    s = np.round(rng.normal(size=n) + y, int(rng.integers(0, 3)))
+    y = _few(rng, 400)
+    s = np.round(rng.normal(size=len(y)) + y, int(rng.integers(0, 3)))
     aucs, cov = delong_brute(y, [s])
     auc, var = _delong.auc_variance(y == 1, s)
     assert auc == pytest.approx(aucs[0], rel=1e-12)
@@ -93,11 +98,9 @@ def test_the_plain_sweep_equals_midranks_at_scale():
 @pytest.mark.parametrize("seed", range(4))
 def test_paired_covariance_is_delongs_definition(seed):
     rng = np.random.default_rng(300 + seed)
-    n = int(rng.integers(10, 300))
-    y = rng.integers(0, 2, n)
-    y[:4] = [0, 1, 0, 1]
-    a = np.round(rng.normal(size=n) + y, int(rng.integers(0, 3)))
-    b = np.round(0.5 * a + rng.normal(size=n), 1)
+    y = _few(rng, 300)
+    a = np.round(rng.normal(size=len(y)) + y, int(rng.integers(0, 3)))
+    b = np.round(0.5 * a + rng.normal(size=len(y)), 1)
     aucs, cov = _delong.paired_covariance(y == 1, a, b)
     expect_aucs, expect_cov = delong_brute(y, [a, b])
     np.testing.assert_allclose(aucs, expect_aucs, rtol=1e-12)
