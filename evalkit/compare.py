@@ -526,6 +526,7 @@ class _Classifiers:
         self.classes = np.unique(np.concatenate([y, *labels.values()]))
         _check_binary_averages(specs, self.classes)
         _check_positive_labels(specs, np.unique(y))
+        self.positives = [_positive(y, base, options) for _, base, options in specs]
         columns = [np.searchsorted(self.classes, y)]
         columns += [np.searchsorted(self.classes, lab) for lab in labels.values()]
         if "groups" in kinds:
@@ -552,24 +553,15 @@ class _Classifiers:
         """Model i's metrics, ready for the resampled counts of its cells."""
         view = self.views[i]
         out = []
-        for _, base, options in self.specs:
+        for (_, base, options), positive in zip(self.specs, self.positives):
             metric = METRICS[base]
             if metric.counts == "groups":
-                positive = self._positive_column(base, options)
-                out.append(_ScoreMetric(metric, view, self.full[i], positive))
+                column = int(np.searchsorted(self.classes, self.y[positive][0]))
+                out.append(_ScoreMetric(metric, view, self.full[i], column))
             else:
                 scored = _classes_of(cells[:, 0], view.predicted, len(self.classes))
                 out.append(_LabelMetric(label_rule(base, options, self.classes, scored)))
         return out
-
-    def _positive_column(self, base, options):
-        """The column of the class the score metric calls positive (``positive_of``'s rule)."""
-        pos_label = None  # the AUC's: the larger class
-        if base == "average_precision":
-            pos_label = options.get("pos_label", 1)
-        y_classes = np.unique(self.y)
-        positive = y_classes[positive_of(y_classes, pos_label, larger=True)][0]
-        return int(np.searchsorted(self.classes, positive))
 
     def evaluate(self, drawn):
         """Every metric of every model on the resamples ``drawn`` (B, K): (B, models, metrics)."""
@@ -590,7 +582,7 @@ class _Classifiers:
         if test == "permutation":
             return self._permutation(j, a, b, difference, settings), None
         if test == "delong":
-            positive = positive_of(self.y, larger=True)
+            positive = self.positives[j]
             require_two_of_each(positive)
             t = paired_test(positive, self.scores[a], self.scores[b], settings.confidence)
             return t.p_value, (t.low, t.high)  # DeLong's normal interval replaces the bootstrap's
@@ -609,7 +601,7 @@ class _Classifiers:
             rule = label_rule(base, options, cells.classes)
             dist = swap_distribution(rng, cells, rule, settings.n_permutations)
         else:
-            value = self._score_value(base, options)
+            value = _score_value(base, self.positives[j])
             difference = value(self.scores[a]) - value(self.scores[b])
             dist = _swapped_scores(rng, value, self.scores[a], self.scores[b],
                                    settings.n_permutations)
@@ -622,17 +614,25 @@ class _Classifiers:
         counts = self.views[i].class_counts(self.full[i])
         self.metrics[i][j].rule.warn_undefined(*counts)
 
-    def _score_value(self, base, options):
-        """The score metric of a model's scores, from their sweep (as the metric computes it)."""
-        pos_label = None
-        if base == "average_precision":
-            pos_label = options.get("pos_label", 1)
-        positive = positive_of(self.y, pos_label, larger=True)
-        from_groups = METRICS[base].from_groups
 
-        def value(scores):
-            return from_groups(*sweep_of(positive, scores).groups())
-        return value
+
+def _positive(y, base, options):
+    """Which samples a score metric calls positive (``positive_of``'s rule), None for a label
+    metric: the AUC's is the larger class, average precision's its ``pos_label`` (default 1)."""
+    if base == "roc_auc":
+        return positive_of(y, larger=True)
+    if base == "average_precision":
+        return positive_of(y, options.get("pos_label", 1))
+    return None
+
+
+def _score_value(base, positive):
+    """The score metric of a model's scores, from their sweep (as the metric computes it)."""
+    from_groups = METRICS[base].from_groups
+
+    def value(scores):
+        return from_groups(*sweep_of(positive, scores).groups())
+    return value
 
 
 def _score_groups(scores):
