@@ -56,17 +56,13 @@ from ._counts import _select
 from ._delong import NEEDS, paired_test, require_two_of_each
 from ._delong import components as delong_components
 from ._delong_blocked import auc_variance
-from ._paired import (mcnemar, permutation_p, sign_flip_distribution,
-                      swap_distribution)
-from ._resample import (METRICS, LabelCells, ModelCounts, bootstrap_p, chunks,
-                        draws, joint_cells, kept, label_rule,
-                        require_defined, runs)
+from ._paired import mcnemar, permutation_p, sign_flip_distribution, swap_distribution
+from ._resample import (METRICS, LabelCells, ModelCounts, bootstrap_p, chunks, draws, joint_cells,
+                        kept, label_rule, require_defined, runs)
 from ._sweep import sweep_of
-from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf,
-                          Integer, Options, Real, Satisfies, as_array, check,
-                          check_labels, check_real, check_rules,
-                          check_same_length, check_targets, positive_of,
-                          validate_params)
+from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real,
+                          Satisfies, as_array, check, check_labels, check_real, check_rules,
+                          check_same_length, check_targets, positive_of, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["ConfidenceInterval", "Comparison", "bootstrap_ci", "paired_bootstrap",
