@@ -32,6 +32,7 @@ Bonferroni (``min(1, m p)``) or none. The numbers are statsmodels'
 
 from __future__ import annotations
 
+import inspect
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -40,8 +41,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import ranking as _ranking
 from ._delong import paired_test, require_two_of_each
+from ._hit_metrics import check_options, evaluate
 from ._paired import mcnemar, permutation_p, sign_flip_distribution, swap_distribution
 from ._resample import (METRICS, LabelCells, ModelCounts, bootstrap_p, draws, joint_cells, kept,
                         label_rule, runs)
@@ -49,6 +50,7 @@ from ._sweep import sweep_of
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels,
                           check_same_kind, check_same_length, check_scores, positive_of,
                           validate_params)
+from .ranking import evaluate_ranking
 
 if TYPE_CHECKING:  # pandas and matplotlib are optional: imported when a method needs them
     import pandas as pd
@@ -712,9 +714,21 @@ def _rankers(y_true, models, specs, ranking_options):
     names = list(models)
     relevant, lists = _ranked_lists(y_true, models)
     bases = [base for _, base, _ in specs]
-    per_user = _ranking.per_user_values(lists, relevant, bases, ranking_options)
-    values = [[np.asarray(per_user[m][q], dtype=np.float64) for q in bases] for m in names]
+    options = _ranking_options(ranking_options)
+    values = []
+    for m in names:
+        per_user = evaluate(lists[m], relevant, bases, options, per_user=True)
+        values.append([np.asarray(per_user[q], dtype=np.float64) for q in bases])
     return _Rankers(np.stack(values))
+
+
+def _ranking_options(given):
+    """compare's ``**ranking_options``, checked once: the keywords evaluate_ranking takes."""
+    takes = inspect.signature(evaluate_ranking).parameters
+    for name in given:
+        if name not in takes or name in ("ranked", "relevant", "metrics", "per_user"):
+            raise TypeError(f"evaluate_ranking() got an unexpected keyword argument {name!r}")
+    return check_options(**given)
 
 
 # -- the one call ----------------------------------------------------------------------
