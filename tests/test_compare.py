@@ -345,6 +345,26 @@ def test_bad_input_is_refused_naming_the_argument(kwargs, word):
         ek.compare(**args)
 
 
+def test_ranking_options_are_checked_once_as_evaluate_ranking_checks_them():
+    rng = np.random.default_rng(13)
+    relevant, runs = _ranking_case(rng, users=20)
+    args = (relevant, runs, ["ndcg@5"])
+    for option in ({"colour": "red"}, {"ties": "item_desc"}, {"per_user": True}):
+        name = next(iter(option))
+        with pytest.raises(TypeError, match=f"^evaluate_ranking\\(\\) got an unexpected keyword "
+                                            f"argument '{name}'$"):
+            ek.compare(*args, n_resamples=10, **option)
+    for option, word in (({"gain": "log"}, "gain"), ({"convention": "lucene"}, "convention"),
+                         ({"zero_division": 2.0}, "zero_division")):
+        with pytest.raises(ValueError, match=f"^{word} must be"):
+            ek.compare(*args, n_resamples=10, **option)
+    options = {"convention": "trec", "gain": "exponential", "zero_division": 0.0}
+    r = ek.compare(*args, n_resamples=10, random_state=0, **options)
+    for i, m in enumerate(runs):
+        expect = ek.evaluate_ranking(runs[m], relevant, ["ndcg@5"], **options)["ndcg@5"]
+        np.testing.assert_allclose(r.values[i, 0], expect, rtol=1e-12)  # a mean of the users
+
+
 # -- from counts: the rows of a cluster, aggregated ---------------------------------------------
 
 
