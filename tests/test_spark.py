@@ -689,6 +689,10 @@ def test_regression_r2_and_var_equal_spark_regression_evaluator(spark):
     ([(2.0, 1.0, 1.0)], {"user_col": "weight"}, r"user_col needs rating_range"),
     ([(2.0, 1.0, 1.0)], {"label_col": "y"}, r"label_col 'y' is not a column"),
     ([(2.0, 1.0, 1.0)], {"rating_range": (5, 1)}, r"rating_range must be a pair \(lo, hi\)"),
+    # users by their weight column: user 0.0's one rating weighs 0
+    ([(2.0, 1.0, 1.0), (3.0, 2.0, 0.0)], {"rating_range": (1, 5), "user_col": "weight",
+                                         "weight_col": "weight"},
+     r"weight_col 'weight' is zero for every rating of user 0.0: its error is undefined"),
 ])
 def test_regression_metrics_bad_input(spark, rows, kwargs, words):
     df = frame(spark, rows, names=("label", "prediction", "weight"))

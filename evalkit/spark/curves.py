@@ -19,7 +19,7 @@ from .._curves import pr_points, roc_points, trapezoid
 from .._sweep import Sweep, sweep_of
 from .._validation import NUM_BINS, ZERO_WEIGHT, validate_params
 from ..mllib import BinaryClassificationMetrics
-from ._frame import _COLUMN, _DF, _NOT_FINITE, _NUMERIC, _column, _not_finite, _raise_first
+from ._frame import COLUMN, DATAFRAME, NOT_FINITE, NUMERIC, column_type, not_finite, raise_first
 from .session import _OnExecutors
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
@@ -397,7 +397,7 @@ class _Plan:
     ties: bool         # many rows a score: aggregate per score (in the JVM) first
 
 
-@validate_params(df=_DF, label_col=_COLUMN, score_col=_COLUMN, weight_col=[None, _COLUMN],
+@validate_params(df=DATAFRAME, label_col=COLUMN, score_col=COLUMN, weight_col=[None, COLUMN],
                  num_bins=NUM_BINS, zero_weight=ZERO_WEIGHT)
 def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = "score",
                    weight_col: str | None = None, num_bins: int = 0,
@@ -486,9 +486,10 @@ def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = 
     >>> m.fMeasureByThreshold()[:, 1].tolist()                         # doctest: +SKIP
     [0.16666666666666669, 0.7058823529411764, 1.0, 0.19819819819819817]
     """
-    _column(df, "score_col", score_col, _NUMERIC, "numbers")
-    _column(df, "label_col", label_col, _NUMERIC + ("BooleanType",), "0 or 1 (numbers or booleans)")
-    _column(df, "weight_col", weight_col, _NUMERIC, "numbers")
+    column_type(df, "score_col", score_col, NUMERIC, "numbers")
+    column_type(df, "label_col", label_col, NUMERIC + ("BooleanType",),
+                "0 or 1 (numbers or booleans)")
+    column_type(df, "weight_col", weight_col, NUMERIC, "numbers")
     weighted = weight_col is not None
     base = _three_columns(df, score_col, label_col, weight_col, zero_weight)
     names = {"score": f"score_col {score_col!r}", "label": f"label_col {label_col!r}",
@@ -549,7 +550,7 @@ def _weight_checks():
     from pyspark.sql import functions as F
 
     W = F.col(_W)
-    return [F.count_if(_not_finite(W)).alias("w_bad"), F.count_if(W < 0).alias("w_neg"),
+    return [F.count_if(not_finite(W)).alias("w_bad"), F.count_if(W < 0).alias("w_neg"),
             F.min(W).alias("w_min")]
 
 
@@ -629,7 +630,7 @@ def _first_aggregation(base, weighted):
     S, Y = F.col(_S), F.col(_Y)
     pos, neg = _label_weights()
     bad_label = _bad_label()
-    aggs = [F.count(F.lit(1)).alias("n"), F.count_if(_not_finite(S)).alias("s_bad"),
+    aggs = [F.count(F.lit(1)).alias("n"), F.count_if(not_finite(S)).alias("s_bad"),
             F.count_if(bad_label).alias("y_bad"), F.min(F.when(bad_label, Y)).alias("y_example"),
             F.coalesce(F.sum(pos), F.lit(0)).alias("pos"),
             F.coalesce(F.sum(neg), F.lit(0)).alias("neg")]
@@ -645,12 +646,12 @@ def _first_aggregation(base, weighted):
 
 def _raise_bad_values(first, names, weighted):
     """A ValueError naming the column, for the first check the first job found failing."""
-    _raise_first([
+    raise_first([
         (first["n"] == 0, "df is empty: binary_metrics needs at least one row"),
-        (first["s_bad"], names["score"] + _NOT_FINITE),
+        (first["s_bad"], names["score"] + NOT_FINITE),
         (first["y_bad"], names["label"] + " must hold 0 or 1; {count} rows hold other values, "
          "such as " + repr(first["y_example"])),
-        (first.get("w_bad"), names["weight"] + _NOT_FINITE),
+        (first.get("w_bad"), names["weight"] + NOT_FINITE),
         (first.get("w_neg"), names["weight"] + " contains {count} negative values, such as "
          + repr(first.get("w_min")) + ": weights count rows and must be >= 0"),
         (weighted and first["pos"] + first["neg"] == 0,

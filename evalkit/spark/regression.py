@@ -8,7 +8,7 @@ import numpy as np
 
 from .._errors import errors_from_sums, spark_fit_scores
 from .._validation import RATING_RANGE, Bool, validate_params
-from ._frame import _COLUMN, _DF, _NOT_FINITE, _NUMERIC, _column, _not_finite, _raise_first
+from ._frame import COLUMN, DATAFRAME, NOT_FINITE, NUMERIC, column_type, not_finite, raise_first
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
     from pyspark.sql import DataFrame
@@ -24,8 +24,8 @@ def _fit_scores(total, through_origin):
                             through_origin=through_origin)
 
 
-@validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN, weight_col=[None, _COLUMN],
-                 user_col=[None, _COLUMN], rating_range=[None, RATING_RANGE],
+@validate_params(df=DATAFRAME, label_col=COLUMN, prediction_col=COLUMN, weight_col=[None, COLUMN],
+                 user_col=[None, COLUMN], rating_range=[None, RATING_RANGE],
                  through_origin=Bool())
 def regression_metrics(df: DataFrame, *, label_col: str = "label",
                        prediction_col: str = "prediction", weight_col: str | None = None,
@@ -95,12 +95,12 @@ def regression_metrics(df: DataFrame, *, label_col: str = "label",
     lo, hi = None, None
     if rating_range is not None:
         lo, hi = map(float, rating_range)
-    _raise_first([(user_col is not None and rating_range is None,
+    raise_first([(user_col is not None and rating_range is None,
                    "user_col needs rating_range: the per-user error is the NMAE")])
     for arg, col in (("label_col", label_col), ("prediction_col", prediction_col),
                      ("weight_col", weight_col)):
-        _column(df, arg, col, _NUMERIC, "numbers")
-    _column(df, "user_col", user_col)
+        column_type(df, arg, col, NUMERIC, "numbers")
+    column_type(df, "user_col", user_col)
     aggs = _sum_aggregates(label_col, prediction_col, weight_col, lo, hi)
     frame = df
     if user_col is not None:
@@ -144,8 +144,8 @@ def _sum_aggregates(label_col, prediction_col, weight_col, lo, hi):
     outside = F.lit(False)
     if lo is not None:
         outside = (y < lo) | (y > hi)
-    return [F.count(F.lit(1)).alias("n"), F.count_if(_not_finite(y)).alias("y_bad"),
-            F.count_if(_not_finite(p)).alias("p_bad"), F.count_if(_not_finite(w)).alias("w_bad"),
+    return [F.count(F.lit(1)).alias("n"), F.count_if(not_finite(y)).alias("y_bad"),
+            F.count_if(not_finite(p)).alias("p_bad"), F.count_if(not_finite(w)).alias("w_bad"),
             F.count_if(w < 0).alias("w_neg"), F.sum(w).alias("W"), F.sum(w * err).alias("A"),
             F.sum(w * err * err).alias("S"), F.sum(w * w).alias("W2"), F.sum(w * y).alias("Y"),
             F.sum(w * y * y).alias("Y2"), F.sum(w * p).alias("P"), F.sum(w * p * p).alias("P2"),
@@ -158,16 +158,16 @@ def _raise_bad_sums(total, names, rating_range, zero_weight_users):
     if zero_weight_users:
         first_user = zero_weight_users[0]
     weight = names["weight"]
-    _raise_first([
+    raise_first([
         (total["n"] == 0, "df is empty: regression_metrics needs at least one row"),
-        (total["y_bad"], names["label"] + _NOT_FINITE),
-        (total["p_bad"], names["prediction"] + _NOT_FINITE),
-        (total["w_bad"], weight + _NOT_FINITE),
+        (total["y_bad"], names["label"] + NOT_FINITE),
+        (total["p_bad"], names["prediction"] + NOT_FINITE),
+        (total["w_bad"], weight + NOT_FINITE),
         (total["w_neg"], weight + " contains {count} negative values: weights must be >= 0"),
         (total["W"] == 0, weight + " is all zeros: at least one row must count"),
         (total["outside"], names["label"] + " holds {count} ratings outside rating_range "
          + repr(rating_range) + ": give the scale the ratings are on"),
-        (zero_weight_users, f"{weight} is zero for every rating of user {first_user!r}: its "
+        (len(zero_weight_users), f"{weight} is zero for every rating of user {first_user!r}: its "
          "error is undefined"),
     ])
 
