@@ -13,12 +13,22 @@ from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of, zero_div
 from ._validation import (BETA, COUNT, POS_LABEL, ZERO_DIVISION_SPARK, Options, check,
                           check_sample_weight, check_targets, sum_from_zero, validate_params)
 
-__all__ = ["BinaryCounts", "binary_counts"]
+__all__ = ["BinaryCounts", "binary_counts", "accuracy_of"]
 
 #: Layouts of the 2 x 2 table. "actual-by-predicted" (rows are the actual
 #: class, as in scikit-learn and the macro/micro post); "predicted-by-actual"
 #: (rows are the prediction, as in the Spark post and the recommender-metrics post).
 LAYOUTS = ("actual-by-predicted", "predicted-by-actual")
+
+
+def accuracy_of(tp, tn, total, zero_division="warn"):
+    """Accuracy = (tp + tn) / total, the correct predictions among all; arrays of counts too.
+
+    >>> accuracy_of(1, 89, 100)
+    0.9
+    """
+    return ratio(tp + tn, total, what="Accuracy", because="no samples",
+                 zero_division=zero_division_for(zero_division, "accuracy"))
 
 
 def _headings(layout):
@@ -90,8 +100,7 @@ class BinaryCounts:
         >>> BinaryCounts(1, 0, 10, 89).accuracy()
         0.9
         """
-        return ratio(self.tp + self.tn, self.total, what="Accuracy", because="no samples",
-                     zero_division=zero_division_for(zero_division, "accuracy"))
+        return accuracy_of(self.tp, self.tn, self.total, zero_division)
 
     @validate_params(zero_division=ZERO_DIVISION_SPARK)
     def precision(self, zero_division="warn"):

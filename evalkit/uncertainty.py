@@ -56,7 +56,8 @@ from . import topk as _topk
 from ._counts import _select, confusion_counts, encode_labels, position_of
 from ._ratios import prf, ratio
 from ._resample import _bootstrap_p, _chunks, _draws, _runs, _tally
-from ._sweep import key_groups, label_keys, sweep_of
+from ._sweep import sweep_of
+from ._sweep_packed import key_groups, label_keys
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real,
                           Satisfies, as_array, check, check_labels, check_real, check_rules,
                           check_same_length, check_targets, positive_of, validate_params)

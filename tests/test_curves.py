@@ -13,7 +13,7 @@ import sklearn.metrics as skm
 
 import evalkit as ek
 from evalkit.course.definitions import roc_auc_pairs, roc_auc_rank
-from evalkit import _curves, _sweep, curves
+from evalkit import _curves, _sweep, _sweep_packed, curves
 from evalkit._sweep import threshold_sweep
 
 RTOL = 1e-12
@@ -243,8 +243,8 @@ def test_three_aucs_agree_with_brute_force():
 def test_three_aucs_agree_across_blocks(monkeypatch):
     # tiny blocks and runs, so block edges cut through groups of ties everywhere
     for block, run_length in [(3, 2), (4, 3), (7, 5), (16, 4)]:
-        monkeypatch.setattr(_sweep, "BLOCK", block)
-        monkeypatch.setattr(_sweep, "RUN", run_length)
+        monkeypatch.setattr(_sweep_packed, "BLOCK", block)
+        monkeypatch.setattr(_sweep_packed, "RUN", run_length)
         monkeypatch.setattr(_curves, "BLOCK", block)
         for y, s, pos_label, positive, _ in cases(6 + block, 120, min_n=2, max_n=90):
             if positive.all() or not positive.any():

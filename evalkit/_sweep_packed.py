@@ -1,0 +1,454 @@
+"""The sweep's fast path: one ``np.sort`` of 64-bit keys that carry the label.
+
+The plain sweep (:func:`evalkit._sweep.sorted_sweep`, read it first) argsorts
+the scores, gathers the labels in that order and sums them. Here each sample
+becomes one unsigned 64-bit key that holds both its score and its label, so a
+single ``np.sort`` of the keys orders the samples: no argsort, no gather. The
+sorted keys are then read block by block (:data:`BLOCK` keys, sized to stay in
+the CPU cache) into the rows of the sweep, or into the AUC's rank sum.
+
+A key, from its highest bit to its lowest:
+
+* a float's bits sort like the float when the float is not negative; when
+  some score is negative, the bits of the negative floats are inverted and
+  the others get their top bit set (then all sort like the floats), less
+  the smallest such value (``offset``), so they still fit in 63 bits;
+* shifted left by one, which frees the lowest bit for the label (1: positive);
+* the low 63 bits inverted, so ascending keys run from the highest score,
+  and in a group of tied scores the positives come first (their lowest bit
+  is now 0, a negative's is 1). The top bit is left as it was and the keys
+  are sorted as int64, which orders them as the fully inverted unsigned
+  keys would be (numpy sorts int64 a little faster than uint64).
+
+Scores that do not fit (integers beyond 2**53, longdouble, or negative and
+positive floats more than 2**63 key values apart) take the plain path.
+``tests/test_sweep_packed.py`` holds every step here to the plain sweep.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["BLOCK", "RUN", "key_offset", "write_keys", "sort_keys", "label_keys", "key_groups",
+           "first_group", "count_negatives", "write_rows", "rank_sum", "packed_sweep", "first_rows"]
+
+ONE = np.uint64(1)
+TOP = np.uint64(1 << 63)
+LOW = np.uint64((1 << 63) - 1)
+#: Keys read at once: a block's temporaries stay in the CPU cache.
+BLOCK = 1 << 15
+#: A run of one score at least this long is measured by two binary searches, not read.
+RUN = 1 << 10
+
+
+# -- scores to keys ------------------------------------------------------------------------
+
+
+def _flipped(x, out):
+    """Write into ``out`` (uint64) the bits of floats ``x`` made to sort like the floats."""
+    as_float = out.view(np.float64)
+    np.add(x, 0.0, out=as_float)  # -0.0 becomes 0.0: one key for zero
+    negative = out >= TOP
+    np.invert(out, out=out, where=negative)
+    np.bitwise_or(out, TOP, out=out, where=~negative)
+
+
+def _as_float64(scores):
+    if scores.dtype == np.float64:
+        return scores
+    return scores.astype(np.float64)
+
+
+def key_offset(scores):
+    """``(True, offset)`` when the scores fit in keys, else ``(False, None)``.
+
+    ``offset`` is None when no score is negative (the bits need no flipping),
+    else the flipped bits of the lowest score, subtracted from every key.
+    """
+    kind = scores.dtype.kind
+    if kind == "f" and scores.dtype.itemsize > 8:
+        return False, None
+    if len(scores) == 0:
+        return True, None
+    if kind in "iu" and np.abs(scores).max() > 2**53:
+        return False, None
+    x = _as_float64(scores)
+    lowest = x.min()
+    if lowest >= 0:  # -0.0 too: shifted left by one, its bits are 0.0's key
+        return True, None
+    ends = np.empty(2, dtype=np.uint64)
+    _flipped(np.array([lowest, x.max()]), ends)
+    if ends[1] - ends[0] >= TOP:
+        return False, None
+    return True, ends[0]
+
+
+def write_keys(pos, scores, offset, out):
+    """Write the unsorted keys of ``scores`` and labels ``pos`` (bool) into ``out`` (uint64)."""
+    x = _as_float64(scores)
+    for start in range(0, len(x), BLOCK):
+        stop = start + BLOCK
+        block = out[start:stop]
+        if offset is None:
+            np.left_shift(x[start:stop].view(np.uint64), ONE, out=block)
+        else:
+            _flipped(x[start:stop], block)
+            block -= offset
+            np.left_shift(block, ONE, out=block)
+        np.bitwise_or(block, pos[start:stop], out=block)
+        np.bitwise_xor(block, LOW, out=block)
+
+
+def sort_keys(keys):
+    """Sort keys in place, as int64 (see the module's docstring)."""
+    keys.view(np.int64).sort()
+
+
+def label_keys(pos, scores):
+    """The sorted keys of the samples and their ``offset``, or None when the scores do not fit.
+
+    ``pos`` is the boolean mask of the positives.
+    """
+    fits, offset = key_offset(scores)
+    if not fits:
+        return None
+    keys = np.empty(len(scores), dtype=np.uint64)
+    write_keys(pos, scores, offset, keys)
+    sort_keys(keys)
+    return keys, offset
+
+
+def _write_scores(score, offset, out):
+    """Write into ``out`` (uint64) the float64 bits of ``score``: keys shifted right by one."""
+    np.bitwise_xor(score, LOW >> ONE, out=out)  # undo the inversion of the low bits
+    if offset is None:
+        return
+    out += offset
+    negative = out < TOP
+    np.invert(out, out=out, where=negative)
+    np.bitwise_xor(out, TOP, out=out, where=~negative)
+
+
+# -- sorted keys to groups of tied scores ---------------------------------------------------
+
+
+def _run(keys, i):
+    """``(split, end)`` when a run of one score, at least RUN long, starts at ``i``; else None.
+
+    The run's positives (lowest bit 0) end at ``split``, its negatives (bit 1)
+    and the run at ``end``: two binary searches instead of reading the run.
+    """
+    if i + RUN > len(keys):
+        return None
+    score = keys[i] >> ONE
+    if keys[i + RUN - 1] >> ONE != score:
+        return None
+    rest = keys[i:].view(np.int64)  # sorted as int64
+    positive_key = (score << ONE).view(np.int64)
+    split = i + int(rest.searchsorted(positive_key, "right"))
+    end = i + int(rest.searchsorted(positive_key | 1, "right"))
+    return split, end
+
+
+def first_group(keys):
+    """``(positives, negatives)`` of the first group of tied scores of sorted keys."""
+    score = keys[0] >> ONE
+    positive_key = (score << ONE).view(np.int64)
+    as_int = keys.view(np.int64)
+    split = int(as_int.searchsorted(positive_key, "right"))
+    end = int(as_int.searchsorted(positive_key | 1, "right"))
+    return split, end - split
+
+
+def count_negatives(keys):
+    """The negatives among keys (their lowest bit is 1), block by block."""
+    bits = np.empty(min(len(keys), BLOCK), dtype=np.uint64)
+    negatives = 0
+    for start in range(0, len(keys), BLOCK):
+        block = keys[start:start + BLOCK]
+        label = bits[:len(block)]
+        np.bitwise_and(block, ONE, out=label)
+        negatives += int(np.count_nonzero(label))
+    return negatives
+
+
+def _block_groups(keys, i, stop, origin, carry, with_keys):
+    """``(ends, fps, scores, carry)`` of the groups that end in ``keys[i:stop]`` (see key_groups).
+
+    The last ``carry`` counts the negatives through the whole block.
+    """
+    block = keys[i:stop + 1]  # one key more: does the block's last group end in it?
+    size = stop - i
+    score = block >> ONE
+    last = np.ones(size, dtype=bool)  # last[j]: sample j is the last of its group
+    np.not_equal(score[:-1], score[1:], out=last[:len(score) - 1])
+    fps = (block[:size] & ONE).view(np.int64)
+    fps[0] += carry
+    np.cumsum(fps, out=fps)
+    carry = int(fps[-1])
+    if last.all():  # no ties: every sample is a group of its own
+        ends = np.arange(origin + i, origin + stop)
+        score = score[:size]
+    else:
+        ends = np.flatnonzero(last)
+        fps = fps[ends]
+        score = score[ends]
+        ends += origin + i
+    if not with_keys:
+        score = None
+    return ends, fps, score, carry
+
+
+def key_groups(keys, with_keys=True, start=0, carry=0):
+    """Chunk by chunk of sorted keys: ``(ends, fps, scores)`` at the last sample of each group.
+
+    A group is a run of tied scores. ``ends`` are the positions of the
+    groups' last samples (``start`` added, so ``tps = ends + 1 - fps``),
+    ``fps`` the negatives up to them (``carry`` more, the negatives before
+    ``keys``) and ``scores`` their keys shifted right by one (None unless
+    ``with_keys``). A long run of one score is one row, measured by :func:`_run`.
+    """
+    n = len(keys)
+    i = 0
+    while i < n:
+        run = _run(keys, i)
+        if run is not None:
+            split, end = run
+            carry += end - split
+            score = None
+            if with_keys:
+                score = keys[end - 1:end] >> ONE
+            yield np.array([start + end - 1]), np.array([carry]), score
+            i = end
+            continue
+        stop = min(i + BLOCK, n)
+        ends, fps, score, carry = _block_groups(keys, i, stop, start, carry, with_keys)
+        yield ends, fps, score
+        i = stop
+
+
+# -- groups to the sweep's rows -------------------------------------------------------------
+
+
+class _Rows:
+    """Rows of the sweep: cumulative ``tps`` and ``fps`` and the score keys at each."""
+
+    def __init__(self, tps, fps, scores):
+        self.tps, self.fps, self.scores = tps, fps, scores
+
+    def __len__(self):
+        return len(self.tps)
+
+    def __getitem__(self, rows):
+        return _Rows(self.tps[rows], self.fps[rows], self.scores[rows])
+
+    def then(self, other):
+        """These rows followed by ``other``."""
+        return _Rows(np.concatenate([self.tps, other.tps]), np.concatenate([self.fps, other.fps]),
+                     np.concatenate([self.scores, other.scores]))
+
+
+def _kept(bends, before, rows, after):
+    """Mask of ``rows`` kept by ``bends``, given the rows just before and after them.
+
+    ``before`` and ``after`` are ``(tps, fps)`` pairs, or None at an end of the
+    curve, where the rule keeps the end row.
+    """
+    tps, fps = rows.tps, rows.fps
+    first = 0
+    if before is not None:
+        tps = np.r_[before[0], tps]
+        fps = np.r_[before[1], fps]
+        first = 1
+    if after is not None:
+        tps = np.r_[tps, after[0]]
+        fps = np.r_[fps, after[1]]
+    return bends(tps, fps)[first:first + len(rows)]
+
+
+class _Writer:
+    """Writes rows into a sweep's arrays: thresholds over the keys, counts into tps and fps.
+
+    Row ``m`` is written at position ``m`` of the keys, which the groups have
+    been read up to (a row ends at a sample at or after it): the thresholds
+    need no array of their own.
+    """
+
+    def __init__(self, keys, offset, tps, fps):
+        self.keys, self.offset, self.tps, self.fps = keys, offset, tps, fps
+        self.m = 0
+
+    def write(self, rows):
+        stop = self.m + len(rows)
+        self.tps[self.m:stop] = rows.tps
+        self.fps[self.m:stop] = rows.fps
+        _write_scores(rows.scores, self.offset, self.keys[self.m:stop])
+        self.m = stop
+
+
+def write_rows(keys, offset, tps, fps, *, start=0, carry=0, bends=None, before=None, after=None):
+    """Write the sweep's rows of sorted keys; return how many.
+
+    Row ``m`` gets its threshold's float64 bits at ``keys[m]`` and its counts at
+    ``tps[m]`` and ``fps[m]``. ``start`` and ``carry``: the samples and the
+    negatives before ``keys`` (a part of a larger sweep). ``bends`` (a rule
+    ``(tps, fps) -> mask``, :func:`evalkit._curves.roc_bends`) keeps only the
+    rows a curve's ``drop_intermediate`` keeps; a row's fate needs the row
+    after it, so the last row made waits for the next chunk. ``before`` and
+    ``after``: the rows of the larger sweep just before and after these
+    (None at the curve's ends).
+    """
+    writer = _Writer(keys, offset, tps, fps)
+    decided_last = before  # the last row whose fate is known: context for the next
+    waiting = None  # the last row made, whose fate waits for the row after it
+    for ends, chunk_fps, scores in key_groups(keys, start=start, carry=carry):
+        rows = _Rows(ends + 1 - chunk_fps, chunk_fps, scores)
+        if len(rows) == 0:  # a chunk inside one group of ties
+            continue
+        if bends is None:
+            writer.write(rows)
+            continue
+        if waiting is not None:
+            rows = waiting.then(rows)
+        decided = rows[:-1]
+        waiting = rows[-1:]
+        if len(decided) == 0:
+            continue
+        next_row = (waiting.tps[0], waiting.fps[0])
+        keep = _kept(bends, decided_last, decided, next_row)
+        writer.write(decided[np.flatnonzero(keep)])
+        decided_last = (decided.tps[-1], decided.fps[-1])
+    if waiting is not None:
+        keep = _kept(bends, decided_last, waiting, after)
+        writer.write(waiting[np.flatnonzero(keep)])
+    return writer.m
+
+
+def packed_sweep(pos, scores, bends=None):
+    """The sweep of unweighted input by sorted keys: ``(thresholds, tps, fps, n_pos, n_neg)``.
+
+    None when the scores do not fit in keys. The thresholds overwrite the
+    sorted keys (see :func:`write_rows`).
+    """
+    packed = label_keys(pos, scores)
+    if packed is None:
+        return None
+    keys, offset = packed
+    n = len(keys)
+    tps = np.empty(n, dtype=np.int64)
+    fps = np.empty(n, dtype=np.int64)
+    m = write_rows(keys, offset, tps, fps, bends=bends)
+    return first_rows(keys, tps, fps, m, scores.dtype, bends)
+
+
+def first_rows(keys, tps, fps, m, dtype, bends):
+    """The sweep of the first ``m`` rows written: ``(thresholds, tps, fps, n_pos, n_neg)``.
+
+    The thresholds are the keys' first ``m`` entries, as ``dtype``. A short
+    sweep lets go of the sample-sized arrays: it copies its rows when they
+    fill at most half of them. A curve's sweep (with ``bends``) keeps views,
+    as the curves copy their points anyway.
+    """
+    thresholds = keys[:m].view(np.float64).astype(dtype, copy=False)
+    arrays = [thresholds, tps[:m], fps[:m]]
+    if 2 * m <= len(tps) and bends is None:
+        arrays = [array.copy() for array in arrays]
+    n_neg = 0
+    if m:
+        n_neg = int(arrays[2][-1])
+    n_pos = len(tps) - n_neg
+    return (*arrays, n_pos, n_neg)
+
+
+# -- sorted keys to the AUC's rank sum -----------------------------------------------------
+
+
+class _TiedPairs:
+    """Σ pos·neg over the groups of tied scores, fed piece by piece.
+
+    A group may span pieces (blocks, runs): the group still open is kept
+    until a piece starts another score.
+    """
+
+    def __init__(self):
+        self.pairs = 0
+        self.score = None  # the open group's score key
+        self.positives = 0
+        self.size = 0
+
+    def close(self):
+        self.pairs += self.positives * (self.size - self.positives)
+        self.positives = 0
+        self.size = 0
+
+    def add(self, score, positives, size):
+        """A piece of one group: ``positives`` of its ``size`` samples scored ``score``."""
+        if score != self.score:
+            self.close()
+            self.score = score
+        self.positives += positives
+        self.size += size
+
+
+def _add_block_ties(ties, score, negative):
+    """Feed ``ties`` the groups of one block: its score keys and its negative flags (0/1)."""
+    new = score[1:] != score[:-1]  # new[i]: sample i + 1 starts a group
+    if new.all():  # no two neighbours tie: every group in the block is one sample
+        ties.add(int(score[0]), 1 - int(negative[0]), 1)  # it may join the open group
+        if len(score) > 1:  # the samples between the first and the last tie with nothing
+            ties.add(int(score[-1]), 1 - int(negative[-1]), 1)
+        return
+    starts = np.r_[0, np.flatnonzero(new) + 1]
+    sizes = np.diff(starts, append=len(score))
+    positives = sizes - np.add.reduceat(negative, starts)
+    ties.add(int(score[0]), int(positives[0]), int(sizes[0]))  # it may join the open group
+    if len(starts) == 1:  # the whole block is one group, still open
+        return
+    ties.close()
+    inner = slice(1, -1)  # the groups that start and end in the block
+    ties.pairs += int(np.dot(positives[inner], sizes[inner] - positives[inner]))
+    ties.add(int(score[-1]), int(positives[-1]), int(sizes[-1]))
+
+
+def rank_sum(keys):
+    """``(2U, P, N)`` of sorted keys: the AUC's count, no curve made (AUC = 2U / 2PN).
+
+    ``U = #(s+ > s-) + #(s+ = s-) / 2`` over the positive-negative pairs.
+    The keys run from the highest score and in a group of ties the
+    positives come first, so the j-th negative (from 0), at position
+    ``i_j``, has ``i_j - j`` positives before it, its tied ones included.
+    Summed over the negatives, ``Σ_j i_j - N(N - 1)/2`` counts every pair
+    won and every pair tied; each group of ties then gives back half of
+    its ``pos · neg`` pairs. One pass over the keys, block by block; a
+    long run of one score is measured (:func:`_run`) instead of read.
+    """
+    n = len(keys)
+    size = min(n, BLOCK)
+    index = np.arange(size, dtype=np.int64)
+    labels = np.empty(size, dtype=np.uint64)
+    negatives = 0
+    position_sum = 0  # Σ of the negatives' positions
+    ties = _TiedPairs()
+    i = 0
+    while i < n:
+        run = _run(keys, i)
+        if run is not None:
+            split, end = run
+            negatives += end - split
+            position_sum += (split + end - 1) * (end - split) // 2  # split + ... + (end - 1)
+            ties.add(int(keys[i]) >> 1, split - i, end - i)
+            i = end
+            continue
+        block = keys[i:i + BLOCK]
+        m = len(block)
+        negative = labels[:m]
+        np.bitwise_and(block, ONE, out=negative)
+        negative = negative.view(np.int64)
+        block_negatives = int(np.count_nonzero(negative))
+        negatives += block_negatives
+        position_sum += i * block_negatives + int(np.dot(negative, index[:m]))
+        _add_block_ties(ties, block >> ONE, negative)
+        i += m
+    ties.close()
+    pairs_at_or_above = position_sum - negatives * (negatives - 1) // 2
+    return 2 * pairs_at_or_above - ties.pairs, n - negatives, negatives
