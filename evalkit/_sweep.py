@@ -26,7 +26,7 @@ from ._threads import threads_for
 from ._validation import ZERO_WEIGHTS, check_labels, check_scores, positive_of, sum_from_zero
 
 __all__ = ["Sweep", "threshold_sweep", "sweep_of", "rank_sum_of", "positive_mask", "sorted_sweep",
-           "stable_descending_order", "ZERO_WEIGHTS"]
+           "stable_descending_order", "kept_rows", "ZERO_WEIGHTS"]
 
 
 def positive_mask(y_true, pos_label=None, name="y_true"):
@@ -237,7 +237,11 @@ def sweep_of(pos, scores, w=None, zero_weight="drop", bends=None, n_threads=1):
         pos = pos[weighed]
         scores = scores[weighed]
         w = w[weighed]
-    sweep = sorted_sweep(pos, scores, w)
+    return kept_rows(sorted_sweep(pos, scores, w), bends)
+
+
+def kept_rows(sweep, bends):
+    """The rows of ``sweep`` that ``bends`` keeps (all of them when ``bends`` is None)."""
     if bends is None:
         return sweep
     kept = np.flatnonzero(bends(sweep.tps, sweep.fps))

@@ -16,6 +16,8 @@ from evalkit.course.definitions import roc_auc_pairs, roc_auc_rank
 from evalkit import _curves, _sweep, _sweep_packed, curves
 from evalkit._sweep import threshold_sweep
 
+from _sweep_data import random_scores
+
 RTOL = 1e-12
 
 
@@ -63,23 +65,6 @@ def random_labels(rng, n):
     three = rng.integers(0, 3, n)  # one class against the rest, via pos_label
     pos_label = int(three[-1])  # present, so valid
     return three, pos_label, three == pos_label
-
-
-def random_scores(rng, n):
-    kind = rng.choice(["distinct", "ties", "int", "signed", "float32", "wide", "zeros"])
-    if kind == "distinct":
-        return rng.random(n)
-    if kind == "ties":
-        return np.round(rng.random(n), 1)
-    if kind == "int":
-        return rng.integers(-3, 4, n)
-    if kind == "signed":
-        return np.round(rng.normal(size=n), 2)
-    if kind == "float32":
-        return np.round(rng.random(n), 2).astype(np.float32)
-    if kind == "wide":  # keys spanning more than 2**63: the argsort fallback
-        return rng.choice([-1e300, -1.0, 0.0, 2.5, 1e300], n)
-    return np.where(rng.random(n) < 0.5, -0.0, 0.0) + np.round(rng.random(n), 0)
 
 
 def random_weights(rng, n):
