@@ -199,6 +199,24 @@ def _block_groups(keys, i, stop, origin, carry, with_keys):
     return ends, fps, score, carry
 
 
+def _pieces(keys):
+    """Sorted keys cut into pieces to read: ``(start, stop, run)``.
+
+    ``run`` is ``(split, end)`` for a long run of one score (see :func:`_run`),
+    else None for a block of at most BLOCK keys.
+    """
+    n = len(keys)
+    i = 0
+    while i < n:
+        run = _run(keys, i)
+        if run is None:
+            stop = min(i + BLOCK, n)
+        else:
+            stop = run[1]
+        yield i, stop, run
+        i = stop
+
+
 def key_groups(keys, with_keys=True, start=0, carry=0):
     """Chunk by chunk of sorted keys: ``(ends, fps, scores)`` at the last sample of each group.
 
@@ -208,23 +226,17 @@ def key_groups(keys, with_keys=True, start=0, carry=0):
     ``keys``) and ``scores`` their keys shifted right by one (None unless
     ``with_keys``). A long run of one score is one row, measured by :func:`_run`.
     """
-    n = len(keys)
-    i = 0
-    while i < n:
-        run = _run(keys, i)
-        if run is not None:
-            split, end = run
-            carry += end - split
-            score = None
-            if with_keys:
-                score = keys[end - 1:end] >> ONE
-            yield np.array([start + end - 1]), np.array([carry]), score
-            i = end
+    for i, stop, run in _pieces(keys):
+        if run is None:
+            ends, fps, score, carry = _block_groups(keys, i, stop, start, carry, with_keys)
+            yield ends, fps, score
             continue
-        stop = min(i + BLOCK, n)
-        ends, fps, score, carry = _block_groups(keys, i, stop, start, carry, with_keys)
-        yield ends, fps, score
-        i = stop
+        split, end = run
+        carry += end - split
+        score = None
+        if with_keys:
+            score = keys[end - 1:end] >> ONE
+        yield np.array([start + end - 1]), np.array([carry]), score
 
 
 # -- groups to the sweep's rows -------------------------------------------------------------
@@ -429,18 +441,15 @@ def rank_sum(keys):
     negatives = 0
     position_sum = 0  # Σ of the negatives' positions
     ties = _TiedPairs()
-    i = 0
-    while i < n:
-        run = _run(keys, i)
+    for i, stop, run in _pieces(keys):
         if run is not None:
             split, end = run
             negatives += end - split
             position_sum += (split + end - 1) * (end - split) // 2  # split + ... + (end - 1)
             ties.add(int(keys[i]) >> 1, split - i, end - i)
-            i = end
             continue
-        block = keys[i:i + BLOCK]
-        m = len(block)
+        block = keys[i:stop]
+        m = stop - i
         negative = labels[:m]
         np.bitwise_and(block, ONE, out=negative)
         negative = negative.view(np.int64)
@@ -448,7 +457,6 @@ def rank_sum(keys):
         negatives += block_negatives
         position_sum += i * block_negatives + int(np.dot(negative, index[:m]))
         _add_block_ties(ties, block >> ONE, negative)
-        i += m
     ties.close()
     pairs_at_or_above = position_sum - negatives * (negatives - 1) // 2
     return 2 * pairs_at_or_above - ties.pairs, n - negatives, negatives

@@ -44,3 +44,14 @@ def sweeps_equal(ours, theirs):
             and np.array_equal(ours.thresholds, theirs.thresholds)
             and np.array_equal(ours.tps, theirs.tps) and np.array_equal(ours.fps, theirs.fps))
     return same and (ours.n_pos, ours.n_neg) == (theirs.n_pos, theirs.n_neg)
+
+
+def assert_rows_are_the_sweep(arrays, expected, dtype):
+    """A fast path's ``(thresholds, tps, fps, n_pos, n_neg)`` hold ``expected``'s rows exactly,
+    thresholds of ``dtype`` and integer counts."""
+    thresholds, tps, fps, n_pos, n_neg = arrays
+    assert thresholds.dtype == dtype and tps.dtype == fps.dtype == np.int64
+    np.testing.assert_array_equal(thresholds, expected.thresholds)
+    np.testing.assert_array_equal(tps, expected.tps)
+    np.testing.assert_array_equal(fps, expected.fps)
+    assert (n_pos, n_neg) == (expected.n_pos, expected.n_neg)

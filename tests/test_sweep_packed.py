@@ -18,7 +18,7 @@ from evalkit._sweep import (kept_rows, rank_sum_of, sorted_sweep, stable_descend
 from evalkit._sweep_packed import (count_negatives, first_group, key_groups, label_keys,
                                    packed_sweep, rank_sum)
 
-from _sweep_data import random_positives, random_scores, sweep_cases, sweeps_equal
+from _sweep_data import assert_rows_are_the_sweep, random_positives, random_scores, sweep_cases, sweeps_equal
 
 #: (keys per block, keys that make a run): numpy's sizes, then tiny ones
 BLOCKS = [(1 << 15, 1 << 10), (3, 2), (4, 3), (7, 5), (16, 4)]
@@ -78,12 +78,7 @@ def test_packed_sweep_equals_the_plain_sweep(blocks, bends):
             assert sweeps_equal(sweep_of(positive, scores, bends=bends), expected)
             plain_only += 1
             continue
-        thresholds, tps, fps, n_pos, n_neg = arrays
-        assert thresholds.dtype == scores.dtype and tps.dtype == fps.dtype == np.int64
-        np.testing.assert_array_equal(thresholds, expected.thresholds)
-        np.testing.assert_array_equal(tps, expected.tps)
-        np.testing.assert_array_equal(fps, expected.fps)
-        assert (n_pos, n_neg) == (expected.n_pos, expected.n_neg)
+        assert_rows_are_the_sweep(arrays, expected, scores.dtype)
         compared += 1
     assert compared > 50 and plain_only > 0  # both paths ran
 

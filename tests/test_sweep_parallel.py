@@ -23,7 +23,7 @@ from evalkit._sweep import kept_rows, sorted_sweep, sweep_of
 from evalkit._sweep_packed import label_keys, rank_sum
 from evalkit._sweep_parallel import bucketed_keys, parallel_rank_sum, parallel_sweep
 
-from _sweep_data import random_positives, sweep_cases, sweeps_equal
+from _sweep_data import assert_rows_are_the_sweep, random_positives, sweep_cases, sweeps_equal
 
 
 @pytest.fixture
@@ -32,6 +32,19 @@ def small_threshold(monkeypatch):
     monkeypatch.setattr(_threads, "MIN_SAMPLES_PER_THREAD", 1)
     monkeypatch.setattr(_sweep_packed, "BLOCK", 5)
     monkeypatch.setattr(_sweep_packed, "RUN", 3)
+
+
+@pytest.fixture
+def started(monkeypatch):
+    """The number of threads of each parallel step of the sweep, as they start."""
+    counts = []
+    run_all = _threads.run_all
+
+    def counting(steps):
+        counts.append(len(steps))
+        return run_all(steps)
+    monkeypatch.setattr(_sweep_parallel, "run_all", counting)
+    return counts
 
 
 @pytest.mark.parametrize("threads", [2, 3, 4])
@@ -45,12 +58,7 @@ def test_parallel_sweep_equals_the_plain_sweep(small_threshold, threads, bends):
         if arrays is None:
             assert label_keys(positive, scores) is None
             continue
-        thresholds, tps, fps, n_pos, n_neg = arrays
-        assert thresholds.dtype == scores.dtype and tps.dtype == fps.dtype == np.int64
-        np.testing.assert_array_equal(thresholds, expected.thresholds)
-        np.testing.assert_array_equal(tps, expected.tps)
-        np.testing.assert_array_equal(fps, expected.fps)
-        assert (n_pos, n_neg) == (expected.n_pos, expected.n_neg)
+        assert_rows_are_the_sweep(arrays, expected, scores.dtype)
         assert sweeps_equal(sweep_of(positive, scores, bends=bends, n_threads=threads), expected)
         compared += 1
     assert compared > 50
@@ -142,19 +150,12 @@ def test_the_numbers_do_not_depend_on_n_threads(small_threshold, name):
             assert _identical(call(y, s, n_threads=n_threads), expected), (n, n_threads)
 
 
-def test_large_input_runs_on_two_threads_with_numpys_blocks(monkeypatch):
+def test_large_input_runs_on_two_threads_with_numpys_blocks(started):
     # the shipped sizes (no patch): two threads start at a million samples
     n = 2 * _threads.MIN_SAMPLES_PER_THREAD
     rng = np.random.default_rng(8)
     y = (rng.random(n) < 0.3).astype(np.int64)
     s = np.round(rng.random(n), 4)  # ties, and long runs of them
-    started = []
-    run_all = _threads.run_all
-
-    def counting(steps):
-        started.append(len(steps))
-        return run_all(steps)
-    monkeypatch.setattr(_sweep_parallel, "run_all", counting)
     one = (ek.roc_auc_score(y, s, n_threads=1), ek.roc_curve(y, s, n_threads=1))
     assert started == []
     two = (ek.roc_auc_score(y, s, n_threads=2), ek.roc_curve(y, s, n_threads=2))
@@ -193,14 +194,7 @@ def test_the_default_is_the_usable_cores_at_most_the_environment_cap(monkeypatch
     assert _threads.thread_count() == 6
 
 
-def test_the_environment_cap_reaches_the_sort(small_threshold, monkeypatch):
-    started = []
-    run_all = _threads.run_all
-
-    def counting(steps):
-        started.append(len(steps))
-        return run_all(steps)
-    monkeypatch.setattr(_sweep_parallel, "run_all", counting)
+def test_the_environment_cap_reaches_the_sort(small_threshold, started, monkeypatch):
     monkeypatch.setattr(_threads, "_usable_cores", lambda: 3)
     y, s = np.arange(40) % 2, np.arange(40) / 40
     monkeypatch.setenv(_threads.ENVIRONMENT, "1")
