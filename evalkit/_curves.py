@@ -194,19 +194,18 @@ def pr_points(sweep, convention="sklearn", n_threads=1):
     >>> r.tolist(), [round(v, 4) for v in p.tolist()]
     ([0.0, 0.5, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.6667, 0.5])
     """
-    tps, fps = sweep.tps, sweep.fps
-    m = len(tps)
+    m = len(sweep.tps)
     recall = np.empty(m + 1)
     precision = np.empty(m + 1)
     if convention == "sklearn":
-        # by increasing threshold: the sweep's rows fill the first m entries backwards
-        recall_rows = recall[:m][::-1]
-        precision_rows = precision[:m][::-1]
+        # by increasing threshold: the sweep's rows, read backwards, fill the first m entries
+        tps, fps = sweep.tps[::-1], sweep.fps[::-1]
+        recall_rows, precision_rows = recall[:m], precision[:m]
         no_positives, nothing_predicted = 1.0, 0.0
         first = m  # the point at recall 0 comes last
     else:
-        recall_rows = recall[1:]
-        precision_rows = precision[1:]
+        tps, fps = sweep.tps, sweep.fps
+        recall_rows, precision_rows = recall[1:], precision[1:]
         no_positives, nothing_predicted = 0.0, 1.0
         first = 0
 

@@ -157,7 +157,15 @@ class Sweep:
         threshold that does not produce its counts. Spark groups within each
         partition; this is the one-partition result (:meth:`chunked`).
         """
+        if self._chunk(num_bins) < 2:  # nothing grouped (and no partition labels made)
+            return self
         return self.chunked(num_bins, bin_threshold, (len(self),))[0]
+
+    def _chunk(self, num_bins):
+        """Rows per chunk of Spark's ``numBins``: ``len // num_bins`` (0 without bins)."""
+        if not num_bins:
+            return 0
+        return len(self) // num_bins
 
     def chunked(self, num_bins, bin_threshold, sizes):
         """Spark's ``numBins`` chunks, cut within each partition: ``(sweep, partition of each)``.
@@ -168,9 +176,7 @@ class Sweep:
         boundary, as :meth:`binned` describes.
         """
         partitions = np.arange(len(sizes))
-        chunk = 0
-        if num_bins:
-            chunk = len(self) // num_bins
+        chunk = self._chunk(num_bins)
         if chunk < 2:  # nothing grouped: every distinct score is its own point
             return self, np.repeat(partitions, sizes)
         bounds = np.cumsum((0, *sizes))

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["BLOCK", "RUN", "key_offset", "write_keys", "sort_keys", "label_keys", "key_groups",
-           "first_group", "count_negatives", "write_rows", "rank_sum", "packed_sweep", "first_rows"]
+__all__ = ["BLOCK", "RUN", "fits_float64", "flipped_offset", "write_keys", "sort_keys",
+           "label_keys", "key_groups", "first_group", "count_negatives", "write_rows", "rank_sum",
+           "packed_sweep", "first_rows"]
 
 ONE = np.uint64(1)
 TOP = np.uint64(1 << 63)
@@ -59,44 +60,51 @@ def _as_float64(scores):
     return scores.astype(np.float64)
 
 
-def key_offset(scores):
-    """``(True, offset)`` when the scores fit in keys, else ``(False, None)``.
-
-    ``offset`` is None when no score is negative (the bits need no flipping),
-    else the flipped bits of the lowest score, subtracted from every key.
-    """
+def fits_float64(scores):
+    """True when every score is a float64 exactly: no longdouble, no integer beyond 2**53."""
     kind = scores.dtype.kind
     if kind == "f" and scores.dtype.itemsize > 8:
-        return False, None
-    if len(scores) == 0:
-        return True, None
-    if kind in "iu" and np.abs(scores).max() > 2**53:
-        return False, None
-    x = _as_float64(scores)
-    lowest = x.min()
-    if lowest >= 0:  # -0.0 too: shifted left by one, its bits are 0.0's key
-        return True, None
+        return False
+    if kind in "iu" and len(scores) and np.abs(scores).max() > 2**53:
+        return False
+    return True
+
+
+def flipped_offset(lowest, highest):
+    """``(True, offset)`` for keys of scores from ``lowest`` (negative) to ``highest``.
+
+    ``offset`` is the flipped bits of the lowest score, subtracted from every
+    key; ``(False, None)`` when the keys would still span 2**63 or more.
+    """
     ends = np.empty(2, dtype=np.uint64)
-    _flipped(np.array([lowest, x.max()]), ends)
+    _flipped(np.array([lowest, highest], dtype=np.float64), ends)
     if ends[1] - ends[0] >= TOP:
         return False, None
     return True, ends[0]
 
 
 def write_keys(pos, scores, offset, out):
-    """Write the unsorted keys of ``scores`` and labels ``pos`` (bool) into ``out`` (uint64)."""
+    """Write the unsorted keys of ``scores`` and labels ``pos`` (bool) into ``out`` (uint64).
+
+    With ``offset`` None the scores are taken to be non-negative: at the
+    first block that holds a negative score it stops and returns True (the
+    keys must then be written again with flipped bits and an offset).
+    """
     x = _as_float64(scores)
     for start in range(0, len(x), BLOCK):
         stop = start + BLOCK
         block = out[start:stop]
         if offset is None:
-            np.left_shift(x[start:stop].view(np.uint64), ONE, out=block)
+            if x[start:stop].min() < 0:
+                return True
+            np.left_shift(x[start:stop].view(np.uint64), ONE, out=block)  # -0.0 is 0.0's key
         else:
             _flipped(x[start:stop], block)
             block -= offset
             np.left_shift(block, ONE, out=block)
         np.bitwise_or(block, pos[start:stop], out=block)
         np.bitwise_xor(block, LOW, out=block)
+    return False
 
 
 def sort_keys(keys):
@@ -109,11 +117,15 @@ def label_keys(pos, scores):
 
     ``pos`` is the boolean mask of the positives.
     """
-    fits, offset = key_offset(scores)
-    if not fits:
+    if not fits_float64(scores):
         return None
     keys = np.empty(len(scores), dtype=np.uint64)
-    write_keys(pos, scores, offset, keys)
+    offset = None
+    if write_keys(pos, scores, None, keys):  # a negative score: flipped bits, less the lowest
+        fits, offset = flipped_offset(scores.min(), scores.max())
+        if not fits:
+            return None
+        write_keys(pos, scores, offset, keys)
     sort_keys(keys)
     return keys, offset
 
@@ -260,22 +272,10 @@ class _Rows:
                      np.concatenate([self.scores, other.scores]))
 
 
-def _kept(bends, before, rows, after):
-    """Mask of ``rows`` kept by ``bends``, given the rows just before and after them.
-
-    ``before`` and ``after`` are ``(tps, fps)`` pairs, or None at an end of the
-    curve, where the rule keeps the end row.
-    """
-    tps, fps = rows.tps, rows.fps
-    first = 0
-    if before is not None:
-        tps = np.r_[before[0], tps]
-        fps = np.r_[before[1], fps]
-        first = 1
-    if after is not None:
-        tps = np.r_[tps, after[0]]
-        fps = np.r_[fps, after[1]]
-    return bends(tps, fps)[first:first + len(rows)]
+def _one_row(counts):
+    """A row of counts ``(tps, fps)`` whose score is never written (a neighbour's)."""
+    tps, fps = counts
+    return _Rows(np.array([tps]), np.array([fps]), np.zeros(1, dtype=np.uint64))
 
 
 class _Writer:
@@ -297,6 +297,49 @@ class _Writer:
         _write_scores(rows.scores, self.offset, self.keys[self.m:stop])
         self.m = stop
 
+    def write_kept(self, rows, kept):
+        """Write the rows at the indices ``kept``, gathered straight into the arrays."""
+        stop = self.m + len(kept)
+        np.take(rows.tps, kept, out=self.tps[self.m:stop])
+        np.take(rows.fps, kept, out=self.fps[self.m:stop])
+        _write_scores(rows.scores[kept], self.offset, self.keys[self.m:stop])
+        self.m = stop
+
+
+class _Bends:
+    """The rows a curve keeps (``bends``), written as the chunks of rows come.
+
+    A row's fate needs the rows just before and after it, so the rows are
+    held back by one: ``held`` carries the last row made, whose fate waits
+    for the next chunk, after the row before it (``context`` such rows lead
+    ``held``: their fate is known).
+    """
+
+    def __init__(self, bends, writer, before):
+        self.bends, self.writer = bends, writer
+        self.held = _Rows(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint64))
+        self.context = 0
+        if before is not None:  # the larger sweep's row before these: context only
+            self.held = _one_row(before)
+            self.context = 1
+
+    def add(self, rows):
+        rows = self.held.then(rows)
+        keep = self.bends(rows.tps, rows.fps)
+        decided = np.flatnonzero(keep[self.context:-1]) + self.context
+        self.writer.write_kept(rows, decided)
+        self.held = rows[-2:]
+        self.context = len(self.held) - 1
+
+    def finish(self, after):
+        """Decide the last row, given the row after it (None at the curve's end: kept)."""
+        rows = self.held
+        stop = len(rows)
+        if after is not None:
+            rows = rows.then(_one_row(after))
+        keep = self.bends(rows.tps, rows.fps)
+        self.writer.write_kept(rows, np.flatnonzero(keep[self.context:stop]) + self.context)
+
 
 def write_rows(keys, offset, tps, fps, *, start=0, carry=0, bends=None, before=None, after=None):
     """Write the sweep's rows of sorted keys; return how many.
@@ -305,34 +348,24 @@ def write_rows(keys, offset, tps, fps, *, start=0, carry=0, bends=None, before=N
     ``tps[m]`` and ``fps[m]``. ``start`` and ``carry``: the samples and the
     negatives before ``keys`` (a part of a larger sweep). ``bends`` (a rule
     ``(tps, fps) -> mask``, :func:`evalkit._curves.roc_bends`) keeps only the
-    rows a curve's ``drop_intermediate`` keeps; a row's fate needs the row
-    after it, so the last row made waits for the next chunk. ``before`` and
-    ``after``: the rows of the larger sweep just before and after these
-    (None at the curve's ends).
+    rows a curve's ``drop_intermediate`` keeps (:class:`_Bends`). ``before``
+    and ``after``: the rows ``(tps, fps)`` of the larger sweep just before and
+    after these (None at the curve's ends).
     """
     writer = _Writer(keys, offset, tps, fps)
-    decided_last = before  # the last row whose fate is known: context for the next
-    waiting = None  # the last row made, whose fate waits for the row after it
+    kept = None
+    if bends is not None:
+        kept = _Bends(bends, writer, before)
     for ends, chunk_fps, scores in key_groups(keys, start=start, carry=carry):
         rows = _Rows(ends + 1 - chunk_fps, chunk_fps, scores)
         if len(rows) == 0:  # a chunk inside one group of ties
             continue
-        if bends is None:
+        if kept is None:
             writer.write(rows)
-            continue
-        if waiting is not None:
-            rows = waiting.then(rows)
-        decided = rows[:-1]
-        waiting = rows[-1:]
-        if len(decided) == 0:
-            continue
-        next_row = (waiting.tps[0], waiting.fps[0])
-        keep = _kept(bends, decided_last, decided, next_row)
-        writer.write(decided[np.flatnonzero(keep)])
-        decided_last = (decided.tps[-1], decided.fps[-1])
-    if waiting is not None:
-        keep = _kept(bends, decided_last, waiting, after)
-        writer.write(waiting[np.flatnonzero(keep)])
+        else:
+            kept.add(rows)
+    if kept is not None and len(kept.held) > kept.context:
+        kept.finish(after)
     return writer.m
 
 
@@ -455,7 +488,8 @@ def rank_sum(keys):
         negative = negative.view(np.int64)
         block_negatives = int(np.count_nonzero(negative))
         negatives += block_negatives
-        position_sum += i * block_negatives + int(np.dot(negative, index[:m]))
+        # einsum, not np.dot: numpy's integer dot is slower
+        position_sum += i * block_negatives + int(np.einsum("i,i->", negative, index[:m]))
         _add_block_ties(ties, block >> ONE, negative)
     ties.close()
     pairs_at_or_above = position_sum - negatives * (negatives - 1) // 2

@@ -10,9 +10,10 @@ rows of the sweep -- and the parts join by counts alone:
 1. each thread writes the keys of one slice of the samples;
 2. the cut points are quantiles of a sample of the keys, each rounded down
    to a positive's key (even), the first key of its score's group;
-3. each thread counts its slice's keys below each cut point; the sums are
-   where the buckets begin, and one ``np.partition`` (linear, no sort) puts
-   each key in its bucket;
+3. each key goes to its bucket by ``np.partition`` (linear, no sort): for
+   two buckets, each thread partitions its slice and one swap joins them;
+   for more, each thread counts its slice's keys below each cut point (the
+   sums are where the buckets begin) and one partition places them all;
 4. each thread sorts one bucket and reads it.
 
 A positive of a bucket outranks every negative of the later buckets, and a
@@ -26,8 +27,8 @@ import functools
 
 import numpy as np
 
-from ._sweep_packed import (count_negatives, first_group, first_rows, key_offset, rank_sum,
-                            sort_keys, write_keys, write_rows)
+from ._sweep_packed import (count_negatives, first_group, first_rows, fits_float64,
+                            flipped_offset, rank_sum, sort_keys, write_keys, write_rows)
 from ._threads import run_all, spans
 
 __all__ = ["bucketed_keys", "parallel_rank_sum", "parallel_sweep"]
@@ -40,14 +41,23 @@ def _extremes(scores):
     return scores.min(), scores.max()
 
 
-def _parallel_key_offset(scores, slices):
-    """:func:`key_offset` of all the scores, from the lowest and highest of each slice."""
-    if scores.dtype.kind == "f" and scores.dtype.itemsize > 8:
-        return False, None
-    found = run_all([functools.partial(_extremes, scores[a:b]) for a, b in slices])
-    lowest = min(low for low, _ in found)
-    highest = max(high for _, high in found)
-    return key_offset(np.array([lowest, highest], dtype=scores.dtype))
+def _write_keys(pos, scores, keys, slices):
+    """Write the keys, a slice on each thread: the offset, or None when the scores do not fit."""
+    def write_all(offset):
+        steps = [functools.partial(write_keys, pos[a:b], scores[a:b], offset, keys[a:b])
+                 for a, b in slices]
+        return run_all(steps)
+
+    negative = write_all(None)
+    if not any(negative):
+        return True, None
+    extremes = run_all([functools.partial(_extremes, scores[a:b]) for a, b in slices])
+    lowest = min(low for low, _ in extremes)
+    highest = max(high for _, high in extremes)
+    fits, offset = flipped_offset(lowest, highest)
+    if fits:
+        write_all(offset)
+    return fits, offset
 
 
 def _cut_points(keys, parts):
@@ -63,27 +73,74 @@ def _count_below(keys, cuts):
     return [int(np.count_nonzero(as_int < cut)) for cut in cuts]
 
 
+def _partition_below(keys, cut):
+    """Partition ``keys`` in place, those below ``cut`` first; how many they are."""
+    as_int = keys.view(np.int64)
+    below = int(np.count_nonzero(as_int < cut))
+    if 0 < below < len(keys):
+        as_int.partition(below)
+    return below
+
+
+def _swap(keys, first, second, length):
+    """Swap ``keys[first:first + length]`` and ``keys[second:second + length]`` (apart)."""
+    kept = keys[first:first + length].copy()
+    keys[first:first + length] = keys[second:second + length]
+    keys[second:second + length] = kept
+
+
+def _split_in_two(keys, slices, cut):
+    """Two buckets, below ``cut`` and from it; where the second begins.
+
+    Each thread partitions its slice in place, which leaves
+    ``[A below | A above | B below | B above]``; swapping the shorter of the
+    middle two with as many keys of the other (the order inside a bucket does
+    not matter) makes ``[A below, B below | A above, B above]``.
+    """
+    (a_start, a_stop), (b_start, _) = slices
+    below = run_all([functools.partial(_partition_below, keys[a:b], cut) for a, b in slices])
+    above_in_a = a_stop - a_start - below[0]
+    below_in_b = below[1]
+    length = min(above_in_a, below_in_b)
+    first = a_start + below[0]
+    second = b_start + below_in_b - length
+    run_all([functools.partial(_swap, keys, first + i, second + i, j - i)
+             for i, j in spans(length, len(slices))])
+    return first + below_in_b
+
+
+def _split_by_one_partition(keys, slices, cuts):
+    """Buckets at ``cuts``: the keys below each counted on threads, then one np.partition."""
+    below = run_all([functools.partial(_count_below, keys[a:b], cuts) for a, b in slices])
+    starts = np.sum(below, axis=0, dtype=np.int64).tolist()
+    inner = [start for start in starts if 0 < start < len(keys)]
+    if inner:
+        keys.view(np.int64).partition(inner)
+    return starts
+
+
 def bucketed_keys(pos, scores, threads):
     """Keys in buckets of scores: ``(keys, offset, bounds)``, or None when the scores do not fit.
 
     Bucket ``b`` is ``keys[bounds[b]:bounds[b + 1]]``, unsorted; every key of
     a bucket sorts before the keys of the next. Empty buckets are left out.
+    Two buckets are split on both threads (:func:`_split_in_two`), more by
+    one partition of all the keys.
     """
+    if not fits_float64(scores):
+        return None
     n = len(scores)
     slices = spans(n, threads)
-    fits, offset = _parallel_key_offset(scores, slices)
+    keys = np.empty(n, dtype=np.uint64)
+    fits, offset = _write_keys(pos, scores, keys, slices)
     if not fits:
         return None
-    keys = np.empty(n, dtype=np.uint64)
-    run_all([functools.partial(write_keys, pos[a:b], scores[a:b], offset, keys[a:b])
-             for a, b in slices])
     cuts = _cut_points(keys, threads)
-    below = run_all([functools.partial(_count_below, keys[a:b], cuts) for a, b in slices])
-    starts = np.sum(below, axis=0, dtype=np.int64)
-    bounds = np.unique(np.r_[0, starts, n])
-    inner = bounds[1:-1].tolist()
-    if inner:
-        keys.view(np.int64).partition(inner)
+    if len(cuts) == 1 and threads == 2:
+        starts = [_split_in_two(keys, slices, int(cuts[0]))]
+    else:
+        starts = _split_by_one_partition(keys, slices, cuts)
+    bounds = np.unique(np.array([0, *starts, n], dtype=np.int64))
     return keys, offset, bounds
 
 
