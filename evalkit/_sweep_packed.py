@@ -309,10 +309,10 @@ class _Writer:
 class _Bends:
     """The rows a curve keeps (``bends``), written as the chunks of rows come.
 
-    A row's fate needs the rows just before and after it, so the rows are
-    held back by one: ``held`` carries the last row made, whose fate waits
-    for the next chunk, after the row before it (``context`` such rows lead
-    ``held``: their fate is known).
+    A row's fate needs the rows just before and after it, so the last row of
+    each chunk waits for the next one: ``held`` keeps it, led by the row
+    before it, whose fate is already known (``context``: how many rows lead,
+    0 at the curve's start).
     """
 
     def __init__(self, bends, writer, before):

@@ -42,7 +42,11 @@ def _extremes(scores):
 
 
 def _write_keys(pos, scores, keys, slices):
-    """Write the keys, a slice on each thread: the offset, or None when the scores do not fit."""
+    """Write the keys, a slice on each thread: ``(fits, offset)`` as :func:`flipped_offset` says.
+
+    The scores are first taken to be non-negative; only when a slice finds a
+    negative one are the lowest and highest looked up and the keys written again.
+    """
     def write_all(offset):
         steps = [functools.partial(write_keys, pos[a:b], scores[a:b], offset, keys[a:b])
                  for a, b in slices]
@@ -220,7 +224,7 @@ def parallel_sweep(pos, scores, bends, threads):
     keys, offset, bounds = bucketed
     pairs = list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
     negatives = run_all([functools.partial(_sorted_negatives, keys[a:b]) for a, b in pairs])
-    carries = np.r_[0, np.cumsum(negatives)[:-1]].tolist()
+    carries = np.cumsum([0, *negatives[:-1]]).tolist()  # the negatives before each bucket
     before, after = _neighbours(keys, bounds, carries)
     n = len(keys)
     tps = np.empty(n, dtype=np.int64)
