@@ -266,17 +266,6 @@ class _Rows:
     def __getitem__(self, rows):
         return _Rows(self.tps[rows], self.fps[rows], self.scores[rows])
 
-    def then(self, other):
-        """These rows followed by ``other``."""
-        return _Rows(np.concatenate([self.tps, other.tps]), np.concatenate([self.fps, other.fps]),
-                     np.concatenate([self.scores, other.scores]))
-
-
-def _one_row(counts):
-    """A row of counts ``(tps, fps)`` whose score is never written (a neighbour's)."""
-    tps, fps = counts
-    return _Rows(np.array([tps]), np.array([fps]), np.zeros(1, dtype=np.uint64))
-
 
 class _Writer:
     """Writes rows into a sweep's arrays: thresholds over the keys, counts into tps and fps.
@@ -310,35 +299,52 @@ class _Bends:
     """The rows a curve keeps (``bends``), written as the chunks of rows come.
 
     A row's fate needs the rows just before and after it, so the last row of
-    each chunk waits for the next one: ``held`` keeps it, led by the row
-    before it, whose fate is already known (``context``: how many rows lead,
-    0 at the curve's start).
+    each chunk waits for the next one. The rows are decided in one buffer:
+    ``held`` rows at its front carry over from the chunk before, the row that
+    waits led by the row before it, whose fate is already known
+    (``context``: how many rows lead, 0 at the curve's start).
     """
 
     def __init__(self, bends, writer, before):
         self.bends, self.writer = bends, writer
-        self.held = _Rows(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint64))
+        size = BLOCK + 2  # a chunk's rows, after the two held ones
+        self.rows = _Rows(np.empty(size, np.int64), np.empty(size, np.int64),
+                          np.empty(size, np.uint64))
+        self.held = 0
         self.context = 0
         if before is not None:  # the larger sweep's row before these: context only
-            self.held = _one_row(before)
+            self._put(0, before[0], before[1], 0)
+            self.held = 1
             self.context = 1
 
-    def add(self, rows):
-        rows = self.held.then(rows)
+    def _put(self, at, tps, fps, scores):
+        stop = at + np.size(tps)
+        self.rows.tps[at:stop] = tps
+        self.rows.fps[at:stop] = fps
+        self.rows.scores[at:stop] = scores
+        return stop
+
+    def _write_decided(self, stop, decided_stop):
+        """Write the rows kept among those from ``context`` up to ``decided_stop``."""
+        rows = self.rows[:stop]
         keep = self.bends(rows.tps, rows.fps)
-        decided = np.flatnonzero(keep[self.context:-1]) + self.context
-        self.writer.write_kept(rows, decided)
-        self.held = rows[-2:]
-        self.context = len(self.held) - 1
+        kept = np.flatnonzero(keep[self.context:decided_stop]) + self.context
+        self.writer.write_kept(rows, kept)
+
+    def add(self, chunk):
+        stop = self._put(self.held, chunk.tps, chunk.fps, chunk.scores)
+        self._write_decided(stop, stop - 1)  # all but the last row
+        self.held = min(2, stop)  # the last decided row and the one that waits go to the front
+        last = self.rows[stop - self.held:stop]
+        self._put(0, last.tps.copy(), last.fps.copy(), last.scores.copy())
+        self.context = self.held - 1
 
     def finish(self, after):
-        """Decide the last row, given the row after it (None at the curve's end: kept)."""
-        rows = self.held
-        stop = len(rows)
+        """Decide the waiting row, given the row after it (None at the curve's end: kept)."""
+        stop = self.held
         if after is not None:
-            rows = rows.then(_one_row(after))
-        keep = self.bends(rows.tps, rows.fps)
-        self.writer.write_kept(rows, np.flatnonzero(keep[self.context:stop]) + self.context)
+            stop = self._put(self.held, after[0], after[1], 0)
+        self._write_decided(stop, self.held)
 
 
 def write_rows(keys, offset, tps, fps, *, start=0, carry=0, bends=None, before=None, after=None):
@@ -364,7 +370,7 @@ def write_rows(keys, offset, tps, fps, *, start=0, carry=0, bends=None, before=N
             writer.write(rows)
         else:
             kept.add(rows)
-    if kept is not None and len(kept.held) > kept.context:
+    if kept is not None and kept.held > kept.context:  # a row waits
         kept.finish(after)
     return writer.m
 
