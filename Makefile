@@ -7,12 +7,14 @@
 #   make bench-spark  evalkit.spark vs Spark's own evaluators on local[2] (10^6 and 10^7 rows; slow),
 #                then the same workloads through a local Spark Connect server
 #   make index   regenerate the course map and the prev/next navigation cells
-#   make student-env  the student environment (a wheel without the answer key) for a class
+#   make student-env  the student environment for a class: the two wheels (the course without the
+#                answer key) and a venv of them, which the grader also runs submissions in
 #   make assignments ROSTER=file  each student's own variant of the exercise notebooks
 #   make grade SUBMISSIONS=dir [ROSTER=file]  grade collected notebooks in sandboxes (see below)
 #   make site    the course site (Jupyter Book: sidebar, search, downloads) in site/ (it prints how to serve it)
+#   make site-audit  make site, then Lighthouse's mobile audit of its landing page and heaviest lesson
 #   make guide   the teachers' guide (teachers/*.md), built apart from the student site, in build/guide/
-#   make dist    the sdist and the wheel of evalkit-metrics in dist/ (python -m build), then twine check
+#   make dist    the sdists and wheels of evalkit-metrics and evalkit-course in dist/, then twine check
 #   make clean   remove .venv and caches
 #
 # Only Python 3.10+ and make are needed; everything else goes into .venv.
@@ -34,7 +36,7 @@ LAB_ARGS ?=
 # Substring filter(s) for the benchmark workloads, e.g. BENCH=confusion.
 BENCH ?=
 
-.PHONY: venv lock lab test bench bench-spark index site clean assignments grade student-env bench-term dist
+.PHONY: venv lock lab test bench bench-spark index site site-audit clean assignments grade grade-by-hand student-env bench-term dist
 
 venv: $(STAMP)
 
@@ -71,6 +73,9 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 # Serve the repo root, so the file browser shows the whole course, and open
 # the index.  (Given only a file, jupyter would serve the file's folder.)
+# The venv holds the course extra, the one list of what the lessons import (the course's
+# distribution and the classroom's student environment require the same extra); a reader
+# without the repository runs `evalkit-course start FOLDER` (README, Install).
 # Port and token can also come from JUPYTER_PORT and JUPYTER_TOKEN.
 # The learner's lab: tools/lab-config (first on Jupyter's config path, the user's own config
 # kept) turns off nbgrader's menu, panels and server extensions (the teacher's tools; make
@@ -124,48 +129,86 @@ index:
 # The course site, built offline with Jupyter Book 1 (tools/make_site.py, book/_config.yml) from
 # the committed notebooks (their outputs; widgets as static copies of their saved state), the
 # figures (not the teachers' guide: make guide): a sidebar, full-text search, downloadable notebooks; MathJax and
-# the web font come from npm packages pinned in tools/site-js.json, never from a CDN.
+# the web font come from npm packages pinned in tools/site-js.json, never from a CDN (MathJax runs in
+# Node at build time: the pages hold their formulas as SVG). Needs npm (once) and Node.js.
 site: venv
 	$(BIN)/python tools/make_site.py
 
+# Lighthouse (npm, pinned with its dependencies in tools/site-audit/package-lock.json) in Debian's
+# Chromium, mobile settings, on the landing page and the heaviest lesson of the site just built; each
+# page three times, the median run counts (a busy machine makes single runs noisy). Minutes, not in
+# `make test`. AUDIT_ARGS="--server both" also measures the site served uncompressed, "--runs 5".
+AUDIT_ARGS ?=
+site-audit: site
+	$(BIN)/python tools/site_audit.py $(AUDIT_ARGS)
+
 # The classroom (tools/classroom.py; teachers/running-a-term.md says how a term runs):
-#   make student-env   the student environment: a wheel of evalkit and the lessons' support, without
-#                      the answer key, in build/classroom/student/
+#   make student-env   the student environment: the library's wheel and the course's built without the
+#                      answer key (tools/course_dist.py), and a venv of them pinned by the lock, in
+#                      build/classroom/student/ (venv/): what a class installs, what make grade runs in
 #   make assignments ROSTER=roster.txt   every student's own variant of the notebooks with exercises,
 #                      in build/classroom/release/<student>/ (the course secret: build/classroom/secret)
-#   make grade SUBMISSIONS=dir [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09] [JOBS=n]
-#                      each submission in a bubblewrap sandbox, in parallel; the record is nbgrader's
-#                      build/classroom/gradebook.db, with grades.csv, lms.csv and feedback/ beside it.
-#                      Without bubblewrap it refuses; UNSAFE_NO_SANDBOX=1 grades anyway (see --help).
+#   make grade SUBMISSIONS=dir [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09] [WEIGHTS=points.csv]
+#              [TIMEOUT=seconds] [JOBS=n] [SKIP_UNKNOWN=1] [REPLACE_MISSING=1]
+#                      each submission in a bubblewrap sandbox with the student environment (make
+#                      student-env first), in parallel; the record is nbgrader's
+#                      build/classroom/gradebook.db, with grades.csv, canvas.csv, moodle.csv and
+#                      feedback/ beside it. ROSTER defaults to the one `make assignments` recorded;
+#                      WEIGHTS (a CSV exercise,points) is kept for later regrades; TIMEOUT is the wall
+#                      limit of one notebook (default 300 s). Without bubblewrap it refuses;
+#                      UNSAFE_NO_SANDBOX=1 grades anyway (see --help).
+#   make grade-by-hand STUDENT=name EXERCISE=NN.k POINTS=p WHY="reason"   one exercise's points set
+#                      by hand (nbgrader's manual_score and comment); regrades keep it; POINTS=auto undoes it
+# build/classroom/ holds the course secret and the gradebook: no rule here removes it.
 SUBMISSIONS ?=
 ROSTER ?=
 STUDENTS ?=
 NOTEBOOKS ?=
+WEIGHTS ?=
+TIMEOUT ?=
 JOBS ?=
+SKIP_UNKNOWN ?=
+REPLACE_MISSING ?=
 UNSAFE_NO_SANDBOX ?=
+STUDENT ?=
+EXERCISE ?=
+POINTS ?=
+WHY ?=
 student-env: venv
 	$(BIN)/python tools/classroom.py student-env
 
 assignments: venv
-	@test -n "$(ROSTER)" || { echo "usage: make assignments ROSTER=file (one student name per line)"; exit 2; }
+	@test -n "$(ROSTER)" || { echo "usage: make assignments ROSTER=file (one name a line, or a Canvas or Moodle export)"; exit 2; }
 	$(BIN)/python tools/classroom.py assignments --roster "$(ROSTER)"
 
 grade: venv
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09]"; exit 2; }
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder [ROSTER=file] [STUDENTS=a,b] [NOTEBOOKS=07,09] [WEIGHTS=file] [TIMEOUT=s]"; exit 2; }
 	$(BIN)/python tools/classroom.py grade "$(SUBMISSIONS)" $(if $(ROSTER),--roster "$(ROSTER)",) \
 		$(if $(STUDENTS),--students "$(STUDENTS)",) $(if $(NOTEBOOKS),--notebooks "$(NOTEBOOKS)",) \
-		$(if $(JOBS),--jobs $(JOBS),) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox,)
+		$(if $(WEIGHTS),--weights "$(WEIGHTS)",) $(if $(TIMEOUT),--timeout $(TIMEOUT),) \
+		$(if $(JOBS),--jobs $(JOBS),) $(if $(SKIP_UNKNOWN),--skip-unknown,) \
+		$(if $(REPLACE_MISSING),--replace-missing,) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox,)
 
-# The published distribution, evalkit-metrics: the library without the course (pyproject.toml
-# leaves evalkit/course/ out), built the standard way and checked as the package index would.
-# build and twine come with the test extra.
+grade-by-hand: venv
+	@test -n "$(STUDENT)" -a -n "$(EXERCISE)" -a -n "$(POINTS)" || { echo 'usage: make grade-by-hand STUDENT=name EXERCISE=NN.k POINTS=p WHY="reason"  (POINTS=auto undoes it)'; exit 2; }
+	$(BIN)/python tools/classroom.py grade-by-hand --student "$(STUDENT)" --exercise "$(EXERCISE)" \
+		--points "$(POINTS)" --why "$(WHY)"
+
+# The two published distributions, built the standard way (python -m build, from copies of what
+# each reads) and checked as the package index would: evalkit-metrics, the library without the
+# course (pyproject.toml leaves evalkit/course/ out), and evalkit-course, the course (notebooks,
+# figures, evalkit.course with its key, the evalkit-course command), which requires
+# evalkit-metrics[course] of the same version (tools/course_dist.py). build and twine come with
+# the test extra.
 dist: venv
 	rm -rf dist
-	$(BIN)/python -m build --outdir dist .
+	$(BIN)/python tools/course_dist.py --sdist --outdir dist
 	$(BIN)/python -m twine check --strict dist/*
 
+# clean keeps build/classroom/: the course secret, the term's record and the gradebook live there.
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis dist *.egg-info
+	if [ -d build ]; then find build -mindepth 1 -maxdepth 1 ! -name classroom -exec rm -rf {} +; fi
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +
 

@@ -32,6 +32,8 @@ k              a cut-off: positional right after the ranked lists,      (per fun
                ``f(ranked, relevant, k)``, and as a method's first
                argument (``hits.within(k)``); keyword-only elsewhere
 log_base       the base of a logarithm (DCG's discount, an entropy)     2
+recall_level   a recall r in [0, 1] (or several) at which interpolated  (required)
+               precision is read
 y_proba        predicted probabilities (scikit-learn's                  (required)
                ``calibration_curve`` alone keeps its ``y_prob``)
 per_user       one value per user instead of their mean; the users of   False

@@ -60,6 +60,17 @@ def spark():
     return session("evalkit-tests", shuffle_partitions=2)
 
 
+@pytest.fixture(scope="session")
+def student_env(tmp_path_factory):
+    """The classroom's student environment, made once for the run (tools/classroom.py's
+    ``student_env``: the library's wheel and the course's built without the key, in a fresh venv
+    pinned by constraints.txt). Returns the venv's folder; the two wheels are beside it.
+    tests/test_install.py runs the released notebooks in it; tests/test_classroom.py grades in it."""
+    from _tools import tool
+
+    return tool("classroom").student_env(tmp_path_factory.mktemp("classroom"))
+
+
 def _need_spark(connect=False):
     missing = spark_missing(connect)
     if missing:

@@ -8,8 +8,8 @@
   Book), served over http:// and opened from ``file://``: the landing page says
   how to install and run the course; its sidebar lists every notebook with its
   lesson number and opens them; search finds notebook 08 for "NDCG"; each
-  widget is a static copy marked as such, whose slider, dragged, changes
-  nothing; every control and image has an accessible name (Chromium's
+  widget is a live explorer (``tests/test_site_explorers.py`` moves them);
+  every control and image has an accessible name (Chromium's
   accessibility tree); every Chinese term is drawn with the shipped web font
   and English text never is, even without Arial; a phone's 390 px hold every
   page; MathJax and the widget manager load only where used; no request
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -280,6 +281,16 @@ def widget_notebooks() -> list[Path]:
 
 # A Chinese character (CJK Unified Ideographs or its extension A).
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+# The site lays a cell's code out only when it nears the screen (content-visibility, evalkit.css):
+# a test that measures every cell's width lays them all out first.
+ALL_CELLS_LAID_OUT = "div.cell { content-visibility: visible !important; contain: none !important; }"
+
+
+def bring_into_view(locator) -> None:
+    """Scroll LOCATOR's element to the screen and let the page draw it (a cell far from the screen
+    is not laid out: content-visibility, evalkit.css)."""
+    locator.scroll_into_view_if_needed()
+    locator.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 @pytest.fixture(scope="module")
@@ -290,7 +301,8 @@ def site(tmp_path_factory):
         import make_site
     finally:
         sys.path.remove(str(ROOT / "tools"))
-    pins = json.loads(make_site.PINS.read_text("utf-8"))["packages"]
+    pinned = json.loads(make_site.PINS.read_text("utf-8"))
+    pins = pinned["packages"] + pinned["build"]
     cached = all((make_site.CACHE / f"{p['name'].lstrip('@').replace('/', '-')}-{p['version']}.tgz")
                  .exists() for p in pins)
     if not cached and shutil.which("npm") is None:
@@ -416,6 +428,7 @@ def check_static_widget(page, nb: Path) -> None:
     and a slider that, dragged, moves nothing."""
     page.wait_for_selector(".evalkit-static-note", timeout=RENDER_TIMEOUT_MS)
     note = page.locator(".evalkit-static-note").first
+    bring_into_view(note)
     assert note.is_visible() and "JupyterLab" in note.inner_text(), nb.name
     widget = page.locator(".evalkit-threshold-explorer, .evalkit-imbalance-explorer, "
                           ".evalkit-roc-builder").first
@@ -445,11 +458,16 @@ def check_static_widget(page, nb: Path) -> None:
 def check_site(page, site_url: str, make_site, notebooks: list[Path], with_widgets: list[Path],
                served: bool) -> None:
     """What a reader meets, page by page (over http:// when SERVED, else file://)."""
-    # 1. the landing page: how to run the course, the repository, the title once in its body
+    # 1. the landing page: how to run the course (the two wheels, the commands tests/test_install.py
+    # runs), the title once in its body
     page.goto(f"{site_url}/index.html")
     body = page.locator("article").inner_text()
-    assert "make lab" in body and f'pip install "{make_site.distribution_name()}[course]"' in body, body
-    assert page.locator('article a:text("this repository")').count() == 1
+    dist = make_site._course_dist()
+    assert all(command in body for command in dist.install_commands()), body
+    for name in dist.wheel_names():
+        assert page.locator(f'article a[href="{make_site.DOWNLOADS}/{name}"]').count() == 1, name
+        if served:
+            assert page.request.get(f"{site_url}/{make_site.DOWNLOADS}/{name}").ok, name
     title = "evalkit: evaluating classifiers, correctly"
     assert page.locator("article").inner_text().count(title) == 0
     visible_search = page.locator(".search-button-field:visible, .search-button:visible, "
@@ -495,10 +513,11 @@ def check_site(page, site_url: str, make_site, notebooks: list[Path], with_widge
         page.wait_for_selector("#search-results ul.search li p.context", timeout=RENDER_TIMEOUT_MS)
     else:  # no page can fetch another: no text beside the hits, and a note that says why
         assert "serve the folder" in page.inner_text(".evalkit-file-note")
-    # 4. every widget is a marked static copy whose slider moves nothing; names and alt texts
+    # 4. every widget is an explorer, live in the page (tests/test_site_explorers.py moves them
+    #    against evalkit); names and alt texts
     for nb in with_widgets:
         page.goto(f"{site_url}/notebooks/{nb.stem}.html")
-        check_static_widget(page, nb)
+        page.wait_for_selector(".evalkit-explorer input[type=range]:enabled", timeout=RENDER_TIMEOUT_MS)
         assert not any("html-manager" in u or "require.js" in u for u in page.requests_seen)
         missing = unnamed(page)
         assert not missing, f"{nb.name}: controls or images without a name: {missing}"
@@ -527,10 +546,11 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
     with served(site, tmp_path) as base, browser_page(chromium_path, tmp_path) as page:
         try:
             check_site(page, base, make_site, notebooks, with_widgets, served=True)
-            # 6. a phone: notebook 02 (a long inline code span) fits 390 px
+            # 6. a phone: notebook 02 (a long inline code span) fits 390 px, every cell laid out
             page.set_viewport_size({"width": 390, "height": 844})
             for nb in notebooks:
                 page.goto(f"{base}/notebooks/{nb.stem}.html")
+                page.add_style_tag(content=ALL_CELLS_LAID_OUT)
                 width = page.evaluate("document.documentElement.scrollWidth")
                 assert width <= 390, f"{nb.name} is {width} px wide on a 390 px screen"
         finally:
@@ -542,11 +562,10 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
         # 7. nothing left the machine
         outside = sorted({u for u in page.requests_seen if not is_local(u)})
         assert not outside, f"the course site fetched from outside the machine: {outside}"
-        # every file a page asked for is in the site (the browser's own favicon.ico aside)
-        missing = [line for line in (tmp_path / "http.log").read_text().splitlines()
-                   if '" 404 ' in line and "/favicon.ico" not in line]
+        # every file a page asked for is in the site, the favicon too
+        missing = [line for line in (tmp_path / "http.log").read_text().splitlines() if '" 404 ' in line]
         assert not missing, missing
-        errors = [m for m in page.console_seen if m.startswith("pageerror")]
+        errors = [m for m in page.console_seen if m.startswith(("pageerror", "error"))]
         assert not errors, errors
 
 
@@ -560,6 +579,409 @@ def test_static_site_from_file(chromium_path, site, tmp_path):
         assert not outside, f"the course site fetched from outside the machine: {outside}"
         errors = [m for m in page.console_seen if m.startswith("pageerror")]
         assert not errors, errors
+
+
+# -- the site on a phone, in Chinese, in the dark, and light ----------------------------
+#
+# Each test reads the site the `site` fixture built, served once for all of them.
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 768, "height": 1024}
+
+
+@pytest.fixture(scope="module")
+def site_server(site, tmp_path_factory):
+    """The built site served on a free loopback port for this module's tests; (base, log file)."""
+    _, folder = site
+    log_dir = tmp_path_factory.mktemp("site-server")
+    with served(folder, log_dir) as base:
+        yield base, log_dir / "http.log"
+
+
+@pytest.fixture(scope="module")
+def chromium(chromium_path):
+    """One headless Chromium for the module; each test opens its own pages in fresh contexts."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, headless=True,
+                                    args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def site_page(chromium, viewport=None, color_scheme="light", touch=False):
+    """A page in a fresh context (no stored theme mode, as on a first visit) that records its
+    console messages and requests; always closed."""
+    context = chromium.new_context(viewport=viewport or {"width": 1100, "height": 1000},
+                                   color_scheme=color_scheme, has_touch=touch, is_mobile=touch)
+    try:
+        page = context.new_page()
+        page.console_seen = []
+        page.requests_seen = []
+        page.on("console", lambda m: page.console_seen.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: page.console_seen.append(f"pageerror: {e}"))
+        page.on("request", lambda r: page.requests_seen.append(r.url))
+        yield page
+    finally:
+        context.close()
+
+
+def site_pages(folder: Path) -> list[str]:
+    """Every page of the built site (the root's and the lessons), as paths from its root."""
+    pages = [*folder.glob("*.html"), *(folder / "notebooks").glob("*.html")]
+    return sorted(p.relative_to(folder).as_posix() for p in pages)
+
+
+def read_through(page) -> None:
+    """Scroll from top to bottom and back, as a reader would: each code cell is laid out once
+    (content-visibility), so that a tool reading the layout sees every element where it is."""
+    page.evaluate("""async () => {
+        for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
+            scrollTo(0, y);
+            await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+        }
+        scrollTo(0, 0);
+    }""")
+
+
+def test_site_menu_opens_on_a_phone(chromium, site_server):
+    """pydata-sphinx-theme #2451: the article bar's menu button did nothing on a phone or a
+    tablet. Tapped, it opens the lessons (and the glossary) and a lesson opens from it; the
+    contents button opens the page's sections."""
+    base, _ = site_server
+    for viewport in (PHONE, TABLET):
+        with site_page(chromium, viewport, touch=True) as page:
+            page.goto(f"{base}/notebooks/01-accuracy-paradox.html")
+            page.locator(".bd-header-article .primary-toggle").tap()
+            menu = page.locator("#pst-primary-sidebar-modal")
+            page.wait_for_function("() => document.querySelector('#pst-primary-sidebar-modal').open",
+                                   timeout=UPDATE_TIMEOUT_S * 1000)
+            assert menu.locator('a[href$="glossary.html"]').is_visible(), viewport
+            menu.locator('a[href$="05-multiclass-averaging.html"]').tap()
+            page.wait_for_url("**/notebooks/05-multiclass-averaging.html")
+            assert "Multiclass" in page.locator("article h1").first.inner_text()
+            page.locator(".bd-header-article .secondary-toggle").tap()
+            contents = page.locator("#pst-secondary-sidebar-modal")
+            page.wait_for_function("() => document.querySelector('#pst-secondary-sidebar-modal').open",
+                                   timeout=UPDATE_TIMEOUT_S * 1000)
+            assert contents.locator("nav a").count() >= 3, viewport
+            assert contents.locator("nav a").first.is_visible(), viewport
+            errors = [m for m in page.console_seen if m.startswith(("pageerror", "error"))]
+            assert not errors, errors
+
+
+def chinese_in_code(page) -> int:
+    """Mark each element inside code or an output whose own text holds Chinese; return how many."""
+    return page.evaluate(r"""() => {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        let i = 0;
+        for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+            const el = t.parentElement;
+            if (/[\u3400-\u4dbf\u4e00-\u9fff]/.test(t.textContent) && el.closest('pre, code, kbd, samp')
+                    && !el.dataset.cjkProbe) {
+                el.dataset.cjkProbe = String(i++);
+            }
+        }
+        return i;
+    }""")
+
+
+def check_chinese_drawn_with(page, family: str) -> None:
+    """Every marked element's Chinese is drawn with the web font FAMILY (none as empty boxes)."""
+    n = page.evaluate("document.querySelectorAll('[data-cjk-probe]').length")
+    for i in range(n):
+        probe = f'[data-cjk-probe="{i}"]'
+        page.locator(probe).scroll_into_view_if_needed()
+        deadline = time.monotonic() + UPDATE_TIMEOUT_S
+        while True:
+            fonts = fonts_of(page, probe)
+            web = [f for f in fonts if f["familyName"].startswith(family)]
+            if web or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(250)
+        text = page.inner_text(probe)
+        assert web and all(f["isCustomFont"] for f in web), (text, fonts)
+        assert sum(f["glyphCount"] for f in web) >= len(_CJK.findall(text)), (text, fonts)
+
+
+def test_site_chinese_in_code_and_outputs_drawn_with_the_web_font(chromium, site, site_server):
+    """Code cells and outputs (monospace) drew Chinese in DejaVu Sans Mono: empty boxes. On
+    screen and in print, it is the course's Noto Sans SC, from one font file."""
+    make_site, folder = site
+    base, _ = site_server
+    found = 0
+    with site_page(chromium) as page:
+        for name in site_pages(folder):
+            page.goto(f"{base}/{name}")
+            page.add_style_tag(content=ALL_CELLS_LAID_OUT)
+            n = chinese_in_code(page)
+            if not n:
+                continue
+            found += n
+            check_chinese_drawn_with(page, make_site.CJK_FONT_FAMILY)
+            fonts = {u for u in page.requests_seen if "noto-sans-sc" in u and "/fonts/" in u}
+            assert len([u for u in fonts if not u.split("?")[0].endswith(".css")]) == 1, fonts
+        assert found >= 20, f"only {found} code or output elements hold Chinese: is the probe right?"
+        page.goto(f"{base}/notebooks/05-multiclass-averaging.html")
+        page.emulate_media(media="print")
+        assert chinese_in_code(page)
+        check_chinese_drawn_with(page, make_site.CJK_FONT_FAMILY)
+
+
+def check_search_icon_beside_field(page, form: str) -> None:
+    """The magnifying glass of FORM ends before the field's text starts, a letter typed in."""
+    field = page.locator(f"{form} input").first
+    field.fill("r")
+    icon = page.locator(f"{form} .fa-magnifying-glass").first.bounding_box()
+    box = field.bounding_box()
+    padding = field.evaluate("e => parseFloat(getComputedStyle(e).paddingLeft)")
+    assert icon and box, form
+    assert icon["x"] + icon["width"] <= box["x"] + padding, (form, icon, box, padding)
+    assert icon["width"] > 0 and page.locator(f"{form} .fa-magnifying-glass").first.evaluate(
+        "e => getComputedStyle(e, '::before').content") not in ("none", '""', ""), form
+
+
+def test_site_search_icon_beside_the_first_letter(chromium, site_server):
+    """The search icon covered the first letter typed, on the search page and in the Ctrl+K
+    dialog (the icon script the build leaves out used to place it)."""
+    base, _ = site_server
+    with site_page(chromium) as page:
+        page.goto(f"{base}/search.html")
+        check_search_icon_beside_field(page, ".bd-search-container form.bd-search")
+        page.goto(f"{base}/notebooks/03-roc-by-hand.html")
+        page.keyboard.press("Control+k")
+        page.wait_for_function("() => document.querySelector('#pst-search-dialog').open",
+                               timeout=UPDATE_TIMEOUT_S * 1000)
+        check_search_icon_beside_field(page, "#pst-search-dialog form.bd-search")
+
+
+@pytest.fixture(scope="module")
+def axe_source(site):
+    """axe-core (tools/site-js.json's test package, npm, pinned by integrity), the script text."""
+    import tarfile
+
+    make_site, _ = site
+    pkg = next(p for p in json.loads(make_site.PINS.read_text("utf-8"))["test"] if p["name"] == "axe-core")
+    try:
+        tarball = make_site.fetch_package(pkg)
+    except make_site.SiteError as e:
+        skip_or_fail(f"no axe-core: {e}")
+    with tarfile.open(tarball, "r:gz") as tar:
+        return tar.extractfile("package/axe.min.js").read().decode("utf-8")
+
+
+# The rules whose result depends on the colours: in dark mode the page is the same document in
+# other colours, so only these can find anything new there (the others run in light mode).
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+
+def axe_violations(page, axe_source: str, rules: list[str] | None = None) -> list[str]:
+    """axe-core's violations on the page (every rule it runs by default, or only RULES)."""
+    page.add_script_tag(content=axe_source)
+    options = {"resultTypes": ["violations"]}
+    if rules:
+        options["runOnly"] = rules
+    result = page.evaluate("options => axe.run(document, options)", options)
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in result["violations"]]
+
+
+def test_site_axe_finds_nothing_light_and_dark(chromium, site, site_server, axe_source):
+    """axe-core on every page in light and in dark mode (the reader's system setting, first
+    visit), and on a phone with the menu open: no violation of any rule it runs by default (in
+    dark mode, of the rules that read colours: the rest cannot differ)."""
+    _, folder = site
+    base, _ = site_server
+    found = {}
+    for scheme in ("light", "dark"):
+        with site_page(chromium, color_scheme=scheme) as page:
+            for name in site_pages(folder):
+                page.goto(f"{base}/{name}")
+                page.wait_for_load_state("load")
+                assert page.evaluate("document.documentElement.dataset.theme") == scheme, name
+                read_through(page)
+                rules = COLOUR_RULES if scheme == "dark" else None
+                bad = axe_violations(page, axe_source, rules)
+                if bad:
+                    found[f"{scheme} {name}"] = bad
+    with site_page(chromium, PHONE, touch=True) as page:
+        page.goto(f"{base}/notebooks/04-auc-three-ways.html")
+        page.locator(".bd-header-article .primary-toggle").tap()
+        page.wait_for_function("() => document.querySelector('#pst-primary-sidebar-modal').open",
+                               timeout=UPDATE_TIMEOUT_S * 1000)
+        bad = axe_violations(page, axe_source)
+        if bad:
+            found["phone, menu open"] = bad
+    assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+
+
+def test_site_figures_and_formulas_on_a_phone_and_in_print(chromium, site, site_server):
+    """On a phone a figure is shrunk: it links to itself at full size. A display formula wider
+    than the screen scrolls sideways (a tab stop then) and no formula reaches past the screen's
+    edge. In print, no code line runs off the page and a code box may break across pages."""
+    _, folder = site
+    base, log = site_server
+    lessons = [n for n in site_pages(folder) if n.startswith("notebooks/")]
+    figures = formulas = scrolling = 0
+    with site_page(chromium, PHONE, touch=True) as page:
+        for name in lessons:
+            page.goto(f"{base}/{name}")
+            page.add_style_tag(content=ALL_CELLS_LAID_OUT)
+            page.wait_for_load_state("load")
+            shown = page.locator("div.cell_output img[src*='_images/']").evaluate_all("""imgs => imgs.map(i => {
+                const a = i.closest('a.evalkit-figure-link');
+                return {src: i.getAttribute('src'), href: a && a.getAttribute('href'), alt: i.alt,
+                        natural: i.naturalWidth, width: i.getBoundingClientRect().width};
+            })""")
+            for img in shown:
+                assert img["href"] == img["src"], (name, img)
+                url = f"{base}/{posixpath.normpath(posixpath.join(posixpath.dirname(name), img['href']))}"
+                assert http_status(url) == 200, url
+                assert len(img["alt"].split()) >= 8, (name, img["alt"])
+            figures += len(shown)
+            boxes = page.locator('mjx-container[display="true"]').evaluate_all("""els => els.map(e => {
+                const r = e.getBoundingClientRect();
+                return {right: r.right, scroll: e.scrollWidth, client: e.clientWidth,
+                        overflow: getComputedStyle(e).overflowX, tab: e.getAttribute('tabindex')};
+            })""")
+            for box in boxes:
+                assert box["right"] <= PHONE["width"] + 0.5, (name, box)
+                if box["scroll"] > box["client"] + 1:
+                    assert box["overflow"] in ("auto", "scroll") and box["tab"] == "0", (name, box)
+                    scrolling += 1
+            formulas += len(boxes)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], (name, width)
+        assert figures >= 20 and formulas >= 16, (figures, formulas)
+        assert scrolling, "no display formula is wider than a phone: is the check still needed?"
+        page.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
+        page.emulate_media(media="print")
+        for name in lessons:
+            page.goto(f"{base}/{name}")
+            cut = page.locator("article pre").evaluate_all(
+                "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.slice(0, 80))")
+            assert not cut, (name, cut)
+            whole = page.locator("article div.highlight").evaluate_all(
+                "els => els.filter(e => getComputedStyle(e).breakInside === 'avoid').length")
+            assert whole == 0, name
+
+
+def search_hits(page, base: str, query: str) -> set[str]:
+    """The pages search.html lists for QUERY (their file names)."""
+    from urllib.parse import quote
+
+    page.goto(f"{base}/search.html?q={quote(query)}")
+    page.wait_for_function("""() => {
+        const summary = document.querySelector('#search-results .search-summary, #search-results p');
+        return summary && !/Preparing|Searching/i.test(summary.textContent);
+    }""", timeout=RENDER_TIMEOUT_MS)
+    hrefs = page.locator("#search-results ul.search li a").evaluate_all(
+        "els => els.map(e => e.getAttribute('href'))")
+    return {posixpath.basename((h or "").split("#")[0].split("?")[0]) for h in hrefs}
+
+
+def test_site_search_finds_chinese_words_and_english(chromium, site_server):
+    """The index segments Chinese (召回率和 was one word, so 召回率 missed lesson 09); a query
+    written as one run (召回率和精确率) is cut into the index's words; English still works."""
+    base, _ = site_server
+    with site_page(chromium) as page:
+        recall = search_hits(page, base, "召回率")
+        assert "09-at-scale-with-spark.html" in recall, recall
+        both = search_hits(page, base, "召回率和精确率")
+        assert "01-accuracy-paradox.html" in both and both <= recall, (both, recall)
+        assert "08-ranking-metrics.html" in search_hits(page, base, "NDCG")
+        assert "01-accuracy-paradox.html" in search_hits(page, base, "precision")
+        assert not search_hits(page, base, "zzzqqq"), "a word no page holds found pages"
+        errors = [m for m in page.console_seen if m.startswith(("pageerror", "error"))]
+        assert not errors, errors
+
+
+def test_site_first_visit_has_a_favicon_and_no_console_error(chromium, site, site_server):
+    """First visit (nothing stored): no "Got invalid theme mode" error, no 404 (the favicon),
+    no warning, on the landing page, a lesson, the glossary, the search page and the course map
+    (which no longer shows the maintainers' "generated by `make index`" note)."""
+    _, folder = site
+    base, log = site_server
+    before = len(log.read_text().splitlines())
+    with site_page(chromium) as page:
+        for name in ("index.html", "notebooks/04-auc-three-ways.html", "glossary.html", "search.html"):
+            page.goto(f"{base}/{name}")
+            page.wait_for_load_state("load")
+            page.wait_for_timeout(300)
+        page.goto(f"{base}/notebooks/00-index.html")
+        assert "make index" not in page.locator("article").inner_text(), "maintainer matter shown to readers"
+        assert page.locator('article a[href$="05-multiclass-averaging.html"]').count(), "the course map is gone"
+        icon = page.locator('link[rel="icon"]').get_attribute("href")
+        assert icon and (folder / posixpath.normpath(posixpath.join("_static", posixpath.basename(icon)))).exists()
+        bad = [m for m in page.console_seen if m.startswith(("pageerror", "error", "warning"))]
+        assert not bad, bad
+    requests = log.read_text().splitlines()[before:]
+    assert any("favicon" in line and '" 200 ' in line for line in requests), requests
+    assert not [line for line in requests if '" 404 ' in line], requests
+
+
+# -- the site's build steps, without a browser -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def make_site_module():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import make_site
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    return make_site
+
+
+def _md(text: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+
+def _code(text: str, meta: dict | None = None) -> dict:
+    return {"cell_type": "code", "metadata": meta or {}, "source": text, "outputs": []}
+
+
+def test_figure_alt_says_what_the_text_above_says(make_site_module):
+    alt = make_site_module.figure_alt
+    cells = [_md("### Sequence 2: three scores\n\nSample 2, not clicked, is now ranked above sample 3: "
+                 "the path steps right once. Then more."),
+             _code("print(1)"), _code('draw("sequence 2", 2)')]
+    assert alt(cells, 2) == ("Figure: Sequence 2: three scores: Sample 2, not clicked, is now ranked above "
+                             "sample 3: the path steps right once.")
+    cells[2] = _code('ax.set_title("ROC of the 300 scores")')
+    assert alt(cells, 2).startswith("Figure: ROC of the 300 scores. Sequence 2")
+    cells[2] = _code("fig", {"evalkit": {"alt": "The notebook's own caption"}})
+    assert alt(cells, 2) == "The notebook's own caption"
+    assert alt([_code("plot()")], 0) == "Figure"
+    long = alt([_md("word " * 200), _code("plot()")], 1)
+    assert len(long) <= make_site_module.ALT_MAX_CHARS + 2 and long.endswith("…")
+
+
+def test_plain_token_classes_are_those_drawn_like_the_code(make_site_module):
+    css = """html[data-theme="light"] .highlight { background: #fefefe; color: #080808 }
+html[data-theme="light"] .highlight .n { color: #080808 } /* Name */
+html[data-theme="light"] .highlight .k { color: #6730C5 } /* Keyword */
+html[data-theme="light"] .highlight .p { color: #080808 } /* Punctuation */
+html[data-theme="dark"] .highlight { background: #2b2b2b; color: #F8F8F2 }
+html[data-theme="dark"] .highlight .n { color: #F8F8F2 } /* Name */
+html[data-theme="dark"] .highlight .k { color: #F8F8F2 } /* Keyword */
+html[data-theme="dark"] .highlight .p { color: #FF0000 } /* Punctuation */
+"""
+    assert make_site_module.plain_token_classes(css) == {"n"}
+    page = ('<div class="highlight"><pre><span class="n">x</span><span class="p">(</span></pre></div>'
+            '<p><span class="n">kept</span></p>')
+    assert make_site_module._plain_tokens_unwrapped(page, {"n"}) == (
+        '<div class="highlight"><pre>x<span class="p">(</span></pre></div><p><span class="n">kept</span></p>')
+
+
+def test_search_terms_are_the_glossarys_chinese_words(make_site_module):
+    terms = make_site_module.search_terms(ROOT / "notebooks" / "00-index.ipynb")
+    assert {"召回率", "精确率", "混淆矩阵"} <= set(terms)
+    assert all(len(t) >= 2 and _CJK.fullmatch(t[0]) for t in terms)
+    assert make_site_module._unicode_range([0x4E00, 0x4E01, 0x4E02, 0x4E10]) == "U+4E00-4E02,U+4E10"
 
 
 # -- the learner's JupyterLab -------------------------------------------------------

@@ -5,16 +5,22 @@ whose students fill in their notebooks as they like: honest ones (all right, par
 blank, a renamed file, edited metadata) and attackers, each trying one of the ways a
 grade was stolen before (read the key, patch the checker, read the instructor's files,
 write the gradebook, leave a process behind, sabotage a classmate, inherit a blank
-answer) or hurting the machine (a fork bomb, a memory hog, a network call). Each attacker
+answer) or hurting the machine (a fork bomb, a memory hog, a network call, filling the disk with
+many files, with huge files, or through /tmp and /dev/shm). Each attacker
 would earn full marks if its attack worked (it computes its answers from what it steals);
 the test checks that every attack earns nothing, that the honest students' grades are the
-same with and without the attackers, and that nothing outside the sandboxes changed.
+same with and without the attackers, and that nothing outside the sandboxes changed. Two
+more write to the teacher instead: terminal escape sequences (a forged report and a file
+name that would fake a "3/3" line) and spreadsheet formulas; they must reach the teacher as
+plain text only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
+import io
 import importlib.util
 import json
 import os
@@ -41,6 +47,7 @@ spec.loader.exec_module(classroom)
 sandbox = classroom._load_tool("sandbox")
 
 from evalkit.course.exercises import exercises, grade, show, variant  # noqa: E402
+from evalkit.course.figures import figure_path  # noqa: E402
 
 
 def all_exercises():
@@ -65,7 +72,7 @@ def practice_ids():
 TIMEOUT_S = 90
 HONEST = ["Ada", "Ben", "Cleo", "Eve", "Fay"]
 ATTACKERS = ["KeyReader", "Patcher", "Snooper", "DbWriter", "Lingerer", "Saboteur", "Inheritor", "Forker",
-             "Hog", "Caller"]
+             "Hog", "Caller", "Escaper", "Formula", "Filer", "Bloater", "TmpFiller"]
 ROSTER = HONEST + ATTACKERS + ["Copier", "Gus"]      # Copier hands in Ada's notebook; Gus nothing
 
 if sandbox.kind() is None:
@@ -85,8 +92,8 @@ def _literal(value):
     return repr(value)
 
 
-MAJORITY = "def majority_accuracy(class_sizes):\n    return max(class_sizes) / sum(class_sizes)\n"
-MAJORITY_WRONG = "def majority_accuracy(class_sizes):\n    return min(class_sizes) / sum(class_sizes)\n"
+STRATIFIED = "def stratified_accuracy(class_sizes):\n    return sum((n / sum(class_sizes)) ** 2 for n in class_sizes)\n"
+STRATIFIED_WRONG = "def stratified_accuracy(class_sizes):\n    return max(class_sizes) / sum(class_sizes)\n"
 
 
 def right_answers(secret, student):
@@ -95,7 +102,7 @@ def right_answers(secret, student):
     for ex in graded_exercises():
         mine = variant(ex.id, classroom.seed_for(secret, student, ex.id))
         if ex.kind == "function":
-            out[ex.id] = MAJORITY
+            out[ex.id] = STRATIFIED
         else:
             out[ex.id] = "from fractions import Fraction\nanswer = " + _literal(mine.solution) + "\n"
     return out
@@ -193,7 +200,7 @@ if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
         time.sleep(4)
-        for path in [COURSE + "/lms.csv", COURSE + "/grades.csv"]:
+        for path in [COURSE + "/canvas.csv", COURSE + "/grades.csv"]:
             try:
                 open(path, "w").write("Student,Total\\nLingerer,100\\n")
             except Exception:
@@ -260,6 +267,74 @@ try:
         hog.append(bytearray(100 << 20))
 except MemoryError:
     hog = None
+''',
+    "Escaper": '''
+import json, os, signal
+answer = ...
+SPOOF = "\\x1b[2K\\r[1/1] Ada 01-accuracy-paradox: 3/3 SPOOFED\\x1b]0;owned\\x07\\u202e"
+try:
+    leak = open("/etc/passwd").read()
+except Exception:
+    leak = "root:x:0:0 (not readable here)"
+os.makedirs("answers", exist_ok=True)
+for ex in ("01.1", "01.2"):
+    json.dump({"answer": SPOOF + leak}, open(os.path.join("answers", ex + ".json"), "w"))
+json.dump({"outputs": [["raised", SPOOF + leak]] * 5}, open(os.path.join("answers", "01.3.json"), "w"))
+forged = {"error": "the run stopped: " + SPOOF + leak,
+          "exercises": {"01.1": {"error": "ValueError: " + SPOOF + leak, "check_error": SPOOF},
+                        "01.2": {"error": SPOOF + leak}, "01.3": {"check_error": SPOOF + leak}}}
+json.dump(forged, open("report.json", "w"))
+os.kill(os.getppid(), signal.SIGKILL)      # the runner: its own report would replace the forged one
+''',
+    "Formula": '''
+answer = '=HYPERLINK("http://example.invalid","3/3 SPOOFED")'
+raise ValueError('=HYPERLINK("http://example.invalid","3/3 SPOOFED")')
+''',
+    "Filer": '''
+import os
+answer = ...
+made = 0
+for folder in (".", "/tmp", "/dev/shm"):
+    try:
+        while made < 1_000_000:
+            open(f"{folder}/f{made}", "w").close()
+            made += 1
+    except OSError:
+        pass
+''',
+    "Bloater": '''
+import errno
+answer = ...
+chunk = b"x" * (1 << 20)
+written, n, full = 0, 0, False
+while not full and written < 8 << 30:      # one huge file, then as many as the disk takes
+    try:
+        with open(f"huge{n}", "wb") as file:
+            while written < 8 << 30:
+                written += file.write(chunk)
+    except OSError as error:
+        full = error.errno != errno.EFBIG
+    n += 1
+for name in ("job.json", "answers/01.2.json"):   # the files that go back to the host
+    try:
+        with open(name, "wb") as file:
+            while True:
+                file.write(chunk)
+    except OSError:
+        pass
+''',
+    "TmpFiller": '''
+answer = ...
+chunk = b"x" * (8 << 20)
+for folder in ("/tmp", "/dev/shm"):
+    n = 0
+    try:
+        while n < 1000:
+            with open(f"{folder}/fill{n}", "wb") as file:
+                file.write(chunk)
+            n += 1
+    except OSError:
+        pass
 ''',
     "Caller": '''
 import json, socket
@@ -356,6 +431,41 @@ class AnswerServer:
         self.sock.close()
 
 
+class DiskWatch:
+    """While grading, the most bytes and regular files the work folders held on the host's disk
+    (sampled every 20 ms)."""
+
+    def __init__(self, work):
+        self.work = work
+        self.bytes = self.files = self.samples = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _sample(self):
+        size = files = 0
+        for folder, _, names in os.walk(self.work):
+            for name in names:
+                try:
+                    size += os.lstat(os.path.join(folder, name)).st_blocks * 512
+                    files += 1
+                except FileNotFoundError:     # removed while we looked
+                    pass
+        self.bytes, self.files = max(self.bytes, size), max(self.files, files)
+        self.samples += 1
+
+    def _watch(self):
+        while not self.stop.wait(0.02):
+            self._sample()
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
 def _secret_where_variants_differ():
     """A course secret under which Ada's and Copier's right answers differ on every exercise
     that has data or options (so copying Ada's notebook can earn only the function exercise)."""
@@ -371,7 +481,7 @@ def _secret_where_variants_differ():
 
 
 @pytest.fixture(scope="module")
-def term(tmp_path_factory):
+def term(tmp_path_factory, student_env):
     """Hand out notebook 01, then grade the honest students alone and the whole class."""
     base = tmp_path_factory.mktemp("term")
     course, submissions = base / "course", base / "submissions"
@@ -395,7 +505,7 @@ def term(tmp_path_factory):
     for ex_id, (_, answer, _) in _practice_cells(ada).items():
         answer.source = PRACTICE_THAT_WOULD_KILL
     hand_in("Ada", ada, folder="ada")        # folder in lower case
-    partly = dict(answers["Ben"], **{"01.1": "answer = [0.5, 0.5, 0.5]\n", "01.3": MAJORITY_WRONG})
+    partly = dict(answers["Ben"], **{"01.1": "answer = [0.5, 0.5, 0.5]\n", "01.3": STRATIFIED_WRONG})
     hand_in("Ben", _fill(course, "Ben", partly))
     hand_in("Cleo", nbformat.read(_student_version(course, "Cleo"), as_version=4))      # blank
     eve = _fill(course, "Eve", answers["Eve"])
@@ -405,7 +515,7 @@ def term(tmp_path_factory):
     hand_in("Eve", eve)
     hand_in("Fay", _fill(course, "Fay", answers["Fay"]), name=f"{ASSIGNMENT} (1).ipynb")   # renamed
     honest_only = classroom.grade(submissions, roster=str(roster), course=course, timeout=TIMEOUT_S,
-                                  progress=False)
+                                  progress=False, student_env=student_env)
     alone = {(g.student, r["exercise"]): r["points"] for g in honest_only for r in g.rows
              if g.student in HONEST}
 
@@ -420,19 +530,34 @@ def term(tmp_path_factory):
                "01.2": ""}
     hand_in("Inheritor", _fill(course, "Inheritor", inherit))
     hand_in("Copier", _fill(course, "Ada", answers["Ada"]))       # Ada's right answers, handed in as his own
+    escaper = submissions / "Escaper" / f"{ASSIGNMENT}.ipynb"    # renamed so the kit names the file
+    escaper.rename(escaper.with_name(f"{ASSIGNMENT}\x1b[2K\r[1-1] Ada 3-3 SPOOFED.ipynb"))
+    formula = _fill(course, "Formula", {"01.1": ATTACKS["Formula"], "01.3": "def stratified_accuracy(c):\n"
+                                        "    raise ValueError('=HYPERLINK(\"http://example.invalid\",\"3\")')\n"})
+    hand_in("Formula", formula)
+    hand_in("Formula", nbformat.v4.new_notebook(), name="=HYPERLINK(1)+SPOOFED.ipynb")
 
     before = _hash_tree(submissions, course / "release", ROOT / "evalkit", ROOT / "notebooks", ROOT / "tools")
     start = time.monotonic()
-    results = classroom.grade(submissions, roster=str(roster), course=course, timeout=TIMEOUT_S,
-                              progress=False)
+    stderr = io.StringIO()
+    with DiskWatch(course / "work") as disk, contextlib.redirect_stderr(stderr):
+        results = classroom.grade(submissions, roster=str(roster), course=course, timeout=TIMEOUT_S,
+                                  progress=True, student_env=student_env)
     elapsed = time.monotonic() - start
-    csv_after_grading = (course / "lms.csv").read_bytes(), (course / "grades.csv").read_bytes()
+    csv_after_grading = (course / "canvas.csv").read_bytes(), (course / "grades.csv").read_bytes()
     time.sleep(6)                                # the lingering process would write by now
     server.close()
     yield dict(course=course, submissions=submissions, secret=secret, results=results, alone=alone,
                before=before, after=_hash_tree(submissions, course / "release", ROOT / "evalkit",
                                                ROOT / "notebooks", ROOT / "tools"),
-               csv=csv_after_grading, mark=mark, server=server, elapsed=elapsed)
+               csv=csv_after_grading, mark=mark, server=server, elapsed=elapsed, stderr=stderr.getvalue(),
+               disk=disk, student_env=student_env)
+
+
+def _canvas(course):
+    """canvas.csv by student (its "Points Possible" row left out)."""
+    with (course / "canvas.csv").open(encoding="utf-8", newline="") as fh:
+        return {r["Student"]: r for r in csv.DictReader(fh) if r["Student"].strip() != "Points Possible"}
 
 
 def _points(term):
@@ -495,8 +620,7 @@ def test_graded_points_count_only_the_exercises_section(term):
     for result in term["results"]:
         assert [r["exercise"] for r in result.rows] == graded, result.student
     assert all(_points(term)[("Ada", e)] == 1.0 for e in graded)
-    lms = {r["Student"]: r for r in csv.DictReader((term["course"] / "lms.csv").open(encoding="utf-8"))}
-    assert float(lms["Ada"]["Total"]) == float(len(graded))
+    assert float(_canvas(term["course"])["Ada"][ASSIGNMENT]) == float(len(graded))
     submitted = nbformat.read(term["submissions"] / "ada" / f"{ASSIGNMENT}.ipynb", as_version=4)
     assert _practice_cells(submitted)["01.0"][1].source == PRACTICE_THAT_WOULD_KILL
 
@@ -515,6 +639,29 @@ def test_every_attack_earns_nothing(term, attacker):
         assert points[(attacker, ex.id)] == 0.0, (attacker, ex.id, _feedback(term, attacker, ex.id))
 
 
+def test_student_text_reaches_the_teacher_as_plain_text_only(term):
+    """The Escaper's forged report, answers and file name, and the Formula's spreadsheet formulas:
+    what the teacher reads (the terminal, warnings.txt, the CSVs, the feedback) holds no control
+    character, no text the submissions chose beyond an exception's type name, and no formula."""
+    course = term["course"]
+    texts = {"the terminal": term["stderr"], "warnings.txt": (course / "warnings.txt").read_text(encoding="utf-8")}
+    texts.update({str(p): p.read_text(encoding="utf-8") for p in (course / "feedback").rglob("*.md")})
+    assert "SPOOFED.ipynb" in texts["warnings.txt"] and "\\x1b[2K\\x0d" in texts["warnings.txt"], \
+        "the file name is shown with its escapes written out"
+    for name, text in texts.items():
+        assert not any(ch in text for ch in "\x1b\x07\r\u202e"), name
+        assert "root:x:0" not in text, name
+        assert "SPOOFED" not in text.replace("SPOOFED.ipynb", ""), name
+    for name in ("grades.csv", "canvas.csv", "moodle.csv"):
+        with (course / name).open(encoding="utf-8", newline="") as fh:
+            for row in csv.reader(fh):
+                for cell in row:
+                    assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), (name, cell)
+                    assert not any(ch in cell for ch in "\x1b\x07\r") and "SPOOFED" not in cell, (name, cell)
+    feedback = (course / "feedback" / "Escaper" / f"{ASSIGNMENT}.md").read_text(encoding="utf-8")
+    assert "the run stopped" in feedback, "the forged report was read: the attack ran"
+
+
 def test_a_copied_notebook_earns_only_what_is_the_same_for_everyone(term):
     points = _points(term)
     for ex in graded_exercises():
@@ -531,10 +678,21 @@ def test_nothing_outside_the_sandboxes_changed(term):
     assert term["before"] == term["after"], "a submission, a handed-out notebook or the course changed"
     assert not term["mark"].exists(), "a process outlived its sandbox"
     assert term["server"].connections == 0, "a submission reached the host's network"
-    assert ((term["course"] / "lms.csv").read_bytes(), (term["course"] / "grades.csv").read_bytes()) \
+    assert ((term["course"] / "canvas.csv").read_bytes(), (term["course"] / "grades.csv").read_bytes()) \
         == term["csv"], "the CSVs changed after grading"
     # (tests/test_sandbox.py checks with its own markers that no process of a run outlives it; a
     # scan for sandbox processes here would also see other gradings running on the same machine)
+
+
+def test_disk_fillers_stay_in_their_space(term):
+    """Many files, huge files, a full /tmp and /dev/shm: the host's disk held no more than each
+    running sandbox's own few files (the notebook, the job, the report, an answer per exercise),
+    each of at most the 16 MiB a file may grow to, and each folder went once its grade was read."""
+    files = len(graded_exercises()) + 3
+    running = os.cpu_count()
+    assert term["disk"].samples > 10, "the disk was watched while grading"
+    assert 0 < term["disk"].files <= running * files, term["disk"].files
+    assert term["disk"].bytes <= running * files * (16 << 20), term["disk"].bytes
 
 
 def test_one_gradebook_the_csvs_and_nbgrader_export_agree(term):
@@ -543,13 +701,11 @@ def test_one_gradebook_the_csvs_and_nbgrader_export_agree(term):
     with (course / "grades.csv").open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert {(r["student"], r["exercise"]): float(r["points"]) for r in rows} == points
-    with (course / "lms.csv").open(encoding="utf-8") as fh:
-        lms = {r["Student"]: r for r in csv.DictReader(fh)}
+    lms = _canvas(course)
     assert set(lms) == set(ROSTER)
     for student in ROSTER:
         total = sum(v for (s, _), v in points.items() if s == student)
         assert float(lms[student][ASSIGNMENT]) == pytest.approx(total)
-        assert float(lms[student]["Total"]) == pytest.approx(total)
     out = course / "nbgrader-export.csv"
     proc = subprocess.run([sys.executable, "-m", "nbgrader", "export", "--to", str(out)], cwd=course,
                           capture_output=True, text=True,
@@ -559,7 +715,7 @@ def test_one_gradebook_the_csvs_and_nbgrader_export_agree(term):
         exported = {r["student_id"]: float(r["score"]) for r in csv.DictReader(fh)
                     if r["assignment"] == ASSIGNMENT}
     for student in ROSTER:
-        assert exported[student] == pytest.approx(float(lms[student]["Total"])), student
+        assert exported[student] == pytest.approx(float(lms[student][ASSIGNMENT])), student
 
 
 def test_feedback_files_say_why(term):
@@ -646,23 +802,28 @@ def _key_texts():
 
 
 @pytest.fixture(scope="module")
-def student_wheel(tmp_path_factory):
-    return classroom.student_wheel(tmp_path_factory.mktemp("student-env"))
+def student_wheels(student_env):
+    """The two wheels of the student environment: the library's and the course's without the key."""
+    wheels = sorted(student_env.parent.glob("*.whl"))
+    assert len(wheels) == 2, wheels
+    return wheels
 
 
-def test_the_student_environment_holds_no_key(student_wheel):
-    with zipfile.ZipFile(student_wheel) as zf:
-        names = zf.namelist()
-        assert any(n.startswith("evalkit/course/datasets") for n in names), "the lessons' support is there"
-        assert not [n for n in names if "course/exercises" in n], "the key's package is not in the wheel"
-        text = "\n".join(zf.read(n).decode("utf-8", "replace") for n in names)
+def test_the_student_environment_holds_no_key(student_wheels):
+    names, text = [], ""
+    for wheel in student_wheels:
+        with zipfile.ZipFile(wheel) as zf:
+            names += zf.namelist()
+            text += "\n".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist())
+    assert any(n.startswith("evalkit/course/datasets") for n in names), "the lessons' support is there"
+    assert not [n for n in names if "course/exercises" in n], "the key's package is not in the wheels"
     texts = _key_texts()
     assert len(texts) > 30, "the search has something to look for"
     found = sorted(t for t in texts if t in text)
     assert not found, f"the student wheel contains parts of the key: {found[:5]}"
 
 
-def test_the_search_for_the_key_can_fail(student_wheel, tmp_path):
+def test_the_search_for_the_key_can_fail(tmp_path):
     """The same search finds a planted answer: it is not vacuous."""
     texts = _key_texts()
     planted = tmp_path / "planted.py"
@@ -679,15 +840,14 @@ def test_the_handed_out_notebooks_hold_no_key(term):
         assert not found, (path, found[:3])
 
 
-def test_importing_the_key_in_the_sandbox_fails(tmp_path):
-    site = classroom.student_package(tmp_path / "course")
+def test_importing_the_key_in_the_sandbox_fails(tmp_path, student_env):
     work = tmp_path / "work"
     work.mkdir()
     code = ("import evalkit.course.datasets\n"
             "try:\n    import evalkit.course.exercises\nexcept ImportError as e:\n    print('refused', e)\n"
             "else:\n    print('imported the key')\n")
-    outcome = sandbox.run([sys.executable, "-c", code], workdir=work, binds=[(site, "/opt/evalkit/site")],
-                          env={"PYTHONPATH": "/opt/evalkit/site"}, limits=sandbox.Limits(wall_s=60))
+    outcome = sandbox.run(["/opt/evalkit/venv/bin/python", "-c", code], workdir=work,
+                          binds=[(student_env, "/opt/evalkit/venv")], limits=sandbox.Limits(wall_s=60))
     assert "refused" in outcome.stdout, (outcome.stdout, outcome.stderr[-1500:])
 
 
@@ -695,6 +855,8 @@ def test_the_student_versions_show_their_figures(term):
     folder = term["course"] / "release" / "Ada"
     text = (folder / "notebooks" / f"{ASSIGNMENT}.ipynb").read_text(encoding="utf-8")
     shown = set(re.findall(r"\.\./figures/([\w.-]+\.png)", text))
+    # a notebook names its figures in save_figure(fig, "NN-name") calls, which write ../figures/NN-name.png
+    shown |= {figure_path(name).name for name in re.findall(r'save_figure\([^,]+, \\"([\w.-]+)\\"\)', text)}
     assert shown, "notebook 01 shows figures"
     assert all((folder / "figures" / name).is_file() for name in shown)
 
@@ -702,12 +864,12 @@ def test_the_student_versions_show_their_figures(term):
 def test_regrade_one_student(term):
     """Ben hands in a corrected notebook; regrading Ben alone changes Ben's row and no other."""
     course, submissions = term["course"], term["submissions"]
-    before = {r["Student"]: r for r in csv.DictReader((course / "lms.csv").open(encoding="utf-8"))}
+    before = _canvas(course)
     nbformat.write(_fill(course, "Ben", right_answers(term["secret"], "Ben")),
                    submissions / "Ben" / f"{ASSIGNMENT}.ipynb")
     regraded = classroom.grade(submissions, course=course, students=["Ben"], timeout=TIMEOUT_S,
-                               progress=False)
+                               progress=False, student_env=term["student_env"])
     assert [g.student for g in regraded] == ["Ben"]
-    after = {r["Student"]: r for r in csv.DictReader((course / "lms.csv").open(encoding="utf-8"))}
-    assert float(after["Ben"]["Total"]) == 3.0 > float(before["Ben"]["Total"])
+    after = _canvas(course)
+    assert float(after["Ben"][ASSIGNMENT]) == 3.0 > float(before["Ben"][ASSIGNMENT])
     assert {k: v for k, v in after.items() if k != "Ben"} == {k: v for k, v in before.items() if k != "Ben"}

@@ -474,6 +474,9 @@ METRICS = {
     "mean_reciprocal_rank": Case(ek.mean_reciprocal_rank, "ranking"),
     "hit_rate_at_k": Case(ek.hit_rate_at_k, "ranking", {"k": 3}),
     "arhr_at_k": Case(ek.arhr_at_k, "ranking", {"k": 3}),
+    "r_precision": Case(ek.r_precision, "ranking"),
+    "interpolated_precision": Case(ek.interpolated_precision, "ranking", {"recall_level": 0.5}),
+    "interpolated_average_precision": Case(ek.interpolated_average_precision, "ranking"),
     # several metrics by name from one hit search; registered through one of its values
     "evaluate_ranking": Case(lambda ranked, relevant, **kw: ek.evaluate_ranking(
         ranked, relevant, ["ndcg@3", "map"], **kw)["ndcg@3"], "ranking", api=ek.evaluate_ranking),
@@ -581,6 +584,7 @@ BAD_OPTIONS = {
     "relevant_in": ["list", 1],
     "undefined": ["never", 1],
     "hit_rate": ["users", 1],
+    "recall_hits": ["round", 1],
     "log_base": [1, 0.5, "2", True, float("inf")],
     # cohen_kappa_score, class_likelihood_ratios, r2_score
     "weights": ["cubic", 1],

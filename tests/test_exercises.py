@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalkit.course.exercises import (CLOSE, Case, Exercise, check, data_source, exercises, grade, hint,
-                                      register, show, variant)
+from evalkit.course.exercises import (EXACT, Case, Exercise, check, data_source, exercises, grade,
+                                      hint, register, show, variant)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISE_MODULES = sorted((ROOT / "evalkit" / "course" / "exercises").glob("nb[0-9][0-9].py"))
@@ -150,12 +150,26 @@ def _revealing(want):
             for d in (2, 4)]
 
 
+def _tempting(ex):
+    """The module's WRONG_ANSWERS for ``ex``: the mistakes whose notes name a misconception."""
+    return getattr(_module(ex.id[:2]), "WRONG_ANSWERS", {}).get(ex.id, [])
+
+
 def _messages(ex):
-    """Everything the learner can be shown for a wrong, a close and no answer, and the hint."""
-    answers = [_wrong_answer(ex), ...]
+    """Everything the learner can be shown -- for a wrong answer, a tempting one, a close one, one
+    wrong number of a list, a float16 and no answer -- and the hint; a failing case's inputs (the
+    learner's own data) left out."""
+    answers = [_wrong_answer(ex), ...] + list(_tempting(ex))
     if ex.kind == "value" and _numeric_solution(ex):
-        answers.append(np.round(np.asarray(ex.solution, dtype=float), 2).tolist())
-    return [repr(check(ex.id, a, hint=True)) for a in answers] + [repr(hint(ex.id))]
+        values = np.asarray(ex.solution, dtype=float)
+        answers.append(np.round(values, 2).tolist())
+        answers.append(np.vectorize(lambda v: float(f"{v:.3g}"))(values).tolist())
+        answers.append(values.astype(np.float16))
+        answers += [_one_off(ex.solution, i) for i in range(values.size) if values.size > 1]
+        if values.ndim == 1:
+            answers.append(values.tolist()[:-1])
+    texts = [repr(grade(ex, a)) for a in answers] + [repr(hint(ex.id))]
+    return ["\n".join(line for line in t.splitlines() if not line.startswith("    inputs: ")) for t in texts]
 
 
 def _numeric_solution(ex):
@@ -166,15 +180,19 @@ def _numeric_solution(ex):
     return not isinstance(ex.solution, str)
 
 
+@pytest.mark.parametrize("seed", (None, 7))
 @pytest.mark.parametrize("number, ex", _all_exercises())
-def test_check_messages_do_not_reveal_expected_values(number, ex):
+def test_check_messages_do_not_reveal_expected_values(number, ex, seed):
     """The report and the hint name cases and ideas, never the expected numbers or letter."""
-    for text in _messages(ex):
-        body = text.split("hint", 1)[-1] if ex.kind == "choice" else text
+    ex = variant(ex.id, seed)
+    texts = _messages(ex)
+    if ex.kind == "choice":        # a choice's report lists the letters; its "why"s are checked below
+        texts = [repr(hint(ex.id))] if seed is None else []   # one hint for every order of letters
+    for body in texts:
         for case in ex.cases:
             want = case.expected(**case.kwargs)
             for shown in _revealing(want):
-                assert shown not in body, (ex.id, case.description, shown, text)
+                assert shown not in body, (ex.id, case.description, shown, body)
 
 
 @pytest.mark.parametrize("number, ex", _all_exercises())
@@ -217,6 +235,9 @@ _PICK = register(Exercise("98.3", "which is the harmonic mean", "choice",
                           hint="the one that punishes a small value"))
 _DIGITS = register(Exercise("98.5", "a p-value", "value", [Case("p", {}, lambda: 0.0123456)],
                             decimals=4, solution=0.0123, hint="look it up"))
+_GRID = register(Exercise("98.6", "[TP, FP] before each of three parts and in all", "value",
+                          [Case("three parts", {}, lambda: [[0, 0], [4, 1], [6, 3], [7, 8]])],
+                          solution=[[0, 0], [4, 1], [6, 3], [7, 8]], hint="a running sum"))
 
 
 def test_exact_fractions_are_accepted():
@@ -225,14 +246,15 @@ def test_exact_fractions_are_accepted():
     assert not check("98.1", Fraction(19, 25)).passed
     assert check("98.2", [Fraction(1, 6), Fraction(1, 2)]).passed
     assert check("98.2", np.array([Fraction(1, 6), Fraction(1, 2)], dtype=object)).passed
-    assert check("01.1", [Fraction(9, 10), Fraction(3, 4), Fraction(9, 11)]).passed
+    assert check("03.1", [3, Fraction(5, 8), Fraction(3, 4)]).passed
+    assert check("01.1", Fraction(2, 13)).passed
 
 
-@pytest.mark.parametrize("answer", [0.79, 0.792, 0.7917, 0.7916])   # rounded or cut
-def test_an_answer_right_to_the_digits_given_is_close_not_right(answer):
+@pytest.mark.parametrize("answer, given", [(0.79, 2), (0.792, 3), (0.7917, 4), (0.7916, 4)])   # rounded or cut
+def test_an_answer_right_to_the_digits_given_is_close_not_right(answer, given):
     result = check("98.1", answer)
     assert not result.passed
-    assert CLOSE in repr(result)
+    assert f"your answer is close but gives {given} decimals -- {EXACT}" in repr(result)
     assert "0.7916" not in repr(result) and "0.7917" not in repr(result)
 
 
@@ -240,13 +262,14 @@ def test_an_answer_right_to_the_digits_given_is_close_not_right(answer):
 def test_a_wrong_or_too_coarse_answer_is_not_called_close(answer):
     result = check("98.1", answer)
     assert not result.passed
-    assert CLOSE not in repr(result)
+    assert "close" not in repr(result) and EXACT not in repr(result)
 
 
 def test_close_works_element_by_element():
-    assert CLOSE in repr(check("98.2", [0.1667, 0.5]))
-    assert CLOSE in repr(check("98.2", [0.166, 0.5]))
-    assert CLOSE not in repr(check("98.2", [0.1667, 0.6]))   # one number plainly wrong
+    assert "answer[0] is close but gives 4 decimals -- " + EXACT in repr(check("98.2", [0.1667, 0.5]))
+    assert "answer[0] is close but gives 3 decimals -- " + EXACT in repr(check("98.2", [0.166, 0.5]))
+    one_wrong = repr(check("98.2", [0.1667, 0.6]))           # one number rounded, one plainly wrong
+    assert "answer[0] is close but gives 4 decimals; answer[1] is wrong -- " + EXACT in one_wrong
     assert not check("98.2", [0.1667, 0.5]).passed
 
 
@@ -277,7 +300,7 @@ def test_choice_checker():
 def test_decimals_count_and_close_says_how_many(answer, passes, close):
     result = check("98.5", answer)
     assert result.passed is passes
-    assert ("close -- give 4 decimals" in repr(result)) is close
+    assert ("is close but gives" in repr(result) and "4 decimals count: give 4 or more" in repr(result)) is close
     assert "fraction" not in repr(result)
 
 
@@ -351,6 +374,69 @@ def test_in_body_check_accepts_the_right_answer_and_explains_a_wrong_one(number,
         if ex.kind == "choice":
             assert ex.feedback[wrong] in repr(result)          # says why that option is wrong
             assert ex.feedback[ex.solution] not in repr(result)
+
+
+# -- the kind of every question: one restating "check" at most, in the lesson's body -----------
+#
+# "check" restates a cell above (its idea on the cell's own kind of data): only the NN.0 question in
+# the lesson may be one. A graded exercise under "## Exercises" is a transfer (new data or a new
+# situation), a judgement (which metric, which model, why: a choice) or a bug to find. The kind is
+# written beside the exercise (``kind_of_question``) and shown: in the notebook's prompt,
+# "**NN.k** (kind)", and in the first line show() prints.
+
+QUESTION_KINDS = ("check", "transfer", "judgement", "find the bug")
+KINDS_CHECKED = tuple(f"{n:02d}" for n in range(1, 13))   # every notebook with questions
+
+
+def kind_problems(number, registered, cells):
+    """What is wrong with the kinds of notebook ``number``'s questions ([] when nothing is)."""
+    problems = []
+    start = next(i for i, (kind, src) in enumerate(cells)
+                 if kind == "markdown" and EXERCISES_HEADING.search(src))
+    restating = [ex.id for ex in registered if ex.kind_of_question == "check"]
+    if restating not in ([], [f"{number}.0"]):
+        problems.append(f"restating questions {restating}: only {number}.0 may be a check")
+    for ex in registered:
+        if ex.kind_of_question not in QUESTION_KINDS:
+            problems.append(f"{ex.id}: kind {ex.kind_of_question!r} is none of {QUESTION_KINDS}")
+        if ex.kind_of_question == "judgement" and ex.kind != "choice":
+            problems.append(f"{ex.id}: a judgement is a choice, not a {ex.kind}")
+        if ex.id.endswith(".0"):
+            continue                 # asked in the lesson's body: test_in_body_question_sits_in_the_lesson
+        prompts = [i for i, (kind, src) in enumerate(cells)
+                   if kind == "markdown" and src.startswith(f"**{ex.id}**")]
+        if len(prompts) != 1 or prompts[0] < start:
+            problems.append(f"{ex.id}: not one prompt **{ex.id}** under ## Exercises")
+        elif not cells[prompts[0]][1].startswith(f"**{ex.id}** ({ex.kind_of_question}) "):
+            problems.append(f"{ex.id}: the prompt does not say ({ex.kind_of_question})")
+    return problems
+
+
+@pytest.mark.parametrize("number", KINDS_CHECKED)
+def test_every_question_says_its_kind_and_only_the_lesson_restates(number):
+    registered = exercises(number)
+    assert kind_problems(number, registered, _cells(_notebook_of(number))) == []
+    for ex in registered:            # the kind in the first line of what show() prints, too
+        assert repr(show(ex.id)).startswith(f"# exercise {ex.id} ({ex.kind_of_question}): "), ex.id
+
+
+def test_the_kind_rules_catch_a_restatement_a_judgement_without_options_and_a_silent_prompt():
+    import dataclasses
+    cells = _cells(_notebook_of("01"))
+    good = exercises("01")
+    assert kind_problems("01", good, cells) == []
+    by_id = {ex.id: ex for ex in good}
+    restating = [dataclasses.replace(by_id["01.1"], kind_of_question="check")] + [
+        ex for ex in good if ex.id != "01.1"]
+    assert any("only 01.0 may be a check" in p for p in kind_problems("01", restating, cells))
+    valued = [dataclasses.replace(by_id["01.1"], kind_of_question="judgement")] + [
+        ex for ex in good if ex.id != "01.1"]
+    assert any("a judgement is a choice" in p for p in kind_problems("01", valued, cells))
+    silent = [(kind, src.replace("**01.2** (judgement) ", "**01.2** ")) for kind, src in cells]
+    assert any("01.2: the prompt does not say" in p for p in kind_problems("01", good, silent))
+    vague = [dataclasses.replace(by_id["01.3"], kind_of_question="predict")] + [
+        ex for ex in good if ex.id != "01.3"]
+    assert any("'predict' is none of" in p for p in kind_problems("01", vague, cells))
 
 
 # -- every exercise solved from what its notebook displays ------------------
@@ -467,6 +553,79 @@ def _solve_01_0(ns, o):
     return _option(o, "'legit' as the positive class")
 
 
+def _solve_01_1(ns, o):
+    tp, fp = ns["predicted_infected"]["actual_infected"], ns["predicted_infected"]["actual_healthy"]
+    fn, tn = ns["predicted_healthy"]["actual_infected"], ns["predicted_healthy"]["actual_healthy"]
+    found = Fraction(tp, tp + fn) * ns["town_infected"]            # the test's recall, the town's sick
+    false_alarms = Fraction(fp, fp + tn) * ns["town_healthy"]      # the share of the healthy flagged
+    return found / (found + false_alarms)
+
+
+def _solve_02_1(ns, o):
+    rows = ns["rows"]
+    positives = sum(y for _, y in rows)
+    best = None
+    for t in sorted({s for s, _ in rows}, reverse=True):
+        tp = sum(1 for s, y in rows if s >= t and y == 1)
+        fp = sum(1 for s, y in rows if s >= t and y == 0)
+        if Fraction(tp, positives) >= Fraction(str(ns["min_recall"])):
+            if best is None or Fraction(tp, tp + fp) > best[1]:      # a tie keeps the higher t
+                best = [t, Fraction(tp, tp + fp)]
+    return best
+
+
+def _solve_03_2(ns, o):
+    malignant = [r for r, n in zip(ns["ratings"], ns["malignant"]) for _ in range(n)]
+    benign = [r for r, n in zip(ns["ratings"], ns["benign"]) for _ in range(n)]
+    won = sum(m > b for m in malignant for b in benign)
+    tied = sum(m == b for m in malignant for b in benign)
+    return Fraction(2 * won + tied, 2 * len(malignant) * len(benign))
+
+
+def _solve_03_3(ns, o):
+    from sklearn.metrics import roc_auc_score
+    h, y, s = ns["hospital"], ns["sick"], ns["score"]
+    within = [roc_auc_score(y[h == k], s[h == k]) for k in ("A", "B")]
+    assert roc_auc_score(y, s) < min(within)                         # the pooled AUC is below both
+    a_sick, b_well = s[(h == "A") & (y == 1)], s[(h == "B") & (y == 0)]
+    assert np.mean(a_sick[:, None] > b_well[None, :]) < 0.5           # the pairs across lose
+    assert y[h == "A"].mean() == y[h == "B"].mean()                   # the same class ratio
+    return _option(o, "pooling adds pairs")
+
+
+def _solve_05_4(ns, o):
+    from sklearn.metrics import roc_auc_score
+    auc = {(m, site): roc_auc_score(ns[f"y_{site}"], ns[f"proba_{site}"], multi_class=m)
+           for m in ("ovr", "ovo") for site in "ab"}
+    assert abs(auc["ovo", "a"] - auc["ovo", "b"]) < 0.03 < 0.08 < abs(auc["ovr", "a"] - auc["ovr", "b"])
+    return _option(o, "one-vs-one macro")
+
+
+def _solve_05_5(ns, o):
+    from sklearn.metrics import hamming_loss, jaccard_score
+    y, p = np.array(ns["y_true"]), np.array(ns["y_pred"])
+    pad = np.zeros((len(y), ns["extra_tags"]), dtype=int)
+    wide_y, wide_p = np.hstack([y, pad]), np.hstack([p, pad])
+    return [hamming_loss(y, p), hamming_loss(wide_y, wide_p),
+            jaccard_score(y, p, average="samples"), jaccard_score(wide_y, wide_p, average="samples")]
+
+
+def _solve_06_2(ns, o):
+    bought = ns["bought"]
+
+    def micro(lists, k):        # hits over the slots shown, hits over the customers
+        hits = sum(b in row[:k] for b, row in zip(bought, lists))
+        return Fraction(hits, sum(len(set(row[:k])) for row in lists)), Fraction(hits, len(bought))
+
+    (p_a, r_a), (p_b5, r_b5), (p_b3, r_b3) = micro(ns["top3_a"], 3), micro(ns["top5_b"], 5), micro(ns["top5_b"], 3)
+    assert p_a > p_b5 and r_b5 > r_a and p_b3 > p_a and r_b3 > r_a
+    return _option(o, "compare both at k = 3")
+
+
+def _prior_top_k_by_hand(class_sizes, k):
+    return sum(sorted(class_sizes, reverse=True)[:k]) / sum(class_sizes)
+
+
 def _solve_03_0(ns, o):
     y, s = np.array(ns["clicked"]), np.array(ns["scores"])
     pairs = [(sp, sn) for sp in s[y == 1] for sn in s[y == 0]]
@@ -555,21 +714,6 @@ def _solve_03_1(ns, o):
     return [int(misordered), roc_auc_score(y, s), roc_auc_score(y, swapped)]
 
 
-def _solve_03_2(ns, o):
-    from sklearn.metrics import roc_auc_score
-    y = [1] * ns["malignant"] + [0] * ns["benign"]
-    pred = ([1] * ns["malignant_flagged"] + [0] * (ns["malignant"] - ns["malignant_flagged"])
-            + [1] * ns["benign_flagged"] + [0] * (ns["benign"] - ns["benign_flagged"]))
-    return roc_auc_score(y, pred)
-
-
-def _solve_03_3(ns, o):
-    from sklearn.metrics import roc_auc_score
-    y, proba = ns["y_test"], ns["proba"]
-    assert roc_auc_score(y, proba[:, 0]) < 0.2 < 0.8 < roc_auc_score(y, proba[:, 1])
-    return _option(o, "proba[:, 0] is the probability of no fraud")
-
-
 def _solve_04_1(ns, o):
     m, n, w = ns["positives"], ns["negatives"], ns["rank_sum_of_positives"]
     return [Fraction(w - m * (m + 1) // 2, m * n), m * (m + 1) // 2, sum(range(n + 1, n + m + 1))]
@@ -623,18 +767,6 @@ def _solve_05_3(ns, o):
     return _option(o, f"{following[0]} F1")
 
 
-def _solve_06_1(ns, o):
-    rows = [set(r[:ns["k"]]) for r in ns["suggested"]]
-    listed = [b for b, r in zip(ns["bought"], rows) if "crime" in r]
-    return Fraction(listed.count("crime"), len(listed))
-
-
-def _solve_06_2(ns, o):
-    rows = [set(r[:ns["k"]]) for r in ns["suggested"]]
-    hits = sum(b in r for b, r in zip(ns["bought"], rows))
-    return Fraction(2 * hits, len(rows) + sum(len(r) for r in rows))
-
-
 def _solve_06_3(ns, o):
     bought, shown = ns["bought"], ns["shown"]
     sales = sum(b in row for b, row in zip(bought, shown))
@@ -662,14 +794,38 @@ def _solve_07_3(ns, o):
 
 
 def _solve_08_1(ns, o):
-    rel, k = set(ns["relevant"]), ns["k"]
-    hits, total = 0, Fraction(0)
-    for i, item in enumerate(ns["ranked"][:k], start=1):
-        if item in rel:
-            hits += 1
-            total += Fraction(hits, i)
-    by_r, spark = total / len(rel), total / min(len(rel), k)
-    return _option(o, f"(divided by R) gives {by_r}", f"gives {spark}")
+    def mean_precision(lists, cut_of):          # precision of each list cut at cut_of(R), by hand
+        return np.mean([Fraction(sum(d in rel for d in row[:cut_of(len(rel))]), cut_of(len(rel)))
+                        for row, rel in zip(lists, ns["relevant"])])
+    p10 = [mean_precision(ns[f"ranked_{e}"], lambda r: 10) for e in "ab"]
+    rp = [mean_precision(ns[f"ranked_{e}"], lambda r: r) for e in "ab"]
+    assert p10[0] > p10[1] and rp[1] > 3 * rp[0]        # A by precision@10, B by R-precision
+    return _option(o, "engine B", "R-precision")       # readers stop after the first few
+
+
+def _solve_08_4(ns, o):
+    rel = set(ns["relevant"])
+    found = [Fraction(n, len(rel)) for n in range(1, len(rel) + 1)]     # recall after n hits
+    points, n = [], 0                                                    # (recall, precision) at hits
+    for rank, doc in enumerate(ns["ranked"], start=1):
+        if doc in rel:
+            n += 1
+            points.append((found[n - 1], Fraction(n, rank)))
+    levels = [Fraction(j, 10) for j in range(11)]
+    interpolated = [max([p for r, p in points if r >= level], default=Fraction(0)) for level in levels]
+    return sum(interpolated) / 11
+
+
+def _levels_reached_by_hand(d):
+    """08.4's mistake: the mean over the levels the list reaches, the others left out."""
+    rel, n, best = set(d.relevant), 0, []
+    for rank, doc in enumerate(d.ranked, start=1):
+        if doc in rel:
+            n += 1
+            best.append((Fraction(n, len(rel)), Fraction(n, rank)))
+    reached = [max(p for r, p in best if r >= Fraction(j, 10)) for j in range(11)
+               if any(r >= Fraction(j, 10) for r, _ in best)]
+    return sum(reached) / len(reached)
 
 
 def _solve_08_3(ns, o):
@@ -681,16 +837,24 @@ def _solve_08_3(ns, o):
 
 
 def _solve_09_1(ns, o):
-    rows = ns["rows"]
-    scores = sorted({s for s, _ in rows}, reverse=True)
-    counts = [[sum(1 for s, y in rows if s == t and y == 1), sum(1 for s, y in rows if s == t and y == 0)]
-              for t in scores]
-    out, done = [[0, 0]], 0
-    for size in ns["partition_sizes_in_distinct_scores"]:
-        part = counts[done:done + size]
-        done += size
-        out.append([out[-1][0] + sum(c[0] for c in part), out[-1][1] + sum(c[1] for c in part)])
-    return out
+    from collections import Counter
+    pos, neg = Counter(), Counter()
+    for day in (ns["day_1"], ns["day_2"]):           # counts add: per score, over the two days
+        for score, p, n in day:
+            pos[score] += p
+            neg[score] += n
+    right = sum(pos[a] * neg[b] for a in pos for b in neg if a > b)
+    tied = sum(pos[a] * neg[a] for a in pos)
+    return Fraction(2 * right + tied, 2 * sum(pos.values()) * sum(neg.values()))
+
+
+def _mean_of_two_days_by_hand(d):
+    """09.1's mistake: the mean of the two days' AUCs, each by pair counting."""
+    def auc(day):
+        right = sum(p * n2 for s, p, _ in day for s2, _, n2 in day if s > s2)
+        tied = sum(p * n for _, p, n in day)
+        return Fraction(2 * right + tied, 2 * sum(r[1] for r in day) * sum(r[2] for r in day))
+    return (auc(d.day_1) + auc(d.day_2)) / 2
 
 
 def _solve_09_2(ns, o):
@@ -750,6 +914,24 @@ def _solve_12_2(ns, o):
     return round(float(multipletests(p, method="holm")[1].min()), 3)
 
 
+def _solve_12_1(ns, o):
+    from statsmodels.stats.multitest import multipletests
+    pairs, baseline = ns["p_values_all_pairs"], ns["baseline_chosen_afterwards"]
+    chosen = {name: p for name, p in pairs.items() if baseline in name.split(" vs ")}
+    all_six = dict(zip(pairs, multipletests(list(pairs.values()), method="holm")[1]))
+    three = dict(zip(chosen, multipletests(list(chosen.values()), method="holm")[1]))
+    assert all_six["gbm vs logistic"] > ns["alpha"] > three["gbm vs logistic"]
+    return _option(o, "chosen before the results")             # the family looked at: all six
+
+
+def _solve_12_3(ns, o):
+    from scipy.stats import norm
+    x, y = ns["model_x_at_hospital_a"], ns["model_y_at_hospital_b"]
+    z = (x["auc"] - y["auc"]) / np.sqrt(x["standard_error"] ** 2 + y["standard_error"] ** 2)
+    assert 0 < 2 * norm.sf(abs(z)) < 1                        # two independent samples: unpaired
+    return _option(o, "an unpaired test")
+
+
 def _ndcg_numpy(ranked, relevant, k):
     out = []
     for row, rel in zip(ranked, relevant):
@@ -770,17 +952,11 @@ SOLVERS = {
     "01.0": _solve_01_0, "03.0": _solve_03_0, "04.0": _solve_04_0, "06.0": _solve_06_0,
     "07.0": _solve_07_0, "08.0": _solve_08_0, "09.0": _solve_09_0, "11.0": _solve_11_0,
     "12.0": _solve_12_0,
-    "01.1": lambda ns, o: [Fraction(ns["predicted_spam"]["actual_spam"], sum(ns["predicted_spam"].values())),
-                           Fraction(ns["predicted_spam"]["actual_spam"],
-                                    ns["predicted_spam"]["actual_spam"] + ns["predicted_not_spam"]["actual_spam"]),
-                           Fraction(2 * ns["predicted_spam"]["actual_spam"],
-                                    2 * ns["predicted_spam"]["actual_spam"] + ns["predicted_spam"]["actual_not_spam"]
-                                    + ns["predicted_not_spam"]["actual_spam"])],
+    "01.1": _solve_01_1,
     "01.2": _solve_01_2,
-    "01.3": lambda ns, o: (lambda class_sizes: max(class_sizes) / sum(class_sizes)),
+    "01.3": lambda ns, o: (lambda class_sizes: sum((n / sum(class_sizes)) ** 2 for n in class_sizes)),
     "02.0": lambda ns, o: _option(o, "nested"),                   # best_score_ read where chosen
-    "02.1": lambda ns, o: tuple(int(sum(1 for s, y in ns["rows"] if (s >= ns["threshold"]) == p and y == t))
-                                for p, t in ((1, 1), (1, 0), (0, 1), (0, 0))),
+    "02.1": _solve_02_1,
     "02.2": _solve_02_2,
     "02.3": lambda ns, o: _option(o, "chosen on the test rows"),   # the best of twelve is optimistic
     "03.1": _solve_03_1, "03.2": _solve_03_2, "03.3": _solve_03_3,
@@ -789,9 +965,11 @@ SOLVERS = {
     "05.1": _solve_05_1,
     "05.2": _solve_05_2,
     "05.3": _solve_05_3,
-    "06.1": _solve_06_1, "06.2": _solve_06_2, "06.3": _solve_06_3,
+    "05.4": _solve_05_4,
+    "05.5": _solve_05_5,
+    "06.1": lambda ns, o: _prior_top_k_by_hand, "06.2": _solve_06_2, "06.3": _solve_06_3,
     "07.1": _solve_07_1, "07.2": lambda ns, o: _user_rmse_numpy, "07.3": _solve_07_3,
-    "08.1": _solve_08_1, "08.2": lambda ns, o: _ndcg_numpy, "08.3": _solve_08_3,
+    "08.1": _solve_08_1, "08.2": lambda ns, o: _ndcg_numpy, "08.3": _solve_08_3, "08.4": _solve_08_4,
     "09.1": _solve_09_1, "09.2": _solve_09_2,
     "09.3": _solve_09_3,
     "09.4": lambda ns, o: _option(o, "num_bins=100_000"),          # 1e9 x 16 or 25 bytes exceed 8 GB;
@@ -803,9 +981,9 @@ SOLVERS = {
     "11.1": _solve_11_1,
     "11.2": _solve_11_2,
     "11.3": _solve_11_3,
-    "12.1": lambda ns, o: _option(o, "no difference shown"),      # 40 comparisons: Holm's 0.6 counts
+    "12.1": _solve_12_1,
     "12.2": _solve_12_2,
-    "12.3": lambda ns, o: _option(o, "DeLong"),                    # two AUCs on the same patients
+    "12.3": _solve_12_3,
 }
 
 
@@ -816,7 +994,7 @@ def _notebook_of(number):
 
 
 def test_every_exercise_has_a_solver():
-    assert {ex.id for ex in exercises()} - {"98.1", "98.2", "98.3", "98.5"} <= set(SOLVERS)
+    assert {ex.id for ex in exercises()} - {"98.1", "98.2", "98.3", "98.5", "98.6"} <= set(SOLVERS)
 
 
 @pytest.mark.parametrize("number, ex", _all_exercises())
@@ -938,16 +1116,17 @@ def test_choice_variants_spread_the_right_letter_evenly():
         expected = n / len(letters)
         statistic += float(np.sum((counts - expected) ** 2 / expected))
         dof += len(letters) - 1
-    assert len(CHOICE_EXERCISES) == 31  # 12.1 and 12.3; twelve in-body NN.0 questions
+    assert len(CHOICE_EXERCISES) == 33  # 05.4, 06.2, 12.1 and 12.3; twelve in-body NN.0 questions
     assert statistic < chi2.ppf(0.999, dof), (statistic, dof)
 
 
 def _sizes_by_hand(sizes):
-    return max(sizes) / sum(sizes)
+    return sum(n * n for n in sizes) / sum(sizes) ** 2
 
 
 POSITIONAL = {
-    "01.3": [_sizes_by_hand, lambda s: max(s) / sum(s)],
+    "01.3": [_sizes_by_hand, lambda s: sum((n / sum(s)) ** 2 for n in s)],
+    "06.1": [lambda sizes, cut: _prior_top_k_by_hand(sizes, cut)],
     "07.2": [lambda a, b, c: _user_rmse_numpy(a, b, c)],
     "08.2": [lambda lists, sets, cut: _ndcg_numpy(lists, sets, cut)],
 }
@@ -1156,3 +1335,284 @@ def test_the_course_maps_example_fraction_is_no_exercises_answer():
             values = np.asarray(variant(ex.id, seed).solution, dtype=float).ravel()
             for example in examples:
                 assert not np.any(np.isclose(values, float(example), rtol=1e-9, atol=0)), (ex.id, seed, example)
+
+
+# -- a wrong option's feedback never points at the right option ---------------------------------
+#
+# In the classroom each student's letters are fixed, so a wrong option whose "why" names, quotes or
+# implies the right one turns three tries into the answer. A wrong option's feedback says why that
+# option is wrong; only the right option's own feedback may explain the right answer.
+
+_STOP_WORDS = set("""
+a an the and or of to in on at by for with from as is are was were be been being it its this that
+these those not no nor but so than then there here which what who whom how when where why all any
+each every both either neither one two three four five six seven eight nine ten more most less least
+much many few some such same other another only also too very just own do does did done has have had
+can could may might must shall should will would if into over under about between among per via up
+down out off again once their they them he she his her we our you your i me my
+""".split())
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.'/\-]*[a-z0-9]|[a-z0-9]")
+# phrases that point past the option at hand: "the right answer is ...", "... instead", "choose ..."
+_POINTING = re.compile(r"\b(instead|the right (answer|option|choice|one)|the correct|correct (answer|option)"
+                       r"|the answer is|choose|go for|other way round|the reverse|rather than)\b"
+                       r"|\b(option|choice|answer|letter)\s*\(?[a-e]\)?(?![a-z0-9])|\([a-e]\)|'[a-e]'|\"[a-e]\"")
+
+
+def _stem(word):
+    """A crude stem (lower case, no possessive, the first six letters): one idea, one token."""
+    word = word.lower().strip(".'-/")
+    word = word.removesuffix("'s")
+    return word[:6]
+
+
+def _tokens(text):
+    return {_stem(w) for w in _WORD.findall(text.lower())} - {_stem(w) for w in _STOP_WORDS}
+
+
+def _distinctive(ex):
+    """The right option's own words: in no wrong option's text and not in the prompt."""
+    wrong_texts = [text for letter, text in ex.choices.items() if letter != ex.solution]
+    shared = set().union(*(_tokens(t) for t in wrong_texts)) | _tokens(ex.prompt)
+    return _tokens(ex.choices[ex.solution]) - shared
+
+
+def _pointers(ex, feedback):
+    """How ``feedback`` (of a wrong option of ``ex``) points at the right option: [] if it does not."""
+    found = [m.group(0) for m in _POINTING.finditer(feedback.lower())]
+    found += sorted(_tokens(feedback) & _distinctive(ex))
+    return found
+
+
+def test_most_right_options_have_words_of_their_own():
+    """The word check has something to look for (12.0's "only A vs B" and 09.3's code have not)."""
+    without = [p.values[1].id for p in CHOICE_EXERCISES if not _distinctive(p.values[1])]
+    assert len(without) <= 3, without
+
+
+def test_the_pointer_check_catches_feedback_that_gives_the_right_option_away():
+    """Vacuity guard: feedback lines these exercises once had, each pointing at the right option."""
+    once = {
+        "08.1": "precision@10 cannot pass R/10 here: a query's few relevant documents count the same "
+                "anywhere in the ten.",
+        "02.0": "the tuned procedure can be evaluated honestly, on rows that took no part in tuning it; "
+                "section 5.5 does it with an outer cross-validation.",
+        "03.0": "the AUC counts (click, non-click) pairs, not misplaced impressions: three pairs are ordered "
+                "wrong, not one.",
+        "11.3": "section 3's floor was for its own test set; with 24 cases a bin the floor is much higher.",
+        "12.1": "no difference shown is not equality: the intervals say how large a difference the data cannot "
+                "rule out.",
+        "01.0": "the right answer is (b).",
+    }
+    for ex_id, text in once.items():
+        assert _pointers(variant(ex_id), text), (ex_id, text)
+
+
+@pytest.mark.parametrize("number, ex", [p for p in _all_exercises() if p.values[1].kind == "choice"])
+def test_no_wrong_options_feedback_points_at_the_right_one(number, ex):
+    """No letter, no 'the right answer is / instead / choose', no word of the right option's own."""
+    for letter, why in ex.feedback.items():
+        assert not re.search(r"\b(option|choice|answer|letter)\s*\(?[a-e]\)?(?![a-z0-9])", why.lower()), (ex.id, letter)
+        if letter != ex.solution:
+            assert not _pointers(ex, why), (ex.id, letter, _pointers(ex, why), why)
+
+
+# -- feedback a student can act on: which number, which inputs, which precision, which mistake ----
+
+def _one_off(solution, i):
+    """``solution`` (a list of numbers, maybe nested) with its i-th number (row-major) moved by 1."""
+    values = np.asarray(solution, dtype=object)
+    flat = values.ravel().copy()
+    flat[i] = float(flat[i]) + 1.0
+    return flat.reshape(values.shape).tolist()
+
+
+LIST_EXERCISES = [p for p in VALUE_EXERCISES if np.asarray(p.values[1].solution, dtype=object).size > 1]
+
+
+def test_the_list_exercises_are_the_ones_expected():
+    assert {p.values[1].id for p in LIST_EXERCISES} == {"02.1", "03.1", "04.1", "05.1", "05.5", "11.1"}
+
+
+@pytest.mark.parametrize("number, ex", [p for p in LIST_EXERCISES if np.ndim(p.values[1].solution) == 1])
+def test_a_flat_list_answer_names_every_component(number, ex):
+    assert len(ex.components) == len(ex.solution), f"{ex.id}: name each number of the answer (components=)"
+
+
+@pytest.mark.parametrize("seed", (None, 7))
+@pytest.mark.parametrize("number, ex", LIST_EXERCISES)
+def test_a_list_answer_with_one_wrong_number_names_that_number_only(number, ex, seed):
+    mine = variant(ex.id, seed)
+    shape = np.shape(np.asarray(mine.solution, dtype=object))
+    for i in range(int(np.prod(shape))):
+        index = np.unravel_index(i, shape)
+        position = "answer" + "".join(f"[{j}]" for j in index)
+        result = grade(mine, _one_off(mine.solution, i))
+        text = repr(result)
+        assert not result.passed
+        named = f"{mine.components[index[0]]} ({position})" if mine.components else position
+        assert f"{named} is wrong" in text, (ex.id, seed, i, text)
+        assert text.count(" is wrong") == 1, text                       # the others are not blamed
+
+
+def test_a_list_answer_of_the_wrong_form_is_told_what_form_is_wanted():
+    assert "your answer is a list of 2; a list of 3 is wanted" in repr(check("03.1", [3, 0.75]))
+    assert "your answer is a single number; a list of 2 is wanted" in repr(check("02.1", 4))
+    assert "your answer is a str, not a list of 3" in repr(check("03.1", "3, 0.625, 0.75"))
+    assert "your answer is an array of shape (3, 2); an array of shape (4, 2) is wanted" in repr(
+        check("98.6", [[0, 0], [4, 1], [6, 3]]))
+    assert "the result is None: a function that ends without return gives None" in repr(
+        check("01.3", lambda class_sizes: None))
+
+
+@pytest.mark.parametrize("seed", (None,) + SEEDS)
+@pytest.mark.parametrize("number, ex", FUNCTION_EXERCISES)
+def test_a_failing_function_case_shows_its_inputs_never_its_output(number, ex, seed):
+    """Every failing case, those drawn for a student's variant too, shows its inputs (shortened)."""
+    mine = variant(ex.id, seed)
+    text = repr(grade(mine, _wrong_answer(mine)))
+    shown = [line.removeprefix("    inputs: ") for line in text.splitlines() if line.startswith("    inputs: ")]
+    assert len(shown) == len(mine.cases), text
+    for case, line in zip(mine.cases, shown):
+        names = ", ".join(re.escape(name) for name in case.kwargs)
+        parts = re.split(rf"(?:^|, )({'|'.join(re.escape(n) for n in case.kwargs)})=", line)[1:]
+        assert parts[::2] == list(case.kwargs), (names, line)
+        for name, text in zip(parts[::2], parts[1::2]):
+            value = case.kwargs[name]
+            cut = re.fullmatch(r"(.*) \.\.\. \((\d+) items\)", text, re.DOTALL)
+            if cut:                     # the first 100 characters, and how many items there are
+                assert len(cut.group(1)) == 100 and int(cut.group(2)) == len(value), (name, text)
+            else:                       # whole: Python that gives the input back
+                assert ast.literal_eval(text) == value, (name, text)
+
+
+def test_inputs_of_a_short_case_are_given_whole_and_a_long_one_says_its_length():
+    text = repr(check("07.2", lambda y_true, y_pred, users: 0.0))
+    assert "    inputs: y_true=[1, 2, 3, 4, 5], y_pred=[1.5, 2.0, 2.0, 4.5, 5.0], users=['u', 'u', 'u', 'u', 'u']" in text
+    assert "(300 items)" in text                                  # 300 ratings, cut short
+
+
+FLOAT_CAST = [p for p in VALUE_EXERCISES if _numeric_solution(p.values[1])]
+
+
+@pytest.mark.parametrize("seed", (None, 7))
+@pytest.mark.parametrize("number, ex", FLOAT_CAST)
+def test_a_float32_answer_passes_to_its_own_precision(number, ex, seed):
+    """The right value as float32 (an array, or a list of float32 numbers) passes, in self-study and
+    after the trip from the sandbox to the grader; float32 of a wrong value does not."""
+    from evalkit.course.answers import decode, encode
+    mine = variant(ex.id, seed)
+    values = np.asarray(mine.solution, dtype=float)
+    as_array = values.astype(np.float32)
+    as_numbers = [np.float32(v) for v in as_array.ravel()]
+    answers = [as_array, as_numbers]
+    if values.ndim == 0:
+        answers = [as_array, np.float32(values)]
+    if values.ndim == 2:
+        answers = [as_array]
+    for answer in answers:
+        assert grade(mine, answer).passed, (ex.id, seed, answer, repr(grade(mine, answer)))
+        travelled = decode(json.loads(json.dumps(encode(answer))))
+        assert grade(mine, travelled).passed, (ex.id, travelled)
+    wrong = (values + 1.0).astype(np.float32)
+    assert not grade(mine, wrong if values.ndim else np.float32(wrong)).passed
+
+
+def test_a_float32_computed_in_float32_passes_and_a_float16_is_told_its_precision():
+    assert check("98.1", np.float32(95) / np.float32(120)).passed
+    assert check("98.2", np.array([1, 3], dtype=np.float32) / np.float32(6)).passed
+    assert not check("98.1", np.float32(0.79)).passed
+    coarse = check("98.1", np.float16(95 / 120))
+    assert not coarse.passed and "a float16 keeps about 3 digits: compute in float64" in repr(coarse)
+    assert "float16" not in repr(check("98.1", np.float16(0.5)))   # a float16 of another value is just wrong
+
+
+@pytest.mark.parametrize("seed", (None,) + SEEDS)
+@pytest.mark.parametrize("number, ex", [p for p in FLOAT_CAST if p.values[1].decimals is None])
+def test_a_rounded_answer_is_told_how_many_decimals_it_gives_and_that_the_exact_value_counts(number, ex, seed):
+    mine = variant(ex.id, seed)
+    values = np.asarray(mine.solution, dtype=float)
+    rounded = np.vectorize(lambda v: float(f"{v:.3g}"))(values)            # 3 significant digits
+    if np.allclose(rounded, values, rtol=1e-12, atol=0):
+        pytest.skip("the answer has 3 significant digits or fewer")
+    result = grade(mine, rounded.tolist())
+    assert not result.passed
+    text = repr(result)
+    assert "is close but gives" in text and EXACT in text, text
+
+
+@pytest.mark.parametrize("seed", (None,) + SEEDS + tuple(range(10, 20)))
+@pytest.mark.parametrize("number, ex", [p for p in VALUE_EXERCISES if p.values[1].decimals is not None])
+def test_an_answer_with_fewer_decimals_than_count_never_passes(number, ex, seed):
+    """The answer rounded to one decimal fewer than count fails and is told how many count -- also
+    where another method is accepted within a band wider than that rounding (10.3's resampling)."""
+    mine = variant(ex.id, seed)
+    want = float(mine.solution)
+    short = round(want, ex.decimals - 1)
+    if short == round(want, ex.decimals):
+        pytest.skip("the last decimal that counts is 0")
+    result = grade(mine, short)
+    assert not result.passed, (ex.id, seed, short, repr(result))
+    assert f"{ex.decimals} decimals count: give {ex.decimals} or more" in repr(result), repr(result)
+
+
+def test_10_3_does_not_accept_two_decimals_though_three_count():
+    """0.17 lay within the resampling band around DeLong's p of the notebook's patients."""
+    p = variant("10.3").solution
+    assert round(p, 2) == 0.17 and abs(0.17 - p) > 0.0005
+    result = check("10.3", 0.17)
+    assert not result.passed and "accepted" not in repr(result)
+    assert "your answer is close but gives 2 decimals -- 3 decimals count" in repr(result)
+
+
+MISCONCEPTIONS = {     # exercise: (the tempting wrong answer computed from a variant's data, what the note names)
+    "05.2": (lambda ex, d: ek_accuracy(d), "the accuracy"),
+    "01.1": (lambda ex, d: ex.known[0].expect(d), "the trial's own precision"),
+    "03.2": (lambda ex, d: ex.known[0].expect(d), "tied pairs counted as lost"),
+    "02.2": (lambda ex, d: _f1_best_threshold(d), "the threshold of the highest F1"),
+    "12.2": (lambda ex, d: round(_raw_smallest_p(d), 3), "no correction for the three comparisons"),
+    "08.4": (lambda ex, d: _levels_reached_by_hand(d), "the recall levels the list reaches only"),
+    "09.1": (lambda ex, d: _mean_of_two_days_by_hand(d), "the mean of the two days' AUCs"),
+}
+
+
+def ek_accuracy(d):
+    """Accuracy of a confusion matrix (rows actual), by hand: the trace over the total."""
+    m = np.asarray(d.confusion_matrix)
+    return Fraction(int(np.trace(m)), int(m.sum()))
+
+
+def _f1_best_threshold(d):
+    from sklearn.metrics import f1_score
+    rows = np.array(d.rows, dtype=float)
+    f1 = {t: f1_score(rows[:, 1], rows[:, 0] >= t) for t in set(rows[:, 0])}
+    return max(f1, key=f1.get)
+
+
+def _raw_smallest_p(d):
+    from itertools import combinations
+
+    from statsmodels.stats.contingency_tables import mcnemar
+    right = [np.asarray(p) == np.asarray(d.y) for p in (d.pred_a, d.pred_b, d.pred_c)]
+    return min(mcnemar([[np.sum(a & b), np.sum(a & ~b)], [np.sum(~a & b), np.sum(~a & ~b)]], exact=True).pvalue
+               for a, b in combinations(right, 2))
+
+
+@pytest.mark.parametrize("seed", (None,) + SEEDS)
+@pytest.mark.parametrize("ex_id", sorted(MISCONCEPTIONS))
+def test_a_tempting_wrong_answer_is_named_as_its_misconception_without_the_right_value(ex_id, seed):
+    from types import SimpleNamespace
+
+    from evalkit.course.exercises import _resolve
+    mine = variant(ex_id, seed)
+    data = SimpleNamespace(**_resolve(mine.data))
+    mistake, name = MISCONCEPTIONS[ex_id]
+    tempting = mistake(mine, data)
+    assert any(not k.accepted for k in mine.known), ex_id
+    result = grade(mine, tempting)
+    text = repr(result)
+    assert not result.passed, (ex_id, seed, tempting)
+    assert "note: your answer matches " in text and name in text.split("note:", 1)[1], text
+    for shown in _revealing(mine.solution):
+        assert shown not in text.split("note:", 1)[1], (ex_id, shown, text)
+    assert "note" not in repr(grade(mine, mine.solution))
+    assert "note" not in repr(grade(mine, float(mine.solution) + 0.25))   # a plain miss names nothing

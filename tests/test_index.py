@@ -33,49 +33,63 @@ def _generated(nb: dict) -> list[str]:
 
 def test_tool_is_idempotent_on_a_scratch_course(tmp_path):
     """Runs the tool on a small made-up course: once to write, then --check."""
+    course = tmp_path / "notebooks"
+    course.mkdir()
     def notebook(title: str, minor: int = 5) -> dict:
         cell = {"cell_type": "markdown", "metadata": {}, "source": [f"# {title}\n", "text"]}
         if minor >= 5:
             cell["id"] = "title"
         return {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": minor}
 
-    (tmp_path / "00-index.ipynb").write_text(json.dumps(notebook("Index")), "utf-8")
-    (tmp_path / "01-first.ipynb").write_text(json.dumps(notebook("First [one]", 4)), "utf-8")
-    (tmp_path / "03-third.ipynb").write_text(json.dumps(notebook("Third")), "utf-8")
-    (tmp_path / "notes.ipynb").write_text("not a course notebook", "utf-8")
+    (course / "00-index.ipynb").write_text(json.dumps(notebook("Index")), "utf-8")
+    (course / "01-first.ipynb").write_text(json.dumps(notebook("First [one]", 4)), "utf-8")
+    (course / "03-third.ipynb").write_text(json.dumps(notebook("Third")), "utf-8")
+    (course / "notes.ipynb").write_text("not a course notebook", "utf-8")
+    readme = tmp_path / "README.md"             # the README beside the notebooks' folder
+    readme.write_text("# A course\n\n## Course map\n\n<!-- course map: old -->\n| 01 | gone |\n"
+                      "<!-- end of the course map -->\n\nText after it.\n", "utf-8")
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [sys.executable, str(TOOL), "--notebooks", str(tmp_path), *args],
+            [sys.executable, str(TOOL), "--notebooks", str(course), *args],
             capture_output=True, text=True,
         )
 
     assert run("--check").returncode == 1
     assert run().returncode == 0
-    first = {p.name: p.read_bytes() for p in tmp_path.glob("*.ipynb")}
+    first = {p.name: p.read_bytes() for p in course.glob("*.ipynb")}
     assert run("--check").returncode == 0, "second run would still change files"
     assert run().returncode == 0
-    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.ipynb")} == first
+    assert {p.name: p.read_bytes() for p in course.glob("*.ipynb")} == first
 
-    index = json.loads((tmp_path / "00-index.ipynb").read_text("utf-8"))
+    table = readme.read_text("utf-8")
+    assert "| 00 | [Index](" in table and "| 03 | [Third](" in table and "gone" not in table
+    assert table.endswith("<!-- end of the course map -->\n\nText after it.\n")
+
+    index = json.loads((course / "00-index.ipynb").read_text("utf-8"))
     assert _generated(index) == ["nav-top", None, "course-map", "nav-bottom"]
     course_map = "".join(index["cells"][2]["source"])
     assert "[First \\[one\\]](01-first.ipynb)" in course_map
     assert "[Third](03-third.ipynb)" in course_map
 
-    middle = json.loads((tmp_path / "01-first.ipynb").read_text("utf-8"))
+    middle = json.loads((course / "01-first.ipynb").read_text("utf-8"))
     assert _generated(middle) == ["nav-top", None, "nav-bottom"]
     assert "id" not in middle["cells"][0]  # nbformat 4.4 has no cell ids
+    # the course map goes by its own title, once: no "prev" link beside its link
     assert "".join(middle["cells"][0]["source"]) == (
-        "[< Index](00-index.ipynb) | [Course map](00-index.ipynb) | [Third >](03-third.ipynb)"
+        "[Index](00-index.ipynb) | [Third >](03-third.ipynb)"
     )
-    last = json.loads((tmp_path / "03-third.ipynb").read_text("utf-8"))
+    last = json.loads((course / "03-third.ipynb").read_text("utf-8"))
     assert [c.get("id") for c in last["cells"]] == [
         "evalkit-nav-top", "title", "evalkit-nav-bottom"
     ]
     assert "".join(last["cells"][-1]["source"]) == (
-        "[< First \\[one\\]](01-first.ipynb) | [Course map](00-index.ipynb)"
+        "[< First \\[one\\]](01-first.ipynb) | [Index](00-index.ipynb)"
     )
+    # what a maintainer must know is in the map's metadata; the text a reader sees says nothing of it
+    assert "make index" in index["cells"][2]["metadata"]["evalkit"]["note"]
+    for nb in (index, middle, last):
+        assert not any("make index" in "".join(cell["source"]) for cell in nb["cells"])
 
 
 def test_committed_notebooks_carry_no_timestamp_version_or_address():

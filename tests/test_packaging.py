@@ -14,7 +14,9 @@ isolated environment and pip fetches the backend, as ``make venv`` does.
 
 from __future__ import annotations
 
+import ast
 import email.parser
+import functools
 import importlib.util
 import json
 import os
@@ -25,19 +27,17 @@ import sys
 import tarfile
 import tomllib
 import zipfile
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import evalkit
+from _tools import tool
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
 NAME = "evalkit-metrics"
-# What the build reads: the project table, the long description, the license, the package.
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "evalkit")
 RUNNER = Path(__file__).with_name("_doctest_in_venv.py")
 
 # Docstring examples that need what a numpy-only install does not have, by name.
@@ -80,43 +80,21 @@ def _run(*args, **kwargs) -> subprocess.CompletedProcess:
     return result
 
 
-def _backend_installed() -> bool:
-    """This Python has pyproject.toml's build requirements (and wheel), so no isolation is needed."""
-    from packaging.requirements import Requirement
-
-    for spec in [*PYPROJECT["build-system"]["requires"], "wheel"]:
-        requirement = Requirement(spec)
-        try:
-            if version(requirement.name) not in requirement.specifier:
-                return False
-        except PackageNotFoundError:
-            return False
-    return True
-
-
-def _copy_sources(dest: Path) -> Path:
-    """The files the build reads, copied, so that the build writes nothing into the checkout."""
-    for name in SOURCES:
-        if (ROOT / name).is_dir():
-            ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints")
-            shutil.copytree(ROOT / name, dest / name, ignore=ignore)
-        else:
-            shutil.copy2(ROOT / name, dest / name)
-    return dest
+# the one build of both distributions (make dist, make student-env)
+course_dist = tool("course_dist")
 
 
 @pytest.fixture(scope="module")
 def src(tmp_path_factory) -> Path:
-    return _copy_sources(tmp_path_factory.mktemp("src"))
+    return course_dist.stage_library(tmp_path_factory.mktemp("src") / "evalkit-metrics")
 
 
 @pytest.fixture(scope="module")
-def dist(src, tmp_path_factory) -> dict[str, Path]:
+def dist(tmp_path_factory) -> dict[str, Path]:
     """The sdist and the wheel, built by ``python -m build`` from a copy of the checkout."""
     _need("build")
     out = tmp_path_factory.mktemp("dist")
-    isolation = ["--no-isolation"] if _backend_installed() else []
-    _run(sys.executable, "-m", "build", *isolation, "--outdir", str(out), str(src))
+    course_dist.build_library(out, sdist=True)
     sdists, wheels = sorted(out.glob("*.tar.gz")), sorted(out.glob("*.whl"))
     assert len(sdists) == 1 and len(wheels) == 1, sorted(p.name for p in out.iterdir())
     return {"sdist": sdists[0], "wheel": wheels[0]}
@@ -195,8 +173,8 @@ def test_wheel_metadata(dist):
     assert meta["Summary"] == project["description"]
     assert meta["Description-Content-Type"] == "text/markdown"
     assert "## Install" in meta.get_payload()
-    urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL"))
-    assert set(urls) >= {"Homepage", "Source", "Issues"}
+    urls = [u.split(", ", 1)[1] for u in meta.get_all("Project-URL") or []]
+    assert not [u for u in urls if _invented(u)], urls    # none yet: no public address is real
     requires = meta.get_all("Requires-Dist")
     base = [r for r in requires if "extra ==" not in r]
     assert base == [r.replace(" ", "") for r in project["dependencies"]] == ["numpy>=1.23"]
@@ -262,7 +240,7 @@ def test_editable_install_of_a_checkout_still_imports_the_course(src, venv, tmp_
     from build import ProjectBuilder
     from build.env import DefaultIsolatedEnv
 
-    if _backend_installed():
+    if course_dist.backend_installed():
         wheel = ProjectBuilder(src).build("editable", tmp_path)
     else:
         with DefaultIsolatedEnv() as env:
@@ -312,3 +290,298 @@ def test_the_library_never_imports_the_course():
               for m, deps in graph().items() if not m.startswith("evalkit.course")}
     offenders = {m: d for m, d in course.items() if d}
     assert not offenders, f"the library imports the course: {offenders}"
+
+
+# -- the course's environment: one list, what the notebooks import --------------------------------
+
+
+def _requirements(extra: str) -> list:
+    from packaging.requirements import Requirement
+
+    return [Requirement(r) for r in PYPROJECT["project"]["optional-dependencies"][extra]]
+
+
+def _canonical(name: str) -> str:
+    from packaging.utils import canonicalize_name
+
+    return canonicalize_name(name)
+
+
+def _top_levels(tree: ast.AST) -> set[str]:
+    """The top-level names of the absolute imports in a parsed file or cell."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _evalkit_modules(tree: ast.AST, known: set[str]) -> set[str]:
+    """The evalkit modules a notebook imports, with the packages above them (which run first)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names |= {f"{node.module}.{a.name}" for a in node.names} | {node.module}
+    modules = set()
+    for name in names:
+        parts = name.split(".")
+        if parts[0] != "evalkit":
+            continue
+        for depth in range(1, len(parts) + 1):
+            candidate = ".".join(parts[:depth])
+            if candidate in known:
+                modules.add(candidate)
+    return modules
+
+
+def _notebook_tree(path: Path) -> ast.AST:
+    nb = json.loads(path.read_text("utf-8"))
+    cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    lines = [ln for cell in cells for ln in cell.splitlines() if not ln.lstrip().startswith(("%", "!"))]
+    return ast.parse("\n".join(lines))
+
+
+def _module_file(name: str) -> Path:
+    path = ROOT / Path(*name.split("."))
+    if path.is_dir():
+        return path / "__init__.py"
+    return path.with_suffix(".py")
+
+
+@functools.cache
+def _imports_of_the_lessons() -> dict[str, dict[str, set[str]]]:
+    """module -> {"notebooks": the notebooks that import it, "through": the evalkit modules that do},
+    for every third-party top-level module the notebooks import, directly or through evalkit's
+    modules (at any depth of them: lazy imports too)."""
+    from test_layout import graph
+
+    edges = graph()
+    found: dict[str, dict[str, set[str]]] = {}
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    todo = []
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        tree = _notebook_tree(path)
+        for module in _top_levels(tree) - stdlib - {"evalkit"}:
+            found.setdefault(module, {"notebooks": set(), "through": set()})["notebooks"].add(path.name)
+        todo += sorted(_evalkit_modules(tree, set(edges)))
+    seen = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo += sorted(edges.get(name, ()))
+        for module in _top_levels(ast.parse(_module_file(name).read_text("utf-8"))) - stdlib - {"evalkit"}:
+            found.setdefault(module, {"notebooks": set(), "through": set()})["through"].add(name)
+    return found
+
+
+def _closure(requirements) -> set[str]:
+    """The installed distributions these requirements bring, with theirs (their extras honoured)."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    seen, todo = set(), list(requirements)
+    while todo:
+        requirement = todo.pop()
+        key = (_canonical(requirement.name), frozenset(requirement.extras))
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            texts = metadata.requires(requirement.name) or []
+        except metadata.PackageNotFoundError:
+            continue
+        for text in texts:
+            sub = Requirement(text)
+            extras = requirement.extras or {""}
+            if sub.marker is None or any(sub.marker.evaluate({"extra": e}) for e in extras):
+                todo.append(sub)
+    return {name for name, _ in seen}
+
+
+def test_the_course_extra_covers_every_import_of_every_notebook():
+    from importlib import metadata
+
+    owners = {m: {_canonical(d) for d in dists} for m, dists in metadata.packages_distributions().items()}
+    listed = {_canonical(r.name) for r in _requirements("course")}
+    listed |= {_canonical(r.split(">")[0].split("=")[0].split("<")[0]) for r in PYPROJECT["project"]["dependencies"]}
+    brought = _closure(_requirements("course")) | listed
+    lessons = _imports_of_the_lessons()
+    assert {"sklearn", "scipy", "pyspark", "pyarrow", "pandas", "matplotlib"} <= set(lessons), sorted(lessons)
+    unknown = sorted(m for m in lessons if m not in owners)
+    assert not unknown, f"modules no installed distribution provides: {unknown}"
+    # a notebook's own import: a distribution the extra lists itself
+    direct = {m: owners[m] for m, where in lessons.items() if where["notebooks"] and not owners[m] & listed}
+    assert not direct, f"notebooks import what the course extra does not list: {direct}"
+    # through evalkit: at least brought by what the extra lists
+    missing = {m: owners[m] for m in lessons if not owners[m] & brought}
+    assert not missing, f"the lessons import what the course extra does not bring: {missing}"
+
+
+def test_the_course_extra_lists_only_what_the_lessons_use():
+    from importlib import metadata
+
+    owners = metadata.packages_distributions()
+    used = {_canonical(d) for m in _imports_of_the_lessons() for d in owners.get(m, [])}
+    # JupyterLab runs the notebooks (evalkit-course start, make lab): none imports it
+    unused = sorted(_canonical(r.name) for r in _requirements("course")
+                    if _canonical(r.name) not in used | {"jupyterlab"})
+    assert not unused, f"the course extra lists what no lesson imports: {unused}"
+
+
+def test_a_package_in_two_extras_has_the_same_bounds_in_both():
+    bounds: dict[str, dict[str, str]] = {}
+    for extra in PYPROJECT["project"]["optional-dependencies"]:
+        for requirement in _requirements(extra):
+            bounds.setdefault(_canonical(requirement.name), {})[extra] = str(requirement.specifier)
+    differ = {name: by_extra for name, by_extra in bounds.items() if len(set(by_extra.values())) > 1}
+    assert not differ, f"one package, two bounds: {differ}"
+    assert len(bounds["pyspark"]) >= 2, "the vacuity guard: pyspark is in course and spark"
+
+
+# -- the course's distribution: the same source with or without the key ---------------------------
+
+
+def _staged(tmp_path: Path, key: bool) -> Path:
+    return course_dist.stage_course(tmp_path / ("course" if key else "student"), key=key)
+
+
+def _files(staging: Path, part: str) -> list[str]:
+    return sorted(p.name for p in (staging / "evalkit" / "course" / part).iterdir())
+
+
+def test_the_course_holds_the_notebooks_figures_and_key(tmp_path):
+    staging = _staged(tmp_path, key=True)
+    assert _files(staging, "notebooks") == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert _files(staging, "figures") == sorted(p.name for p in (ROOT / "figures").glob("*.png"))
+    assert (staging / "evalkit" / "course" / "exercises" / "__init__.py").is_file()
+    assert (staging / "evalkit" / "course" / "lab-config" / "labconfig" / "page_config.json").is_file()
+    assert not (staging / "evalkit" / "__init__.py").exists(), "the library's files are the library's"
+    project = tomllib.loads((staging / "pyproject.toml").read_text("utf-8"))
+    assert project["project"]["name"] == "evalkit-course"
+    assert project["project"]["version"] == evalkit.__version__
+    assert project["project"]["dependencies"] == [f"{NAME}[course]=={evalkit.__version__}"]
+    assert project["project"]["scripts"] == {"evalkit-course": "evalkit.course.start:main"}
+    assert "evalkit.course.exercises" in project["tool"]["setuptools"]["packages"]
+
+
+def test_the_students_build_has_no_key_and_no_notebook_that_needs_it(tmp_path):
+    full, student = _staged(tmp_path, key=True), _staged(tmp_path, key=False)
+    needing = [n for n in _files(full, "notebooks") if course_dist.needs_key(full / "evalkit/course/notebooks" / n)]
+    assert len(needing) >= 12, "the vacuity guard: the lessons' check cells import the key"
+    assert _files(student, "notebooks") == sorted(set(_files(full, "notebooks")) - set(needing)) == ["00-index.ipynb"]
+    assert _files(student, "figures") == _files(full, "figures")
+    assert not (student / "evalkit" / "course" / "exercises").exists()
+    project = tomllib.loads((student / "pyproject.toml").read_text("utf-8"))
+    assert project["project"]["version"] == f"{evalkit.__version__}+student"
+    assert project["project"]["dependencies"] == [f"{NAME}[course]=={evalkit.__version__}"]
+    assert "evalkit.course.exercises" not in project["tool"]["setuptools"]["packages"]
+    # the rest of the package is the same source
+    rest = sorted(p.relative_to(full).as_posix() for p in (full / "evalkit").rglob("*.py") if "exercises" not in p.parts)
+    assert rest == sorted(p.relative_to(student).as_posix() for p in (student / "evalkit").rglob("*.py"))
+
+
+def test_the_course_distributions_build_and_pass_twine(tmp_path):
+    _need("build")
+    _need("twine")
+    made = course_dist.build_course(tmp_path, key=True, sdist=True)
+    # setuptools < 69 names the sdist evalkit-course-<version>.tar.gz, newer ones evalkit_course-...
+    sdist = re.compile(rf"evalkit[-_]course-{re.escape(evalkit.__version__)}\.tar\.gz")
+    assert len(made) == 2, made
+    assert [p.name for p in made if p.suffix == ".whl"] == [course_dist.wheel_names()[1]], made
+    assert len([p for p in made if sdist.fullmatch(p.name)]) == 1, made
+    _run(sys.executable, "-m", "twine", "check", "--strict", *map(str, made))
+    meta = _wheel_metadata(next(p for p in made if p.suffix == ".whl"))
+    assert meta.get_all("Requires-Dist") == [f"{NAME}[course]=={evalkit.__version__}"]
+    with tarfile.open(next(p for p in made if p.name.endswith(".tar.gz"))) as tf:
+        names = {m.name.split("/", 1)[1] for m in tf.getmembers() if m.isfile()}
+    assert {"evalkit/course/notebooks/00-index.ipynb", "evalkit/course/figures/01-f-beta.png"} <= names
+
+
+# -- no invented address ----------------------------------------------------------------------------
+
+# Addresses that exist, each checked by hand before it was written here: a link names one of
+# these hosts, or the reader's own machine. A placeholder that looks like an address (example.org,
+# a guessed repository) is invented; the project has no public address of its own yet.
+REAL_HOSTS = {
+    "keepachangelog.com": "Keep a Changelog (CHANGELOG.md)",
+    "semver.org": "Semantic Versioning (CHANGELOG.md)",
+    "nbgrader.readthedocs.io": "nbgrader's documentation (teachers/)",
+    "pypi.org": "the package index's simple API (tools/course_dist.py check-name)",
+}
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+RESERVED = re.compile(r"(^|\.)(example\.(com|net|org)|example|invalid|test|localhost)$")
+ADDRESS = re.compile(r"\b(?:https?|ftp)://([^/\s\"'<>)\]`:]*)[^\s\"'<>)\]`]*", re.I)
+
+
+def _invented(url: str) -> bool:
+    host = ADDRESS.match(url).group(1).lower() if ADDRESS.match(url) else ""
+    if host in LOCAL_HOSTS:
+        return False
+    return bool(RESERVED.search(host)) or host not in REAL_HOSTS
+
+
+def _read_by_readers() -> list[Path]:
+    """What ships or what a reader reads: the READMEs and changelog, the project table, the
+    notebooks, the teachers' guide, the site's sources and page writers, the package."""
+    files = [ROOT / name for name in ("README.md", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml",
+                                      "LICENSE", "environment.yml")]
+    files += sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "teachers").rglob("*.md"))
+    files += sorted(p for p in (ROOT / "book").rglob("*") if p.is_file())
+    files += [ROOT / "tools" / n for n in ("make_site.py", "make_guide.py", "course_dist.py", "classroom.py")]
+    files += sorted((ROOT / "tools" / "lab-config").rglob("*.json"))
+    files += sorted((ROOT / "evalkit").rglob("*.py"))
+    return files
+
+
+def _addresses(text: str) -> list[str]:
+    # an ellipsis for a host ("https://…") is a visible blank for the reader's own, not an address
+    return [m.group(0) for m in ADDRESS.finditer(text) if re.search(r"[A-Za-z0-9]", m.group(1))]
+
+
+def test_no_invented_address_in_what_ships_or_what_a_reader_reads():
+    found = {}
+    for path in _read_by_readers():
+        for url in _addresses(path.read_text("utf-8")):
+            if _invented(url):
+                found.setdefault(str(path.relative_to(ROOT)), []).append(url)
+    assert not found, ("addresses that are not known to exist (a placeholder, a guessed repository?); "
+                       f"link only what is real, and add a checked host to REAL_HOSTS: {found}")
+    pages = _addresses(course_dist.COURSE_README + course_dist.STUDENT_NOTE)
+    assert not [u for u in pages if _invented(u)], pages
+
+
+@pytest.mark.parametrize("url, invented", [
+    ("https://github.com/evalkit/evalkit", True), ("https://example.org/course", True),
+    ("http://www.example.com/x", True), ("https://docs.invalid/", True), ("https://semver.org/spec/v2.0.0.html", False),
+    ("http://127.0.0.1:8000/", False), ("https://nbgrader.readthedocs.io", False), ("https://evil.semver.org.example/", True),
+])
+def test_the_address_check_can_fail(url, invented):
+    assert _invented(url) is invented
+    assert _addresses(f"see {url}.") != [] or not invented
+
+
+def test_the_landing_page_links_only_what_the_site_holds():
+    make_site = tool("make_site")
+    notebooks = make_site.course_notebooks()
+    page = make_site.intro_page(notebooks)
+    links = re.findall(r'href="([^"]+)"', page) + re.findall(r"\]\(([^)]+)\)", page)
+    assert links, "the vacuity guard: the landing page links"
+    held = {f"notebooks/{p.name}" for p in notebooks} | {"glossary.md"}
+    held |= {f"{make_site.DOWNLOADS}/{name}" for name in course_dist.wheel_names()}
+    assert sorted(set(links) - held) == [], "the landing page links what the site does not hold"
+    assert not _addresses(page) or not [u for u in _addresses(page) if _invented(u)]
+
+
+def test_the_readme_links_what_is_there():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    targets = [t.split("#")[0] for t in re.findall(r"\]\(([^)\s]+)\)", readme) if not ADDRESS.match(t)]
+    assert targets, "the vacuity guard: the README links files"
+    missing = sorted(t for t in targets if t and not (ROOT / t).exists())
+    assert not missing, f"README.md links files that do not exist: {missing}"

@@ -4,9 +4,10 @@ Each test runs this venv's python inside the sandbox with a small hostile script
 that the attack failed *and* that nothing outside changed: reads of the host (files, /proc,
 the grader's environment), privileges, writes outside the work folder (and a setuid file or a
 symlink left in it), the network, a process left behind, a fork bomb, a memory hog (one
-process, and several against the cgroup), an endless loop, a huge file, a neighbour's work
-folder; that Java (PySpark) still starts inside; and the user-namespace path, run as
-``nobody``. Scripts that could hurt the host if they ever ran outside begin with
+process, and several against the cgroup), an endless loop, a huge file, many files and a full
+/tmp and /dev/shm against the run's bounded space, a neighbour's work folder, a neighbour that
+starts many sessions to take more CPU; that Java (PySpark) still starts inside; that the Python
+environment is a parameter; and the user-namespace path, run as ``nobody``. Scripts that could hurt the host if they ever ran outside begin with
 ``guard(sentinel)``, which exits unless the script sees the sandbox's own view.
 
 Runs use slot 200 and up (uid 61200...), away from a grader that may run meanwhile.
@@ -101,7 +102,8 @@ def paths_to_python() -> set[str]:
 
 def test_reads_of_the_host_find_nothing(tmp_path, sentinel, monkeypatch):
     monkeypatch.setenv("EVALKIT_GRADER_SECRET", "hunter2")
-    interesting = ["/work", str(ROOT), "/root", str(sentinel.parent), "/home", "/tmp", "/"]
+    interesting = ["/work", str(ROOT), "/root", str(sentinel.parent), "/home", "/tmp", "/",
+                   "/.sandbox"]
     script = f"""
         import json, os
         seen = {{}}
@@ -136,7 +138,7 @@ def test_reads_of_the_host_find_nothing(tmp_path, sentinel, monkeypatch):
     found = json.loads(outcome.stdout)
     allowed = paths_to_python()
     for folder, names in found["seen"].items():
-        if folder in ("/", "/tmp"):
+        if folder in ("/", "/tmp", "/.sandbox"):
             continue
         # each listing holds only the next step towards the interpreters, or nothing at all
         leaks = [n for n in names if str(Path(folder) / n) not in allowed] if isinstance(names, list) else []
@@ -145,8 +147,10 @@ def test_reads_of_the_host_find_nothing(tmp_path, sentinel, monkeypatch):
     # a private /tmp: empty, but for the way to an interpreter that lives under the host's /tmp
     assert set(found["seen"]["/tmp"]) <= {Path(p).parts[2] for p in allowed if p.startswith("/tmp/")}
     assert set(found["seen"]["/"]) <= {"bin", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32",
-                                       "proc", "root", "sbin", "tmp", "usr", "work",
+                                       "proc", "root", "sbin", "tmp", "usr", "work", ".sandbox",
                                        *(Path(p).parts[1] for p in allowed if p != "/")}
+    # the sandbox's own first step (this module) and the empty mount point of its space
+    assert found["seen"]["/.sandbox"] == ["sandbox.py", "space"]
     assert found["readable"] == []
     # its own pid namespace: bwrap's pid 1 and the script, none of the host's processes
     assert len(found["pids"]) <= 3, found["pids"]
@@ -198,15 +202,18 @@ def test_environment_is_only_the_sandboxs(tmp_path, monkeypatch):
                     "XDG_DATA_HOME": "/tmp/.local/share", "IPYTHONDIR": "/tmp/.ipython", "PWD": WORK}
 
 
-def test_only_the_workdir_is_writable(tmp_path):
+def test_only_the_workdirs_files_are_writable(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     (data / "key.txt").write_text("42")
     workdir = tmp_path / "work"
-    workdir.mkdir()
+    (workdir / "answers").mkdir(parents=True)
+    (workdir / "answers" / "answer.txt").write_text("")
     targets = ["/opt/data/key.txt", "/opt/data/new.txt", f"{sys.prefix}/evil.pth", "/usr/evil",
-               "/etc/evil", "/evil", "/home/student/evil", "/proc/evil", "/dev/evil", "/root/evil"]
+               "/etc/evil", "/evil", "/home/student/evil", "/proc/evil", "/dev/evil", "/root/evil",
+               "/.sandbox/evil", "/.sandbox/space/evil", "/.sandbox/sandbox.py"]
     script = f"""
+        import os
         written = []
         for path in {targets!r}:
             try:
@@ -215,16 +222,33 @@ def test_only_the_workdir_is_writable(tmp_path):
                 written.append(path)
             except OSError:
                 pass
-        open("{WORK}/answer.txt", "w").write("mine")
+        open("{WORK}/answers/answer.txt", "w").write("mine")
+        open("{WORK}/answers/new.txt", "w").write("in the space")
+        os.mkdir("{WORK}/made")
         open("/tmp/scratch", "w").write("scratch")
         open("/dev/shm/scratch", "w").write("scratch")
-        print(written)
+        refused = []
+        for attempt in (lambda: os.unlink("answers/answer.txt"),
+                        lambda: os.rename("answers/answer.txt", "moved.txt"),
+                        lambda: os.link("answers/answer.txt", "answers/hard.txt"),
+                        lambda: os.rmdir("answers")):
+            try:
+                attempt()
+                refused.append("done")
+            except OSError as error:
+                refused.append(type(error).__name__)
+        print(written, refused, sorted(os.listdir("answers")))
     """
     before = {p: p.stat().st_mtime_ns for p in (data, data / "key.txt")}
     outcome = python(script, workdir, binds=[(data, "/opt/data")])
     assert outcome.returncode == 0, outcome.stderr
-    assert outcome.stdout.strip() == "[]"
-    assert (workdir / "answer.txt").read_text() == "mine"          # the write landed on the host
+    written, refused, listed = outcome.stdout.strip().split("] ")
+    assert written == "[" and "done" not in refused, outcome.stdout
+    assert listed == "['answer.txt', 'new.txt']"
+    assert (workdir / "answers" / "answer.txt").read_text() == "mine"   # landed on the host
+    # and nothing else did: the new file and folder were in the sandbox's space, now gone
+    left = sorted(str(p.relative_to(workdir)) for p in workdir.rglob("*"))
+    assert left == ["answers", "answers/answer.txt"]
     assert sorted(p.name for p in data.iterdir()) == ["key.txt"]
     assert (data / "key.txt").read_text() == "42"
     assert before == {p: p.stat().st_mtime_ns for p in before}
@@ -240,22 +264,24 @@ def test_workdir_is_given_back_and_symlinks_not_followed(tmp_path):
     workdir = tmp_path / "work"
     (workdir / "sub").mkdir(parents=True)
     (workdir / "sub" / "given.txt").write_text("notebook")
+    (workdir / "out.txt").write_text("")
+    os.symlink(victim, workdir / "link")              # a symlink in the workdir is not bound
     script = f"""
         import os
-        os.symlink({str(victim)!r}, "link")
-        os.mkdir("made")
-        open("made/out.txt", "w").write("out")
-        os.chmod("made/out.txt", 0o6755)                    # a setuid program, were it root's
-        print(os.stat("sub/given.txt").st_uid)
+        os.symlink({str(victim)!r}, "made-link")
+        open("out.txt", "w").write("out")
+        os.chmod("out.txt", 0o6755)                         # a setuid program, were it root's
+        print(os.stat("sub/given.txt").st_uid, os.path.lexists("link"))
     """
     outcome = python(script, workdir)
     assert outcome.returncode == 0, outcome.stderr
-    assert outcome.stdout.strip() == str(sandbox_uid())            # the student could write it
+    assert outcome.stdout.strip() == f"{sandbox_uid()} False"      # the student could write it
     owner = (os.getuid(), os.getgid())
     for path in [workdir, *workdir.rglob("*")]:
         assert (path.lstat().st_uid, path.lstat().st_gid) == owner, path
     assert (victim.stat().st_uid, victim.stat().st_gid) == (12345, 12345)
-    assert oct((workdir / "made" / "out.txt").stat().st_mode & 0o7777) == oct(0o755)
+    assert oct((workdir / "out.txt").stat().st_mode & 0o7777) == oct(0o755)
+    assert not (workdir / "made-link").exists()
 
 
 def test_no_network(tmp_path):
@@ -285,7 +311,7 @@ def test_no_network(tmp_path):
 
 
 def daemon_script(sentinel: Path, marker: str, then: str = "") -> str:
-    """Double-fork a setsid daemon that writes 'late' into the workdir after 3 s."""
+    """Double-fork a setsid daemon that writes 'late' (a file of the workdir) after 3 s."""
     late = f"import time; time.sleep(3); open('{WORK}/late', 'w').write('escaped')"
     return guard(sentinel) + textwrap.dedent(f"""
         if os.fork() == 0:
@@ -306,6 +332,7 @@ def test_nothing_outlives_the_run(tmp_path, sentinel, monkeypatch):
     for name, then in cases.items():
         workdir = tmp_path / name.replace(" ", "-")
         workdir.mkdir()
+        (workdir / "late").write_text("")
         outcomes[name] = (workdir, python(daemon_script(sentinel, marker, then), workdir,
                                           limits=sandbox.Limits(wall_s=2)))
         assert host_processes(sandbox_uid(), marker) == [], name   # gone at once
@@ -313,6 +340,7 @@ def test_nothing_outlives_the_run(tmp_path, sentinel, monkeypatch):
     monkeypatch.setattr(sandbox, "_cgroup_parents", lambda controllers: [])
     workdir = tmp_path / "no-cgroup"
     workdir.mkdir()
+    (workdir / "late").write_text("")
     outcomes["no cgroup"] = (workdir, python(daemon_script(sentinel, marker), workdir))
     assert host_processes(sandbox_uid(), marker) == []
     time.sleep(5)
@@ -322,7 +350,7 @@ def test_nothing_outlives_the_run(tmp_path, sentinel, monkeypatch):
     for name, (workdir, outcome) in outcomes.items():
         assert outcome.stdout == "daemon started\n", (name, outcome)
         assert outcome.timed_out == (name == "times out")
-        assert not (workdir / "late").exists(), name
+        assert (workdir / "late").read_text() == "", name
 
 
 # every process forks for ever, and shrugs off a refused fork
@@ -420,6 +448,7 @@ def test_endless_loop_is_killed_at_the_wall_limit(tmp_path):
 
 
 def test_file_larger_than_the_limit_cannot_be_written(tmp_path):
+    (tmp_path / "big").write_text("")      # a file of the workdir: the host's disk
     script = """
         try:
             with open("big", "wb") as file:
@@ -433,6 +462,143 @@ def test_file_larger_than_the_limit_cannot_be_written(tmp_path):
     assert outcome.returncode == 0, outcome.stderr
     assert outcome.stdout.strip() == "OSError 27"                  # EFBIG
     assert (tmp_path / "big").stat().st_size <= 1 << 20
+
+
+# Fill the space: many empty files in /tmp, then 1 MiB files in /dev/shm, then one huge file in
+# the work folder; each until refused. Then write the one host file (a result must still come
+# back when the space is full) and show how the space is mounted.
+FILL = """
+import errno, json, os
+def fill(folder, size, count):
+    made = 0
+    try:
+        while made < count:
+            with open(f"{folder}/f{made}", "wb") as file:
+                file.write(b"x" * size)
+            made += 1
+    except OSError as error:
+        return made, errno.errorcode[error.errno]
+    return made, "none"
+def huge(path):
+    written = 0
+    try:
+        with open(path, "wb") as file:
+            while written < 8 << 30:
+                written += file.write(b"x" * (1 << 20))
+    except OSError as error:
+        return written, errno.errorcode[error.errno]
+    return written, "none"
+result = {"files": fill("/tmp", 0, 1_000_000), "shm": fill("/dev/shm", 1 << 20, 100_000),
+          "huge": huge("/home/student/work/huge")}
+open("answer.txt", "w").write("still here")
+result["mounts"] = sorted(line.split(" - ")[1] for line in open("/proc/self/mountinfo")
+                          if line.split()[4] in ("/tmp", "/dev/shm", "/home/student/work"))
+print(json.dumps(result))
+"""
+
+
+def test_the_space_holds_at_most_its_bytes_and_files(tmp_path, sentinel):
+    """Many files, many large files and one huge file, written to the work folder, /tmp and
+    /dev/shm, all end in one tmpfs of ``space_bytes`` and ``space_files``: refused at its bound,
+    never on the host's disk, while the workdir's own file still takes the result."""
+    (tmp_path / "answer.txt").write_text("")
+    limits = sandbox.Limits(space_bytes=24 << 20, space_files=500, file_bytes=16 << 20)
+    outcome = python(guard(sentinel) + FILL, tmp_path, limits=limits)
+    assert outcome.returncode == 0, outcome.stderr
+    found = json.loads(outcome.stdout)
+    made, why = found["files"]
+    assert 400 < made <= 500 and why == "ENOSPC", found["files"]
+    made, why = found["shm"]        # the files of /tmp hold the inodes: hardly any one is left
+    assert made < 100 and why == "ENOSPC", found["shm"]
+    written, why = found["huge"]
+    assert written <= 24 << 20 and why in ("ENOSPC", "EFBIG"), found["huge"]
+    # one tmpfs (the same options three times), not the host's disk
+    assert len(set(found["mounts"])) == 1, found["mounts"]
+    assert found["mounts"][0].startswith("tmpfs ") and "nr_inodes=500" in found["mounts"][0]
+    assert "size=24576k" in found["mounts"][0]
+    assert (tmp_path / "answer.txt").read_text() == "still here"
+    assert [p.name for p in tmp_path.iterdir()] == ["answer.txt"]
+
+
+def test_each_run_has_its_own_empty_space(tmp_path):
+    """What one run wrote (work folder, /tmp, /dev/shm) is gone for the next run in that slot."""
+    script = """
+        import os
+        print(sorted(os.listdir(".")), sorted(os.listdir("/tmp")), sorted(os.listdir("/dev/shm")))
+        for folder in (".", "/tmp", "/dev/shm"):
+            open(os.path.join(folder, "left-behind"), "w").write("x")
+    """
+    outcomes = [python(script, tmp_path) for _ in range(2)]
+    assert [o.stdout for o in outcomes] == ["[] [] []\n"] * 2, outcomes
+    assert list(tmp_path.iterdir()) == []
+
+
+def busy(processes: int, seconds: float, sessions: bool) -> str:
+    """``processes`` busy loops for ``seconds``, each in a session of its own if ``sessions``
+    (the kernel's autogroup then gives each one a share); prints their CPU seconds."""
+    return textwrap.dedent(f"""
+        import os, resource, time
+        end = time.monotonic() + {seconds}
+        for _ in range({processes}):
+            if os.fork() == 0:
+                if {sessions}:
+                    os.setsid()
+                while time.monotonic() < end:
+                    pass
+                os._exit(0)
+        while True:
+            try:
+                os.wait()
+            except ChildProcessError:
+                break
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        print(usage.ru_utime + usage.ru_stime)
+    """)
+
+
+def cpu_seconds(tmp_path) -> tuple[float, float]:
+    """CPU seconds of an honest run (a busy loop per core, one session) and of a greedy one
+    beside it (four per core, each its own session), run at the same time."""
+    cores = os.cpu_count() or 1
+    scripts = {"honest": busy(cores, 3, sessions=False),
+               "greedy": busy(4 * cores, 3, sessions=True)}
+    with ThreadPoolExecutor(2) as pool:
+        futures = {}
+        for slot, (name, script) in enumerate(scripts.items(), start=SLOT):
+            (tmp_path / name).mkdir(parents=True)
+            futures[name] = pool.submit(python, script, tmp_path / name, slot=slot,
+                                        limits=sandbox.Limits(wall_s=60, processes=8 * cores + 8))
+        seconds = {}
+        for name, future in futures.items():
+            outcome = future.result()
+            assert outcome.returncode == 0, outcome.stderr
+            seconds[name] = float(outcome.stdout)
+    return seconds["honest"], seconds["greedy"]
+
+
+def test_each_run_holds_one_cpu_share(tmp_path, monkeypatch):
+    """A run that starts many sessions (many autogroups) gets no more CPU than its neighbour: one
+    cpu cgroup each, of equal shares. Without the cgroups the same greedy run takes most of it."""
+    if not sandbox._cgroup_parents(("cpu",)):
+        if AS_ROOT and os.environ.get("CI") == "true" and os.access("/sys/fs/cgroup/cpu", os.W_OK):
+            pytest.fail("running as root with cgroup v1 cpu, but no writable cgroup found")
+        pytest.skip("no writable cgroup v1 cpu controller here")
+    honest, greedy = cpu_seconds(tmp_path / "shares")
+    assert honest > 0.6 * greedy, (honest, greedy)
+    monkeypatch.setattr(sandbox, "_cgroup_parents", lambda controllers: [])
+    honest, greedy = cpu_seconds(tmp_path / "autogroups")
+    assert honest < 0.5 * greedy, (honest, greedy)      # the attack the shares stop
+
+
+def test_the_environment_is_a_parameter(tmp_path):
+    """``python`` names the environment the sandbox holds: another one, and this venv is absent."""
+    system = "/usr/bin/python3"
+    if not os.path.exists(system) or os.path.realpath(system) == os.path.realpath(sys.executable):
+        pytest.skip("needs a system python3 apart from this venv's")
+    code = f"import os, sys; print(sys.prefix, os.path.exists({sys.prefix!r}))"
+    outcome = sandbox.run([system, "-c", code], workdir=tmp_path, python=system, slot=SLOT)
+    assert outcome.returncode == 0, outcome.stderr
+    assert outcome.stdout == "/usr False\n"
 
 
 def test_output_is_capped(tmp_path):
@@ -504,6 +670,8 @@ def test_kind_is_none_without_bwrap(monkeypatch):
     (dict(binds=[(Path("/usr"), WORK)]), ValueError),
     (dict(binds=[(Path("/usr"), "/proc/x")]), ValueError),
     (dict(workdir=Path("/nonexistent-evalkit")), ValueError),
+    (dict(python="python3"), ValueError),
+    (dict(binds=[(Path("/usr"), "/.sandbox/x")]), ValueError),
 ])
 def test_bad_arguments_are_refused(tmp_path, kwargs, error):
     arguments = dict(argv=["true"], workdir=tmp_path) | kwargs
@@ -523,6 +691,9 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
         shutil.copy(ROOT / "tools" / "sandbox.py", folder / "sandbox.py")
         work = folder / "work"
         work.mkdir()
+        for name in ("out.txt", "answer.txt"):
+            (work / name).write_text("")
+            shutil.chown(work / name, "nobody")
         shutil.chown(work, "nobody")
         inner = guard(sentinel) + textwrap.dedent("""
             import socket
@@ -551,6 +722,12 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
             out = sandbox.run([sys.executable, "-c", {guard(sentinel) + BOMB!r}],
                               workdir=Path({str(work)!r}), limits=sandbox.Limits(wall_s=3, processes=32))
             print(out.timed_out)
+            space = sandbox.Limits(space_bytes=24 << 20, space_files=500, file_bytes=16 << 20)
+            out = sandbox.run([sys.executable, "-c", {guard(sentinel) + FILL!r}],
+                              workdir=Path({str(work)!r}), limits=space)
+            print(out.stdout.strip() or out.stderr)
+            caps = "print(sorted(set(l.split()[1] for l in open('/proc/self/status') if l.startswith('Cap'))))"
+            print(sandbox.run([sys.executable, "-c", caps], workdir=Path({str(work)!r})).stdout.strip())
         """)
         command = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
                    "/usr/bin/python3", "-c", outer]
@@ -565,6 +742,12 @@ def test_user_namespace_path_as_an_unprivileged_user(sentinel):
         assert lines[0] == "bubblewrap"
         assert lines[1].startswith("0 [") and lines[1].endswith(" 2 [(1, 'lo')] False"), lines
         assert lines[2] == "True"
+        filled = json.loads(lines[3])                         # the space holds on this path too
+        assert filled["files"][0] <= 500 and filled["files"][1] == "ENOSPC", filled
+        assert filled["huge"][0] <= 24 << 20, filled
+        assert "nr_inodes=500" in filled["mounts"][0]
+        assert lines[4] == "['0000000000000000']"           # no capability left, in any set
+        assert (work / "answer.txt").read_text() == "still here"
         assert (work / "out.txt").read_text() == "x"
         assert (work / "out.txt").stat().st_mode & 0o7777 == 0o755
     finally:

@@ -32,7 +32,8 @@ from ._labels import (check_labels, check_same_kind, check_targets, check_indica
                       refuse_matrix_beside_vector, check_label_list, check_column_classes,
                       BINARY_PROBA, positive_of, check_pos_label, check_target_names)
 from ._lists import (check_item_ids, check_ranked, check_grades, check_relevant, check_lists,
-                     check_catalog, check_columns, check_relevance_scores, check_ranking_rows)
+                     check_catalog, check_columns, check_relevance_scores, check_ranking_rows,
+                     check_recall_levels)
 
 __all__ = ["AVERAGE", "AVERAGES", "AVERAGES_OF_SCORES", "AVERAGES_SAMPLES", "AVERAGES_TOP_K",
            "BETA", "BINARY_PROBA", "BOTH_CLASSES", "Bool", "CONFIDENCE", "COUNT", "Count",
@@ -49,4 +50,4 @@ __all__ = ["AVERAGE", "AVERAGES", "AVERAGES_OF_SCORES", "AVERAGES_SAMPLES", "AVE
            "check_same_length", "check_sample_weight", "check_score_and_labels",
            "check_score_matrix", "check_scores", "check_target_names", "check_targets",
            "dense_indicators", "positive_of", "refuse_matrix_beside_vector", "sum_from_zero",
-           "validate_params"]
+           "validate_params", "check_recall_levels"]

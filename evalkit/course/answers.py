@@ -8,13 +8,16 @@ knows an expected value; patching it inside the student's kernel changes only wh
 student answers.
 
 The encoding keeps what a comparison needs: exact fractions, numpy arrays and their
-dtype, tuples, and a marker for "no answer" (``...``). Anything else becomes a tag
-naming its type, which matches no expected value.
+dtype, the dtype of a float32 or float16 number (graded to its own precision), tuples,
+and a marker for "no answer" (``...``). Anything else becomes a tag naming its type,
+which matches no expected value.
 
 >>> from fractions import Fraction
 >>> import numpy as np
 >>> decode(encode([Fraction(1, 3), (2, 3.5), np.array([1, 0])]))
 [Fraction(1, 3), (2, 3.5), array([1, 0])]
+>>> decode(encode(np.float32(0.25))).dtype
+dtype('float32')
 >>> decode(encode(...)) is ...
 True
 >>> encode(open)
@@ -43,7 +46,7 @@ def encode(value: Any, depth: int = 0) -> Any:
     if value is ...:
         return {"ellipsis": True}
     if isinstance(value, np.generic):
-        value = value.item()
+        return _encode_scalar(value, depth)
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -59,6 +62,17 @@ def encode(value: Any, depth: int = 0) -> Any:
     if callable(value):
         return {"function": str(getattr(value, "__name__", "?"))[:80]}
     return {"other": type(value).__name__[:80]}
+
+
+def _encode_scalar(value: np.generic, depth: int) -> Any:
+    """A numpy scalar as its Python value; a float32 or float16 keeps its dtype.
+
+    The grader judges a float32 to float32's own precision, so it must know
+    the number was one.
+    """
+    if isinstance(value, np.floating) and value.dtype.itemsize < 8:
+        return {"scalar": encode(value.item(), depth + 1), "dtype": value.dtype.str}
+    return encode(value.item(), depth + 1)
 
 
 def decode(data: Any) -> Any:
@@ -82,6 +96,12 @@ def _decode_tagged(data: dict) -> Any:
         return Fraction(int(numerator), int(denominator))
     if "tuple" in data and isinstance(data["tuple"], list):
         return tuple(decode(v) for v in data["tuple"])
+    if "scalar" in data:
+        dtype = np.dtype(str(data.get("dtype")))
+        number = decode(data["scalar"])
+        if dtype.kind != "f" or isinstance(number, bool) or not isinstance(number, (int, float)):
+            raise ValueError(f"not an encoded answer: a scalar of dtype {dtype}")
+        return dtype.type(number)
     if "ndarray" in data:
         dtype = np.dtype(str(data.get("dtype")))
         if dtype.kind not in _NUMERIC_KINDS:

@@ -25,6 +25,7 @@ __all__ = [
     "macro_f1_example",
     "breast_cancer_2_4",
     "labels_from_counts",
+    "triage_scores",
 ]
 
 
@@ -224,3 +225,33 @@ def labels_from_counts(counts, labels=None):
     n = matrix.astype(np.int64).ravel()
     actual, predicted = np.indices((m, m))
     return np.repeat(classes[actual.ravel()], n), np.repeat(classes[predicted.ravel()], n)
+
+
+#: The triage model of :func:`triage_scores`: the mean of the latent severity of each class.
+TRIAGE_CLASSES = ("mild", "moderate", "severe")
+_TRIAGE_MEANS = np.array([0.0, 0.8, 3.0])
+
+
+def triage_scores(mix=(0.6, 0.3, 0.1), n=2000, seed=0):
+    """A three-class triage model's probabilities on one site's patients (not from a post).
+
+    Notebook 05's multiclass AUC (and its exercise 05.4, on two sites). Each
+    patient is *mild* (0), *moderate* (1) or *severe* (2), drawn with the
+    shares ``mix``; a latent severity is normal with mean 0, 0.8 or 3.0 by
+    class and sd 1, and the model's probability of class k is the softmax of
+    -(severity - mean_k)² / 2 (mild and moderate overlap, severe stands
+    apart). The model is the same on every site; only ``mix`` differs.
+
+    Returns ``(y, proba)``: the classes 0, 1, 2 and an ``(n, 3)`` array whose
+    rows sum to 1.
+
+    >>> y, proba = triage_scores()
+    >>> proba.shape, bool(np.allclose(proba.sum(axis=1), 1)), np.bincount(y).tolist()
+    ((2000, 3), True, [1209, 592, 199])
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.choice(3, n, p=np.asarray(mix, dtype=float))
+    severity = rng.normal(_TRIAGE_MEANS[y], 1.0)
+    logits = -(severity[:, None] - _TRIAGE_MEANS[None, :]) ** 2 / 2
+    odds = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return y, odds / odds.sum(axis=1, keepdims=True)

@@ -20,9 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 import evalkit as ek
+from evalkit.course.datasets import triage_scores
 
-__all__ = ["colleague", "forecasts", "fraud_model", "fraud_scores", "section_1_ratings", "shop",
-           "splits_09_2", "three_classifiers", "two_models", "two_scorers"]
+__all__ = ["colleague", "digital_library", "forecasts", "fraud_model", "fraud_scores",
+           "section_1_ratings", "shop", "splits_09_2", "three_classifiers", "two_hospitals",
+           "two_models", "two_recommenders", "two_scorers", "two_sites"]
 
 
 def _sigmoid(x):
@@ -30,7 +32,10 @@ def _sigmoid(x):
 
 
 def fraud_model(seed=3, n=400):
-    """A colleague's fraud test set (03.3): ``(y_test, proba)``, ``proba`` from ``predict_proba``.
+    """A colleague's fraud test set: ``(y_test, proba)``, ``proba`` from ``predict_proba``.
+
+    The data of an earlier 03.3; no exercise uses it now, and it stays so that a notebook
+    handed out before still runs its data cell.
 
     Column 0 is the probability of "no fraud", column 1 of "fraud" (about 1 in 10).
 
@@ -42,6 +47,27 @@ def fraud_model(seed=3, n=400):
     y = (rng.random(n) < 0.1).astype(int)
     p_fraud = _sigmoid(rng.normal(0.0, 1.0, n) + 2.0 * y - 2.5)
     return y, np.column_stack([1 - p_fraud, p_fraud]).round(4)
+
+
+def two_hospitals(seed=33, n=400, sick=100, shift=2.0):
+    """One risk score in two hospitals (03.3): ``(hospital, sick, score)``, 400 patients each.
+
+    Each hospital has ``sick`` sick patients (1) of ``n``; the score is the
+    same model's in both, but hospital B's scanner adds ``shift`` to every
+    patient's score, sick or not.
+
+    >>> hospital, sick, score = two_hospitals()
+    >>> hospital.shape, int(sick[hospital == "A"].sum()), int(sick[hospital == "B"].sum())
+    ((800,), 100, 100)
+    """
+    rng = np.random.default_rng(seed)
+    hospital, sick_rows, scores = [], [], []
+    for name, offset in (("A", 0.0), ("B", shift)):
+        y = rng.permutation(np.r_[np.ones(sick, dtype=int), np.zeros(n - sick, dtype=int)])
+        hospital += [name] * n
+        sick_rows.append(y)
+        scores.append(rng.normal(0.0, 1.0, n) + 1.3 * y + offset)
+    return np.array(hospital), np.concatenate(sick_rows), np.round(np.concatenate(scores), 2)
 
 
 def fraud_scores():
@@ -76,6 +102,42 @@ def shop(seed=63, n=300, n_items=12, k=3):
     scores = rng.random((n, n_items))
     scores[np.arange(n), bought] += rng.random(n)
     return bought, ek.top_k_labels(scores, k=k)
+
+
+def two_recommenders(seed=61, n=400, n_genres=12):
+    """A bookshop's two recommenders (06.2): ``(bought, top3_a, top5_b)``, 400 customers.
+
+    The genre each customer bought (one of 12), model A's three suggestions
+    and model B's five, best first.
+
+    >>> bought, top3_a, top5_b = two_recommenders()
+    >>> bought.shape, top3_a.shape, top5_b.shape
+    ((400,), (400, 3), (400, 5))
+    """
+    rng = np.random.default_rng(seed)
+    bought = rng.integers(0, n_genres, n)
+    lists = []
+    for signal, k in ((0.9, 3), (1.2, 5)):
+        scores = rng.random((n, n_genres))
+        scores[np.arange(n), bought] += signal * rng.random(n)
+        lists.append(ek.top_k_labels(scores, k=k))
+    return bought, lists[0], lists[1]
+
+
+def two_sites(seed=5, n=3000):
+    """One triage model on two sites' patients (05.4): ``(y_a, proba_a, y_b, proba_b)``.
+
+    Classes 0 mild, 1 moderate, 2 severe; site A sees mostly mild and
+    moderate patients (45 %, 45 %, 10 %), site B mostly severe ones (10 %,
+    10 %, 80 %); the model (``datasets.triage_scores``) is the same.
+
+    >>> y_a, proba_a, y_b, proba_b = two_sites()
+    >>> proba_a.shape, proba_b.shape
+    ((3000, 3), (3000, 3))
+    """
+    y_a, proba_a = triage_scores(mix=(0.45, 0.45, 0.1), n=n, seed=seed)
+    y_b, proba_b = triage_scores(mix=(0.1, 0.1, 0.8), n=n, seed=seed + 1)
+    return y_a, proba_a, y_b, proba_b
 
 
 def section_1_ratings():
@@ -134,6 +196,36 @@ def colleague():
         ranked.append(np.argsort(-score, kind="stable")[:20].tolist())
         relevant.append(set(rel.tolist()))
     return ranked, relevant, _THEIR_MAP
+
+
+def digital_library(seed=14, n_queries=60, n_docs=500, length=10):
+    """Two search engines' top 10 for 60 queries (08.1): ``(ranked_a, ranked_b, relevant)``.
+
+    Each query has 1 to 4 relevant documents (``relevant``, sorted ids). Engine
+    A finds most of them but never in its first two places; engine B finds
+    fewer, and puts the ones it finds first.
+
+    >>> a, b, relevant = digital_library()
+    >>> len(a), len(b), {len(row) for row in a + b}, {len(r) for r in relevant} <= {1, 2, 3, 4}
+    (60, 60, {10}, True)
+    """
+    rng = np.random.default_rng(seed)
+    ranked_a, ranked_b, relevant = [], [], []
+    for _ in range(n_queries):
+        n_relevant = int(rng.integers(1, 5))
+        docs = rng.choice(n_docs, size=n_relevant + 2 * length, replace=False)
+        rel, others = docs[:n_relevant], docs[n_relevant:]
+        found_b = rel[rng.random(n_relevant) < 0.7]
+        row_b = list(found_b) + list(others[:length - len(found_b)])
+        found_a = rel[rng.random(n_relevant) < 0.95]
+        row_a = list(others[length:2 * length - len(found_a)])
+        places = np.sort(rng.choice(np.arange(2, length), size=len(found_a), replace=False))
+        for place, doc in zip(places, found_a):
+            row_a.insert(int(place), doc)
+        ranked_a.append([int(d) for d in row_a])
+        ranked_b.append([int(d) for d in row_b])
+        relevant.append(sorted(int(d) for d in rel))
+    return ranked_a, ranked_b, relevant
 
 
 def splits_09_2(seed=9):

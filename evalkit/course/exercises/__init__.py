@@ -13,13 +13,23 @@ called on each case's arguments, or the letter of one of the exercise's
 ``feedback`` line, shown when that option is chosen, so a wrong choice says why
 it is wrong. A rational answer must be exact (a fraction, or every digit of the
 float): one that agrees to the digits it gives (0.79 for 95/120) is reported as
-close. An irrational answer (a p-value, a Wilson bound) sets ``decimals``: it
-passes when it agrees to that many decimals, and a shorter one is told how many
-decimals count. A value exercise may list ``known`` values (:class:`Known`): the
-value another method the course teaches gives (accepted within its Monte Carlo
-error, with a note naming it) or a known mistake (rejected, with a note naming
-it). Every exercise has a hint, shown only when asked:
-``check(id, answer, hint=True)`` or ``hint(id)``.
+close, with the number of decimals it gives. An irrational answer (a p-value, a
+Wilson bound) sets ``decimals``: it passes when it agrees to that many decimals,
+and a shorter one is told how many decimals count. A float32 passes within
+float32's own precision (a few units in its last place); a float16, which keeps
+about 3 digits, is told so.
+
+A miss says what to fix without the expected value: which numbers of a list
+answer are wrong or only rounded (by position, ``answer[1]``, and by name where
+the exercise's ``components`` names them), what is wrong with the answer's form
+(None, a string, another shape), and for a function exercise the inputs of each
+failing case (each shortened to 100 characters). A value exercise may list
+``known`` values (:class:`Known`): the value another method the course teaches
+gives (accepted within its Monte Carlo error, with a note naming it) or a known
+mistake (rejected, with a note naming the misconception, never the right value).
+Only an answer that gives the decimals that count is matched with a known value.
+Every exercise has a hint, shown only when asked: ``check(id, answer, hint=True)``
+or ``hint(id)``.
 
 The exercise's data have one source, the exercise itself: ``show(id)`` prints
 them as Python assignments (``rows = [...]``) that a learner can copy, and gives
@@ -50,7 +60,11 @@ exercise 99.1: no answer yet -- replace ... with your answer and run this cell a
 exercise 99.1: 1 of 1 cases pass -- well done
 >>> check("99.1", 0.79)
 exercise 99.1: 0 of 1 cases pass
-  ✗ 95 of 120 (close -- give the exact value, e.g. as a fraction)
+  ✗ 95 of 120 (your answer is close but gives 2 decimals -- this exercise wants the exact
+  value: a fraction, or every digit)
+>>> import numpy as np
+>>> check("99.1", np.float32(95 / 120))
+exercise 99.1: 1 of 1 cases pass -- well done
 >>> check("99.1", 0.8, hint=True)
 exercise 99.1: 0 of 1 cases pass
   ✗ 95 of 120
@@ -63,20 +77,34 @@ hint for exercise 99.1: right answers over all answers
 exercise 99.2: 1 of 1 cases pass -- well done
 >>> check("99.2", 0.012)
 exercise 99.2: 0 of 1 cases pass
-  ✗ p (close -- give 4 decimals)
+  ✗ p (your answer is close but gives 3 decimals -- 4 decimals count: give 4 or more; a float
+  drops a last 0, so then give more digits)
+>>> _ = register(Exercise("99.5", "[precision, recall] of 3 hits in 4 predicted, 6 actual", "value",
+...                       [Case("3 hits", {}, lambda: [Fraction(3, 4), Fraction(3, 6)])],
+...                       components=("precision", "recall"), hint="hits over ..."))
+>>> check("99.5", [0.75, 0.6])
+exercise 99.5: 0 of 1 cases pass
+  ✗ 3 hits (recall (answer[1]) is wrong)
+>>> check("99.5", 0.75)
+exercise 99.5: 0 of 1 cases pass
+  ✗ 3 hits (your answer is a single number; a list of 2 is wanted)
 >>> from evalkit.course.exercises import Known
->>> _ = register(Exercise("99.4", "a p-value", "value", [Case("p", {}, lambda: 0.2)], decimals=2,
-...                       known=(Known("1 - p, the confidence", lambda d: 0.8),
-...                              Known("a resampling test", lambda d: 0.2, accepted=True,
+>>> _ = register(Exercise("99.4", "a p-value", "value", [Case("p", {}, lambda: 0.23)], decimals=2,
+...                       known=(Known("1 - p, the confidence", lambda d: 0.77),
+...                              Known("a resampling test", lambda d: 0.23, accepted=True,
 ...                                    within=lambda p: 0.03)),
 ...                       hint="look it up"))
->>> check("99.4", 0.8)
+>>> check("99.4", 0.77)
 exercise 99.4: 0 of 1 cases pass
   ✗ p
   note: your answer matches 1 - p, the confidence
->>> check("99.4", 0.22)
+>>> check("99.4", 0.25)
 exercise 99.4: 1 of 1 cases pass -- well done
   note: accepted as a resampling test
+>>> check("99.4", 0.2)
+exercise 99.4: 0 of 1 cases pass
+  ✗ p (your answer gives 1 decimal -- 2 decimals count: give 2 or more; a float drops a last 0,
+  so then give more digits)
 >>> _ = register(Exercise("99.3", "the mean of x", "value", [Case("the mean")],
 ...                       expect=lambda d: Fraction(sum(d.x), len(d.x)), data={"x": [1, 2, 4]},
 ...                       variant=lambda rng: {"x": rng.integers(1, 10, 3).tolist()},
@@ -104,19 +132,38 @@ import numbers
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-__all__ = ["Case", "Exercise", "Hint", "Known", "Result", "Shown", "check", "data_source",
-           "exercises", "grade", "hint", "register", "show", "variant"]
+__all__ = ["Case", "Exercise", "Hint", "Known", "Outcome", "Result", "Shown", "check",
+           "data_source", "exercises", "grade", "hint", "register", "show", "variant"]
 
 _REGISTRY: dict[str, "Exercise"] = {}
 
 KINDS = ("value", "function", "choice")
-CLOSE = "close -- give the exact value, e.g. as a fraction"
-CLOSE_DECIMALS = "close -- give {} decimals"
 OUTCOMES = ("ok", "raised")
+
+# How one number of an answer compares with the one wanted (the words a note says after it).
+RIGHT = "is right"
+WRONG = "is wrong"
+NAN = "is nan"
+ROUNDED = "is close"  # the right value rounded or cut to the digits it gives
+SHORT = "gives"  # fewer decimals than an exercise's decimals count, and not close
+FLOAT16 = "is a float16"
+
+#: what a rounded answer to an exercise without ``decimals`` (a rational answer) is told
+EXACT = "this exercise wants the exact value: a fraction, or every digit"
+#: what a rounded answer to an exercise with ``decimals`` is told
+DECIMALS = "{0} decimals count: give {0} or more; a float drops a last 0, so then give more digits"
+FLOAT16_NOTE = "a float16 keeps about 3 digits: compute in float64"
+#: float32's own precision, relative (and absolute near 0): a float32 computed from the right
+#: value, or by a few float32 steps, lies within a few units in its last place
+FLOAT32_RTOL = 8 * float(np.finfo(np.float32).eps)
+FLOAT16_RTOL = 8 * float(np.finfo(np.float16).eps)
+SHOWN_INPUT = 100  # characters of one input shown under a failing case
+SHOWN_COMPONENTS = 6  # wrong numbers of one answer named, then "and N more"
+_WHOLE = {"answer": "your answer", "result": "the result"}
 
 
 @dataclass(frozen=True)
@@ -145,9 +192,12 @@ class Known:
     course teaches: an answer within ``within(value)`` of it passes, with a
     note naming ``name`` (a resampling p-value is accepted within its Monte
     Carlo error). ``accepted=False`` is a tempting mistake: an answer within
-    that band still fails, and the note names the mistake. Without
-    ``within``, the band is the exercise's ``decimals`` (half a unit of the
-    last decimal).
+    that band still fails, and the note names the mistake (the misconception,
+    never the right value). Without ``within``, the band is the exercise's
+    ``decimals`` (half a unit of the last decimal), or for an exact answer
+    the value itself, exact or to the digits the answer gives. A band of its
+    own (``within``) takes only answers that give the decimals that count: a
+    band wider than a rounding must not let a rounded answer pass.
     """
 
     name: str
@@ -192,6 +242,10 @@ class Exercise:
     data dict with the same names) or new cases (a function exercise: a list
     of ``Case``); ``variant_stream`` names the exercise whose draws it shares
     ("the same rows" as the exercise before).
+
+    A miss of a list answer names the numbers that are wrong, by position
+    (``answer[1]``) and, where ``components`` names them (one name per entry
+    of the first axis), by name: ``recall (answer[1]) is wrong``.
     """
 
     id: str
@@ -210,11 +264,27 @@ class Exercise:
     variant: Callable[[np.random.Generator], Any] | None = None  # new data (or cases) of the story
     variant_stream: str = ""  # the id whose random draws a variant shares (default its own)
     known: tuple = ()  # Known values: other taught methods (accepted) or mistakes (named)
+    components: tuple = ()  # names of a list answer's numbers (its first axis), for the notes
 
     def __post_init__(self):
         bound = [Case(c.description, c.kwargs, _FromData(self.expect, self.data))
                  if c.expected is None and self.expect is not None else c for c in self.cases]
         object.__setattr__(self, "cases", bound)
+
+
+class Outcome(NamedTuple):
+    """One case as graded: its description, whether it passed, why not, and its inputs.
+
+    ``note`` says what is wrong without the expected value: which numbers of
+    the answer are wrong or only rounded, its form, or the error raised.
+    ``inputs`` are a function case's arguments (each repr cut short), shown
+    under a failing case so that the learner can call the function on them.
+    """
+
+    description: str
+    passed: bool
+    note: str = ""
+    inputs: str = ""
 
 
 @dataclass(frozen=True)
@@ -225,7 +295,7 @@ class Result:
     """
 
     id: str
-    outcomes: tuple  # (description, passed, note)
+    outcomes: tuple  # of Outcome
     answered: bool = True
     hint: str = ""  # shown only when asked for
     why: str = ""  # a choice question's feedback on the option chosen
@@ -233,14 +303,14 @@ class Result:
 
     @property
     def passed(self):
-        return self.answered and all(ok for _, ok, _ in self.outcomes)
+        return self.answered and all(o.passed for o in self.outcomes)
 
     @property
     def score(self) -> float:
         """The fraction of cases passed, in [0, 1]."""
         if not self.answered or not self.outcomes:
             return 0.0
-        return sum(ok for _, ok, _ in self.outcomes) / len(self.outcomes)
+        return sum(o.passed for o in self.outcomes) / len(self.outcomes)
 
     def __repr__(self):
         tail = [f"  why: {self.why}"] if self.why else []
@@ -249,14 +319,20 @@ class Result:
         if not self.answered:
             return "\n".join([f"exercise {self.id}: no answer yet -- replace ... with your answer "
                               "and run this cell again"] + tail)
-        n_ok = sum(ok for _, ok, _ in self.outcomes)
+        n_ok = sum(o.passed for o in self.outcomes)
         head = f"exercise {self.id}: {n_ok} of {len(self.outcomes)} cases pass"
         if self.passed:
             return "\n".join([head + " -- well done"] + tail)
         lines = [head]
-        for description, ok, note in self.outcomes:
-            if not ok:
-                lines.append(f"  ✗ {description}" + (f" ({note})" if note else ""))
+        for outcome in self.outcomes:
+            if outcome.passed:
+                continue
+            line = f"  ✗ {outcome.description}"
+            if outcome.note:
+                line += f" ({outcome.note})"
+            lines.append(line)
+            if outcome.inputs:
+                lines.append(f"    inputs: {outcome.inputs}")
         return "\n".join(lines + tail)
 
 
@@ -279,6 +355,8 @@ def register(exercise):
         raise ValueError(f"kind must be one of {KINDS}; got {exercise.kind!r}")
     if exercise.kind == "choice" and set(exercise.feedback) != set(exercise.choices):
         raise ValueError(f"choices and feedback must name the same options in {exercise.id}")
+    if not all(isinstance(name, str) for name in exercise.components):
+        raise TypeError(f"components of {exercise.id} must be strings")
     if any(c.expected is None for c in exercise.cases):
         raise ValueError(f"a case of {exercise.id} has no expected value "
                          "and the exercise no expect")
@@ -488,22 +566,27 @@ def _numeric(x):
     """True for numbers and (nested) sequences/arrays of numbers only."""
     if isinstance(x, (str, bytes)) or x is None or x is ...:
         return False
-    arr = np.asarray(x, dtype=object)
-    return all(_is_number(v) for v in arr.ravel()) if arr.size else True
+    try:
+        arr = np.asarray(x, dtype=object)
+    except ValueError:  # a ragged nesting numpy refuses
+        return False
+    if not arr.size:
+        return True
+    return all(_is_number(v) for v in arr.ravel())
 
 
 def _as_float(x):
     return np.asarray(np.vectorize(float, otypes=[float])(np.asarray(x, dtype=object)), dtype=float)
 
 
-def _same(got, want, rtol):
+def _same(got, want, rtol, atol=1e-12):
     try:
         if isinstance(want, (str, bool)) or want is None:
             return type(got) is type(want) and got == want
         if not _numeric(got):
             return False
         g, w = _as_float(got), _as_float(want)
-        return g.shape == w.shape and bool(np.allclose(g, w, rtol=rtol, atol=1e-12, equal_nan=True))
+        return g.shape == w.shape and bool(np.allclose(g, w, rtol=rtol, atol=atol, equal_nan=True))
     except (TypeError, ValueError):
         return False
 
@@ -539,20 +622,112 @@ def _agrees_to_digits_given(got, want):
     return any(math.isclose(float(got), c, rel_tol=0, abs_tol=tolerance) for c in candidates)
 
 
-def _close(got, want):
-    """Every number of ``got`` exact or agreeing to the digits given, one at least only agreeing."""
-    if not _numeric(got) or isinstance(want, (str, bool)) or want is None:
-        return False
-    try:
-        g = np.asarray(got, dtype=object)
-        w = np.asarray(want, dtype=object)
-    except (TypeError, ValueError):
-        return False
-    if g.shape != w.shape or not g.size or not all(_is_number(v) for v in w.ravel()):
-        return False
-    near = [_agrees_to_digits_given(a, b) for a, b in zip(g.ravel(), w.ravel())]
-    exact = [_same(a, b, 1e-9) for a, b in zip(g.ravel(), w.ravel())]
-    return any(near) and all(n or e for n, e in zip(near, exact))
+def _gives_the_decimals(ex, answer):
+    """True unless ``answer`` is a float that gives fewer decimals than ``ex.decimals`` count."""
+    if ex.decimals is None:
+        return True
+    places = _decimals(answer)
+    if places is None:  # an int, or a float too long to be typed by hand
+        return True
+    return places[0] >= ex.decimals
+
+
+def _leaves(x):
+    """The numbers of ``x`` in row-major order, each as given (a float32 stays a float32)."""
+    if isinstance(x, np.ndarray):
+        return list(x.ravel())
+    if isinstance(x, (list, tuple)):
+        return [leaf for item in x for leaf in _leaves(item)]
+    return [x]
+
+
+def _agrees(ex, got, want):
+    """One number: right to ``decimals``, or within ``rtol`` (float32's own precision for one)."""
+    if ex.decimals is not None:
+        return _same_to(got, want, ex.decimals)
+    if isinstance(got, np.float32):
+        return _same(got, want, max(ex.rtol, FLOAT32_RTOL), atol=FLOAT32_RTOL)
+    return _same(got, want, ex.rtol)
+
+
+def _status(ex, got, want):
+    """How one number of an answer compares with the one wanted: RIGHT, ROUNDED, NAN, ..."""
+    if _agrees(ex, got, want):
+        return RIGHT
+    if isinstance(got, (float, np.floating)) and math.isnan(got):
+        return NAN
+    if _agrees_to_digits_given(got, want):
+        return ROUNDED
+    if not _gives_the_decimals(ex, got):
+        return SHORT
+    if isinstance(got, np.float16) and _same(got, want, FLOAT16_RTOL, atol=FLOAT16_RTOL):
+        return FLOAT16
+    return WRONG
+
+
+def _shape_text(shape):
+    if shape == ():
+        return "a single number"
+    if len(shape) == 1:
+        return f"a list of {shape[0]}"
+    return f"an array of shape {shape}"
+
+
+def _form_problem(got, want, whole):
+    """What is wrong with the form of ``got`` (not a number, another shape), or ""."""
+    if got is None:
+        return f"{whole} is None: a function that ends without return gives None"
+    if not _numeric(got):
+        return f"{whole} is a {type(got).__name__}, not {_shape_text(np.shape(want))}"
+    shape, wanted = np.shape(np.asarray(got, dtype=object)), np.shape(want)
+    if shape != wanted:
+        return f"{whole} is {_shape_text(shape)}; {_shape_text(wanted)} is wanted"
+    return ""
+
+
+def _component(ex, shape, i, root):
+    """The name of number ``i`` of an answer of ``shape``: "recall (answer[1])", "answer[2][0]"."""
+    if shape == ():
+        return _WHOLE[root]
+    index = np.unravel_index(i, shape)
+    position = root + "".join(f"[{j}]" for j in index)
+    if index[0] < len(ex.components):
+        return f"{ex.components[index[0]]} ({position})"
+    return position
+
+
+def _phrase(status, who, got):
+    """One number ``got`` of an answer: "recall (answer[1]) is wrong", "... gives 2 decimals"."""
+    if status not in (ROUNDED, SHORT):
+        return f"{who} {status}"
+    given = _decimals(got)[0]
+    decimals = f"{given} decimals"
+    if given == 1:
+        decimals = "1 decimal"
+    if status == ROUNDED:
+        return f"{who} is close but gives {decimals}"
+    return f"{who} gives {decimals}"
+
+
+def _note(ex, got, want, root):
+    """The note of a miss: which numbers are wrong or rounded, and what to do about it."""
+    shape = np.shape(want)
+    statuses = [_status(ex, g, w) for g, w in zip(_leaves(got), _leaves(want))]
+    if shape == () and statuses == [WRONG]:
+        return ""  # the ✗ says it all
+    phrases = [_phrase(status, _component(ex, shape, i, root), got_i)
+               for i, (status, got_i) in enumerate(zip(statuses, _leaves(got))) if status != RIGHT]
+    shown = phrases[:SHOWN_COMPONENTS]
+    if len(phrases) > len(shown):
+        shown.append(f"and {len(phrases) - len(shown)} more")
+    note = "; ".join(shown)
+    if ROUNDED in statuses and ex.decimals is None:
+        note += " -- " + EXACT
+    if (ROUNDED in statuses or SHORT in statuses) and ex.decimals is not None:
+        note += " -- " + DECIMALS.format(ex.decimals)
+    if FLOAT16 in statuses:
+        note += " -- " + FLOAT16_NOTE
+    return note
 
 
 def _normalise_choice(answer):
@@ -561,45 +736,86 @@ def _normalise_choice(answer):
     return answer.strip().strip("()").strip().lower() or None
 
 
-def _compare(ex, got, want):
-    """(passed, note) of one case's answer ``got`` against ``want``."""
+def _compare(ex, got, want, root="answer"):
+    """(passed, note) of one case's answer ``got`` against ``want``.
+
+    ``root`` names the answer in the note: "answer" (a value) or "result"
+    (what a function returned).
+    """
+    if ex.kind == "choice" or isinstance(want, (str, bool)) or want is None:
+        return _same(got, want, ex.rtol), ""
+    problem = _form_problem(got, want, _WHOLE[root])
+    if problem:
+        return False, problem
+    if all(_agrees(ex, g, w) for g, w in zip(_leaves(got), _leaves(want))):
+        return True, ""
+    return False, _note(ex, got, want, root)
+
+
+def _matches(ex, known, answer, value):
+    """``answer`` (one number) is ``value`` of ``known``, within its band."""
+    if known.within is not None:  # a band of its own, for answers that give the decimals
+        near = abs(float(answer) - value) <= known.within(value) + 1e-12
+        return near and _gives_the_decimals(ex, answer)
     if ex.decimals is not None:
-        ok = _same_to(got, want, ex.decimals)
-    else:
-        ok = _same(got, want, ex.rtol)
-    if ok or ex.kind == "choice":
-        return ok, ""
-    if isinstance(got, float) and math.isnan(got):
-        return False, "got nan"
-    if ex.decimals is not None:
-        return False, CLOSE_DECIMALS.format(ex.decimals) if _close(got, want) else ""
-    return False, CLOSE if _close(got, want) else ""
+        return abs(float(answer) - value) <= 0.5 * 10.0 ** -ex.decimals + 1e-12
+    return _same(answer, value, ex.rtol) or _agrees_to_digits_given(answer, value)
 
 
 def _known_match(ex, answer):
-    """The first of ``ex.known`` that ``answer`` (one number) lies within the band of, or None."""
+    """The first of ``ex.known`` that ``answer`` (one number) matches, or None."""
     if not ex.known or not _is_number(answer):
         return None
     data = SimpleNamespace(**_resolve(ex.data))
     for known in ex.known:
-        value = float(known.expect(data))
-        band = known.within(value) if known.within else 0.5 * 10.0 ** -(ex.decimals or 9)
-        if abs(float(answer) - value) <= band + 1e-12:
+        if _matches(ex, known, answer, float(known.expect(data))):
             return known
     return None
 
 
-def _with_known(ex, answer, outcomes):
-    """(outcomes, note): a miss that matches a known value, passed (another method) or explained."""
-    if all(ok for _, ok, _ in outcomes):
+def _with_known(ex, answer, outcomes, wanted):
+    """(outcomes, note): a miss that matches a known value, passed (another method) or explained.
+
+    An answer that is the expected value rounded is told so, not matched with
+    a known value (its few digits could match one by chance).
+    """
+    if all(o.passed for o in outcomes) or not _is_number(answer):
+        return outcomes, ""
+    if any(_status(ex, answer, want) == ROUNDED for want in wanted):
         return outcomes, ""
     known = _known_match(ex, answer)
     if known is None:
         return outcomes, ""
     if known.accepted:
-        return (tuple((d, True, "") for d, _, _ in outcomes),
-                f"accepted as {known.name}")
+        return tuple(Outcome(o.description, True) for o in outcomes), f"accepted as {known.name}"
     return outcomes, f"your answer matches {known.name}"
+
+
+def _source(value):
+    """``repr(value)`` with every set's items sorted, so that a case prints the same every run."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_source(v) for v in value) + "]"
+    if isinstance(value, tuple) and len(value) != 1:
+        return "(" + ", ".join(_source(v) for v in value) + ")"
+    if isinstance(value, (set, frozenset)) and value:
+        return "{" + ", ".join(sorted((_source(v) for v in value))) + "}"
+    return repr(value)
+
+
+def _short(value):
+    """The Python of ``value``, cut to SHOWN_INPUT characters (with its length said, if any)."""
+    text = _source(value)
+    if len(text) <= SHOWN_INPUT:
+        return text
+    cut = text[:SHOWN_INPUT] + " ..."
+    if hasattr(value, "__len__"):
+        cut += f" ({len(value)} items)"
+    return cut
+
+
+def _inputs(case):
+    """A function case's inputs as the learner can type them: ``name=value, ...`` (shortened)."""
+    return ", ".join(f"{name}={_short(value)}" for name, value in case.kwargs.items())
 
 
 def _error_text(exc):
@@ -635,7 +851,8 @@ def _grade_function(ex, answer, outputs):
         if answer is ... or answer is None:
             return Result(ex.id, (), answered=False)
         if not callable(answer):
-            return Result(ex.id, tuple((c.description, False, "the answer should be a function")
+            return Result(ex.id, tuple(Outcome(c.description, False,
+                                               "the answer should be a function")
                                        for c in ex.cases))
         outputs = _outputs(ex, answer)
     _check_outputs(ex, outputs)
@@ -645,9 +862,10 @@ def _grade_function(ex, answer, outputs):
     outcomes = []
     for case, (status, value) in zip(ex.cases, outputs):
         if status == "raised":
-            outcomes.append((case.description, False, f"raised {value}"))
+            passed, note = False, f"raised {value}"
         else:
-            outcomes.append((case.description, *_compare(ex, value, case.expected(**case.kwargs))))
+            passed, note = _compare(ex, value, case.expected(**case.kwargs), root="result")
+        outcomes.append(Outcome(case.description, passed, note, _inputs(case)))
     return Result(ex.id, tuple(outcomes))
 
 
@@ -666,11 +884,14 @@ def grade(exercise: Exercise, answer=None, *, outputs=None) -> Result:
     cases passed.
 
     >>> ex = variant("01.3")
-    >>> grade(ex, outputs=[("ok", 0.9), ("ok", 0.99), ("ok", 0.3), ("raised", "ZeroDivisionError")])
-    exercise 01.3: 2 of 4 cases pass
+    >>> grade(ex, outputs=[("ok", 0.82), ("ok", 0.9802), ("ok", 0.3), ("ok", 0.5),
+    ...                    ("raised", "ZeroDivisionError")])
+    exercise 01.3: 3 of 5 cases pass
       ✗ three classes of 20, 50 and 30
-      ✗ a tie: 50 and 50 (raised ZeroDivisionError)
-    >>> grade(ex, lambda sizes: max(sizes) / sum(sizes)).score
+        inputs: class_sizes=[20, 50, 30]
+      ✗ the tumours of section 7: 90 benign, 53 malignant (raised ZeroDivisionError)
+        inputs: class_sizes=[90, 53]
+    >>> grade(ex, lambda sizes: sum((n / sum(sizes)) ** 2 for n in sizes)).score
     1.0
     """
     if not isinstance(exercise, Exercise):
@@ -687,15 +908,18 @@ def grade(exercise: Exercise, answer=None, *, outputs=None) -> Result:
         answer = _normalise_choice(answer)
         if answer not in {k.lower() for k in ex.choices}:
             note = "answer with one of " + ", ".join(repr(k) for k in ex.choices)
-            return Result(ex.id, tuple((c.description, False, note) for c in ex.cases))
+            return Result(ex.id, tuple(Outcome(c.description, False, note) for c in ex.cases))
         why = ex.feedback.get(answer, "")
-    outcomes = []
+    outcomes, wanted = [], []
     for case in ex.cases:
         want = case.expected(**case.kwargs)
         if ex.kind == "choice":
             want = str(want).lower()
-        outcomes.append((case.description, *_compare(ex, answer, want)))
-    outcomes, note = _with_known(ex, answer, tuple(outcomes))
+        wanted.append(want)
+        outcomes.append(Outcome(case.description, *_compare(ex, answer, want)))
+    if ex.kind == "choice":
+        return Result(ex.id, tuple(outcomes), why=why)
+    outcomes, note = _with_known(ex, answer, tuple(outcomes), wanted)
     return Result(ex.id, outcomes, why=why, note=note)
 
 

@@ -1,18 +1,20 @@
 """Exercises of notebook 03, ROC by hand.
 
-* 03.0 -- in the body, after section 4 (predict): the AUC of a ranking whose
+* 03.0 -- check (in the body, after section 4): the AUC of a ranking whose
   clicks and non-clicks alternate, from its pairs; a choice;
-* 03.1 -- predict, then compute: the misordered (click, non-click) pairs of a
-  new ranking of the logistic-regression post's six impressions, its AUC, and
-  the AUC after swapping its top two;
-* 03.2 -- transfer: the AUC that ``roc_auc_score`` reports for predicted
-  classes (hard predictions: two blocks of ties), as the post's API example
-  computes it;
-* 03.3 -- find the bug: a colleague's AUC far below 1/2 (``predict_proba``'s
-  column 0 scored); a choice, every option explained.
+* 03.1 -- transfer: the misordered (click, non-click) pairs of a new ranking
+  of the logistic-regression post's six impressions, its AUC, and the AUC
+  after swapping its top two;
+* 03.2 -- transfer: the AUC of a radiologist's five-point ratings, given only
+  how many scans of each class got each rating (no scores: a table of counts,
+  every rating a block of ties);
+* 03.3 -- judgement: one model, two hospitals, AUCs of 0.84 and 0.85, but
+  0.76 on the two pooled: why the pooled AUC lies below both (the pairs
+  across hospitals, whose scores are shifted); a choice, every option
+  explained.
 
-Every expected value is computed with evalkit (``roc_curve``,
-``roc_auc_score``, ``datasets.labels_from_counts``), never typed in.
+Every expected value is computed with evalkit (``roc_auc_score``), never
+typed in.
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ import numpy as np
 
 import evalkit as ek
 
-from ..datasets import click_sequences, labels_from_counts
-from ..exercise_data import fraud_model
-from . import Case, Exercise, register
+from ..datasets import click_sequences
+from ..exercise_data import two_hospitals
+from . import Case, Exercise, Known, register
 
-__all__ = ["EX_03_0", "EX_03_1", "EX_03_2", "EX_03_3", "WRONG_ANSWERS", "fraud_model"]
+__all__ = ["EX_03_0", "EX_03_1", "EX_03_2", "EX_03_3", "WRONG_ANSWERS", "two_hospitals"]
 
 _Y, _SEQUENCES = click_sequences()          # clicks (1, 0, 1, 0, 0, 0)
 
@@ -57,15 +59,15 @@ EX_03_0 = register(Exercise(
         "c": "5/6: only the last impression is out of place",
     },
     feedback={
-        "a": "alternation is not randomness: count the pairs. The first click beats all three "
-             "non-clicks, the second two, the third one.",
+        "a": "alternation is a pattern, not randomness: the AUC compares each click with each "
+             "non-click, and here the first click sits above every non-click.",
         "b": "3 clicks x 3 non-clicks = 9 pairs; the clicks beat 3 + 2 + 1 = 6 of them.",
-        "c": "the AUC counts (click, non-click) pairs, not misplaced impressions: three pairs are "
-             "ordered wrong, not one.",
+        "c": "the AUC counts (click, non-click) comparisons, not misplaced impressions: one "
+             "impression out of place can put several comparisons the wrong way round.",
     },
     cases=[Case("clicks and non-clicks alternating", {}, _alternating_choice)],
     solution="b",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=ALTERNATING,
     hint="List the (clicked, not clicked) pairs: how many are there, and in how many is the "
          "clicked impression scored higher?",
@@ -99,7 +101,8 @@ EX_03_1 = register(Exercise(
     variant=lambda rng: {"clicked": [int(v) for v in _Y],
                          "scores": (rng.choice(np.arange(1, 10), 6, replace=False) / 10).tolist()},
     solution=[3, Fraction(5, 8), Fraction(3, 4)],
-    kind_of_question="predict, then compute",
+    components=("the misordered pairs", "the AUC", "the AUC after the swap"),
+    kind_of_question="transfer",
     data={"clicked": [int(v) for v in _Y], "scores": SCORES_03_1.tolist()},
     hint="A pair is one clicked and one not-clicked impression (2 x 4 = 8 pairs); it is misordered "
          "when the non-clicked one scores higher. The AUC is the share of pairs in the right "
@@ -108,84 +111,119 @@ EX_03_1 = register(Exercise(
 ))
 
 
-_HARD = ek.BinaryCounts(tp=36, fp=12, fn=4, tn=48)
+# --------------------------------------------------------------------------
+# 03.2  a radiologist's five-point ratings: how many scans of each class got each rating
+
+RATINGS = {"ratings": [1, 2, 3, 4, 5],
+           "malignant": [2, 3, 5, 12, 18],     # scans of each rating, 40 malignant in all
+           "benign": [20, 15, 10, 4, 1]}       # 50 benign
 
 
-def _hard_auc(d):
-    counts = ek.BinaryCounts(tp=d.malignant_flagged, fp=d.benign_flagged,
-                             fn=d.malignant - d.malignant_flagged, tn=d.benign - d.benign_flagged)
-    return ek.roc_auc_score(*labels_from_counts(counts))
+def _rated(d):
+    """One (label, rating) pair per scan: 1 = malignant."""
+    y = np.r_[np.ones(sum(d.malignant), dtype=int), np.zeros(sum(d.benign), dtype=int)]
+    rating = np.r_[np.repeat(d.ratings, d.malignant), np.repeat(d.ratings, d.benign)]
+    return y, rating
 
 
-def _hard_counts(counts):
-    return {"malignant": counts.tp + counts.fn, "malignant_flagged": counts.tp,
-            "benign": counts.fp + counts.tn, "benign_flagged": counts.fp}
+def _ratings_auc(d):
+    return ek.roc_auc_score(*_rated(d))
 
 
-def _new_hard_counts(rng):
-    """Another biopsy set: 20-60 malignant, most flagged; 40-100 benign, a few flagged."""
-    malignant, benign = int(rng.integers(20, 61)), int(rng.integers(40, 101))
-    tp = int(rng.integers(int(0.6 * malignant), malignant))
-    fp = int(rng.integers(1, int(0.4 * benign)))
-    return _hard_counts(ek.BinaryCounts(tp=tp, fp=fp, fn=malignant - tp, tn=benign - fp))
+def _ratings_pairs(d, tie):
+    """(won + tie x tied) / pairs: ``tie`` 0 (ties lost) or 1 (ties won), the tempting mistakes."""
+    y, rating = _rated(d)
+    pos, neg = rating[y == 1], rating[y == 0]
+    won = np.sum(pos[:, None] > neg[None, :])
+    tied = np.sum(pos[:, None] == neg[None, :])
+    return Fraction(int(won + tie * tied), len(pos) * len(neg))
+
+
+def _new_ratings(rng):
+    """Another radiologist: 30-60 malignant scans rated mostly high, 30-80 benign mostly low."""
+    malignant = rng.multinomial(int(rng.integers(30, 61)), [0.05, 0.1, 0.15, 0.3, 0.4])
+    benign = rng.multinomial(int(rng.integers(30, 81)), [0.35, 0.3, 0.2, 0.1, 0.05])
+    return {"ratings": [1, 2, 3, 4, 5], "malignant": malignant.tolist(), "benign": benign.tolist()}
+
+
+KNOWN_03_2 = (
+    Known("tied pairs counted as lost: a malignant and a benign scan with the same rating are "
+          "in no order, and count 1/2", lambda d: _ratings_pairs(d, 0)),
+    Known("tied pairs counted as won: a malignant and a benign scan with the same rating are "
+          "in no order, and count 1/2", lambda d: _ratings_pairs(d, 1)),
+)
 
 
 EX_03_2 = register(Exercise(
     id="03.2",
-    prompt="roc_auc_score(y_true, y_pred) for predicted classes (1 = flagged malignant)",
+    prompt="the AUC of the ratings (5 = surely malignant), from how many scans of each class got "
+           "each rating",
     kind="value",
-    cases=[Case("hard predictions, two blocks of ties")],
-    expect=_hard_auc,
-    variant=_new_hard_counts,
-    solution=Fraction(1, 2) * (Fraction(36, 40) + 1 - Fraction(12, 60)),
+    cases=[Case("five ratings, every rating a block of ties")],
+    expect=_ratings_auc,
+    variant=_new_ratings,
+    known=KNOWN_03_2,
+    solution=Fraction(703, 800),
     kind_of_question="transfer",
-    data=_hard_counts(_HARD),
-    hint="With two distinct scores the ROC path has one corner, at (FPR, TPR) of the predictions; "
-         "both segments are diagonals of tied blocks. Add the area of the triangle and trapezoid "
-         "under it, or count pairs: a positive predicted 1 beats a negative predicted 0, and equal "
-         "predictions tie (count 1/2).",
+    data=RATINGS,
+    hint="The ratings are scores with many ties. Count (malignant, benign) pairs: a malignant "
+         "scan rated higher wins, one rated the same ties (1/2), one rated lower loses. Or draw "
+         "the ROC path: one step per rating, from 5 down, each a diagonal.",
 ))
 
 
 # --------------------------------------------------------------------------
-# 03.3  an AUC of 0.08
+# 03.3  one model, two hospitals: the pooled AUC below both
 
 
-def _explain_low_auc():
-    y, proba = fraud_model()
-    printed, fixed = ek.roc_auc_score(y, proba[:, 0]), ek.roc_auc_score(y, proba[:, 1])
-    # column 0 ranks "no fraud" first: its AUC is 1 - the AUC of column 1
-    return "b" if printed < 0.2 and np.isclose(fixed, 1 - printed) and fixed > 0.8 else "a"
+def _explain_pooled_auc():
+    """The pooled AUC is below both hospitals' though each hospital's class ratio is the same:
+    the pairs across hospitals, where B's shift outranks A's sick patients, pull it down."""
+    hospital, sick, score = two_hospitals()
+    within = [ek.roc_auc_score(sick[hospital == h], score[hospital == h]) for h in ("A", "B")]
+    pooled = ek.roc_auc_score(sick, score)
+    a_sick = score[(hospital == "A") & (sick == 1)]
+    b_well = score[(hospital == "B") & (sick == 0)]
+    across = ek.roc_auc_score(np.r_[np.ones(len(a_sick)), np.zeros(len(b_well))],
+                              np.r_[a_sick, b_well])
+    same_ratio = sick[hospital == "A"].mean() == sick[hospital == "B"].mean()
+    if pooled < min(within) and across < 0.5 and same_ratio:
+        return "b"
+    raise AssertionError("the two hospitals no longer make the pairs-across option true")
 
 
 EX_03_3 = register(Exercise(
     id="03.3",
-    prompt="the colleague's fraud AUC is far below 1/2: what is wrong?",
+    prompt="one model, two hospitals: each hospital's AUC is above the AUC of the two pooled; why?",
     kind="choice",
     choices={
-        "a": "the model has learnt nothing about fraud",
-        "b": "proba[:, 0] is the probability of no fraud: scored with proba[:, 1], the same model "
-             "ranks well",
-        "c": "fraud is rare, and the AUC is unreliable on imbalanced data",
-        "d": "roc_auc_score must be given predicted classes (proba[:, 1] >= 0.5), not "
-             "probabilities",
+        "a": "a bug in the pooling: the AUC of pooled data always lies between the AUCs of its "
+             "parts",
+        "b": "pooling adds pairs of a sick patient of one hospital and a healthy one of the "
+             "other; B's scores run higher for everyone, so its healthy patients outrank many "
+             "of A's sick ones",
+        "c": "the pooled set is twice as large, and an AUC falls as the number of patients grows",
+        "d": "the hospitals have different shares of sick patients, and the AUC depends on the "
+             "class ratio",
     },
     feedback={
-        "a": "a model that knows nothing ranks at random, and a random ranking has an AUC near "
-             "1/2; an AUC far below 1/2 is a good ranking upside down.",
-        "b": "column 0 ranks the honest payments first; the AUC of column 1 is exactly 1 minus the "
-             "printed one (section 5: negating the scores flips the curve).",
-        "c": "the AUC divides by the positives and by the negatives separately, so the class ratio "
-             "does not enter it; rarity widens its uncertainty but cannot push it far below 1/2.",
-        "d": "the AUC needs scores; predicted classes give the two-block AUC of exercise 03.2 and "
-             "throw the ranking away.",
+        "a": "compute the three AUCs: the pooled one is below both, so no rule keeps it between "
+             "them. An accuracy of pooled data does lie between its parts' accuracies, being a "
+             "share of patients; an AUC is not a share of patients.",
+        "b": "each hospital's pairs keep their order when pooled, but the new pairs across the "
+             "hospitals are ordered by the scanner's shift as much as by sickness: a sick "
+             "patient of A loses to many healthy patients of B.",
+        "c": "an AUC is a share, not a count: more patients make it less noisy, not smaller.",
+        "d": "both hospitals have 100 sick patients in 400, and the AUC divides by the sick and by "
+             "the well separately: the class ratio does not enter it.",
     },
-    cases=[Case("what an AUC far below 1/2 says", {}, _explain_low_auc)],
+    cases=[Case("what pulls the pooled AUC below both", {}, _explain_pooled_auc)],
     solution="b",
-    kind_of_question="find the bug",
-    data={"y_test, proba": fraud_model},
-    hint="Compute the AUC of each column of proba. What does a model that knows nothing get? What "
-         "does negating every score do to the AUC (section 5)?",
+    kind_of_question="judgement",
+    data={"hospital, sick, score": two_hospitals},
+    hint="Compute the AUC of each hospital and of all 800 patients. The AUC counts (sick, "
+         "healthy) pairs: which pairs does the pooled set have that neither hospital has? Look "
+         "at the scores of the healthy patients of each hospital.",
 ))
 
 
@@ -194,8 +232,7 @@ WRONG_ANSWERS = {
     "03.1": [[5, Fraction(5, 8), Fraction(3, 4)],      # pairs in the right order, as misordered
              [3, Fraction(3, 8), Fraction(1, 2)],      # the misordered share given as the AUC
              [3, Fraction(5, 8), Fraction(1, 2)]],     # the swap read as breaking a pair
-    "03.2": [0.9,                 # the TPR
-             0.7,                 # TPR - FPR (Youden's J)
-             0.5 * 0.9],          # only the triangle under the first segment
+    "03.2": [Fraction(1657, 2000),                      # tied pairs counted as lost
+             Fraction(929, 1000)],                      # tied pairs counted as won
     "03.3": ["a", "c", "d"],
 }

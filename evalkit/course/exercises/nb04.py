@@ -1,6 +1,6 @@
 """Exercises of notebook 04, AUC three ways and the area under the PR curve.
 
-* 04.0 -- in the body, after section 7 (predict): every negative of a test set
+* 04.0 -- check (in the body, after section 7): every negative of a test set
   counted ten times; what happens to the ROC AUC and to the average precision;
 * 04.1 -- transfer: the ROC AUC from a rank sum alone (no scores), and the
   rank sums of the worst and the best ranking (W is not U: the AUC is
@@ -70,17 +70,17 @@ EX_04_0 = register(Exercise(
         "c": "the ROC AUC stays the same; the average precision falls",
     },
     feedback={
-        "a": "each copy of a negative has the same share of clicks above it as the original; the "
-             "AUC is their average, which ten copies do not move.",
-        "b": "the AUC stays, but precision (and so AP) counts the negatives above each threshold, "
-             "and there are now ten times as many of them.",
+        "a": "each copy of a negative has the same share of clicks above it as the original, and "
+             "the AUC is the mean of those shares over the negatives: copies do not move it.",
+        "b": "the model did not change, but the test set did: a summary that counts the negatives "
+             "above each threshold sees the copies.",
         "c": "the AUC averages, over the negatives, the share of clicks above each: ten copies of "
              "every negative leave that average as it was. Precision divides by everything above "
              "the threshold, now ten times the negatives there, so AP falls.",
     },
     cases=[Case("every non-click ten times", {}, _ten_times_choice)],
     solution="c",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=TEN_TIMES,
     hint="The AUC is an average over the negatives of one share each; precision at a threshold "
          "is clicks above it over everything above it.",
@@ -139,7 +139,8 @@ EX_04_1 = register(Exercise(
     expect=_auc_and_bounds,
     variant=_new_report,
     solution=[Fraction(49, 60), 210, 810],
-    kind_of_question="transfer: no scores, only the rank sum",
+    components=("the AUC", "the smallest rank sum", "the largest rank sum"),
+    kind_of_question="transfer",
     data={"positives": M_04_1, "negatives": N_04_1, "rank_sum_of_positives": W_04_1},
     hint="With no ties, the positives' ranks are distinct: the smallest sum puts them at ranks "
          "1..M, the largest at the top M ranks. U = W - M(M+1)/2 counts the (positive, negative) "
@@ -172,13 +173,14 @@ EX_04_2 = register(Exercise(
     kind_of_question="judgement",
     data={"y_fraud, score_a, score_b": fraud_scores, "reviewed_per_day": 100},
     feedback={
-        "a": "the ROC AUC averages over the whole ranking, and its false-positive rate divides by "
-             "about 19,900 honest payments: the reviewers only ever see the top 100, where A puts "
-             "fewer frauds.",
+        "a": "the ROC AUC averages over the whole list of about 20,000 payments, and its "
+             "false-positive rate divides by about 19,900 honest ones; the reviewers see 100 "
+             "payments a day.",
         "b": "the team's work is the top of the ranking; B's precision among its 100 highest "
              "scores, and its average precision, which weighs the top, are higher.",
-        "c": "equal ROC AUCs do not make equal models: where in the ranking the frauds sit decides "
-             "what a reviewer of the top 100 finds, and there the models differ a lot.",
+        "c": "equal ROC AUCs do not make equal models for this team: the AUC averages over the "
+             "whole list, and two lists with the same AUC can hold very different payments in any "
+             "100 places.",
     },
     hint="Compute ek.roc_auc_score and ek.average_precision_score for each model, and the share "
          "of fraud among the 100 payments each model scores highest (sort by score, descending). "
@@ -219,14 +221,14 @@ EX_04_3 = register(Exercise(
     },
     feedback={
         "a": "scikit-learn's AP is a step sum (each recall step times the precision there); "
-             "Spark joins the points by straight lines from a first point at recall 0. On the "
-             "same ranking they differ by 0.1 here.",
+             "Spark's areaUnderPR joins the points by straight lines from a first point at recall "
+             "0: one ranking can get two numbers.",
         "b": "compute the new model's areaUnderPR the way the old number was computed "
              "(evalkit.mllib.BinaryClassificationMetrics): it is below the old model's.",
-        "c": "two models' PR areas compare well when they are the same summary on the same test "
-             "set; and the ROC AUC answers another question (section 9).",
-        "d": "with numBins = 0 (and with ten distinct scores even at the default) Spark's number "
-             "is exact; the difference is the rule, not the binning.",
+        "c": "PR areas of two models compare well when both are computed by the same rule on the "
+             "same test set; and the ROC AUC answers another question (section 9).",
+        "d": "with numBins = 0, and with ten distinct scores even at the default, Spark keeps "
+             "every threshold: its number is exact, and more bins would change nothing.",
     },
     cases=[Case("a new model's AP against an old model's areaUnderPR", {}, _what_is_wrong)],
     solution="b",

@@ -1,11 +1,15 @@
 """Exercises of notebook 06, the top-k report.
 
-* 06.0 -- in the body, after section 2 (predict): as k grows, which of
-  precision@k and recall@k of a class can fall;
-* 06.1 -- transfer: the precision@2 of one class on a new, small set of
-  suggestions, a repeated label counting once per row;
-* 06.2 -- transfer: the micro-averaged F1@2 of the same suggestions,
-  2·Σtp / (Σsupport + Σpredicted);
+* 06.0 -- check (in the body, after section 2): as k grows, which of
+  precision@k and recall@k of a class can fall; a choice;
+* 06.1 -- transfer: write ``prior_top_k_accuracy(class_sizes, k)``, the
+  top-k accuracy of section 6's prior baseline (the k most frequent classes
+  for every row) when the classes are *not* equally frequent, where the
+  digits' "about k in 10" no longer holds;
+* 06.2 -- judgement: a recommender that shows three suggestions against one
+  that shows five: precision@3 of one against precision@5 of the other, or
+  recall@5 against recall@3, compare list lengths as much as rankings;
+  compare at the same k; a choice;
 * 06.3 -- find the bug, the notebook's lesson turned round: the ad team asks
   what share of the suggestion slots earns a sale, and an analyst quotes
   micro recall@3, the top-3 accuracy the notebook recommends for "how often
@@ -17,29 +21,15 @@ Every expected value is computed with evalkit, never typed in.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 
 import evalkit as ek
 
-from ..exercise_data import shop
+from ..exercise_data import shop, two_recommenders
 from . import Case, Exercise, register
 
-__all__ = ["EX_06_0", "EX_06_1", "EX_06_2", "EX_06_3", "WRONG_ANSWERS", "BOOKSHOP_BOUGHT",
-           "BOOKSHOP_SUGGESTED", "shop"]
-
-#: The bookshop of 06.1 and 06.2: the genre each customer bought, and the
-#: three genres suggested to them, best first (customer 3's list repeats "crime").
-BOOKSHOP_BOUGHT = ["poetry", "crime", "crime", "history", "poetry", "crime", "scifi", "history"]
-BOOKSHOP_SUGGESTED = [["poetry", "crime", "scifi"],
-                      ["history", "crime", "crime"],
-                      ["crime", "crime", "poetry"],
-                      ["crime", "history", "scifi"],
-                      ["scifi", "crime", "poetry"],
-                      ["poetry", "history", "crime"],
-                      ["scifi", "scifi", "history"],
-                      ["crime", "poetry", "history"]]
+__all__ = ["EX_06_0", "EX_06_1", "EX_06_2", "EX_06_3", "WRONG_ANSWERS", "shop",
+           "two_recommenders"]
 
 
 # --------------------------------------------------------------------------
@@ -79,7 +69,7 @@ EX_06_0 = register(Exercise(
     },
     cases=[Case("k from 1 to 3", {}, _growing_k_choice)],
     solution="b",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=GROWING_K,
     hint="For a class c, which of tp_c, predicted_c and support_c change when k grows, and in "
          "which direction?",
@@ -87,70 +77,110 @@ EX_06_0 = register(Exercise(
 
 
 # --------------------------------------------------------------------------
-# 06.1  precision@2 of "crime", once per row
+# 06.1  the top-k accuracy of the prior baseline, classes of any sizes
 
 
-def _crime_precision_at_2(d):
-    p, _, _, _ = ek.precision_recall_fscore_at_k(d.bought, d.suggested, k=d.k, labels=["crime"])
-    return float(p[0])
+def _prior_top_k_reference(class_sizes, k):
+    """Every row scored with the classes' shares (the prior baseline), then the top-k accuracy."""
+    sizes = np.asarray(class_sizes)
+    y = np.repeat(np.arange(len(sizes)), sizes)
+    shares = np.tile(sizes / sizes.sum(), (len(y), 1))
+    return ek.top_k_accuracy_score(y, shares, k=k, labels=np.arange(len(sizes)))
 
 
-GENRES = ["poetry", "crime", "history", "scifi"]
+def _prior_case(description, class_sizes, k):
+    return Case(description, {"class_sizes": list(class_sizes), "k": k},
+                lambda class_sizes, k: _prior_top_k_reference(class_sizes, k))
 
 
-def _new_bookshop(rng):
-    """Other customers (10 to 16): three distinct genres suggested a row, except one row that
-    lists crime first and second; crime among the first two of 4 or more rows, bought by some."""
-    while True:
-        bought = rng.choice(GENRES, int(rng.integers(10, 17))).tolist()
-        suggested = [rng.choice(GENRES, 3, replace=False).tolist() for _ in bought]
-        twice = int(rng.integers(len(bought)))
-        suggested[twice][:2] = ["crime", "crime"]
-        if suggested[twice][2] == "crime":
-            suggested[twice][2] = str(rng.choice([g for g in GENRES if g != "crime"]))
-        listed = [b for b, row in zip(bought, suggested) if "crime" in row[:2]]
-        if len(listed) >= 4 and 0 < listed.count("crime") < len(listed):
-            return {"bought": bought, "suggested": suggested, "k": 2}
+def _new_ticket_mixes(rng):
+    """Two more cases: 3 to 8 classes of sizes drawn for this variant, k below their number."""
+    cases = []
+    for description in ("class sizes drawn for you", "more class sizes drawn for you"):
+        sizes = rng.integers(1, 300, int(rng.integers(3, 9)))
+        cases.append(_prior_case(description, sizes.tolist(), int(rng.integers(1, len(sizes)))))
+    return cases
 
 
 EX_06_1 = register(Exercise(
     id="06.1",
-    prompt="the precision@2 of the genre 'crime' in the bookshop's suggestions",
-    kind="value",
-    cases=[Case("precision@2 of crime, first two suggestions only")],
-    expect=_crime_precision_at_2,
-    variant=_new_bookshop,
-    solution=Fraction(2, 6),
+    prompt="prior_top_k_accuracy(class_sizes, k): the top-k accuracy of the prior baseline, "
+           "which lists the same k classes for every row",
+    kind="function",
+    cases=[
+        _prior_case("ten digits of 90 each, k = 3", [90] * 10, 3),
+        _prior_case("tickets: 500 billing, 300 tech, 120 sales, 80 legal; k = 1",
+                    [500, 300, 120, 80], 1),
+        _prior_case("the same tickets, k = 2", [500, 300, 120, 80], 2),
+        _prior_case("five classes in no order, k = 3", [15, 40, 5, 30, 10], 3),
+        _prior_case("a tie for the second place, k = 2", [50, 30, 30, 10], 2),
+    ],
+    variant=_new_ticket_mixes,
+    solution=lambda class_sizes, k: sum(sorted(class_sizes, reverse=True)[:k]) / sum(class_sizes),
     kind_of_question="transfer",
-    data={"bought": BOOKSHOP_BOUGHT, "suggested": BOOKSHOP_SUGGESTED, "k": 2},
-    hint="Look only at the first two suggestions of each row. Count the customers whose first two "
-         "include crime -- once per customer, even where crime appears twice -- and, among them, "
-         "those who bought crime.",
+    data={"tickets": [500, 300, 120, 80], "k": 2},
+    hint="The baseline gives every row the same scores, the classes' shares, so its top k are "
+         "the same k classes for every row: which ones? A row is a hit when its own class is "
+         "among them.",
 ))
 
 
 # --------------------------------------------------------------------------
-# 06.2  micro F1@2
+# 06.2  three suggestions against five: which comparison is fair?
 
 
-def _micro_f1_at_2(d):
-    return ek.precision_recall_fscore_at_k(d.bought, d.suggested, k=d.k, average="micro")[2]
+def _at(bought, lists, k):
+    """Micro precision@k and recall@k of ranked lists (the first k of each row)."""
+    p, r, _, _ = ek.precision_recall_fscore_at_k(bought, lists, k=k, average="micro")
+    return p, r
+
+
+def _compare_at_the_same_k():
+    """A's precision@3 beats B's precision@5 and B's recall@5 beats A's recall@3, but at k = 3
+    B leads on both: the option that compares at the same k."""
+    bought, top3_a, top5_b = two_recommenders()
+    p_a, r_a = _at(bought, top3_a, 3)
+    p_b5, r_b5 = _at(bought, top5_b, 5)
+    p_b3, r_b3 = _at(bought, top5_b, 3)
+    f_a = ek.precision_recall_fscore_at_k(bought, top3_a, k=3, average="micro")[2]
+    f_b5 = ek.precision_recall_fscore_at_k(bought, top5_b, k=5, average="micro")[2]
+    if p_a > p_b5 and r_b5 > r_a and f_a > f_b5 and p_b3 > p_a and r_b3 > r_a:
+        return "c"
+    raise AssertionError("06.2's lists no longer make the same-k option the one that holds")
 
 
 EX_06_2 = register(Exercise(
     id="06.2",
-    prompt="the micro-averaged F1@2 of the bookshop's suggestions",
-    kind="value",
-    cases=[Case("micro F1@2 over all genres")],
-    expect=_micro_f1_at_2,
-    variant=_new_bookshop,
-    variant_stream="06.1",  # the same suggestions as 06.1
-    solution=Fraction(2 * 5, 8 + 14),
-    kind_of_question="transfer",
-    data={"bought": BOOKSHOP_BOUGHT, "suggested": BOOKSHOP_SUGGESTED, "k": 2},
-    hint="Pool the counts over the genres: the hits (customers whose first two include what they "
-         "bought), the supports (one per customer) and the predictions (distinct genres in each "
-         "customer's first two). Then F1 = 2 x hits / (supports + predictions).",
+    prompt="model A shows three suggestions, model B five: which comparison of the two is fair?",
+    kind="choice",
+    choices={
+        "a": "A is better: its precision@3 is above B's precision@5",
+        "b": "B is better: its recall@5 is above A's recall@3",
+        "c": "compare both at k = 3, B's first three suggestions against A's three: there B "
+             "leads on precision@3 and on recall@3",
+        "d": "A is better: F1@k weighs precision and recall together, and A's F1@3 is above "
+             "B's F1@5",
+    },
+    feedback={
+        "a": "precision@k of any model tends to fall as k grows: five slots hold more misses "
+             "than three for the same one purchase per customer, so a list of five is held to a "
+             "lower precision whatever its ranking.",
+        "b": "recall@k can only stay or rise as k grows: two more slots find more purchases for "
+             "any model, so a list of five wins recall by its length alone.",
+        "c": "B's top three are the first three of its five, so at k = 3 both are judged on three "
+             "slots: B finds more purchases there, and with one purchase per customer that "
+             "raises its precision@3 too. Whether to show five is a question for the shop, not "
+             "for the ranking.",
+        "d": "F1@k moves with k as both its parts do, so F1 of a list of three beside F1 of a list "
+             "of five mixes the rankings with the list lengths.",
+    },
+    cases=[Case("A's three suggestions against B's five", {}, _compare_at_the_same_k)],
+    solution="c",
+    kind_of_question="judgement",
+    data={"bought, top3_a, top5_b": two_recommenders},
+    hint="Compute ek.precision_recall_fscore_at_k(bought, lists, k=..., average='micro') for A "
+         "at k = 3 and for B at k = 5, then for B at k = 3 (its first three). What does making "
+         "a list longer do to precision@k and recall@k of any model (section 5)?",
 ))
 
 
@@ -187,19 +217,21 @@ EX_06_3 = register(Exercise(
         "d": "the analyst should have quoted micro F1@3, which balances the two",
     },
     feedback={
-        "a": "the top-3 accuracy answers 'how often was the bought item among the three?', a "
-             "question per page view; the ad team asks per slot, and each page fills three slots.",
+        "a": "the top-3 accuracy answers 'how often was the bought item among the three?', one "
+             "question per customer visit; the ad team asks about each suggestion slot, a "
+             "different count.",
         "b": "the question divides by slots, three a page: pooled over all items, the sales over "
              "the suggestions made is micro precision@3, and here micro recall@3 is exactly 3 "
              "times it, so the quoted share overstates the slots' earnings threefold.",
-        "c": "macro recall still divides by page views, and weighs rare items like frequent ones: "
-             "it answers neither question.",
-        "d": "F1 mixes the two ratios; the ad team's question is one of them, precision.",
+        "c": "macro recall weighs a rarely bought item like a best-seller, which the ad team's "
+             "question never asks for: its slots are all alike.",
+        "d": "F1 mixes two ratios into one; the ad team's question asks for a single ratio, not a "
+             "blend.",
     },
     cases=[Case("the report entry that is the share of slots with a sale", {},
                 _the_number_that_answers)],
     solution="b",
-    kind_of_question="find the bug (transfer)",
+    kind_of_question="find the bug",
     data={"bought, shown": shop},
     hint="Count the slots (three per page view) and the slots whose item was bought. Then compute "
          "ek.precision_recall_fscore_at_k(bought, shown, k=3, average=...) for 'micro' and "
@@ -207,21 +239,11 @@ EX_06_3 = register(Exercise(
 ))
 
 
-def _counting_repeats():
-    rows = [row[:2] for row in BOOKSHOP_SUGGESTED]
-    listed = sum(row.count("crime") for row in rows)
-    hits = sum(row.count("crime") for b, row in zip(BOOKSHOP_BOUGHT, rows) if b == "crime")
-    return hits / listed
-
-
 WRONG_ANSWERS = {
     "06.0": ["a", "c"],
-    "06.1": [_counting_repeats(),                                      # a repeat counted twice
-             ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=3,
-                                             labels=["crime"])[0][0]],  # all three suggestions
-    "06.2": [ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=2,
-                                             average="macro")[2],
-             ek.precision_recall_fscore_at_k(BOOKSHOP_BOUGHT, BOOKSHOP_SUGGESTED, k=2,
-                                             average="weighted")[2]],
+    "06.1": [lambda class_sizes, k: k / len(class_sizes),           # "about k in C": equal classes
+             lambda class_sizes, k: max(class_sizes) / sum(class_sizes),   # k left out
+             lambda class_sizes, k: sum(class_sizes[:k]) / sum(class_sizes)],  # the first k listed
+    "06.2": ["a", "b", "d"],
     "06.3": ["a", "c", "d"],
 }

@@ -1,11 +1,11 @@
 """Exercises of notebook 07, rating errors.
 
-* 07.0 -- in the body, after section 4 (predict): two models with the same
-  MAE, one with its error on one rating; their RMSEs;
-* 07.1 -- transfer to new scales, then a judgement: a joke model (Jester,
-  -10 to +10) and a film model (1 to 5 stars); which errs less?
-* 07.2 -- write ``user_averaged_rmse(y_true, y_pred, users)``: each user's
-  RMSE, then the mean over users;
+* 07.0 -- check your understanding, in the body after section 4: two models
+  with the same MAE, one with its error on one rating; their RMSEs;
+* 07.1 -- a judgement on new scales: a joke model (Jester, -10 to +10) and a
+  film model (1 to 5 stars); which errs less?
+* 07.2 -- transfer: write ``user_averaged_rmse(y_true, y_pred, users)``: each
+  user's RMSE, then the mean over users;
 * 07.3 -- a judgement: two models, one with the lower MAE and one with the
   lower RMSE, for a site where a large miss loses a subscriber.
 
@@ -53,17 +53,17 @@ EX_07_0 = register(Exercise(
         "c": "the same MAE, 1 star; F's RMSE is twice E's (2 against 1)",
     },
     feedback={
-        "a": "the MAE averages over all four ratings: F's one 4-star miss weighs as much as E's "
-             "four 1-star misses, and the RMSE weighs it more.",
-        "b": "the MAE adds the errors, the RMSE adds their squares: 4 × 1² = 4 for E, 4² = 16 "
-             "for F.",
+        "a": "the MAE averages over all four ratings, F's exact ones included: F's one 4-star "
+             "miss adds as much to the total as E's four 1-star misses.",
+        "b": "the MAE adds the errors, the RMSE their squares: the squares of one 4-star miss and "
+             "of four 1-star misses do not add up to the same.",
         "c": "both MAEs are 4 / 4 = 1. E's errors all have the same size, so its RMSE equals its "
              "MAE; F's error sits on one rating, so its RMSE reaches sqrt(n) times its MAE: "
              "sqrt(16 / 4) = 2.",
     },
     cases=[Case("the same total error, spread or on one rating", {}, _spread_or_one_choice)],
     solution="c",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=SPREAD_OR_ONE,
     hint="Add the absolute errors for the MAE, the squared errors for the RMSE. Where does each "
          "model's RMSE / MAE sit between 1 and sqrt(n)?",
@@ -100,18 +100,18 @@ EX_07_1 = register(Exercise(
         "d": "yes: divided by the highest rating (10 and 5) the film model still errs less",
     },
     feedback={
-        "a": "a joke point and a film star are different units: a miss of 2 on a 20-point scale "
-             "is smaller than a miss of 0.75 on a 4-point one.",
+        "a": "a joke point and a film star are different units: an MAE in joke points and one in "
+             "stars compare no better than metres and feet.",
         "b": "NMAE divides the MAE by r_max - r_min, 20 for jokes and 4 for films, and then the "
              "joke model's relative error is the smaller.",
-        "c": "that is what NMAE is for: a miss as a share of the scale's width compares across "
-             "scales.",
-        "d": "the width of a scale is r_max - r_min, not r_max: -10..10 is 20 points wide and "
-             "1..5 only 4, and dividing by the right width reverses the verdict.",
+        "c": "errors on two scales compare once each is put on a common footing, and both scales' "
+             "ranges are known here: 'never' goes too far.",
+        "d": "dividing by the highest rating treats -10..10 as if it were 0..10 and 1..5 as if it "
+             "were 0..5: neither range starts at 0, so r_max is not the size of either.",
     },
     cases=[Case("a joke user and a film user", {}, _which_errs_less)],
     solution="b",
-    kind_of_question="transfer: a new scale, then a judgement",
+    kind_of_question="judgement",
     data={"jokes_rated": Y_07_1.tolist(), "jokes_predicted": P_07_1.tolist(),
           "joke_scale": JESTER_RANGE,
           "films_rated": Y_FILMS.tolist(), "films_predicted": P_FILMS.tolist(),
@@ -206,12 +206,12 @@ EX_07_3 = register(Exercise(
     kind_of_question="judgement",
     data={"y, pred_a, pred_b": two_models},
     feedback={
-        "a": "A's lower MAE comes from being very close on most ratings, but it misses by 2.5 "
-             "stars on about 8 % of them: the misses that lose subscribers.",
+        "a": "a lower MAE says the typical error is small; this site does not lose subscribers to "
+             "typical errors.",
         "b": "squaring charges a large miss much more than a small one, so RMSE ranks by the "
              "misses this site fears; count them: B predicts far fewer low ratings at 4 or more.",
-        "c": "the two metrics do not cancel: they rank the models differently because they weigh "
-             "large misses differently, and the site says which weighing it needs.",
+        "c": "two metrics that disagree do not cancel: they disagree because they weigh errors of "
+             "different sizes differently, and the site's story says which weighing fits it.",
     },
     hint="Compute ek.mean_absolute_error and ek.root_mean_squared_error for both models, and "
          "count, for each, the ratings of 2 or less it predicted at 4 or more. Which metric "

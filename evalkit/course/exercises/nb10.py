@@ -2,13 +2,13 @@
 
 * 10.0 -- check your understanding (in the body, after the groups and time
   section): several X-rays per patient, a model for new patients; which
-  cross-validation? (GroupKFold by patient); a choice;
-* 10.1 -- choose the method: an interval for a recall of 20/20 (Wald and
-  the bootstrap collapse to a point, Wilson does not); a choice;
+  cross-validation? a choice;
+* 10.1 -- a judgement (choose the method): an interval for a recall of 20/20
+  (Wald and the bootstrap collapse to a point, Wilson does not); a choice;
 * 10.2 -- a judgement on a new result: a paired interval that contains 0
   and a difference that would matter; does "p > 0.05" mean the filters are
   equally good?
-* 10.3 -- choose the method, then compute: a paired test of two AUCs on the
+* 10.3 -- transfer (choose the method, then compute): a paired test of two AUCs on the
   same patients. DeLong's p counts to three decimals; the paired bootstrap's
   and the permutation test's p with 20,000 draws are accepted within their
   Monte Carlo error; one with the default 2,000 draws, too rough for three
@@ -60,19 +60,19 @@ EX_10_0 = register(Exercise(
         "d": "StratifiedKFold: the same share of positive images in every fold",
     },
     feedback={
-        "a": "shuffling spreads each patient's images over the folds, which is the leak: the "
-             "model meets the test images' patients in training and recognises them.",
+        "a": "shuffling puts images of one patient in the training and the test folds alike: the "
+             "model is tested on patients it has already seen, which new patients never are.",
         "b": "the model will meet new patients, so each fold must test on patients it never "
              "trained on; grouping by patient makes the folds ask that question.",
-        "c": "nothing here changes with time: the model's use is new patients, not a later "
-             "period, and a time split still puts a patient's images on both sides.",
+        "c": "nothing in this story changes with time: the model's use is new patients, not a "
+             "later period, so an order in time is not the thing to split on.",
         "d": "stratifying keeps the class shares but still puts one patient's images in "
              "training and test alike, so the score is still inflated.",
     },
     cases=[Case("several images per patient, used on new patients", {},
                 _split_for_new_patients)],
     solution="b",
-    kind_of_question="choose the method (transfer)",
+    kind_of_question="check",
     data=dict(XRAYS_10_0),
     hint="Ask what the model will face in use, then which split makes every test fold face "
          "the same: where can rows of one patient end up?",
@@ -105,7 +105,7 @@ EX_10_1 = register(Exercise(
         "d": "none: the recall is 1, there is nothing uncertain about it",
     },
     feedback={
-        "a": "at p = 1 the Wald standard error sqrt(p(1 - p)/n) is 0: the interval is [1, 1], "
+        "a": "at p = 1 the Wald standard error sqrt(p(1 - p)/n) vanishes: the interval is [1, 1], "
              "as if 20 cancers proved the model never misses.",
         "b": "Wilson's interval inverts the score test and keeps a width at 0 and n successes: "
              "its lower end says how low the true recall could plausibly be after 20 of 20.",
@@ -116,7 +116,7 @@ EX_10_1 = register(Exercise(
     },
     cases=[Case("20 of 20 cancers caught", {}, _interval_that_does_not_collapse)],
     solution="b",
-    kind_of_question="choose the method",
+    kind_of_question="judgement",
     data={"cancers": CANCERS, "caught": CAUGHT},
     hint="Compute each candidate: ek.proportion_ci(caught, cancers, method='normal' or 'wilson'), "
          "and ek.bootstrap_ci(ek.recall_score, y, y) with y = np.ones(20, int). Which ones "
@@ -156,17 +156,17 @@ EX_10_2 = register(Exercise(
     cases=[Case("paired difference 0.007, 95 % interval -0.001 to 0.015, p = 0.09", {},
                 _what_the_paired_result_says)],
     solution="b",
-    kind_of_question="judgement (transfer)",
+    kind_of_question="judgement",
     data=dict(PAIRED_10_2),
     feedback={
-        "a": "a p-value above 0.05 says the data do not rule out 0, not that the difference is 0: "
-             "the same interval also holds 0.01, which the team would act on.",
+        "a": "a p-value above 0.05 says the data do not rule out a difference of 0; it does not "
+             "say the difference is 0.",
         "b": "the interval holds 0 and 0.01 alike: the data rule out neither 'no difference' nor "
              "one that matters. A larger test set would narrow it, as section 5's 1/sqrt(n) says.",
         "c": "0.007 is the middle of an interval that reaches below 0: a difference this size "
              "arises by luck often enough (p = 0.09) that it is not evidence A is better.",
-        "d": "both filters saw the same mails, so the paired analysis is the right one (section "
-             "6); separate intervals would be wider still and settle even less.",
+        "d": "both filters saw the same mails, which is what a paired analysis is for (section "
+             "6); two separate intervals ignore the pairing and come out wider.",
     },
     hint="Read the interval, not only the p-value: which differences does it hold? Is 0 among "
          "them? Is the difference the team would act on among them? What would each "
@@ -258,7 +258,7 @@ EX_10_3 = register(Exercise(
     decimals=3,
     known=KNOWN_10_3,
     solution=round(OWN_P, 3),
-    kind_of_question="choose the method, then compute",
+    kind_of_question="transfer",
     data={"y, score_a, score_b": two_scorers},
     hint="Both scores were computed on the same patients, so their AUCs are correlated: a test "
          "that treats them as two separate samples overstates the variance of the difference. "

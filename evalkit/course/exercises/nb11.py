@@ -1,13 +1,13 @@
 """Exercises of notebook 11, calibration.
 
-* 11.0 -- in the body, after section 1 (predict): every probability squared;
-  what happens to the AUC and to the probabilities;
-* 11.1 -- predict, then compute: the Brier scores of a forecaster that varies
-  its forecast and of one that always says the base rate;
+* 11.0 -- check your understanding, in the body after section 2: every
+  probability squared; what happens to the AUC and to the probabilities;
+* 11.1 -- transfer (predict, then compute): the Brier scores of a forecaster
+  that varies its forecast and of one that always says the base rate;
 * 11.2 -- a judgement, the notebook's bidding case turned round: a review
   queue that uses only the order of the scores; which of a model, its
   Platt-scaled version and a third model?
-* 11.3 -- judgement on new data: is the ECE of a week's 240 forecasts
+* 11.3 -- a judgement on new data: is the ECE of a week's 240 forecasts
   miscalibration or bin noise? (simulate the noise floor with labels drawn
   from the model's own probabilities; here, unlike section 3, it is noise).
 
@@ -60,12 +60,12 @@ EX_11_0 = register(Exercise(
         "b": "on [0, 1] squaring is increasing, so the order and the AUC stay; but every "
              "probability shrinks (0.5 becomes 0.25), so the expected count falls below the "
              "positives there are, and the Brier score rises.",
-        "c": "the order is the same, so the AUC is; but the values moved, and the log loss and "
-             "the Brier score measure the values.",
+        "c": "the order is the same, but the values moved, and the log loss and the Brier score "
+             "measure the values.",
     },
     cases=[Case("every probability squared", {}, _squared_choice)],
     solution="b",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=SQUARED,
     hint="Does squaring change the order of numbers between 0 and 1? Does it change their sum?",
 ))
@@ -103,7 +103,8 @@ EX_11_1 = register(Exercise(
     expect=_two_briers,
     variant=_new_days,
     solution=[Fraction(1 + 49 + 64 + 16, 400), Fraction(3 * 1 + 9, 16 * 4)],
-    kind_of_question="predict, then compute",
+    components=("the varying service's Brier score", "the constant service's Brier score"),
+    kind_of_question="transfer",
     data={"rained": RAIN, "service_a_said": SAID, "service_b_always_said": ALWAYS},
     hint="Per day, (forecast - outcome) squared, with outcome 1 for rain and 0 for none; then the "
          "mean over the four days. A forecast that moves is only worth it if it moves the right "
@@ -144,18 +145,19 @@ EX_11_2 = register(Exercise(
     cases=[Case("the same order for A and B; C ranks better, with worse probabilities", {},
                 _model_for_the_queue)],
     solution="b",
-    kind_of_question="judgement (transfer)",
+    kind_of_question="judgement",
     data={k: (dict(v) if isinstance(v, dict) else v) for k, v in QUEUE_11_2.items()},
     feedback={
-        "a": "B reviews exactly A's 500 posts (a sigmoid keeps the order): its better "
-             "probabilities are never used by a queue that only sorts.",
+        "a": "Platt scaling keeps A's ranking, so B's top 500 are A's top 500: its better "
+             "probabilities are never read by a queue that only sorts.",
         "b": "the queue needs the order, which the AUC and the precision of the top 500 measure; "
              "C is better on both. Log loss judges probabilities, which this queue never reads.",
-        "c": "log loss mixes order and calibration; for a use that only sorts, the order decides, "
-             "and C's top 500 holds more of the posts that need review.",
-        "d": "Platt scaling is strictly increasing: it would give C's top 500 unchanged. Calibrate "
-             "when the probabilities are used (bidding, thresholds on a probability), not for a "
-             "ranking.",
+        "c": "log loss judges the probabilities as well as the ranking, so a higher log loss does "
+             "not by itself mean a worse ranking; what this queue does with a score, its story "
+             "says.",
+        "d": "Platt scaling is strictly increasing, so it leaves any model's top 500 as it was: "
+             "calibrate when the probabilities themselves are used (bidding, a threshold on a "
+             "probability).",
     },
     hint="What does the queue do with a score besides sorting by it? Which of the numbers shown "
          "depend on the order only, and which on the probabilities too? What does a sigmoid do to "
@@ -204,17 +206,16 @@ EX_11_3 = register(Exercise(
     feedback={
         "a": "labels drawn from the model's own probabilities give the ECE of a calibrated model "
              "on 240 cases with these bins, and the measured one sits in the middle of them.",
-        "b": "section 3's floor was for its own test set; with 24 cases a bin the floor is much "
-             "higher. Simulate it for these 240 cases: the measured ECE is typical of a calibrated "
-             "model.",
-        "c": "the model's own probabilities give the comparison: labels drawn from them are what a "
-             "calibrated model would see, with the same cases and bins.",
-        "d": "no fixed cut-off works: the noise floor depends on the number of cases and of bins "
-             "(fewer cases per bin, a higher floor), so simulate it for this test set.",
+        "b": "section 3's noise floor belongs to its own test set; a floor measured on one test "
+             "set does not carry over to another of a different size.",
+        "c": "no second model is needed: labels drawn from the model's own probabilities show "
+             "what an honest forecaster's ECE looks like on this test set.",
+        "d": "no fixed cut-off works: the noise floor depends on how many forecasts each of the "
+             "bins holds, so it has to be found for each test set.",
     },
     cases=[Case("240 forecasts, 10 bins of 24", {}, _noise_or_miscalibration)],
     solution="a",
-    kind_of_question="judgement: simulate the noise floor",
+    kind_of_question="judgement",
     data={"y, p": forecasts},
     hint="Compute ek.expected_calibration_error(y, p, n_bins=10, strategy='quantile'). Then "
          "draw labels from p itself, y_fake = (rng.random(len(p)) < p).astype(int), some hundreds "
