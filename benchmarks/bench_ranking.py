@@ -22,6 +22,9 @@ the same four numbers (checked before timing).
   ``evaluate_ranking(ranked, relevant, ["ndcg@10", "map@100"])`` (one hit
   search, explicit: nothing is cached between calls), against pytrec_eval
   computing both from its dicts: target >= 5x faster.
+* R-precision and the 11-point interpolated average precision of 10^4
+  users in one call (``convention="trec"``, trec_eval's rounding of the
+  recall levels), against pytrec_eval's ``Rprec`` and ``11pt_avg``.
 * ``ndcg_score`` on 10^4 x 100 with ties (scores rounded to 1 decimal)
   against scikit-learn's (tie-averaged): target >= 5x faster.
 """
@@ -80,14 +83,18 @@ def evalkit_four(ranked, relevant):
             ek.hit_rate_at_k(h, None, CUTS["hr"], hit_rate="any_hit"))
 
 
-def pytrec_four(qrels, run):
+def pytrec_means(qrels, run, measures):
+    """pytrec_eval's mean of each measure over the queries (its "all" line), in order."""
     import pytrec_eval
 
-    measures = {"ndcg_cut.10", "map_cut.100", "recip_rank", "success.10"}
-    res = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
-    vals = list(res.values())
-    return tuple(float(np.mean([r[m] for r in vals]))
-                 for m in ("ndcg_cut_10", "map_cut_100", "recip_rank", "success_10"))
+    res = pytrec_eval.RelevanceEvaluator(qrels, set(measures)).evaluate(run)
+    per_query = list(res.values())
+    keys = [m.replace(".", "_") for m in measures]   # "ndcg_cut.10" -> "ndcg_cut_10"
+    return tuple(float(np.mean([r[key] for r in per_query])) for key in keys)
+
+
+def pytrec_four(qrels, run):
+    return pytrec_means(qrels, run, ("ndcg_cut.10", "map_cut.100", "recip_rank", "success.10"))
 
 
 RANX_METRICS = ["ndcg@10", "map@100", "mrr", "hit_rate@10"]
@@ -184,11 +191,17 @@ def evalkit_two(ranked, relevant):
 
 
 def pytrec_two(qrels, run):
-    import pytrec_eval
+    return pytrec_means(qrels, run, ("ndcg_cut.10", "map_cut.100"))
 
-    res = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "map_cut.100"}).evaluate(run)
-    vals = list(res.values())
-    return tuple(float(np.mean([r[m] for r in vals])) for m in ("ndcg_cut_10", "map_cut_100"))
+
+def evalkit_book(ranked, relevant):
+    """R-precision and 11-point interpolated AP by name in one call, trec_eval's rounding."""
+    out = ek.evaluate_ranking(ranked, relevant, ["r_precision", "11pt_avg"], convention="trec")
+    return tuple(out.values())
+
+
+def pytrec_book(qrels, run):
+    return pytrec_means(qrels, run, ("Rprec", "11pt_avg"))
 
 
 def setup_ndcg_score():
@@ -248,6 +261,14 @@ WORKLOADS = [
         setup=setup_two_calls,
         evalkit=Paired(evalkit_two, "evalkit"),
         reference=Paired(pytrec_two, "reference"),
+        reference_name="pytrec_eval",
+        check=same_four,
+    ),
+    Workload(
+        name="ranking R-precision and 11-point AP by name, 10^4x100 arrays vs pytrec_eval dicts",
+        setup=setup_two_calls,
+        evalkit=Paired(evalkit_book, "evalkit"),
+        reference=Paired(pytrec_book, "reference"),
         reference_name="pytrec_eval",
         check=same_four,
     ),

@@ -6,6 +6,10 @@ items (R), of judged items and list length; the users x k hit matrix is
 ``.matrix(k)``. Every ranking metric at every cut-off k is arithmetic on these,
 and the hits of two sets of users add up (``RankingHits.concat``) to the hits
 of both, which is how ``evalkit.spark`` computes them partition by partition.
+
+The hits are found by :func:`search`: the plain sort and search of
+:mod:`evalkit._hit_search`, or the same answers through the lookup table of
+:mod:`evalkit._hit_table` when the catalogue is small enough for one.
 """
 
 from __future__ import annotations
@@ -14,11 +18,11 @@ import itertools
 
 import numpy as np
 
+from ._hit_search import rows_of, search_by_sorting
+from ._hit_table import fits, search_by_table
 from ._validation import Satisfies, sum_from_zero, validate_params
 
-__all__ = ["RankingHits", "encode_items", "ranking_hits", "WHOLE_LIST"]
-
-_TABLE_SIZE = 1 << 22  # entries of the per-block lookup table (a few MB)
+__all__ = ["RankingHits", "encode_items", "ranking_hits", "search", "WHOLE_LIST"]
 
 #: The option values under which a metric reads each whole list, not only its
 #: first k items: hits cut at k (``RankingHits.cut``) cannot serve them.
@@ -79,31 +83,36 @@ class RankingHits:
 
     def __init__(self, user, position, gain, n_relevant, n_ranked, ideal=None, given=None,
                  graded=None, n_judged=None, cut=None):
-        n_judged = n_relevant if n_judged is None else n_judged   # binary: every judged item
-        arrays = (user, position, n_relevant, n_ranked, n_judged)
-        user, position, self.n_relevant, self.n_ranked, self.n_judged = (
-            np.asarray(a, dtype=np.int64).reshape(-1) for a in arrays)
+        if n_judged is None:   # binary relevance: every judged item is relevant
+            n_judged = n_relevant
+        user = _int64_vector(user)
+        position = _int64_vector(position)
         gain = np.asarray(gain, dtype=np.float64).reshape(-1)
+        self.n_relevant = _int64_vector(n_relevant)
+        self.n_ranked = _int64_vector(n_ranked)
+        self.n_judged = _int64_vector(n_judged)
         self.n_users = len(self.n_relevant)
         wrong = _wrong_hits(user, position, gain, self.n_relevant, self.n_judged, self.n_ranked)
         if wrong:
             raise ValueError(wrong)
-        key = user * (self.depth + 1) + position
-        if not (key[1:] > key[:-1]).all():  # sort by (user, position)
-            order = np.argsort(key, kind="stable")
-            user, position, gain, key = user[order], position[order], gain[order], key[order]
-            if (key[1:] == key[:-1]).any():
-                raise ValueError("position: a user has two hits at the same position")
-        self.user, self.position, self.gain = user, position, gain
-        self.ideal = None if ideal is None else np.asarray(ideal, dtype=np.float64)
-        self.given = None if given is None else np.asarray(given, dtype=np.float64)
-        self.graded = ideal is not None if graded is None else bool(graded)
-        self.cut = None if cut is None else int(cut)
+        self.user, self.position, self.gain = _sorted_hits(user, position, gain, self.depth)
+        self.ideal = _float_matrix(ideal)
+        self.given = _float_matrix(given)
+        if graded is None:
+            graded = ideal is not None
+        self.graded = bool(graded)
+        self.cut = cut
+        if cut is not None:
+            self.cut = int(cut)
 
     def __repr__(self):
-        cut = "" if self.cut is None else f", first {self.cut} of each list"
-        return (f"RankingHits({self.n_users} users, {len(self.user)} hits, "
-                f"{'graded' if self.graded else 'binary'}{cut})")
+        kind = "binary"
+        if self.graded:
+            kind = "graded"
+        cut = ""
+        if self.cut is not None:
+            cut = f", first {self.cut} of each list"
+        return f"RankingHits({self.n_users} users, {len(self.user)} hits, {kind}{cut})"
 
     @property
     def depth(self):
@@ -112,16 +121,24 @@ class RankingHits:
 
     def matrix(self, k=None):
         """The users x k hit matrix: gains at each rank (booleans for binary relevance)."""
-        k = self.depth if k is None else int(k)
-        user, position, gain = self.within(k)
-        out = np.zeros((self.n_users, k), dtype=np.float64 if self.graded else bool)
-        out[user, position] = gain if self.graded else True
+        if k is None:
+            k = self.depth
+        user, position, gain = self.within(int(k))
+        if self.graded:
+            out = np.zeros((self.n_users, int(k)))
+            out[user, position] = gain
+        else:
+            out = np.zeros((self.n_users, int(k)), dtype=bool)
+            out[user, position] = True
         return out
 
     def _grades(self, grades, width):
+        """``grades`` (users x some width) cut or padded with 0 to ``width``; None: R ones."""
         if grades is None:
-            return (np.arange(width) < self.n_relevant[:, None]).astype(np.float64)
-        return np.pad(grades[:, :width], ((0, 0), (0, max(0, width - grades.shape[1]))))
+            ranks = np.arange(width)
+            return (ranks < self.n_relevant[:, None]).astype(np.float64)
+        missing = max(0, width - grades.shape[1])
+        return np.pad(grades[:, :width], ((0, 0), (0, missing)))
 
     def ideal_grades(self, width):
         """The ideal (decreasing) grades of each user's relevant items, n_users x width."""
@@ -129,22 +146,32 @@ class RankingHits:
 
     def given_grades(self, width):
         """The grades in the order given (Spark's ideal), n_users x width."""
-        return self._grades(self.ideal if self.given is None else self.given, width)
+        if self.given is None:
+            return self._grades(self.ideal, width)
+        return self._grades(self.given, width)
 
     def within(self, k, judged=False):
         """``(user, position, gain)`` of the hits in the top k (k=None: all).
 
         Relevant hits (gain > 0) only, unless ``judged`` (every judged item, Spark).
         """
-        keep = self.gain > 0 if not judged and self.graded else True
-        keep = keep if k is None else keep & (self.position < k)
-        if keep is True:
+        keep = None
+        if self.graded and not judged:
+            keep = self.gain > 0
+        if k is not None:
+            in_top_k = self.position < k
+            if keep is None:
+                keep = in_top_k
+            else:
+                keep = keep & in_top_k
+        if keep is None:
             return self.user, self.position, self.gain
         return self.user[keep], self.position[keep], self.gain[keep]
 
     def hits_at(self, k, judged=False):
         """Per user, the number of relevant (or judged) items in the top k (hits@k)."""
-        return np.bincount(self.within(k, judged)[0], minlength=self.n_users)
+        user = self.within(k, judged)[0]
+        return np.bincount(user, minlength=self.n_users)
 
     @classmethod
     @validate_params(parts=Satisfies(lambda p: isinstance(p, (list, tuple)) and len(p) > 0,
@@ -157,51 +184,101 @@ class RankingHits:
         >>> b.n_users, b.user.tolist()
         (4, [0, 0, 1, 2, 2, 3])
         """
-        def cat(get):
-            return np.concatenate([get(p) for p in parts])
-
+        graded = any(part.graded for part in parts)
         ideal = given = None
-        if any(p.graded for p in parts):
-            r_max = [int(p.n_relevant.max(initial=0)) for p in parts]
-            ideal = cat(lambda p: p.ideal_grades(max(r_max)))
-            given = cat(lambda p: p.given_grades(max(p.given.shape[1] if p.given is not None else r
-                                                     for p, r in zip(parts, r_max))))
-        starts = np.cumsum([0] + [p.n_users for p in parts])
-        cuts = [p.cut for p in parts if p.cut is not None]
-        users = np.concatenate([p.user + s for p, s in zip(parts, starts)])
-        return cls(users, cat(lambda p: p.position), cat(lambda p: p.gain),
-                   cat(lambda p: p.n_relevant), cat(lambda p: p.n_ranked), ideal, given,
-                   any(p.graded for p in parts), cat(lambda p: p.n_judged),
-                   min(cuts) if cuts else None)
+        if graded:
+            ideal, given = _stacked_grades(parts)
+        first_users = np.cumsum([0] + [part.n_users for part in parts])
+        user = np.concatenate([part.user + first for part, first in zip(parts, first_users)])
+        cuts = [part.cut for part in parts if part.cut is not None]
+        cut = None
+        if cuts:
+            cut = min(cuts)   # the stack serves the cut-offs every part serves
+        return cls(user, _stacked(parts, "position"), _stacked(parts, "gain"),
+                   _stacked(parts, "n_relevant"), _stacked(parts, "n_ranked"), ideal, given,
+                   graded, _stacked(parts, "n_judged"), cut)
 
     def __add__(self, other):
-        is_hits = isinstance(other, RankingHits)
-        return RankingHits.concat([self, other]) if is_hits else NotImplemented
+        if not isinstance(other, RankingHits):
+            return NotImplemented
+        return RankingHits.concat([self, other])
 
     __radd__ = sum_from_zero
+
+
+def _int64_vector(values):
+    return np.asarray(values, dtype=np.int64).reshape(-1)
+
+
+def _float_matrix(values):
+    """``values`` as a float64 array, or None."""
+    if values is None:
+        return None
+    return np.asarray(values, dtype=np.float64)
+
+
+def _stacked(parts, attribute):
+    return np.concatenate([getattr(part, attribute) for part in parts])
+
+
+def _stacked_grades(parts):
+    """The parts' ideal and given grades, each padded to the widest part, stacked."""
+    r_max = [int(part.n_relevant.max(initial=0)) for part in parts]
+    ideal = np.concatenate([part.ideal_grades(max(r_max)) for part in parts])
+    widths = []
+    for part, r in zip(parts, r_max):
+        if part.given is None:
+            widths.append(r)
+        else:
+            widths.append(part.given.shape[1])
+    given = np.concatenate([part.given_grades(max(widths)) for part in parts])
+    return ideal, given
+
+
+def _sorted_hits(user, position, gain, depth):
+    """The hits sorted by user, then position; two hits of a user at one position are refused."""
+    key = user * (depth + 1) + position
+    if (key[1:] > key[:-1]).all():
+        return user, position, gain
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    if (key[1:] == key[:-1]).any():
+        raise ValueError("position: a user has two hits at the same position")
+    return user[order], position[order], gain[order]
 
 
 def _wrong_hits(user, position, gain, n_relevant, n_judged, n_ranked):
     """What is wrong with hits that cannot come from ranked lists (by hand or on Spark), or None."""
     n = len(n_relevant)
-    bad = [(not len(user) == len(position) == len(gain),
-            "user, position and gain have different lengths: one entry per hit"),
-           (not n == len(n_judged) == len(n_ranked),
-            "n_relevant, n_judged and n_ranked have different lengths: one entry per user"),
-           ((n_relevant < 0).any() or (n_ranked < 0).any() or (n_judged < n_relevant).any(),
-            "n_relevant and n_ranked must be >= 0 and n_judged >= n_relevant"),
-           (len(user) and (user.min() < 0 or user.max() >= n),
-            f"user must be between 0 and {n - 1} (the users)"),
-           (len(user) and (position.min() < 0 or (position >= n_ranked[user.clip(0, n - 1)]).any()),
-            "position must be between 0 and the length of the user's list - 1"),
-           (not (gain >= 0).all(), "gain must be >= 0: a hit is a judged item")]
-    return next((message for wrong, message in bad if wrong), None)
+    if not len(user) == len(position) == len(gain):
+        return "user, position and gain have different lengths: one entry per hit"
+    if not n == len(n_judged) == len(n_ranked):
+        return "n_relevant, n_judged and n_ranked have different lengths: one entry per user"
+    negative = (n_relevant < 0).any() or (n_ranked < 0).any()
+    if negative or (n_judged < n_relevant).any():
+        return "n_relevant and n_ranked must be >= 0 and n_judged >= n_relevant"
+    if not len(user):
+        return _wrong_gain(gain)
+    if user.min() < 0 or user.max() >= n:
+        return f"user must be between 0 and {n - 1} (the users)"
+    if position.min() < 0 or (position >= n_ranked[user]).any():
+        return "position must be between 0 and the length of the user's list - 1"
+    return _wrong_gain(gain)
+
+
+def _wrong_gain(gain):
+    if not (gain >= 0).all():
+        return "gain must be >= 0: a hit is a judged item"
+    return None
 
 
 def _demo():
     """Two users, for the doctests: ranked [[1, 2, 3], [4, 5, 6]], relevant [{1, 3}, {5, 7, 8}]."""
     return (np.array([1, 2, 3, 4, 5, 6]), np.array([0, 3, 6]), np.array([1, 3, 5, 7, 8]),
             np.array([0, 2, 5]), None)
+
+
+# -- item ids -> codes ------------------------------------------------------------------------
 
 
 def encode_items(a, b):
@@ -214,95 +291,87 @@ def encode_items(a, b):
     >>> ca.tolist(), cb.tolist(), c
     ([0, 2], [1], 3)
     """
-    n = len(a)
     if a.dtype.kind == "f" or b.dtype.kind == "f":
-        both = np.concatenate([a, b]).astype(np.float64)
-        if np.array_equal(both, np.round(both)) and (np.abs(both) < 2 ** 53).all():
-            a, b = a.astype(np.int64), b.astype(np.int64)
-    if a.dtype.kind in "iu" and b.dtype.kind in "iu" and n + len(b):
-        ai, bi = a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)
-        lo = min(int(ai.min(initial=2 ** 62)), int(bi.min(initial=2 ** 62)))
-        hi = max(int(ai.max(initial=-2 ** 62)), int(bi.max(initial=-2 ** 62)))
-        if hi - lo < 4 * (n + len(b)) + (1 << 16):
-            return (ai, bi, hi + 1) if lo == 0 else (ai - lo, bi - lo, hi - lo + 1)
+        a, b = _whole_floats_as_integers(a, b)
+    integers = a.dtype.kind in "iu" and b.dtype.kind in "iu"
+    if integers and len(a) + len(b):
+        shifted = _shifted(a, b)
+        if shifted is not None:
+            return shifted
     if a.dtype == object or b.dtype == object:
-        lookup = {}
-        codes = np.fromiter((lookup.setdefault(v, len(lookup)) for v in itertools.chain(a, b)),
-                            dtype=np.int64, count=n + len(b))
-        return codes[:n], codes[n:], max(len(lookup), 1)
+        return _codes_by_dict(a, b)
     uniq, codes = np.unique(np.concatenate([a, b]), return_inverse=True)
     codes = codes.reshape(-1)
-    return codes[:n], codes[n:], max(len(uniq), 1)
+    return codes[:len(a)], codes[len(a):], max(len(uniq), 1)
 
 
-def _find(q_codes, q_off, s_codes, s_off, n_codes, check_q=False):
-    """The item-hit finder: for each query id, its 0-based position in the same user's searched row.
+def _whole_floats_as_integers(a, b):
+    """Float ids that are all whole numbers below 2^53, as int64; other ids unchanged."""
+    both = np.concatenate([a, b]).astype(np.float64)
+    whole = np.array_equal(both, np.round(both)) and (np.abs(both) < 2 ** 53).all()
+    if not whole:
+        return a, b
+    return a.astype(np.int64), b.astype(np.int64)
 
-    Returns ``(cols, repeat, q_repeat)``: ``cols[j]`` the position of query j
-    in its row (-1 if absent), ``repeat`` the flat index of the first searched
-    entry that repeats an id of its row (-1 if none), and with ``check_q`` the
-    same for the queries (else -1). Users go in blocks through one
-    lookup table of ``users_in_block x n_codes`` small integers: the searched
-    rows' positions are written, read back (a repeat reads back another
-    position) and read for the queries, every answer verified against the ids,
-    so the table is never cleared. A catalogue too big for blocks of 16 users
-    (or of all the users, if fewer) gets the same answers from one sort of
-    (user, item) keys.
+
+def _shifted(a, b):
+    """Integer ids in a compact range as codes from 0 (a shift, no sort); None when spread out."""
+    a = a.astype(np.int64, copy=False)
+    b = b.astype(np.int64, copy=False)
+    lo = min(int(a.min(initial=2 ** 62)), int(b.min(initial=2 ** 62)))
+    hi = max(int(a.max(initial=-2 ** 62)), int(b.max(initial=-2 ** 62)))
+    if hi - lo >= 4 * (len(a) + len(b)) + (1 << 16):
+        return None
+    if lo == 0:
+        return a, b, hi + 1
+    return a - lo, b - lo, hi - lo + 1
+
+
+def _codes_by_dict(a, b):
+    """Codes in order of first appearance, for ids numpy cannot sort (object arrays)."""
+    lookup = {}
+    both = itertools.chain(a, b)
+    codes = np.fromiter((lookup.setdefault(v, len(lookup)) for v in both), dtype=np.int64,
+                        count=len(a) + len(b))
+    return codes[:len(a)], codes[len(a):], max(len(lookup), 1)
+
+
+# -- the hits ------------------------------------------------------------------------------------
+
+
+def search(query_codes, query_offsets, row_codes, row_offsets, n_codes, check_queries=False):
+    """Each query's position in its user's row (a :class:`~evalkit._hit_search.Search`).
+
+    Through the lookup table where it fits (:mod:`evalkit._hit_table`), else by
+    sorting (:mod:`evalkit._hit_search`); the answers are the same.
     """
-    n = len(s_off) - 1
-    s_len, q_len = np.diff(s_off), np.diff(q_off)
-    cols = np.full(len(q_codes), -1, dtype=np.int64)
-    block = min(_TABLE_SIZE // max(n_codes, 1), n)
-    if block < min(16, n):   # too many items for a table of 16 users (or of all, if fewer)
-        s_user = np.repeat(np.arange(n, dtype=np.int64), s_len)
-        keys = s_user * n_codes + s_codes
-        order = np.argsort(keys, kind="stable")
-        srt = keys[order]
-        same = np.flatnonzero(srt[1:] == srt[:-1])
-        if len(same):
-            return cols, int(order[same + 1].min()), -1
-        qk = np.repeat(np.arange(n, dtype=np.int64), q_len) * n_codes + q_codes
-        at = np.minimum(np.searchsorted(srt, qk), max(len(srt) - 1, 0))
-        found = srt[at] == qk if len(srt) else np.zeros(len(qk), bool)
-        flat = order[at[found]]
-        cols[found] = flat - s_off[s_user[flat]]
-        return cols, -1, _find(q_codes[:0], np.zeros(n + 1, np.int64), q_codes, q_off, n_codes)[1] \
-            if check_q else -1
-    width = max(int(s_len.max(initial=0)), int(q_len.max(initial=0)) if check_q else 0)
-    dtype = np.uint8 if width <= 255 else np.uint16 if width <= 65535 else np.int64
-    table = np.zeros(max(block, 1) * n_codes, dtype=dtype)
-    uniform = n > 0 and bool((s_len == s_len[0]).all())
-    for u0 in range(0, n, max(block, 1)):
-        u1 = min(n, u0 + block)
-        a, b = int(s_off[u0]), int(s_off[u1])
-        base = np.arange(u1 - u0, dtype=np.int64) * n_codes
-        if uniform:
-            m = int(s_len[0])
-            keys = (s_codes[a:b].reshape(u1 - u0, m) + base[:, None]).reshape(-1)
-            pos = np.broadcast_to(np.arange(m, dtype=dtype), (u1 - u0, m)).reshape(-1)
-        else:
-            lens = s_len[u0:u1]
-            keys = np.repeat(base, lens) + s_codes[a:b]
-            pos = (np.arange(b - a) - np.repeat(s_off[u0:u1] - a, lens)).astype(dtype)
-        table[keys] = pos
-        bad = table[keys] != pos
-        if bad.any():
-            return cols, a + int(np.argmax(bad)), -1
-        c, d = int(q_off[u0]), int(q_off[u1])
-        local = np.repeat(np.arange(u1 - u0), q_len[u0:u1])
-        q = q_codes[c:d]
-        qkeys = base[local] + q
-        if b > a:
-            got = table[qkeys].astype(np.int64)
-            ok = got < s_len[u0 + local]
-            ok &= s_codes[np.minimum(s_off[u0 + local] + np.where(ok, got, 0), b - 1)] == q
-            cols[c:d] = np.where(ok, got, -1)
-        if check_q:   # the queries' own repeats, through the same table
-            qpos = (np.arange(d - c) - (q_off[u0 + local] - c)).astype(dtype)
-            table[qkeys] = qpos
-            if (table[qkeys] != qpos).any():
-                return cols, -1, c + int(np.argmax(table[qkeys] != qpos))
-    return cols, -1, -1
+    n_users = len(row_offsets) - 1
+    if fits(n_users, n_codes):
+        return search_by_table(query_codes, query_offsets, row_codes, row_offsets, n_codes,
+                               check_queries)
+    return search_by_sorting(query_codes, query_offsets, row_codes, row_offsets, n_codes,
+                             check_queries)
+
+
+_ONCE = {"ranked": "a ranked list holds each item once",
+         "relevant": "list each relevant item once"}
+
+
+def _refuse_repeat(repeat, argument_of, lists, names):
+    """Raise for the first repeated item a search found, naming its list and the item.
+
+    ``argument_of`` maps the search's sides ("rows", "queries") to "ranked" or
+    "relevant", ``lists`` those to their (items, offsets), ``names`` to the names
+    the message gives them.
+    """
+    if repeat is None:
+        return
+    side, at = repeat
+    argument = argument_of[side]
+    items, offsets = lists[argument]
+    user = int(np.searchsorted(offsets, at, side="right") - 1)
+    item = items[at:at + 1].tolist()[0]
+    raise ValueError(f"{names[argument]}[{user}] repeats the item {item!r}: {_ONCE[argument]}")
 
 
 def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
@@ -319,41 +388,42 @@ def ranking_hits(r_items, r_off, t_items, t_off, grades, *, repeats="error",
     >>> ranking_hits(*_demo())
     RankingHits(2 users, 3 hits, binary)
     """
-    rc, tc, n_codes = encode_items(r_items, t_items)
-    n = len(r_off) - 1
-    t_len = np.diff(t_off)
-    t_user = np.repeat(np.arange(n, dtype=np.int64), t_len)
-    g = np.ones(len(tc)) if grades is None else np.asarray(grades, dtype=np.float64)
-    if repeats == "error":
-        cols, rep, t_rep = _find(tc, t_off, rc, r_off, n_codes, check_q=True)
-    else:   # each ranked item's column in its judged row (a list may repeat an item: Spark)
-        cols, t_rep, rep = _find(rc, r_off, tc, t_off, n_codes)
-    if max(rep, t_rep) >= 0:   # the finder stops at the first repeat: name its list and item
-        which, at = (1, t_rep) if t_rep >= 0 else (0, rep)
-        user = int(np.searchsorted((r_off, t_off)[which], at, side="right") - 1)
-        item = (r_items, t_items)[which][at:at + 1].tolist()[0]
-        rule = ("a ranked list holds each item once", "list each relevant item once")[which]
-        raise ValueError(f"{names[which]}[{user}] repeats the item {item!r}: {rule}")
-    if repeats == "error":
-        hit = cols >= 0
-        depth = int(np.diff(r_off).max(initial=0))
-        if grades is None and n * depth <= 8 * len(rc) + (1 << 20):
-            mask = np.zeros(n * depth, dtype=bool)   # sort the hits by marking users x depth
-            mask[t_user[hit] * depth + cols[hit]] = True
-            user, position = np.divmod(np.flatnonzero(mask), depth)
-            gain = np.ones(len(user))
-        else:   # RankingHits sorts them
-            user, position, gain = t_user[hit], cols[hit], g[hit]
+    ranked_codes, judged_codes, n_codes = encode_items(r_items, t_items)
+    lists = {"ranked": (r_items, r_off), "relevant": (t_items, t_off)}
+    names = dict(zip(("ranked", "relevant"), names))
+    if grades is None:
+        gains = np.ones(len(judged_codes))
     else:
-        found = np.flatnonzero(cols >= 0)
-        user = np.repeat(np.arange(n, dtype=np.int64), np.diff(r_off))[found]
-        gain = g[t_off[user] + cols[found]]
-        position = found - r_off[user]
-    ideal = given = None
-    n_relevant = t_len if grades is None else np.bincount(t_user[g > 0], minlength=n)
-    if grades is not None:   # the grades as given, and sorted: the ideal order (zeros last)
-        given = np.zeros((n, int(t_len.max(initial=0))))
-        given[t_user, np.arange(len(tc)) - t_off[t_user]] = g
-        ideal = np.sort(given, axis=1)[:, ::-1][:, :int(n_relevant.max(initial=0))]
+        gains = np.asarray(grades, dtype=np.float64)
+    if repeats == "error":   # each judged item in its user's ranked list
+        found = search(judged_codes, t_off, ranked_codes, r_off, n_codes, check_queries=True)
+        _refuse_repeat(found.repeat, {"rows": "ranked", "queries": "relevant"}, lists, names)
+        user = rows_of(t_off)[found.found]
+        position = found.position
+        gain = gains[found.found]
+    else:   # each ranked item in its user's judged items: a list may repeat an item (Spark)
+        found = search(ranked_codes, r_off, judged_codes, t_off, n_codes)
+        _refuse_repeat(found.repeat, {"rows": "relevant"}, lists, names)
+        user = rows_of(r_off)[found.found]
+        position = found.found - r_off[user]
+        gain = gains[t_off[user] + found.position]
+    return _with_counts(user, position, gain, r_off, t_off, grades)
+
+
+def _with_counts(user, position, gain, r_off, t_off, grades):
+    """The hits with each user's R, judged items and list length (and grades, when graded)."""
+    n_users = len(r_off) - 1
+    n_judged = np.diff(t_off)
+    if grades is None:
+        return RankingHits(user, position, gain, n_judged, np.diff(r_off), graded=False,
+                           n_judged=n_judged)
+    grades = np.asarray(grades, dtype=np.float64)
+    judged_user = rows_of(t_off)
+    n_relevant = np.bincount(judged_user[grades > 0], minlength=n_users)
+    # the grades as given, and sorted: the ideal order (zeros last)
+    given = np.zeros((n_users, int(n_judged.max(initial=0))))
+    given[judged_user, np.arange(len(grades)) - t_off[judged_user]] = grades
+    best_first = np.sort(given, axis=1)[:, ::-1]
+    ideal = best_first[:, :int(n_relevant.max(initial=0))]
     return RankingHits(user, position, gain, n_relevant, np.diff(r_off), ideal, given,
-                       graded=grades is not None, n_judged=t_len)
+                       graded=True, n_judged=n_judged)

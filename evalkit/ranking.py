@@ -23,15 +23,48 @@ threads may score different lists at once); pass the hits on, or ask
 
 Where the libraries disagree, each choice is a named option, and
 ``convention=`` picks a library's bundle of them (an explicit option always
-wins over the preset). The presets are one table, :data:`CONVENTIONS`:
+wins over the preset). The presets are one table, :data:`CONVENTIONS`,
+printed here in two halves:
 
-.. the table below is written from _TABLE when the module is imported (one source)
+.. the conventions tables: written from CONVENTIONS by python tests/test_ranking_docs.py --write
 
-%(conventions_table)s
+=================  ===============  ============  ===========  ===============
+option             evalkit          trec          ranx         spark
+=================  ===============  ============  ===========  ===============
+``denominator``    relevant         relevant      relevant     min_relevant_k
+``gain``           linear           linear        linear       exponential
+``ideal``          relevant         relevant      relevant     given
+``relevance``      positive         positive      positive     any
+``relevant_in``    all              all           all          all
+``undefined``      no_relevant      no_judgments  no_relevant  no_relevant
+``zero_division``  0.0              nan           0.0          0.0
+``hit_rate``       hits_over_tests  any_hit       any_hit      hits_over_tests
+``ties``           input            item_desc     input        input
+``users``          truth            both          truth        truth
+``recall_hits``    ceil             plus_0.9      ceil         ceil
+=================  ===============  ============  ===========  ===============
+
+=================  ===============  ============  ==============
+option             sklearn          torchmetrics  recbole
+=================  ===============  ============  ==============
+``denominator``    hits             hits          min_relevant_k
+``gain``           linear           linear        linear
+``ideal``          candidates       candidates    relevant
+``relevance``      positive         positive      positive
+``relevant_in``    ranked           ranked        all
+``undefined``      no_relevant      no_relevant   no_relevant
+``zero_division``  0.0              0.0           nan
+``hit_rate``       hits_over_tests  any_hit       any_hit
+``ties``           input            input         input
+``users``          truth            truth         truth
+``recall_hits``    ceil             ceil          ceil
+=================  ===============  ============  ==============
+
+.. end of the conventions tables
 
 (spark and sklearn have no hit rate: evalkit's is kept. A new preset is one
-column of ``_TABLE`` in this module: this table, the ``convention`` options
-and the tests read it.)
+row of ``_PRESETS`` in ``evalkit/_hit_metrics.py``: these tables, the
+``convention`` options and the tests read it.)
 
 * ``denominator`` (AP / MAP@k): ``"relevant"`` divides by R, the user's
   relevant items (trec_eval ``map``/``map_cut``, ranx, the
@@ -96,13 +129,14 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._hits import WHOLE_LIST, RankingHits, encode_items, ranking_hits as _count_hits
-from ._validation import (EXACTLY_ONE, Bool, Integer, Options, Real, Satisfies, check_catalog,
-                          check_columns, check_grades, check_item_ids, check_rules,
-                          check_lists, check_ranked, check_real_values, check_recall_levels,
-                          check_relevance_scores,
-                          validate_params)
-from .exceptions import warn_at_caller
+from ._hit_metrics import (CONVENTIONS, METRICS, SPECS, discount, evaluate, hits_of,
+                           interpolated_precision_at, resolve_options, safe_div)
+from ._hits import RankingHits, encode_items
+from ._hits import ranking_hits as find_hits
+from ._validation import (EXACTLY_ONE, Bool, Integer, Satisfies, check_catalog, check_columns,
+                          check_grades, check_item_ids, check_lists, check_ranked,
+                          check_real_values, check_recall_levels, check_relevance_scores,
+                          check_rules, validate_params)
 
 __all__ = ["RankingHits", "ranking_hits", "precision_at_k", "recall_at_k", "average_precision",
            "mean_average_precision", "dcg_at_k", "ndcg_at_k", "mean_reciprocal_rank",
@@ -111,78 +145,15 @@ __all__ = ["RankingHits", "ranking_hits", "precision_at_k", "recall_at_k", "aver
            "r_precision", "interpolated_precision", "interpolated_average_precision",
            "CONVENTIONS"]
 
-# -- the options and the presets ------------------------------------------------------
-
-OPTIONS = {   # each option's values, with the libraries that choose them (in error messages too)
-    "denominator": {"relevant": "R: trec_eval, ranx", "min_relevant_k": "min(R, k): Spark, RecBole",
-                    "hits": "the hits in the top k: torchmetrics"},
-    "gain": {"linear": "g: trec_eval, ranx, sklearn",
-             "exponential": "2^g - 1: Spark, ranx ndcg_burges"},
-    "ideal": {"relevant": "all relevant items, best first: trec_eval, ranx",
-              "candidates": "the list's items only: sklearn, torchmetrics",
-              "given": "the grades in the order given: Spark graded"},
-    "relevance": {"positive": "grade > 0: trec_eval, ranx", "any": "every judged item: Spark"},
-    "relevant_in": {"all": "ranked or not", "ranked": "the list's items only: torchmetrics"},
-    "undefined": {"no_relevant": "users with no relevant item",
-                  "no_judgments": "users with no judged item: trec_eval"},
-    "hit_rate": {"hits_over_tests": "total hits / total relevant: the recommender-metrics post",
-                 "any_hit": "users with a hit: RecBole, ranx, trec_eval success"},
-    "ties": {"input": "the rows' order", "item_desc": "larger item id first: trec_eval",
-             "item_asc": "smaller item id first"},
-    "users": {"truth": "the truth's users", "predictions": "the predictions' users",
-              "both": "users in both: trec_eval, MS recommenders", "union": "users in either"},
-    "recall_hits": {"ceil": "ceil(r R): Manning et al.", "plus_0.9": "int(r R + 0.9): trec_eval"},
-}
-
-_NAMES = ("denominator", "gain", "ideal", "relevance", "relevant_in", "undefined", "zero_division",
-          "hit_rate", "ties", "users", "recall_hits")
-_TABLE = {  # one row per option, one column per preset (the module docstring's table)
-    "evalkit": ("relevant", "linear", "relevant", "positive", "all", "no_relevant", 0.0,
-                "hits_over_tests", "input", "truth", "ceil"),
-    "trec": ("relevant", "linear", "relevant", "positive", "all", "no_judgments", math.nan,
-             "any_hit", "item_desc", "both", "plus_0.9"),
-    "ranx": ("relevant", "linear", "relevant", "positive", "all", "no_relevant", 0.0,
-             "any_hit", "input", "truth", "ceil"),
-    "spark": ("min_relevant_k", "exponential", "given", "any", "all", "no_relevant", 0.0,
-              "hits_over_tests", "input", "truth", "ceil"),
-    "sklearn": ("hits", "linear", "candidates", "positive", "ranked", "no_relevant", 0.0,
-                "hits_over_tests", "input", "truth", "ceil"),
-    "torchmetrics": ("hits", "linear", "candidates", "positive", "ranked", "no_relevant", 0.0,
-                     "any_hit", "input", "truth", "ceil"),
-    "recbole": ("min_relevant_k", "linear", "relevant", "positive", "all", "no_relevant", math.nan,
-                "any_hit", "input", "truth", "ceil"),
-}
-#: The presets: each library's choice for every option (see the module docstring).
-CONVENTIONS = {name: dict(zip(_NAMES, row)) for name, row in _TABLE.items()}
-
-
-def _conventions_table():
-    """The presets as the module docstring's reST table (options as rows, presets as columns)."""
-    rows = [["option", *_TABLE]] + [[f"``{name}``", *(str(row[i]) for row in _TABLE.values())]
-                                    for i, name in enumerate(_NAMES)]
-    widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
-    rule = "  ".join("=" * w for w in widths)
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join([rule, lines[0], rule, *lines[1:], rule])
-
-
-if __doc__:   # None under python -OO
-    __doc__ = __doc__.replace("%(conventions_table)s", _conventions_table())
-
-_SPECS = {name: [None, Options(values)] for name, values in OPTIONS.items()}
-_SPECS.update(
-    zero_division=Options({"warn": "the convention's value and a warning", 0.0: "", 1.0: "",
-                           math.nan: "left out of the mean"}),
-    convention=Options({c: "" for c in CONVENTIONS}), per_user=Bool(), adaptive_k=Bool(),
-    k=Integer(1, meaning="the cut-off"), log_base=Real(1, closed="neither"),
-)
-
 
 def _declared(**override):
-    """validate_params with the module's specs for every parameter the function has."""
+    """validate_params with the declared specs of every parameter the function has."""
     def decorate(func):
         names = inspect.signature(func).parameters
-        specs = {n: s for n, s in {**_SPECS, **override}.items() if n in names}
+        specs = {}
+        for name, spec in {**SPECS, **override}.items():
+            if name in names:
+                specs[name] = spec
         return validate_params(**specs)(func)
     return decorate
 
@@ -190,22 +161,10 @@ def _declared(**override):
 _K_OR_NONE = [None, Integer(1, meaning="the cut-off")]
 
 
-def _options(convention, **given):
-    """Resolve options: the explicit ones win, then the preset's ("warn": the preset's, warned)."""
-    preset = CONVENTIONS[convention]
-    out = {name: preset[name] if value is None else value for name, value in given.items()}
-    if "zero_division" in out:
-        out["warn"] = out["zero_division"] == "warn"
-        out["zero_division"] = preset["zero_division"] if out["warn"] else out["zero_division"]
-    return out
-
-
-def _setup(ranked, relevant, convention, k=None, **arguments):
-    """The hits (found, or passed on) and the resolved options of a metric given ``arguments``."""
-    h = _hits(ranked, relevant)
-    opt = _options(convention, **{n: v for n, v in arguments.items() if n in _NAMES})
-    _check_cut(h, k, opt)
-    return h, opt
+def _score(metric, ranked, relevant, k, options, per_user):
+    """One metric of :data:`~evalkit._hit_metrics.METRICS` from lists (validated) or hits."""
+    hits = hits_of(ranked, relevant)
+    return METRICS[metric].score(hits, k, options, per_user)
 
 
 # -- input -> hits ---------------------------------------------------------------------
@@ -243,98 +202,27 @@ def ranking_hits(ranked: ArrayLike | RankingHits, relevant: list) -> RankingHits
     >>> h.matrix(3).astype(int).tolist(), h.n_relevant.tolist()
     ([[1, 0, 1], [0, 1, 0]], [2, 3])
     """
-    return _count_hits(*check_lists(ranked, relevant))
-
-
-def _hits(ranked, relevant):
-    """The hits of ``ranked`` and ``relevant``, or ``ranked`` itself when it is a RankingHits.
-
-    Nothing is kept between calls: to find the hits once for several metrics,
-    pass a :class:`RankingHits` on, or call :func:`evaluate_ranking`.
-    """
-    if isinstance(ranked, RankingHits):
-        if relevant is not None:
-            raise TypeError("relevant must be None when ranked is a RankingHits (the hits hold the "
-                            "relevant items)")
-        return ranked
-    return _count_hits(*check_lists(ranked, relevant))
-
-
-def _check_cut(h, k, opt):
-    """Refuse hits cut at ``h.cut`` for a deeper cut-off, or for options that read whole lists."""
-    if h.cut is None:
-        return
-    if k is None or k > h.cut:
-        raise ValueError(f"k: these hits were found in each list's first {h.cut} items only; "
-                         f"ask for k <= {h.cut}, or find the hits in whole lists")
-    whole = [f"{name}={value!r}" for name, value in WHOLE_LIST.items() if opt.get(name) == value]
-    if whole:
-        raise ValueError(f"ranked: {', '.join(whole)} reads each whole list, and these hits were "
-                         f"found in each list's first {h.cut} items only")
-
-
-# -- users: R, the undefined ones, and the mean -----------------------------------------
-
-
-def _n_relevant(h, opt):
-    """R per user under the options: relevant (or judged) items, all or only those ranked."""
-    judged = opt["relevance"] == "any"
-    return h.hits_at(None, judged) if opt["relevant_in"] == "ranked" else \
-        h.n_judged if judged else h.n_relevant
-
-
-def _finish(values, h, opt, what, per_user, R=None):
-    """Give the undefined users (no relevant item, or no judgment) ``zero_division``; average."""
-    R = _n_relevant(h, opt) if R is None else R
-    judged_only = opt["undefined"] == "no_judgments" and opt["relevant_in"] == "all"
-    empty = (h.n_judged if judged_only else R) == 0
-    zd = opt["zero_division"]
-    if empty.any():
-        if opt["warn"]:
-            warn_at_caller(
-                f"{what} is ill-defined and being {'left out' if zd != zd else f'set to {zd}'} for "
-                f"{int(empty.sum())} user(s) with no relevant items (such as user "
-                f"{int(np.argmax(empty))}). Use the `zero_division` parameter to control this "
-                "behavior.")
-        if values.ndim == 2:
-            empty = empty[:, None]
-        values = np.where(empty, zd, values)
-    if per_user:
-        return values
-    if values.ndim == 2:   # one column per recall level: a user left out is left out of each
-        return _column_means(values, what)
-    values = values[~np.isnan(values)]
-    if not len(values):
-        warn_at_caller(f"{what} is ill-defined and being set to 0.0: every user was left out "
-                       "(no user has a relevant item)")
-        return 0.0
-    return float(values.mean())
-
-
-def _column_means(values, what):
-    """The mean of each column over the users not left out (a row of nan is left out)."""
-    kept_rows = ~np.isnan(values).any(axis=1)
-    kept = values[kept_rows]
-    if not len(kept):
-        warn_at_caller(f"{what} is ill-defined and being set to 0.0: every user was left out "
-                       "(no user has a relevant item)")
-        return np.zeros(values.shape[1])
-    return kept.mean(axis=0)
-
-
-def _safe_div(num, den):
-    return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den != 0)
+    items = check_lists(ranked, relevant)
+    return find_hits(*items)
 
 
 # -- the list metrics --------------------------------------------------------------------
 
 
 @_declared()
-def precision_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
-                   adaptive_k: bool = False, relevance: str | None = None,
-                   relevant_in: str | None = None, undefined: str | None = None,
-                   zero_division: str | float = "warn", convention: str = "evalkit",
-                   per_user: bool = False) -> float | np.ndarray:
+def precision_at_k(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    k: int,
+    *,
+    adaptive_k: bool = False,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """Precision at k (精确率@k): the share of the top k that is relevant, averaged over users.
 
     P@k(u) = hits@k(u) / k, where hits@k(u) counts user u's relevant items
@@ -383,17 +271,25 @@ def precision_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
     >>> precision_at_k([[1, 2]], [{1: 0, 2: 1}], 2, convention="spark")   # every label counts
     1.0
     """
-    h, opt = _setup(**locals())
-    den = np.minimum(k, h.n_ranked) if adaptive_k else k
-    return _finish(_safe_div(h.hits_at(k, opt["relevance"] == "any"), den), h, opt, "Precision@k",
-                   per_user)
+    options = resolve_options(convention, adaptive_k=adaptive_k, relevance=relevance,
+                              relevant_in=relevant_in, undefined=undefined,
+                              zero_division=zero_division)
+    return _score("precision", ranked, relevant, k, options, per_user)
 
 
 @_declared()
-def recall_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
-                relevance: str | None = None, relevant_in: str | None = None,
-                undefined: str | None = None, zero_division: str | float = "warn",
-                convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
+def recall_at_k(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    k: int,
+    *,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """Recall at k (召回率@k): the share of each user's relevant items found in the top k.
 
     R@k(u) = hits@k(u) / R(u), with R(u) the user's relevant items, retrieved
@@ -408,30 +304,25 @@ def recall_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
     >>> recall_at_k([[1, 2, 3], [4, 5, 6]], [{1, 3}, {5, 7, 8}], 3, convention="torchmetrics")
     1.0
     """
-    h, opt = _setup(**locals())
-    R = _n_relevant(h, opt)
-    return _finish(_safe_div(h.hits_at(k, opt["relevance"] == "any"), R), h, opt, "Recall@k",
-                   per_user, R)
-
-
-def _ap(h, k, opt):
-    """Per-user AP@k: the sum of precision@rank over the hits in the top k, / the denominator."""
-    user, position, _ = h.within(k, opt["relevance"] == "any")
-    first_of_user = np.searchsorted(user, np.arange(h.n_users))
-    nth = np.arange(1, len(user) + 1) - first_of_user[user]   # nth hit
-    prec_sum = np.bincount(user, nth / (position + 1.0), minlength=h.n_users)
-    R = _n_relevant(h, opt)
-    den = {"relevant": R, "min_relevant_k": R if k is None else np.minimum(R, k),
-           "hits": np.bincount(user, minlength=h.n_users)}[opt["denominator"]]
-    return _safe_div(prec_sum, den)
+    options = resolve_options(convention, relevance=relevance, relevant_in=relevant_in,
+                              undefined=undefined, zero_division=zero_division)
+    return _score("recall", ranked, relevant, k, options, per_user)
 
 
 @_declared(k=_K_OR_NONE)
-def mean_average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: int | None = None, *,
-                           denominator: str | None = None, relevance: str | None = None,
-                           relevant_in: str | None = None, undefined: str | None = None,
-                           zero_division: str | float = "warn", convention: str = "evalkit",
-                           per_user: bool = False) -> float | np.ndarray:
+def mean_average_precision(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    k: int | None = None,
+    *,
+    denominator: str | None = None,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """Mean average precision (MAP, 平均精度均值), optionally cut at k: AP averaged over users.
 
     AP@k(u) = (1/D) Σ_{j ≤ k, item j relevant} P@j(u), the precision at the
@@ -469,15 +360,25 @@ def mean_average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: i
     >>> mean_average_precision([[1, 2], [3, 4]], [{1: 1}, {3: 0}], convention="trec")
     0.5
     """
-    h, opt = _setup(**locals())
-    return _finish(_ap(h, k, opt), h, opt, "Average precision", per_user)
+    options = resolve_options(convention, denominator=denominator, relevance=relevance,
+                              relevant_in=relevant_in, undefined=undefined,
+                              zero_division=zero_division)
+    return _score("map", ranked, relevant, k, options, per_user)
 
 
 def _one_list(ranked):
-    one = np.asarray(ranked, dtype=object) if isinstance(ranked, (list, tuple)) else ranked
-    return not (isinstance(ranked, (RankingHits, set, frozenset, dict)) or np.isscalar(ranked)
-                or ranked is None or getattr(one, "ndim", 1) != 1
-                or any(isinstance(v, (list, tuple, np.ndarray, set)) for v in np.ravel(one)))
+    """True for one ranked list of item ids: ordered, 1-D, holding no lists."""
+    if ranked is None or np.isscalar(ranked):
+        return False
+    if isinstance(ranked, (RankingHits, set, frozenset, dict)):
+        return False
+    one = ranked
+    if isinstance(ranked, (list, tuple)):
+        one = np.asarray(ranked, dtype=object)
+    if getattr(one, "ndim", 1) != 1:
+        return False
+    nested = (list, tuple, np.ndarray, set)
+    return not any(isinstance(v, nested) for v in np.ravel(one))
 
 
 _ONE_LIST = Satisfies(_one_list, "one ranked list of item ids (ordered, 1-D); for many users use "
@@ -485,10 +386,18 @@ _ONE_LIST = Satisfies(_one_list, "one ranked list of item ids (ordered, 1-D); fo
 
 
 @_declared(k=_K_OR_NONE, ranked=_ONE_LIST)
-def average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: int | None = None, *,
-                      denominator: str | None = None, relevance: str | None = None,
-                      relevant_in: str | None = None, undefined: str | None = None,
-                      zero_division: str | float = "warn", convention: str = "evalkit") -> float:
+def average_precision(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    k: int | None = None,
+    *,
+    denominator: str | None = None,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+) -> float:
     """Average precision (AP, 平均精度) of one ranked list: "order-sensitive recall".
 
     AP = (1/D) Σ_{i=1..r} i / r_i, where r_i is the rank of the i-th relevant
@@ -514,46 +423,25 @@ def average_precision(ranked: ArrayLike | RankingHits, relevant: list, k: int | 
     >>> round(average_precision(list("abcdef"), {"a", "c", "f"}), 6)
     0.722222
     """
-    # the one user's lists, through mean_average_precision's steps (the options are validated)
-    h, opt = _setup(**dict(locals(), ranked=[list(ranked)], relevant=[relevant]))
-    return float(_finish(_ap(h, k, opt), h, opt, "Average precision", True)[0])
-
-
-def _discount(width, log_base=2.0):
-    """1 / log_b(j + 2) for ranks j = 0..width-1."""
-    return 1.0 / (np.log(np.arange(width) + 2.0) / math.log(log_base))
-
-
-def _gain(g, gain):
-    return g if gain == "linear" else np.exp2(g) - 1.0
-
-
-def _dcg(h, k, gain, log_base=2.0):
-    user, position, g = h.within(k)
-    discount = _discount(h.depth if k is None else k, log_base)
-    return np.bincount(user, _gain(g, gain) * discount[position], minlength=h.n_users)
-
-
-def _idcg(h, k, gain, ideal):
-    if ideal == "candidates":
-        user, _, g = h.within(None)       # the best order of the list's own items
-        width = min(k or np.inf, int(np.bincount(user, minlength=1).max()))
-        order = np.lexsort((-g, user))
-        user, g = user[order], g[order]
-        nth = np.arange(len(user)) - np.searchsorted(user, np.arange(h.n_users))[user]
-        keep = nth < width
-        return np.bincount(user[keep], _gain(g[keep], gain) * _discount(width)[nth[keep]],
-                           minlength=h.n_users)
-    given = ideal == "given" and h.given is not None
-    width = min(k or np.inf, h.given.shape[1] if given else int(h.n_relevant.max(initial=0)))
-    grades = h.ideal_grades(width) if ideal == "relevant" else h.given_grades(width)
-    return _gain(grades, gain) @ _discount(width)
+    options = resolve_options(convention, denominator=denominator, relevance=relevance,
+                              relevant_in=relevant_in, undefined=undefined,
+                              zero_division=zero_division)
+    # the one user's lists, through mean_average_precision's steps
+    values = _score("map", [list(ranked)], [relevant], k, options, per_user=True)
+    return float(values[0])
 
 
 @_declared(k=_K_OR_NONE)
-def dcg_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *, gain: str | None = None,
-             log_base: float = 2, convention: str = "evalkit",
-             per_user: bool = False) -> float | np.ndarray:
+def dcg_at_k(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    k: int,
+    *,
+    gain: str | None = None,
+    log_base: float = 2,
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """Discounted cumulative gain at k (DCG@k, 折扣累积增益), averaged over users.
 
     DCG@k(u) = Σ_{j=1..k} gain(g_j) / log_b(j + 1), where g_j is the grade of
@@ -580,17 +468,25 @@ def dcg_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *, gain: s
     >>> round(dcg_at_k([["a", "b", "c"]], [{"a": 3, "c": 1}], 3, gain="exponential"), 6)  # 7 + 1/2
     7.5
     """
-    h, opt = _setup(ranked, relevant, convention, k, gain=gain)
-    values = _dcg(h, k, opt["gain"], float(log_base))
-    return values if per_user else float(values.mean())
+    options = resolve_options(convention, gain=gain, log_base=log_base)
+    return _score("dcg", ranked, relevant, k, options, per_user)
 
 
 @_declared(k=_K_OR_NONE)
-def ndcg_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *, gain: str | None = None,
-              ideal: str | None = None, relevance: str | None = None,
-              relevant_in: str | None = None, undefined: str | None = None,
-              zero_division: str | float = "warn", convention: str = "evalkit",
-              per_user: bool = False) -> float | np.ndarray:
+def ndcg_at_k(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    k: int,
+    *,
+    gain: str | None = None,
+    ideal: str | None = None,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """Normalized DCG at k (NDCG@k, 归一化折扣累积增益), averaged over users.
 
     NDCG@k(u) = DCG@k(u) / IDCG@k(u), IDCG being the DCG of the best possible
@@ -627,16 +523,25 @@ def ndcg_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *, gain: 
     >>> round(ndcg_at_k([[3, 1]], [{1, 2}], 2, ideal="candidates"), 4)   # 2 is not a candidate
     0.6309
     """
-    h, opt = _setup(**locals())
-    values = _safe_div(_dcg(h, k, opt["gain"]), _idcg(h, k, opt["gain"], opt["ideal"]))
-    return _finish(values, h, opt, "NDCG", per_user)
+    options = resolve_options(convention, gain=gain, ideal=ideal, relevance=relevance,
+                              relevant_in=relevant_in, undefined=undefined,
+                              zero_division=zero_division)
+    return _score("ndcg", ranked, relevant, k, options, per_user)
 
 
 @_declared(k=_K_OR_NONE)
-def mean_reciprocal_rank(ranked: ArrayLike | RankingHits, relevant: list, k: int | None = None, *,
-                         relevance: str | None = None, relevant_in: str | None = None,
-                         undefined: str | None = None, zero_division: str | float = "warn",
-                         convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
+def mean_reciprocal_rank(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    k: int | None = None,
+    *,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """Mean reciprocal rank (MRR, 平均倒数排名): 1 / the rank of the first hit, averaged.
 
     MRR = (1/Q) Σ_u 1 / rank_u, rank_u the rank of the first relevant item in
@@ -656,20 +561,25 @@ def mean_reciprocal_rank(ranked: ArrayLike | RankingHits, relevant: list, k: int
     >>> round(mean_reciprocal_rank([[5, 6, 1], [6, 2, 7], [3, 8, 9]], [{1}, {2}, {3}]), 2)
     0.61
     """
-    h, opt = _setup(**locals())
-    user, position, _ = h.within(k, opt["relevance"] == "any")
-    first = np.diff(user, prepend=-1) != 0
-    rr = np.zeros(h.n_users)
-    rr[user[first]] = 1.0 / (position[first] + 1.0)
-    return _finish(rr, h, opt, "Reciprocal rank", per_user)
+    options = resolve_options(convention, relevance=relevance, relevant_in=relevant_in,
+                              undefined=undefined, zero_division=zero_division)
+    return _score("mrr", ranked, relevant, k, options, per_user)
 
 
 @_declared()
-def hit_rate_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
-                  hit_rate: str | None = None, relevance: str | None = None,
-                  relevant_in: str | None = None, undefined: str | None = None,
-                  zero_division: str | float = "warn", convention: str = "evalkit",
-                  per_user: bool = False) -> float | np.ndarray:
+def hit_rate_at_k(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    k: int,
+    *,
+    hit_rate: str | None = None,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """Hit rate at k (HR@k, 命中率): two metrics share the name; ``hit_rate`` chooses.
 
     * ``"hits_over_tests"`` (evalkit's default, the recommender-metrics post):
@@ -701,24 +611,25 @@ def hit_rate_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
     >>> hit_rate_at_k(ranked, relevant, 1, hit_rate="any_hit")
     0.5
     """
-    h, opt = _setup(**locals())
-    hits = h.hits_at(k, opt["relevance"] == "any")
-    if opt["hit_rate"] == "any_hit":
-        return _finish((hits > 0).astype(float), h, opt, "Hit rate", per_user)
-    R = _n_relevant(h, opt)
-    if per_user:
-        return _finish(_safe_div(hits, R), h, opt, "Hit rate", True, R)
-    if R.sum() == 0:
-        warn_at_caller("Hit rate is ill-defined and being set to 0.0: no user has a relevant item")
-        return 0.0
-    return int(hits.sum()) / int(R.sum())
+    options = resolve_options(convention, hit_rate=hit_rate, relevance=relevance,
+                              relevant_in=relevant_in, undefined=undefined,
+                              zero_division=zero_division)
+    return _score("hit_rate", ranked, relevant, k, options, per_user)
 
 
 @_declared()
-def arhr_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
-              relevance: str | None = None, relevant_in: str | None = None,
-              undefined: str | None = None, zero_division: str | float = "warn",
-              convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
+def arhr_at_k(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    k: int,
+    *,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """Average reciprocal hit rank at k (ARHR, 平均倒数命中排名; Deshpande & Karypis 2004).
 
     ARHR@k = (1/#users) Σ_u Σ_{hits j in u's top k} 1 / rank_j: a hit rate
@@ -736,46 +647,32 @@ def arhr_at_k(ranked: ArrayLike | RankingHits, relevant: list, k: int, *,
     >>> arhr_at_k([[1, 2, 3], [4, 5, 6]], [{2}, {9}], 3)   # (1/2 + 0) / 2
     0.25
     """
-    h, opt = _setup(**locals())
-    user, position, _ = h.within(k, opt["relevance"] == "any")
-    values = np.bincount(user, 1.0 / (position + 1.0), minlength=h.n_users)
-    return _finish(values, h, opt, "ARHR", per_user)
+    options = resolve_options(convention, relevance=relevance, relevant_in=relevant_in,
+                              undefined=undefined, zero_division=zero_division)
+    return _score("arhr", ranked, relevant, k, options, per_user)
 
 
 # -- R-precision and interpolated precision (Manning, Raghavan & Schütze, chapter 8) ----------
 
 
-def _check_depth(h, depth, what):
-    """Refuse hits cut at ``h.cut`` when a metric reads each list deeper (``depth`` None: whole)."""
-    if h.cut is None:
-        return
-    if depth is None:
-        raise ValueError(f"ranked: {what} reads each whole list, and these hits were found in "
-                         f"each list's first {h.cut} items only")
-    if depth > h.cut:
-        raise ValueError(f"ranked: {what} reads each list down to its user's number of relevant "
-                         f"items R (up to {depth}), and these hits were found in each list's "
-                         f"first {h.cut} items only")
-
-
-def _list_options(h, convention, **given):
-    """The resolved options of a metric that has no cut-off, after the whole-list check."""
-    opt = _options(convention, **given)
-    _check_cut(h, 1, opt)
-    return opt
-
-
 @_declared()
-def r_precision(ranked: ArrayLike | RankingHits, relevant: list, *,
-                relevance: str | None = None, relevant_in: str | None = None,
-                undefined: str | None = None, zero_division: str | float = "warn",
-                convention: str = "evalkit", per_user: bool = False) -> float | np.ndarray:
+def r_precision(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    *,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """R-precision (R-精确率): the precision of each user's top R, R the user's relevant items.
 
     RP(u) = hits@R(u) / R(u), the share of relevant items among the first
     R(u) of the list, where R(u) counts the user's relevant items, retrieved
     or not (Manning, Raghavan & Schütze, *Introduction to Information
-    Retrieval*, section 8.4; trec_eval ``Rprec``, ranx ``r_precision``). At
+    Retrieval*, section 8.4; trec_eval ``Rprec``, ranx ``r-precision``). At
     that cut-off precision equals recall, so R-precision is also the
     break-even point of the two. A list shorter than R counts as padded with
     non-relevant items (trec_eval); with ``relevant_in="ranked"``, R counts
@@ -800,58 +697,25 @@ def r_precision(ranked: ArrayLike | RankingHits, relevant: list, *,
     >>> r_precision([[1, 2, 3], [4, 5, 6]], [{2}, {4, 9}], per_user=True).tolist()
     [0.0, 0.5]
     """
-    h = _hits(ranked, relevant)
-    opt = _list_options(h, convention, relevance=relevance, relevant_in=relevant_in,
-                        undefined=undefined, zero_division=zero_division)
-    R = _n_relevant(h, opt)
-    _check_depth(h, int(R.max(initial=0)), "R-precision")
-    user, position, _ = h.within(None, opt["relevance"] == "any")
-    in_top_r = position < R[user]
-    hits_in_top_r = np.bincount(user[in_top_r], minlength=h.n_users)
-    return _finish(_safe_div(hits_in_top_r, R), h, opt, "R-precision", per_user, R)
-
-
-def _hits_needed(levels, R, rule):
-    """users x levels: how many hits reach each recall level (``recall_hits``)."""
-    product = R[:, None] * levels[None, :]
-    if rule == "plus_0.9":
-        return np.floor(product + 0.9)        # trec_eval: (long) (r * R + 0.9)
-    # r·R within 1e-9 of a whole number is that number: 0.1 · 10 is 1 hit, not 2
-    return np.ceil(np.round(product, 9))
-
-
-def _interpolated(h, levels, opt):
-    """users x levels: the highest precision at any rank whose recall reaches the level.
-
-    Precision only rises at a hit, so the highest precision at a recall of at
-    least r is the highest nth / rank over the user's nth hits, for nth from
-    the hits needed for r on; 0 when the list never reaches r.
-    """
-    judged = opt["relevance"] == "any"
-    R = _n_relevant(h, opt)
-    user, position, _ = h.within(None, judged)
-    first_of_user = np.searchsorted(user, np.arange(h.n_users))
-    nth = np.arange(1, len(user) + 1) - first_of_user[user]
-    precision = nth / (position + 1.0)
-    needed = _hits_needed(levels, R, opt["recall_hits"])
-    out = np.zeros((h.n_users, len(levels)))
-    for j in range(len(levels)):
-        reached = nth >= needed[user, j]
-        np.maximum.at(out[:, j], user[reached], precision[reached])
-    return out, R
-
-
-#: The eleven recall levels 0.0, 0.1, ..., 1.0 of the 11-point average (trec_eval's doubles).
-ELEVEN_POINTS = np.arange(11) / 10
+    options = resolve_options(convention, relevance=relevance, relevant_in=relevant_in,
+                              undefined=undefined, zero_division=zero_division)
+    return _score("r_precision", ranked, relevant, None, options, per_user)
 
 
 @_declared()
-def interpolated_precision(ranked: ArrayLike | RankingHits, relevant: list,
-                           recall_level: float | ArrayLike, *, recall_hits: str | None = None,
-                           relevance: str | None = None, relevant_in: str | None = None,
-                           undefined: str | None = None, zero_division: str | float = "warn",
-                           convention: str = "evalkit",
-                           per_user: bool = False) -> float | np.ndarray:
+def interpolated_precision(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    recall_level: float | ArrayLike,
+    *,
+    recall_hits: str | None = None,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """Interpolated precision (插值精确率) at recall r: the best precision at a recall of r or more.
 
     p_interp(r) = max_{r' >= r} p(r'), where p(r') is the precision at a
@@ -889,27 +753,31 @@ def interpolated_precision(ranked: ArrayLike | RankingHits, relevant: list,
     [1.0, 0.6667, 0.5]
     """
     levels, one_level = check_recall_levels(recall_level)
-    h = _hits(ranked, relevant)
-    opt = _list_options(h, convention, recall_hits=recall_hits, relevance=relevance,
-                        relevant_in=relevant_in, undefined=undefined,
-                        zero_division=zero_division)
-    _check_depth(h, None, "interpolated precision")
-    values, R = _interpolated(h, levels, opt)
-    out = _finish(values, h, opt, "Interpolated precision", per_user, R)
+    options = resolve_options(convention, recall_hits=recall_hits, relevance=relevance,
+                              relevant_in=relevant_in, undefined=undefined,
+                              zero_division=zero_division)
+    hits = hits_of(ranked, relevant)
+    values = interpolated_precision_at(hits, levels, options, per_user)
     if not one_level:
-        return out
+        return values
     if per_user:
-        return out[:, 0]
-    return float(out[0])
+        return values[:, 0]
+    return float(values[0])
 
 
 @_declared()
-def interpolated_average_precision(ranked: ArrayLike | RankingHits, relevant: list, *,
-                                   recall_hits: str | None = None, relevance: str | None = None,
-                                   relevant_in: str | None = None, undefined: str | None = None,
-                                   zero_division: str | float = "warn",
-                                   convention: str = "evalkit",
-                                   per_user: bool = False) -> float | np.ndarray:
+def interpolated_average_precision(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    *,
+    recall_hits: str | None = None,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> float | np.ndarray:
     """11-point interpolated average precision (11 点插值平均精度), averaged over users.
 
     11-pt AP(u) = (1/11) Σ_{r = 0, 0.1, ..., 1} p_interp(r), the
@@ -934,75 +802,69 @@ def interpolated_average_precision(ranked: ArrayLike | RankingHits, relevant: li
     >>> round(interpolated_average_precision([list("abcdef")], [{"a", "c", "f"}]), 6)
     0.727273
     """
-    h = _hits(ranked, relevant)
-    opt = _list_options(h, convention, recall_hits=recall_hits, relevance=relevance,
-                        relevant_in=relevant_in, undefined=undefined,
-                        zero_division=zero_division)
-    _check_depth(h, None, "11-point interpolated average precision")
-    values, R = _interpolated(h, ELEVEN_POINTS, opt)
-    return _finish(values.mean(axis=1), h, opt, "11-point interpolated average precision",
-                   per_user, R)
+    options = resolve_options(convention, recall_hits=recall_hits, relevance=relevance,
+                              relevant_in=relevant_in, undefined=undefined,
+                              zero_division=zero_division)
+    return _score("11pt_avg", ranked, relevant, None, options, per_user)
 
 
 # -- several metrics from one search ------------------------------------------------------
 
-#: The metrics :func:`evaluate_ranking` knows by short name (each function's own name works too).
-METRICS = {"precision": precision_at_k, "recall": recall_at_k, "map": mean_average_precision,
-           "ndcg": ndcg_at_k, "dcg": dcg_at_k, "mrr": mean_reciprocal_rank,
-           "hit_rate": hit_rate_at_k, "arhr": arhr_at_k}
+
+def _is_list_of_names(value):
+    return not isinstance(value, (str, bytes)) and hasattr(value, "__iter__")
 
 
-def _metric(name):
-    """``"ndcg@10"`` -> ``(ndcg_at_k, 10)``; ``"map"`` -> ``(mean_average_precision, None)``."""
-    if not isinstance(name, str):
-        raise TypeError(f"metrics: each metric is a name such as 'ndcg@10', got {name!r}")
-    base, at, cut = name.partition("@")
-    func = METRICS.get(base) or next((f for f in METRICS.values() if f.__name__ == base), None)
-    if func is None:
-        raise ValueError(f"metrics: unknown metric {name!r}; known: {', '.join(METRICS)} "
-                         "(or the function names), each with an optional '@k'")
-    if at and not (cut.isdigit() and int(cut) >= 1):
-        raise ValueError(f"metrics: {name!r}: the cut-off after '@' must be an integer >= 1")
-    k = int(cut) if at else None
-    if k is None and inspect.signature(func).parameters["k"].default is inspect.Parameter.empty:
-        raise ValueError(f"metrics: {name!r} needs a cut-off: '{base}@k'")
-    return func, k
-
-
-_METRIC_NAMES = Satisfies(lambda v: not isinstance(v, (str, bytes)) and hasattr(v, "__iter__"),
+_METRIC_NAMES = Satisfies(_is_list_of_names,
                           "a list of metric names such as ['ndcg@10', 'map@100']")
 
 
 @_declared(metrics=_METRIC_NAMES)
-def evaluate_ranking(ranked: ArrayLike | RankingHits, relevant: list, metrics: list, *,
-                     adaptive_k: bool = False, denominator: str | None = None,
-                     gain: str | None = None, ideal: str | None = None,
-                     relevance: str | None = None, relevant_in: str | None = None,
-                     undefined: str | None = None, hit_rate: str | None = None,
-                     zero_division: str | float = "warn", convention: str = "evalkit",
-                     per_user: bool = False) -> dict:
+def evaluate_ranking(
+    ranked: ArrayLike | RankingHits,
+    relevant: list,
+    metrics: list,
+    *,
+    adaptive_k: bool = False,
+    denominator: str | None = None,
+    gain: str | None = None,
+    ideal: str | None = None,
+    relevance: str | None = None,
+    relevant_in: str | None = None,
+    undefined: str | None = None,
+    hit_rate: str | None = None,
+    recall_hits: str | None = None,
+    zero_division: str | float = "warn",
+    convention: str = "evalkit",
+    per_user: bool = False,
+) -> dict:
     """Several ranking metrics from one hit search: ``{"ndcg@10": ..., "map@100": ...}``.
 
-    The hits are found once (:func:`ranking_hits`, or ``ranked`` is already a
-    :class:`RankingHits`) and each metric is the same function the
-    single-metric API calls (``"ndcg@10"`` is ``ndcg_at_k(hits, None, 10,
-    ...)``), with the options below passed to every metric that has them. The
-    names, as in ranx's ``evaluate(qrels, run, ["ndcg@10", "map@100"])``:
+    The options are validated once and the hits found once
+    (:func:`ranking_hits`, or ``ranked`` is already a :class:`RankingHits`);
+    each metric is then the same step its single-metric function takes
+    (``"ndcg@10"`` is ``ndcg_at_k(hits, None, 10, ...)``), with the options
+    below passed to every metric that has them. The names, as in ranx's
+    ``evaluate(qrels, run, ["ndcg@10", "map@100"])``:
 
-    ===========  ==============================  ============================
-    name         function                        "@k"
-    ===========  ==============================  ============================
-    precision@k  :func:`precision_at_k`          required
-    recall@k     :func:`recall_at_k`             required
-    map, map@k   :func:`mean_average_precision`  optional (none: whole lists)
-    ndcg@k       :func:`ndcg_at_k`               required
-    dcg@k        :func:`dcg_at_k`                required
-    mrr, mrr@k   :func:`mean_reciprocal_rank`    optional
-    hit_rate@k   :func:`hit_rate_at_k`           required
-    arhr@k       :func:`arhr_at_k`               required
-    ===========  ==============================  ============================
+    ===========  ======================================  ============================
+    name         function                                "@k"
+    ===========  ======================================  ============================
+    precision@k  :func:`precision_at_k`                  required
+    recall@k     :func:`recall_at_k`                     required
+    map, map@k   :func:`mean_average_precision`          optional (none: whole lists)
+    ndcg@k       :func:`ndcg_at_k`                       required
+    mrr, mrr@k   :func:`mean_reciprocal_rank`            optional
+    hit_rate@k   :func:`hit_rate_at_k`                   required
+    dcg@k        :func:`dcg_at_k`                        required
+    arhr@k       :func:`arhr_at_k`                       required
+    r_precision  :func:`r_precision`                     none (each user's own R)
+    11pt_avg     :func:`interpolated_average_precision`  none (whole lists)
+    ===========  ======================================  ============================
 
-    A function's own name works too (``"ndcg_at_k@10"``). The conventions are
+    A function's own name works too (``"ndcg_at_k@10"``). Interpolated
+    precision at a recall level has no name here: call
+    :func:`interpolated_precision` with the hits. The conventions are
     evalkit's (:data:`CONVENTIONS`), not ranx's: ranx's ``hit_rate`` is
     ``hit_rate="any_hit"`` (or ``convention="ranx"``).
 
@@ -1015,7 +877,7 @@ def evaluate_ranking(ranked: ArrayLike | RankingHits, relevant: list, metrics: l
     metrics : list of str
         Metric names, each parsed once (an unknown name or a missing cut-off
         is a ValueError naming ``metrics``).
-    adaptive_k, denominator, gain, ideal, relevance, relevant_in, undefined, hit_rate
+    adaptive_k, denominator, gain, ideal, relevance, relevant_in, undefined, hit_rate, recall_hits
         Options, each passed to the metrics that take it (None: the
         convention's).
     zero_division, convention, per_user
@@ -1036,14 +898,12 @@ def evaluate_ranking(ranked: ArrayLike | RankingHits, relevant: list, metrics: l
     >>> evaluate_ranking(ranked, relevant, ["mrr"], per_user=True)["mrr"].tolist()
     [1.0, 0.5]
     """
-    options = {o: v for o, v in locals().items() if o not in ("ranked", "relevant", "metrics")}
-    parsed = {name: _metric(name) for name in metrics}   # every name checked before any work
-    h = _hits(ranked, relevant)
-    out = {}
-    for name, (func, k) in parsed.items():
-        takes = inspect.signature(func).parameters
-        out[name] = func(h, None, k, **{o: v for o, v in options.items() if o in takes})
-    return out
+    options = resolve_options(convention, adaptive_k=adaptive_k, denominator=denominator,
+                              gain=gain, ideal=ideal, relevance=relevance,
+                              relevant_in=relevant_in, undefined=undefined,
+                              hit_rate=hit_rate, recall_hits=recall_hits,
+                              zero_division=zero_division)
+    return evaluate(ranked, relevant, metrics, options, per_user)
 
 
 # -- beyond accuracy: what is recommended ---------------------------------------------------
@@ -1052,18 +912,25 @@ def evaluate_ranking(ranked: ArrayLike | RankingHits, relevant: list, metrics: l
 def _recommended(ranked, k, needed=""):
     """Validated top-k item ids of every list (flat); ``needed``: refuse none, naming the metric."""
     items, offsets = check_ranked(ranked, needed=needed)
-    starts = np.repeat(offsets[:-1], np.diff(offsets))
-    return items if k is None else items[np.arange(len(items)) - starts < k]
+    if k is None:
+        return items
+    lengths = np.diff(offsets)
+    starts = np.repeat(offsets[:-1], lengths)
+    rank = np.arange(len(items)) - starts
+    return items[rank < k]
 
 
 def _item_counts(items):
     """How often each distinct item is recommended."""
-    counts = np.bincount(encode_items(items[:0], items)[1])
+    codes = encode_items(items[:0], items)[1]
+    counts = np.bincount(codes)
     return counts[counts > 0]
 
 
 def _is_collection(c):
-    return not isinstance(c, (str, bytes)) and (hasattr(c, "__iter__") or hasattr(c, "__array__"))
+    if isinstance(c, (str, bytes)):
+        return False
+    return hasattr(c, "__iter__") or hasattr(c, "__array__")
 
 
 _CATALOG = [Integer(1, meaning="the number of items"),
@@ -1071,8 +938,12 @@ _CATALOG = [Integer(1, meaning="the number of items"),
 
 
 @_declared(k=_K_OR_NONE, catalog=_CATALOG)
-def catalog_coverage(ranked: ArrayLike | RankingHits, catalog: int | ArrayLike, *,
-                     k: int | None = None) -> float:
+def catalog_coverage(
+    ranked: ArrayLike | RankingHits,
+    catalog: int | ArrayLike,
+    *,
+    k: int | None = None,
+) -> float:
     """Catalogue coverage (覆盖率): the share of the catalogue that is recommended to someone.
 
     coverage = |∪_u top-k(u)| / |catalogue| (the recommender-metrics post's
@@ -1098,12 +969,17 @@ def catalog_coverage(ranked: ArrayLike | RankingHits, catalog: int | ArrayLike, 
     0.5
     """
     items = _recommended(ranked, k)
-    return len(_item_counts(items)) / check_catalog(catalog, items)
+    n_recommended = len(_item_counts(items))
+    return n_recommended / check_catalog(catalog, items)
 
 
 @_declared(k=_K_OR_NONE)
-def distributional_coverage(ranked: ArrayLike | RankingHits, *, k: int | None = None,
-                            log_base: float = 2) -> float:
+def distributional_coverage(
+    ranked: ArrayLike | RankingHits,
+    *,
+    k: int | None = None,
+    log_base: float = 2,
+) -> float:
     """Distributional coverage: the entropy of how often each item is recommended.
 
     H = -Σ_i p(i) log_b p(i), p(i) = (times item i is recommended) / (all
@@ -1129,12 +1005,17 @@ def distributional_coverage(ranked: ArrayLike | RankingHits, *, k: int | None = 
     """
     items = _recommended(ranked, k, "the distribution")
     p = _item_counts(items) / len(items)
-    return float(-(p * np.log(p)).sum() / math.log(log_base)) + 0.0
+    entropy = -(p * np.log(p)).sum() / math.log(log_base)
+    return float(entropy) + 0.0   # + 0.0: -0.0 (one item) reads 0.0
 
 
 @_declared(k=_K_OR_NONE, catalog=[None] + _CATALOG)
-def gini_index(ranked: ArrayLike | RankingHits, catalog: int | ArrayLike | None = None, *,
-               k: int | None = None) -> float:
+def gini_index(
+    ranked: ArrayLike | RankingHits,
+    catalog: int | ArrayLike | None = None,
+    *,
+    k: int | None = None,
+) -> float:
     """Gini index of recommendation counts: 0 when all items are recommended equally, ~1 when few.
 
     G = Σ_{i=1..N} (2i - N - 1) c_(i) / (N Σ_i c_i), with c_(1) <= ... <= c_(N)
@@ -1158,20 +1039,84 @@ def gini_index(ranked: ArrayLike | RankingHits, catalog: int | ArrayLike | None 
     """
     items = _recommended(ranked, k, "the Gini index")
     counts = _item_counts(items)
-    n = len(counts) if catalog is None else check_catalog(catalog, items)
-    c = np.sort(np.concatenate([counts, np.zeros(n - len(counts))]))
+    if catalog is None:
+        n = len(counts)
+    else:
+        n = check_catalog(catalog, items)
+    never = np.zeros(n - len(counts))   # the catalogue's items never recommended
+    c = np.sort(np.concatenate([counts, never]))
     i = np.arange(1, n + 1)
-    return float(((2 * i - n - 1) * c).sum() / (n * c.sum())) + 0.0
+    gini = ((2 * i - n - 1) * c).sum() / (n * c.sum())
+    return float(gini) + 0.0
 
 
 # -- the long table converter -------------------------------------------------------------
 
 
+def _read_predictions(predictions, user, item, score, rank):
+    """The predictions' users, items and sort key (ascending: -score, or the rank)."""
+    check_rules(EXACTLY_ONE, score=score, rank=rank)
+    order_col = score
+    if score is None:
+        order_col = rank
+    users, items, key = check_columns(predictions, "predictions", user=user, item=item,
+                                      score=order_col)
+    items = check_item_ids(items, f"predictions[{item!r}]")
+    key = check_real_values(key, f"predictions[{order_col!r}]").astype(np.float64)
+    if score is not None:
+        key = -key   # the highest score first
+    return users, items, key
+
+
+def _read_truth(truth, user, item, grade):
+    """The truth's users, items and grades (None without a grade column)."""
+    grades, users, items = check_columns(truth, "truth", grade=grade, user=user, item=item)
+    items = check_item_ids(items, f"truth[{item!r}]")
+    if grades is not None:
+        grades = check_grades(grades, f"truth[{grade!r}]")
+    return users, items, grades
+
+
+def _kept_users(n_users, pred_codes, truth_codes, rule):
+    """The codes of the users ``users=rule`` evaluates, increasing."""
+    in_pred = np.bincount(pred_codes, minlength=n_users) > 0
+    in_truth = np.bincount(truth_codes, minlength=n_users) > 0
+    kept = {"truth": in_truth, "predictions": in_pred, "both": in_truth & in_pred,
+            "union": in_truth | in_pred}
+    return np.flatnonzero(kept[rule])
+
+
+def _tie_breaker(items, ties):
+    """A sort key among equal scores: the row order, or the item ids (ascending or not)."""
+    if ties == "input":
+        return np.arange(len(items))
+    item_order = np.unique(items, return_inverse=True)[1].reshape(-1)
+    if ties == "item_desc":
+        return -item_order
+    return item_order
+
+
+def _rows_by_user(order, codes, values, n_users, kept):
+    """``values`` in ``order``, split into one array per kept user (codes: each row's user)."""
+    bounds = np.searchsorted(codes[order], np.arange(n_users + 1))
+    ordered = values[order]
+    return [ordered[bounds[u]:bounds[u + 1]] for u in kept]
+
+
 @_declared()
-def lists_from_frame(predictions: object, truth: object | None = None, *, user: str = "user",
-                     item: str = "item", score: str | None = None, rank: str | None = None,
-                     grade: str | None = None, ties: str | None = None, users: str | None = None,
-                     convention: str = "evalkit") -> tuple:
+def lists_from_frame(
+    predictions: object,
+    truth: object | None = None,
+    *,
+    user: str = "user",
+    item: str = "item",
+    score: str | None = None,
+    rank: str | None = None,
+    grade: str | None = None,
+    ties: str | None = None,
+    users: str | None = None,
+    convention: str = "evalkit",
+) -> tuple:
     """Turn long tables of (user, item, score or rank) rows into ranked lists and relevant sets.
 
     ``predictions`` has one row per recommended (user, item) with a
@@ -1223,104 +1168,127 @@ def lists_from_frame(predictions: object, truth: object | None = None, *, user: 
     >>> [r.tolist() for r in lists_from_frame(pred, truth, score="score", ties="item_desc")[1]]
     [['b', 'c', 'a'], ['d', 'a']]
     """
-    opt = _options(convention, ties=ties, users=users)
-    check_rules(EXACTLY_ONE, score=score, rank=rank)
-    order_col = rank if score is None else score
-    pu, pi, key = check_columns(predictions, "predictions", user=user, item=item, score=order_col)
-    pi = check_item_ids(pi, f"predictions[{item!r}]")
-    key = check_real_values(key, f"predictions[{order_col!r}]").astype(np.float64)
-    key = -key if score is not None else key
-    tu = ti = tg = None
-    if truth is not None or grade is not None:
-        tg, tu, ti = check_columns(truth, "truth", grade=grade, user=user, item=item)
-        ti = check_item_ids(ti, f"truth[{item!r}]")
-        tg = None if tg is None else check_grades(tg, f"truth[{grade!r}]")
-    uniq, ucodes = np.unique(pu if tu is None else np.concatenate([pu, tu]), return_inverse=True)
-    pcode, tcode = ucodes.reshape(-1)[:len(pu)], ucodes.reshape(-1)[len(pu):]
-    in_pred, in_truth = (np.bincount(c, minlength=len(uniq)) > 0 for c in (pcode, tcode))
-    kept_users = {"truth": in_truth, "predictions": in_pred, "both": in_truth & in_pred,
-                  "union": in_truth | in_pred}
-    keep = np.flatnonzero(kept_users[opt["users"] if tu is not None else "predictions"])
-    tie = np.arange(len(pi))
-    if opt["ties"] != "input":
-        item_order = np.unique(pi, return_inverse=True)[1].reshape(-1)
-        tie = item_order * (-1 if opt["ties"] == "item_desc" else 1)
-
-    def by_user(order, codes, values):   # the rows of each kept user, in ``order``
-        bounds = np.searchsorted(codes[order], np.arange(len(uniq) + 1))
-        return [values[order][bounds[u]:bounds[u + 1]] for u in keep]
-
-    ranked = by_user(np.lexsort((tie, key, pcode)), pcode, pi)
-    if tu is None:
-        return uniq[keep], ranked, None
-    torder = np.argsort(tcode, kind="stable")
-    relevant = by_user(torder, tcode, ti)
-    if tg is not None:
-        grades = by_user(torder, tcode, tg)
+    options = resolve_options(convention, ties=ties, users=users)
+    pred_users, pred_items, key = _read_predictions(predictions, user, item, score, rank)
+    has_truth = truth is not None or grade is not None
+    truth_users = pred_users[:0]
+    rule = "predictions"
+    if has_truth:
+        truth_users, truth_items, truth_grades = _read_truth(truth, user, item, grade)
+        rule = options.users
+    every_user = np.concatenate([pred_users, truth_users])
+    user_ids, codes = np.unique(every_user, return_inverse=True)
+    codes = codes.reshape(-1)
+    pred_codes, truth_codes = codes[:len(pred_users)], codes[len(pred_users):]
+    kept = _kept_users(len(user_ids), pred_codes, truth_codes, rule)
+    tie = _tie_breaker(pred_items, options.ties)
+    pred_order = np.lexsort((tie, key, pred_codes))
+    ranked = _rows_by_user(pred_order, pred_codes, pred_items, len(user_ids), kept)
+    if not has_truth:
+        return user_ids[kept], ranked, None
+    truth_order = np.argsort(truth_codes, kind="stable")
+    relevant = _rows_by_user(truth_order, truth_codes, truth_items, len(user_ids), kept)
+    if truth_grades is not None:
+        grades = _rows_by_user(truth_order, truth_codes, truth_grades, len(user_ids), kept)
         relevant = [dict(zip(r.tolist(), g.tolist())) for r, g in zip(relevant, grades)]
-    return uniq[keep], ranked, relevant
+    return user_ids[kept], ranked, relevant
 
 
 # -- scikit-learn's shape: relevance and score matrices -------------------------------------
 
 
-def _tie_averaged(s, g, disc):
-    """Σ_groups mean(gain) · Σ discount over each row's runs of equal (sorted) scores."""
-    n, m = s.shape
-    new = np.ones((n, m), dtype=bool)
-    np.not_equal(s[:, 1:], s[:, :-1], out=new[:, 1:])
-    if new.all():
-        return (g * disc).sum(axis=1) if disc.ndim == 2 else g @ disc
-    starts = np.flatnonzero(new)   # the runs, in the flattened rows
-    mean = np.add.reduceat(g.reshape(-1), starts) / np.diff(starts, append=n * m)
-    dsum = np.add.reduceat(np.broadcast_to(disc, (n, m)).reshape(-1), starts)
-    return np.bincount(starts // m, mean * dsum, minlength=n)
+def _tie_averaged(scores, gains, discounts):
+    """Σ over each row's runs of equal (sorted) scores of mean(gain) · Σ discount."""
+    n, m = scores.shape
+    starts_run = np.ones((n, m), dtype=bool)
+    np.not_equal(scores[:, 1:], scores[:, :-1], out=starts_run[:, 1:])
+    if starts_run.all():   # no ties
+        if discounts.ndim == 2:
+            return (gains * discounts).sum(axis=1)
+        return gains @ discounts
+    starts = np.flatnonzero(starts_run)   # the runs, in the flattened rows
+    run_lengths = np.diff(starts, append=n * m)
+    mean_gain = np.add.reduceat(gains.reshape(-1), starts) / run_lengths
+    every_discount = np.broadcast_to(discounts, (n, m)).reshape(-1)
+    discount_sum = np.add.reduceat(every_discount, starts)
+    return np.bincount(starts // m, mean_gain * discount_sum, minlength=n)
+
+
+def _dcg_rows_ignoring_ties(y_true, y_score, discounts):
+    """sklearn's order: argsort ascending, reversed (of equal scores, the last column first)."""
+    ranking = np.argsort(y_score)[:, ::-1]
+    return np.take_along_axis(y_true, ranking, axis=1) @ discounts
+
+
+def _dcg_rows_sorted(y_true, y_score, discounts):
+    """Every row sorted (k reaches the last column): tie-averaged DCG."""
+    order = np.argsort(-y_score, axis=1, kind="stable")
+    scores = np.take_along_axis(y_score, order, axis=1)
+    gains = np.take_along_axis(y_true, order, axis=1)
+    return _tie_averaged(scores, gains, discounts)
+
+
+def _dcg_rows_top_k(y_true, y_score, k, discounts):
+    """Tie-averaged DCG@k from each row's k largest scores alone (``argpartition``).
+
+    The runs above the k-th score lie wholly in the top k; the run at the k-th
+    score gets its mean gain over the whole row times the discounts of its
+    positions < k.
+    """
+    part = np.argpartition(-y_score, k - 1, axis=1)[:, :k]
+    top_scores = np.take_along_axis(y_score, part, axis=1)
+    kth = top_scores.min(axis=1)
+    order = np.argsort(-top_scores, axis=1, kind="stable")
+    scores = np.take_along_axis(top_scores, order, axis=1)
+    top_gains = np.take_along_axis(y_true, part, axis=1)
+    gains = np.take_along_axis(top_gains, order, axis=1)
+    above = scores > kth[:, None]                   # a prefix of each sorted row
+    above_dcg = _tie_averaged(scores, gains, np.where(above, discounts[:k], 0.0))
+    at_kth = y_score == kth[:, None]
+    mean_at_kth = (y_true * at_kth).sum(axis=1) / at_kth.sum(axis=1)
+    cumulative = np.concatenate([[0.0], np.cumsum(discounts[:k])])
+    n_above = above.sum(axis=1)
+    return above_dcg + mean_at_kth * (cumulative[k] - cumulative[n_above])
 
 
 def _dcg_rows(y_true, y_score, k, log_base, ignore_ties):
     """Per-row DCG of ``y_true`` gains ordered by ``y_score``, tie-averaged unless ``ignore_ties``.
 
     Tie averaging (McSherry & Najork 2008, sklearn's default): each item of a
-    run of equal scores gets the run's mean gain. With a cut-off k < m, only
-    the k largest scores are sorted (``argpartition``): the runs above the
-    k-th score lie wholly in the top k, and the run at the k-th score gets its
-    mean gain (over the whole row) times the discounts of its positions < k.
+    run of equal scores gets the run's mean gain.
     """
-    n, m = y_true.shape
-    disc = _discount(m, log_base) * (np.arange(m) < (k or m))
+    m = y_true.shape[1]
+    cut = m
+    if k is not None:
+        cut = k
+    discounts = discount(m, log_base) * (np.arange(m) < cut)
     if ignore_ties:
-        # sklearn's order: argsort ascending, reversed (among equal scores, the last column first)
-        ranking = np.argsort(y_score)[:, ::-1]
-        return np.take_along_axis(y_true, ranking, axis=1) @ disc
+        return _dcg_rows_ignoring_ties(y_true, y_score, discounts)
     if k is None or k >= m:
-        order = np.argsort(-y_score, axis=1, kind="stable")
-        return _tie_averaged(np.take_along_axis(y_score, order, axis=1),
-                             np.take_along_axis(y_true, order, axis=1), disc)
-    part = np.argpartition(-y_score, k - 1, axis=1)[:, :k]
-    top_s = np.take_along_axis(y_score, part, axis=1)
-    kth = top_s.min(axis=1)
-    order = np.argsort(-top_s, axis=1, kind="stable")
-    s = np.take_along_axis(top_s, order, axis=1)
-    g = np.take_along_axis(np.take_along_axis(y_true, part, axis=1), order, axis=1)
-    above = s > kth[:, None]                       # a prefix of each sorted row
-    out = _tie_averaged(s, g, np.where(above, disc[:k], 0.0))
-    at_kth = y_score == kth[:, None]
-    mean_kth = (y_true * at_kth).sum(axis=1) / at_kth.sum(axis=1)
-    cum = np.concatenate([[0.0], np.cumsum(disc[:k])])
-    a = above.sum(axis=1)
-    return out + mean_kth * (cum[k] - cum[a])
+        return _dcg_rows_sorted(y_true, y_score, discounts)
+    return _dcg_rows_top_k(y_true, y_score, k, discounts)
 
 
 def _ideal_dcg_rows(y_true, k, log_base):
     """Per-row DCG of the row's own gains in decreasing order, cut at k (sklearn's normaliser)."""
     m = y_true.shape[1]
-    top = y_true if k is None or k >= m else np.partition(y_true, m - k, axis=1)[:, m - k:]
-    return np.sort(top, axis=1)[:, ::-1] @ _discount(top.shape[1], log_base)
+    top = y_true
+    if k is not None and k < m:
+        top = np.partition(y_true, m - k, axis=1)[:, m - k:]
+    best_first = np.sort(top, axis=1)[:, ::-1]
+    return best_first @ discount(top.shape[1], log_base)
 
 
 @_declared(k=_K_OR_NONE, ignore_ties=Bool())
-def dcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None, log_base: float = 2,
-              sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
+def dcg_score(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    k: int | None = None,
+    log_base: float = 2,
+    sample_weight: ArrayLike | None = None,
+    ignore_ties: bool = False,
+) -> float:
     """Discounted cumulative gain of relevance and score matrices, as ``sklearn.metrics.dcg_score``.
 
     Per row, DCG@k = Σ_{j=1..k} y_true_(j) / log_b(j + 1), with the columns
@@ -1351,12 +1319,19 @@ def dcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None, lo
     12.67115
     """
     yt, ys, w = check_relevance_scores(y_true, y_score, sample_weight)
-    return float(np.average(_dcg_rows(yt, ys, k, float(log_base), ignore_ties), weights=w))
+    dcg = _dcg_rows(yt, ys, k, float(log_base), ignore_ties)
+    return float(np.average(dcg, weights=w))
 
 
 @_declared(k=_K_OR_NONE, ignore_ties=Bool())
-def ndcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None,
-               sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
+def ndcg_score(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    k: int | None = None,
+    sample_weight: ArrayLike | None = None,
+    ignore_ties: bool = False,
+) -> float:
     """Normalized DCG from relevance and score matrices, as ``sklearn.metrics.ndcg_score``.
 
     Per row, NDCG@k = DCG@k / IDCG@k, where the ideal DCG orders **the row's
@@ -1382,5 +1357,6 @@ def ndcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None,
     0.75
     """
     yt, ys, w = check_relevance_scores(y_true, y_score, sample_weight, "NDCG")
-    ratio = _safe_div(_dcg_rows(yt, ys, k, 2.0, ignore_ties), _ideal_dcg_rows(yt, k, 2.0))
-    return float(np.average(ratio, weights=w))
+    dcg = _dcg_rows(yt, ys, k, 2.0, ignore_ties)
+    ideal = _ideal_dcg_rows(yt, k, 2.0)
+    return float(np.average(safe_div(dcg, ideal), weights=w))

@@ -33,17 +33,34 @@ from .exceptions import warn_at_caller
 
 __all__ = ["top_k_labels", "precision_recall_fscore_at_k", "topk_report", "top_k_accuracy_score"]
 
+
+
+def _binary_with_columns(v):
+    return v["binary"] and v["scores"].ndim == 2 and v["scores"].shape[1] != 1
+
+
+def _multiclass_not_2d(v):
+    return not v["binary"] and v["scores"].ndim != 2
+
+
 _SHAPE_RULES = (  # top_k_accuracy_score: 1-D scores for a binary y_true, n x C otherwise
-    (lambda v: v["binary"] and v["scores"].ndim == 2 and v["scores"].shape[1] != 1, "y_score has "
-     "{scores.shape[1]} columns but y_true is binary: give 1-D scores of the second class, or "
-     "labels= with every class if y_true lacks some"),
-    (lambda v: not v["binary"] and v["scores"].ndim != 2, "y_score must be 2-D (n samples x C "
-     "classes) since y_true has {n} classes; got an array of shape {scores.shape}"))
+    (_binary_with_columns,
+     "y_score has {scores.shape[1]} columns but y_true is binary: give 1-D scores of the second "
+     "class, or labels= with every class if y_true lacks some"),
+    (_multiclass_not_2d,
+     "y_score must be 2-D (n samples x C classes) since y_true has {n} classes; got an array "
+     "of shape {scores.shape}"),
+)
 
 
 @validate_params(k=K, ties=TIES)
-def top_k_labels(y_score: ArrayLike, *, k: int, labels: ArrayLike | None = None,
-                 ties: str = "last") -> np.ndarray:
+def top_k_labels(
+    y_score: ArrayLike,
+    *,
+    k: int,
+    labels: ArrayLike | None = None,
+    ties: str = "last",
+) -> np.ndarray:
     """Each row's k most likely labels, most likely first: an n x k label matrix.
 
     Column j of ``y_score`` scores the class ``labels[j]`` (default j). The
@@ -62,43 +79,66 @@ def top_k_labels(y_score: ArrayLike, *, k: int, labels: ArrayLike | None = None,
     """
     scores = check_score_matrix(y_score, "y_score", k=k)
     n = scores.shape[1]
-    columns = np.arange(n) if labels is None else check_label_list(labels, n=n)
-    return columns[top_k_columns(scores, k, ties, ranked=True)]
+    if labels is None:
+        columns = np.arange(n)
+    else:
+        columns = check_label_list(labels, n=n)
+    top = top_k_columns(scores, k, ties, ranked=True)
+    return columns[top]
 
 
 # -- counting --------------------------------------------------------------------
+
+def _counts_of_lists(yt, y_topk, k, labels):
+    """tp / predicted / support per class from ranked label lists (their first k columns)."""
+    n = len(yt)
+    ranked = check_score_matrix(y_topk, "y_topk", k=k, labels=True)
+    check_same_length(y_true=yt, y_topk=ranked)
+    block = check_labels(ranked[:, :k].reshape(-1), "y_topk")
+    check_same_kind(yt, block, ("y_true", "y_topk"))
+    classes, t, codes = encode_labels(yt, block)
+    counts = topk_code_counts(t, codes.reshape(n, k), len(classes))
+    if labels is not None:
+        classes, sel = _select(classes, labels)
+        counts = [_take(x, sel) for x in counts]
+    return ClassCounts(classes, *counts, n)
+
+
+def _counts_of_scores(yt, y_score, k, labels, ties):
+    """tp / predicted / support per class from a score matrix's top k of each row."""
+    scores = check_score_matrix(y_score, "y_score", k=k)
+    check_same_length(y_true=yt, y_score=scores)
+    columns, t = check_column_classes(yt, labels, scores.shape[1], sklearn=False)
+    top = top_k_columns(scores, k, ties)
+    tp, predicted, support = topk_code_counts(t, top, len(columns), distinct=True)
+    # the classes seen in y_true or in some top k, sorted
+    present = np.flatnonzero((support > 0) | (predicted > 0))
+    present = present[np.argsort(columns[present], kind="stable")]
+    return ClassCounts(columns[present], tp[present], predicted[present], support[present],
+                       len(yt))
+
 
 def _topk_counts(y_true, y_topk, y_score, k, labels, ties):
     """Validate the input and count tp / predicted / support per class at k."""
     check_rules(EXACTLY_ONE, y_topk=y_topk, y_score=y_score)
     yt = check_labels(y_true, "y_true")
-    n = len(yt)
     if y_topk is not None:
-        ranked = check_score_matrix(y_topk, "y_topk", k=k, labels=True)
-        check_same_length(y_true=yt, y_topk=ranked)
-        block = check_labels(ranked[:, :k].reshape(-1), "y_topk")
-        check_same_kind(yt, block, ("y_true", "y_topk"))
-        classes, t, codes = encode_labels(yt, block)
-        counts = topk_code_counts(t, codes.reshape(n, k), len(classes))
-        if labels is not None:
-            classes, sel = _select(classes, labels)
-            counts = [_take(x, sel) for x in counts]
-        return ClassCounts(classes, *counts, n)
-    scores = check_score_matrix(y_score, "y_score", k=k)
-    check_same_length(y_true=yt, y_score=scores)
-    columns, t = check_column_classes(yt, labels, scores.shape[1], sklearn=False)
-    tp, predicted, support = topk_code_counts(t, top_k_columns(scores, k, ties), len(columns),
-                                              distinct=True)
-    present = np.flatnonzero((support > 0) | (predicted > 0))
-    present = present[np.argsort(columns[present], kind="stable")]
-    return ClassCounts(columns[present], tp[present], predicted[present], support[present], n)
+        return _counts_of_lists(yt, y_topk, k, labels)
+    return _counts_of_scores(yt, y_score, k, labels, ties)
 
 
 @validate_params(k=K, average=Options(AVERAGES_TOP_K), zero_division=ZERO_DIVISION, ties=TIES)
-def precision_recall_fscore_at_k(y_true: ArrayLike, y_topk: ArrayLike | None = None, *,
-                                 y_score: ArrayLike | None = None, k: int,
-                                 labels: ArrayLike | None = None, average: str | None = None,
-                                 zero_division: str | float = "warn", ties: str = "last") -> tuple:
+def precision_recall_fscore_at_k(
+    y_true: ArrayLike,
+    y_topk: ArrayLike | None = None,
+    *,
+    y_score: ArrayLike | None = None,
+    k: int,
+    labels: ArrayLike | None = None,
+    average: str | None = None,
+    zero_division: str | float = "warn",
+    ties: str = "last",
+) -> tuple:
     """precision@k, recall@k, F1@k and support per class, or averaged.
 
     A row "predicts" every class in its top k. For class c:
@@ -153,10 +193,19 @@ def precision_recall_fscore_at_k(y_true: ArrayLike, y_topk: ArrayLike | None = N
 
 
 @validate_params(k=K, digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION, ties=TIES)
-def topk_report(y_true: ArrayLike, y_topk: ArrayLike | None = None, *,
-                y_score: ArrayLike | None = None, k: int, labels: ArrayLike | None = None,
-                target_names: list | None = None, digits: int = 2, output_dict: bool = False,
-                zero_division: str | float = "warn", ties: str = "last") -> str | dict:
+def topk_report(
+    y_true: ArrayLike,
+    y_topk: ArrayLike | None = None,
+    *,
+    y_score: ArrayLike | None = None,
+    k: int,
+    labels: ArrayLike | None = None,
+    target_names: list | None = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: str | float = "warn",
+    ties: str = "last",
+) -> str | dict:
     """classification_report for top-k predictions: precision@k, recall@k, F1@k per class.
 
     One row per class (see :func:`precision_recall_fscore_at_k` for the
@@ -211,9 +260,16 @@ def topk_report(y_true: ArrayLike, y_topk: ArrayLike | None = None, *,
 # -- scikit-learn's top_k_accuracy_score ---------------------------------------------
 
 @validate_params(k=K, normalize=Bool(), ties=TIES)
-def top_k_accuracy_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int = 2,
-                         normalize: bool = True, sample_weight: ArrayLike | None = None,
-                         labels: ArrayLike | None = None, ties: str = "last") -> float:
+def top_k_accuracy_score(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    k: int = 2,
+    normalize: bool = True,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    ties: str = "last",
+) -> float:
     """Top-k accuracy: the share of samples whose true class is among their k best scores.
 
     ``top-k accuracy = (1/n) Σ_i [y_i ∈ top_k(s_i)]`` (weighted by
@@ -237,19 +293,26 @@ def top_k_accuracy_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int = 2,
     """
     yt = check_labels(y_true, "y_true")
     present = np.unique(yt)
+    binary = len(present) <= 2
     if labels is not None:
         labels = check_labels(labels, "labels")
-    binary = len(present) <= 2 and not (labels is not None and len(labels) > 2)
+        binary = binary and len(labels) <= 2
     scores = check_score_matrix(y_score, "y_score", allow_1d=True)
     check_rules(_SHAPE_RULES, binary=binary, scores=scores, n=len(present))
-    scores = scores[:, 0] if scores.ndim == 2 and binary else scores
+    if scores.ndim == 2 and binary:
+        scores = scores[:, 0]
+    n_columns = 2   # 1-D scores: the second class's, of two
+    if scores.ndim == 2:
+        n_columns = scores.shape[1]
     check_same_length(y_true=yt, y_score=scores)
     w = check_sample_weight(sample_weight, len(yt))
-    classes, t = check_column_classes(yt, labels, scores.shape[1] if scores.ndim == 2 else 2)
+    classes, t = check_column_classes(yt, labels, n_columns)
     if k >= len(classes):
         warn_at_caller(f"'k' ({k}) greater than or equal to 'n_classes' ({len(classes)}) "
                        "will result in a perfect score and is therefore meaningless.")
     hits = top_k_hits(scores, t, k, ties, binary)
     if normalize:
         return float(np.average(hits, weights=w))
-    return float(np.sum(hits) if w is None else np.dot(hits, w))
+    if w is None:
+        return float(np.sum(hits))
+    return float(np.dot(hits, w))

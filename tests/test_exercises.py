@@ -235,6 +235,9 @@ _PICK = register(Exercise("98.3", "which is the harmonic mean", "choice",
                           hint="the one that punishes a small value"))
 _DIGITS = register(Exercise("98.5", "a p-value", "value", [Case("p", {}, lambda: 0.0123456)],
                             decimals=4, solution=0.0123, hint="look it up"))
+_GRID = register(Exercise("98.6", "[TP, FP] before each of three parts and in all", "value",
+                          [Case("three parts", {}, lambda: [[0, 0], [4, 1], [6, 3], [7, 8]])],
+                          solution=[[0, 0], [4, 1], [6, 3], [7, 8]], hint="a running sum"))
 
 
 def test_exact_fractions_are_accepted():
@@ -382,7 +385,7 @@ def test_in_body_check_accepts_the_right_answer_and_explains_a_wrong_one(number,
 # "**NN.k** (kind)", and in the first line show() prints.
 
 QUESTION_KINDS = ("check", "transfer", "judgement", "find the bug")
-KINDS_CHECKED = ("01", "02", "03", "04", "05", "06")   # the notebooks whose questions say their kind
+KINDS_CHECKED = tuple(f"{n:02d}" for n in range(1, 13))   # every notebook with questions
 
 
 def kind_problems(number, registered, cells):
@@ -791,14 +794,38 @@ def _solve_07_3(ns, o):
 
 
 def _solve_08_1(ns, o):
-    rel, k = set(ns["relevant"]), ns["k"]
-    hits, total = 0, Fraction(0)
-    for i, item in enumerate(ns["ranked"][:k], start=1):
-        if item in rel:
-            hits += 1
-            total += Fraction(hits, i)
-    by_r, spark = total / len(rel), total / min(len(rel), k)
-    return _option(o, f"(divided by R) gives {by_r}", f"gives {spark}")
+    def mean_precision(lists, cut_of):          # precision of each list cut at cut_of(R), by hand
+        return np.mean([Fraction(sum(d in rel for d in row[:cut_of(len(rel))]), cut_of(len(rel)))
+                        for row, rel in zip(lists, ns["relevant"])])
+    p10 = [mean_precision(ns[f"ranked_{e}"], lambda r: 10) for e in "ab"]
+    rp = [mean_precision(ns[f"ranked_{e}"], lambda r: r) for e in "ab"]
+    assert p10[0] > p10[1] and rp[1] > 3 * rp[0]        # A by precision@10, B by R-precision
+    return _option(o, "engine B", "R-precision")       # readers stop after the first few
+
+
+def _solve_08_4(ns, o):
+    rel = set(ns["relevant"])
+    found = [Fraction(n, len(rel)) for n in range(1, len(rel) + 1)]     # recall after n hits
+    points, n = [], 0                                                    # (recall, precision) at hits
+    for rank, doc in enumerate(ns["ranked"], start=1):
+        if doc in rel:
+            n += 1
+            points.append((found[n - 1], Fraction(n, rank)))
+    levels = [Fraction(j, 10) for j in range(11)]
+    interpolated = [max([p for r, p in points if r >= level], default=Fraction(0)) for level in levels]
+    return sum(interpolated) / 11
+
+
+def _levels_reached_by_hand(d):
+    """08.4's mistake: the mean over the levels the list reaches, the others left out."""
+    rel, n, best = set(d.relevant), 0, []
+    for rank, doc in enumerate(d.ranked, start=1):
+        if doc in rel:
+            n += 1
+            best.append((Fraction(n, len(rel)), Fraction(n, rank)))
+    reached = [max(p for r, p in best if r >= Fraction(j, 10)) for j in range(11)
+               if any(r >= Fraction(j, 10) for r, _ in best)]
+    return sum(reached) / len(reached)
 
 
 def _solve_08_3(ns, o):
@@ -810,16 +837,24 @@ def _solve_08_3(ns, o):
 
 
 def _solve_09_1(ns, o):
-    rows = ns["rows"]
-    scores = sorted({s for s, _ in rows}, reverse=True)
-    counts = [[sum(1 for s, y in rows if s == t and y == 1), sum(1 for s, y in rows if s == t and y == 0)]
-              for t in scores]
-    out, done = [[0, 0]], 0
-    for size in ns["partition_sizes_in_distinct_scores"]:
-        part = counts[done:done + size]
-        done += size
-        out.append([out[-1][0] + sum(c[0] for c in part), out[-1][1] + sum(c[1] for c in part)])
-    return out
+    from collections import Counter
+    pos, neg = Counter(), Counter()
+    for day in (ns["day_1"], ns["day_2"]):           # counts add: per score, over the two days
+        for score, p, n in day:
+            pos[score] += p
+            neg[score] += n
+    right = sum(pos[a] * neg[b] for a in pos for b in neg if a > b)
+    tied = sum(pos[a] * neg[a] for a in pos)
+    return Fraction(2 * right + tied, 2 * sum(pos.values()) * sum(neg.values()))
+
+
+def _mean_of_two_days_by_hand(d):
+    """09.1's mistake: the mean of the two days' AUCs, each by pair counting."""
+    def auc(day):
+        right = sum(p * n2 for s, p, _ in day for s2, _, n2 in day if s > s2)
+        tied = sum(p * n for _, p, n in day)
+        return Fraction(2 * right + tied, 2 * sum(r[1] for r in day) * sum(r[2] for r in day))
+    return (auc(d.day_1) + auc(d.day_2)) / 2
 
 
 def _solve_09_2(ns, o):
@@ -879,6 +914,24 @@ def _solve_12_2(ns, o):
     return round(float(multipletests(p, method="holm")[1].min()), 3)
 
 
+def _solve_12_1(ns, o):
+    from statsmodels.stats.multitest import multipletests
+    pairs, baseline = ns["p_values_all_pairs"], ns["baseline_chosen_afterwards"]
+    chosen = {name: p for name, p in pairs.items() if baseline in name.split(" vs ")}
+    all_six = dict(zip(pairs, multipletests(list(pairs.values()), method="holm")[1]))
+    three = dict(zip(chosen, multipletests(list(chosen.values()), method="holm")[1]))
+    assert all_six["gbm vs logistic"] > ns["alpha"] > three["gbm vs logistic"]
+    return _option(o, "chosen before the results")             # the family looked at: all six
+
+
+def _solve_12_3(ns, o):
+    from scipy.stats import norm
+    x, y = ns["model_x_at_hospital_a"], ns["model_y_at_hospital_b"]
+    z = (x["auc"] - y["auc"]) / np.sqrt(x["standard_error"] ** 2 + y["standard_error"] ** 2)
+    assert 0 < 2 * norm.sf(abs(z)) < 1                        # two independent samples: unpaired
+    return _option(o, "an unpaired test")
+
+
 def _ndcg_numpy(ranked, relevant, k):
     out = []
     for row, rel in zip(ranked, relevant):
@@ -916,7 +969,7 @@ SOLVERS = {
     "05.5": _solve_05_5,
     "06.1": lambda ns, o: _prior_top_k_by_hand, "06.2": _solve_06_2, "06.3": _solve_06_3,
     "07.1": _solve_07_1, "07.2": lambda ns, o: _user_rmse_numpy, "07.3": _solve_07_3,
-    "08.1": _solve_08_1, "08.2": lambda ns, o: _ndcg_numpy, "08.3": _solve_08_3,
+    "08.1": _solve_08_1, "08.2": lambda ns, o: _ndcg_numpy, "08.3": _solve_08_3, "08.4": _solve_08_4,
     "09.1": _solve_09_1, "09.2": _solve_09_2,
     "09.3": _solve_09_3,
     "09.4": lambda ns, o: _option(o, "num_bins=100_000"),          # 1e9 x 16 or 25 bytes exceed 8 GB;
@@ -928,9 +981,9 @@ SOLVERS = {
     "11.1": _solve_11_1,
     "11.2": _solve_11_2,
     "11.3": _solve_11_3,
-    "12.1": lambda ns, o: _option(o, "no difference shown"),      # 40 comparisons: Holm's 0.6 counts
+    "12.1": _solve_12_1,
     "12.2": _solve_12_2,
-    "12.3": lambda ns, o: _option(o, "DeLong"),                    # two AUCs on the same patients
+    "12.3": _solve_12_3,
 }
 
 
@@ -941,7 +994,7 @@ def _notebook_of(number):
 
 
 def test_every_exercise_has_a_solver():
-    assert {ex.id for ex in exercises()} - {"98.1", "98.2", "98.3", "98.5"} <= set(SOLVERS)
+    assert {ex.id for ex in exercises()} - {"98.1", "98.2", "98.3", "98.5", "98.6"} <= set(SOLVERS)
 
 
 @pytest.mark.parametrize("number, ex", _all_exercises())
@@ -1339,7 +1392,8 @@ def test_most_right_options_have_words_of_their_own():
 def test_the_pointer_check_catches_feedback_that_gives_the_right_option_away():
     """Vacuity guard: feedback lines these exercises once had, each pointing at the right option."""
     once = {
-        "08.1": "the two denominators are the other way round: min(R, k) = 5 is Spark's, R = 12 the post's.",
+        "08.1": "precision@10 cannot pass R/10 here: a query's few relevant documents count the same "
+                "anywhere in the ten.",
         "02.0": "the tuned procedure can be evaluated honestly, on rows that took no part in tuning it; "
                 "section 5.5 does it with an outer cross-validation.",
         "03.0": "the AUC counts (click, non-click) pairs, not misplaced impressions: three pairs are ordered "
@@ -1376,7 +1430,7 @@ LIST_EXERCISES = [p for p in VALUE_EXERCISES if np.asarray(p.values[1].solution,
 
 
 def test_the_list_exercises_are_the_ones_expected():
-    assert {p.values[1].id for p in LIST_EXERCISES} == {"02.1", "03.1", "04.1", "05.1", "05.5", "09.1", "11.1"}
+    assert {p.values[1].id for p in LIST_EXERCISES} == {"02.1", "03.1", "04.1", "05.1", "05.5", "11.1"}
 
 
 @pytest.mark.parametrize("number, ex", [p for p in LIST_EXERCISES if np.ndim(p.values[1].solution) == 1])
@@ -1405,7 +1459,7 @@ def test_a_list_answer_of_the_wrong_form_is_told_what_form_is_wanted():
     assert "your answer is a single number; a list of 2 is wanted" in repr(check("02.1", 4))
     assert "your answer is a str, not a list of 3" in repr(check("03.1", "3, 0.625, 0.75"))
     assert "your answer is an array of shape (3, 2); an array of shape (4, 2) is wanted" in repr(
-        check("09.1", [[0, 0], [4, 1], [6, 3]]))
+        check("98.6", [[0, 0], [4, 1], [6, 3]]))
     assert "the result is None: a function that ends without return gives None" in repr(
         check("01.3", lambda class_sizes: None))
 
@@ -1516,6 +1570,8 @@ MISCONCEPTIONS = {     # exercise: (the tempting wrong answer computed from a va
     "03.2": (lambda ex, d: ex.known[0].expect(d), "tied pairs counted as lost"),
     "02.2": (lambda ex, d: _f1_best_threshold(d), "the threshold of the highest F1"),
     "12.2": (lambda ex, d: round(_raw_smallest_p(d), 3), "no correction for the three comparisons"),
+    "08.4": (lambda ex, d: _levels_reached_by_hand(d), "the recall levels the list reaches only"),
+    "09.1": (lambda ex, d: _mean_of_two_days_by_hand(d), "the mean of the two days' AUCs"),
 }
 
 

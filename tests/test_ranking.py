@@ -15,7 +15,7 @@ import sklearn.metrics as skm
 import evalkit as ek
 from evalkit.exceptions import UndefinedMetricWarning
 
-CONVENTIONS = list(ek.ranking.CONVENTIONS)   # a new preset is one column of ranking._TABLE
+CONVENTIONS = list(ek.ranking.CONVENTIONS)   # a new preset is one row of _hit_metrics._PRESETS
 ZD = {"zero": 0.0, "one": 1.0, "skip": math.nan}   # the oracle's names for zero_division
 
 
@@ -423,7 +423,7 @@ def test_ranx_preset_equals_ranx():
     run = ranx.Run({f"q{u}": {f"d{i}": float(len(lst) - j) for j, i in enumerate(lst)}
                     for u, lst in enumerate(ranked)})
     metrics = ["map@100", "map@5", "ndcg@10", "ndcg@3", "ndcg_burges@10", "mrr", "hit_rate@10",
-               "precision@5", "recall@5"]
+               "precision@5", "recall@5", "r-precision"]
     got = ranx.evaluate(qrels, run, metrics)
     h = ek.ranking_hits(ranked, relevant)
     kw = {"convention": "ranx"}
@@ -436,6 +436,7 @@ def test_ranx_preset_equals_ranx():
     assert ek.hit_rate_at_k(h, None, 10, **kw) == pytest.approx(got["hit_rate@10"], abs=1e-12)
     assert ek.precision_at_k(h, None, 5, **kw) == pytest.approx(got["precision@5"], abs=1e-12)
     assert ek.recall_at_k(h, None, 5, **kw) == pytest.approx(got["recall@5"], abs=1e-12)
+    assert ek.r_precision(h, None, **kw) == pytest.approx(got["r-precision"], abs=1e-12)
 
 
 # -- oracles: scikit-learn dcg_score / ndcg_score -------------------------------------------
@@ -825,19 +826,6 @@ def test_bad_options():
 # -- the conventions table, and the defects of issue 16 ------------------------------------------
 
 
-def test_the_docstring_table_is_the_conventions_table():
-    doc = ek.ranking.__doc__
-    for option in ek.ranking._NAMES:
-        row = next(line for line in doc.splitlines() if line.startswith(f"``{option}``"))
-        cells = row.split()[1:]
-        want = [("nan" if isinstance(v, float) and math.isnan(v) else repr(v) if not isinstance(v, str)
-                 or v == "warn" else v) for v in (ek.ranking.CONVENTIONS[c][option] for c in CONVENTIONS)]
-        assert cells == want, option
-    assert "%(" not in doc
-    header = next(line for line in doc.splitlines() if line.startswith("option "))
-    assert header.split()[1:] == CONVENTIONS
-
-
 def scala_ranking_metrics(rows):
     """A line-by-line transcription of Spark's RankingMetrics.scala (3.4+): per row, then the mean."""
     def rows_of(fn):
@@ -1126,7 +1114,10 @@ METRIC_NAMES = {"precision@3": (ek.precision_at_k, 3), "recall@5": (ek.recall_at
                 "map": (ek.mean_average_precision, None), "map@4": (ek.mean_average_precision, 4),
                 "ndcg@5": (ek.ndcg_at_k, 5), "dcg@2": (ek.dcg_at_k, 2), "mrr": (ek.mean_reciprocal_rank, None),
                 "mrr@3": (ek.mean_reciprocal_rank, 3), "hit_rate@4": (ek.hit_rate_at_k, 4),
-                "arhr@6": (ek.arhr_at_k, 6), "ndcg_at_k@1": (ek.ndcg_at_k, 1)}
+                "arhr@6": (ek.arhr_at_k, 6), "ndcg_at_k@1": (ek.ndcg_at_k, 1),
+                "r_precision": (ek.r_precision, None),
+                "11pt_avg": (ek.interpolated_average_precision, None)}
+NO_CUT_OFF = (ek.r_precision, ek.interpolated_average_precision)
 
 
 @pytest.mark.parametrize("convention", CONVENTIONS)
@@ -1141,7 +1132,8 @@ def test_evaluate_ranking_equals_each_metric_called_alone(convention):
             assert list(out) == list(METRIC_NAMES)
             for name, (func, k) in METRIC_NAMES.items():
                 kw = {} if func is ek.dcg_at_k else {"zero_division": "warn"}
-                alone = func(ranked, relevant, k, convention=convention, per_user=per_user, **kw)
+                cut = () if func in NO_CUT_OFF else (k,)
+                alone = func(ranked, relevant, *cut, convention=convention, per_user=per_user, **kw)
                 np.testing.assert_array_equal(out[name], alone, err_msg=name)
     # options reach the metrics that take them, and a RankingHits is accepted
     h = ek.ranking_hits(ranked, relevant)
@@ -1171,12 +1163,59 @@ def test_evaluate_ranking_matches_pytrec_eval():
         assert out[ours] == pytest.approx(np.mean([r[theirs] for r in res.values()]), rel=1e-12)
 
 
+def test_lists_are_validated_once_however_many_metrics(monkeypatch):
+    # no public function calls another: evaluate_ranking reads the lists once, then private steps
+    from evalkit import _hit_metrics
+
+    calls = []
+    real = _hit_metrics.check_lists
+
+    def counting(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(_hit_metrics, "check_lists", counting)
+    ranked, relevant = [[1, 2, 3], [4, 5, 6]], [{1, 3}, {5, 7, 8}]
+    ek.evaluate_ranking(ranked, relevant, list(METRIC_NAMES))
+    assert len(calls) == 1
+    ek.average_precision([1, 2, 3], {1, 3})
+    ek.ndcg_at_k(ranked, relevant, 3)
+    assert len(calls) == 3
+
+
+def test_the_private_step_for_compare_mllib_and_spark():
+    # evalkit._hit_metrics: options checked once (check_options), hits found once, metrics by name
+    from evalkit import _hit_metrics
+
+    rng = np.random.default_rng(21)
+    ranked, relevant = random_run(rng, n_users=30, graded=True)
+    hits = ek.ranking_hits(ranked, relevant)
+    options = _hit_metrics.check_options("trec", gain="exponential", zero_division=0.0)
+    names = ["ndcg@5", "map", "r_precision", "precision@3"]
+    got = _hit_metrics.evaluate(hits, None, names, options, per_user=True)
+    want = ek.evaluate_ranking(ranked, relevant, names, convention="trec", gain="exponential",
+                               zero_division=0.0, per_user=True)
+    for name in names:
+        np.testing.assert_array_equal(got[name], want[name])
+    assert _hit_metrics.check_options() == _hit_metrics.resolve_options()
+    with pytest.raises(ValueError, match="^gain must be"):
+        _hit_metrics.check_options(gain="log")
+    with pytest.raises(ValueError, match="^convention must be"):
+        _hit_metrics.check_options("lucene")
+    with pytest.raises(TypeError, match="^colour is not an option of the ranking metrics"):
+        _hit_metrics.check_options(colour="red")
+    assert _hit_metrics.FUNCTIONS_AT_K == tuple(
+        m.function for m in _hit_metrics.METRICS.values() if m.cut_off != "none")
+
+
 def test_evaluate_ranking_refuses_bad_names_before_any_work():
     ranked, relevant = [[1, 2, 3]], [{1}]
     for bad, match in (("ndgc@10", "metrics: unknown metric 'ndgc@10'"),
                        ("precision", "metrics: 'precision' needs a cut-off: 'precision@k'"),
                        ("ndcg@0", "metrics: 'ndcg@0': the cut-off"), ("map@x", "metrics: 'map@x'"),
-                       ("map@", "metrics: 'map@'")):
+                       ("map@", "metrics: 'map@'"),
+                       ("r_precision@3", "metrics: 'r_precision@3': r_precision takes no cut-off"),
+                       ("11pt_avg@10", "metrics: '11pt_avg@10': 11pt_avg takes no cut-off")):
         with pytest.raises(ValueError, match=match):
             ek.evaluate_ranking(ranked, relevant, ["map", bad])
     with pytest.raises(TypeError, match="metrics: each metric is a name"):
@@ -1215,8 +1254,11 @@ def test_hits_cut_at_k_serve_only_cut_offs_up_to_k():
 def test_evaluate_ranking_docstring_lists_every_metric_name():
     import re
 
-    rows = re.findall(r"^ +([a-z_]+)(?:@k|, [a-z_]+@k) +:func:`(\w+)`", ek.evaluate_ranking.__doc__, re.MULTILINE)
-    assert dict(rows) == {name: f.__name__ for name, f in ek.ranking.METRICS.items()}
+    rows = re.findall(r"^ +([a-z0-9_]+)(?:@k)?(?:, [a-z_]+@k)? +:func:`(\w+)`",
+                      ek.evaluate_ranking.__doc__, re.MULTILINE)
+    assert dict(rows) == {name: m.function for name, m in ek.ranking.METRICS.items()}
+    for name, metric in ek.ranking.METRICS.items():   # each names a public function
+        assert getattr(ek, metric.function).__name__ == metric.function
 
 
 def test_few_users_over_a_large_catalogue_find_their_hits():

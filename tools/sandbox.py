@@ -273,9 +273,10 @@ def _environment(python: str) -> tuple[str, ...]:
     """The folders ``python`` runs from: its base prefix and prefix (one for a plain Python)."""
     if python == sys.executable:
         prefixes = [sys.base_prefix, sys.prefix]
-    else:   # the caller's own interpreter of another environment: ask it once
+    else:   # the caller's own interpreter of another environment: ask it once (with its site
+        # module: without it a venv's interpreter reports its base as its prefix)
         code = "import sys; print(sys.base_prefix); print(sys.prefix)"
-        asked = subprocess.run([python, "-I", "-S", "-c", code], capture_output=True, text=True,
+        asked = subprocess.run([python, "-I", "-c", code], capture_output=True, text=True,
                                timeout=60, check=True)
         prefixes = asked.stdout.splitlines()
     return tuple(dict.fromkeys(prefixes))

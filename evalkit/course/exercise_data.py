@@ -22,9 +22,9 @@ import numpy as np
 import evalkit as ek
 from evalkit.course.datasets import triage_scores
 
-__all__ = ["colleague", "forecasts", "fraud_model", "fraud_scores", "section_1_ratings", "shop",
-           "splits_09_2", "three_classifiers", "two_hospitals", "two_models", "two_recommenders",
-           "two_scorers", "two_sites"]
+__all__ = ["colleague", "digital_library", "forecasts", "fraud_model", "fraud_scores",
+           "section_1_ratings", "shop", "splits_09_2", "three_classifiers", "two_hospitals",
+           "two_models", "two_recommenders", "two_scorers", "two_sites"]
 
 
 def _sigmoid(x):
@@ -196,6 +196,36 @@ def colleague():
         ranked.append(np.argsort(-score, kind="stable")[:20].tolist())
         relevant.append(set(rel.tolist()))
     return ranked, relevant, _THEIR_MAP
+
+
+def digital_library(seed=14, n_queries=60, n_docs=500, length=10):
+    """Two search engines' top 10 for 60 queries (08.1): ``(ranked_a, ranked_b, relevant)``.
+
+    Each query has 1 to 4 relevant documents (``relevant``, sorted ids). Engine
+    A finds most of them but never in its first two places; engine B finds
+    fewer, and puts the ones it finds first.
+
+    >>> a, b, relevant = digital_library()
+    >>> len(a), len(b), {len(row) for row in a + b}, {len(r) for r in relevant} <= {1, 2, 3, 4}
+    (60, 60, {10}, True)
+    """
+    rng = np.random.default_rng(seed)
+    ranked_a, ranked_b, relevant = [], [], []
+    for _ in range(n_queries):
+        n_relevant = int(rng.integers(1, 5))
+        docs = rng.choice(n_docs, size=n_relevant + 2 * length, replace=False)
+        rel, others = docs[:n_relevant], docs[n_relevant:]
+        found_b = rel[rng.random(n_relevant) < 0.7]
+        row_b = list(found_b) + list(others[:length - len(found_b)])
+        found_a = rel[rng.random(n_relevant) < 0.95]
+        row_a = list(others[length:2 * length - len(found_a)])
+        places = np.sort(rng.choice(np.arange(2, length), size=len(found_a), replace=False))
+        for place, doc in zip(places, found_a):
+            row_a.insert(int(place), doc)
+        ranked_a.append([int(d) for d in row_a])
+        ranked_b.append([int(d) for d in row_b])
+        relevant.append(sorted(int(d) for d in rel))
+    return ranked_a, ranked_b, relevant
 
 
 def splits_09_2(seed=9):

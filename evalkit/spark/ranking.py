@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._hit_metrics import FUNCTIONS_AT_K
 from .._hits import WHOLE_LIST, RankingHits
 from .._validation import K, Options, Satisfies, validate_params
 from ..ranking import CONVENTIONS, evaluate_ranking
@@ -15,9 +16,9 @@ from ._frame import _COLUMN, _DF, _NUMERIC, _column, _not_finite, _raise_first, 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
     from pyspark.sql import DataFrame
 
-# each name: a function of evalkit.ranking, computed at cut-off k by evaluate_ranking
-RANKING_METRICS = ("precision_at_k", "recall_at_k", "mean_average_precision", "ndcg_at_k",
-                   "mean_reciprocal_rank", "hit_rate_at_k", "dcg_at_k", "arhr_at_k")
+# each name: a function of evalkit.ranking that takes a cut-off, computed at k by
+# evaluate_ranking (read from its table of metrics, evalkit._hit_metrics.METRICS)
+RANKING_METRICS = FUNCTIONS_AT_K
 
 
 @validate_params(df=_DF, ranked_col=_COLUMN, relevant_col=_COLUMN, k=[None, K],

@@ -1,11 +1,11 @@
 """Exercises of notebook 07, rating errors.
 
-* 07.0 -- in the body, after section 4 (predict): two models with the same
-  MAE, one with its error on one rating; their RMSEs;
-* 07.1 -- transfer to new scales, then a judgement: a joke model (Jester,
-  -10 to +10) and a film model (1 to 5 stars); which errs less?
-* 07.2 -- write ``user_averaged_rmse(y_true, y_pred, users)``: each user's
-  RMSE, then the mean over users;
+* 07.0 -- check your understanding, in the body after section 4: two models
+  with the same MAE, one with its error on one rating; their RMSEs;
+* 07.1 -- a judgement on new scales: a joke model (Jester, -10 to +10) and a
+  film model (1 to 5 stars); which errs less?
+* 07.2 -- transfer: write ``user_averaged_rmse(y_true, y_pred, users)``: each
+  user's RMSE, then the mean over users;
 * 07.3 -- a judgement: two models, one with the lower MAE and one with the
   lower RMSE, for a site where a large miss loses a subscriber.
 
@@ -63,7 +63,7 @@ EX_07_0 = register(Exercise(
     },
     cases=[Case("the same total error, spread or on one rating", {}, _spread_or_one_choice)],
     solution="c",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=SPREAD_OR_ONE,
     hint="Add the absolute errors for the MAE, the squared errors for the RMSE. Where does each "
          "model's RMSE / MAE sit between 1 and sqrt(n)?",
@@ -111,7 +111,7 @@ EX_07_1 = register(Exercise(
     },
     cases=[Case("a joke user and a film user", {}, _which_errs_less)],
     solution="b",
-    kind_of_question="transfer: a new scale, then a judgement",
+    kind_of_question="judgement",
     data={"jokes_rated": Y_07_1.tolist(), "jokes_predicted": P_07_1.tolist(),
           "joke_scale": JESTER_RANGE,
           "films_rated": Y_FILMS.tolist(), "films_predicted": P_FILMS.tolist(),

@@ -1,28 +1,33 @@
 """Exercises of notebook 08, ranking metrics.
 
-* 08.0 -- in the body, after section 1.5 (predict): a first-place hit for one
-  user or second-place hits for both; MRR and hit rate;
-* 08.1 -- predict, then compute: a perfect top 5 for a user with 12 relevant
-  items, under the post's denominator (R) and Spark's (min(R, k)); a choice;
+* 08.0 -- check your understanding, in the body after section 1.6: a
+  first-place hit for one user or second-place hits for both; MRR and hit rate;
+* 08.1 -- a judgement: two search engines, queries with 1 to 4 relevant
+  documents; precision@10 prefers one, R-precision the other; which fits
+  users who read the first few results?
 * 08.2 -- find the bug: a colleague's ``ndcg_binary(ranked, relevant, k)``
   (NDCG@k, binary gains, the ideal DCG from all relevant items: trec_eval's
   convention) does not cut the ideal list at k; hand in the fixed function;
-* 08.3 -- a judgement: which convention explains a colleague's higher MAP@10.
+* 08.3 -- a judgement: which convention explains a colleague's higher MAP@10;
+* 08.4 -- transfer: the 11-point interpolated average precision of a list
+  shorter than its query's number of relevant documents.
 
 Every expected value is computed with evalkit.
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 
 import numpy as np
 
 import evalkit as ek
 
-from ..exercise_data import colleague
-from . import Case, Exercise, register
+from ..exercise_data import colleague, digital_library
+from . import Case, Exercise, Known, register
 
-__all__ = ["EX_08_0", "EX_08_1", "EX_08_2", "EX_08_3", "WRONG_ANSWERS", "colleague"]
+__all__ = ["EX_08_0", "EX_08_1", "EX_08_2", "EX_08_3", "EX_08_4", "WRONG_ANSWERS", "colleague",
+           "digital_library"]
 
 
 # --------------------------------------------------------------------------
@@ -64,7 +69,7 @@ EX_08_0 = register(Exercise(
     },
     cases=[Case("a first place and a miss, or two second places", {}, _two_systems_choice)],
     solution="b",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=TWO_SYSTEMS,
     hint="Write each user's reciprocal rank (0 without a hit) and average; then count the users "
          "with a hit in the top 5.",
@@ -72,52 +77,52 @@ EX_08_0 = register(Exercise(
 
 
 # --------------------------------------------------------------------------
-# 08.1  AP with R and with min(R, k)
-
-#: A list of 10 with hits at ranks 2, 3 and 7; the fourth relevant item is never recommended.
-LIST_08_1 = ["r1", "r2", "r3", "r4", "r5", "x1", "r6", "x2", "x3", "x4"]
-RELEVANT_08_1 = {f"r{i}" for i in range(1, 13)}           # 12 relevant items
-K_08_1 = 5
+# 08.1  precision@10 or R-precision, for queries with few relevant documents
 
 
-def _ap_at_5_two_ways():
-    by_r = ek.mean_average_precision([LIST_08_1], [RELEVANT_08_1], K_08_1, denominator="relevant")
-    spark = ek.mean_average_precision([LIST_08_1], [RELEVANT_08_1], K_08_1,
-                                      denominator="min_relevant_k")
-    if np.isclose(by_r, K_08_1 / len(RELEVANT_08_1)) and np.isclose(spark, 1.0):
+def _engine_for_first_results():
+    """B when R-precision prefers it and precision@10 prefers A (the story's two metrics part)."""
+    ranked_a, ranked_b, relevant = digital_library()
+    p10 = [ek.precision_at_k(rows, relevant, 10) for rows in (ranked_a, ranked_b)]
+    rp = [ek.r_precision(rows, relevant) for rows in (ranked_a, ranked_b)]
+    if p10[0] > p10[1] and rp[1] > rp[0]:
         return "b"
-    raise RuntimeError("08.1's list no longer separates the two denominators")
+    raise RuntimeError("08.1's engines should split precision@10 and R-precision")
 
 
 EX_08_1 = register(Exercise(
     id="08.1",
-    prompt="AP@5 of a user with 12 relevant items and five hits in the top 5: the post's "
-           "denominator R and Spark's min(R, k)",
+    prompt="two engines' top 10 for the same 60 queries of 1 to 4 relevant documents, for users "
+           "who read the first few results: which engine, by which metric?",
     kind="choice",
     choices={
-        "a": "both give 1: the top 5 could not be better",
-        "b": "the post's (divided by R) gives 5/12, Spark's (divided by min(R, 5)) gives 1",
-        "c": "both give 5/12: seven relevant items are missing from the top 5",
-        "d": "the post's gives 1, Spark's gives 5/12",
+        "a": "engine A: its precision@10 is higher",
+        "b": "engine B: its R-precision is several times A's; precision@10 cannot pass R/10 here, "
+             "and A's hits sit below the top places users read",
+        "c": "either: the two metrics count the same hits and only scale them differently",
+        "d": "neither metric can tell: queries with different numbers of relevant documents must "
+             "not be averaged together",
     },
     feedback={
-        "a": "a perfect top 5 is not perfect under every denominator: one that counts all 12 "
-             "relevant items charges the list for items it had no room for.",
-        "b": "each hit's precision is 1, their sum 5; the post divides by R = 12, Spark by "
-             "min(R, k) = 5, the most hits a top 5 can have.",
-        "c": "5/12 has all 12 relevant items in its denominator; min(R, k) is a different number "
-             "when R > k.",
-        "d": "the post's denominator is R = 12, all the user's relevant items: five precisions of "
-             "at most 1 each, over 12, stay below 1.",
+        "a": "precision@10 counts a hit at rank 9 as much as one at rank 1, so it rewards finding "
+             "more of the few documents somewhere in the ten, whether or not a reader gets there.",
+        "b": "R-precision cuts each query's list at its own R: one relevant document is wanted at "
+             "rank 1, four in the top 4, where these users read. Precision@10 of a query with two "
+             "relevant documents is at most 0.2 however well it ranks them.",
+        "c": "the two cut the lists at different ranks, ten for every query or each query's own "
+             "R, so the same hits count differently, and here they order the engines in opposite "
+             "ways.",
+        "d": "both metrics are means over queries; cutting each query at its own number of "
+             "relevant documents is how one of them makes queries of different sizes comparable.",
     },
-    cases=[Case("five hits in the top 5, twelve relevant items", {}, _ap_at_5_two_ways)],
+    cases=[Case("two engines, 60 queries of 1 to 4 relevant documents", {},
+                _engine_for_first_results)],
     solution="b",
-    kind_of_question="predict, then compute",
-    data={"ranked": LIST_08_1, "relevant": sorted(RELEVANT_08_1, key=lambda r: int(r[1:])),
-          "k": K_08_1},
-    hint="Write each hit's precision at its rank (hits so far / rank) for the first 5 ranks, add "
-         "them, then divide once by R and once by min(R, k). Predict first, then check with "
-         "ek.mean_average_precision(ranked_lists, relevant_sets, k, denominator=...).",
+    kind_of_question="judgement",
+    data={"ranked_a, ranked_b, relevant": digital_library},
+    hint="Compute ek.precision_at_k(ranked, relevant, 10) and ek.r_precision(ranked, relevant) "
+         "for both engines. What is the largest precision@10 a query with two relevant documents "
+         "can have? Where in its list does each metric look?",
 ))
 
 
@@ -232,6 +237,68 @@ EX_08_3 = register(Exercise(
 
 
 # --------------------------------------------------------------------------
+# 08.4  the 11-point interpolated average precision of a list shorter than R
+
+#: The engine returned 5 documents for a query with 8 relevant ones: hits at ranks 1, 2 and 4.
+SHORT_LIST_08_4 = {"ranked": ["doc14", "doc03", "doc27", "doc08", "doc19"],
+                   "relevant": ["doc03", "doc05", "doc08", "doc11", "doc14", "doc21", "doc30",
+                                "doc33"]}
+
+
+def _eleven_point(d):
+    return ek.interpolated_average_precision([d.ranked], [set(d.relevant)])
+
+
+def _reached_levels_only(d):
+    """The mistake: the mean over the recall levels the list reaches, not over all eleven."""
+    levels = np.arange(11) / 10
+    p = ek.interpolated_precision([d.ranked], [set(d.relevant)], levels)
+    return float(p[p > 0].mean())
+
+
+def _r_as_retrieved(d):
+    """The mistake: R counted as the relevant documents the list holds, not all of them."""
+    return ek.interpolated_average_precision([d.ranked], [set(d.relevant)], relevant_in="ranked")
+
+
+def _new_short_list(rng):
+    """Another query: a list of 4 to 7 documents, 2 to 6 relevant ones beyond it, 2 or more hits."""
+    length = int(rng.integers(4, 8))
+    n_hits = int(rng.integers(2, length))
+    n_relevant = n_hits + int(rng.integers(2, 7))
+    docs = [f"doc{i:02d}" for i in rng.permutation(40)[:length + n_relevant - n_hits]]
+    hit_places = set(rng.choice(length, size=n_hits, replace=False).tolist())
+    listed_relevant, missed = docs[:n_hits], docs[n_hits:n_relevant]
+    others = iter(docs[n_relevant:])
+    relevant_in_order = iter(listed_relevant)
+    ranked = [next(relevant_in_order) if place in hit_places else next(others)
+              for place in range(length)]
+    return {"ranked": ranked, "relevant": sorted(listed_relevant + missed)}
+
+
+EX_08_4 = register(Exercise(
+    id="08.4",
+    prompt="the 11-point interpolated average precision of a list shorter than its query's "
+           "number of relevant documents",
+    kind="value",
+    cases=[Case("a list shorter than its query's number of relevant documents")],
+    expect=_eleven_point,
+    variant=_new_short_list,
+    known=(Known("the mean over the recall levels the list reaches only: a level it never "
+                 "reaches still counts, with an interpolated precision of 0", _reached_levels_only),
+           Known("R counted as the relevant documents in the list: recall is measured against "
+                 "every relevant document of the query, found or not", _r_as_retrieved)),
+    solution=_eleven_point(SimpleNamespace(**SHORT_LIST_08_4)),
+    kind_of_question="transfer",
+    data=dict(SHORT_LIST_08_4),
+    hint="Write the recall and the precision at each hit (recall over all 8 relevant documents). "
+         "At each of the levels 0, 0.1, ..., 1, take the highest precision at a recall of that "
+         "level or more, 0 where the list never gets that far; then the mean of the eleven. "
+         "Check with ek.interpolated_average_precision.",
+))
+
+
+# --------------------------------------------------------------------------
 # Tempting wrong answers the checker must reject (tests/test_exercises.py).
 
 def _ideal_from_candidates(ranked, relevant, k):
@@ -255,4 +322,6 @@ WRONG_ANSWERS = {
     "08.1": ["a", "c", "d"],
     "08.2": [_ideal_from_candidates, _ideal_not_cut],
     "08.3": ["b", "c"],
+    "08.4": [_reached_levels_only(SimpleNamespace(**SHORT_LIST_08_4)),
+             _r_as_retrieved(SimpleNamespace(**SHORT_LIST_08_4))],
 }

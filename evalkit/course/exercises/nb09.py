@@ -1,17 +1,17 @@
 """Exercises of notebook 09, at scale on Apache Spark.
 
-* 09.0 -- in the body, after section 5 (predict): how many thresholds
-  numBins = 1000 keeps of 1500 distinct scores;
-* 09.1 -- find the bug, then fix it: a colleague's partition offsets are each
-  partition's own sums; give Spark's ``scanLeft`` offsets for the same data;
-* 09.2 -- a threshold tuned on one split, reported on another: the test F1
-  at the validation's best threshold (transfer, new data);
-* 09.3 -- choose the method on new numbers: many rows but few distinct scores --
-  what reaches the driver each way, and what numBins does;
-* 09.4 -- choose the method for a new need: the threshold of the highest F1
-  (to a thousandth of the scores) and both exact areas, for 10^9 distinct
-  scores and an 8 GB driver: what may reach the driver, and how fine is a
-  binned curve?
+* 09.0 -- check your understanding, in the body after section 5: how many
+  thresholds numBins = 1000 keeps of 1500 distinct scores;
+* 09.1 -- transfer: two days summarised on the cluster as counts per score,
+  the rows gone; the ROC AUC of both days together (counts add, AUCs do not);
+* 09.2 -- transfer: a threshold tuned on one split, reported on another: the
+  test F1 at the validation's best threshold, on new data;
+* 09.3 -- a judgement (choose the method) on new numbers: many rows but few
+  distinct scores -- what reaches the driver each way, and what numBins does;
+* 09.4 -- a judgement (choose the method) for a new need: the threshold of
+  the highest F1 (to a thousandth of the scores) and both exact areas, for
+  10^9 distinct scores and an 8 GB driver: what may reach the driver, and
+  how fine is a binned curve?
 
 Every expected value is computed with evalkit.
 """
@@ -27,11 +27,9 @@ import evalkit as ek
 
 from ...mllib import BinaryClassificationMetrics
 from ..exercise_data import splits_09_2
-from . import Case, Exercise, register
+from . import Case, Exercise, Known, register
 
-__all__ = ["EX_09_0", "COLLEAGUE_09_1", "EX_09_1", "EX_09_2", "EX_09_3", "EX_09_4", "WRONG_ANSWERS",
-           "PARTITIONED_09_1",
-           "splits_09_2"]
+__all__ = ["EX_09_0", "EX_09_1", "EX_09_2", "EX_09_3", "EX_09_4", "WRONG_ANSWERS", "splits_09_2"]
 
 
 # --------------------------------------------------------------------------
@@ -66,63 +64,91 @@ EX_09_0 = register(Exercise(
     },
     cases=[Case("1500 distinct scores, numBins = 1000", {}, _few_bins_choice)],
     solution="b",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=FEW_BINS,
     hint="How many consecutive thresholds go into one group, and when does Spark group at all?",
 ))
 
 
 # --------------------------------------------------------------------------
-# 09.1  the offsets of each partition
+# 09.1  two days' counts per score: the AUC of both days
 
-#: (score, label) rows; Spark's sorted counts fall into 3 partitions of 2 distinct scores.
-PARTITIONED_09_1 = ([(0.9, 1)] * 3 + [(0.8, 1), (0.8, 0)] + [(0.7, 0)] * 2 + [(0.5, 1)] * 2
-                    + [(0.3, 0)] * 4 + [(0.1, 1), (0.1, 0)])
-SIZES_09_1 = (2, 2, 2)
-
-
-def _offsets(d):
-    steps = ek.spark_steps(d.rows, partition_sizes=tuple(d.partition_sizes_in_distinct_scores))
-    return [[int(p), int(n)] for p, n in steps.partitionwise_cumulative_counts]
+#: Each day as counts per distinct score, [score, positives, negatives]; the rows are gone. On the
+#: second day the model scored everything higher (a shift), negatives included.
+TWO_DAYS_09_1 = {"day_1": [[0.9, 4, 0], [0.7, 3, 2], [0.5, 1, 3], [0.3, 0, 5]],
+                 "day_2": [[0.9, 3, 6], [0.7, 0, 8], [0.5, 0, 3], [0.3, 0, 1]]}
 
 
-def _new_partitions(rng):
-    """Another fifteen rows of six distinct scores, and the colleague's offsets of them.
-
-    The colleague's offsets are each partition's own sums (no running total),
-    the bug of the story; the rows are highest score first.
-    """
-    scores = np.sort(rng.choice(np.arange(1, 10), 6, replace=False))[::-1] / 10
-    per_score = rng.multinomial(9, [1 / 6] * 6) + 1
-    rows = [(float(sc), int(rng.random() < 0.5))
-            for sc, m in zip(scores, per_score) for _ in range(m)]
-    rows.sort(key=lambda r: (-r[0], -r[1]))
-    own = [[0, 0]]
-    for part in np.split(np.arange(6), np.cumsum(SIZES_09_1)[:-1]):
-        part_rows = [y for sc, y in rows if sc in set(scores[part])]
-        own.append([sum(part_rows), len(part_rows) - sum(part_rows)])
-    return {"rows": rows, "partition_sizes_in_distinct_scores": list(SIZES_09_1),
-            "colleague_offsets": own}
+def _rows(counts):
+    """The (label, score) rows that counts per score stand for."""
+    scores = [score for score, pos, neg in counts for _ in range(pos + neg)]
+    labels = [label for score, pos, neg in counts for label in [1] * pos + [0] * neg]
+    return np.array(labels), np.array(scores)
 
 
-COLLEAGUE_09_1 = [[0, 0], [4, 1], [2, 2], [1, 5]]   # each partition's own sums: no running total
+def _auc_of(*days):
+    y, s = (np.concatenate(parts) for parts in zip(*(_rows(day) for day in days)))
+    return ek.roc_auc_score(y, s)
+
+
+def _both_days(d):
+    return _auc_of(d.day_1, d.day_2)
+
+
+def _mean_of_the_days(d):
+    """The mistake: the mean of the two days' AUCs."""
+    return (_auc_of(d.day_1) + _auc_of(d.day_2)) / 2
+
+
+def _weighted_by_rows(d):
+    """The mistake: the two days' AUCs weighted by their numbers of rows."""
+    rows = [sum(pos + neg for _, pos, neg in day) for day in (d.day_1, d.day_2)]
+    return (rows[0] * _auc_of(d.day_1) + rows[1] * _auc_of(d.day_2)) / sum(rows)
+
+
+def _draw_days(rng):
+    """Two days on 4 to 6 scores of 0.1 to 0.9; on the second the negatives score high too."""
+    n_scores = int(rng.integers(4, 7))
+    scores = np.sort(rng.choice(np.arange(1, 10), n_scores, replace=False))[::-1] / 10
+    high_first = np.linspace(1.0, 0.1, n_scores)           # a share that falls with the score
+    leans = {"day_1": (3.0 * high_first, 6.0 * (1.1 - high_first)),
+             "day_2": (2.0 * high_first ** 2, 6.0 * high_first)}
+    days = {}
+    for name, (positive_rate, negative_rate) in leans.items():
+        pos, neg = rng.poisson(positive_rate), rng.poisson(negative_rate)
+        pos[0], neg[-1] = max(pos[0], 1), max(neg[-1], 1)
+        days[name] = [[float(sc), int(p), int(n)] for sc, p, n in zip(scores, pos, neg)]
+    return days
+
+
+def _new_days(rng):
+    """Two other days whose AUC together is far from either tempting mix of the days' AUCs."""
+    while True:
+        days = _draw_days(rng)
+        d = SimpleNamespace(**days)
+        right = _both_days(d)
+        if min(abs(right - _mean_of_the_days(d)), abs(right - _weighted_by_rows(d))) > 0.01:
+            return days
+
 
 EX_09_1 = register(Exercise(
     id="09.1",
-    prompt="the colleague's partition offsets are wrong: give the right "
-           "partitionwiseCumulativeCounts [[numPos, numNeg], ...]",
+    prompt="two days, each summarised as counts per score [score, positives, negatives]: the ROC "
+           "AUC of both days together",
     kind="value",
-    cases=[Case("six distinct scores in partitions of 2, 2 and 2")],
-    expect=_offsets,
-    variant=_new_partitions,
-    solution=[[0, 0], [4, 1], [6, 3], [7, 8]],
-    kind_of_question="find the bug, then fix it",
-    data={"rows": [(float(a), int(b)) for a, b in PARTITIONED_09_1],
-          "partition_sizes_in_distinct_scores": list(SIZES_09_1),
-          "colleague_offsets": COLLEAGUE_09_1},
-    hint="Count positives and negatives per distinct score, highest first; sum each partition "
-         "(agg); the offsets start at [0, 0] and add one partition's sum at a time -- the last "
-         "is the total.",
+    cases=[Case("two days of counts per score")],
+    expect=_both_days,
+    variant=_new_days,
+    known=(Known("the mean of the two days' AUCs: an AUC is not a count, and the pairs of a "
+                 "positive of one day and a negative of the other count too", _mean_of_the_days),
+           Known("the two days' AUCs weighted by their rows: an AUC is not a count, and the pairs "
+                 "across the days count too", _weighted_by_rows)),
+    solution=_both_days(SimpleNamespace(**TWO_DAYS_09_1)),
+    kind_of_question="transfer",
+    data={name: [list(row) for row in day] for name, day in TWO_DAYS_09_1.items()},
+    hint="Counts add, areas do not: add the two days' positives and negatives at each score, "
+         "then compute the AUC of the summed counts, (pairs ranked right + half the tied pairs) / "
+         "(positives x negatives), or expand the counts into rows for ek.roc_auc_score.",
 ))
 
 
@@ -209,7 +235,7 @@ EX_09_3 = register(Exercise(
     },
     cases=[Case("5·10^8 rows, 10,001 distinct scores, 4 GB on the driver", {}, _exact_curve_fits)],
     solution="b",
-    kind_of_question="choose the method, new numbers",
+    kind_of_question="judgement",
     data={"rows": ROWS_09_3, "distinct_scores": DISTINCT_09_3, "driver_memory_gb": DRIVER_GB_09_3},
     feedback={
         "a": "5·10^8 rows of two float64 columns are 8 GB, twice the driver's 4 GB: the rows do "
@@ -273,7 +299,7 @@ EX_09_4 = register(Exercise(
     },
     cases=[Case("10^9 distinct scores, 8 GB on the driver, F1 to a thousandth", {}, _what_fits)],
     solution="b",
-    kind_of_question="choose the method (transfer)",
+    kind_of_question="judgement",
     feedback={
         "a": "the exact curve of 10^9 distinct scores is about 25 bytes a score on the driver, "
              "some 25 GB: it does not fit in 8 GB.",
@@ -295,8 +321,8 @@ EX_09_4 = register(Exercise(
 
 WRONG_ANSWERS = {
     "09.0": ["a", "c"],
-    "09.1": [[[4, 1], [6, 3], [7, 8]],                 # no offset before the first partition
-             COLLEAGUE_09_1],                          # agg, not its running sum
+    "09.1": [_mean_of_the_days(SimpleNamespace(**TWO_DAYS_09_1)),
+             _weighted_by_rows(SimpleNamespace(**TWO_DAYS_09_1))],
     "09.2": [0.0, 1.0],
     "09.3": ["a", "c", "d"],
     "09.4": ["a", "c", "d"],

@@ -2,13 +2,13 @@
 
 * 10.0 -- check your understanding (in the body, after the groups and time
   section): several X-rays per patient, a model for new patients; which
-  cross-validation? (GroupKFold by patient); a choice;
-* 10.1 -- choose the method: an interval for a recall of 20/20 (Wald and
-  the bootstrap collapse to a point, Wilson does not); a choice;
+  cross-validation? a choice;
+* 10.1 -- a judgement (choose the method): an interval for a recall of 20/20
+  (Wald and the bootstrap collapse to a point, Wilson does not); a choice;
 * 10.2 -- a judgement on a new result: a paired interval that contains 0
   and a difference that would matter; does "p > 0.05" mean the filters are
   equally good?
-* 10.3 -- choose the method, then compute: a paired test of two AUCs on the
+* 10.3 -- transfer (choose the method, then compute): a paired test of two AUCs on the
   same patients. DeLong's p counts to three decimals; the paired bootstrap's
   and the permutation test's p with 20,000 draws are accepted within their
   Monte Carlo error; one with the default 2,000 draws, too rough for three
@@ -72,7 +72,7 @@ EX_10_0 = register(Exercise(
     cases=[Case("several images per patient, used on new patients", {},
                 _split_for_new_patients)],
     solution="b",
-    kind_of_question="choose the method (transfer)",
+    kind_of_question="check",
     data=dict(XRAYS_10_0),
     hint="Ask what the model will face in use, then which split makes every test fold face "
          "the same: where can rows of one patient end up?",
@@ -116,7 +116,7 @@ EX_10_1 = register(Exercise(
     },
     cases=[Case("20 of 20 cancers caught", {}, _interval_that_does_not_collapse)],
     solution="b",
-    kind_of_question="choose the method",
+    kind_of_question="judgement",
     data={"cancers": CANCERS, "caught": CAUGHT},
     hint="Compute each candidate: ek.proportion_ci(caught, cancers, method='normal' or 'wilson'), "
          "and ek.bootstrap_ci(ek.recall_score, y, y) with y = np.ones(20, int). Which ones "
@@ -156,7 +156,7 @@ EX_10_2 = register(Exercise(
     cases=[Case("paired difference 0.007, 95 % interval -0.001 to 0.015, p = 0.09", {},
                 _what_the_paired_result_says)],
     solution="b",
-    kind_of_question="judgement (transfer)",
+    kind_of_question="judgement",
     data=dict(PAIRED_10_2),
     feedback={
         "a": "a p-value above 0.05 says the data do not rule out a difference of 0; it does not "
@@ -258,7 +258,7 @@ EX_10_3 = register(Exercise(
     decimals=3,
     known=KNOWN_10_3,
     solution=round(OWN_P, 3),
-    kind_of_question="choose the method, then compute",
+    kind_of_question="transfer",
     data={"y, score_a, score_b": two_scorers},
     hint="Both scores were computed on the same patients, so their AUCs are correlated: a test "
          "that treats them as two separate samples overstates the variance of the difference. "

@@ -1,13 +1,13 @@
 """Exercises of notebook 11, calibration.
 
-* 11.0 -- in the body, after section 1 (predict): every probability squared;
-  what happens to the AUC and to the probabilities;
-* 11.1 -- predict, then compute: the Brier scores of a forecaster that varies
-  its forecast and of one that always says the base rate;
+* 11.0 -- check your understanding, in the body after section 2: every
+  probability squared; what happens to the AUC and to the probabilities;
+* 11.1 -- transfer (predict, then compute): the Brier scores of a forecaster
+  that varies its forecast and of one that always says the base rate;
 * 11.2 -- a judgement, the notebook's bidding case turned round: a review
   queue that uses only the order of the scores; which of a model, its
   Platt-scaled version and a third model?
-* 11.3 -- judgement on new data: is the ECE of a week's 240 forecasts
+* 11.3 -- a judgement on new data: is the ECE of a week's 240 forecasts
   miscalibration or bin noise? (simulate the noise floor with labels drawn
   from the model's own probabilities; here, unlike section 3, it is noise).
 
@@ -65,7 +65,7 @@ EX_11_0 = register(Exercise(
     },
     cases=[Case("every probability squared", {}, _squared_choice)],
     solution="b",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=SQUARED,
     hint="Does squaring change the order of numbers between 0 and 1? Does it change their sum?",
 ))
@@ -104,7 +104,7 @@ EX_11_1 = register(Exercise(
     variant=_new_days,
     solution=[Fraction(1 + 49 + 64 + 16, 400), Fraction(3 * 1 + 9, 16 * 4)],
     components=("the varying service's Brier score", "the constant service's Brier score"),
-    kind_of_question="predict, then compute",
+    kind_of_question="transfer",
     data={"rained": RAIN, "service_a_said": SAID, "service_b_always_said": ALWAYS},
     hint="Per day, (forecast - outcome) squared, with outcome 1 for rain and 0 for none; then the "
          "mean over the four days. A forecast that moves is only worth it if it moves the right "
@@ -145,7 +145,7 @@ EX_11_2 = register(Exercise(
     cases=[Case("the same order for A and B; C ranks better, with worse probabilities", {},
                 _model_for_the_queue)],
     solution="b",
-    kind_of_question="judgement (transfer)",
+    kind_of_question="judgement",
     data={k: (dict(v) if isinstance(v, dict) else v) for k, v in QUEUE_11_2.items()},
     feedback={
         "a": "Platt scaling keeps A's ranking, so B's top 500 are A's top 500: its better "
@@ -215,7 +215,7 @@ EX_11_3 = register(Exercise(
     },
     cases=[Case("240 forecasts, 10 bins of 24", {}, _noise_or_miscalibration)],
     solution="a",
-    kind_of_question="judgement: simulate the noise floor",
+    kind_of_question="judgement",
     data={"y, p": forecasts},
     hint="Compute ek.expected_calibration_error(y, p, n_bins=10, strategy='quantile'). Then "
          "draw labels from p itself, y_fake = (rng.random(len(p)) < p).astype(int), some hundreds "

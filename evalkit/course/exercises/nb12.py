@@ -1,12 +1,13 @@
 """Exercises of notebook 12, comparing models.
 
-* 12.0 -- in the body, after section 4 (predict): three p-values under Holm's
-  correction; which comparisons still show a difference;
-* 12.1 -- a judgement: one pair of a 40-comparison table is "significant"
-  before the correction and not after; what is reported?
-* 12.2 -- compute: three classifiers on the same patients, McNemar's test
-  of every pair, Holm's correction; the smallest adjusted p-value.
-* 12.3 -- choose the method: the test for two AUCs on the same patients.
+* 12.0 -- check your understanding, in the body after section 4: three
+  p-values under Holm's correction; which comparisons still show a difference;
+* 12.1 -- a judgement on a new situation: a baseline chosen after the all-pairs
+  table was seen, which makes the correction milder; what is reported?
+* 12.2 -- transfer: three classifiers on the same patients, McNemar's test
+  of every pair, Holm's correction; the smallest adjusted p-value;
+* 12.3 -- a judgement on a new situation: two models tested on different
+  hospitals' patients, where no pairing exists; which comparison?
 
 Every expected value is computed with evalkit.
 """
@@ -76,40 +77,71 @@ EX_12_0 = register(Exercise(
     },
     cases=[Case("three comparisons, Holm at 0.05", {}, _three_p_choice)],
     solution="b",
-    kind_of_question="predict",
+    kind_of_question="check",
     data=THREE_P,
     hint="Sort the p-values; multiply the smallest by 3, the next by 2, the last by 1; then no "
          "adjusted value may be smaller than the one before it.",
 ))
 
 
+# --------------------------------------------------------------------------
+# 12.1  a baseline chosen after the table was seen
+
+#: Four models on one test set, every pair on the AUC: each pair's p-value before the correction.
+#: The team then picks ``logistic`` as the baseline, after seeing ``gbm`` on top.
+ALL_PAIRS_12_1 = {"gbm vs logistic": 0.02, "gbm vs forest": 0.19, "gbm vs tree": 0.0004,
+                  "logistic vs forest": 0.016, "logistic vs tree": 0.002, "forest vs tree": 0.03}
+BASELINE_12_1 = "logistic"
+PAIR_12_1 = "gbm vs logistic"
+
+
+def _baseline_pairs(pairs, baseline):
+    return {name: p for name, p in pairs.items() if baseline in name.split(" vs ")}
+
+
+def _after_the_fact_choice():
+    """The option to report when the baseline family was chosen after the all-pairs table."""
+    names = list(ALL_PAIRS_12_1)
+    all_pairs = dict(zip(names, _holm(list(ALL_PAIRS_12_1.values()))))
+    chosen = _baseline_pairs(ALL_PAIRS_12_1, BASELINE_12_1)
+    against_baseline = dict(zip(chosen, _holm(list(chosen.values()))))
+    if all_pairs[PAIR_12_1] >= 0.05 > against_baseline[PAIR_12_1]:
+        return "b"
+    raise RuntimeError("12.1's p-values should make the two families disagree on the pair")
+
+
 EX_12_1 = register(Exercise(
     id="12.1",
-    prompt="5 models x 4 metrics, all pairs: 40 comparisons; one has p = 0.02, Holm-adjusted 0.6",
+    prompt="every pair of four models on the AUC, then logistic picked as the baseline after "
+           "gbm came out on top: what is reported about gbm vs logistic?",
     kind="choice",
     choices={
-        "a": "report that model B beats model A on recall (p = 0.02)",
-        "b": "report no difference shown after the correction; test that one pair again on new "
-             "data",
-        "c": "report that all five models are equally good",
-        "d": "drop the correction: with 40 comparisons it is too strict to be useful",
+        "a": "gbm beats logistic: against the baseline, Holm's adjusted p is below 0.05",
+        "b": "not shown: the table that was looked at had all six pairs, and there Holm's "
+             "adjusted p is above 0.05; a baseline counts only if it is chosen before the "
+             "results, so test gbm against logistic again on new data",
+        "c": "gbm beats logistic: its own p-value is below 0.05, and it is the one comparison "
+             "the team cares about",
+        "d": "both analyses are correct, so report the smaller adjusted p-value",
     },
     feedback={
-        "a": "among 40 comparisons of equal models, a p-value of 0.02 somewhere is expected: "
-             "picking it out once the table is in front of you is the error the correction guards "
-             "against.",
-        "b": "after Holm's correction nothing in the table is significant; the pair is a lead to "
-             "test on fresh data, where it is one planned comparison.",
-        "c": "finding nothing is not proof that the models are equal: the intervals say how large "
-             "a gap is still possible.",
-        "d": "without a correction a table of 40 comparisons finds a false winner most of the "
-             "time; Holm keeps that chance at 5 % and is the least strict way to do it.",
+        "a": "logistic became the baseline once gbm was seen on top, so the comparisons actually "
+             "made were six: the milder correction for three was earned by looking first.",
+        "b": "the correction must count every comparison the choice was made from; after all "
+             "six, this pair's adjusted p is above 0.05. Choosing the baseline in advance "
+             "(section 5) is what makes the milder correction honest.",
+        "c": "the one comparison the team cares about was picked out of six by scanning them: "
+             "read alone, its p-value ignores the five other chances of a false winner.",
+        "d": "choosing the smaller of two p-values after computing both is one more comparison "
+             "made after looking: the reported p is then too small.",
     },
-    cases=[Case("40 comparisons, one uncorrected p = 0.02", {}, lambda: "b")],
+    cases=[Case("a baseline chosen after the all-pairs table", {}, _after_the_fact_choice)],
     solution="b",
     kind_of_question="judgement",
-    hint="How often does a table of 40 comparisons of equal models show at least one p below 0.05? "
-         "And does 'not shown to differ' mean 'equal'?",
+    data={"p_values_all_pairs": dict(ALL_PAIRS_12_1), "baseline_chosen_afterwards": BASELINE_12_1,
+          "alpha": 0.05},
+    hint="Apply Holm to the six p-values, then to the three that involve logistic. Which family "
+         "of comparisons did the team actually look at before choosing the baseline?",
 ))
 
 
@@ -171,31 +203,54 @@ EX_12_2 = register(Exercise(
 ))
 
 
+# --------------------------------------------------------------------------
+# 12.3  two models, two hospitals: no pairing
+
+#: Model X was tested at hospital A, model Y at hospital B, on different patients: each AUC with
+#: its DeLong standard error.
+HOSPITALS_12_3 = {"model_x_at_hospital_a": {"patients": 300, "auc": 0.874, "standard_error": 0.021},
+                  "model_y_at_hospital_b": {"patients": 300, "auc": 0.822, "standard_error": 0.026}}
+
+
+def _no_pairing_choice():
+    """Different patients: no paired test applies; the unpaired z-test of the two AUCs does."""
+    x, y = HOSPITALS_12_3["model_x_at_hospital_a"], HOSPITALS_12_3["model_y_at_hospital_b"]
+    same_patients = False          # the story: two hospitals, two sets of patients
+    z = (x["auc"] - y["auc"]) / np.hypot(x["standard_error"], y["standard_error"])
+    if not same_patients and np.isfinite(z):
+        return "b"
+    raise RuntimeError("12.3's story should call for an unpaired comparison")
+
+
 EX_12_3 = register(Exercise(
     id="12.3",
-    prompt="two risk scores on the same 400 patients: which test of their AUCs?",
+    prompt="model X tested on hospital A's patients, model Y on hospital B's: how are their AUCs "
+           "compared?",
     kind="choice",
     choices={
-        "a": "DeLong's test, paired: test={'roc_auc': 'delong'}",
-        "b": "McNemar's test: test='mcnemar'",
-        "c": "none: look whether the two separate AUC intervals overlap",
-        "d": "a two-sample t-test of the two models' scores",
+        "a": "DeLong's paired test: test={'roc_auc': 'delong'}",
+        "b": "an unpaired test, z = (AUC_X - AUC_Y) / sqrt(se_X² + se_Y²), and a warning that the "
+             "difference mixes the models with the hospitals",
+        "c": "McNemar's test on the two models' right and wrong answers",
+        "d": "none: models scored on different patients cannot be compared at all",
     },
     feedback={
-        "a": "DeLong's test compares two AUCs computed on the same samples and uses their "
-             "correlation: the paired test made for this question.",
-        "b": "McNemar's test compares two classifiers' right and wrong answers (accuracy), not "
-             "two rankings by score.",
-        "c": "overlapping intervals do not show that two AUCs are equal, and two separate "
-             "intervals treat scores of the same patients as if they came from different ones.",
-        "d": "a t-test of the scores asks whether their means differ, which says nothing about "
-             "how well either ranks the sick above the healthy.",
+        "a": "a paired test needs both scores of every patient, so that one patient's luck "
+             "cancels in the difference; here no patient was scored by both models.",
+        "b": "with two independent samples the variance of the difference is the sum of the two "
+             "variances; and a difference between two hospitals' patients can come from the "
+             "patients as well as from the models.",
+        "c": "McNemar's test counts the patients on which two classifiers disagree, which needs "
+             "both answers for each patient, and it compares accuracy, not AUCs.",
+        "d": "two independent estimates can be compared, only less precisely than paired ones "
+             "(no shared luck cancels), and with the hospitals as a second explanation.",
     },
-    cases=[Case("two AUCs on the same patients", {}, lambda: "a")],
-    solution="a",
-    kind_of_question="choose the method",
-    hint="Which test of notebook 10 is made for two AUCs on the same samples, and which metric "
-         "does McNemar's test compare?",
+    cases=[Case("two AUCs on different patients", {}, _no_pairing_choice)],
+    solution="b",
+    kind_of_question="judgement",
+    data={k: dict(v) for k, v in HOSPITALS_12_3.items()},
+    hint="Which tests of notebooks 10 and 12 need every patient to be scored by both models? "
+         "What is the variance of a difference of two independent estimates?",
 ))
 
 
@@ -203,5 +258,5 @@ WRONG_ANSWERS = {
     "12.0": ["a", "c"],
     "12.1": ["a", "c", "d"],
     "12.2": [round(_smallest_raw_p(_own_data()), 3)],          # no correction
-    "12.3": ["b", "c", "d"],
+    "12.3": ["a", "c", "d"],
 }
