@@ -807,9 +807,11 @@ def search_hits(page, base: str, query: str) -> set[str]:
     from urllib.parse import quote
 
     page.goto(f"{base}/search.html?q={quote(query)}")
+    # Sphinx lists the hits one by one (5 ms apart) and writes the summary after the last one; the
+    # summary is empty until then, so wait for its final words, not for "Searching" to go.
     page.wait_for_function("""() => {
-        const summary = document.querySelector('#search-results .search-summary, #search-results p');
-        return summary && !/Preparing|Searching/i.test(summary.textContent);
+        const summary = document.querySelector('#search-results p.search-summary');
+        return summary && /Search finished|did not match/.test(summary.textContent);
     }""", timeout=RENDER_TIMEOUT_MS)
     hrefs = page.locator("#search-results ul.search li a").evaluate_all(
         "els => els.map(e => e.getAttribute('href'))")
