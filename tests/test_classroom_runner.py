@@ -43,7 +43,7 @@ STUDENTS = ["Ana", "Ben", "Cy"]
 DIED = ("the notebook's kernel died (out of memory, or too many processes?); no answer recorded: "
         "the answer cell of this exercise did not run or was not found (its cell metadata marks "
         "it: evalkit.answer = {})")
-NEVER_ENDS = "def majority_accuracy(class_sizes):\n    while True:\n        pass\n"
+NEVER_ENDS = "def stratified_accuracy(class_sizes):\n    while True:\n        pass\n"
 
 
 @pytest.fixture(scope="module")

@@ -514,6 +514,7 @@ REAL_HOSTS = {
     "semver.org": "Semantic Versioning (CHANGELOG.md)",
     "nbgrader.readthedocs.io": "nbgrader's documentation (teachers/)",
     "pypi.org": "the package index's simple API (tools/course_dist.py check-name)",
+    "www.w3.org": "the SVG namespace, an identifier rather than a link (book/favicon.svg)",
 }
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 RESERVED = re.compile(r"(^|\.)(example\.(com|net|org)|example|invalid|test|localhost)$")
