@@ -23,6 +23,7 @@ import sklearn.metrics as skm
 
 import evalkit as ek
 from _harness import Call, Workload, quiet
+from evalkit import _delong, _delong_blocked
 
 N = 10**5
 
@@ -89,6 +90,15 @@ def same_auc(ours, theirs):
     assert abs(ours.estimate - theirs) < 1e-12, (ours.estimate, theirs)
 
 
+def positives_1e6():
+    y, p = scores_1e6()
+    return y == 1, p
+
+
+def same_variance(ours, theirs):
+    assert ours[0] == theirs[0] and abs(ours[1] - theirs[1]) <= 1e-12 * theirs[1], (ours, theirs)
+
+
 WORKLOADS = [
     Workload(
         name="bootstrap_ci(f1_score) 2000 resamples, 10^5 labels",
@@ -127,6 +137,16 @@ WORKLOADS = [
         reference_name="evalkit roc_auc_score",
         check=same_auc,
         note="probabilities rounded to 3 decimals: tied groups get one component each",
+    ),
+    Workload(
+        name="DeLong's variance 10^6 scores: blocked vs the plain sweep",
+        setup=positives_1e6,
+        evalkit=_delong_blocked.auc_variance,
+        reference=_delong.auc_variance,
+        reference_name="plain sweep",
+        check=same_variance,
+        note="why roc_auc_ci keeps the blocked path: the plain sweep (its test oracle) builds "
+             "the whole curve first",
     ),
     Workload(
         name="roc_auc_ci(delong) 10^6 scores vs sklearn roc_auc_score",

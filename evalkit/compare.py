@@ -29,8 +29,10 @@ Bonferroni (``min(1, m p)``) or none. The numbers are statsmodels'
 ``multipletests(p, method="holm" | "bonferroni")``.
 """
 
+
 from __future__ import annotations
 
+import inspect
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -39,15 +41,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import classification as _clf
-from . import curves as _curves_public
-from . import ranking as _ranking
-from . import uncertainty as _unc
-from ._curves import ap_from_groups, auc_from_groups
-from ._ratios import prf
-from ._resample import _bootstrap_p, _draws, _runs, _side_by_side
+from ._delong import paired_test, require_two_of_each
+from ._hit_metrics import check_options, evaluate
+from ._paired import mcnemar, permutation_p, sign_flip_distribution, swap_distribution
+from ._resample import (METRICS, LabelCells, ModelCounts, bootstrap_p, draws, joint_cells, kept,
+                        label_rule, runs)
+from ._sweep import sweep_of
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Integer, Options, Real, check_labels,
-                          check_scores, check_targets, validate_params)
+                          check_same_kind, check_same_length, check_scores, positive_of,
+                          validate_params)
+from .ranking import evaluate_ranking
 
 if TYPE_CHECKING:  # pandas and matplotlib are optional: imported when a method needs them
     import pandas as pd
@@ -55,21 +58,14 @@ if TYPE_CHECKING:  # pandas and matplotlib are optional: imported when a method 
 
 __all__ = ["ModelComparison", "compare", "read_trec_run", "read_trec_qrels"]
 
-#: Classification metrics by name: (kind, the public function, the options it takes here).
-_CLASSIFICATION = {
-    "accuracy": ("label", _clf.accuracy_score, set()),
-    "precision": ("label", _clf.precision_score, {"average", "pos_label", "zero_division"}),
-    "recall": ("label", _clf.recall_score, {"average", "pos_label", "zero_division"}),
-    "f1": ("label", _clf.f1_score, {"average", "pos_label", "zero_division"}),
-    "roc_auc": ("score", _curves_public.roc_auc_score, set()),
-    "average_precision": ("score", _curves_public.average_precision_score, {"pos_label"}),
-}
 _TESTS = {"bootstrap": "paired bootstrap", "permutation": "paired permutation test",
           "delong": "DeLong's test", "mcnemar": "McNemar's exact test",
           "mcnemar-chi2": "McNemar's chi-square test (continuity corrected)"}
 _ONLY = {"delong": "roc_auc", "mcnemar": "accuracy", "mcnemar-chi2": "accuracy"}
 _CORRECTIONS = {"holm": "Holm's step-down", "bonferroni": "Bonferroni", "none": "no correction"}
 _SUPERSCRIPT = dict(zip("abcdefghijklmnoprstuvwxyz", "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ"))
+_BOLD = {"text": "{}*", "markdown": "**{}**", "latex": r"\textbf{{{}}}"}
+_SUPERSCRIPT_OF = {"markdown": "<sup>{}</sup>", "latex": "$^{{{}}}$"}
 
 
 # -- the result ------------------------------------------------------------------------
@@ -107,57 +103,71 @@ class ModelComparison:
     @property
     def table(self) -> list[dict]:
         """One dict per model and metric: ``model, metric, value, low, high``."""
-        return [{"model": m, "metric": q, "value": float(self.values[i, j]),
-                 "low": float(self.low[i, j]), "high": float(self.high[i, j])}
-                for i, m in enumerate(self.models) for j, q in enumerate(self.metrics)]
+        rows = []
+        for i, model in enumerate(self.models):
+            for j, metric in enumerate(self.metrics):
+                rows.append({"model": model, "metric": metric,
+                             "value": float(self.values[i, j]),
+                             "low": float(self.low[i, j]),
+                             "high": float(self.high[i, j])})
+        return rows
 
     def _letters(self):
-        """Per (model, metric), the letters of the models it is significantly better than."""
-        letter = {m: chr(ord("a") + i) if i < 26 else str(i) for i, m in enumerate(self.models)}
+        """Each model's letter, and per (model, metric) the letters of the models it beats."""
+        letter = {model: _letter(i) for i, model in enumerate(self.models)}
         beats = {}
         for p in self.pairs:
-            if p["significant"]:
-                win, lose = p["model_a"], p["model_b"]
-                if p["difference"] <= 0:
-                    win, lose = lose, win
-                beats.setdefault((win, p["metric"]), []).append(letter[lose])
-        return letter, {k: "".join(sorted(v)) for k, v in beats.items()}
+            if not p["significant"]:
+                continue
+            winner, loser = p["model_a"], p["model_b"]
+            if p["difference"] <= 0:
+                winner, loser = loser, winner
+            beats.setdefault((winner, p["metric"]), []).append(letter[loser])
+        won = {key: "".join(sorted(letters)) for key, letters in beats.items()}
+        return letter, won
 
     def _cells(self, style):
         """The table's rows of cells: ``value [low, high]``, the best marked, the letters beside."""
         letter, beats = self._letters()
-        best = np.nanargmax(np.where(np.isnan(self.values), -np.inf, self.values), axis=0)
+        values = np.where(np.isnan(self.values), -np.inf, self.values)
+        best = np.nanargmax(values, axis=0)
         rows = []
-        for i, m in enumerate(self.models):
-            row = [f"({letter[m]}) {m}" if style != "latex" else f"({letter[m]}) {_tex(m)}"]
-            for j, q in enumerate(self.metrics):
-                v = f"{self.values[i, j]:.4f}"
+        for i, model in enumerate(self.models):
+            name = model
+            if style == "latex":
+                name = _tex(model)
+            row = [f"({letter[model]}) {name}"]
+            for j, metric in enumerate(self.metrics):
+                value = f"{self.values[i, j]:.4f}"
                 if best[j] == i:
-                    bold = {"text": v + "*", "markdown": f"**{v}**", "latex": rf"\textbf{{{v}}}"}
-                    v = bold[style]
-                won = beats.get((m, q), "")
+                    value = _BOLD[style].format(value)
+                won = beats.get((model, metric), "")
                 if won:
-                    v += {"text": "".join(_SUPERSCRIPT.get(c, "^" + c) for c in won),
-                          "markdown": f"<sup>{won}</sup>", "latex": f"$^{{{won}}}$"}[style]
-                row.append(f"{v} [{self.low[i, j]:.4f}, {self.high[i, j]:.4f}]")
+                    value += _superscript(won, style)
+                row.append(f"{value} [{self.low[i, j]:.4f}, {self.high[i, j]:.4f}]")
             rows.append(row)
         return rows
 
     def _note(self):
         tests = sorted(set(self.tests.values()))
-        against = f"against the baseline {self.baseline}" if self.baseline else "between all pairs"
+        against = "between all pairs"
+        if self.baseline:
+            against = f"against the baseline {self.baseline}"
+        names = ", ".join(_TESTS[t] for t in tests)
         return (f"{100 * self.confidence:g} % percentile bootstrap intervals, "
                 f"{self.n_resamples} paired resamples; best per metric marked; a letter: "
                 f"significantly better than that model (adjusted p < {self.alpha:g}), "
-                f"{len(self.pairs)} comparisons {against}; test: "
-                f"{', '.join(_TESTS[t] for t in tests)}; "
+                f"{len(self.pairs)} comparisons {against}; test: {names}; "
                 f"correction: {_CORRECTIONS[self.correction]}")
 
     def __str__(self):
         rows = [["model", *self.metrics], *self._cells("text")]
-        widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-        lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
-        lines.insert(1, "  ".join("-" * w for w in widths))
+        widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+        lines = []
+        for row in rows:
+            padded = (cell.ljust(width) for cell, width in zip(row, widths))
+            lines.append("  ".join(padded).rstrip())
+        lines.insert(1, "  ".join("-" * width for width in widths))
         return "\n".join([*lines, self._note()])
 
     __repr__ = __str__
@@ -165,25 +175,28 @@ class ModelComparison:
     def to_markdown(self) -> str:
         """The table as Markdown (best in bold, letters as superscripts), the note below."""
         rows = [["model", *self.metrics], *self._cells("markdown")]
-        out = ["| " + " | ".join(r) + " |" for r in rows]
+        out = ["| " + " | ".join(row) + " |" for row in rows]
         out.insert(1, "|" + "---|" * len(rows[0]))
         return "\n".join(out) + f"\n\n{self._note()}\n"
 
     def to_latex(self) -> str:
         """The table as a LaTeX ``tabular`` (best in bold, letters superscript), note a comment."""
         rows = [["model", *map(_tex, self.metrics)], *self._cells("latex")]
-        body = [" & ".join(r) + r" \\" for r in rows]
-        return "\n".join([r"\begin{tabular}{l" + "c" * len(self.metrics) + "}", r"\hline",
-                          body[0], r"\hline", *body[1:], r"\hline", r"\end{tabular}",
-                          "% " + self._note(), ""])
+        body = [" & ".join(row) + r" \\" for row in rows]
+        columns = "l" + "c" * len(self.metrics)
+        lines = [r"\begin{tabular}{" + columns + "}", r"\hline", body[0], r"\hline", *body[1:],
+                 r"\hline", r"\end{tabular}", "% " + self._note(), ""]
+        return "\n".join(lines)
 
     def to_pandas(self, which: str = "values") -> pd.DataFrame:
         """A pandas DataFrame: ``"values"`` (one row per model and metric) or ``"pairs"``."""
         import pandas as pd
 
-        if which not in ("values", "pairs"):
-            raise ValueError(f"which must be 'values' or 'pairs', got {which!r}")
-        return pd.DataFrame(self.table if which == "values" else self.pairs)
+        if which == "values":
+            return pd.DataFrame(self.table)
+        if which == "pairs":
+            return pd.DataFrame(self.pairs)
+        raise ValueError(f"which must be 'values' or 'pairs', got {which!r}")
 
     def plot(self, ax: Axes | None = None) -> Axes:
         """Draw each difference with its interval (a vertical line at 0); returns the Axes."""
@@ -193,19 +206,42 @@ class ModelComparison:
             ax = plt.subplots(figsize=(8, 0.4 * len(self.pairs) + 1.2))[1]
         shown = [p for p in self.pairs if p["low"] is not None]
         y = np.arange(len(shown))[::-1]
-        d = np.array([p["difference"] for p in shown])
-        err = np.array([[p["difference"] - p["low"], p["high"] - p["difference"]] for p in shown]).T
-        ax.errorbar(d, y, xerr=err.reshape(2, -1), fmt="o", capsize=3)
+        difference = np.array([p["difference"] for p in shown])
+        below = [p["difference"] - p["low"] for p in shown]
+        above = [p["high"] - p["difference"] for p in shown]
+        err = np.array([below, above])
+        ax.errorbar(difference, y, xerr=err.reshape(2, -1), fmt="o", capsize=3)
         ax.axvline(0, color="grey", lw=1)
-        ax.set_yticks(y, [f"{p['metric']}: {p['model_a']} - {p['model_b']}"
-                          + (" *" if p["significant"] else "") for p in shown])
+        ax.set_yticks(y, [_tick(p) for p in shown])
         ax.set_xlabel(f"difference a - b, {100 * self.confidence:g} % interval "
                       f"(* significant, {_CORRECTIONS[self.correction]})")
         return ax
 
 
+def _letter(i):
+    """The i-th model's letter: a to z, then numbers."""
+    if i < 26:
+        return chr(ord("a") + i)
+    return str(i)
+
+
+def _superscript(letters, style):
+    if style != "text":
+        return _SUPERSCRIPT_OF[style].format(letters)
+    return "".join(_SUPERSCRIPT.get(c, "^" + c) for c in letters)
+
+
+def _tick(pair):
+    """A comparison's label on the plot, starred when significant."""
+    label = f"{pair['metric']}: {pair['model_a']} - {pair['model_b']}"
+    if pair["significant"]:
+        label += " *"
+    return label
+
+
 def _tex(text):
-    return str(text).replace("_", r"\_").replace("&", r"\&").replace("%", r"\%").replace("#", r"\#")
+    escaped = str(text).replace("_", r"\_").replace("&", r"\&")
+    return escaped.replace("%", r"\%").replace("#", r"\#")
 
 
 # -- the correction for many comparisons -----------------------------------------------
@@ -224,8 +260,9 @@ def _adjust(p, correction):
     if correction == "bonferroni":
         return np.minimum(1.0, m * p)
     order = np.argsort(p, kind="stable")
+    scaled = (m - np.arange(m)) * p[order]
     out = np.empty(m)
-    out[order] = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
     return out
 
 
@@ -244,7 +281,7 @@ def read_trec_run(path: str | os.PathLike) -> dict[str, dict[str, float]]:
     {'q1': {'d1': 2.5, 'd2': 1.0}}
     >>> os.remove(f.name)
     """
-    return _read_trec(path, "run", "query Q0 doc rank score tag", "score", float)
+    return _read_run(path)
 
 
 def read_trec_qrels(path: str | os.PathLike) -> dict[str, dict[str, int]]:
@@ -259,6 +296,14 @@ def read_trec_qrels(path: str | os.PathLike) -> dict[str, dict[str, int]]:
     {'q1': {'d1': 1, 'd3': 2}}
     >>> os.remove(f.name)
     """
+    return _read_qrels(path)
+
+
+def _read_run(path):
+    return _read_trec(path, "run", "query Q0 doc rank score tag", "score", float)
+
+
+def _read_qrels(path):
     return _read_trec(path, "qrels", "query 0 doc relevance", "relevance", int)
 
 
@@ -271,11 +316,12 @@ def _read_trec(path, kind, fields, value, number):
     with open(path, encoding="utf-8") as f:
         for at, line in enumerate(f, 1):
             parts = line.split()
-            if parts and len(parts) != len(fields):
+            if not parts:
+                continue
+            if len(parts) != len(fields):
                 raise ValueError(f"path: line {at} of {path} has {len(parts)} fields, a TREC "
                                  f"{kind} line has {len(fields)}: {' '.join(fields)}")
-            if parts:
-                out.setdefault(parts[0], {})[parts[2]] = number(parts[at_value])
+            out.setdefault(parts[0], {})[parts[2]] = number(parts[at_value])
     return out
 
 
@@ -297,17 +343,25 @@ def _metric_specs(metrics):
         raise TypeError("metrics must be a list of metric names such as ['accuracy', 'roc_auc'] or "
                         f"['ndcg@10', 'map@100'], got {metrics!r}")
     out = []
-    for m in metrics:
-        name, opts = (m, {}) if isinstance(m, str) else (m[0], dict(m[1]))
-        label = name + "".join(f" {k}={v}" for k, v in opts.items())
-        out.append((label, name, opts))
-    if not out or len({s[0] for s in out}) != len(out):
+    for metric in metrics:
+        name, options = metric, {}
+        if not isinstance(metric, str):
+            name, options = metric[0], dict(metric[1])
+        label = name + "".join(f" {k}={v}" for k, v in options.items())
+        out.append((label, name, options))
+    if not out or len({label for label, _, _ in out}) != len(out):
         raise ValueError("metrics: give at least one metric, each once")
     return out
 
 
+def _classifies(base):
+    """Whether compare offers ``base`` as a classification metric (else a ranking name)."""
+    metric = METRICS.get(base)
+    return "@" not in base and metric is not None and metric.compared is not None
+
+
 def _is_ranking(specs):
-    kinds = {"@" in base or base not in _CLASSIFICATION for _, base, _ in specs}
+    kinds = {not _classifies(base) for _, base, _ in specs}
     if len(kinds) > 1:
         raise ValueError("metrics: classification metrics and ranking metrics (such as 'ndcg@10') "
                          "cannot be mixed in one comparison")
@@ -317,23 +371,30 @@ def _is_ranking(specs):
 def _ranked_lists(y_true, models):
     """Ranked lists and relevance from ranx-style dicts or TREC files; lists pass through."""
     if isinstance(y_true, (str, os.PathLike)):
-        y_true = read_trec_qrels(y_true)
-    models = {k: read_trec_run(v) if isinstance(v, (str, os.PathLike)) else v
-              for k, v in models.items()}
+        y_true = _read_qrels(y_true)
+    read = {}
+    for name, run in models.items():
+        if isinstance(run, (str, os.PathLike)):
+            run = _read_run(run)
+        read[name] = run
     if not isinstance(y_true, dict):
-        return y_true, models
+        return y_true, read
     queries = list(y_true)  # ranx, trec_eval: the qrels' queries; a run without one ranks nothing
     relevant = [{d: r for d, r in y_true[q].items() if r > 0} for q in queries]
-
-    def lists(run):  # by decreasing score, ties by decreasing doc id (trec_eval's order)
-        if not isinstance(run, dict):
-            return run
-        by_doc = (sorted(run.get(q, {}).items(), reverse=True) for q in queries)
-        return [[d for d, _ in sorted(docs, key=lambda x: -x[1])] for docs in by_doc]
-    return relevant, {k: lists(v) for k, v in models.items()}
+    return relevant, {name: _lists(run, queries) for name, run in read.items()}
 
 
-# -- classification: joint cells and the metrics from their counts ----------------------
+def _lists(run, queries):
+    """A ranx-style run's lists, one per query: by decreasing score, ties by decreasing doc id
+    (trec_eval's order); lists pass through."""
+    if not isinstance(run, dict):
+        return run
+    out = []
+    for q in queries:
+        by_doc = sorted(run.get(q, {}).items(), reverse=True)
+        by_score = sorted(by_doc, key=lambda item: -item[1])
+        out.append([doc for doc, _ in by_score])
+    return out
 
 
 def _multiplicities(sample_counts, y_true):
@@ -347,14 +408,16 @@ def _multiplicities(sample_counts, y_true):
 
 
 def _kinds(specs):
-    """Each metric's kind ("label" or "score"); an option the metric does not take is refused."""
+    """What each metric reads ("classes" or "groups"); an option it does not take is refused."""
     kinds = []
-    for label, base, opts in specs:
-        kind, _, allowed = _CLASSIFICATION[base]
-        if not set(opts) <= allowed:
-            raise ValueError(f"metrics: {label!r}: options {sorted(set(opts) - allowed)} are not "
-                             f"taken here; {base} takes {sorted(allowed) or 'none'}")
-        kinds.append(kind)
+    for label, base, options in specs:
+        metric = METRICS[base]
+        refused = sorted(set(options) - metric.compared)
+        if refused:
+            takes = sorted(metric.compared) or "none"
+            raise ValueError(f"metrics: {label!r}: options {refused} are not taken here; "
+                             f"{base} takes {takes}")
+        kinds.append(metric.counts)
     return kinds
 
 
@@ -362,161 +425,310 @@ def _read_models(y, models, kinds, threshold):
     """Each model's validated scores (where used) and predicted labels (where used)."""
     scores, labels = {}, {}
     classes = np.unique(y)
-    if ("score" in kinds or threshold is not None) and len(classes) != 2:
+    reads_scores = "groups" in kinds or threshold is not None
+    if reads_scores and len(classes) != 2:
         raise ValueError(f"y_true: roc_auc, average_precision and threshold need binary labels, "
                          f"got {len(classes)} classes")
-    for name, pred in models.items():
+    for name, prediction in models.items():
         key = f"predictions[{name!r}]"
-        if "score" in kinds or threshold is not None:
-            scores[name] = check_scores(y, pred, name=key)[0]
-        if "label" in kinds:
-            if threshold is not None:
-                pred = np.where(scores[name] >= threshold, classes[1], classes[0])
-            labels[name] = check_targets(y, pred, names=("y_true", key))[2]
+        if reads_scores:
+            scores[name] = check_scores(y, prediction, name=key)[0]
+        if "classes" not in kinds:
+            continue
+        if threshold is None:
+            labels[name] = _labels_beside(y, prediction, key)
+        else:  # at or above it, the larger class: labels of y_true's own
+            labels[name] = np.where(scores[name] >= threshold, classes[1], classes[0])
     return scores, labels
+
+
+def _labels_beside(y, prediction, key):
+    """A model's predicted labels, read once, of the length and kind of the read y_true."""
+    labels = check_labels(prediction, key)
+    check_same_length(**{"y_true": y, key: labels})
+    check_same_kind(y, labels, ("y_true", key))
+    return labels
 
 
 def _check_binary_averages(specs, all_labels):
     """As scikit-learn: the binary average needs two classes, one of them pos_label."""
-    for label, base, opts in specs:
-        if "average" not in _CLASSIFICATION[base][2]:  # accuracy and the score metrics
+    for label, base, options in specs:
+        if "average" not in METRICS[base].compared:  # accuracy and the score metrics
             continue
-        pos_label = opts.get("pos_label", 1)
-        if opts.get("average", "binary") == "binary" and (
-                len(all_labels) > 2 or pos_label not in all_labels):
+        pos_label = options.get("pos_label", 1)
+        if options.get("average", "binary") != "binary":
+            continue
+        if len(all_labels) > 2 or pos_label not in all_labels:
             raise ValueError(f"metrics: {label!r} averages 'binary' over labels "
                              f"{all_labels.tolist()}: it needs two classes holding "
                              f"pos_label={pos_label!r}; pass ('{base}', {{'average': 'macro'}}) "
                              "or the pos_label")
 
 
-def _joint_cells(columns, times):
-    """The distinct rows of ``columns`` (the cells, sorted) and how many samples each holds.
+def _check_positive_labels(specs, y_classes):
+    """As average_precision_score: the class it calls positive must be one of y_true's."""
+    for label, base, options in specs:
+        pos_label = options.get("pos_label", 1)
+        if base == "average_precision" and pos_label not in y_classes:
+            raise ValueError(f"metrics: {label!r} calls pos_label={pos_label!r} positive, which "
+                             f"is not a label of y_true {y_classes.tolist()}; pass "
+                             f"('{base}', {{'pos_label': ...}}) with one of them")
 
-    The rows are encoded as one integer each where the codes fit in 62 bits:
-    sorting integers is much faster than sorting rows, same order.
+
+# -- classifiers: joint cells, each model's counts of them, its metrics -------------------
+
+
+@dataclass(frozen=True)
+class _RowTests:
+    """What the tests that read rows (not the resamples) are given."""
+
+    n_permutations: int
+    random_state: int | np.random.Generator | None
+    confidence: float
+
+
+class _ScoreMetric:
+    """A score metric of one model: the class it calls positive and its runs of groups."""
+
+    def __init__(self, metric, view, full, positive):
+        self.metric = metric
+        self.positive = positive
+        pos, neg = view.score_counts(full, positive)
+        self.starts = runs(pos[0], neg[0], metric.merge_positives)
+
+    def values(self, view, tally, class_counts):
+        pos, neg = view.score_counts(tally, self.positive, self.starts)
+        return self.metric.from_groups(pos, neg)
+
+
+class _LabelMetric:
+    """A label metric of one model: the engine's rule over the model's classes."""
+
+    def __init__(self, rule):
+        self.rule = rule
+
+    def values(self, view, tally, class_counts):
+        return self.rule.values(*class_counts)
+
+
+class _Classifiers:
+    """Classifiers as cells: (actual class, each model's predicted class, each model's score group).
+
+    ``counts[j]`` samples fall in cell j, of stratum ``strata[j]`` (its
+    actual class). A resample draws the cells' counts; each model reads its
+    own cells (:class:`~evalkit._resample.ModelCounts`: keyed by its score
+    group when a score metric is asked for, else by its predicted class)
+    and every metric comes from those counts, as the engine's table says.
     """
-    dims = [int(c.max()) + 1 for c in columns]
-    if np.prod(dims, dtype=np.float64) < 2.0**62:
-        distinct, inverse = np.unique(np.ravel_multi_index(columns, dims), return_inverse=True)
-        cells = np.stack(np.unravel_index(distinct, dims), axis=1)
-    else:
-        cells, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
-    counts = np.bincount(inverse.reshape(-1), weights=times, minlength=len(cells))
-    kept = counts > 0  # rows that stand for no sample (sample_counts 0) hold no cell
-    return cells[kept], counts[kept].astype(np.int64)
+
+    def __init__(self, y, scores, labels, specs, kinds, times):
+        self.y, self.scores, self.labels, self.specs = y, scores, labels, specs
+        self.names = list(scores or labels)
+        self.reads_classes = "classes" in kinds
+        self.classes = np.unique(np.concatenate([y, *labels.values()]))
+        _check_binary_averages(specs, self.classes)
+        _check_positive_labels(specs, np.unique(y))
+        self.positives = [_positive(y, base, options) for _, base, options in specs]
+        columns = [np.searchsorted(self.classes, y)]
+        columns += [np.searchsorted(self.classes, lab) for lab in labels.values()]
+        if "groups" in kinds:
+            columns += [_score_groups(scores[name]) for name in self.names]
+        cells, self.counts = joint_cells(columns, times)
+        self.strata = cells[:, 0]
+        self.views = [self._view(cells, i, "groups" in kinds) for i in range(len(self.names))]
+        full = self.counts.astype(np.float64)
+        self.full = [view.tally(full, 1) for view in self.views]
+        self.metrics = [self._metrics(cells, i) for i in range(len(self.names))]
+
+    def _view(self, cells, i, by_groups):
+        """Model i's counts of the cells: keyed by its score group, or by its predicted class."""
+        predicted = None
+        key = None
+        if self.labels:  # every model's labels, or none
+            predicted = cells[:, 1 + i]
+            key = predicted
+        if by_groups:
+            key = cells[:, 1 + len(self.labels) + i]
+        return ModelCounts(cells[:, 0], key, len(self.classes), predicted=predicted)
+
+    def _metrics(self, cells, i):
+        """Model i's metrics, ready for the resampled counts of its cells."""
+        view = self.views[i]
+        out = []
+        for (_, base, options), positive in zip(self.specs, self.positives):
+            metric = METRICS[base]
+            if metric.counts == "groups":
+                column = int(np.searchsorted(self.classes, self.y[positive][0]))
+                out.append(_ScoreMetric(metric, view, self.full[i], column))
+            else:
+                scored = _classes_of(cells[:, 0], view.predicted, len(self.classes))
+                out.append(_LabelMetric(label_rule(base, options, self.classes, scored)))
+        return out
+
+    def evaluate(self, drawn):
+        """Every metric of every model on the resamples ``drawn`` (B, K): (B, models, metrics)."""
+        out = np.empty((len(drawn), len(self.views), len(self.specs)))
+        weights = drawn.astype(np.float64).ravel()  # bincount's weights, cast once for all
+        for i, view in enumerate(self.views):
+            tally = view.tally(weights, len(drawn))
+            class_counts = None
+            if self.reads_classes:
+                class_counts = view.class_counts(tally)
+            for j, metric in enumerate(self.metrics[i]):
+                out[:, i, j] = metric.values(view, tally, class_counts)
+        return out
+
+    def row_test(self, test, j, ia, ib, difference, settings):
+        """``(p, interval or None)`` of a test that reads the rows: metric j, models ia and ib."""
+        a, b = self.names[ia], self.names[ib]
+        if test == "permutation":
+            return self._permutation(j, a, b, difference, settings), None
+        if test == "delong":
+            positive = self.positives[j]
+            require_two_of_each(positive)
+            t = paired_test(positive, self.scores[a], self.scores[b], settings.confidence)
+            return t.p_value, (t.low, t.high)  # DeLong's normal interval replaces the bootstrap's
+        exact = test == "mcnemar"
+        _, _, p = mcnemar(self.labels[a] != self.y, self.labels[b] != self.y, exact, True)
+        return p, None
+
+    def _permutation(self, j, a, b, difference, settings):
+        """The paired permutation test's p-value of metric j, models a and b."""
+        _, base, options = self.specs[j]
+        rng = np.random.default_rng(settings.random_state)
+        if METRICS[base].counts == "classes":
+            self._warn_as_metric(j, a)
+            self._warn_as_metric(j, b)
+            cells = LabelCells(self.y, [self.labels[a], self.labels[b]])
+            rule = label_rule(base, options, cells.classes)
+            dist = swap_distribution(rng, cells, rule, settings.n_permutations)
+        else:
+            value = _score_value(base, self.positives[j])
+            difference = value(self.scores[a]) - value(self.scores[b])
+            dist = _swapped_scores(rng, value, self.scores[a], self.scores[b],
+                                   settings.n_permutations)
+        dist, _ = kept(dist, "nan", "permutations")
+        return permutation_p(dist, difference)
+
+    def _warn_as_metric(self, j, model):
+        """The label metric's own warnings on the data (a 0/0 under zero_division="warn")."""
+        i = self.names.index(model)
+        counts = self.views[i].class_counts(self.full[i])
+        self.metrics[i][j].rule.warn_undefined(*counts)
 
 
-class _Model:
-    """One model's view of the joint cells: a code per cell, ``key * C + actual``.
 
-    The key is the model's score group (decreasing score) when a score metric
-    is asked for, else its predicted class; a resample's counts of the codes
-    (one ``bincount`` of the drawn cell counts) give every metric of the model.
-    """
-
-    def __init__(self, cells, key_column, label_column, n_classes, counts, positive):
-        t = cells[:, 0]
-        keys, key = np.unique(cells[:, key_column], return_inverse=True)  # present keys only
-        self.n_keys, self.n_classes, self.positive = len(keys), n_classes, positive
-        self.code = key.reshape(-1) * n_classes + t
-        if label_column is not None:  # the predicted class of each key
-            self.predicted = np.zeros(len(keys), np.int64)
-            self.predicted[key] = cells[:, label_column]
-            # the classes of y_true and of its predictions
-            self.present = np.isin(np.arange(n_classes), np.r_[t, self.predicted])
-        self._flat = {}
-        pos, neg = self.score_counts(self.tally(counts.astype(np.float64), 1))
-        self.runs = {"roc_auc": _runs(auc_from_groups, pos[0], neg[0]),
-                     ("ap", False): _runs(ap_from_groups, pos[0], neg[0]),
-                     ("ap", True): _runs(ap_from_groups, neg[0], pos[0])}
-
-    def tally(self, weights, rows):
-        """Counts (rows, keys, classes) of drawn cell counts (``weights``: (rows, K) flattened).
-
-        The codes with each resample's offset are built once per block size:
-        one ``bincount`` per model and block is then all the work.
-        """
-        size = self.n_keys * self.n_classes
-        if rows not in self._flat:
-            self._flat = {rows: _side_by_side(self.code, size, rows)}
-        counts = np.bincount(self._flat[rows], weights=weights, minlength=rows * size)
-        return counts.astype(np.int64).reshape(rows, -1, self.n_classes)
-
-    def label_counts(self, tally):
-        """tp, predicted and actual per class (B, C), as floats."""
-        onehot = np.eye(self.n_classes)[self.predicted]  # (keys, C)
-        right = np.take_along_axis(tally, self.predicted[None, :, None], axis=2)[:, :, 0]
-        return (right.astype(float) @ onehot, tally.sum(axis=2).astype(float) @ onehot,
-                tally.sum(axis=1).astype(float))
-
-    def score_counts(self, tally, key=None):
-        """Positives and negatives per run of score groups the metric ``key`` cannot tell apart
-        (per score group without a key)."""
-        pos = tally[:, :, self.positive]
-        neg = tally.sum(axis=2) - pos
-        if key is None:
-            return pos, neg
-        at = self.runs[key]
-        return np.add.reduceat(pos, at, axis=1), np.add.reduceat(neg, at, axis=1)
+def _positive(y, base, options):
+    """Which samples a score metric calls positive (``positive_of``'s rule), None for a label
+    metric: the AUC's is the larger class, average precision's its ``pos_label`` (default 1)."""
+    if base == "roc_auc":
+        return positive_of(y, larger=True)
+    if base == "average_precision":
+        return positive_of(y, options.get("pos_label", 1))
+    return None
 
 
-def _classification(y_true, models, specs, threshold, times=None):
-    """Joint cells of the rows, and ``evaluate(W (B, K)) -> (B, n_models, n_metrics)``.
+def _score_value(base, positive):
+    """The score metric of a model's scores, from their sweep (as the metric computes it)."""
+    from_groups = METRICS[base].from_groups
 
-    A cell is a distinct (actual class, each model's predicted class, each
-    model's score group); the resamples draw the cells' counts.
-    """
+    def value(scores):
+        return from_groups(*sweep_of(positive, scores).groups())
+    return value
+
+
+def _score_groups(scores):
+    """Each sample's score group, 0 for the highest score."""
+    values, inverse = np.unique(scores, return_inverse=True)
+    return len(values) - 1 - inverse.reshape(-1)
+
+
+def _classes_of(actual, predicted, n_classes):
+    """The columns of the classes of y_true and a model's predictions (compare scores these)."""
+    held = np.isin(np.arange(n_classes), np.r_[actual, predicted])
+    return np.flatnonzero(held)
+
+
+def _swapped_scores(rng, value, a, b, n_permutations):
+    """``value(a') - value(b')`` per permutation: each row's pair swapped with probability 1/2."""
+    dist = []
+    for _ in range(n_permutations):
+        swapped = rng.random(len(a)) < 0.5
+        dist.append(value(np.where(swapped, b, a)) - value(np.where(swapped, a, b)))
+    return np.array(dist)
+
+
+def _classifiers(y_true, models, specs, threshold, sample_counts, tests):
+    """Classifiers: validated once, their joint cells counted (rows repeated for row tests)."""
+    times = None
+    if sample_counts is not None:
+        times = _multiplicities(sample_counts, y_true)
+        if set(tests.values()) != {"bootstrap"}:  # the other tests read rows: repeat them
+            y_true = np.repeat(np.asarray(y_true), times)
+            models = {m: np.repeat(np.asarray(v), times, axis=0) for m, v in models.items()}
+            times = None
     kinds = _kinds(specs)
     y = check_labels(y_true, "y_true")
-    preds, label_of = _read_models(y, models, kinds, threshold)
-    all_labels = np.unique(np.concatenate([y, *label_of.values()]))
-    _check_binary_averages(specs, all_labels)
-    columns = [np.searchsorted(all_labels, lab) for lab in (y, *label_of.values())]
-    for name in models if "score" in kinds else ():
-        values, inverse = np.unique(preds[name], return_inverse=True)
-        columns.append(len(values) - 1 - inverse.reshape(-1))  # groups by decreasing score
-    cells, counts = _joint_cells(columns, times)
-    positive = np.searchsorted(all_labels, np.unique(y)[-1])  # the larger class of y_true
-    fitted = []
-    for i in range(len(models)):
-        label_column = 1 + i if label_of else None  # every model's labels, or none
-        key_column = 1 + len(label_of) + i if "score" in kinds else label_column
-        fitted.append(_Model(cells, key_column, label_column, len(all_labels), counts, positive))
-
-    def evaluate(w):
-        out = np.empty((len(w), len(models), len(specs)))
-        weights = w.astype(np.float64).ravel()  # bincount's weights, cast once for every model
-        for i, model in enumerate(fitted):
-            tally = model.tally(weights, len(w))
-            labels = model.label_counts(tally) if "label" in kinds else None
-            for j, (_, base, opts) in enumerate(specs):
-                out[:, i, j] = _value(base, opts, model, tally, labels, all_labels)
-        return out
-    return counts, cells[:, 0], evaluate, preds, label_of
+    scores, labels = _read_models(y, models, kinds, threshold)
+    return _Classifiers(y, scores, labels, specs, kinds, times)
 
 
-def _value(base, opts, model, tally, labels, classes):
-    """One metric on every resample, from the model's counts of its codes (and per class)."""
-    if base == "roc_auc":
-        return auc_from_groups(*model.score_counts(tally, "roc_auc"))
-    flip = opts.get("pos_label", 1) != classes[model.positive]
-    if base == "average_precision":  # with the smaller class as pos_label the classes swap roles
-        pos, neg = model.score_counts(tally, ("ap", flip))
-        return ap_from_groups(neg, pos) if flip else ap_from_groups(pos, neg)
-    tp, pred, act = labels
-    if base == "accuracy":
-        return tp.sum(axis=1) / act.sum(axis=1)
-    average = opts.get("average", "binary")
-    zd = opts.get("zero_division", "warn")
-    zd = 0.0 if isinstance(zd, str) else zd
-    cols = np.flatnonzero(model.present)  # the classes of y_true and this model's predictions
-    if average == "binary":
-        cols = np.flatnonzero(classes == opts.get("pos_label", 1))
-        average = "micro"
-    p, r, f, _ = prf(tp[:, cols], pred[:, cols], act[:, cols], average=average,
-                     zero_division=zd, warn_for=())
-    return {"precision": p, "recall": r, "f1": f}[base]
+# -- rankers: each user's metric values, the users resampled -------------------------------
+
+
+class _Rankers:
+    """Rankers: each user's metric values (models, metrics, users); the users are the cells.
+
+    A user where a metric is undefined (nan) is left out of that metric's
+    mean; the users form one stratum.
+    """
+
+    def __init__(self, values):
+        self.values = values
+        self.defined = ~np.isnan(values)
+        self.filled = np.where(self.defined, values, 0.0)
+        users = values.shape[2]
+        self.counts = np.ones(users, np.int64)
+        self.strata = np.zeros(users)
+
+    def evaluate(self, drawn):
+        """Each model's mean of each metric over the resampled users: (B, models, metrics)."""
+        total = np.einsum("bu,mqu->bmq", drawn, self.filled)
+        users = np.einsum("bu,mqu->bmq", drawn, self.defined)
+        return total / users
+
+    def row_test(self, test, j, ia, ib, difference, settings):
+        """The permutation test (the rankers' only test that reads rows): a sign-flip test of
+        the mean difference on the users defined for both models."""
+        both = self.defined[ia, j] & self.defined[ib, j]
+        a = self.values[ia, j, both]
+        b = self.values[ib, j, both]
+        rng = np.random.default_rng(settings.random_state)
+        estimate = float(np.mean(a)) - float(np.mean(b))
+        dist = sign_flip_distribution(rng, a, b, settings.n_permutations)
+        return permutation_p(dist, estimate), None
+
+
+def _rankers(y_true, models, specs, ranking_options):
+    """Rankers: each user's metric values, every model's lists read against one relevance."""
+    names = list(models)
+    relevant, lists = _ranked_lists(y_true, models)
+    bases = [base for _, base, _ in specs]
+    options = _ranking_options(ranking_options)
+    values = []
+    for m in names:
+        per_user = evaluate(lists[m], relevant, bases, options, per_user=True)
+        values.append([np.asarray(per_user[q], dtype=np.float64) for q in bases])
+    return _Rankers(np.stack(values))
+
+
+def _ranking_options(given):
+    """compare's ``**ranking_options``, checked once: the keywords evaluate_ranking takes."""
+    takes = inspect.signature(evaluate_ranking).parameters
+    for name in given:
+        if name not in takes or name in ("ranked", "relevant", "metrics", "per_user"):
+            raise TypeError(f"evaluate_ranking() got an unexpected keyword argument {name!r}")
+    return check_options(**given)
 
 
 # -- the one call ----------------------------------------------------------------------
@@ -524,7 +736,9 @@ def _value(base, opts, model, tally, labels, classes):
 
 def _tests_of(test, specs, ranking):
     """``{metric label: test name}``; a test given for a metric it does not apply to is refused."""
-    given = test if isinstance(test, dict) else {label: test for label, _, _ in specs}
+    given = test
+    if not isinstance(test, dict):
+        given = {label: test for label, _, _ in specs}
     out = {}
     for label, base, _ in specs:
         name = given.get(label, "bootstrap")
@@ -537,6 +751,7 @@ def _tests_of(test, specs, ranking):
                              "that metric")
         out[label] = name
     return out
+
 
 
 @validate_params(correction=Options(_CORRECTIONS), alpha=Real(0, 1, closed="neither"),
@@ -639,114 +854,73 @@ def compare(y_true: ArrayLike | dict | str | os.PathLike, predictions: dict,
     specs = _metric_specs(metrics)
     ranking = _is_ranking(specs)
     tests = _tests_of(test, specs, ranking)
-    names = list(models)
     rng = np.random.default_rng(random_state)
-    permute = dict(n_permutations=n_resamples, random_state=random_state)
     if ranking:
-        counts, strata, evaluate, row_test = _ranking_setup(y_true, models, specs, permute,
-                                                           ranking_options)
+        table = _rankers(y_true, models, specs, ranking_options)
     else:
-        counts, strata, evaluate, row_test = _classifier_setup(
-            y_true, models, specs, threshold, sample_counts, tests, permute, confidence)
+        table = _classifiers(y_true, models, specs, threshold, sample_counts, tests)
+    estimate, dist = _resampled(table, rng, n_resamples, stratify)
+    quantiles = [(1 - confidence) / 2, (1 + confidence) / 2]
+    skipped = np.isnan(dist).any(axis=(1, 2))
+    defined = dist[~skipped]
+    if not len(defined):
+        raise ValueError("y_true: the metrics are undefined (nan) on every resample: no interval")
+    low, high = np.quantile(defined, quantiles, axis=0)
+    settings = _RowTests(n_resamples, random_state, confidence)
+    pairs = _comparisons(table, specs, list(models), baseline, tests, estimate, defined,
+                         quantiles, settings)
+    _correct(pairs, correction, alpha)
+    labels = tuple(label for label, _, _ in specs)
+    return ModelComparison(tuple(models), labels, estimate, low, high, pairs, tests, correction,
+                           alpha, confidence, n_resamples, baseline, int(skipped.sum()), dist)
+
+
+def _resampled(table, rng, n_resamples, stratify):
+    """Every metric of every model on all the data and on each resample of the table's cells."""
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        estimate = evaluate(counts[None, :])[0]
-        draws = _draws(rng, counts, strata, n_resamples, bool(stratify))
-        dist = np.concatenate([evaluate(cells) for cells in draws])
-    q = [(1 - confidence) / 2, (1 + confidence) / 2]
-    skipped = np.isnan(dist).any(axis=(1, 2))
-    kept = dist[~skipped]
-    if not len(kept):
-        raise ValueError("y_true: the metrics are undefined (nan) on every resample: no interval")
-    low, high = np.quantile(kept, q, axis=0)
-    pairs = [_pair(label, j, names, a, b, tests[label], estimate, kept, q, row_test)
-             for j, (label, _, _) in enumerate(specs) for a, b in _pairs_of(names, baseline)]
-    adjusted = _adjust([p["p_value"] for p in pairs], correction)
-    for p, adj in zip(pairs, adjusted):
-        p["p_adjusted"] = float(adj)
-        p["significant"] = bool(adj < alpha)
-    return ModelComparison(tuple(names), tuple(s[0] for s in specs), estimate, low, high, pairs,
-                           tests, correction, alpha, confidence, n_resamples, baseline,
-                           int(skipped.sum()), dist)
+        estimate = table.evaluate(table.counts[None, :])[0]
+        blocks = draws(rng, table.counts, table.strata, n_resamples, bool(stratify))
+        dist = np.concatenate([table.evaluate(drawn) for drawn in blocks])
+    return estimate, dist
 
 
 def _pairs_of(names, baseline):
     """The compared pairs: each model against the baseline, or every pair."""
     if baseline is not None:
         return [(m, baseline) for m in names if m != baseline]
-    return [(a, names[k]) for i, a in enumerate(names) for k in range(i + 1, len(names))]
+    pairs = []
+    for i, a in enumerate(names):
+        pairs += [(a, b) for b in names[i + 1:]]
+    return pairs
 
 
-def _pair(label, j, names, a, b, test, estimate, kept, q, row_test):
-    """One comparison: the difference a - b, its interval and the test's p-value."""
-    ia, ib = names.index(a), names.index(b)
-    d = estimate[ia, j] - estimate[ib, j]
-    diffs = kept[:, ia, j] - kept[:, ib, j]
-    lo, hi = (float(x) for x in np.quantile(diffs, q))
-    if test == "bootstrap":
-        p = _bootstrap_p(diffs, d)
-    else:
-        p, interval = row_test(test, j, a, b)
-        lo, hi = interval or (lo, hi)  # DeLong's normal interval replaces the bootstrap's
-    return {"metric": label, "model_a": a, "model_b": b, "difference": float(d),
-            "low": lo, "high": hi, "p_value": float(p), "test": test}
+def _comparisons(table, specs, names, baseline, tests, estimate, defined, quantiles,
+                 settings):
+    """One dict per comparison: every pair of each metric, in the table's order."""
+    pairs = []
+    for j, (label, _, _) in enumerate(specs):
+        for a, b in _pairs_of(names, baseline):
+            ia, ib = names.index(a), names.index(b)
+            difference = estimate[ia, j] - estimate[ib, j]
+            diffs = defined[:, ia, j] - defined[:, ib, j]
+            low, high = (float(x) for x in np.quantile(diffs, quantiles))
+            test = tests[label]
+            if test == "bootstrap":
+                p = bootstrap_p(diffs, difference)
+            else:
+                p, interval = table.row_test(test, j, ia, ib, difference, settings)
+                if interval is not None:
+                    low, high = interval
+            pairs.append({"metric": label, "model_a": a, "model_b": b,
+                          "difference": float(difference), "low": low, "high": high,
+                          "p_value": float(p), "test": test})
+    return pairs
 
 
-def _ranking_setup(y_true, models, specs, permute, ranking_options):
-    """Rankers: each user's metric values; the users are the resampled cells.
-
-    Returns ``(counts, strata, evaluate, row_test)`` as :func:`_classifier_setup`
-    (the permutation test is the rankers' only test that reads rows).
-    """
-    names = list(models)
-    relevant, models = _ranked_lists(y_true, models)
-    bases = [s[1] for s in specs]
-    per_user = {m: _ranking.evaluate_ranking(models[m], relevant, bases, per_user=True,
-                                             **ranking_options) for m in names}
-    v = np.stack([[np.asarray(per_user[m][q], dtype=np.float64) for q in bases] for m in names])
-    defined = ~np.isnan(v)  # (M, Q, U): users where the metric is undefined are left out
-    v0 = np.where(defined, v, 0.0)
-
-    def evaluate(w):
-        return np.einsum("bu,mqu->bmq", w, v0) / np.einsum("bu,mqu->bmq", w, defined)
-
-    def permutation(test, j, a, b):  # a sign-flip test on the users defined for both
-        ia, ib = names.index(a), names.index(b)
-        both = defined[ia, j] & defined[ib, j]
-        r = _unc.permutation_test(np.mean, None, v[ia, j, both], v[ib, j, both], **permute)
-        return r.p_value, None
-    users = v.shape[2]  # one stratum: users are not stratified
-    return np.ones(users, np.int64), np.zeros(users), evaluate, permutation
-
-
-def _classifier_setup(y_true, models, specs, threshold, sample_counts, tests, permute,
-                      confidence):
-    """Classifiers: the joint cells, their counts, ``evaluate`` and the row-reading tests.
-
-    Returns ``(counts, strata, evaluate, row_test)``: ``row_test(test, j,
-    a, b)`` gives the p-value of the test (``"permutation"``, ``"delong"``,
-    ``"mcnemar"``, ``"mcnemar-chi2"``) of metric j's comparison of models a
-    and b, and an interval replacing the bootstrap's (or None).
-    """
-    times = None
-    if sample_counts is not None:
-        times = _multiplicities(sample_counts, y_true)
-        if set(tests.values()) != {"bootstrap"}:  # the other tests read rows: repeat them
-            y_true = np.repeat(np.asarray(y_true), times)
-            models = {m: np.repeat(np.asarray(v), times, axis=0) for m, v in models.items()}
-            times = None
-    counts, strata, evaluate, preds, labels = _classification(y_true, models, specs, threshold,
-                                                              times)
-
-    def row_test(test, j, a, b):
-        _, base, opts = specs[j]
-        kind, fn, _ = _CLASSIFICATION[base]
-        rows = preds if kind == "score" else labels  # DeLong: roc_auc's scores; McNemar: labels
-        if test == "permutation":
-            r = _unc.permutation_test(fn, y_true, rows[a], rows[b], **permute, **opts)
-            return r.p_value, None
-        if test == "delong":
-            r = _unc.delong_test(y_true, rows[a], rows[b], confidence=confidence)
-            return r.p_value, (r.low, r.high)
-        return _unc.mcnemar_test(y_true, rows[a], rows[b], exact=test == "mcnemar").p_value, None
-    return counts, strata, evaluate, row_test
+def _correct(pairs, correction, alpha):
+    """Each comparison's p-value adjusted over all of them, and whether it is significant."""
+    adjusted = _adjust([p["p_value"] for p in pairs], correction)
+    for p, value in zip(pairs, adjusted):
+        p["p_adjusted"] = float(value)
+        p["significant"] = bool(value < alpha)

@@ -49,14 +49,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _curves
 from . import classification as _clf
 from . import curves as _scores
 from . import topk as _topk
-from ._counts import _select, confusion_counts, encode_labels, position_of
-from ._ratios import prf, ratio
-from ._resample import _bootstrap_p, _chunks, _draws, _runs, _tally
-from ._sweep import key_groups, label_keys, sweep_of
+from ._counts import _select
+from ._delong import NEEDS, paired_test, require_two_of_each
+from ._delong import components as delong_components
+from ._delong_blocked import auc_variance
+from ._paired import mcnemar, permutation_p, sign_flip_distribution, swap_distribution
+from ._resample import (METRICS, LabelCells, ModelCounts, bootstrap_p, chunks, draws, joint_cells,
+                        kept, label_rule, require_defined, runs)
+from ._sweep import sweep_of
 from ._validation import (CONFIDENCE, RANDOM_STATE, Bool, Count, InstanceOf, Integer, Options, Real,
                           Satisfies, as_array, check, check_labels, check_real, check_rules,
                           check_same_length, check_targets, positive_of, validate_params)
@@ -75,9 +78,30 @@ _BCA_SHARE = Real(0, 1, closed="neither", meaning="else every resampled value li
                   "the estimate and the bias correction z0 is infinite; use method='percentile'")
 _SCALAR = Satisfies(lambda v: np.ndim(v) == 0 and np.asarray(v).dtype.kind in "biuf",
                     "a function returning a single number: pick one value (e.g. average='macro')")
+
+
+def _strata_or_flag(value, name):
+    """``stratify``: True or False, or one stratum per sample."""
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    return as_array(value, name)
+
+
 _RESAMPLING = dict(n_resamples=Integer(1, meaning="the number of bootstrap resamples"),
-                   confidence=CONFIDENCE, random_state=RANDOM_STATE,
-                   stratify=lambda v, name: isinstance(v, (bool, np.bool_)) or as_array(v, name))
+                   confidence=CONFIDENCE, random_state=RANDOM_STATE, stratify=_strata_or_flag)
+
+#: evalkit's metrics that resample as counts, and their names in the engine's table.
+_NAMES = {
+    _clf.accuracy_score: "accuracy",
+    _clf.precision_score: "precision",
+    _clf.recall_score: "recall",
+    _clf.f1_score: "f1",
+    _clf.fbeta_score: "fbeta",
+    _clf.macro_f1: "macro_f1",
+    _scores.roc_auc_score: "roc_auc",
+    _scores.average_precision_score: "average_precision",
+    _topk.top_k_accuracy_score: "top_k_accuracy",
+}
 
 
 # -- results ---------------------------------------------------------------------
@@ -88,11 +112,21 @@ class _Result:
 
     def __repr__(self):
         """``Name(field=value, ...)`` of the fields shown that are set (numbers to 4 digits)."""
-        values = {k: getattr(self, k) for k in self._shown.split()
-                  if getattr(self, k) is not None and (k != "n_skipped" or self.n_resamples)}
-        shown = [f"{k}={v!r}" if isinstance(v, (str, int)) else f"{k}={v:.4g}"
-                 for k, v in values.items()]
+        shown = []
+        for name in self._shown.split():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if name == "n_skipped" and not self.n_resamples:
+                continue
+            shown.append(_field(name, value))
         return f"{type(self).__name__}({', '.join(shown)})"
+
+
+def _field(name, value):
+    if isinstance(value, (str, int)):
+        return f"{name}={value!r}"
+    return f"{name}={value:.4g}"
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -131,10 +165,13 @@ class ConfidenceInterval(_Result):
     _shown = "estimate low high confidence method n_resamples n_skipped standard_error"
 
     def __str__(self):
-        how = self.method + (f", {self.n_resamples} resamples" if self.n_resamples else "")
+        how = self.method
+        if self.n_resamples:
+            how += f", {self.n_resamples} resamples"
         if self.n_skipped:
             how += f", {self.n_skipped} skipped"
-        return (f"{self.estimate:.4f} ({100 * self.confidence:g} % CI {self.low:.4f} to "
+        level = f"{100 * self.confidence:g} % CI"
+        return (f"{self.estimate:.4f} ({level} {self.low:.4f} to "
                 f"{self.high:.4f}; {how})")
 
 
@@ -173,11 +210,12 @@ class Comparison(_Result):
               "n_resamples n_skipped")
 
     def __str__(self):
-        text = f"difference {self.estimate:+.4f} ({self.estimate_a:.4f} - {self.estimate_b:.4f})"
+        both = f"({self.estimate_a:.4f} - {self.estimate_b:.4f})"
+        text = f"difference {self.estimate:+.4f} {both}"
         if self.low is not None:
-            text += f", {100 * self.confidence:g} % CI {self.low:+.4f} to {self.high:+.4f}"
+            level = f"{100 * self.confidence:g} % CI"
+            text += f", {level} {self.low:+.4f} to {self.high:+.4f}"
         return text + f", p = {self.p_value:.4g} ({self.method})"
-
 
 
 # -- intervals from resampled values -------------------------------------------------
@@ -199,20 +237,35 @@ def _interval(dist, estimate, jackknife, confidence, method):
     alpha = (1 - confidence) / 2
     q = [alpha, 1 - alpha]
     if method == "bca":
-        below = np.count_nonzero(dist < estimate) + np.count_nonzero(dist <= estimate)
-        share = below / (2 * len(dist))
-        what = "method='bca' is undefined here: the share of resampled values below the estimate"
-        z0 = _NORMAL.inv_cdf(check(share, _BCA_SHARE, what))
-        j = np.asarray(jackknife, dtype=np.float64)
-        values, weights = j[:, (j[1] > 0) & ~np.isnan(j[0])]
-        d = np.dot(weights, values) / weights.sum() - values
-        den = float(np.dot(weights, d * d))
-        a = float(np.dot(weights, d ** 3)) / (6 * den ** 1.5) if den > 0 else 0.0
-        z = _NORMAL.inv_cdf(alpha)
-        q = [_NORMAL.cdf(z0 + (z0 + x) / (1 - a * (z0 + x))) for x in (z, -z)]
+        q = _bca_levels(dist, estimate, jackknife, alpha)
     low, high = np.quantile(dist, q)
     return float(low), float(high)
 
+
+def _bca_levels(dist, estimate, jackknife, alpha):
+    """BCa's two quantile levels: ``Φ(z0 + (z0 + z) / (1 - a (z0 + z)))`` for ``z = ±z_α``."""
+    below = np.count_nonzero(dist < estimate) + np.count_nonzero(dist <= estimate)
+    share = below / (2 * len(dist))
+    what = "method='bca' is undefined here: the share of resampled values below the estimate"
+    z0 = _NORMAL.inv_cdf(check(share, _BCA_SHARE, what))
+    a = _acceleration(jackknife)
+    z = _NORMAL.inv_cdf(alpha)
+    levels = []
+    for x in (z, -z):
+        levels.append(_NORMAL.cdf(z0 + (z0 + x) / (1 - a * (z0 + x))))
+    return levels
+
+
+def _acceleration(jackknife):
+    """BCa's ``a = Σ w d³ / (6 (Σ w d²)^1.5)`` of the jackknife values (nan left out)."""
+    table = np.asarray(jackknife, dtype=np.float64)
+    used = (table[1] > 0) & ~np.isnan(table[0])
+    values, weights = table[:, used]
+    d = np.dot(weights, values) / weights.sum() - values
+    spread = float(np.dot(weights, d * d))
+    if spread <= 0:
+        return 0.0
+    return float(np.dot(weights, d ** 3)) / (6 * spread ** 1.5)
 
 
 # -- resampled counts: cells of rows, drawn for many resamples at once -------------------
@@ -227,7 +280,7 @@ class _Path:
     marks resamples where a 0/0 was counted 0.0 (``zero_division="warn"``)
     or is None. ``jackknife()`` gives the metric with one row of each cell
     left out and its multiplicity; ``schemes`` the stratified and plain
-    words; ``cells`` and ``rule`` the codes and the rule (labels only).
+    words; ``reason`` why a resample may be undefined.
     """
 
     counts: np.ndarray
@@ -236,8 +289,6 @@ class _Path:
     jackknife: Callable
     schemes: tuple
     reason: str
-    cells: tuple = ()
-    rule: Callable | None = None
 
 
 def _schemes(what):
@@ -246,174 +297,204 @@ def _schemes(what):
 
 
 def _cell_jackknife(counts, evaluate):
-    left = counts - np.eye(len(counts), dtype=np.int64)
+    """The metric with one row of each cell left out, and the cells' counts."""
+    left_out = counts - np.eye(len(counts), dtype=np.int64)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return evaluate(left)[0], counts
+        values, _ = evaluate(left_out)
+    return values, counts
 
 
-# -- label metrics: confusion-matrix cells, the metric through prf ------------------------
-
-_SETWISE = {"labels", "pos_label", "average", "zero_division"}
-_LABEL_METRICS = {
-    _clf.accuracy_score: ("accuracy", {"normalize"}),
-    _clf.precision_score: ("precision", _SETWISE),
-    _clf.recall_score: ("recall", _SETWISE),
-    _clf.f1_score: ("f", _SETWISE),
-    _clf.fbeta_score: ("f", _SETWISE | {"beta"}),
-    _clf.macro_f1: ("f", {"definition", "labels", "zero_division"}),
-}
-
-
-def _distinct(key, size):
-    """The distinct keys (< ``size``) and how often each occurs: a count table when small."""
-    if size > 2 * len(key) + 1024:
-        return np.unique(key, return_counts=True)
-    counts = np.bincount(key, minlength=size)
-    cells = np.flatnonzero(counts)
-    return cells, counts[cells]
+def _count_path(name, options, head, preds, stratify):
+    """The count path of the metric named ``name`` on these arrays, or None (rows resampled)."""
+    if name is None or len(head) != 1:
+        return None
+    if not isinstance(stratify, (bool, np.bool_)):
+        return None  # strata of the caller's: the rows
+    counts = METRICS[name].counts
+    if counts == "classes":
+        return _label_path(name, options, head[0], preds)
+    if counts == "groups":
+        return _score_path(name, options, head[0], preds)
+    return _topk_path(options, head[0], preds)
 
 
-def _label_path(metric, kwargs, y_true, preds):
+# -- label metrics: confusion-matrix cells, the metric through the engine's rule ----------
+
+
+def _label_cells(name, options, y_true, preds):
     """The cells (actual, prediction of each model) and the metric's rule, or None."""
-    kind, allowed = _LABEL_METRICS[metric]
-    if not set(kwargs) <= allowed or any(np.ndim(a) != 1 for a in (y_true, *preds)):
-        return None  # other options, multilabel indicators: the rows
-    classes, t, p = encode_labels(y_true, np.concatenate(preds))  # validated by the metric
-    c, m = len(classes), len(preds) + 1
-    cells, counts = _distinct(np.ravel_multi_index([t, *p.reshape(m - 1, -1)], (c,) * m), c ** m)
-    cells = np.unravel_index(cells, (c,) * m)
-    two = [len(np.union1d(cells[0], q)) <= 2 for q in cells[1:]]  # each model alone binary
-    binary = all(two) and c <= 2
-    average = "macro" if metric is _clf.macro_f1 else kwargs.get("average", "binary")
-    if all(two) and c > 2 and average == "binary" and kind != "accuracy":
-        return None  # each model alone is binary, together they hold three labels
-    rule = _class_rule(kind, kwargs, average, classes, binary)
+    metric = METRICS[name]
+    if not set(options) <= metric.options:
+        return None  # other options: the rows
+    if any(np.ndim(a) != 1 for a in (y_true, *preds)):
+        return None  # multilabel indicators: the rows
+    cells = LabelCells(y_true, preds)
+    average = options.get("average", metric.average)
+    binary_alone = all(cells.each_binary())
+    if binary_alone and len(cells.classes) > 2 and average == "binary":
+        if metric.ratio != "accuracy":
+            return None  # each model alone is binary, together they hold three labels
+    scored = _scored_labels(options, cells.classes, average)
+    return cells, label_rule(name, options, cells.classes, scored)
 
-    # tp, predicted, actual per class (B, C) of cells (true t, predicted p)
-    def values(drawn, t, p):
-        return rule(_tally(t, c, drawn * (t == p)), _tally(p, c, drawn), _tally(t, c, drawn))
+
+def _scored_labels(options, classes, average):
+    """The columns of the ``labels`` given (None: the classes each resample holds)."""
+    labels = options.get("labels")
+    if labels is None or average == "binary":
+        return None
+    return _select(classes, labels)[1]
+
+
+def _label_path(name, options, y_true, preds):
+    """Label metrics: the confusion-matrix cells of one model, or of two (a - b)."""
+    found = _label_cells(name, options, y_true, preds)
+    if found is None:
+        return None
+    cells, rule = found
+    models = [cells.model(i) for i in range(len(preds))]
 
     def evaluate(drawn):
-        out = [values(drawn, cells[0], p) for p in cells[1:]]
-        ill = None if out[0][1] is None else np.any([o[1] for o in out], axis=0)
-        return (out[0][0] - out[1][0] if len(out) == 2 else out[0][0]), ill
+        weights = drawn.astype(np.float64).ravel()
+        out = []
+        for model in models:
+            counts = model.class_counts(model.tally(weights, len(drawn)))
+            out.append(rule.evaluate(*counts))
+        values, ill = out[0]
+        if len(out) == 2:
+            values = values - out[1][0]
+        if ill is not None and len(out) == 2:
+            ill = ill | out[1][1]
+        return values, ill
 
-    what = "(actual, a, b) " if len(preds) == 2 else ""
-    return _Path(counts, cells[0], evaluate, lambda: _cell_jackknife(counts, evaluate),
-                 _schemes(what), "0/0 with zero_division=nan", cells, values)
+    what = ""
+    if len(preds) == 2:
+        what = "(actual, a, b) "
 
-
-def _class_rule(kind, kwargs, average, classes, binary):
-    """``rule(tp, predicted, actual) -> (values (B,), ill)`` from (B, C) class counts.
-
-    Precision, recall and F-beta, their averaging and ``zero_division`` are
-    :func:`evalkit._ratios.prf`'s, batched over the resamples. Scored:
-    ``pos_label`` (binary average), the given ``labels`` (one absent from
-    the data has all counts 0), or, with ``labels=None``, the classes
-    present in each resample, as the metric on it would see them (resamples
-    are grouped by the classes they hold). ``ill`` marks the resamples
-    with a 0/0 under ``zero_division="warn"`` (counted 0.0), else None.
-    """
-    warn = isinstance(kwargs.get("zero_division", "warn"), str)
-    zd = 0.0 if warn else kwargs["zero_division"]
-    opts = dict(beta=float(kwargs.get("beta", 1.0)), warn_for=())
-    which = {"precision": 0, "recall": 1}.get(kind, 2)
-    of_means = kwargs.get("definition") == "f1_of_means"
-    present_only = False
-    if average == "binary" and binary:
-        cols, average = np.array([position_of(kwargs.get("pos_label", 1), classes)]), None
-    elif kwargs.get("labels") is None:
-        cols, present_only = np.arange(len(classes)), True
-    else:
-        cols = _select(classes, kwargs["labels"])[1]
-
-    def rule(tp, pred, act):
-        if kind == "accuracy":
-            correct = tp.sum(axis=1)
-            return (correct / act.sum(axis=1) if kwargs.get("normalize", True) else correct), None
-        tp, pred, act = (np.where(cols >= 0, x[:, np.maximum(cols, 0)], 0) for x in (tp, pred, act))
-        held = (act + pred > 0) if present_only else np.ones(tp.shape, dtype=bool)
-        # the macro mean over the classes each resample holds: a mean weighted by held
-        avg = "samples" if present_only and average == "macro" else average
-        p, r, f, _ = prf(tp, pred, act, average=avg, zero_division=zd, weights=held, **opts)
-        if of_means:
-            f = ratio(2 * p * r, p + r, zero_division=zd)
-        values = np.reshape((p, r, f)[which], -1)
-        if not warn:
-            return values, None
-        per = prf(tp, pred, act, average="micro" if average == "micro" else None,
-                  zero_division=np.nan, **opts)  # which resamples divided 0 by 0 somewhere held
-        nan = np.isnan(per[:2] if of_means else per[which:which + 1])
-        used = nan & (average == "micro" or held)
-        return values, used.reshape(len(used), len(tp), -1).any(axis=(0, 2)) | (
-            (p + r == 0) if of_means else False)
-    return rule
+    def jackknife():
+        return _cell_jackknife(cells.counts, evaluate)
+    return _Path(cells.counts, cells.actual, evaluate, jackknife, _schemes(what),
+                 "0/0 with zero_division=nan")
 
 
 # -- top-k accuracy: (class, hit) cells, the hits from the metric itself -------------------
 
 
-def _topk_path(metric, kwargs, y_true, preds):
+def _topk_path(options, y_true, preds):
     """(class, hit) cells: each class's hits are the public metric's, weighted to that class."""
-    if not set(kwargs) <= {"k", "normalize", "labels", "ties"} or len(preds) != 1:
+    if not set(options) <= METRICS["top_k_accuracy"].options or len(preds) != 1:
         return None
     y = check_labels(y_true, "y_true")
     classes, t = np.unique(y, return_inverse=True)
+    counting = {**options, "normalize": False}
+    hits = []
     with warnings.catch_warnings():  # the estimate already warned
         warnings.simplefilter("ignore")
-        hits = np.rint([_topk.top_k_accuracy_score(y, preds[0], **{**kwargs, "normalize": False},
-                                                   sample_weight=(t == c) * 1.0)
-                        for c in range(len(classes))]).astype(np.int64)
+        for c in range(len(classes)):
+            of_class = (t == c) * 1.0
+            hits.append(_topk.top_k_accuracy_score(y, preds[0], **counting,
+                                                   sample_weight=of_class))
+    hits = np.rint(hits).astype(np.int64)
     counts = np.stack([np.bincount(t) - hits, hits], axis=1).ravel()
     hit = np.tile([0, 1], len(classes))
-    scale = len(y) if kwargs.get("normalize", True) else 1.0
+    scale = 1.0
+    if options.get("normalize", True):
+        scale = len(y)
 
     def evaluate(drawn):
         return drawn @ hit / scale, None
-    return _Path(counts, np.repeat(np.arange(len(classes)), 2), evaluate,
-                 lambda: _cell_jackknife(counts, evaluate), _schemes("(class, hit) "), "nan")
+
+    def jackknife():
+        return _cell_jackknife(counts, evaluate)
+    strata = np.repeat(np.arange(len(classes)), 2)
+    return _Path(counts, strata, evaluate, jackknife, _schemes("(class, hit) "), "nan")
 
 
-# -- AUC and AP: the sweep's score groups, the metric through _curves ----------------------
+# -- AUC and AP: the sweep's score groups, the metric from the engine's table --------------
 
-_SCORE_METRICS = {
-    _scores.roc_auc_score: (_curves.auc_from_groups,
-                            {"average", "multi_class", "max_fpr", "labels"}),
-    _scores.average_precision_score: (_curves.ap_from_groups, {"average", "pos_label"}),
-}
+_SWEEP_SCHEMES = ("sweep counts: positives and negatives resampled apart (stratified)",
+                  "sweep counts: all rows resampled together (not stratified)")
 
 
-def _sweep(positive, scores):
-    """The score groups (decreasing score): ``(pos, neg, group of each sample)``.
-
-    The threshold sweep's (:func:`evalkit._sweep.sweep_of`: one sort of
-    label-carrying keys): ``pos[g]`` and ``neg[g]`` are the positives and
-    negatives scored at the g-th highest distinct score. The samples'
-    groups are found only when asked, by a binary search of those scores.
-    """
-    sweep = sweep_of(positive, scores)
-    t = sweep.thresholds
-    return (*sweep.groups(), lambda: len(t) - 1 - np.searchsorted(t[::-1], scores))
-
-
-def _components(tps, fps, n_pos, n_neg, before=(0, 0)):
-    """Twice DeLong's structural components of score groups, scaled: ``(a, pos, b, neg)``.
-
-    From the cumulative counts through each group (decreasing score;
-    ``before``: through the group before the first): a positive of group g
-    outscores ``v10_g = a_g / 2N`` of the negatives, ``a_g = 2N - FP_g -
-    FP_{g-1}`` (the negatives below, ties half), and a negative is
-    outscored by ``v01_g = b_g / 2P`` of the positives, ``b_g = TP_g +
-    TP_{g-1}`` (Sun & Xu 2014); ``pos``/``neg`` count the group's samples.
-    Over the samples both components average to the AUC: ``Σ neg·b = 2U``.
-    """
-    tp0, fp0 = np.empty_like(tps), np.empty_like(fps)  # through the group before
-    tp0[0], tp0[1:], fp0[0], fp0[1:] = before[0], tps[:-1], before[1], fps[:-1]
-    return 2 * n_neg - fps - fp0, tps - tp0, tps + tp0, fps - fp0
+def _score_path(name, options, y_true, preds):
+    """The cells (score group, label) of one model, (group in a, group in b, label) of two."""
+    if not set(options) <= METRICS[name].options:
+        return None
+    if options.get("max_fpr") not in (None, 1) or options.get("labels") is not None:
+        return None
+    if any(np.ndim(p) != 1 for p in preds):
+        return None
+    y = check_labels(y_true, "y_true")
+    if len(np.unique(y)) != 2:
+        return None
+    pos_label = options.get("pos_label", 1)
+    if name == "roc_auc":
+        pos_label = None  # the AUC's positive is the larger label
+    positive = positive_of(y, pos_label, larger=True)
+    scores = [check_real(p) for p in preds]
+    if len(scores) == 1:
+        return _one_model_groups(name, positive, scores[0])
+    return _two_model_groups(name, positive, scores)
 
 
-def _leave_one_out(fn, pos, neg):
+def _one_model_groups(name, positive, scores):
+    """One model: the positives of each run of score groups, then the negatives."""
+    metric = METRICS[name]
+    pos, neg = sweep_of(positive, scores).groups()
+    starts = runs(pos, neg, metric.merge_positives)
+    pos = np.add.reduceat(pos, starts)
+    neg = np.add.reduceat(neg, starts)
+    g = len(pos)
+    counts = np.r_[pos, neg]
+    strata = np.r_[np.ones(g, np.int64), np.zeros(g, np.int64)]
+
+    def evaluate(drawn):
+        return metric.from_groups(drawn[:, :g], drawn[:, g:]), None
+
+    def jackknife():
+        return np.r_[_leave_one_out(name, pos, neg)], counts
+    return _Path(counts, strata, evaluate, jackknife, _SWEEP_SCHEMES,
+                 "a resample with one class only")
+
+
+def _two_model_groups(name, positive, scores):
+    """Two models: the cells (group in a, group in b, label), each model's counts of its groups."""
+    metric = METRICS[name]
+    sweeps = [sweep_of(positive, s) for s in scores]
+    groups = [_group_of(sweep, s) for sweep, s in zip(sweeps, scores)]
+    label = positive.astype(np.int64)
+    cells, counts = joint_cells([groups[0], groups[1], label])
+    label = cells[:, 2]
+    models = [ModelCounts(label, cells[:, i], 2) for i in (0, 1)]
+
+    def value(model, weights, rows):
+        pos, neg = model.score_counts(model.tally(weights, rows), 1)
+        return metric.from_groups(pos, neg)
+
+    def evaluate(drawn):
+        weights = drawn.astype(np.float64).ravel()
+        a, b = (value(model, weights, len(drawn)) for model in models)
+        return a - b, None
+
+    def jackknife():
+        (pos_a, neg_a), (pos_b, neg_b) = (
+            _leave_one_out(name, *sweep.groups()) for sweep in sweeps)
+        group_a, group_b = cells[:, 0], cells[:, 1]
+        of_positive = pos_a[group_a] - pos_b[group_b]
+        of_negative = neg_a[group_a] - neg_b[group_b]
+        return np.where(label == 1, of_positive, of_negative), counts
+    return _Path(counts, label, evaluate, jackknife, _SWEEP_SCHEMES,
+                 "a resample with one class only")
+
+
+def _group_of(sweep, scores):
+    """Each sample's score group (0: the highest score), by a binary search of the thresholds."""
+    rising = sweep.thresholds[::-1]
+    return len(sweep.thresholds) - 1 - np.searchsorted(rising, scores)
+
+
+def _leave_one_out(name, pos, neg):
     """The AUC or AP with a positive (``v_pos[g]``) or negative (``v_neg[g]``) of group g left out.
 
     AUC: ``(P·AUC - v10_g) / (P - 1)`` and ``(N·AUC - v01_g) / (N - 1)``
@@ -421,59 +502,42 @@ def _leave_one_out(fn, pos, neg):
     one from h on, a negative lowers FP; the step sum is updated in closed
     form. nan where a class would be left empty.
     """
-    P, N = int(pos.sum()), int(neg.sum())
     with np.errstate(divide="ignore", invalid="ignore"):
-        if fn is _curves.auc_from_groups:
-            a, _, b, _ = _components(np.cumsum(pos), np.cumsum(neg), P, N)
-            auc = fn(pos, neg)
-            return (P * auc - a / (2.0 * N)) / (P - 1), (N * auc - b / (2.0 * P)) / (N - 1)
-        tp = np.cumsum(pos).astype(np.float64)
-        d = tp + np.cumsum(neg)
-        a = np.where(d > 0, pos * tp / np.where(d > 0, d, 1), 0.0)
-        b = np.where(d > 1, pos * (tp - 1) / np.where(d > 1, d - 1, 1), 0.0)
-        c = np.where(d > 1, pos * tp / np.where(d > 1, d - 1, 1), 0.0)
-        own = np.where(d > 1, (pos - 1) * (tp - 1) / np.where(d > 1, d - 1, 1), 0.0)
-        before = np.r_[0.0, np.cumsum(a)[:-1]]  # Σ_{g<h} a_g
-        after_b = np.cumsum(b[::-1])[::-1] - b  # Σ_{g>h} b_g
-        from_c = np.cumsum(c[::-1])[::-1]  # Σ_{g>=h} c_g
-        return (before + own + after_b) / (P - 1), (before + from_c) / P
+        if name == "roc_auc":
+            return _auc_left_out(pos, neg)
+        return _ap_left_out(pos, neg)
 
 
-def _score_path(metric, kwargs, y_true, preds):
-    """The cells (score group, label) of one model, (group in a, group in b, label) of two."""
-    fn, allowed = _SCORE_METRICS[metric]
-    if (not set(kwargs) <= allowed or kwargs.get("max_fpr") not in (None, 1)
-            or kwargs.get("labels") is not None or any(np.ndim(p) != 1 for p in preds)):
-        return None
-    y = check_labels(y_true, "y_true")
-    if len(np.unique(y)) != 2:
-        return None
-    auc = fn is _curves.auc_from_groups  # the AUC's positive is the larger label
-    positive = positive_of(y, None if auc else kwargs.get("pos_label", 1), larger=True)
-    models = [_sweep(positive, check_real(p)) for p in preds]
-    schemes = ("sweep counts: positives and negatives resampled apart (stratified)",
-               "sweep counts: all rows resampled together (not stratified)")
-    reason = "a resample with one class only"
-    if len(models) == 1:  # cells: positives of each group (run of groups), then negatives
-        pos, neg = (np.add.reduceat(x, _runs(fn, *models[0][:2])) for x in models[0][:2])
-        g, counts = len(pos), np.r_[pos, neg]
-        return _Path(counts, np.r_[np.ones(g, np.int64), np.zeros(g, np.int64)],
-                     lambda drawn: (fn(drawn[:, :g], drawn[:, g:]), None),
-                     lambda: (np.r_[_leave_one_out(fn, pos, neg)], counts), schemes, reason)
-    size = [len(m[0]) for m in models]
-    group = [m[2]() for m in models]
-    cells, counts = np.unique((group[0] * size[1] + group[1]) * 2 + positive, return_counts=True)
-    lab, ga, gb = cells % 2, cells // 2 // size[1], cells // 2 % size[1]
+def _auc_left_out(pos, neg):
+    n_pos, n_neg = int(pos.sum()), int(neg.sum())
+    a, _, b, _ = delong_components(np.cumsum(pos), np.cumsum(neg), n_pos, n_neg)
+    auc = METRICS["roc_auc"].from_groups(pos, neg)
+    without_positive = (n_pos * auc - a / (2.0 * n_neg)) / (n_pos - 1)
+    without_negative = (n_neg * auc - b / (2.0 * n_pos)) / (n_neg - 1)
+    return without_positive, without_negative
 
-    def of_model(drawn, gm, groups):  # the metric of one model's (group, label) counts
-        both = _tally(2 * gm + lab, 2 * groups, drawn)
-        return fn(both[:, 1::2], both[:, 0::2])
 
-    def jackknife():
-        (pa, na), (pb, nb) = (_leave_one_out(fn, *m[:2]) for m in models)
-        return np.where(lab == 1, pa[ga] - pb[gb], na[ga] - nb[gb]), counts
-    return _Path(counts, lab, lambda d: (of_model(d, ga, size[0]) - of_model(d, gb, size[1]), None),
-                 jackknife, schemes, reason)
+def _ap_left_out(pos, neg):
+    n_pos = int(pos.sum())
+    tp = np.cumsum(pos).astype(np.float64)
+    seen = tp + np.cumsum(neg)  # the samples at or above each group
+    a = _share(pos * tp, seen, 0)
+    b = _share(pos * (tp - 1), seen, 1)
+    c = _share(pos * tp, seen, 1)
+    own = _share((pos - 1) * (tp - 1), seen, 1)
+    before = np.r_[0.0, np.cumsum(a)[:-1]]  # Σ_{g<h} a_g
+    after_b = np.cumsum(b[::-1])[::-1] - b  # Σ_{g>h} b_g
+    from_c = np.cumsum(c[::-1])[::-1]  # Σ_{g>=h} c_g
+    without_positive = (before + own + after_b) / (n_pos - 1)
+    without_negative = (before + from_c) / n_pos
+    return without_positive, without_negative
+
+
+def _share(numerator, seen, removed):
+    """``numerator / (seen - removed)``, 0 where nothing is left above the group."""
+    left = seen - removed
+    defined = left > 0
+    return np.where(defined, numerator / np.where(defined, left, 1), 0.0)
 
 
 # -- resampled rows, and what every scheme shares ------------------------------------------
@@ -481,55 +545,54 @@ def _score_path(metric, kwargs, y_true, preds):
 
 def _arrays(named):
     """Read each array (``y_true=None`` passes) and check they have one entry per sample each."""
-    out = {k: v if v is None and k == "y_true" else as_array(v, k, ndim=(1, 2, 3))
-           for k, v in named.items()}
+    out = {}
+    for name, value in named.items():
+        if value is None and name == "y_true":
+            out[name] = None
+        else:
+            out[name] = as_array(value, name, ndim=(1, 2, 3))
     check_same_length(**out)
     return list(out.values())
 
 
 def _strata(stratify, first, n):
     """Row strata as integer codes (or None), and the scheme's words."""
-    if isinstance(stratify, (bool, np.bool_)):
-        if not stratify or first is None or first.ndim != 1:
-            return None, "rows: rows resampled with replacement (not stratified)"
-        if first.dtype.kind not in "biuUS" and not (
-                first.dtype.kind == "O" and all(isinstance(v, str) for v in first[:100])):
-            return None, ("rows: rows resampled with replacement (not stratified: y_true holds "
-                          "no class labels)")
-        scheme = "rows: rows resampled within each class of y_true (stratified)"
-    else:
-        scheme = "rows: rows resampled within each given stratum"
+    if not isinstance(stratify, (bool, np.bool_)):
         first = as_array(stratify, "stratify")
         check_same_length(stratify=first, arrays=range(n))
-    return np.unique(first, return_inverse=True)[1].reshape(-1), scheme
+        scheme = "rows: rows resampled within each given stratum"
+    elif not stratify or first is None or first.ndim != 1:
+        return None, "rows: rows resampled with replacement (not stratified)"
+    elif not _holds_classes(first):
+        return None, ("rows: rows resampled with replacement (not stratified: y_true holds "
+                      "no class labels)")
+    else:
+        scheme = "rows: rows resampled within each class of y_true (stratified)"
+    codes = np.unique(first, return_inverse=True)[1]
+    return codes.reshape(-1), scheme
+
+
+def _holds_classes(first):
+    """Whether an array holds class labels: booleans, integers or strings."""
+    if first.dtype.kind in "biuUS":
+        return True
+    return first.dtype.kind == "O" and all(isinstance(v, str) for v in first[:100])
 
 
 def _row_indices(rng, size, n, strata):
     """Resample row indices (size, n): stratified keeps every stratum's size."""
     if strata is None:
         return rng.integers(0, n, size=(size, n))
-    return np.concatenate([rows[rng.integers(0, len(rows), size=(size, len(rows)))] for rows in
-                           (np.flatnonzero(strata == s) for s in range(strata.max() + 1))], axis=1)
+    blocks = []
+    for s in range(strata.max() + 1):
+        rows = np.flatnonzero(strata == s)
+        drawn = rng.integers(0, len(rows), size=(size, len(rows)))
+        blocks.append(rows[drawn])
+    return np.concatenate(blocks, axis=1)
 
 
 def _scalar(value):
     return float(check(value, _SCALAR, "metric"))
-
-
-def _defined(n_undefined, n, where):
-    if n_undefined == n:
-        raise ValueError(f"metric is undefined (nan) on {where}: no interval can be computed")
-
-
-def _kept(dist, reason, what="resamples"):
-    """The values where the metric is defined; the others are counted and warned about."""
-    skipped = np.isnan(dist)
-    k, n = int(skipped.sum()), len(dist)
-    _defined(k, n, f"every one of the {n} {what} ({reason})")
-    if k:
-        warn_at_caller(f"{k} of {n} {what} were skipped: the metric is undefined on them "
-                       f"({reason}); the other {n - k} are used (see n_skipped)")
-    return dist[~skipped], k
 
 
 def _estimate(metric, head, pred, kwargs):
@@ -539,63 +602,141 @@ def _estimate(metric, head, pred, kwargs):
         value = _scalar(metric(*head, pred, **kwargs))
     for w in caught:
         warn_at_caller(str(w.message), w.category)
-    _defined(int(np.isnan(value)), 1, "the data itself (e.g. the AUC with one class present)")
+    require_defined(int(np.isnan(value)), 1,
+                    "the data itself (e.g. the AUC with one class present)")
     return value
 
 
 def _call(metric, head, preds, kwargs, rows):
     """The metric (a - b for two models) on some rows; (nan, message) where it raises ValueError."""
-    kw = dict(kwargs)
+    options = dict(kwargs)
     if kwargs.get("sample_weight") is not None:
-        kw["sample_weight"] = np.asarray(kwargs["sample_weight"])[rows]
+        options["sample_weight"] = np.asarray(kwargs["sample_weight"])[rows]
+    resampled = [a[rows] for a in head]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            v = [_scalar(metric(*[a[rows] for a in head], p[rows], **kw)) for p in preds]
+            values = [_scalar(metric(*resampled, p[rows], **options)) for p in preds]
     except ValueError as exc:
         return np.nan, str(exc)
-    return (v[0] - v[1] if len(v) == 2 else v[0]), None
+    if len(values) == 2:
+        return values[0] - values[1], None
+    return values[0], None
 
 
-def _resample(metric, first, head, preds, kwargs, n_resamples, confidence, method, stratify,
-              random_state):
+def _auc_of_rows(y, scores):
+    """The AUC of 0/1 labels and validated scores (nan with one class): ``roc_auc_ci``'s metric."""
+    pos, neg = sweep_of(y == 1, scores).groups()
+    return METRICS["roc_auc"].from_groups(pos, neg)
+
+
+# -- the bootstrap: resampled values, and the interval --------------------------------------
+
+
+@dataclass
+class _Resampled:
+    """The metric on each resample (nan where undefined) and how they were drawn.
+
+    ``ill``: where a 0/0 was counted 0.0 (or None); ``reason``: why a
+    resample may be undefined; ``jackknife()``: BCa's leave-one-out values.
+    """
+
+    dist: np.ndarray
+    ill: np.ndarray | None
+    scheme: str
+    reason: str
+    jackknife: Callable
+
+
+@dataclass
+class _Bootstrap:
+    """What the bootstrap functions return: estimates, the interval, the resampled values."""
+
+    estimates: list
+    estimate: float
+    low: float
+    high: float
+    dist: np.ndarray
+    n_skipped: int
+    scheme: str
+
+
+def _bootstrap(metric, name, first, head, preds, kwargs, n_resamples, confidence, method,
+               stratify, random_state):
     """Estimates, and the interval of the metric (one model) or of ``a - b`` (two) on resamples.
 
-    Returns ``(estimates, estimate, low, high, distribution, n_skipped, scheme)``:
-    ``estimate`` is the metric, or ``a - b``, on all rows.
+    ``name``: the metric's name in the engine's table, or None (a callable
+    resampled by rows); ``estimate`` is the metric, or ``a - b``, on all rows.
     """
     rng = np.random.default_rng(random_state)
     estimates = [_estimate(metric, head, p, kwargs) for p in preds]
-    estimate = estimates[0] - estimates[1] if len(preds) == 2 else estimates[0]
-    build = {_topk.top_k_accuracy_score: _topk_path, **dict.fromkeys(_LABEL_METRICS, _label_path),
-             **dict.fromkeys(_SCORE_METRICS, _score_path)}.get(metric)
-    path = isinstance(stratify, (bool, np.bool_)) and len(head) == 1 and build and build(
-        metric, kwargs, head[0], preds)
-    ill, n = None, len(preds[0])
-    if path:
-        draws = _draws(rng, path.counts, path.strata, n_resamples, stratify)
-        dist, ill = zip(*(path.evaluate(counts) for counts in draws))
-        dist, ill = np.concatenate(dist), (None if ill[0] is None else np.concatenate(ill))
-        scheme, reason, jackknife = path.schemes[0 if stratify else 1], path.reason, path.jackknife
-    else:  # resampled rows; the jackknife leaves out a row, or one of 2000 groups (rows i mod 2000)
-        strata, scheme = _strata(stratify, first, n)
-        draws = (rows for size in _chunks(n_resamples, n)
-                 for rows in _row_indices(rng, size, n, strata))
-        dist, reason = zip(*(_call(metric, head, preds, kwargs, rows) for rows in draws))
-        dist, reason, rows = np.array(dist), next(filter(None, reason), "nan"), np.arange(n)
+    estimate = estimates[0]
+    if len(preds) == 2:
+        estimate = estimates[0] - estimates[1]
+    path = _count_path(name, kwargs, head, preds, stratify)
+    if path is not None:
+        resampled = _count_resamples(rng, path, n_resamples, stratify)
+    else:
+        resampled = _row_resamples(rng, metric, first, head, preds, kwargs, n_resamples,
+                                   stratify)
+    _warn_ill(resampled, n_resamples)
+    dist, n_skipped = kept(resampled.dist, resampled.reason)
+    jackknife = None
+    if method == "bca":
+        jackknife = resampled.jackknife()
+    low, high = _interval(dist, estimate, jackknife, confidence, method)
+    return _Bootstrap(estimates, estimate, low, high, dist, n_skipped, resampled.scheme)
 
-        def jackknife():
-            return [_call(metric, head, preds, kwargs, rows[rows % min(n, 2000) != g])[0]
-                    for g in range(min(n, 2000))], np.ones(min(n, 2000))
-    n_ill = 0 if ill is None else int((ill & ~np.isnan(dist)).sum())
+
+def _count_resamples(rng, path, n_resamples, stratify):
+    """The metric on resampled cell counts, every resample of a block at once."""
+    values, ill = [], []
+    for drawn in draws(rng, path.counts, path.strata, n_resamples, stratify):
+        block_values, block_ill = path.evaluate(drawn)
+        values.append(block_values)
+        ill.append(block_ill)
+    marked = None
+    if ill[0] is not None:
+        marked = np.concatenate(ill)
+    scheme = path.schemes[0]
+    if not stratify:
+        scheme = path.schemes[1]
+    return _Resampled(np.concatenate(values), marked, scheme, path.reason, path.jackknife)
+
+
+def _row_resamples(rng, metric, first, head, preds, kwargs, n_resamples, stratify):
+    """The metric called on resampled rows; the jackknife leaves out a row, or one of 2000
+    groups (rows i mod 2000)."""
+    n = len(preds[0])
+    strata, scheme = _strata(stratify, first, n)
+    values, reasons = [], []
+    for size in chunks(n_resamples, n):
+        for rows in _row_indices(rng, size, n, strata):
+            value, reason = _call(metric, head, preds, kwargs, rows)
+            values.append(value)
+            reasons.append(reason)
+    reason = next(filter(None, reasons), "nan")
+    every = np.arange(n)
+    groups = min(n, 2000)
+
+    def jackknife():
+        left_out = []
+        for g in range(groups):
+            rows = every[every % groups != g]
+            left_out.append(_call(metric, head, preds, kwargs, rows)[0])
+        return left_out, np.ones(groups)
+    return _Resampled(np.array(values), None, scheme, reason, jackknife)
+
+
+def _warn_ill(resampled, n_resamples):
+    """Warn on how many resamples a 0/0 was counted 0.0 (``zero_division="warn"``)."""
+    if resampled.ill is None:
+        return
+    n_ill = int((resampled.ill & ~np.isnan(resampled.dist)).sum())
     if n_ill:
         warn_at_caller(f"the metric is ill-defined (0/0) on {n_ill} of {n_resamples} resamples and "
                        "was set to 0.0 there (zero_division='warn'); pass zero_division=nan to "
                        "skip them instead")
-    dist, n_skipped = _kept(dist, reason)
-    low, high = _interval(dist, estimate, jackknife() if method == "bca" else None, confidence,
-                          method)
-    return estimates, estimate, low, high, dist, n_skipped, scheme
 
 
 # -- the public functions -----------------------------------------------------------
@@ -679,11 +820,10 @@ def bootstrap_ci(metric: Callable[..., float], *arrays: ArrayLike, n_resamples: 
     'cell counts: multinomial per class of y_true (stratified)'
     """
     arrays = _arrays({f"arrays[{i}]": a for i, a in enumerate(arrays or [None])})
-    _, estimate, low, high, dist, n_skipped, scheme = _resample(
-        metric, arrays[0], arrays[:-1], arrays[-1:], metric_kwargs, n_resamples, confidence,
-        method, stratify, random_state)
-    return ConfidenceInterval(estimate, low, high, confidence, method, n_resamples, n_skipped,
-                              scheme, None, dist)
+    result = _bootstrap(metric, _NAMES.get(metric), arrays[0], arrays[:-1], arrays[-1:],
+                        metric_kwargs, n_resamples, confidence, method, stratify, random_state)
+    return ConfidenceInterval(result.estimate, result.low, result.high, confidence, method,
+                              n_resamples, result.n_skipped, result.scheme, None, result.dist)
 
 
 @validate_params(metric=_METRIC, method=Options(_METHODS), **_RESAMPLING)
@@ -735,13 +875,18 @@ def paired_bootstrap(metric: Callable[..., float], y_true: ArrayLike | None, pre
     True
     """
     y, a, b = _arrays({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b})
-    (est_a, est_b), estimate, low, high, dist, n_skipped, scheme = _resample(
-        metric, y, [] if y is None else [y], [a, b], metric_kwargs, n_resamples, confidence,
-        method, stratify, random_state)
+    head = []
+    if y is not None:
+        head = [y]
+    result = _bootstrap(metric, _NAMES.get(metric), y, head, [a, b], metric_kwargs, n_resamples,
+                        confidence, method, stratify, random_state)
+    estimate = result.estimate
     # p: how often a difference centred on 0 is as far from 0 as d̂
-    return Comparison(estimate, low, high, _bootstrap_p(dist, estimate), confidence,
-                      f"paired bootstrap ({method})", est_a, est_b, n_resamples, n_skipped, scheme,
-                      None, dist)
+    p = bootstrap_p(result.dist, estimate)
+    est_a, est_b = result.estimates
+    return Comparison(estimate, result.low, result.high, p, confidence,
+                      f"paired bootstrap ({method})", est_a, est_b, n_resamples,
+                      result.n_skipped, result.scheme, None, result.dist)
 
 
 @validate_params(metric=_METRIC, random_state=RANDOM_STATE,
@@ -794,39 +939,40 @@ def permutation_test(metric: Callable[..., float], y_true: ArrayLike | None, pre
     """
     rng = np.random.default_rng(random_state)
     y, a, b = _arrays({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b})
-    head = [] if y is None else [y]
+    head = []
+    if y is not None:
+        head = [y]
     est_a, est_b = (_estimate(metric, head, p, metric_kwargs) for p in (a, b))
     estimate = est_a - est_b
-    path = head and metric in _LABEL_METRICS and _label_path(metric, metric_kwargs, y, [a, b])
-    scheme = "rows: each row's pair swapped with probability 1/2"  # unless the label cells
-    if path:
-        t, ca, cb = path.cells
-        tt, ab, ba = np.r_[t, t], np.r_[ca, cb], np.r_[cb, ca]
-        dist = []
-        for size in _chunks(n_permutations, 2 * len(path.counts)):
-            swapped = rng.binomial(path.counts, 0.5, size=(size, len(path.counts)))
-            # a' takes a's prediction on kept rows and b's on swapped rows; b' the reverse
-            both = np.concatenate([path.counts - swapped, swapped], axis=1)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                dist.append(path.rule(both, tt, ab)[0] - path.rule(both, tt, ba)[0])
-        dist = np.concatenate(dist)
+    label = None
+    name = _NAMES.get(metric)
+    if head and name is not None and METRICS[name].counts == "classes":
+        label = _label_cells(name, metric_kwargs, y, [a, b])
+    if label is not None:
+        dist = swap_distribution(rng, *label, n_permutations)
         scheme = "swap counts: Binomial(count, 1/2) per (actual, a, b) cell"
     elif metric is np.mean and not head and not metric_kwargs and a.ndim == 1:
-        # per-row values (a ranker's per-user scores): every swap at once; rng.random((k, n))
-        # draws what k calls of rng.random(n) draw, in order, so p is the loop's p
-        dist = np.concatenate([_sign_flips(rng, a, b, size)
-                               for size in _chunks(n_permutations, len(a))])
+        # per-row values (a ranker's per-user scores): every swap at once, as the loop draws
+        dist = sign_flip_distribution(rng, a, b, n_permutations)
+        scheme = "rows: each row's pair swapped with probability 1/2"
     else:
-        shape = (-1,) + (1,) * (a.ndim - 1)
-        swaps = ((rng.random(len(a)) < 0.5).reshape(shape) for _ in range(n_permutations))
-        dist = np.array([_call(metric, head, [np.where(w, b, a), np.where(w, a, b)], metric_kwargs,
-                               slice(None))[0] for w in swaps])
-    dist, n_skipped = _kept(dist, "nan", "permutations")
-    extreme = np.count_nonzero(np.abs(dist) >= abs(estimate) - 1e-12 * max(1.0, abs(estimate)))
-    p = (1 + extreme) / (len(dist) + 1)
+        dist = _swapped_rows(rng, metric, head, a, b, metric_kwargs, n_permutations)
+        scheme = "rows: each row's pair swapped with probability 1/2"
+    dist, n_skipped = kept(dist, "nan", "permutations")
+    p = permutation_p(dist, estimate)
     return Comparison(estimate, None, None, float(p), None, "permutation", est_a, est_b,
                       n_permutations, n_skipped, scheme, None, dist)
+
+
+def _swapped_rows(rng, metric, head, a, b, kwargs, n_permutations):
+    """The metric's difference on each permutation: each row's pair swapped with probability 1/2."""
+    shape = (-1,) + (1,) * (a.ndim - 1)
+    dist = []
+    for _ in range(n_permutations):
+        swapped = (rng.random(len(a)) < 0.5).reshape(shape)
+        pair = [np.where(swapped, b, a), np.where(swapped, a, b)]
+        dist.append(_call(metric, head, pair, kwargs, slice(None))[0])
+    return np.array(dist)
 
 
 # -- the AUC: DeLong ------------------------------------------------------------
@@ -837,59 +983,9 @@ def _auc_input(y_true, y_score, name="y_score"):
     y = check_labels(y_true, "y_true")
     scores = check_real(y_score, name)
     check_same_length(**{"y_true": y, name: scores})
-    needs = ("the AUC's interval needs binary y_true with at least 2 samples of each class "
-             "(the larger label is positive)")
-    positive = positive_of(y, larger=True, binary=needs)
-    fewest = min(np.count_nonzero(positive), np.count_nonzero(~positive))
-    if fewest < 2:
-        what = "one class" if not fewest else "1 sample of one class"
-        raise ValueError(f"y_true has {what}: {needs}")
+    positive = positive_of(y, larger=True, binary=NEEDS)
+    require_two_of_each(positive)
     return positive, scores
-
-
-def _delong(positive, *scores):
-    """AUCs (k,) and their covariance (k, k) after DeLong et al. (1988), from the score groups.
-
-    ``Cov = S10 / P + S01 / N`` with ``S10`` (``S01``) the covariance (ddof
-    1) of the positives' (negatives') structural components
-    (:func:`_components`) under each model; the AUCs are their means,
-    ``2U / 2PN`` in integers. One model: the groups' weighted moments, block
-    by block of the sorted keys (Sun & Xu 2014: one sort, then one cache-sized
-    pass; the blocks' moments merged as Chan et al.'s update); two: each sample's
-    pair of components.
-    """
-    p = int(np.count_nonzero(positive))
-    n = len(positive) - p
-    if len(scores) == 1:  # per block and class: the components' rows, sum (an int) and M2
-        packed, parts, before = label_keys(positive, scores[0]), [], (0, 0)
-        if packed is None:  # argsort
-            whole = sweep_of(positive, scores[0])
-            blocks = [(whole.tps, whole.fps)]
-        else:  # a block inside one long group ends none
-            blocks = ((ends + 1 - fps, fps)
-                      for ends, fps, _ in key_groups(packed[0], with_keys=False) if len(ends))
-        for tps, fps in blocks:
-            a, pos, b, neg = _components(tps, fps, p, n, before)
-            for x, w, m in ((a, pos, int(tps[-1] - before[0])), (b, neg, int(fps[-1] - before[1]))):
-                total = int(np.einsum("i,i->", w, x))  # einsum, not np.dot: no BLAS threads woken
-                d = x - total / max(m, 1)
-                parts.append((m, total, float(np.einsum("i,i,i->", w, d, d))))
-            before = (tps[-1], fps[-1])
-        rows, totals, m2 = (np.array(column, dtype=np.float64).reshape(-1, 2)
-                            for column in zip(*parts))
-        mean = totals.sum(axis=0) / rows.sum(axis=0)  # the blocks' M2 merged (Chan et al.)
-        m2 = m2.sum(axis=0) + (rows * (totals / np.maximum(rows, 1) - mean) ** 2).sum(axis=0)
-        var = m2[0] / (4.0 * n * n * (p - 1) * p) + m2[1] / (4.0 * p * p * (n - 1) * n)
-        return np.array([sum(t for _, t, _ in parts[1::2]) / (2.0 * p * n)]), np.array([[var]])
-    aucs, x10, x01 = [], [], []
-    for s in scores:
-        pos, neg, group = _sweep(positive, s)
-        a, _, b, _ = _components(np.cumsum(pos), np.cumsum(neg), p, n)
-        g = group()
-        aucs.append(int(np.einsum("i,i->", neg, b)) / (2.0 * p * n))
-        x10.append(a[g[positive]] / (2.0 * n))
-        x01.append(b[g[~positive]] / (2.0 * p))
-    return np.array(aucs), np.cov(x10) / p + np.cov(x01) / n
 
 
 @validate_params(method=Options({"delong": "DeLong's variance",
@@ -942,16 +1038,17 @@ def roc_auc_ci(y_true: ArrayLike, y_score: ArrayLike, *, confidence: float = 0.9
         _strata(stratify, positive, len(positive))
     if method == "bootstrap":  # bootstrap_ci's steps, on the arrays read above
         y = positive.astype(np.int64)
-        _, auc, low, high, dist, n_skipped, scheme = _resample(
-            _scores.roc_auc_score, y, [y], [scores], {}, n_resamples, confidence, "percentile",
-            stratify, random_state)
-        return ConfidenceInterval(auc, low, high, confidence, "percentile", n_resamples, n_skipped,
-                                  scheme, None, dist)
-    aucs, cov = _delong(positive, scores)
-    auc, se = float(aucs[0]), math.sqrt(max(cov[0, 0], 0.0))
+        result = _bootstrap(_auc_of_rows, "roc_auc", y, [y], [scores], {}, n_resamples,
+                            confidence, "percentile", stratify, random_state)
+        return ConfidenceInterval(result.estimate, result.low, result.high, confidence,
+                                  "percentile", n_resamples, result.n_skipped, result.scheme,
+                                  None, result.dist)
+    auc, var = auc_variance(positive, scores)
+    se = math.sqrt(max(var, 0.0))
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
-    return ConfidenceInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), confidence,
-                              "delong", standard_error=se,
+    low = max(0.0, auc - z * se)
+    high = min(1.0, auc + z * se)
+    return ConfidenceInterval(auc, low, high, confidence, "delong", standard_error=se,
                               scheme="DeLong et al. 1988 variance, Sun & Xu 2014 algorithm")
 
 
@@ -996,26 +1093,10 @@ def delong_test(y_true: ArrayLike, score_a: ArrayLike, score_b: ArrayLike, *,
     positive, sa = _auc_input(y_true, score_a, "score_a")
     sb = check_real(score_b, "score_b")
     check_same_length(y_true=positive, score_b=sb)
-    aucs, cov = _delong(positive, sa, sb)
-    auc_a, auc_b = float(aucs[0]), float(aucs[1])
-    var, diff = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), auc_a - auc_b
-    se = math.sqrt(var) if var > 1e-300 else 0.0  # equal components: z = 0 (p = 1) or infinite
-    z = diff / se if se else (0.0 if diff == 0 else math.copysign(math.inf, diff))
-    p, q = math.erfc(abs(z) / math.sqrt(2)), -_NORMAL.inv_cdf((1 - confidence) / 2)
-    return Comparison(diff, max(-1.0, diff - q * se), min(1.0, diff + q * se), float(p),
-                      confidence, "delong", auc_a, auc_b, statistic=float(z),
+    t = paired_test(positive, sa, sb, confidence)
+    return Comparison(t.difference, t.low, t.high, t.p_value, confidence, "delong", t.auc_a,
+                      t.auc_b, statistic=t.statistic,
                       scheme="DeLong et al. 1988 paired components")
-
-
-def _binomial_two_sided(k, n):
-    """``min(1, 2 P(X <= k))`` for ``X ~ Binomial(n, 1/2)``, ``k <= n / 2``.
-
-    ``P(X = k)`` from log-gamma, the lower terms by the ratios
-    ``P(X = i - 1) / P(X = i) = i / (n - i + 1)``.
-    """
-    ratios = np.cumprod(np.arange(k, 0, -1) / np.arange(n - k + 1, n + 1.0))
-    log_pk = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2)
-    return min(1.0, 2 * math.exp(log_pk) * (1 + float(ratios.sum())))
 
 
 @validate_params(exact=Bool(), correction=Bool())
@@ -1079,22 +1160,15 @@ def mcnemar_test(y_true: ArrayLike, y_pred_a: ArrayLike, y_pred_b: ArrayLike, *,
     """
     _, y, pred_a = check_targets(y_true, y_pred_a, names=("y_true", "y_pred_a"))
     pred_b = check_targets(y, y_pred_b, names=("y_true", "y_pred_b"))[2]
-    # rows: A wrong
-    table = confusion_counts(pred_a != y, pred_b != y, np.array([False, True]), None)[1]
+    table, statistic, p = mcnemar(pred_a != y, pred_b != y, exact, correction)
     b, c = int(table[0, 1]), int(table[1, 0])
-    if exact:
-        statistic, p = float(min(b, c)), _binomial_two_sided(min(b, c), b + c)
-    elif b + c == 0:
-        warn_at_caller("y_pred_a and y_pred_b are right on the same rows (b + c = 0): McNemar's "
-                       "chi-square statistic is 0/0; statistic 0.0 and p_value 1.0 returned")
-        statistic, p = 0.0, 1.0
-    else:
-        statistic = (abs(b - c) - bool(correction)) ** 2 / (b + c)
-        p = math.erfc(math.sqrt(statistic / 2))
+    both_right = table[0, 0]
     n = len(y)
-    method = "mcnemar exact" if exact else f"mcnemar chi-square{' corrected' * bool(correction)}"
-    return Comparison((b - c) / n, None, None, p, None, method, float(table[0, 0] + b) / n,
-                      float(table[0, 0] + c) / n, statistic=statistic, table=table,
+    method = "mcnemar exact"
+    if not exact:
+        method = f"mcnemar chi-square{' corrected' * bool(correction)}"
+    return Comparison((b - c) / n, None, None, p, None, method, float(both_right + b) / n,
+                      float(both_right + c) / n, statistic=statistic, table=table,
                       scheme="b = A right and B wrong, c = A wrong and B right")
 
 
@@ -1165,25 +1239,35 @@ def proportion_ci(successes: int, trials: int, *, confidence: float = 0.95,
                 successes=successes, trials=trials)
     x, n = int(successes), int(trials)
     z = -_NORMAL.inv_cdf((1 - confidence) / 2)
-    p, se = x / n, None
+    p = x / n
+    se = None
     if method == "wilson":
-        denom = 1 + z * z / n
-        centre = (p + z * z / (2 * n)) / denom
-        half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-        low, high = centre - half, centre + half
+        low, high = _wilson(p, n, z)
     elif method == "normal":
         se = math.sqrt(p * (1 - p) / n)
         low, high = p - z * se, p + z * se
-    else:  # needs scipy
-        from scipy.special import betaincinv
+    else:
+        low, high = _clopper_pearson(x, n, confidence)
+    low = max(0.0, float(low))
+    high = min(1.0, float(high))
+    return ConfidenceInterval(p, low, high, confidence, method, standard_error=se,
+                              scheme=_PROPORTION_METHODS[method])
 
-        low = float(betaincinv(x, n - x + 1, (1 - confidence) / 2)) if x > 0 else 0.0
-        high = float(betaincinv(x + 1, n - x, (1 + confidence) / 2)) if x < n else 1.0
-    return ConfidenceInterval(p, max(0.0, float(low)), min(1.0, float(high)), confidence, method,
-                              standard_error=se, scheme=_PROPORTION_METHODS[method])
+
+def _wilson(p, n, z):
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
 
 
-def _sign_flips(rng, a, b, size):
-    """``size`` permuted mean differences: each row's pair swapped with probability 1/2."""
-    swapped = rng.random((size, len(a))) < 0.5
-    return np.mean(np.where(swapped, b, a), axis=1) - np.mean(np.where(swapped, a, b), axis=1)
+def _clopper_pearson(x, n, confidence):
+    """The exact interval from the binomial tails (Beta quantiles); needs scipy."""
+    from scipy.special import betaincinv
+
+    low, high = 0.0, 1.0
+    if x > 0:
+        low = float(betaincinv(x, n - x + 1, (1 - confidence) / 2))
+    if x < n:
+        high = float(betaincinv(x + 1, n - x, (1 + confidence) / 2))
+    return low, high

@@ -1,8 +1,11 @@
-"""Calling evalkit and its oracle the same way, so that their outcomes compare."""
+"""Oracles: calling evalkit and its oracle the same way (so that their outcomes compare), and
+DeLong's variance by its definition and by mid-ranks."""
 
 from __future__ import annotations
 
 import warnings
+
+import numpy as np
 
 
 def recorder(summarize):
@@ -22,3 +25,33 @@ def recorder(summarize):
         return "ok", out, summarize(caught)
 
     return run
+
+
+def delong_brute(y, scores_list):
+    """DeLong et al. (1988) by definition: psi(x, y) over all pairs, then the covariance."""
+    y = np.asarray(y)
+    top = np.unique(y)[-1]
+    pos, neg = y == top, y != top
+    v10, v01, aucs = [], [], []
+    for s in scores_list:
+        s = np.asarray(s, dtype=float)
+        psi = (s[pos][:, None] > s[neg][None, :]) + 0.5 * (s[pos][:, None] == s[neg][None, :])
+        aucs.append(psi.mean())
+        v10.append(psi.mean(axis=1))
+        v01.append(psi.mean(axis=0))
+    m, n = pos.sum(), neg.sum()
+    s10 = np.atleast_2d(np.cov(np.array(v10)))
+    s01 = np.atleast_2d(np.cov(np.array(v01)))
+    return np.array(aucs), s10 / m + s01 / n
+
+
+def delong_midranks(y, s):
+    """Sun & Xu (2014) by scipy's mid-ranks: an O(n log n) oracle independent of the sweep."""
+    import scipy.stats
+
+    pos = np.asarray(y) == 1
+    m, n = pos.sum(), (~pos).sum()
+    r_all = scipy.stats.rankdata(s)
+    v10 = (r_all[pos] - scipy.stats.rankdata(s[pos])) / n
+    v01 = 1 - (r_all[~pos] - scipy.stats.rankdata(s[~pos])) / m
+    return v10.mean(), np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n

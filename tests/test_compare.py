@@ -85,6 +85,56 @@ def test_permutation_p_value_is_evalkits_and_scipys(seed):
     assert abs(r.pairs[0]["p_value"] - exact) < 4 * np.sqrt(exact * (1 - exact) / 20000) + 1e-3
 
 
+@pytest.mark.parametrize("metric, function, options", [
+    ("f1", ek.f1_score, {"average": "macro"}),
+    ("precision", ek.precision_score, {"average": "weighted", "zero_division": np.nan}),
+    ("recall", ek.recall_score, {}),
+    ("roc_auc", ek.roc_auc_score, {}),
+    ("average_precision", ek.average_precision_score, {"pos_label": 0}),
+])
+def test_each_permutation_test_is_evalkits_permutation_test(metric, function, options):
+    rng = np.random.default_rng(4)
+    if metric in ("roc_auc", "average_precision"):
+        y, models = _scores(rng, 60, [1.0, 0.6, 0.3])
+        models = {k: np.round(v, 1) for k, v in models.items()}
+    else:
+        y, models = _labels(rng, 80, [0.8, 0.7, 0.75])
+        if options.get("average"):
+            y = rng.integers(0, 3, 80)
+            models = {k: np.where(rng.random(80) < 0.7, y, rng.integers(0, 3, 80)) for k in models}
+    r = ek.compare(y, models, [(metric, options)], test="permutation", n_resamples=300,
+                   random_state=5)
+    for p in r.pairs:
+        t = ek.permutation_test(function, y, models[p["model_a"]], models[p["model_b"]],
+                                n_permutations=300, random_state=5, **options)
+        assert p["p_value"] == t.p_value
+        assert p["difference"] == pytest.approx(t.estimate, rel=1e-12, abs=1e-15)
+
+
+def test_each_array_is_read_once(monkeypatch):
+    # compare validates y_true and each model's predictions once, whatever its tests (not once
+    # per pair and metric): every array reader goes through _validation's as_array
+    from evalkit._validation import _arrays as arrays_module
+    from evalkit._validation import _labels as labels_module
+
+    read, as_array = [], arrays_module.as_array
+    for module in (arrays_module, labels_module):
+        monkeypatch.setattr(module, "as_array",
+                            lambda y, name, **kw: read.append(name) or as_array(y, name, **kw))
+    rng = np.random.default_rng(0)
+    y, models = _scores(rng, 100, [1.0, 0.5, 0.2])
+    tests = {"roc_auc": "delong", "accuracy": "mcnemar", "f1": "permutation"}
+    ek.compare(y, models, ["roc_auc", "accuracy", "f1"], threshold=0.5, test=tests,
+               n_resamples=20, random_state=0)
+    data = [name for name in read if name == "y_true" or name.startswith("predictions")]
+    assert sorted(data) == sorted(["y_true"] + [f"predictions[{m!r}]" for m in models])
+    read.clear()
+    y, models = _labels(rng, 100, [0.8, 0.7])
+    ek.compare(y, models, ["accuracy", "f1"], test="permutation", n_resamples=20, random_state=0)
+    data = [name for name in read if name == "y_true" or name.startswith("predictions")]
+    assert sorted(data) == sorted(["y_true"] + [f"predictions[{m!r}]" for m in models])
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_delong_is_evalkits_delong_test(seed):
     rng = np.random.default_rng(seed)
@@ -283,6 +333,9 @@ def test_plot_draws_each_difference():
     ({"metrics": [("f1", {"beta": 2})]}, "metrics"), ({"predictions": {"a": [0, 1, 1, 0]}}, "predictions"),
     ({"metrics": ["f1"], "predictions": {"a": [0, 1, 2, 0], "b": [1, 1, 1, 0]}}, "metrics"),
     ({"metrics": [("recall", {"pos_label": 7})]}, "metrics"), ({"threshold": "high"}, "threshold"),
+    ({"metrics": [("average_precision", {"pos_label": 7})]}, "metrics"),
+    ({"metrics": ["average_precision"], "y_true": np.array([2, 3, 3, 2]),
+      "predictions": {"a": [0.1, 0.8, 0.3, 0.2], "b": [0.5, 0.6, 0.7, 0.1]}}, "metrics"),
 ])
 def test_bad_input_is_refused_naming_the_argument(kwargs, word):
     y = np.array([0, 1, 1, 0])
@@ -290,6 +343,26 @@ def test_bad_input_is_refused_naming_the_argument(kwargs, word):
             **kwargs}
     with pytest.raises((ValueError, TypeError), match=f"^{word}"):
         ek.compare(**args)
+
+
+def test_ranking_options_are_checked_once_as_evaluate_ranking_checks_them():
+    rng = np.random.default_rng(13)
+    relevant, runs = _ranking_case(rng, users=20)
+    args = (relevant, runs, ["ndcg@5"])
+    for option in ({"colour": "red"}, {"ties": "item_desc"}, {"per_user": True}):
+        name = next(iter(option))
+        with pytest.raises(TypeError, match=f"^evaluate_ranking\\(\\) got an unexpected keyword "
+                                            f"argument '{name}'$"):
+            ek.compare(*args, n_resamples=10, **option)
+    for option, word in (({"gain": "log"}, "gain"), ({"convention": "lucene"}, "convention"),
+                         ({"zero_division": 2.0}, "zero_division")):
+        with pytest.raises(ValueError, match=f"^{word} must be"):
+            ek.compare(*args, n_resamples=10, **option)
+    options = {"convention": "trec", "gain": "exponential", "zero_division": 0.0}
+    r = ek.compare(*args, n_resamples=10, random_state=0, **options)
+    for i, m in enumerate(runs):
+        expect = ek.evaluate_ranking(runs[m], relevant, ["ndcg@5"], **options)["ndcg@5"]
+        np.testing.assert_allclose(r.values[i, 0], expect, rtol=1e-12)  # a mean of the users
 
 
 # -- from counts: the rows of a cluster, aggregated ---------------------------------------------

@@ -21,8 +21,11 @@ from statistics import NormalDist
 
 import evalkit as ek
 from evalkit import uncertainty as U
-from evalkit._resample import _draw
+from evalkit._delong_blocked import auc_variance
+from evalkit._resample import METRICS, draw, runs
 from evalkit.exceptions import UndefinedMetricWarning
+
+from _oracle import delong_brute, delong_midranks
 
 
 def quiet(fn, *args, **kwargs):
@@ -65,11 +68,13 @@ def test_cell_counts_equal_the_metric_on_the_resample(metric, kwargs, seed):
     binary = kwargs.get("average", "binary") == "binary"
     n_classes = 2 if binary else int(rng.integers(3, 6))
     y, yhat = labels(rng, int(rng.integers(5, 40)), n_classes, acc=rng.random())
-    path = U._label_path(metric, kwargs, y, [yhat])
+    name = U._NAMES[metric]
+    path = U._label_path(name, kwargs, y, [yhat])
+    cells, _ = U._label_cells(name, kwargs, y, [yhat])
     classes = np.unique(np.r_[y, yhat])
-    ct, cp = path.cells
-    drawn = np.vstack([_draw(rng, path.counts, path.strata, 30, True),
-                       _draw(rng, path.counts, path.strata, 30, False),
+    ct, cp = cells.cells.T
+    drawn = np.vstack([draw(rng, path.counts, path.strata, 30, True),
+                       draw(rng, path.counts, path.strata, 30, False),
                        rng.integers(0, 3, (30, len(ct)))])  # also counts no bootstrap draws
     drawn = drawn[drawn.sum(axis=1) > 0]
     values, _ = quiet(path.evaluate, drawn)
@@ -89,10 +94,10 @@ def test_sweep_counts_equal_the_metric_on_the_resample(metric, seed, stratify):
     y = rng.integers(0, 2, n)
     y[:2] = [0, 1]
     s = np.round(rng.random(n) + 0.5 * y, int(rng.integers(1, 3)))  # ties
-    path = U._score_path(metric, {}, y, [s])
+    path = U._score_path(U._NAMES[metric], {}, y, [s])
     g = len(path.counts) // 2
     assert path.evaluate(path.counts[None])[0][0] == pytest.approx(metric(y, s), rel=1e-12)
-    drawn = _draw(rng, path.counts, path.strata, 40, stratify)
+    drawn = draw(rng, path.counts, path.strata, 40, stratify)
     pos, neg = drawn[:, :g], drawn[:, g:]
     values, _ = path.evaluate(drawn)
     undefined = np.isnan(values)
@@ -113,7 +118,7 @@ def test_sweep_jackknife_is_leave_one_out(metric):
     n = 40
     y = rng.integers(0, 2, n)
     s = np.round(rng.random(n) + 0.4 * y, 1)
-    values, weights = U._score_path(metric, {}, y, [s]).jackknife()
+    values, weights = U._score_path(U._NAMES[metric], {}, y, [s]).jackknife()
     loo = sorted(metric(np.delete(y, i), np.delete(s, i)) for i in range(n))
     got = sorted(np.repeat(values, weights.astype(int)))
     np.testing.assert_allclose(got, loo, rtol=1e-12)
@@ -122,7 +127,7 @@ def test_sweep_jackknife_is_leave_one_out(metric):
 def test_label_jackknife_is_leave_one_out():
     rng = np.random.default_rng(4)
     y, yhat = labels(rng, 30, 3)
-    values, weights = U._label_path(ek.f1_score, {"average": "macro"}, y, [yhat]).jackknife()
+    values, weights = U._label_path("f1", {"average": "macro"}, y, [yhat]).jackknife()
     loo = sorted(quiet(ek.f1_score, np.delete(y, i), np.delete(yhat, i), average="macro")
                  for i in range(30))
     np.testing.assert_allclose(sorted(np.repeat(values, weights)), loo, rtol=1e-12)
@@ -300,24 +305,6 @@ def test_mcnemar_bad_input():
 
 
 # -- DeLong: an O(n^2) structural-components oracle and the confidenceinterval package ---
-
-
-def delong_brute(y, scores_list):
-    """DeLong et al. (1988) by definition: psi(x, y) over all pairs, then the covariance."""
-    y = np.asarray(y)
-    top = np.unique(y)[-1]
-    pos, neg = y == top, y != top
-    v10, v01, aucs = [], [], []
-    for s in scores_list:
-        s = np.asarray(s, dtype=float)
-        psi = (s[pos][:, None] > s[neg][None, :]) + 0.5 * (s[pos][:, None] == s[neg][None, :])
-        aucs.append(psi.mean())
-        v10.append(psi.mean(axis=1))
-        v01.append(psi.mean(axis=0))
-    m, n = pos.sum(), neg.sum()
-    s10 = np.atleast_2d(np.cov(np.array(v10)))
-    s01 = np.atleast_2d(np.cov(np.array(v01)))
-    return np.array(aucs), s10 / m + s01 / n
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -742,16 +729,6 @@ def test_ranking_metrics_over_users():
 # -- one DeLong from the score groups; the defects of issue 16 ---------------------------
 
 
-def delong_midranks(y, s):
-    """Sun & Xu (2014) by scipy's mid-ranks: an O(n log n) oracle independent of the sweep."""
-    pos = np.asarray(y) == 1
-    m, n = pos.sum(), (~pos).sum()
-    r_all = scipy.stats.rankdata(s)
-    v10 = (r_all[pos] - scipy.stats.rankdata(s[pos])) / n
-    v01 = 1 - (r_all[~pos] - scipy.stats.rankdata(s[~pos])) / m
-    return v10.mean(), np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_delong_groups_equal_brute_force_ties_signs_and_wide_keys(seed):
     rng = np.random.default_rng(seed)
@@ -764,10 +741,10 @@ def test_delong_groups_equal_brute_force_ties_signs_and_wide_keys(seed):
     variants = [s, np.round(s, seed % 3), np.r_[-3.0, 3.0, s[2:]] * 1e300,  # keys too wide: argsort
                 s.astype(np.float32), s.astype(np.longdouble)]
     for v in variants:
-        (auc,), cov = U._delong(y == 1, v)
+        auc, var = auc_variance(y == 1, v)
         aucs, ref = delong_brute(y, [v])
         assert auc == pytest.approx(aucs[0], rel=1e-12) and auc == pytest.approx(ek.roc_auc_score(y, v), rel=1e-12)
-        assert cov[0, 0] == pytest.approx(ref[0, 0], rel=1e-9)
+        assert var == pytest.approx(ref[0, 0], rel=1e-9)
 
 
 @pytest.mark.parametrize("digits", [None, 0, 2])
@@ -840,7 +817,7 @@ def test_top_k_hits_are_the_metrics(kwargs):
         s = np.round(rng.random((n, c)), 1)
         if c == 2:
             s = s[:, 1]
-        path = U._topk_path(ek.top_k_accuracy_score, kwargs, y, [s])
+        path = U._topk_path(kwargs, y, [s])
         expected = quiet(ek.top_k_accuracy_score, y, s, **kwargs)
         assert path.evaluate(path.counts[None])[0][0] == pytest.approx(expected, rel=1e-12)
         assert np.array_equal(np.add.reduceat(path.counts, np.arange(0, 2 * len(np.unique(y)), 2)),
@@ -855,7 +832,7 @@ def test_draw_is_the_ordinary_bootstrap(n_cells):
     strata = rng.integers(0, 2, n_cells)
     strata[:2] = [0, 1]
     for stratify in (True, False):
-        drawn = _draw(rng, counts, strata, 4000, stratify)
+        drawn = draw(rng, counts, strata, 4000, stratify)
         n = counts.sum()
         if stratify:
             for s in (0, 1):
@@ -875,10 +852,11 @@ def test_runs_of_groups_keep_the_metric_of_every_resample(metric, seed):
     y = (rng.random(n) < rng.uniform(0.1, 0.9)).astype(int)
     y[:2] = [0, 1]
     s = np.round(rng.random(n) + 0.3 * y, int(rng.integers(1, 4)))
-    fn = U._SCORE_METRICS[metric][0]
+    table = METRICS[U._NAMES[metric]]
+    fn = table.from_groups
     groups = np.unique(-s, return_inverse=True)[1].reshape(-1)
     pos, neg = np.bincount(groups, y), np.bincount(groups, 1 - y)
-    start = U._runs(fn, pos, neg)
+    start = runs(pos, neg, table.merge_positives)
     assert len(start) < len(pos) or (pos > 0).sum() + (neg > 0).sum() == 2 * len(pos)
     for _ in range(30):  # resamples of the rows, counted per group, then per run
         rows = rng.integers(0, n, n)

@@ -17,16 +17,27 @@ if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
 
 
 def _column_names(v):
-    return not isinstance(v, str) and len(v) >= 2 and all(isinstance(c, str) for c in v)
+    """Whether ``v`` names two or more columns (a list of strings)."""
+    if isinstance(v, str) or len(v) < 2:
+        return False
+    return all(isinstance(c, str) for c in v)
 
 
-_COLUMNS = Satisfies(_column_names, "a list of at least 2 column names, one per model")
+_COLUMNS = Satisfies(_column_names,
+                     "a list of at least 2 column names, one per model")
 
 
 @validate_params(df=_DF, label_col=_COLUMN, prediction_cols=_COLUMNS,
                  relevance_col=[None, _COLUMN])
-def compare(df: DataFrame, metrics: list, *, prediction_cols: list[str], label_col: str = "label",
-            relevance_col: str | None = None, **options: Any) -> ModelComparison:
+def compare(
+    df: DataFrame,
+    metrics: list,
+    *,
+    prediction_cols: list[str],
+    label_col: str = "label",
+    relevance_col: str | None = None,
+    **options: Any,
+) -> ModelComparison:
     """:func:`evalkit.compare` of several models' columns, counted on the cluster.
 
     Classifiers (``prediction_cols`` of labels or scores): one
@@ -86,35 +97,60 @@ def compare(df: DataFrame, metrics: list, *, prediction_cols: list[str], label_c
     >>> out.values.tolist()                                              # doctest: +SKIP
     [[1.0], [0.0]]
     """
-    kinds = {_type_name(_column(df, "prediction_cols", c)) == "ArrayType" for c in prediction_cols}
-    _raise_first([(len(kinds) > 1, "prediction_cols must be all ranked lists (arrays) or all "
-                   "labels or scores")])
+    kinds = set()
+    for col in prediction_cols:
+        dtype = _column(df, "prediction_cols", col)
+        kinds.add(_type_name(dtype) == "ArrayType")
+    mixed = (len(kinds) > 1, "prediction_cols must be all ranked lists (arrays) "
+             "or all labels or scores")
+    _raise_first([mixed])
     if kinds == {True}:
-        return _compare_rankers(df, metrics, prediction_cols, label_col, relevance_col, options)
+        return _compare_rankers(df, metrics, prediction_cols, label_col,
+                                relevance_col, options)
     _column(df, "label_col", label_col)
-    named = [("label_col", label_col)] + [("prediction_cols", c) for c in prediction_cols]
-    rows = df.groupBy(label_col, *prediction_cols).count().collect()
-    _raise_first([(not rows, "df is empty: compare needs at least one row")] + [
-        (sum(r[i] is None for r in rows), f"{arg} {col!r} contains {{count}} distinct null values")
-        for i, (arg, col) in enumerate(named)])
+    grouped = df.groupBy(label_col, *prediction_cols).count()
+    rows = grouped.collect()
+    _raise_first(_null_problems(rows, label_col, prediction_cols))
     columns = list(zip(*rows))
     labels = _labels_array(columns[0])
-    predictions = {c: _labels_array(v) for c, v in zip(prediction_cols, columns[1:-1])}
+    predictions = {}
+    for col, values in zip(prediction_cols, columns[1:-1]):
+        predictions[col] = _labels_array(values)
     counts = np.array(columns[-1], dtype=np.int64)
-    return _compare_counts(labels, predictions, metrics, sample_counts=counts, **options)
+    return _compare_counts(labels, predictions, metrics,
+                           sample_counts=counts, **options)
 
 
-def _compare_rankers(df, metrics, prediction_cols, label_col, relevance_col, options):
+def _null_problems(rows, label_col, prediction_cols):
+    """``(count, message)`` of an empty result and of each column's distinct nulls."""
+    problems = [(not rows, "df is empty: compare needs at least one row")]
+    named = [("label_col", label_col)]
+    named += [("prediction_cols", col) for col in prediction_cols]
+    for i, (arg, col) in enumerate(named):
+        nulls = sum(row[i] is None for row in rows)
+        message = f"{arg} {col!r} contains {{count}} distinct null values"
+        problems.append((nulls, message))
+    return problems
+
+
+def _compare_rankers(df, metrics, prediction_cols, label_col, relevance_col,
+                     options):
     """Every model's per-user hits in one job (users aligned), resampled on the driver."""
     _column(df, "label_col", label_col, ("ArrayType",),
             "arrays of relevant item ids (prediction_cols hold ranked lists)")
     columns = {}
     for i, col in enumerate(prediction_cols):
         hits = _hit_columns(df, col, label_col, None, relevance_col)
-        columns.update({f"{i}:{name}": c for name, c in hits.items()})
-    table = df.select(*(c.alias(name) for name, c in columns.items())).toArrow()
-    _raise_first([(table.num_rows == 0, "df is empty: compare needs at least one row")])
-    hits = {col: _read_hits(lambda name, i=i: table.column(f"{i}:{name}"), None, relevance_col)
-            for i, col in enumerate(prediction_cols)}
-    # y_true None: evalkit.compare hands each RankingHits to evalkit.evaluate_ranking
+        for name, column in hits.items():
+            columns[f"{i}:{name}"] = column
+    aliased = (column.alias(name) for name, column in columns.items())
+    table = df.select(*aliased).toArrow()
+    empty = (table.num_rows == 0, "df is empty: compare needs at least one row")
+    _raise_first([empty])
+    hits = {}
+    for i, col in enumerate(prediction_cols):
+        def read(name, i=i):
+            return table.column(f"{i}:{name}")
+        hits[col] = _read_hits(read, None, relevance_col)
+    # y_true None: evalkit.compare reads each model's RankingHits as they are
     return _compare_counts(None, hits, metrics, **options)
