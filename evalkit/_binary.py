@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numbers
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -13,7 +13,7 @@ from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of, zero_div
 from ._validation import (BETA, COUNT, POS_LABEL, ZERO_DIVISION_SPARK, Options, check,
                           check_sample_weight, check_targets, sum_from_zero, validate_params)
 
-__all__ = ["BinaryCounts", "binary_counts"]
+__all__ = ["BinaryCounts", "binary_counts", "accuracy_of", "tnr_of"]
 
 #: Layouts of the 2 x 2 table. "actual-by-predicted" (rows are the actual
 #: class, as in scikit-learn and the macro/micro post); "predicted-by-actual"
@@ -21,10 +21,45 @@ __all__ = ["BinaryCounts", "binary_counts"]
 LAYOUTS = ("actual-by-predicted", "predicted-by-actual")
 
 
+def accuracy_of(tp, tn, total, zero_division="warn"):
+    """Accuracy = (tp + tn) / total, the correct predictions among all; arrays of counts too.
+
+    >>> accuracy_of(1, 89, 100)
+    0.9
+    """
+    return ratio(tp + tn, total, what="Accuracy", because="no samples",
+                 zero_division=zero_division_for(zero_division, "accuracy"))
+
+
+def tnr_of(tn, fp, zero_division="warn"):
+    """True negative rate, specificity = tn / (tn + fp); arrays of counts too.
+
+    >>> tnr_of(3, 1)
+    0.75
+    """
+    return ratio(tn, np.add(tn, fp), what="True negative rate", because="no negative samples",
+                 zero_division=zero_division_for(zero_division, "tnr"))
+
+
 def _headings(layout):
     """Row and column names of the 2 x 2 table in ``layout``."""
-    rows, cols = ("actual", "predicted")[::1 if layout == "actual-by-predicted" else -1]
+    rows, cols = "actual", "predicted"
+    if layout == "predicted-by-actual":
+        rows, cols = cols, rows
     return [f"{rows} positive", f"{rows} negative"], [f"{cols} positive", f"{cols} negative"]
+
+
+def _as_count(value, name):
+    """A checked count: an int stays an int, any other number becomes a float."""
+    check(value, COUNT, name)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    return float(value)
+
+
+def _aligned(cells, widths):
+    """Cells right-aligned in columns of ``widths``, two spaces before each."""
+    return "".join(f"  {cell:>{width}}" for cell, width in zip(cells, widths))
 
 
 @dataclass(frozen=True)
@@ -58,8 +93,7 @@ class BinaryCounts:
 
     def __post_init__(self):
         for name in ("tp", "fp", "fn", "tn"):
-            v = check(getattr(self, name), COUNT, name)
-            object.__setattr__(self, name, int(v) if isinstance(v, numbers.Integral) else float(v))
+            object.__setattr__(self, name, _as_count(getattr(self, name), name))
 
     # -- sizes ------------------------------------------------------------
     @property
@@ -90,8 +124,7 @@ class BinaryCounts:
         >>> BinaryCounts(1, 0, 10, 89).accuracy()
         0.9
         """
-        return ratio(self.tp + self.tn, self.total, what="Accuracy", because="no samples",
-                     zero_division=zero_division_for(zero_division, "accuracy"))
+        return accuracy_of(self.tp, self.tn, self.total, zero_division)
 
     @validate_params(zero_division=ZERO_DIVISION_SPARK)
     def precision(self, zero_division="warn"):
@@ -131,8 +164,7 @@ class BinaryCounts:
         >>> BinaryCounts(2, 1, 0, 3).tnr()
         0.75
         """
-        return ratio(self.tn, self.negatives, what="True negative rate", because="no negative "
-                     "samples", zero_division=zero_division_for(zero_division, "tnr"))
+        return tnr_of(self.tn, self.fp, zero_division)
 
     @validate_params(beta=BETA, zero_division=ZERO_DIVISION_SPARK)
     def f_beta(self, beta=1.0, zero_division="warn"):
@@ -160,7 +192,7 @@ class BinaryCounts:
         >>> round(BinaryCounts(tp=1, fp=0, fn=10, tn=89).f1(), 4)
         0.1667
         """
-        return self.f_beta(1.0, zero_division)
+        return f_beta_of(self.tp, self.fp, self.fn, 1.0, zero_division)
 
     # -- display ----------------------------------------------------------
     @validate_params(layout=Options(LAYOUTS))
@@ -171,9 +203,15 @@ class BinaryCounts:
         array([[ 1, 10],
                [ 0, 89]])
         """
-        m = np.array([[self.tp, self.fn], [self.fp, self.tn]])
-        return m if layout == "actual-by-predicted" else m.T
+        return self._matrix(layout)
 
+    def _matrix(self, layout):
+        m = np.array([[self.tp, self.fn], [self.fp, self.tn]])
+        if layout == "predicted-by-actual":
+            return m.T
+        return m
+
+    @validate_params(layout=Options(LAYOUTS))
     def table(self, layout="actual-by-predicted"):
         """A readable text table in either layout the posts use.
 
@@ -182,24 +220,31 @@ class BinaryCounts:
         actual positive             1                  10
         actual negative             0                  89
         """
-        m, names, heads = self.matrix(layout), *_headings(layout)
-        w0 = max(len(n) for n in names)
-        cells = [[f"{v:g}" for v in row] for row in m]
-        ws = [max(len(h), *(len(r[j]) for r in cells)) for j, h in enumerate(heads)]
-        lines = [" " * w0 + "".join(f"  {h:>{w}}" for h, w in zip(heads, ws))]
+        return self._table(layout)
+
+    def _table(self, layout):
+        names, heads = _headings(layout)
+        cells = [[f"{v:g}" for v in row] for row in self._matrix(layout)]
+        name_width = max(len(name) for name in names)
+        widths = []
+        for j, head in enumerate(heads):
+            column = [row[j] for row in cells]
+            widths.append(max(len(head), *(len(cell) for cell in column)))
+        lines = [" " * name_width + _aligned(heads, widths)]
         for name, row in zip(names, cells):
-            lines.append(f"{name:<{w0}}" + "".join(f"  {v:>{w}}" for v, w in zip(row, ws)))
+            lines.append(f"{name:<{name_width}}" + _aligned(row, widths))
         return "\n".join(lines)
 
+    @validate_params(layout=Options(LAYOUTS))
     def to_frame(self, layout="actual-by-predicted"):
         """The table as a pandas DataFrame (pandas is imported only here)."""
         import pandas as pd
 
         names, heads = _headings(layout)
-        return pd.DataFrame(self.matrix(layout), index=names, columns=heads)
+        return pd.DataFrame(self._matrix(layout), index=names, columns=heads)
 
     def __str__(self):
-        return self.table()
+        return self._table("actual-by-predicted")
 
     # -- counts add ---------------------------------------------------------
     def __add__(self, other):
@@ -215,7 +260,8 @@ class BinaryCounts:
         """
         if not isinstance(other, BinaryCounts):
             return NotImplemented
-        return BinaryCounts(*(a + b for a, b in zip(astuple(self), astuple(other))))
+        return BinaryCounts(tp=self.tp + other.tp, fp=self.fp + other.fp,
+                            fn=self.fn + other.fn, tn=self.tn + other.tn)
 
     __radd__ = sum_from_zero
 
@@ -237,4 +283,5 @@ def binary_counts(y_true: ArrayLike, y_pred: ArrayLike, *, pos_label: int | str 
     """
     _, yt, yp = check_targets(y_true, y_pred)
     weight = check_sample_weight(sample_weight, len(yt))
-    return BinaryCounts(*binary_cells(yt, yp, pos_label, weight))
+    tp, fp, fn, tn = binary_cells(yt, yp, pos_label, weight)
+    return BinaryCounts(tp, fp, fn, tn)

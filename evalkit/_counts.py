@@ -19,14 +19,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (BINARY_PROBA, _is_string_like, positive_of, sum_from_zero,
-                          check_indicator, check_label_list, check_labels, check_pos_label,
-                          check_real, check_same_kind, check_same_length, check_sample_weight,
-                          check_targets, dense_indicators, refuse_matrix_beside_vector)
+from ._validation import (BINARY_PROBA, check_indicator, check_label_list, check_labels,
+                          check_pos_label, check_real, check_same_kind, check_same_length,
+                          check_sample_weight, check_targets, dense_indicators, is_string_like,
+                          positive_of, refuse_matrix_beside_vector, sum_from_zero)
 
-__all__ = ["ClassCounts", "CalibrationBins", "encode_labels", "class_counts", "confusion_counts",
-           "binary_cells", "multilabel_counts", "topk_code_counts", "top_k_columns", "top_k_hits",
+__all__ = ["ClassCounts", "CalibrationBins", "encode_labels", "select", "take", "class_counts",
+           "class_counts_of", "confusion_counts", "binary_cells", "position_of",
+           "multilabel_counts", "topk_code_counts", "top_k_columns", "top_k_hits",
            "weighted_bincount", "calibration_bins", "targets"]
+
+_COUNTS = ("tp", "predicted", "support")
 
 
 class ClassCounts(NamedTuple):
@@ -62,26 +65,72 @@ class ClassCounts(NamedTuple):
         """
         if not isinstance(other, ClassCounts):
             return NotImplemented
-        a, b = np.asarray(self.labels), np.asarray(other.labels)
-        if len(a) and len(b):
-            check_same_kind(a, b, ("self", "other"))
-        both = np.concatenate([a, b])
-        if a.shape == b.shape and np.array_equal(a, b):
-            labels = a.copy()
-        elif all(len(x) < 2 or bool(np.all(x[1:] > x[:-1])) for x in (a, b)):
-            labels = np.unique(both)
-        else:
-            labels = both[np.sort(np.unique(both, return_index=True)[1])]
+        mine = np.asarray(self.labels)
+        theirs = np.asarray(other.labels)
+        if len(mine) and len(theirs):
+            check_same_kind(mine, theirs, ("self", "other"))
+        labels = _labels_of_sum(mine, theirs)
+        both = np.concatenate([mine, theirs])
         order = np.argsort(labels, kind="stable")
-        at = order[np.searchsorted(labels[order], both)]
-        sums = [np.bincount(at, np.concatenate([getattr(self, f), getattr(other, f)]),
-                            minlength=len(labels)) for f in ("tp", "predicted", "support")]
-        if all(np.asarray(getattr(x, f)).dtype.kind in "biu" for x in (self, other)
-               for f in ("tp", "predicted", "support")):
+        at = order[np.searchsorted(labels[order], both)]  # the sum's class of each count
+        sums = []
+        for name in _COUNTS:
+            counts = np.concatenate([getattr(self, name), getattr(other, name)])
+            sums.append(np.bincount(at, counts, minlength=len(labels)))
+        if _integer_counts(self) and _integer_counts(other):
             sums = [s.astype(np.int64) for s in sums]
         return ClassCounts(labels, *sums, self.total + other.total)
 
     __radd__ = sum_from_zero
+
+
+def _increasing(labels):
+    """Whether the labels are strictly increasing (fewer than two labels are)."""
+    if len(labels) < 2:
+        return True
+    return bool(np.all(labels[1:] > labels[:-1]))
+
+
+def _labels_of_sum(mine, theirs):
+    """The classes of a sum of counts: as :meth:`ClassCounts.__add__` orders them."""
+    if mine.shape == theirs.shape and np.array_equal(mine, theirs):
+        return mine.copy()
+    both = np.concatenate([mine, theirs])
+    if _increasing(mine) and _increasing(theirs):
+        return np.unique(both)
+    first_seen = np.unique(both, return_index=True)[1]
+    return both[np.sort(first_seen)]
+
+
+def _integer_counts(counts):
+    return all(np.asarray(getattr(counts, name)).dtype.kind in "biu" for name in _COUNTS)
+
+
+def _small_integer_codes(y_true, y_pred):
+    """:func:`encode_labels` of integer labels in a range not much wider than the data, else None.
+
+    A lookup table over the range replaces the sort: ``seen[v]`` says whether value v
+    occurs, and the code of v is the number of values seen below it.
+    """
+    yt = y_true.astype(np.int64, copy=False)
+    yp = y_pred.astype(np.int64, copy=False)
+    lo = min(int(yt.min()), int(yp.min()))
+    hi = max(int(yt.max()), int(yp.max()))
+    if hi - lo >= 2 * len(y_true) + 1024:
+        return None
+    if lo:
+        yt = yt - lo
+        yp = yp - lo
+    seen = np.zeros(hi - lo + 1, dtype=bool)
+    seen[yt] = True
+    seen[yp] = True
+    classes = np.flatnonzero(seen) + lo
+    if y_true.dtype == y_pred.dtype:
+        classes = classes.astype(y_true.dtype)
+    if len(classes) == len(seen):  # every value in lo..hi occurs: codes = shifted labels
+        return classes, yt, yp
+    code = np.cumsum(seen) - 1
+    return classes, code[yt], code[yp]
 
 
 def encode_labels(y_true, y_pred):
@@ -95,43 +144,33 @@ def encode_labels(y_true, y_pred):
     >>> classes.tolist(), t.tolist(), p.tolist()
     (['a', 'b', 'c'], [1, 0], [0, 2])
     """
-    n = len(y_true)
     if y_true.dtype.kind in "biu" and y_pred.dtype.kind in "biu":
-        yt = y_true.astype(np.int64, copy=False)
-        yp = y_pred.astype(np.int64, copy=False)
-        lo = min(int(yt.min()), int(yp.min()))
-        hi = max(int(yt.max()), int(yp.max()))
-        if hi - lo < 2 * n + 1024:
-            if lo:
-                yt, yp = yt - lo, yp - lo
-            seen = np.zeros(hi - lo + 1, dtype=bool)
-            seen[yt] = True
-            seen[yp] = True
-            classes = np.flatnonzero(seen) + lo
-            if y_true.dtype == y_pred.dtype:
-                classes = classes.astype(y_true.dtype)
-            if len(classes) == len(seen):  # every value in lo..hi occurs: codes = shifted labels
-                return classes, yt, yp
-            lut = np.cumsum(seen) - 1
-            return classes, lut[yt], lut[yp]
+        encoded = _small_integer_codes(y_true, y_pred)
+        if encoded is not None:
+            return encoded
     both = np.concatenate([y_true, y_pred])
-    if both.dtype.kind == "O":
-        both = both.astype(str) if _is_string_like(both) else both.astype(float)
+    if both.dtype.kind == "O" and is_string_like(both):
+        both = both.astype(str)
+    elif both.dtype.kind == "O":
+        both = both.astype(float)
     classes, codes = np.unique(both, return_inverse=True)
     codes = codes.reshape(-1)
+    n = len(y_true)
     return classes, codes[:n], codes[n:]
 
 
-def _select(classes, labels, name="labels"):
-    """Positions of ``labels`` in ``classes`` (-1 where a label is absent)."""
+def select(classes, labels, name="labels"):
+    """The checked ``labels`` and their positions in ``classes`` (-1 where a label is absent)."""
     labels = check_label_list(labels, name, classes=classes)
-    pos = np.minimum(np.searchsorted(classes, labels), len(classes) - 1)
-    return labels, np.where(classes[pos] == labels, pos, -1)
+    position = np.minimum(np.searchsorted(classes, labels), len(classes) - 1)
+    found = classes[position] == labels
+    return labels, np.where(found, position, -1)
 
 
-def _take(counts, sel):
-    out = counts[np.maximum(sel, 0)]
-    out[sel < 0] = 0
+def take(counts, positions):
+    """``counts`` at ``positions`` (from :func:`select`): 0 where a position is -1."""
+    out = counts[np.maximum(positions, 0)]
+    out[positions < 0] = 0
     return out
 
 
@@ -148,9 +187,10 @@ def weighted_bincount(codes, weights, minlength):
     if weights is None or weights.dtype.kind not in "biu":
         return np.bincount(codes, weights=weights, minlength=minlength)
     w = weights.astype(np.int64)
+    low_bits = (1 << 21) - 1
     out = np.zeros(minlength, dtype=np.int64)
     for shift in (42, 21, 0):
-        part = np.bincount(codes, weights=(w >> shift) & ((1 << 21) - 1), minlength=minlength)
+        part = np.bincount(codes, weights=(w >> shift) & low_bits, minlength=minlength)
         out = (out << 21) + part.astype(np.int64)
     return out
 
@@ -167,8 +207,8 @@ def targets(y_true, y_pred, sample_weight, labels=None):
 
     A multilabel ``labels`` names the columns (indices) kept, in its order.
     """
-    y_true, y_pred = dense_indicators(y_true, y_pred)   # scipy.sparse indicators, as sklearn
-    if not (_is_2d(y_true) or _is_2d(y_pred)):
+    y_true, y_pred = dense_indicators(y_true, y_pred)  # scipy.sparse indicators, as sklearn
+    if not _is_2d(y_true) and not _is_2d(y_pred):
         kind, yt, yp = check_targets(y_true, y_pred)
         return kind, yt, yp, check_sample_weight(sample_weight, len(yt))
     if not _is_2d(y_true):
@@ -177,9 +217,13 @@ def targets(y_true, y_pred, sample_weight, labels=None):
     yt = check_indicator(y_true, "y_true")
     yp = check_indicator(y_pred, "y_pred", shape=yt.shape)
     if labels is not None:
-        cols = check_label_list(labels, classes=np.arange(yt.shape[1]), indices=yt.shape[1])
-        yt, yp = yt[:, cols], yp[:, cols]
-    return "multilabel", yt, yp, check_sample_weight(sample_weight, len(yt))
+        n_labels = yt.shape[1]
+        columns = check_label_list(labels, classes=np.arange(n_labels), indices=n_labels)
+        yt = yt[:, columns]
+        yp = yp[:, columns]
+    # integer weights stay integers, as scikit-learn keeps them for multilabel counts
+    w = check_sample_weight(sample_weight, len(yt), keep_int=True)
+    return "multilabel", yt, yp, w
 
 
 def class_counts(y_true, y_pred, *, labels=None, sample_weight=None):
@@ -196,21 +240,31 @@ def class_counts(y_true, y_pred, *, labels=None, sample_weight=None):
     ([0, 1, 2], [2, 1, 1], [2, 2, 2], [3, 2, 1])
     """
     _, yt, yp = check_targets(y_true, y_pred)
-    return _class_counts(yt, yp, labels, check_sample_weight(sample_weight, len(yt)))
+    weights = check_sample_weight(sample_weight, len(yt))
+    return class_counts_of(yt, yp, labels, weights)
 
 
-def _class_counts(yt, yp, labels, w):
+def class_counts_of(yt, yp, labels, w):
+    """:func:`class_counts` of validated labels ``yt``, ``yp`` and weights ``w`` (or None)."""
     classes, t, p = encode_labels(yt, yp)
-    c = len(classes)
+    n_classes = len(classes)
     hit = t == p
-    tp = np.bincount(t[hit], weights=None if w is None else w[hit], minlength=c)
-    predicted = np.bincount(p, weights=w, minlength=c)
-    support = np.bincount(t, weights=w, minlength=c)
-    total = len(yt) if w is None else float(w.sum())
+    hit_weights = None
+    if w is not None:
+        hit_weights = w[hit]
+    tp = np.bincount(t[hit], weights=hit_weights, minlength=n_classes)
+    predicted = np.bincount(p, weights=w, minlength=n_classes)
+    support = np.bincount(t, weights=w, minlength=n_classes)
+    total = len(yt)
+    if w is not None:
+        total = float(w.sum())
     if labels is None:
         return ClassCounts(classes, tp, predicted, support, total)
-    labels, sel = _select(classes, labels)
-    return ClassCounts(labels, _take(tp, sel), _take(predicted, sel), _take(support, sel), total)
+    labels, positions = select(classes, labels)
+    tp = take(tp, positions)
+    predicted = take(predicted, positions)
+    support = take(support, positions)
+    return ClassCounts(labels, tp, predicted, support, total)
 
 
 def confusion_counts(yt, yp, labels, w):
@@ -222,17 +276,28 @@ def confusion_counts(yt, yp, labels, w):
     """
     classes, t, p = encode_labels(yt, yp)
     if labels is None:
-        labels, k = classes, len(classes)
+        labels = classes
     else:
-        labels, sel = _select(classes, labels)
-        k = len(labels)
-        lut = np.full(len(classes), -1, dtype=np.int64)
-        lut[sel[sel >= 0]] = np.flatnonzero(sel >= 0)
-        t, p = lut[t], lut[p]
-        keep = (t >= 0) & (p >= 0)
-        if not keep.all():
-            t, p, w = t[keep], p[keep], None if w is None else w[keep]
-    return labels, weighted_bincount(t * k + p, w, k * k).reshape(k, k)
+        labels, positions = select(classes, labels)
+        t, p, w = _recoded(t, p, w, positions, len(classes))
+    k = len(labels)
+    cells = weighted_bincount(t * k + p, w, k * k)
+    return labels, cells.reshape(k, k)
+
+
+def _recoded(t, p, w, positions, n_classes):
+    """Class codes as positions among the chosen labels; samples of other classes left out."""
+    chosen = positions >= 0
+    recode = np.full(n_classes, -1, dtype=np.int64)
+    recode[positions[chosen]] = np.flatnonzero(chosen)
+    t = recode[t]
+    p = recode[p]
+    keep = (t >= 0) & (p >= 0)
+    if keep.all():
+        return t, p, w
+    if w is not None:
+        w = w[keep]
+    return t[keep], p[keep], w
 
 
 def multilabel_counts(yt, yp, w=None, *, samplewise=False):
@@ -245,14 +310,27 @@ def multilabel_counts(yt, yp, w=None, *, samplewise=False):
     >>> multilabel_counts(np.array([[1, 0], [1, 1]], bool), np.array([[1, 1], [0, 1]], bool))
     (array([1, 1]), array([1, 2]), array([2, 1]))
     """
-    mats = (yt & yp, yp, yt)
+    matrices = (yt & yp, yp, yt)
     if samplewise:
-        return tuple(m.sum(axis=1) if w is None else m.sum(axis=1) * w for m in mats)
+        per_row = [m.sum(axis=1) for m in matrices]
+        if w is None:
+            return tuple(per_row)
+        return tuple(counts * w for counts in per_row)
     if w is None:
-        return tuple(m.sum(axis=0) for m in mats)
-    # scikit-learn's sparse count: the weights of each label's rows, added in row order
-    return tuple(np.bincount(np.nonzero(m)[1], weights=w[np.nonzero(m)[0]],
-                             minlength=m.shape[1]).astype(float) for m in mats)
+        return tuple(m.sum(axis=0) for m in matrices)
+    per_label = [_weighted_column_sums(m, w) for m in matrices]
+    # scikit-learn reads the three from one table with the total weight, so they share its
+    # dtype: floats, except with integer weights and no label true or predicted at all
+    # (numpy's bincount of nothing is integer zeros), when a report prints a support of 0
+    dtype = np.result_type(w, *per_label)
+    return tuple(counts.astype(dtype) for counts in per_label)
+
+
+def _weighted_column_sums(m, w):
+    """Per column of a boolean matrix, the weights of its true rows (scikit-learn's sparse count:
+    the weights are added in row order)."""
+    rows, columns = np.nonzero(m)
+    return np.bincount(columns, weights=w[rows], minlength=m.shape[1])
 
 
 def position_of(pos_label, classes, name="pos_label"):
@@ -262,10 +340,11 @@ def position_of(pos_label, classes, name="pos_label"):
     (as in scikit-learn); with a single class present every sample is simply
     negative.
     """
-    if _is_string_like(np.asarray([pos_label])) == _is_string_like(classes):
-        _, sel = _select(classes, [pos_label], name)
-        if sel[0] >= 0:
-            return int(sel[0])
+    given = np.asarray([pos_label])
+    if is_string_like(given) == is_string_like(classes):
+        _, positions = select(classes, [pos_label], name)
+        if positions[0] >= 0:
+            return int(positions[0])
     if len(classes) >= 2:
         check_pos_label(pos_label, classes, name)
     return -1
@@ -275,9 +354,12 @@ def binary_cells(yt, yp, pos_label, w):
     """tp, fp, fn, tn of the class ``pos_label`` in validated labels (floats if weighted)."""
     classes, t, p = encode_labels(yt, yp)
     pos = position_of(pos_label, classes)
-    c = np.bincount(2 * (t == pos).astype(np.int64) + (p == pos), weights=w, minlength=4)
-    cast = int if w is None else float
-    return cast(c[3]), cast(c[1]), cast(c[2]), cast(c[0])
+    # one code per sample: 2·(actually positive) + (predicted positive), so 3 is tp and 0 tn
+    cell = 2 * (t == pos).astype(np.int64) + (p == pos)
+    tn, fp, fn, tp = np.bincount(cell, weights=w, minlength=4)
+    if w is None:
+        return int(tp), int(fp), int(fn), int(tn)
+    return float(tp), float(fp), float(fn), float(tn)
 
 
 def _repeats(block):
@@ -287,18 +369,19 @@ def _repeats(block):
     for larger k a sort along axis 1. A value occurring r times in a row
     appears r - 1 times in the result.
     """
-    n, k = block.shape
-    if k <= 6:  # measured: the pairs of columns cost k²/2 passes, a sort wins from k = 8
-        parts = []
-        for j in range(1, k):  # a loop over columns, never over rows
-            col = block[:, j]
-            seen = block[:, 0] == col
-            for i in range(1, j):
-                seen |= block[:, i] == col
-            parts.append(col[seen])
-        return np.concatenate(parts)
-    srt = np.sort(block, axis=1)
-    return srt[:, 1:][srt[:, 1:] == srt[:, :-1]]
+    k = block.shape[1]
+    if k > 6:  # measured: the pairs of columns cost k²/2 passes, a sort wins from k = 8
+        ordered = np.sort(block, axis=1)
+        later = ordered[:, 1:]
+        return later[later == ordered[:, :-1]]
+    parts = []
+    for j in range(1, k):  # a loop over columns, never over rows
+        column = block[:, j]
+        seen = block[:, 0] == column
+        for i in range(1, j):
+            seen |= block[:, i] == column
+        parts.append(column[seen])
+    return np.concatenate(parts)
 
 
 def _hits(block, t):
@@ -328,7 +411,38 @@ def topk_code_counts(t, block, n_classes, *, distinct=False):
     predicted = np.bincount(block.reshape(-1), minlength=n_classes)
     if not distinct and block.shape[1] > 1:
         predicted -= np.bincount(_repeats(block), minlength=n_classes)
-    return tp, predicted, np.bincount(t, minlength=n_classes)
+    support = np.bincount(t, minlength=n_classes)
+    return tp, predicted, support
+
+
+def _tie_ranks(equal, ties):
+    """Per row, the rank of each tied column among the tied ones, by the tie rule.
+
+    ``ties="first"``: the lower column ranks first (1, 2, ...); ``"last"``: the higher.
+    """
+    if ties == "first":
+        return np.cumsum(equal, axis=1)
+    from_the_right = np.cumsum(equal[:, ::-1], axis=1)
+    return from_the_right[:, ::-1]
+
+
+def _exact_top_k(scores, kth, k, ties):
+    """Each row's top k columns, exactly by the tie rule, where the k-th score is ``kth``."""
+    above = scores > kth
+    equal = scores == kth
+    room = k - above.sum(axis=1)  # how many tied columns each row keeps
+    keep = above | (equal & (_tie_ranks(equal, ties) <= room[:, None]))
+    return np.nonzero(keep)[1].reshape(-1, k)
+
+
+def _by_score(scores, idx, ties):
+    """The columns ``idx`` of each row ordered by score, highest first, then by the tie rule."""
+    values = np.take_along_axis(scores, idx, axis=1)
+    tie_key = -idx  # "last": the higher column first
+    if ties == "first":
+        tie_key = idx
+    order = np.lexsort((tie_key, -values), axis=1)
+    return np.take_along_axis(idx, order, axis=1)
 
 
 def top_k_columns(scores, k, ties="last", ranked=False):
@@ -354,16 +468,9 @@ top_k_columns(np.array([[0.4, 0.2, 0.4]]), 1, "first").tolist()
         kth = np.take_along_axis(scores, idx, axis=1).min(axis=1)
         tied = (scores >= kth[:, None]).sum(axis=1) > k  # a tie straddles the cut
         if tied.any():
-            sub, th = scores[tied], kth[tied][:, None]
-            above, equal = sub > th, sub == th
-            order = (np.cumsum(equal, axis=1) if ties == "first"
-                     else np.cumsum(equal[:, ::-1], axis=1)[:, ::-1])
-            keep = above | (equal & (order <= (k - above.sum(axis=1))[:, None]))
-            idx[tied] = np.nonzero(keep)[1].reshape(-1, k)
+            idx[tied] = _exact_top_k(scores[tied], kth[tied][:, None], k, ties)
     if ranked:
-        vals = np.take_along_axis(scores, idx, axis=1)
-        order = np.lexsort((idx if ties == "first" else -idx, -vals), axis=1)
-        idx = np.take_along_axis(idx, order, axis=1)
+        idx = _by_score(scores, idx, ties)
     return idx
 
 
@@ -374,16 +481,15 @@ def top_k_hits(scores, t, k, ties, binary):
     score exceeds 0.5 (probabilities) or 0 (decision values); k >= 2 is
     always a hit. (Also the bootstrap's top-k rule.)
     """
-    if binary:
-        if k == 1:
-            threshold = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
-            return (scores > threshold).astype(np.int64) == t
+    if not binary:
+        return _hits(top_k_columns(scores, k, ties), t)
+    if k >= 2:
         return np.ones(len(t), dtype=bool)
-    return _hits(top_k_columns(scores, k, ties), t)
-
-
-_STRATEGIES = {"uniform": "equal-width bins on [0, 1]",
-               "quantile": "equal-mass bins at the quantiles of the probabilities"}
+    threshold = 0
+    if scores.min() >= 0 and scores.max() <= 1:  # probabilities
+        threshold = 0.5
+    predicted = (scores > threshold).astype(np.int64)
+    return predicted == t
 
 
 class CalibrationBins(NamedTuple):
@@ -400,14 +506,17 @@ class CalibrationBins(NamedTuple):
 
         Accuracy is the bin's share of positives, confidence its mean prediction.
         """
-        keep = self.total != 0
-        total = self.total[keep]
-        return total, self.true[keep] / total, self.pred[keep] / total
+        filled = self.total != 0
+        total = self.total[filled]
+        accuracy = self.true[filled] / total
+        confidence = self.pred[filled] / total
+        return total, accuracy, confidence
 
     def ece(self):
         """Expected calibration error ``Σ_b (n_b / n) · |acc_b - conf_b|``, non-empty bins."""
-        total, acc, conf = self.points()
-        return float(np.dot(total, np.abs(acc - conf)) / total.sum())
+        total, accuracy, confidence = self.points()
+        gaps = np.abs(accuracy - confidence)
+        return float(np.dot(total, gaps) / total.sum())
 
 
 def calibration_bins(y_true, y_prob, pos_label, n_bins, strategy, name="y_prob"):
@@ -420,14 +529,17 @@ def calibration_bins(y_true, y_prob, pos_label, n_bins, strategy, name="y_prob")
     predictions (``"quantile"``), as scikit-learn's ``calibration_curve``
     computes them. The one binning of ``calibration`` and ``plot.reliability``.
     """
-    y, p = check_labels(y_true, "y_true"), check_real(y_prob, name, proba=True)
+    y = check_labels(y_true, "y_true")
+    p = check_real(y_prob, name, proba=True)
     check_same_length(**{"y_true": y, name: p})
-    positive = positive_of(y, pos_label, binary=BINARY_PROBA.format(what="the calibration curve"))
+    binary = BINARY_PROBA.format(what="the calibration curve")
+    positive = positive_of(y, pos_label, binary=binary)
     if strategy == "quantile":
         edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
     else:
         edges = np.linspace(0.0, 1.0, n_bins + 1)
-    ids = np.searchsorted(edges[1:-1], p)  # a prediction on an edge belongs to the lower bin
-    return CalibrationBins(edges, np.bincount(ids, minlength=n_bins),
-                           np.bincount(ids, weights=p, minlength=n_bins),
-                           np.bincount(ids, weights=positive, minlength=n_bins))
+    bin_of = np.searchsorted(edges[1:-1], p)  # a prediction on an edge belongs to the lower bin
+    total = np.bincount(bin_of, minlength=n_bins)
+    pred = np.bincount(bin_of, weights=p, minlength=n_bins)
+    true = np.bincount(bin_of, weights=positive, minlength=n_bins)
+    return CalibrationBins(edges, total, pred, true)

@@ -27,8 +27,11 @@ def errors_from_sums(total_weight, abs_sum, sq_sum=None, *, width=None):
     """
     out = {"mae": ratio(abs_sum, total_weight)}
     if sq_sum is not None:
-        out["mse"] = ratio(sq_sum, total_weight)
-        out["rmse"] = np.sqrt(out["mse"]) if np.ndim(out["mse"]) else float(np.sqrt(out["mse"]))
+        mse = ratio(sq_sum, total_weight)
+        out["mse"] = mse
+        out["rmse"] = np.sqrt(mse)
+        if np.ndim(mse) == 0:
+            out["rmse"] = float(out["rmse"])
     if width is not None:
         out["nmae"] = out["mae"] / width
     return out
@@ -49,12 +52,15 @@ def explained_fraction(residual, total, force_finite=True):
     >>> explained_fraction(np.array([1.0, 0.0, 2.0]), np.array([4.0, 0.0, 0.0])).tolist()
     [0.75, 1.0, 0.0]
     """
-    residual, total = np.asarray(residual), np.asarray(total)
+    residual = np.asarray(residual)
+    total = np.asarray(total)
     with np.errstate(divide="ignore", invalid="ignore"):
         plain = 1 - residual / total
     if not force_finite:
         return plain
-    return np.where(residual == 0, 1.0, np.where(total == 0, 0.0, plain)).astype(residual.dtype)
+    finite = np.where(total == 0, 0.0, plain)  # an imperfect prediction of a constant y
+    finite = np.where(residual == 0, 1.0, finite)  # a perfect prediction
+    return finite.astype(residual.dtype)
 
 
 def spark_fit_scores(total_weight, weight_sq, sq_sum, ss_mean, ss_pred, ss_zero, *,
@@ -76,8 +82,11 @@ def spark_fit_scores(total_weight, weight_sq, sq_sum, ss_mean, ss_pred, ss_zero,
     {'r2': 0.8, 'var': 1.0}
     """
     unbiased = total_weight - weight_sq / total_weight
-    variance = ss_mean / unbiased if unbiased > 0 else 0.0  # one row: variance 0, as Spark's
+    variance = 0.0  # one row: variance 0, as Spark's
+    if unbiased > 0:
+        variance = ss_mean / unbiased
     ss_tot = variance * (total_weight - 1)
-    r2 = explained_fraction(np.float64(sq_sum), np.float64(ss_zero if through_origin else ss_tot),
-                            force_finite=False)
+    if through_origin:
+        ss_tot = ss_zero
+    r2 = explained_fraction(np.float64(sq_sum), np.float64(ss_tot), force_finite=False)
     return {"r2": float(r2), "var": ratio(ss_pred, total_weight)}

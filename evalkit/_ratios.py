@@ -22,7 +22,9 @@ _SPARK = {"precision": 1.0}
 
 def zero_division_value(zero_division):
     """The number a ratio takes when its denominator is 0 ("warn" means 0.0)."""
-    return 0.0 if zero_division == "warn" else float(zero_division)
+    if zero_division == "warn":
+        return 0.0
+    return float(zero_division)
 
 
 def ratio(numerator, denominator, *, zero_division="warn", what="Precision",
@@ -64,11 +66,19 @@ def ratio(numerator, denominator, *, zero_division="warn", what="Precision",
     if undefined.any():
         out = np.where(undefined, zero_division_value(zero_division), out)
         if zero_division == "warn":
-            where = "due to" if out.shape[-1] == 1 else f"in {per} with"
-            warn_at_caller(
-                f"{what} is ill-defined and being set to 0.0 {where} {because}. "
-                "Use `zero_division` parameter to control this behavior.")
-    return float(out[0]) if scalar else out
+            _warn_undefined(what, because, per, one=out.shape[-1] == 1)
+    if scalar:
+        return float(out[0])
+    return out
+
+
+def _warn_undefined(what, because, per, one):
+    """scikit-learn's warning of an undefined ratio (``one``: one ratio, not one per ``per``)."""
+    where = f"in {per} with"
+    if one:
+        where = "due to"
+    warn_at_caller(f"{what} is ill-defined and being set to 0.0 {where} {because}. "
+                   "Use `zero_division` parameter to control this behavior.")
 
 
 def nanaverage(values, weights=None):
@@ -90,12 +100,20 @@ def nanaverage(values, weights=None):
         else:
             out = np.where(nan, 0.0, values).sum(axis=-1) / kept
         if weights is not None:
-            w = np.where(nan, 0.0, np.broadcast_to(np.asarray(weights, dtype=float), values.shape))
-            total = w.sum(axis=-1)
-            weighted = np.multiply(np.where(nan, 0.0, values), w).sum(axis=-1) / total
-            out = np.where(total > 0, weighted, out)
+            out = _weighted_nanmean(values, nan, weights, out)
     out = np.where(kept == 0, np.nan, out)
-    return float(out) if out.ndim == 0 else out
+    if out.ndim == 0:
+        return float(out)
+    return out
+
+
+def _weighted_nanmean(values, nan, weights, plain):
+    """The mean of ``values`` weighted by ``weights``, nan left out; ``plain`` where no weight."""
+    weights = np.broadcast_to(np.asarray(weights, dtype=float), values.shape)
+    w = np.where(nan, 0.0, weights)
+    total = w.sum(axis=-1)
+    weighted = np.multiply(np.where(nan, 0.0, values), w).sum(axis=-1) / total
+    return np.where(total > 0, weighted, plain)
 
 
 def prf(tp, predicted, actual, *, beta=1.0, average=None, zero_division="warn",
@@ -134,37 +152,71 @@ def prf(tp, predicted, actual, *, beta=1.0, average=None, zero_division="warn",
     ...     average="macro", zero_division=0.0)[0].tolist()
     [0.75, 0.0]
     """
-    tp, predicted, actual = (np.asarray(x) for x in (tp, predicted, actual))
+    tp = np.asarray(tp)
+    predicted = np.asarray(predicted)
+    actual = np.asarray(actual)
     support = actual
     if average == "micro":
-        tp, predicted, actual = (x.sum(axis=-1, keepdims=True) for x in (tp, predicted, actual))
-    axes = ("label", "sample") if average == "samples" else ("sample", "label")
-    spark = isinstance(zero_division, str) and zero_division == "spark"
-
-    def divide(num, den, metric, modifier):
-        zd = (_SPARK.get(metric, 0.0) if spark else zero_division if metric in warn_for
-              else zero_division_value(zero_division))
-        return ratio(num, den, zero_division=zd, what=metric.capitalize(),
-                     because=f"no {modifier} {axes[0]}s",
-                     per=per if per != "labels" else f"{axes[1]}s")
-
+        tp = tp.sum(axis=-1, keepdims=True)
+        predicted = predicted.sum(axis=-1, keepdims=True)
+        actual = actual.sum(axis=-1, keepdims=True)
+    divide = _Division(zero_division, warn_for, average, per)
     precision = divide(tp, predicted, "precision", "predicted")
     recall = divide(tp, actual, "recall", "true")
-    b2 = float(beta) ** 2
-    if np.isinf(b2):
-        fscore = recall
-    elif spark:  # Spark's F from its P and R: 0.0 when both are 0, no warning
-        fscore = ratio((1 + b2) * (precision * recall), b2 * precision + recall, zero_division=0.0)
-    elif b2 == 0:
-        fscore = precision
-    else:
-        tp1 = (1 + b2) * np.asarray(tp, dtype=float)
-        fscore = divide(tp1, b2 * np.asarray(actual, dtype=float) + predicted, "f-score",
-                        "true nor predicted")
+    fscore = _fscore(tp, predicted, actual, precision, recall, float(beta) ** 2, divide)
     if average is None:
         return precision, recall, fscore, support
-    w = support if average == "weighted" else weights if average == "samples" else None
-    return nanaverage(precision, w), nanaverage(recall, w), nanaverage(fscore, w), None
+    weight = None
+    if average == "weighted":
+        weight = support
+    elif average == "samples":
+        weight = weights
+    precision = nanaverage(precision, weight)
+    recall = nanaverage(recall, weight)
+    fscore = nanaverage(fscore, weight)
+    return precision, recall, fscore, None
+
+
+class _Division:
+    """:func:`ratio` as :func:`prf` divides: each metric's ``zero_division`` and warning words."""
+
+    def __init__(self, zero_division, warn_for, average, per):
+        self.zero_division = zero_division
+        self.warn_for = warn_for
+        self.spark = isinstance(zero_division, str) and zero_division == "spark"
+        self.counted = "sample"  # what a 0/0 has none of: "no predicted samples"
+        across = "label"         # what the warning is given in: "in labels with"
+        if average == "samples":
+            self.counted = "label"
+            across = "sample"
+        self.per = per
+        if per == "labels":
+            self.per = f"{across}s"
+
+    def value_for(self, metric):
+        """The ``zero_division`` of ``metric``: Spark's, or a warning only if it is warned for."""
+        if self.spark:
+            return _SPARK.get(metric, 0.0)
+        if metric in self.warn_for:
+            return self.zero_division
+        return zero_division_value(self.zero_division)
+
+    def __call__(self, num, den, metric, modifier):
+        return ratio(num, den, zero_division=self.value_for(metric), what=metric.capitalize(),
+                     because=f"no {modifier} {self.counted}s", per=self.per)
+
+
+def _fscore(tp, predicted, actual, precision, recall, b2, divide):
+    """F-beta (``b2`` = β²) from the counts, as scikit-learn; from P and R for Spark."""
+    if np.isinf(b2):
+        return recall
+    if divide.spark:  # Spark's F from its P and R: 0.0 when both are 0, no warning
+        return ratio((1 + b2) * (precision * recall), b2 * precision + recall, zero_division=0.0)
+    if b2 == 0:
+        return precision
+    numerator = (1 + b2) * np.asarray(tp, dtype=float)
+    denominator = b2 * np.asarray(actual, dtype=float) + predicted
+    return divide(numerator, denominator, "f-score", "true nor predicted")
 
 
 # -- the binary ratios, for one 2 x 2 table or a whole sweep of them ---------
@@ -175,8 +227,11 @@ def prf(tp, predicted, actual, *, beta=1.0, average=None, zero_division="warn",
 
 def zero_division_for(zero_division, metric):
     """``zero_division`` of ``metric`` (checked by the caller), "spark" resolved (1.0 or 0.0)."""
-    zd = zero_division
-    return _SPARK.get(metric, 0.0) if zd == "spark" else zd if isinstance(zd, str) else float(zd)
+    if zero_division == "spark":
+        return _SPARK.get(metric, 0.0)
+    if isinstance(zero_division, str):  # "warn"
+        return zero_division
+    return float(zero_division)
 
 
 def precision_of(tp, fp, zero_division="warn"):
@@ -185,8 +240,8 @@ def precision_of(tp, fp, zero_division="warn"):
     >>> precision_of(3, 1)
     0.75
     """
-    return ratio(tp, np.add(tp, fp), zero_division=zero_division_for(zero_division, "precision"),
-                 what="Precision", because="no predicted samples", per="thresholds")
+    return ratio(tp, np.add(tp, fp), what="Precision", because="no predicted samples",
+                 per="thresholds", zero_division=zero_division_for(zero_division, "precision"))
 
 
 def recall_of(tp, fn, zero_division="warn"):
@@ -195,8 +250,8 @@ def recall_of(tp, fn, zero_division="warn"):
     >>> recall_of(3, 1)
     0.75
     """
-    return ratio(tp, np.add(tp, fn), zero_division=zero_division_for(zero_division, "recall"),
-                 what="Recall", because="no true samples", per="thresholds")
+    return ratio(tp, np.add(tp, fn), what="Recall", because="no true samples",
+                 per="thresholds", zero_division=zero_division_for(zero_division, "recall"))
 
 
 def fpr_of(fp, tn, zero_division="warn"):
@@ -205,8 +260,8 @@ def fpr_of(fp, tn, zero_division="warn"):
     >>> fpr_of(1, 3)
     0.25
     """
-    return ratio(fp, np.add(fp, tn), zero_division=zero_division_for(zero_division, "fpr"),
-                 what="False positive rate", because="no negative samples", per="thresholds")
+    return ratio(fp, np.add(fp, tn), what="False positive rate", because="no negative samples",
+                 per="thresholds", zero_division=zero_division_for(zero_division, "fpr"))
 
 
 def f_beta_of(tp, fp, fn, beta=1.0, zero_division="warn"):
@@ -220,8 +275,10 @@ def f_beta_of(tp, fp, fn, beta=1.0, zero_division="warn"):
     >>> f_beta_of(1, 0, 10), f_beta_of(1, 0, 10, zero_division="spark")
     (0.16666666666666666, 0.16666666666666669)
     """
-    scalar = all(np.ndim(x) == 0 for x in (tp, fp, fn))
-    tp, fp, fn = np.broadcast_arrays(*(np.atleast_1d(x) for x in (tp, fp, fn)))
+    scalar = np.ndim(tp) == 0 and np.ndim(fp) == 0 and np.ndim(fn) == 0
+    tp, fp, fn = np.broadcast_arrays(np.atleast_1d(tp), np.atleast_1d(fp), np.atleast_1d(fn))
     f = prf(tp, tp + fp, tp + fn, beta=beta, warn_for=("f-score",), per="thresholds",
             zero_division=zero_division)[2]
-    return float(f[0]) if scalar else f
+    if scalar:
+        return float(f[0])
+    return f

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._ratios import nanaverage, prf
-from ._validation import _py, check_target_names
+from ._validation import check_target_names, python_scalar
 
 __all__ = ["HEADERS", "report_rows", "render", "topk_headers", "labelled_report",
            "topk_report_from_counts"]
@@ -77,24 +77,42 @@ def render(names, precision, recall, fscore, support, averages, *, headers=HEADE
     columns = [np.asarray(x).tolist() for x in (precision, recall, fscore, support)]
     rows = list(zip(names, *columns))  # Python numbers: they format as numpy's do
     if output_dict:
-        report = {name: dict(zip(headers, map(float, row))) for name, *row in rows}
-        for heading, *row in averages:
-            report[heading] = (float(row[0]) if heading == "accuracy"
-                               else dict(zip(headers, map(float, row))))
-        return report
+        return _as_dict(rows, averages, headers)
     width = max(max(len(str(n)) for n in names), len(_LONGEST_AVERAGE), digits)
-    col = max(9, *(len(h) for h in headers))
-    lines = [f"{'':>{width}} " + "".join(f" {h:>{col}}" for h in headers), ""]
+    column = max(9, *(len(h) for h in headers))
+    heads = "".join(f" {h:>{column}}" for h in headers)
+    lines = [f"{'':>{width}} " + heads, ""]
     for name, p, r, f, s in rows:
-        lines.append(f"{str(name):>{width}} " + "".join(f" {v:>{col}.{digits}f}" for v in (p, r, f))
-                     + f" {s:>{col}}")
+        ratios = _cells((p, r, f), column, digits)
+        lines.append(f"{str(name):>{width}} {ratios} {s:>{column}}")
     lines.append("")
     for heading, p, r, f, s in averages:
-        shown = (f,) if heading == "accuracy" else (p, r, f)
-        cells = "".join(f" {_py(v):>{col}.{digits}f}" for v in shown)
-        lines.append(f"{heading:>{width}} " + " " * (col + 1) * (3 - len(shown)) + cells
-                     + f" {_py(s):>{col}}")
+        shown = (p, r, f)
+        blank = ""
+        if heading == "accuracy":  # scikit-learn shows only accuracy's F column
+            shown = (f,)
+            blank = " " * (column + 1) * 2
+        ratios = _cells(shown, column, digits)
+        lines.append(f"{heading:>{width}} {blank}{ratios} {python_scalar(s):>{column}}")
     return "\n".join(lines) + "\n"
+
+
+def _cells(values, column, digits):
+    """Ratios right-aligned in columns of ``column`` characters, ``digits`` decimals each."""
+    return "".join(f" {python_scalar(v):>{column}.{digits}f}" for v in values)
+
+
+def _as_dict(rows, averages, headers):
+    """The report as scikit-learn's ``output_dict=True`` dict (accuracy: a float, P's value)."""
+    report = {}
+    for name, *values in rows:
+        report[name] = dict(zip(headers, map(float, values)))
+    for heading, *values in averages:
+        if heading == "accuracy":
+            report[heading] = float(values[0])
+        else:
+            report[heading] = dict(zip(headers, map(float, values)))
+    return report
 
 
 def topk_headers(k):
@@ -127,10 +145,14 @@ def labelled_report(labels, tp, predicted, support, *, zero_division, target_nam
        macro avg         0.75        0.75        0.67           3
     weighted avg         0.83        0.67        0.67           3
     """
-    names = (["%s" % c for c in labels] if target_names is None else
-             check_target_names(target_names, len(labels), strict=strict, classes=classes))
+    if target_names is None:
+        names = ["%s" % c for c in labels]
+    else:
+        names = check_target_names(target_names, len(labels), strict=strict, classes=classes)
     if none_correct:
-        tp, predicted, support = (np.asarray(x, dtype=float) for x in (tp, predicted, support))
+        tp = np.asarray(tp, dtype=float)
+        predicted = np.asarray(predicted, dtype=float)
+        support = np.asarray(support, dtype=float)
     p, r, f, s, averages = report_rows(tp, predicted, support, zero_division=zero_division,
                                        micro_heading=micro_heading, samples=samples)
     return render(names, p, r, f, s, averages, **layout)

@@ -23,23 +23,56 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._counts import _STRATEGIES, calibration_bins
-from ._validation import (BINARY_PROBA, Bool, Integer, Options, positive_of, check_indicator,
+from ._counts import calibration_bins
+from ._validation import (BINARY_PROBA, CALIBRATION_BINS, Bool, Options, check_indicator,
                           check_labels, check_real, check_rules, check_same_length,
-                          check_sample_weight, validate_params)
+                          check_sample_weight, positive_of, validate_params)
 from .exceptions import warn_at_caller
 
 __all__ = ["brier_score_loss", "log_loss", "calibration_curve", "expected_calibration_error",
            "maximum_calibration_error"]
 
-_BINS = dict(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(_STRATEGIES))
+def _has_missing(v):
+    return v["missing"]
+
+
+def _fewer_than_two(v):
+    return len(v["classes"]) < 2
+
+
+def _other_count(v):
+    return len(v["classes"]) != v["n"]
+
+
 _ONE_HOT_RULES = (  # y_true against the classes and the columns of y_proba
-    (lambda v: v["missing"], "y_true contains values {missing} not belonging to the passed labels "
-                             "{classes}."),
-    (lambda v: len(v["classes"]) < 2, "{who} needs at least two labels, got {classes}: give every "
-                                      "class through the labels argument"),
-    (lambda v: len(v["classes"]) != v["n"], "y_true and y_proba contain different numbers of "
-     "classes: {c} vs {n}. Give the labels explicitly through labels=; classes found: {classes}"))
+    (_has_missing, "y_true contains values {missing} not belonging to the passed labels "
+                   "{classes}."),
+    (_fewer_than_two, "{who} needs at least two labels, got {classes}: give every class "
+                      "through the labels argument"),
+    (_other_count, "y_true and y_proba contain different numbers of classes: {c} vs {n}. Give "
+                   "the labels explicitly through labels=; classes found: {classes}"))
+
+
+def _classes_of(y, labels):
+    """The sorted classes: of ``labels`` when given (warning when they were not sorted)."""
+    if labels is None:
+        return np.unique(y)
+    classes = np.unique(check_labels(labels, "labels"))
+    if not np.array_equal(classes, np.asarray(labels)):
+        warn_at_caller(f"Labels passed were {list(labels)}. But this function assumes labels "
+                       f"are ordered lexicographically. Pass the ordered labels="
+                       f"{classes.tolist()} and ensure that the columns of y_proba correspond "
+                       "to this ordering.", UserWarning)
+    return classes
+
+
+def _check_classes(classes, missing, p, labels):
+    """The classes of ``y_true`` (``missing``: its labels not among them) against ``p``."""
+    who = "labels"
+    if labels is None:
+        who = "y_true"
+    check_rules(_ONE_HOT_RULES, missing=missing, classes=classes.tolist(), c=len(classes),
+                n=p.shape[1], who=who)
 
 
 def _one_hot(y_true, labels, p):
@@ -48,21 +81,13 @@ def _one_hot(y_true, labels, p):
     Its classes are checked against the columns of the probabilities ``p``, its rows counted.
     """
     if np.ndim(y_true) == 2 and labels is None:  # already one-hot (a label indicator matrix)
-        onehot = y = check_indicator(y_true, "y_true")
-        classes = np.arange(y.shape[1])
+        onehot = check_indicator(y_true, "y_true")
+        _check_classes(np.arange(onehot.shape[1]), set(), p, labels)
     else:
         y = check_labels(y_true, "y_true")
-        classes = np.unique(y) if labels is None else np.unique(check_labels(labels, "labels"))
-        if labels is not None and not np.array_equal(classes, np.asarray(labels)):
-            warn_at_caller(f"Labels passed were {list(labels)}. But this function assumes labels "
-                           f"are ordered lexicographically. Pass the ordered labels="
-                           f"{classes.tolist()} and ensure that the columns of y_proba correspond "
-                           "to this ordering.", UserWarning)
-        onehot = None
-    missing = set() if onehot is not None else set(np.setdiff1d(y, classes).tolist())
-    check_rules(_ONE_HOT_RULES, missing=missing, classes=classes.tolist(), c=len(classes),
-                n=p.shape[1], who="y_true" if labels is None else "labels")
-    if onehot is None:
+        classes = _classes_of(y, labels)
+        missing = set(np.setdiff1d(y, classes).tolist())
+        _check_classes(classes, missing, p, labels)
         onehot = np.searchsorted(classes, y)[:, None] == np.arange(len(classes))
     check_same_length(y_true=onehot, y_proba=p)
     return onehot
@@ -76,9 +101,19 @@ def _check_sums(y_proba):
 
 
 def _average(values, w, normalize=True):
+    """The (weighted) mean of per-sample values, or their (weighted) sum unless ``normalize``."""
+    if w is None and normalize:
+        return float(values.mean())
     if w is None:
-        return float(values.mean() if normalize else values.sum())
-    return float(np.average(values, weights=w) if normalize else np.dot(values, w))
+        return float(values.sum())
+    if normalize:
+        return float(np.average(values, weights=w))
+    return float(np.dot(values, w))
+
+
+def _two_columns(p):
+    """1-D probabilities of the positive class as two columns: (1 - p, p)."""
+    return np.stack([1 - p, p], axis=1)
 
 
 # -- the scikit-learn mirrors ---------------------------------------------------------
@@ -131,10 +166,11 @@ def brier_score_loss(y_true: ArrayLike, y_proba: ArrayLike, *,
         check_same_length(y_true=y, y_proba=p)
         binary = BINARY_PROBA.format(what="y_proba")
         pos = positive_of(y, pos_label, larger="numbers", binary=binary)
-        onehot, p = np.stack([~pos, pos], axis=1), p.reshape(len(p), -1)[:, 0]
-        p = np.stack([1 - p, p], axis=1)
+        onehot = np.stack([~pos, pos], axis=1)
+        p = _two_columns(p.reshape(len(p), -1)[:, 0])
     else:
-        p = p if p.ndim == 2 else np.stack([1 - p, p], axis=1)
+        if p.ndim == 1:
+            p = _two_columns(p)
         onehot = _one_hot(y_true, labels, p)
         _check_sums(p)
     per = ((onehot.astype(p.dtype) - p) ** 2).sum(axis=1)
@@ -142,7 +178,9 @@ def brier_score_loss(y_true: ArrayLike, y_proba: ArrayLike, *,
     score = _average(per, w)
     if scale_by_half == "auto":  # p has two columns or more by now
         scale_by_half = p.shape[1] < 3
-    return score * 0.5 if scale_by_half else score
+    if scale_by_half:
+        return score * 0.5
+    return score
 
 
 @validate_params(normalize=Bool())
@@ -183,8 +221,7 @@ def log_loss(y_true: ArrayLike, y_proba: ArrayLike, *, normalize: bool = True,
     """
     p = check_real(y_proba, "y_proba", ndim=(1, 2), proba=True)
     if p.ndim == 1 or p.shape[1] == 1:
-        p = p.reshape(len(p), -1)[:, 0]
-        p = np.stack([1 - p, p], axis=1)
+        p = _two_columns(p.reshape(len(p), -1)[:, 0])
     onehot = _one_hot(y_true, labels, p)
     w = check_sample_weight(sample_weight, len(p))
     _check_sums(p)
@@ -194,7 +231,7 @@ def log_loss(y_true: ArrayLike, y_proba: ArrayLike, *, normalize: bool = True,
     return _average(per, w, normalize)
 
 
-@validate_params(**_BINS)
+@validate_params(**CALIBRATION_BINS)
 def calibration_curve(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: int | str | None = None,
                       n_bins: int = 5,
                       strategy: str = "uniform") -> tuple[np.ndarray, np.ndarray]:
@@ -231,7 +268,8 @@ def calibration_curve(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: int | 
     >>> prob_true.tolist(), [round(v, 4) for v in prob_pred.tolist()]
     ([0.3333, 0.6667], [0.2333, 0.7667])
     """
-    _, prob_true, prob_pred = calibration_bins(y_true, y_prob, pos_label, n_bins, strategy).points()
+    bins = calibration_bins(y_true, y_prob, pos_label, n_bins, strategy)
+    _, prob_true, prob_pred = bins.points()
     return prob_true, prob_pred
 
 
@@ -245,9 +283,13 @@ def _bins(y_true, y_proba, pos_label, n_bins, strategy, labels):
         return calibration_bins(y_true, scores, pos_label, n_bins, strategy, "y_proba")
     y = check_labels(y_true, "y_true")
     check_same_length(y_true=y, y_proba=scores)
-    columns = np.unique(y) if labels is None else check_labels(labels, "labels")
+    who = "labels"
+    if labels is None:
+        who = "y_true"
+        columns = np.unique(y)
+    else:
+        columns = check_labels(labels, "labels")
     if len(columns) != scores.shape[1]:
-        who = "y_true" if labels is None else "labels"
         raise ValueError(f"{who} has {len(columns)} classes but y_proba has {scores.shape[1]} "
                          "columns: give labels= naming the columns, one label per column")
     # top-label calibration (Guo et al. 2017): confidence = the largest probability,
@@ -258,7 +300,7 @@ def _bins(y_true, y_proba, pos_label, n_bins, strategy, labels):
     return calibration_bins(correct, confidence, 1, n_bins, strategy, "y_proba")
 
 
-@validate_params(**_BINS)
+@validate_params(**CALIBRATION_BINS)
 def expected_calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
                                strategy: str = "uniform", pos_label: int | str | None = None,
                                labels: ArrayLike | None = None) -> float:
@@ -306,7 +348,7 @@ def expected_calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins:
     return _bins(y_true, y_proba, pos_label, n_bins, strategy, labels).ece()
 
 
-@validate_params(**_BINS)
+@validate_params(**CALIBRATION_BINS)
 def maximum_calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
                               strategy: str = "uniform", pos_label: int | str | None = None,
                               labels: ArrayLike | None = None) -> float:
@@ -322,5 +364,6 @@ def maximum_calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: 
     >>> round(maximum_calibration_error(y, p, n_bins=2), 4)
     0.1
     """
-    _, acc, conf = _bins(y_true, y_proba, pos_label, n_bins, strategy, labels).points()
-    return float(np.abs(acc - conf).max())
+    bins = _bins(y_true, y_proba, pos_label, n_bins, strategy, labels)
+    _, accuracy, confidence = bins.points()
+    return float(np.abs(accuracy - confidence).max())

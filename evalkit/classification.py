@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._counts import (_class_counts, confusion_counts, encode_labels, multilabel_counts,
+from ._counts import (class_counts_of, confusion_counts, encode_labels, multilabel_counts,
                       position_of, targets)
 from ._ratios import prf, ratio
 from ._validation import (AVERAGES_SAMPLES, BETA, POS_LABEL, WARN_FOR, ZERO_DIVISION, Bool,
@@ -34,13 +34,26 @@ __all__ = ["confusion_matrix", "multilabel_confusion_matrix", "accuracy_score",
 
 _SET_WISE = dict(average=Options(AVERAGES_SAMPLES), zero_division=ZERO_DIVISION,
                  pos_label=[None, POS_LABEL])
+#: The averages a kind of target cannot take: "binary" needs a binary target, "samples" a
+#: multilabel one.
+_AVERAGE_REFUSED = {("binary", "multiclass"), ("binary", "multilabel"), ("samples", "binary"),
+                    ("samples", "multiclass")}
+
+
+def _average_refused(v):
+    return (v["average"], v["kind"]) in _AVERAGE_REFUSED
+
+
+def _samplewise_refused(v):
+    return v["samplewise"] and v["kind"] != "multilabel"
+
+
 _KIND_RULES = (  # options that need a kind of target
-    (lambda v: (v["average"], v["kind"]) in (("binary", "multiclass"), ("binary", "multilabel"),
-                                             ("samples", "binary"), ("samples", "multiclass")),
-     "average={average!r} needs a {need} target: Target is {kind} but average={average!r}. "
-     "Choose another average: one of [None, 'micro', 'macro', 'weighted']."),
-    (lambda v: v["samplewise"] and v["kind"] != "multilabel", "samplewise=True needs multilabel "
-     "targets: samplewise metrics are not available outside of multilabel classification."))
+    (_average_refused, "average={average!r} needs a {need} target: Target is {kind} but "
+                       "average={average!r}. Choose another average: one of [None, 'micro', "
+                       "'macro', 'weighted']."),
+    (_samplewise_refused, "samplewise=True needs multilabel targets: samplewise metrics are not "
+                          "available outside of multilabel classification."))
 
 
 @validate_params(normalize=Options((None, "true", "pred", "all")))
@@ -80,22 +93,36 @@ def confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike 
     >>> int(confusion_matrix([0], [0], labels=[0, 1], sample_weight=[2**53 + 1])[0, 0])
     9007199254740993
     """
+    cm = _confusion(y_true, y_pred, labels, sample_weight)
+    if normalize is None:
+        return cm
+    axis = _NORMALIZE_AXIS[normalize]
+    with np.errstate(all="ignore"):
+        sums = cm.sum(axis=axis, keepdims=axis is not None)
+        return np.nan_to_num(cm / sums)
+
+
+#: The axis ``normalize`` divides by: rows (actual classes), columns (predicted), all.
+_NORMALIZE_AXIS = {"true": 1, "pred": 0, "all": None}
+
+
+def _confusion(y_true, y_pred, labels, sample_weight):
+    """The confusion matrix of :func:`confusion_matrix` from unchecked input, not normalized."""
     _, yt, yp = check_targets(y_true, y_pred)
     w = check_sample_weight(sample_weight, len(yt), keep_int=True)  # int64: summed exactly
     if labels is not None:
         labels = check_label_list(labels, classes=yt, in_y_true=yt)
     cm = confusion_counts(yt, yp, labels, w)[1]
-    cm = cm.astype(np.int64 if w is None or w.dtype.kind == "i" else np.float64)
+    if w is None or w.dtype.kind == "i":
+        cm = cm.astype(np.int64)
+    else:
+        cm = cm.astype(np.float64)
     if cm.shape == (1, 1):
         warn_at_caller(
             "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix "
             "to have the correct shape, use the 'labels' parameter to pass all known labels.",
             UserWarning)
-    if normalize is None:
-        return cm
-    axis = {"true": 1, "pred": 0, "all": None}[normalize]
-    with np.errstate(all="ignore"):
-        return np.nan_to_num(cm / cm.sum(axis=axis, keepdims=axis is not None))
+    return cm
 
 
 @validate_params(samplewise=Bool())
@@ -127,13 +154,26 @@ def multilabel_confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *,
     check_rules(_KIND_RULES, kind=kind, average=None, samplewise=samplewise)
     if kind == "multilabel":
         tp, predicted, actual = multilabel_counts(yt, yp, w, samplewise=samplewise)
-        total = (yt.shape[1] if w is None else w * yt.shape[1]) if samplewise else (
-            len(yt) if w is None else w.sum())
+        total = _multilabel_total(yt, w, samplewise)
     else:
-        c = _class_counts(yt, yp, labels, w)
+        c = class_counts_of(yt, yp, labels, w)
         tp, predicted, actual, total = c.tp, c.predicted, c.support, c.total
-    fp, fn = predicted - tp, actual - tp
-    return np.stack([total - tp - fp - fn, fp, fn, tp]).T.reshape(-1, 2, 2)
+    fp = predicted - tp
+    fn = actual - tp
+    tn = total - tp - fp - fn
+    return np.stack([tn, fp, fn, tp]).T.reshape(-1, 2, 2)
+
+
+def _multilabel_total(yt, w, samplewise):
+    """What one 2 x 2 matrix counts in all: the samples (weighted), or a sample's labels."""
+    n_samples, n_labels = yt.shape
+    if samplewise and w is None:
+        return n_labels
+    if samplewise:
+        return w * n_labels
+    if w is None:
+        return n_samples
+    return w.sum()
 
 
 @validate_params(normalize=Bool())
@@ -159,20 +199,26 @@ def accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = Tr
 
 def _accuracy(kind, yt, yp, w, normalize):
     if kind == "multilabel":
-        correct = (yt == yp).all(axis=1)
-        if not normalize:
-            return float(correct.sum() if w is None else np.dot(correct, w))
-        return float(np.average(correct, weights=w))
-    counts = _class_counts(yt, yp, None, w)
+        correct = (yt == yp).all(axis=1)  # subset accuracy: the whole row right
+        if normalize:
+            return float(np.average(correct, weights=w))
+        if w is None:
+            return float(correct.sum())
+        return float(np.dot(correct, w))
+    counts = class_counts_of(yt, yp, None, w)
     correct = float(counts.tp.sum())
-    return ratio(correct, counts.total) if normalize else correct
+    if normalize:
+        return ratio(correct, counts.total)
+    return correct
 
 
 def _set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight):
     """``(tp, predicted, actual, weights)`` as scikit-learn's set-wise rules choose them."""
     kind, yt, yp, w = targets(y_true, y_pred, sample_weight, labels)
-    check_rules(_KIND_RULES, kind=kind, average=average, samplewise=False,
-                need="multilabel" if average == "samples" else "binary")
+    need = "binary"
+    if average == "samples":
+        need = "multilabel"
+    check_rules(_KIND_RULES, kind=kind, average=average, samplewise=False, need=need)
     if average != "binary" and pos_label not in (None, 1):
         warn_at_caller(
             f"Note that pos_label (set to {pos_label!r}) is ignored when average != 'binary' "
@@ -180,13 +226,24 @@ def _set_wise_counts(y_true, y_pred, average, labels, pos_label, sample_weight):
             "positive class.", UserWarning)
     if kind == "multilabel":
         tp, predicted, actual = multilabel_counts(yt, yp, w, samplewise=average == "samples")
-        return tp, tp + (predicted - tp), tp + (actual - tp), w  # scikit-learn's last bits
+        # scikit-learn rebuilds the sums as tp + fp and tp + fn: the same last bits
+        return tp, tp + (predicted - tp), tp + (actual - tp), w
     if average == "binary":
-        if position_of(pos_label, encode_labels(yt, yp)[0]) < 0:  # one class, not pos_label
-            return (*(np.zeros(1, dtype=int if w is None else float),) * 3, None)
+        classes = encode_labels(yt, yp)[0]
+        if position_of(pos_label, classes) < 0:  # one class present, and not pos_label
+            return _no_counts(w)
         labels = [pos_label]
-    c = _class_counts(yt, yp, labels, w)
+    c = class_counts_of(yt, yp, labels, w)
     return c.tp, c.tp + (c.predicted - c.tp), c.tp + (c.support - c.tp), None
+
+
+def _no_counts(w):
+    """tp, predicted and actual of a positive class that does not occur: zeros."""
+    dtype = int
+    if w is not None:
+        dtype = float
+    zero = np.zeros(1, dtype=dtype)
+    return zero, zero, zero, None
 
 
 @validate_params(beta=BETA, warn_for=WARN_FOR, **_SET_WISE)
@@ -225,6 +282,13 @@ def precision_recall_fscore_support(y_true: ArrayLike, y_pred: ArrayLike, *, bet
     ...                                 average="samples")[:3]
     (0.75, 0.75, 0.75)
     """
+    return _prfs(y_true, y_pred, beta, labels, pos_label, average, warn_for, sample_weight,
+                 zero_division)
+
+
+def _prfs(y_true, y_pred, beta, labels, pos_label, average, warn_for, sample_weight,
+          zero_division):
+    """:func:`precision_recall_fscore_support` once its options are checked."""
     tp, predicted, actual, w = _set_wise_counts(y_true, y_pred, average, labels, pos_label,
                                                 sample_weight)
     return prf(tp, predicted, actual, beta=beta, average=average, zero_division=zero_division,
@@ -246,9 +310,9 @@ def precision_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike |
     >>> precision_score([0, 1, 1, 0], [1, 1, 0, 0])
     0.5
     """
-    return precision_recall_fscore_support(
-        y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("precision",), sample_weight=sample_weight, zero_division=zero_division)[0]
+    precision, _, _, _ = _prfs(y_true, y_pred, 1.0, labels, pos_label, average,
+                               ("precision",), sample_weight, zero_division)
+    return precision
 
 
 @validate_params(**_SET_WISE)
@@ -263,11 +327,12 @@ def recall_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | No
     >>> recall_score([0, 1, 1, 0], [1, 1, 0, 0])
     0.5
     """
-    return precision_recall_fscore_support(
-        y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("recall",), sample_weight=sample_weight, zero_division=zero_division)[1]
+    _, recall, _, _ = _prfs(y_true, y_pred, 1.0, labels, pos_label, average, ("recall",),
+                            sample_weight, zero_division)
+    return recall
 
 
+@validate_params(beta=BETA, **_SET_WISE)
 def fbeta_score(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float,
                 labels: ArrayLike | None = None, pos_label: int | str = 1, average: str = "binary",
                 sample_weight: ArrayLike | None = None,
@@ -279,11 +344,12 @@ def fbeta_score(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float,
     >>> round(fbeta_score([0, 1, 1, 0], [1, 1, 1, 0], beta=2), 4)
     0.9091
     """
-    return precision_recall_fscore_support(
-        y_true, y_pred, beta=beta, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("f-score",), sample_weight=sample_weight, zero_division=zero_division)[2]
+    _, _, fscore, _ = _prfs(y_true, y_pred, beta, labels, pos_label, average, ("f-score",),
+                            sample_weight, zero_division)
+    return fscore
 
 
+@validate_params(**_SET_WISE)
 def f1_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
              pos_label: int | str = 1, average: str = "binary",
              sample_weight: ArrayLike | None = None,
@@ -295,9 +361,9 @@ def f1_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None =
     >>> round(f1_score([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 2, 2], average="macro"), 4)
     0.6556
     """
-    return fbeta_score(y_true, y_pred, beta=1.0, labels=labels, pos_label=pos_label,
-                       average=average, sample_weight=sample_weight,
-                       zero_division=zero_division)
+    _, _, fscore, _ = _prfs(y_true, y_pred, 1.0, labels, pos_label, average, ("f-score",),
+                            sample_weight, zero_division)
+    return fscore
 
 
 _DEFINITIONS = {
@@ -325,10 +391,11 @@ def macro_f1(y_true: ArrayLike, y_pred: ArrayLike, *, definition: str = "mean_of
     >>> round(macro_f1(y, yhat), 4), round(macro_f1(y, yhat, definition="f1_of_means"), 4)
     (0.6556, 0.6933)
     """
-    warned = ("precision", "recall", "f-score") if definition == "f1_of_means" else ("f-score",)
-    p, r, f, _ = precision_recall_fscore_support(
-        y_true, y_pred, labels=labels, average="macro", sample_weight=sample_weight,
-        zero_division=zero_division, warn_for=warned)
+    warned = ("f-score",)
+    if definition == "f1_of_means":
+        warned = ("precision", "recall", "f-score")
+    p, r, f, _ = _prfs(y_true, y_pred, 1.0, labels, 1, "macro", warned, sample_weight,
+                       zero_division)
     if definition == "mean_of_f1":
         return f
     return ratio(2 * p * r, p + r, zero_division=zero_division, what="F1 of macro means",
@@ -338,15 +405,19 @@ def macro_f1(y_true: ArrayLike, y_pred: ArrayLike, *, definition: str = "mean_of
 
 # -- more metrics of the same counts ---------------------------------------------------
 
-_SINGLE_LABEL = ((lambda v: v["kind"] == "multilabel", "y_true and y_pred must be label vectors: "
-                  "{what} does not support multilabel-indicator targets"),)
+def _is_multilabel(v):
+    return v["kind"] == "multilabel"
+
+
+_SINGLE_LABEL = ((_is_multilabel, "y_true and y_pred must be label vectors: {what} does not "
+                                  "support multilabel-indicator targets"),)
 
 
 def _label_counts(y_true, y_pred, sample_weight, what):
     """Per-class counts of two label vectors (multilabel refused, naming the metric)."""
     kind, yt, yp, w = targets(y_true, y_pred, sample_weight)
     check_rules(_SINGLE_LABEL, kind=kind, what=what)
-    return _class_counts(yt, yp, None, w)
+    return class_counts_of(yt, yp, None, w)
 
 
 @validate_params(adjusted=Bool())
@@ -400,7 +471,8 @@ def matthews_corrcoef(y_true: ArrayLike, y_pred: ArrayLike, *,
     -0.3333
     """
     c = _label_counts(y_true, y_pred, sample_weight, "matthews_corrcoef")
-    t_sum, p_sum = c.support.astype(np.float64), c.predicted.astype(np.float64)
+    t_sum = c.support.astype(np.float64)
+    p_sum = c.predicted.astype(np.float64)
     n = float(p_sum.sum())
     cov_tp = float(c.tp.sum()) * n - np.dot(t_sum, p_sum)
     cov_pp = n ** 2 - np.dot(p_sum, p_sum)
@@ -453,20 +525,30 @@ def cohen_kappa_score(y1: ArrayLike, y2: ArrayLike, *, labels: ArrayLike | None 
     >>> round(cohen_kappa_score([0, 1, 2, 2], [0, 2, 2, 1], weights="quadratic"), 4)
     0.6364
     """
-    cm = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight).astype(np.float64)
+    cm = _confusion(y1, y2, labels, sample_weight).astype(np.float64)
+    undefined = _KAPPA_UNDEFINED.format(replace_undefined_by)
     n = cm.sum(axis=0).sum()
     if n == 0:
-        return _undefined("`y2` contains no labels that are present in both `y1` and `labels`."
-                          + _KAPPA_UNDEFINED.format(replace_undefined_by), replace_undefined_by)
+        message = "`y2` contains no labels that are present in both `y1` and `labels`."
+        return _undefined(message + undefined, replace_undefined_by)
     expected = np.outer(cm.sum(axis=0), cm.sum(axis=1)) / n
-    steps = np.arange(len(cm))
-    gap = np.abs(steps[:, None] - steps[None, :]).astype(np.float64)
-    w = {None: gap > 0, "linear": gap, "quadratic": gap ** 2}[weights]
-    chance = np.sum(w * expected)
+    disagreement = _disagreement_weights(len(cm), weights)
+    chance = np.sum(disagreement * expected)
     if chance == 0:
-        return _undefined("`y1`, `y2` and `labels` have only one label in common."
-                          + _KAPPA_UNDEFINED.format(replace_undefined_by), replace_undefined_by)
-    return float(1 - np.sum(w * cm) / chance)
+        message = "`y1`, `y2` and `labels` have only one label in common."
+        return _undefined(message + undefined, replace_undefined_by)
+    return float(1 - np.sum(disagreement * cm) / chance)
+
+
+def _disagreement_weights(n_classes, weights):
+    """Kappa's weight of each cell (i, j): 1 off the diagonal, ``|i − j|`` or ``(i − j)²``."""
+    steps = np.arange(n_classes)
+    gap = np.abs(steps[:, None] - steps[None, :]).astype(np.float64)
+    if weights == "linear":
+        return gap
+    if weights == "quadratic":
+        return gap ** 2
+    return gap > 0
 
 
 @validate_params(**{**_SET_WISE, "zero_division": Options({"warn": "", 0.0: "", 1.0: ""})})
@@ -495,14 +577,19 @@ def jaccard_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | N
                                                 sample_weight)
     union = predicted + actual - tp
     if average == "micro":
-        tp, union = tp.sum(keepdims=True), union.sum(keepdims=True)
-    per = "samples" if average == "samples" else "labels"
+        tp = tp.sum(keepdims=True)
+        union = union.sum(keepdims=True)
+    per, counted = "labels", "samples"  # "in labels with no true or predicted samples"
+    if average == "samples":
+        per, counted = "samples", "labels"
     scores = ratio(tp, union, zero_division=zero_division, what="Jaccard", per=per,
-                   because=f"no true or predicted {'labels' if per == 'samples' else 'samples'}")
+                   because=f"no true or predicted {counted}")
     if average is None:
         return scores
-    weights = actual if average == "weighted" and np.any(actual) else None
-    if average == "samples":
+    weights = None
+    if average == "weighted" and np.any(actual):
+        weights = actual
+    elif average == "samples":
         weights = w
     return float(np.average(scores, weights=weights))
 
@@ -527,8 +614,11 @@ def hamming_loss(y_true: ArrayLike, y_pred: ArrayLike, *,
     if kind != "multilabel":
         return _wrong(yt, yp, w, normalize=True)
     tp, predicted, actual = multilabel_counts(yt, yp, w)
-    n = len(yt) if w is None else float(w.sum())
-    return float(np.sum(predicted + actual - 2 * tp)) / (yt.shape[1] * n)
+    n = len(yt)
+    if w is not None:
+        n = float(w.sum())
+    wrong_cells = float(np.sum(predicted + actual - 2 * tp))  # fp + fn of every label
+    return wrong_cells / (yt.shape[1] * n)
 
 
 @validate_params(normalize=Bool())
@@ -551,7 +641,9 @@ def zero_one_loss(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = Tru
     score = _accuracy(kind, yt, yp, w, normalize)
     if normalize:
         return 1 - score
-    return (len(yt) if w is None else float(w.sum())) - score
+    if w is None:
+        return len(yt) - score
+    return float(w.sum()) - score
 
 
 def _wrong(yt, yp, w, normalize):
@@ -560,25 +652,46 @@ def _wrong(yt, yp, w, normalize):
     Summed from the misses themselves, not as total − correct: no predictions
     wrong is exactly 0, as scikit-learn's mean of ``y_true != y_pred``.
     """
-    c = _class_counts(yt, yp, None, w)
+    c = class_counts_of(yt, yp, None, w)
     wrong = float(np.sum(c.predicted - c.tp))
-    return ratio(wrong, c.total) if normalize else wrong
+    if normalize:
+        return ratio(wrong, c.total)
+    return wrong
+
+
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _lr_values(v):
+    """``{"LR+": value >= 1 or nan, "LR-": value in [0, 1] or nan}``."""
+    if set(v) != {"LR+", "LR-"} or not all(_is_number(x) for x in v.values()):
+        return False
+    positive, negative = v["LR+"], v["LR-"]
+    positive_ok = positive != positive or positive >= 1
+    negative_ok = negative != negative or 0 <= negative <= 1
+    return positive_ok and negative_ok
 
 
 def _lr_option(v):
+    """``replace_undefined_by``: nan, 1.0, or a value for each ratio."""
     if isinstance(v, dict):
-        return set(v) == {"LR+", "LR-"} and all(isinstance(x, (int, float)) and not
-                                                isinstance(x, bool) for x in v.values()) and (
-            v["LR+"] != v["LR+"] or v["LR+"] >= 1) and (v["LR-"] != v["LR-"] or 0 <= v["LR-"] <= 1)
+        return _lr_values(v)
     return isinstance(v, float) and (v != v or v == 1.0)
 
 
+def _not_two(v):
+    return v["n"] != 2
+
+
+def _float_or_dict(v):
+    return isinstance(v, (float, dict))
+
+
 _LR_UNDEFINED = Satisfies(_lr_option, "np.nan, 1.0 or {'LR+': value >= 1 or nan, "
-                          "'LR-': value in [0, 1] or nan}",
-                          of=lambda v: isinstance(v, (float, dict)))
-_NEED_TWO = ((lambda v: v["n"] != 2, "y_true and y_pred must hold a binary problem: "
-              "class_likelihood_ratios needs exactly two labels (give labels=[negative, "
-              "positive]); got {n}"),)
+                          "'LR-': value in [0, 1] or nan}", of=_float_or_dict)
+_NEED_TWO = ((_not_two, "y_true and y_pred must hold a binary problem: class_likelihood_ratios "
+                        "needs exactly two labels (give labels=[negative, positive]); got {n}"),)
 _LR_WARN = " Use the `replace_undefined_by` param to control this behavior. To suppress this " \
            "warning or turn it into an error, see Python's `warnings` module and " \
            "`warnings.catch_warnings()`."
@@ -618,21 +731,38 @@ def class_likelihood_ratios(y_true: ArrayLike, y_pred: ArrayLike, *,
     labels, cm = confusion_counts(yt, yp, labels, w)
     check_rules(_NEED_TWO, n=len(labels))
     (tn, fp), (fn, tp) = cm.astype(np.float64)
-    positives, negatives = tp + fn, tn + fp
-    lr_pos = lr_neg = np.nan  # no positive sample: both undefined
-    if positives == 0:
+    if tp + fn == 0:
         warn_at_caller("No samples of the positive class are present in `y_true`. "
                        "`positive_likelihood_ratio` and `negative_likelihood_ratio` are both "
                        "set to `np.nan`." + _LR_WARN, UndefinedMetricWarning)
-    if fp == 0:
-        start = ("No samples were predicted for the positive class and `positive_likelihood_ratio`"
-                 " is " if tp == 0 else "`positive_likelihood_ratio` is ill-defined and ")
-        lr_pos = _undefined(start + "set to `np.nan`." + _LR_WARN, replace_undefined_by, "LR+")
-    elif positives > 0:
-        lr_pos = tp * negatives / (fp * positives)
-    if tn == 0:
-        lr_neg = _undefined("`negative_likelihood_ratio` is ill-defined and set to `np.nan`."
-                            + _LR_WARN, replace_undefined_by, "LR-")
-    elif positives > 0:
-        lr_neg = fn * negatives / (tn * positives)
+    lr_pos = _positive_lr(tp, fp, fn, tn, replace_undefined_by)
+    lr_neg = _negative_lr(tp, fp, fn, tn, replace_undefined_by)
     return float(lr_pos), float(lr_neg)
+
+
+def _positive_lr(tp, fp, fn, tn, replace_undefined_by):
+    """LR+ = (tp / P) / (fp / N); undefined when fp = 0 (warned), nan when P = 0."""
+    positives = tp + fn
+    negatives = tn + fp
+    if fp == 0:
+        start = "`positive_likelihood_ratio` is ill-defined and "
+        if tp == 0:
+            start = ("No samples were predicted for the positive class and "
+                     "`positive_likelihood_ratio` is ")
+        message = start + "set to `np.nan`." + _LR_WARN
+        return _undefined(message, replace_undefined_by, "LR+")
+    if positives == 0:  # no positive sample: undefined, warned once for both
+        return np.nan
+    return tp * negatives / (fp * positives)
+
+
+def _negative_lr(tp, fp, fn, tn, replace_undefined_by):
+    """LR− = (fn / P) / (tn / N); undefined when tn = 0 (warned), nan when P = 0."""
+    positives = tp + fn
+    negatives = tn + fp
+    if tn == 0:
+        message = "`negative_likelihood_ratio` is ill-defined and set to `np.nan`." + _LR_WARN
+        return _undefined(message, replace_undefined_by, "LR-")
+    if positives == 0:
+        return np.nan
+    return fn * negatives / (tn * positives)

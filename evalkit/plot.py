@@ -21,12 +21,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._binary import LAYOUTS, BinaryCounts
-from ._counts import _STRATEGIES, calibration_bins
+from ._counts import calibration_bins
 from ._curves import average_precision, pr_points, roc_points, trapezoid
 from ._ratios import ratio
 from ._sweep import threshold_sweep
-from ._validation import (BOTH_CLASSES, POSITIVES, ZERO_WEIGHT, Bool, Integer, Options, Satisfies,
-                          check_rules, check_count_matrix, check_row_labels, validate_params)
+from ._validation import (BOTH_CLASSES, CALIBRATION_BINS, POSITIVES, ZERO_WEIGHT, Bool, Options,
+                          Satisfies, check_count_matrix, check_row_labels, check_rules,
+                          validate_params)
 
 if TYPE_CHECKING:  # matplotlib is optional: imported when a function makes a figure
     from matplotlib.axes import Axes
@@ -36,7 +37,13 @@ __all__ = ["roc", "pr", "confusion", "roc_steps", "reliability"]
 CONVENTIONS = {"sklearn": "scikit-learn's precision_recall_curve, drawn as steps",
                "spark": "Spark's BinaryClassificationMetrics.pr(), straight lines"}
 NORMALIZES = (None, "true", "pred", "all")
-_AX = [None, Satisfies(lambda v: hasattr(v, "plot") and hasattr(v, "figure"), "a matplotlib Axes")]
+
+
+def _is_axes(v):
+    return hasattr(v, "plot") and hasattr(v, "figure")
+
+
+_AX = [None, Satisfies(_is_axes, "a matplotlib Axes")]
 
 
 # -- helpers ------------------------------------------------------------------
@@ -155,7 +162,8 @@ def roc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = 
     """
     _, fpr, tpr = _roc_points(y_true, y_score, pos_label, sample_weight, zero_weight)
     ax = _axes(ax)
-    label = f"AUC = {trapezoid(fpr, tpr):.2f}" if label is None else label
+    if label is None:
+        label = f"AUC = {trapezoid(fpr, tpr):.2f}"
     ax.plot(fpr, tpr, label=label, **line_kw)
     _chance(ax, chance)
     _finish(ax, *_ROC_AXES, "lower right")
@@ -243,7 +251,9 @@ def pr(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = N
         line_kw = {"drawstyle": "steps-post", **line_kw}
     else:  # Spark's areaUnderPR, one partition
         area_label = f"area = {trapezoid(x, y, partitions=[len(x)]):.2f}"
-    ax.plot(x, y, label=area_label if label is None else label, **line_kw)
+    if label is None:
+        label = area_label
+    ax.plot(x, y, label=label, **line_kw)
     if baseline:  # a random ranking's PR curve: precision = P / (P + N) at every recall
         p = float(sweep.n_pos) / float(sweep.n_pos + sweep.n_neg)
         _reference(ax, "evalkit-prevalence", [p, p], f"chance level (prevalence = {_fmt(p)})",
@@ -310,26 +320,35 @@ def confusion(counts: BinaryCounts | ArrayLike, *, labels: ArrayLike | None = No
     >>> plt.close(ax.figure)
     """
     if isinstance(counts, BinaryCounts):
-        m, default = counts.matrix("actual-by-predicted"), ["positive", "negative"]
+        m = counts.matrix("actual-by-predicted")
+        default = ["positive", "negative"]
     else:
         m = check_count_matrix(counts)
         default = range(len(m))
-    labels = default if labels is None else check_row_labels(labels, len(m))
+    if labels is None:
+        labels = default
+    else:
+        labels = check_row_labels(labels, len(m))
     m = m.astype(float)
     if normalize is not None:  # by actual class (rows), predicted class (columns) or the total
         axis = {"true": 1, "pred": 0, "all": None}[normalize]
-        m = ratio(m, np.broadcast_to(m.sum(axis=axis, keepdims=True), m.shape), zero_division=0.0)
-    fmt = ("{:.2f}" if normalize else "{:.0f}" if np.all(m == np.round(m)) else "{:.4g}").format
+        sums = np.broadcast_to(m.sum(axis=axis, keepdims=True), m.shape)
+        m = ratio(m, sums, zero_division=0.0)
+    cell_format = _cell_format(m, normalize)
     rows, cols = ("Actual", "Predicted")
     if layout == "predicted-by-actual":
         m = m.T
         rows, cols = cols, rows
-    ax = _axes(ax, figsize=(1.6 + 1.1 * m.shape[0], 1.3 + 1.1 * m.shape[0]))
+    size = m.shape[0]
+    ax = _axes(ax, figsize=(1.6 + 1.1 * size, 1.3 + 1.1 * size))
     image = ax.imshow(m, cmap=cmap, vmin=0.0, vmax=max(float(m.max()), 1e-12))
     mid = (float(m.max()) + float(m.min())) / 2.0
+    dark, light = image.cmap(1.0), image.cmap(0.0)
     for (i, j), v in np.ndenumerate(m):
-        ax.text(j, i, fmt(v), ha="center", va="center",
-                color=image.cmap(0.0) if v > mid else image.cmap(1.0))
+        color = dark  # on a light cell
+        if v > mid:
+            color = light
+        ax.text(j, i, cell_format.format(v), ha="center", va="center", color=color)
     ticks = np.arange(m.shape[0])
     names = [str(v) for v in labels]
     ax.set_xticks(ticks, names)
@@ -339,7 +358,40 @@ def confusion(counts: BinaryCounts | ArrayLike, *, labels: ArrayLike | None = No
     return ax
 
 
+def _cell_format(m, normalize):
+    """How cells are written: shares with 2 decimals, whole counts as integers, else 4 digits."""
+    if normalize:
+        return "{:.2f}"
+    if np.all(m == np.round(m)):
+        return "{:.0f}"
+    return "{:.4g}"
+
+
 # -- ROC by hand (the logistic-regression post) --------------------------------
+
+
+def _step_label(fpr, tpr, k):
+    """Where point ``k``'s label goes: beside a step up, upright off a step right, below a
+    diagonal, and turned inwards near the right and top edges. Keywords of ``ax.annotate``."""
+    up = tpr[k] > tpr[k - 1]
+    right = fpr[k] > fpr[k - 1]
+    place = {"xytext": (5, 0), "ha": "left", "va": "center", "rotation": 0}
+    if up and not right:  # a positive: beside the vertical step
+        if fpr[k] > 0.6:
+            place.update(xytext=(-5, 0), ha="right")
+        if tpr[k] == 1:
+            place.update(xytext=(place["xytext"][0], -4), va="top")
+    elif right and not up:  # a negative: upright, off the horizontal step
+        place.update(rotation=90, xytext=(0, 5), ha="left", va="top")
+        if tpr[k] > 0.5:  # below the step
+            place.update(xytext=(0, -5), ha="right")
+        if fpr[k] > 0.8:
+            place.update(va="bottom")
+    elif right and up:  # a tied block: below the diagonal's end
+        place.update(xytext=(5, -3), va="top")
+        if fpr[k] > 0.8:
+            place.update(xytext=(-8, -6), ha="right")
+    return place
 
 
 @validate_params(ax=_AX, annotate=Bool(), chance=Bool())
@@ -403,25 +455,9 @@ def roc_steps(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | N
     _chance(ax, chance)
     if annotate:
         for k in range(1, len(fpr)):
-            up = tpr[k] > tpr[k - 1]
-            right = fpr[k] > fpr[k - 1]
-            kw = {"xytext": (5, 0), "ha": "left", "va": "center", "rotation": 0}
-            if up and not right:                    # a positive: beside the vertical step
-                if fpr[k] > 0.6:
-                    kw.update(xytext=(-5, 0), ha="right")
-                if tpr[k] == 1:
-                    kw.update(xytext=(kw["xytext"][0], -4), va="top")
-            elif right and not up:                  # a negative: upright, off the horizontal step
-                below = tpr[k] > 0.5
-                kw.update(xytext=(0, -5 if below else 5), rotation=90,
-                          ha="right" if below else "left", va="bottom" if fpr[k] > 0.8 else "top")
-            elif right and up:                      # a tied block: below the diagonal's end
-                if fpr[k] > 0.8:
-                    kw.update(xytext=(-8, -6), ha="right", va="top")
-                else:
-                    kw.update(xytext=(5, -3), va="top")
-            ax.annotate(f"{taken[k]}: ({_fmt(fpr[k])}, {_fmt(tpr[k])})", (fpr[k], tpr[k]),
-                        textcoords="offset points", rotation_mode="anchor", fontsize=8, **kw)
+            text = f"{taken[k]}: ({_fmt(fpr[k])}, {_fmt(tpr[k])})"
+            ax.annotate(text, (fpr[k], tpr[k]), textcoords="offset points",
+                        rotation_mode="anchor", fontsize=8, **_step_label(fpr, tpr, k))
     if sweep.n_neg <= 20 and sweep.n_pos <= 20:  # a grid of one sample per cell
         ax.set_xticks(np.linspace(0, 1, int(sweep.n_neg) + 1))
         ax.set_yticks(np.linspace(0, 1, int(sweep.n_pos) + 1))
@@ -433,8 +469,7 @@ def roc_steps(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | N
 # -- calibration: the reliability diagram ------------------------------------------
 
 
-@validate_params(n_bins=Integer(1, meaning="the number of bins"), strategy=Options(_STRATEGIES),
-                 ax=_AX, hist=Bool())
+@validate_params(**CALIBRATION_BINS, ax=_AX, hist=Bool())
 def reliability(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
                 strategy: str = "uniform", pos_label: int | str | None = None,
                 ax: Axes | None = None, label: str | None = None, hist: bool = True,
@@ -493,17 +528,11 @@ def reliability(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
     ax = _axes(ax)
     _reference(ax, "evalkit-diagonal", [0, 1], "perfectly calibrated")
     line_kw.setdefault("marker", "o")
-    ax.plot(x, y, label=f"ECE = {ece:.3f}" if label is None else label,
-            gid="evalkit-reliability", **line_kw)
+    if label is None:
+        label = f"ECE = {ece:.3f}"
+    ax.plot(x, y, label=label, gid="evalkit-reliability", **line_kw)
     if hist:
-        edges, total = bins.edges, bins.total
-        if getattr(ax, "evalkit_hist_axes", None) is None:
-            ax.evalkit_hist_axes = ax.twinx()
-        twin = ax.evalkit_hist_axes
-        twin.bar(edges[:-1], total, width=np.diff(edges), align="edge", alpha=0.25,
-                 color=ax.lines[-1].get_color(), edgecolor="none", gid="evalkit-histogram")
-        twin.set_ylim(0, 3 * max(1, max(bar.get_height() for bar in twin.patches)))
-        twin.set_ylabel("samples per bin")
+        _histogram(ax, bins)
     _finish(ax, "Mean predicted probability (per bin)", "Share of positives (per bin)",
             "upper left")
     if getattr(ax, "evalkit_hist_axes", None) is not None:
@@ -513,3 +542,15 @@ def reliability(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
         ax.set_aspect("auto")
         ax.set_box_aspect(1)
     return ax
+
+
+def _histogram(ax, bins):
+    """The predictions per bin as light bars on a twin Axes, scaled to its lower third."""
+    if getattr(ax, "evalkit_hist_axes", None) is None:
+        ax.evalkit_hist_axes = ax.twinx()
+    twin = ax.evalkit_hist_axes
+    twin.bar(bins.edges[:-1], bins.total, width=np.diff(bins.edges), align="edge", alpha=0.25,
+             color=ax.lines[-1].get_color(), edgecolor="none", gid="evalkit-histogram")
+    highest = max(bar.get_height() for bar in twin.patches)
+    twin.set_ylim(0, 3 * max(1, highest))
+    twin.set_ylabel("samples per bin")

@@ -37,11 +37,24 @@ __all__ = ["mean_absolute_error", "mean_squared_error", "root_mean_squared_error
            "mean_absolute_percentage_error", "median_absolute_error"]
 
 
+def _any_outside(v):
+    return v["outside"].any()
+
+
+def _per_user_without_users(v):
+    return v["per_user"] and v["users"] is None
+
+
+def _user_without_weight(v):
+    return v["zero"].any()
+
+
 _NMAE_RULES = (
-    (lambda v: v["outside"].any(), "y_true contains {first!r}, outside rating_range {scale}: give "
-                                   "the scale the ratings are on"),
-    (lambda v: v["per_user"] and v["users"] is None,
-     "per_user=True needs users: the user of each rating"))
+    (_any_outside, "y_true contains {first!r}, outside rating_range {scale}: give the scale the "
+                   "ratings are on"),
+    (_per_user_without_users, "per_user=True needs users: the user of each rating"))
+_USER_WEIGHTS = [(_user_without_weight, "sample_weight is zero for every rating of user "
+                                        "{user!r}: its error is undefined")]
 
 
 def _over_outputs(output_errors, multioutput, variance=None):
@@ -51,13 +64,16 @@ def _over_outputs(output_errors, multioutput, variance=None):
     ``variance``, the spread of its y_true (all equal when none has any).
     """
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
-        multioutput = variance if np.any(variance != 0) else "uniform_average"
-    if isinstance(multioutput, str):  # "raw_values" or "uniform_average"
-        if multioutput == "raw_values":
-            return output_errors
-        # one output: no np.mean overhead
-        return float(output_errors[0] if len(output_errors) == 1 else np.mean(output_errors))
-    return float(np.average(output_errors, weights=multioutput))
+        multioutput = "uniform_average"  # no output varies: all weigh the same
+        if np.any(variance != 0):
+            multioutput = variance
+    if isinstance(multioutput, str) and multioutput == "raw_values":
+        return output_errors
+    if not isinstance(multioutput, str):  # weights of the outputs
+        return float(np.average(output_errors, weights=multioutput))
+    if len(output_errors) == 1:  # one output: no np.mean overhead
+        return float(output_errors[0])
+    return float(np.mean(output_errors))
 
 
 def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *,
@@ -96,7 +112,8 @@ def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *,
     array([0.5, 0.5])
     """
     yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
-    return _over_outputs(np.average(np.abs(yp - yt), weights=w, axis=0), multioutput)
+    output_errors = np.average(np.abs(yp - yt), weights=w, axis=0)
+    return _over_outputs(output_errors, multioutput)
 
 
 def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
@@ -131,7 +148,8 @@ def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
     0.3125
     """
     yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
-    return _over_outputs(np.average((yt - yp) ** 2, weights=w, axis=0), multioutput)
+    output_errors = np.average((yt - yp) ** 2, weights=w, axis=0)
+    return _over_outputs(output_errors, multioutput)
 
 
 def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
@@ -168,7 +186,8 @@ def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *,
     0.5590169943749475
     """
     yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
-    return _over_outputs(np.sqrt(np.average((yt - yp) ** 2, weights=w, axis=0)), multioutput)
+    squared = np.average((yt - yp) ** 2, weights=w, axis=0)
+    return _over_outputs(np.sqrt(squared), multioutput)
 
 
 @validate_params(rating_range=RATING_RANGE, per_user=Bool())
@@ -226,23 +245,38 @@ def normalized_mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *,
     """
     lo, hi = map(float, rating_range)
     yt, yp, w, _ = check_regression_targets(y_true, y_pred, sample_weight, max_ndim=1)
-    yt, yp, outside = yt[:, 0], yp[:, 0], (yt[:, 0] < lo) | (yt[:, 0] > hi)
-    check_rules(_NMAE_RULES, outside=outside, first=yt[outside][:1].tolist()[0] if outside.any()
-                else None, scale=(lo, hi), per_user=per_user, users=users)
-    if users is None:
-        ids, codes = None, np.zeros(len(yt), dtype=np.intp)
-    else:
-        u = check_labels(users, "users")
-        check_same_length(y_true=yt, users=u)
-        ids, codes, _ = encode_labels(u, u[:1])
-    w = np.ones(len(yt)) if w is None else w
+    yt = yt[:, 0]
+    yp = yp[:, 0]
+    outside = (yt < lo) | (yt > hi)
+    first = None
+    if outside.any():
+        first = yt[outside][0].item()
+    check_rules(_NMAE_RULES, outside=outside, first=first, scale=(lo, hi), per_user=per_user,
+                users=users)
+    ids, codes = _user_codes(users, yt)
+    if w is None:
+        w = np.ones(len(yt))
     total = np.bincount(codes, weights=w)
-    check_rules([(lambda v: v["zero"].any(), "sample_weight is zero for every rating of user "
-                  "{user!r}: its error is undefined")], zero=total == 0,
-                user=None if ids is None else ids[np.argmax(total == 0)].item())
-    values = errors_from_sums(total, np.bincount(codes, weights=w * np.abs(yp - yt)),
-                              width=hi - lo)["nmae"]
-    return (ids, values) if per_user else float(values.mean())
+    unweighted = total == 0
+    user = None
+    if ids is not None:
+        user = ids[np.argmax(unweighted)].item()
+    check_rules(_USER_WEIGHTS, zero=unweighted, user=user)
+    abs_sum = np.bincount(codes, weights=w * np.abs(yp - yt))
+    values = errors_from_sums(total, abs_sum, width=hi - lo)["nmae"]
+    if per_user:
+        return ids, values
+    return float(values.mean())
+
+
+def _user_codes(users, yt):
+    """The sorted user ids and each rating's user as a code; no ids and code 0 without users."""
+    if users is None:
+        return None, np.zeros(len(yt), dtype=np.intp)
+    u = check_labels(users, "users")
+    check_same_length(y_true=yt, users=u)
+    ids, codes, _ = encode_labels(u, u[:1])
+    return ids, codes
 
 
 def _fraction_explained(residual, total, multioutput, force_finite):
@@ -283,9 +317,12 @@ def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike |
         warn_at_caller("R^2 score is not well-defined with less than two samples.",
                        UndefinedMetricWarning)
         return float("nan")
-    weight = 1.0 if w is None else w[:, None]
+    weight = 1.0
+    if w is not None:
+        weight = w[:, None]
     residual = np.sum(weight * (yt - yp) ** 2, axis=0)
-    total = np.sum(weight * (yt - np.average(yt, axis=0, weights=w)) ** 2, axis=0)
+    mean = np.average(yt, axis=0, weights=w)
+    total = np.sum(weight * (yt - mean) ** 2, axis=0)
     return _fraction_explained(residual, total, multioutput, force_finite)
 
 
@@ -314,8 +351,10 @@ def explained_variance_score(y_true: ArrayLike, y_pred: ArrayLike, *,
     yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput,
                                                       spec=MULTIOUTPUT_R2)
     diff = yt - yp
-    residual = np.average((diff - np.average(diff, axis=0, weights=w)) ** 2, axis=0, weights=w)
-    total = np.average((yt - np.average(yt, axis=0, weights=w)) ** 2, axis=0, weights=w)
+    diff_mean = np.average(diff, axis=0, weights=w)
+    residual = np.average((diff - diff_mean) ** 2, axis=0, weights=w)
+    mean = np.average(yt, axis=0, weights=w)
+    total = np.average((yt - mean) ** 2, axis=0, weights=w)
     return _fraction_explained(residual, total, multioutput, force_finite)
 
 
@@ -341,7 +380,8 @@ def mean_absolute_percentage_error(
     yt, yp, w, multioutput = check_regression_targets(y_true, y_pred, sample_weight, multioutput)
     eps = yt.dtype.type(np.finfo(np.float64).eps)  # in the targets' dtype, as scikit-learn
     relative = np.abs(yp - yt) / np.maximum(np.abs(yt), eps)
-    return _over_outputs(np.average(relative, weights=w, axis=0), multioutput)
+    output_errors = np.average(relative, weights=w, axis=0)
+    return _over_outputs(output_errors, multioutput)
 
 
 def _weighted_median(values, w):
@@ -351,15 +391,19 @@ def _weighted_median(values, w):
     reaches exactly half, the mean of that value and the next of positive weight.
     """
     out = np.empty(values.shape[1], dtype=values.dtype)
+    eps = np.finfo(values.dtype).eps
     for j, column in enumerate(values.T):
         order = np.argsort(column)
         cdf = np.cumsum(w[order])
         half = cdf[-1] / 2
-        i = min(int(np.searchsorted(cdf, half)), len(cdf) - 1)
-        nxt = int(np.searchsorted(cdf, cdf[i], side="right"))
-        nxt = i if nxt >= len(cdf) else nxt
-        exact = cdf[i] - half <= np.finfo(values.dtype).eps
-        out[j] = (column[order[i]] + column[order[nxt]]) / 2 if exact else column[order[i]]
+        last = len(cdf) - 1
+        i = min(int(np.searchsorted(cdf, half)), last)
+        out[j] = column[order[i]]
+        if cdf[i] - half <= eps:  # exactly half the weight: the mean with the next value
+            following = int(np.searchsorted(cdf, cdf[i], side="right"))
+            if following > last:
+                following = i
+            out[j] = (column[order[i]] + column[order[following]]) / 2
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._counts import _class_counts, _select, _take, multilabel_counts, targets
+from ._counts import class_counts_of, multilabel_counts, select, take, targets
 from ._report import labelled_report
 from ._validation import DIGITS, ZERO_DIVISION, Bool, validate_params
 
@@ -30,8 +30,13 @@ def _typed_as_sklearn(classes, yt, yp):
     if yt.dtype == yp.dtype or yt.dtype.kind not in "biuf" or yp.dtype.kind not in "biuf":
         return classes
     in_true = np.isin(classes, yt)
-    return np.asarray([yt.dtype.type(c) if t else yp.dtype.type(c)
-                       for c, t in zip(classes.tolist(), in_true)])
+    typed = []
+    for label, from_true in zip(classes.tolist(), in_true):
+        if from_true:
+            typed.append(yt.dtype.type(label))
+        else:
+            typed.append(yp.dtype.type(label))
+    return np.asarray(typed)
 
 
 @validate_params(digits=DIGITS, output_dict=Bool(), zero_division=ZERO_DIVISION)
@@ -103,23 +108,47 @@ def classification_report(y_true: ArrayLike, y_pred: ArrayLike, *, labels: Array
     """
     kind, yt, yp, w = targets(y_true, y_pred, sample_weight, labels)
     if kind == "multilabel":
-        tp, predicted, support = multilabel_counts(yt, yp, w)
-        shown = np.arange(yt.shape[1]) if labels is None else np.asarray(labels)
-        rows = dict(micro_heading="micro avg",
-                    samples=(*multilabel_counts(yt, yp, w, samplewise=True), w))
+        shown, tp, predicted, support, rows = _multilabel_rows(yt, yp, w, labels)
     else:
-        counts = _class_counts(yt, yp, None, w)  # every class present, counted once
-        tp, predicted, support = counts.tp, counts.predicted, counts.support
-        shown, covers_all = _typed_as_sklearn(counts.labels, yt, yp), True
-        if labels is not None:
-            shown, sel = _select(counts.labels, labels)
-            covers_all = bool(np.isin(np.arange(len(counts.labels)), sel).all())
-            tp, predicted, support = _take(tp, sel), _take(predicted, sel), _take(support, sel)
-        rows = dict(none_correct=w is None and counts.tp.sum() == 0,
-                    micro_heading="accuracy" if covers_all else "micro avg")
+        shown, tp, predicted, support, rows = _class_rows(yt, yp, w, labels)
     # scikit-learn rebuilds the sums as tp + fp and tp + fn; the same
     # arithmetic gives the same last bits with fractional weights.
-    predicted, support = tp + (predicted - tp), tp + (support - tp)
+    predicted = tp + (predicted - tp)
+    support = tp + (support - tp)
     return labelled_report(shown, tp, predicted, support, target_names=target_names,
                            strict=labels is None, zero_division=zero_division, digits=digits,
                            output_dict=output_dict, **rows)
+
+
+def _multilabel_rows(yt, yp, w, labels):
+    """The rows of a multilabel report: one per label (column), and a "samples avg"."""
+    tp, predicted, support = multilabel_counts(yt, yp, w)
+    if labels is None:
+        shown = np.arange(yt.shape[1])
+    else:
+        shown = np.asarray(labels)
+    per_sample = multilabel_counts(yt, yp, w, samplewise=True)
+    rows = dict(micro_heading="micro avg", samples=(*per_sample, w))
+    return shown, tp, predicted, support, rows
+
+
+def _class_rows(yt, yp, w, labels):
+    """The rows of a report of label vectors: every class present, or those of ``labels``.
+
+    The micro average is headed "accuracy" when the rows cover every class present.
+    """
+    counts = class_counts_of(yt, yp, None, w)  # every class present, counted once
+    tp, predicted, support = counts.tp, counts.predicted, counts.support
+    shown = _typed_as_sklearn(counts.labels, yt, yp)
+    covers_all = True
+    if labels is not None:
+        shown, positions = select(counts.labels, labels)
+        covers_all = bool(np.isin(np.arange(len(counts.labels)), positions).all())
+        tp = take(tp, positions)
+        predicted = take(predicted, positions)
+        support = take(support, positions)
+    heading = "micro avg"
+    if covers_all:
+        heading = "accuracy"
+    rows = dict(none_correct=w is None and counts.tp.sum() == 0, micro_heading=heading)
+    return shown, tp, predicted, support, rows

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._counts import (ClassCounts, _select, _take, encode_labels, top_k_columns, top_k_hits,
+from ._counts import (ClassCounts, encode_labels, select, take, top_k_columns, top_k_hits,
                       topk_code_counts)
 from ._ratios import prf
 from ._report import topk_report_from_counts
@@ -99,8 +99,8 @@ def _counts_of_lists(yt, y_topk, k, labels):
     classes, t, codes = encode_labels(yt, block)
     counts = topk_code_counts(t, codes.reshape(n, k), len(classes))
     if labels is not None:
-        classes, sel = _select(classes, labels)
-        counts = [_take(x, sel) for x in counts]
+        classes, sel = select(classes, labels)
+        counts = [take(x, sel) for x in counts]
     return ClassCounts(classes, *counts, n)
 
 

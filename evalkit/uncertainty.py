@@ -52,7 +52,7 @@ from numpy.typing import ArrayLike
 from . import classification as _clf
 from . import curves as _scores
 from . import topk as _topk
-from ._counts import _select
+from ._counts import select
 from ._delong import NEEDS, paired_test, require_two_of_each
 from ._delong import components as delong_components
 from ._delong_blocked import auc_variance
@@ -344,7 +344,7 @@ def _scored_labels(options, classes, average):
     labels = options.get("labels")
     if labels is None or average == "binary":
         return None
-    return _select(classes, labels)[1]
+    return select(classes, labels)[1]
 
 
 def _label_path(name, options, y_true, preds):

@@ -296,7 +296,7 @@ def _declared_functions():
 def test_every_declared_default_passes_its_own_declaration():
     import inspect
 
-    from evalkit._validation import _compile
+    from evalkit._validation import compile_spec
 
     declared = _declared_functions()
     assert declared, "no function declares its options: the test would check nothing"
@@ -305,7 +305,7 @@ def test_every_declared_default_passes_its_own_declaration():
         for name, spec in f.param_specs.items():
             default = params[name].default
             if default is not inspect.Parameter.empty:
-                _compile(spec)(default, f"{module}.{f.__qualname__}({name}=)")
+                compile_spec(spec)(default, f"{module}.{f.__qualname__}({name}=)")
 
 
 def test_validate_params_checks_positional_and_keyword_arguments_before_the_body():

@@ -232,3 +232,27 @@ def test_row_names_follow_the_label_types_as_sklearn(y_true, y_pred):
     assert list(ours) == list(theirs)
     assert ek.classification_report(y_true, y_pred, zero_division=0.0) == skm.classification_report(
         y_true, y_pred, zero_division=0.0)
+
+
+WEIGHTED_ZERO_SUPPORT = [
+    # a label asked for that never occurs; integer, integral-float and fractional weights
+    ([0, 1, 1, 0], [0, 1, 0, 0], [2, 1, 1, 3], [0, 1, 2]),
+    ([0, 1, 1, 0], [0, 1, 0, 0], [2.0, 1.0, 1.0, 3.0], [0, 1, 2]),
+    (["a", "b", "b"], ["a", "b", "a"], [0.5, 1.25, 2.0], ["a", "b", "z"]),
+    # a class only predicted, and a class whose one true sample weighs 0
+    ([0, 0, 1], [0, 2, 1], [1, 2, 3], None),
+    ([0, 0, 1, 2], [0, 1, 1, 2], [1.5, 2.0, 1.0, 0.0], None),
+    # a multilabel column that is never true
+    (np.array([[1, 0, 0], [1, 1, 0]]), np.array([[1, 1, 0], [0, 1, 1]]), [1, 2], None),
+]
+
+
+@pytest.mark.parametrize("y_true, y_pred, weights, labels", WEIGHTED_ZERO_SUPPORT)
+def test_zero_support_with_weights_is_shown_as_sklearn_shows_it(y_true, y_pred, weights, labels):
+    """A label of zero support under sample weights: the same support cell ("0.0") and dict."""
+    kw = dict(sample_weight=weights, labels=labels, zero_division=0.0)
+    ours = ek.classification_report(y_true, y_pred, **kw)
+    theirs = skm.classification_report(y_true, y_pred, **kw)
+    assert ours == theirs, f"\n{ours}\n{theirs}"
+    assert_same_dict(ek.classification_report(y_true, y_pred, output_dict=True, **kw),
+                     skm.classification_report(y_true, y_pred, output_dict=True, **kw))

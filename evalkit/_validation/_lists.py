@@ -11,9 +11,13 @@ import operator
 
 import numpy as np
 
-from ._arrays import (_array_like, as_array, check_real, check_sample_weight, check_same_length,
-                      check_score_matrix)
+from ._arrays import (as_array, check_array_like, check_real, check_sample_weight,
+                      check_same_length, check_score_matrix)
 from ._options import Real, check
+
+__all__ = ["check_item_ids", "check_ranked", "check_grades", "check_relevant", "check_lists",
+           "check_recall_levels", "check_catalog", "check_columns", "check_relevance_scores",
+           "check_ranking_rows"]
 
 
 # -- ranked lists and relevant items: flat item ids and row offsets, for the hit finder -----
@@ -173,7 +177,7 @@ def _lists(value, name, what, n_users=None):
 
     With ``n_users`` (relevant items): sets, dicts and one id per user too.
     """
-    _array_like(value, name, what)
+    check_array_like(value, name, what)
     rows = _rows(value)
     _check_users(rows, name, n_users)
     if isinstance(rows, np.ndarray):

@@ -16,12 +16,12 @@ import html
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._binary import LAYOUTS, BinaryCounts, accuracy_of, tnr_of
 from .._curves import roc_points, trapezoid
-from .._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
+from .._ratios import f_beta_of, fpr_of, precision_of, recall_of
 from .._sweep import Sweep, positive_mask, threshold_sweep
 from .._validation import (BETA, BOTH_CLASSES, ZERO_DIVISION_SPARK, InstanceOf, Integer, Options,
                            Real, Satisfies, check, check_rules, validate_params)
-from .._binary import LAYOUTS, BinaryCounts
 
 __all__ = ["explorer_state", "explorer_text", "confusion_html", "imbalance_state", "imbalance_text",
            "roc_builder_state", "roc_builder_text", "LAYOUTS", "EXPLORER_KEYS", "IMBALANCE_KEYS",
@@ -50,7 +50,9 @@ FIGURE_ALT = {
 
 def _num(x):
     """A count as text: integers without a decimal point, weights with up to 6 digits."""
-    return f"{x:g}" if isinstance(x, float) else str(x)
+    if isinstance(x, float):
+        return f"{x:g}"
+    return str(x)
 
 
 def _decimals(state, **names):
@@ -116,16 +118,31 @@ def explorer_state(sweep: Sweep | tuple, threshold: float, beta: float = 1.0, *,
     True
     """
     if isinstance(sweep, tuple):
-        sweep = threshold_sweep(*sweep, pos_label=pos_label)
-    threshold, beta = float(threshold), float(beta)
-    zd = zero_division if isinstance(zero_division, str) else float(zero_division)
+        y_true, y_score = sweep
+        sweep = threshold_sweep(y_true, y_score, pos_label=pos_label)
+    threshold = float(threshold)
+    beta = float(beta)
+    zd = zero_division
+    if not isinstance(zero_division, str):
+        zd = float(zero_division)
     c = sweep.counts_at(threshold)
-    return {"threshold": threshold, "beta": beta, "counts": c, "tp": c.tp, "fp": c.fp, "fn": c.fn,
-            "tn": c.tn, "above": c.tp + c.fp, "below": c.fn + c.tn,
-            "accuracy": ratio(c.tp + c.tn, c.total, zero_division=0.0),
-            "precision": precision_of(c.tp, c.fp, zd), "recall": recall_of(c.tp, c.fn, zd),
-            "fpr": fpr_of(c.fp, c.tn, zd), "f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, zd),
-            "f_beta": f_beta_of(c.tp, c.fp, c.fn, beta, zd)}
+    return {
+        "threshold": threshold,
+        "beta": beta,
+        "counts": c,
+        "tp": c.tp,
+        "fp": c.fp,
+        "fn": c.fn,
+        "tn": c.tn,
+        "above": c.tp + c.fp,
+        "below": c.fn + c.tn,
+        "accuracy": accuracy_of(c.tp, c.tn, c.total, zero_division=0.0),
+        "precision": precision_of(c.tp, c.fp, zd),
+        "recall": recall_of(c.tp, c.fn, zd),
+        "fpr": fpr_of(c.fp, c.tn, zd),
+        "f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, zd),
+        "f_beta": f_beta_of(c.tp, c.fp, c.fn, beta, zd),
+    }
 
 
 def explorer_text(state: dict) -> dict:
@@ -176,15 +193,23 @@ def confusion_html(counts: BinaryCounts, layout: str = "actual-by-predicted") ->
       <td data-cell="fn">FN 10</td>
       <td data-cell="tn">TN 89</td></tr></table>
     """
-    names, rows, cols = [["tp", "fn"], ["fp", "tn"]], "actual", "predicted"  # actual-by-predicted
+    cells = [["tp", "fn"], ["fp", "tn"]]  # actual-by-predicted: rows are the actual class
+    rows, cols = "actual", "predicted"
     if layout == "predicted-by-actual":
-        names, rows, cols = [["tp", "fp"], ["fn", "tn"]], cols, rows
-    head = "".join(f"<th>{cols} {k}</th>" for k in ("positive", "negative"))
-    def cell(n):
-        return f'<td data-cell="{n}">{n.upper()} {html.escape(_num(getattr(counts, n)))}</td>'
-    body = "".join(f"<tr><th>{rows} {label}</th>" + "".join(map(cell, row)) + "</tr>"
-                   for label, row in zip(("positive", "negative"), names))
+        cells = [["tp", "fp"], ["fn", "tn"]]
+        rows, cols = cols, rows
+    head = f"<th>{cols} positive</th><th>{cols} negative</th>"
+    body = ""
+    for label, names in zip(("positive", "negative"), cells):
+        row = "".join(_cell_html(counts, name) for name in names)
+        body += f"<tr><th>{rows} {label}</th>{row}</tr>"
     return f'<table class="evalkit-confusion"><tr><th></th>{head}</tr>{body}</table>'
+
+
+def _cell_html(counts, name):
+    """One cell of the table: ``<td data-cell="tp">TP 6</td>``."""
+    value = html.escape(_num(getattr(counts, name)))
+    return f'<td data-cell="{name}">{name.upper()} {value}</td>'
 
 
 # -- class imbalance ----------------------------------------------------------
@@ -224,13 +249,20 @@ def imbalance_state(majority: float, *, n: int = 100) -> dict:
                     f"majority={majority!r} leaves a minority count that")
     c = BinaryCounts(tp=0, fp=0, fn=n_minor, tn=n_major)
     minority_recall = recall_of(c.tp, c.fn, 0.0)
-    majority_recall = ratio(c.tn, c.negatives, zero_division=0.0)
-    return {"majority": majority, "n": n, "n_majority": n_major, "n_minority": n_minor, "counts": c,
-            "accuracy": ratio(c.tp + c.tn, c.total, zero_division=0.0),
-            "minority_recall": minority_recall, "minority_precision": precision_of(c.tp, c.fp, 0.0),
-            "minority_f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, 0.0),
-            "majority_recall": majority_recall,
-            "balanced_accuracy": (minority_recall + majority_recall) / 2}
+    majority_recall = tnr_of(c.tn, c.fp, 0.0)  # the negative class's recall
+    return {
+        "majority": majority,
+        "n": n,
+        "n_majority": n_major,
+        "n_minority": n_minor,
+        "counts": c,
+        "accuracy": accuracy_of(c.tp, c.tn, c.total, 0.0),
+        "minority_recall": minority_recall,
+        "minority_precision": precision_of(c.tp, c.fp, 0.0),
+        "minority_f1": f_beta_of(c.tp, c.fp, c.fn, 1.0, 0.0),
+        "majority_recall": majority_recall,
+        "balanced_accuracy": (minority_recall + majority_recall) / 2,
+    }
 
 
 def imbalance_text(state: dict) -> dict:
@@ -303,20 +335,34 @@ def roc_builder_state(y_true: ArrayLike, y_score: ArrayLike, step: int, *,
     sw = threshold_sweep(y_true, y_score, pos_label=pos_label)
     check_rules(BOTH_CLASSES, sweep=sw, why="the ROC curve needs both classes")
     n_steps = len(sw)
-    step = int(check(step, Integer(0, n_steps, meaning="one step per distinct score"), "step"))
+    steps = Integer(0, n_steps, meaning="one step per distinct score")
+    step = int(check(step, steps, "step"))
     scores = np.asarray(y_score, dtype=float)
     order = np.argsort(-scores, kind="stable")
     fpr, tpr = roc_points(sw)
-    fpr_path, tpr_path = fpr[:step + 1], tpr[:step + 1]
-    threshold = float(sw.thresholds[step - 1]) if step else None
+    fpr_path = fpr[:step + 1]
+    tpr_path = tpr[:step + 1]
+    threshold = None  # step 0: nothing predicted positive
+    lowest = np.inf
+    if step:
+        lowest = sw.thresholds[step - 1]
+        threshold = float(lowest)
     new = [int(i) for i in order if scores[i] == threshold]  # none at step 0
     pos = positive_mask(y_true, pos_label)
-    return {"step": step, "n_steps": n_steps, "order": [int(i) for i in order], "new": new,
-            "new_labels": [bool(pos[i]) for i in new], "threshold": threshold,
-            "fpr_path": fpr_path.tolist(), "tpr_path": tpr_path.tolist(),
-            "fpr": float(fpr_path[-1]), "tpr": float(tpr_path[-1]),
-            "area": trapezoid(fpr_path, tpr_path),
-            "counts": sw.counts_at(sw.thresholds[step - 1] if step else np.inf)}
+    return {
+        "step": step,
+        "n_steps": n_steps,
+        "order": [int(i) for i in order],
+        "new": new,
+        "new_labels": [bool(pos[i]) for i in new],
+        "threshold": threshold,
+        "fpr_path": fpr_path.tolist(),
+        "tpr_path": tpr_path.tolist(),
+        "fpr": float(fpr_path[-1]),
+        "tpr": float(tpr_path[-1]),
+        "area": trapezoid(fpr_path, tpr_path),
+        "counts": sw.counts_at(lowest),
+    }
 
 
 def roc_builder_text(state: dict) -> dict:
@@ -332,15 +378,27 @@ def roc_builder_text(state: dict) -> dict:
     area so far 0.1250
     """
     s = state
+    taken = "nothing predicted positive yet: the point (0, 0)"
     if s["new"]:
-        who = ", ".join(f"{i + 1}" for i in s["new"])
-        kinds = sorted({"positive" if p else "negative" for p in s["new_labels"]}, reverse=True)
-        plural = "s" if len(s["new"]) > 1 else ""
-        taken = f"took sample{plural} {who} (score {s['threshold']:g}, {' and '.join(kinds)})"
-    else:
-        taken = "nothing predicted positive yet: the point (0, 0)"
+        taken = _taken_words(s)
     return {
         "step": f"step {s['step']} of {s['n_steps']}",
         "taken": taken,
         **_decimals(s, tpr="TPR", fpr="FPR", area="area so far"),
     }
+
+
+def _taken_words(state):
+    """What a step took: ``took samples 2, 5 (score 0.7, positive and negative)``."""
+    who = ", ".join(f"{i + 1}" for i in state["new"])
+    kinds = set()
+    for positive in state["new_labels"]:
+        if positive:
+            kinds.add("positive")
+        else:
+            kinds.add("negative")
+    kinds = " and ".join(sorted(kinds, reverse=True))
+    plural = ""
+    if len(state["new"]) > 1:
+        plural = "s"
+    return f"took sample{plural} {who} (score {state['threshold']:g}, {kinds})"

@@ -11,6 +11,7 @@ Voila and in a static HTML export with the widget state saved.
 
 from __future__ import annotations
 
+import functools
 import html
 import io
 import math
@@ -58,7 +59,9 @@ class Frame:
         self.fig = Figure(figsize=figsize, dpi=80, layout="constrained")
         self.axes = self.fig.subplots(1, ncols)
         self.canvas = FigureCanvasAgg(self.fig)
-        self.artists, self.renders, self._background = [], 0, None  # renders: png() calls
+        self.artists = []
+        self.renders = 0  # png() calls
+        self._background = None
 
     def moving(self, artist: Artist) -> Artist:
         artist.set_animated(True)
@@ -103,8 +106,14 @@ def _slider(cls, key, width, **options):
 
 def _control_value(control, doc=None):
     """A property that reads and sets the value of the widget's ``control`` attribute."""
-    return property(lambda self: getattr(self, control).value,
-                    lambda self, value: setattr(getattr(self, control), "value", value), doc=doc)
+
+    def get(self):
+        return getattr(self, control).value
+
+    def set_(self, value):
+        getattr(self, control).value = value
+
+    return property(get, set_, doc=doc)
 
 
 class _Shown:
@@ -185,12 +194,42 @@ def _slider_grid(lo, hi):
     raw = span / 100
     exp = math.floor(math.log10(raw))
     base = raw / 10.0**exp
-    mult = 1 if base <= 1 else 2 if base <= 2 else 5 if base <= 5 else 10
+    # the step: 1, 2, 5 or 10 times a power of ten, the first at least the raw step
+    if base <= 1:
+        mult = 1
+    elif base <= 2:
+        mult = 2
+    elif base <= 5:
+        mult = 5
+    else:
+        mult = 10
     step = mult * 10.0**exp
     decimals = max(0, -math.floor(math.log10(step) + 1e-9))
     smin = round(math.floor(lo / step + 1e-9) * step, decimals)
     smax = round(math.ceil(hi / step - 1e-9) * step + step, decimals)
     return smin, smax, round(step, decimals), decimals
+
+
+def _score_histograms(ax, scores, pos, lo, hi):
+    """The scores of each class as 40-bin histograms from the lowest score to the highest."""
+    if hi > lo:
+        bins = np.linspace(lo, hi, 41)
+    else:  # one distinct score: one bin around it
+        bins = np.array([lo - 0.5, lo + 0.5])
+    for mask, color, name in ((~pos, NEG_COLOR, "negative"), (pos, POS_COLOR, "positive")):
+        counts = np.histogram(scores[mask], bins)[0]
+        ax.stairs(counts, bins, fill=True, alpha=0.45, color=color, label=name)
+    ax.set_title("scores by class; predict positive at or right of the line", fontsize=9)
+    ax.legend(fontsize=8, loc="upper center")
+
+
+def _curves(ax_roc, ax_pr, sw):
+    """The ROC and the precision-recall curve of the sweep, with the prevalence line."""
+    ax_roc.plot(*roc_points(sw), color=NEG_COLOR, lw=1.5)
+    _axes(ax_roc, "ROC curve", "FPR", "TPR (recall)")
+    ax_pr.plot(*pr_points(sw, "sklearn"), color=NEG_COLOR, lw=1.5)
+    ax_pr.axhline(sw.n_pos / (sw.n_pos + sw.n_neg), ls="--", color="0.6", lw=1)
+    _axes(ax_pr, "precision-recall curve", "recall", "precision", diagonal=False)
 
 
 def _axes(ax, title, xlabel, ylabel, diagonal=True, margin=0.02):
@@ -217,12 +256,15 @@ class ThresholdExplorer(_Shown, W.VBox):
     def __init__(self, y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str = 1,
                  threshold: float | None = None, beta: float = 1.0,
                  layout: str = "actual-by-predicted") -> None:
-        self.sweep = sw = threshold_sweep(y_true, y_score, pos_label=pos_label)
+        sw = threshold_sweep(y_true, y_score, pos_label=pos_label)
+        self.sweep = sw
         check_rules(BOTH_CLASSES, sweep=sw, why="the ROC curve needs both classes")
-        lo, hi = float(sw.thresholds[-1]), float(sw.thresholds[0])
+        lo = float(sw.thresholds[-1])
+        hi = float(sw.thresholds[0])
         smin, smax, self._step, self._decimals = _slider_grid(lo, hi)
-        if threshold is None:
-            threshold = round(round((lo + hi) / 2 / self._step) * self._step, self._decimals)
+        if threshold is None:  # the grid's point nearest the middle of the scores
+            middle = round((lo + hi) / 2 / self._step) * self._step
+            threshold = round(middle, self._decimals)
         state = explorer_state(sw, threshold, beta, zero_division=0.0)  # checks threshold, beta
         self._threshold = _slider(W.FloatSlider, "threshold", "440px", value=threshold,
                                   min=min(smin, threshold), max=max(smax, threshold),
@@ -234,21 +276,13 @@ class ThresholdExplorer(_Shown, W.VBox):
         self._layout = _classed(toggle, "layout")
         frame = Frame((10.5, 3.1), 3)
         ax_h, ax_roc, ax_pr = frame.axes
-        pos, scores = positive_mask(y_true, pos_label), check_real(y_score)
-        bins = np.linspace(lo, hi, 41) if hi > lo else np.array([lo - 0.5, lo + 0.5])
-        for mask, color, name in ((~pos, NEG_COLOR, "negative"), (pos, POS_COLOR, "positive")):
-            ax_h.stairs(np.histogram(scores[mask], bins)[0], bins, fill=True, alpha=0.45,
-                        color=color, label=name)
+        pos = positive_mask(y_true, pos_label)
+        _score_histograms(ax_h, check_real(y_score), pos, lo, hi)
         ax_h.set(xlim=(smin, smax), xlabel="score")
-        ax_h.set_title("scores by class; predict positive at or right of the line", fontsize=9)
-        ax_h.legend(fontsize=8, loc="upper center")
-        ax_roc.plot(*roc_points(sw), color=NEG_COLOR, lw=1.5)
-        _axes(ax_roc, "ROC curve", "FPR", "TPR (recall)")
-        ax_pr.plot(*pr_points(sw, "sklearn"), color=NEG_COLOR, lw=1.5)
-        ax_pr.axhline(sw.n_pos / (sw.n_pos + sw.n_neg), ls="--", color="0.6", lw=1)
-        _axes(ax_pr, "precision-recall curve", "recall", "precision", diagonal=False)
+        _curves(ax_roc, ax_pr, sw)
         self._vline = frame.moving(ax_h.axvline(0, color=MARK_COLOR, lw=2))
-        self._roc_point, self._pr_point = frame.point(ax_roc), frame.point(ax_pr)
+        self._roc_point = frame.point(ax_roc)
+        self._pr_point = frame.point(ax_pr)
         lab = self._start(state, frame, layout)
         self._box([W.HBox([self._threshold, self._beta]), self._layout, self._image,
                    W.HBox([self._matrix, W.VBox(lab[:6])]), *lab[6:]],
@@ -258,8 +292,10 @@ class ThresholdExplorer(_Shown, W.VBox):
         s = self._state
         self._vline.set_xdata([s["threshold"]] * 2)
         self._roc_point.set_data([s["fpr"]], [s["recall"]])
-        # nothing predicted positive: precision is 0/0, no point
-        self._pr_point.set_data(*(([s["recall"]], [s["precision"]]) if s["above"] else ([], [])))
+        if s["above"]:
+            self._pr_point.set_data([s["recall"]], [s["precision"]])
+        else:  # nothing predicted positive: precision is 0/0, no point
+            self._pr_point.set_data([], [])
         return self._frame.png()
 
     def _snapped(self):
@@ -272,7 +308,9 @@ class ThresholdExplorer(_Shown, W.VBox):
         """
         value, step = self._threshold.value, self._step
         k = round(value / step)
-        return round(k * step, self._decimals) if abs(value - k * step) <= 1e-9 * step else value
+        if abs(value - k * step) <= 1e-9 * step:
+            return round(k * step, self._decimals)
+        return value
 
     def _now(self):
         return explorer_state(self.sweep, self._snapped(), self._beta.value, zero_division=0.0)
@@ -298,7 +336,8 @@ class ImbalanceExplorer(_Shown, W.VBox):
     _css_class = "evalkit-imbalance-explorer"
 
     def __init__(self, majority: float = 0.9, *, n: int = 100) -> None:
-        state, self._n = imbalance_state(majority, n=n), n
+        state = imbalance_state(majority, n=n)
+        self._n = n
         pcts = np.arange(50, 100)
         pcts = pcts[np.round(pcts / 100 * n) < n]  # a small n: the top shares leave no minority
         self._slider = _slider(W.IntSlider, "majority", "440px", value=int(round(majority * 100)),
@@ -350,6 +389,10 @@ class ImbalanceExplorer(_Shown, W.VBox):
         self._slider.value = int(round(value * 100))
 
 
+def _roc_builder_at(y_true, y_score, pos_label, step):
+    return roc_builder_state(y_true, y_score, step, pos_label=pos_label)
+
+
 class RocBuilder(_Shown, W.VBox):
     """The logistic-regression post's ROC curve, built one sample (one distinct score) at a time."""
 
@@ -359,9 +402,11 @@ class RocBuilder(_Shown, W.VBox):
     def __init__(self, y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
                  step: int = 0) -> None:
         state = roc_builder_state(y_true, y_score, step, pos_label=pos_label)
-        self._y_score, self._pos = np.asarray(y_score), positive_mask(y_true, pos_label)
-        self._state_at = lambda k: roc_builder_state(y_true, y_score, k, pos_label=pos_label)
-        n, c = state["n_steps"], state["counts"]
+        self._y_score = np.asarray(y_score)
+        self._pos = positive_mask(y_true, pos_label)
+        self._state_at = functools.partial(_roc_builder_at, y_true, y_score, pos_label)
+        n = state["n_steps"]
+        c = state["counts"]
         self._slider = _slider(W.IntSlider, "step", "300px", value=step, min=0, max=n, step=1)
         buttons = []
         moves = (("|◀ start", "start", lambda s: 0), ("◀ back", "back", lambda s: s - 1),
@@ -389,11 +434,15 @@ class RocBuilder(_Shown, W.VBox):
 
     def _table_html(self):
         rows = ["<tr><th>sample</th><th>score</th><th>label</th></tr>"]
-        thr = self._state["threshold"]
+        threshold = self._state["threshold"]
         for i in self._state["order"]:
             score = float(self._y_score[i])
-            taken = ' class="evalkit-taken"' if thr is not None and score >= thr else ""
-            label = "positive" if self._pos[i] else "negative"
+            taken = ""
+            if threshold is not None and score >= threshold:
+                taken = ' class="evalkit-taken"'
+            label = "negative"
+            if self._pos[i]:
+                label = "positive"
             rows.append(f"<tr{taken}><td>{i + 1}</td><td>{score:g}</td><td>{label}</td></tr>")
         return _TABLE_CSS + '<table class="evalkit-confusion">' + "".join(rows) + "</table>"
 
