@@ -127,7 +127,8 @@ index:
 	$(PYTHON) tools/make_index.py
 
 # The course site, built offline with Jupyter Book 1 (tools/make_site.py, book/_config.yml) from
-# the committed notebooks (their outputs; widgets as static copies of their saved state), the
+# the committed notebooks (their outputs; the explorers live: tools/site_explorers.py runs each
+# explorer notebook's cells up to its last explorer and evalkit computes every slider position), the
 # figures (not the teachers' guide: make guide): a sidebar, full-text search, downloadable notebooks; MathJax and
 # the web font come from npm packages pinned in tools/site-js.json, never from a CDN (MathJax runs in
 # Node at build time: the pages hold their formulas as SVG). Needs npm (once) and Node.js.

@@ -39,6 +39,9 @@ y_proba        predicted probabilities (scikit-learn's                  (require
 per_user       one value per user instead of their mean; the users of   False
                the rows are ``users``
 output_dict    a report as a dict instead of text (scikit-learn's)      False
+n_threads      the threads a call may use: a count, or None for the     None
+               cores this process may use, at most the environment
+               variable EVALKIT_NUM_THREADS (read at every call)
 ============== ======================================================== ==============
 
 An option left ``None`` in a function that takes a ``convention`` takes that

@@ -20,12 +20,16 @@ scikit-learn and Spark do.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from ._sweep import BLOCK
+from ._sweep_packed import BLOCK
+from ._threads import run_all, spans, threads_for
 
 __all__ = ["auc_from_groups", "ap_from_groups", "CONVENTIONS", "rate", "roc_points", "pr_points",
-           "trapezoid", "average_precision", "doubled_trapezoids", "roc_bends", "pr_bends"]
+           "prepend", "trapezoid", "average_precision", "doubled_trapezoids", "roc_bends",
+           "pr_bends"]
 
 #: The libraries' layouts of a curve (``convention=``) and what each means.
 CONVENTIONS = {
@@ -43,6 +47,28 @@ def rate(counts, total, undefined, out):
         out[:] = undefined
     else:
         np.divide(counts, float(total), out=out)
+    return out
+
+
+def _fill_in_spans(length, n_threads, fill):
+    """Call ``fill(start, stop)`` on consecutive spans of ``range(length)``, one per thread."""
+    threads = threads_for(length, n_threads)
+    run_all([functools.partial(fill, start, stop) for start, stop in spans(length, threads)])
+
+
+def prepend(first, values, n_threads=1):
+    """``[first, *values]`` as float64 (a curve's thresholds), copied on ``n_threads`` threads.
+
+    >>> prepend(np.inf, np.array([0.8, 0.4])).tolist()
+    [inf, 0.8, 0.4]
+    """
+    out = np.empty(len(values) + 1)
+    out[0] = first
+
+    def fill(start, stop):
+        out[1 + start:1 + stop] = values[start:stop]
+
+    _fill_in_spans(len(values), n_threads, fill)
     return out
 
 
@@ -98,7 +124,7 @@ def pr_bends(tps, fps=None):
     return keep
 
 
-def roc_points(sweep, convention="sklearn"):
+def roc_points(sweep, convention="sklearn", n_threads=1):
     """The ROC curve of a sweep: ``(fpr, tpr)``, FPR = FP / N and TPR = TP / P.
 
     ``convention="sklearn"``: (0, 0), then one point per sweep row (highest
@@ -106,7 +132,8 @@ def roc_points(sweep, convention="sklearn"):
     warns, as scikit-learn does). ``"spark"``: (0, 0), one point per row,
     then (1, 1) appended; a rate whose total is 0 is 0.0 (Spark's
     ``FalsePositiveRate`` and ``Recall``). ``drop_intermediate`` is the
-    sweep's (``bends=roc_bends``).
+    sweep's (``bends=roc_bends``). A long curve is filled on up to
+    ``n_threads`` threads.
 
     >>> from evalkit._sweep import threshold_sweep
     >>> s = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
@@ -116,17 +143,30 @@ def roc_points(sweep, convention="sklearn"):
     [0.0, 0.0, 0.5, 0.5, 1.0, 1.0]
     """
     tps, fps = sweep.tps, sweep.fps
-    m, spark = len(tps), convention != "sklearn"
-    fpr, tpr = np.empty(m + 1 + spark), np.empty(m + 1 + spark)
-    rate(fps, sweep.n_neg, 0.0 if spark else np.nan, out=fpr[1:m + 1])
-    rate(tps, sweep.n_pos, 0.0 if spark else np.nan, out=tpr[1:m + 1])
-    fpr[0], tpr[0] = fpr[1] * 0.0, tpr[1] * 0.0  # (0, 0), nan where the rate is undefined
+    m = len(tps)
+    spark = convention != "sklearn"
+    undefined = np.nan
+    size = m + 1
     if spark:
-        fpr[-1] = tpr[-1] = 1.0
+        undefined = 0.0
+        size = m + 2  # (1, 1) appended
+    fpr = np.empty(size)
+    tpr = np.empty(size)
+
+    def fill(start, stop):
+        rate(fps[start:stop], sweep.n_neg, undefined, out=fpr[1 + start:1 + stop])
+        rate(tps[start:stop], sweep.n_pos, undefined, out=tpr[1 + start:1 + stop])
+
+    _fill_in_spans(m, n_threads, fill)
+    fpr[0] = fpr[1] * 0.0  # (0, 0), nan where the rate is undefined
+    tpr[0] = tpr[1] * 0.0
+    if spark:
+        fpr[-1] = 1.0
+        tpr[-1] = 1.0
     return fpr, tpr
 
 
-def pr_points(sweep, convention="sklearn"):
+def pr_points(sweep, convention="sklearn", n_threads=1):
     """The precision-recall curve of a sweep: ``(recall, precision)``.
 
     recall = TP / P, precision = TP / (TP + FP).
@@ -142,7 +182,8 @@ def pr_points(sweep, convention="sklearn"):
       positives 0.0 (Spark's ``Precision`` and ``Recall``).
 
     ``drop_intermediate`` is the sweep's (``bends=pr_bends``). The caller
-    checks ``convention`` (:data:`CONVENTIONS`).
+    checks ``convention`` (:data:`CONVENTIONS`). A long curve is filled on up
+    to ``n_threads`` threads.
 
     >>> from evalkit._sweep import threshold_sweep
     >>> s = threshold_sweep([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
@@ -153,16 +194,31 @@ def pr_points(sweep, convention="sklearn"):
     >>> r.tolist(), [round(v, 4) for v in p.tolist()]
     ([0.0, 0.5, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.6667, 0.5])
     """
-    tps, fps = sweep.tps, sweep.fps
-    m, sklearn = len(tps), convention == "sklearn"
-    recall, precision = np.empty(m + 1), np.empty(m + 1)
-    # scikit-learn's curve runs by increasing threshold: the first m entries are filled backwards
-    rows = (slice(m - 1, None, -1) if m else slice(0, 0)) if sklearn else slice(1, None)
-    rate(tps, sweep.n_pos, 1.0 if sklearn else 0.0, out=recall[rows])
-    _precision(tps, fps, 0.0 if sklearn else 1.0, out=precision[rows])
-    extra = m if sklearn else 0  # the point at recall 0
-    recall[extra] = 0.0
-    precision[extra] = precision[1] if convention == "spark" and m else 1.0
+    m = len(sweep.tps)
+    recall = np.empty(m + 1)
+    precision = np.empty(m + 1)
+    if convention == "sklearn":
+        # by increasing threshold: the sweep's rows, read backwards, fill the first m entries
+        tps, fps = sweep.tps[::-1], sweep.fps[::-1]
+        recall_rows, precision_rows = recall[:m], precision[:m]
+        no_positives, nothing_predicted = 1.0, 0.0
+        first = m  # the point at recall 0 comes last
+    else:
+        tps, fps = sweep.tps, sweep.fps
+        recall_rows, precision_rows = recall[1:], precision[1:]
+        no_positives, nothing_predicted = 0.0, 1.0
+        first = 0
+
+    def fill(start, stop):
+        rate(tps[start:stop], sweep.n_pos, no_positives, out=recall_rows[start:stop])
+        _precision(tps[start:stop], fps[start:stop], nothing_predicted,
+                   out=precision_rows[start:stop])
+
+    _fill_in_spans(m, n_threads, fill)
+    recall[first] = 0.0
+    precision[first] = 1.0
+    if convention == "spark" and m:
+        precision[first] = precision[1]  # the precision at the highest threshold
     return recall, precision
 
 
@@ -204,11 +260,17 @@ def trapezoid(x, y, *, partitions=None):
         return float(np.sum(terms))
     sizes = np.asarray(partitions, dtype=np.int64)
     ends = np.cumsum(sizes[sizes > 0])  # one past each partition's last point
-    # the trapezoids between the points of each partition, summed in order; then the joins
     starts = np.r_[0, ends[:-1]]
-    local = np.cumsum([0.0] + [np.cumsum(terms[a:b - 1])[-1] for a, b in zip(starts, ends)
-                               if b - a > 1])[-1]
-    return float(local + np.cumsum(np.r_[0.0, terms[ends[:-1] - 1]])[-1])
+    # the trapezoids between the points of each partition, left to right, then the partitions'
+    # areas in order (running sums, as Spark adds them)
+    areas = [0.0]
+    for start, end in zip(starts, ends):
+        if end - start > 1:
+            areas.append(np.cumsum(terms[start:end - 1])[-1])
+    inside = np.cumsum(areas)[-1]
+    # the trapezoids that join the last point of a partition to the first of the next
+    joins = np.cumsum(np.r_[0.0, terms[ends[:-1] - 1]])[-1]
+    return float(inside + joins)
 
 
 def average_precision(tps, fps):
@@ -228,23 +290,39 @@ def average_precision(tps, fps):
     >>> average_precision(np.array([1, 1, 2, 2]), np.array([0, 1, 1, 2]))
     0.8333333333333333
     """
-    tps, fps = np.asarray(tps, dtype=np.float64), np.asarray(fps, dtype=np.float64)
-    total = tps[..., -1:] if tps.shape[-1] else np.zeros(tps.shape[:-1] + (1,))
+    tps = np.asarray(tps, dtype=np.float64)
+    fps = np.asarray(fps, dtype=np.float64)
+    if tps.shape[-1]:
+        total = tps[..., -1:]
+    else:
+        total = np.zeros(tps.shape[:-1] + (1,))
+    predicted = tps + fps
     with np.errstate(divide="ignore", invalid="ignore"):
         recall = tps[..., ::-1] / total
-        precision = np.where(tps + fps > 0, tps / (tps + fps), 0.0)[..., ::-1]
+        precision = np.where(predicted > 0, tps / predicted, 0.0)[..., ::-1]
     gained = np.diff(recall, axis=-1, append=0.0)  # R_{g-1} - R_g, by increasing threshold
     out = np.maximum(0.0, -np.sum(gained * precision, axis=-1))
     out = np.where(total[..., 0] > 0, out, np.nan)
-    return out if out.ndim else float(out)
+    return _scalar_if_0d(out)
+
+
+def _scalar_if_0d(values):
+    """A float for a 0-d result, else the array: one value, or one per batch."""
+    if values.ndim:
+        return values
+    return float(values)
 
 
 def _cumulative(pos, neg):
-    pos, neg = np.asarray(pos), np.asarray(neg)
+    """``(pos, neg, tps, fps)``: counts per group as int64 (float64 when weighted), and their
+    running sums."""
+    pos = np.asarray(pos)
+    neg = np.asarray(neg)
+    dtype = np.int64
     if pos.dtype.kind not in "iub" or neg.dtype.kind not in "iub":
-        pos, neg = pos.astype(np.float64, copy=False), neg.astype(np.float64, copy=False)
-    else:
-        pos, neg = pos.astype(np.int64, copy=False), neg.astype(np.int64, copy=False)
+        dtype = np.float64
+    pos = pos.astype(dtype, copy=False)
+    neg = neg.astype(dtype, copy=False)
     return pos, neg, np.cumsum(pos, axis=-1), np.cumsum(neg, axis=-1)
 
 
@@ -270,11 +348,14 @@ def auc_from_groups(pos, neg):
     """
     pos, neg, tps, fps = _cumulative(pos, neg)
     twice_u = np.sum(neg * (2 * tps - pos), axis=-1)  # Σ neg_g (TP_{g-1} + TP_g)
-    twice_pn = 2 * tps[..., -1] * fps[..., -1] if pos.shape[-1] else np.zeros(pos.shape[:-1])
+    if pos.shape[-1]:
+        twice_pn = 2 * tps[..., -1] * fps[..., -1]
+    else:
+        twice_pn = np.zeros(pos.shape[:-1])
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.true_divide(twice_u, twice_pn, dtype=np.float64)
     out = np.where(twice_pn == 0, np.nan, out)
-    return out if out.ndim else float(out)
+    return _scalar_if_0d(out)
 
 
 def ap_from_groups(pos, neg):

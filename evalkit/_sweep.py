@@ -4,9 +4,14 @@ Sort the scores in descending order; every distinct score ``t`` is a
 threshold ("predict positive when score >= t"); the cumulative number of
 positives and negatives at or above it are the true and false positives
 there. ROC and PR curves, AUC, metric-by-threshold, the best threshold, the
-Spark mirror, the plots and the widgets all read this one sweep. Unweighted,
-it is one ``np.sort`` of keys carrying the label (:func:`label_keys`), read
-block by block; weighted, an argsort and running sums as scikit-learn's.
+Spark mirror, the plots and the widgets all read this one sweep.
+
+:func:`sorted_sweep` is the algorithm, as scikit-learn's
+``confusion_matrix_at_thresholds`` writes it: a stable descending sort, the
+indices where the score changes, a cumulative sum. Weighted input takes it.
+Unweighted input takes a fast path that gives the same sweep from one sort
+of keys carrying the label (:mod:`evalkit._sweep_packed`), on several threads
+for large input (:mod:`evalkit._sweep_parallel`); tests hold both to this one.
 """
 
 from __future__ import annotations
@@ -15,10 +20,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._sweep_packed import label_keys, packed_sweep, rank_sum
+from ._sweep_parallel import parallel_rank_sum, parallel_sweep
+from ._threads import threads_for
 from ._validation import ZERO_WEIGHTS, check_labels, check_scores, positive_of, sum_from_zero
 
-__all__ = ["Sweep", "threshold_sweep", "sweep_of", "positive_mask", "label_keys", "twice_u",
-           "key_groups", "ZERO_WEIGHTS"]
+__all__ = ["Sweep", "threshold_sweep", "sweep_of", "rank_sum_of", "positive_mask", "sorted_sweep",
+           "stable_descending_order", "kept_rows", "ZERO_WEIGHTS"]
 
 
 def positive_mask(y_true, pos_label=None, name="y_true"):
@@ -128,10 +136,13 @@ class Sweep:
         """
         from ._binary import BinaryCounts
 
-        tp, fp = (v[0] for v in self.counts_above([threshold]))
-        cast = int if self.tps.dtype.kind in "iu" else float
-        return BinaryCounts(tp=cast(tp), fp=cast(fp), fn=cast(self.n_pos - tp),
-                            tn=cast(self.n_neg - fp))
+        tps, fps = self.counts_above([threshold])
+        tp, fp = tps[0], fps[0]
+        fn = self.n_pos - tp
+        tn = self.n_neg - fp
+        if self.tps.dtype.kind in "iu":
+            return BinaryCounts(tp=int(tp), fp=int(fp), fn=int(fn), tn=int(tn))
+        return BinaryCounts(tp=float(tp), fp=float(fp), fn=float(fn), tn=float(tn))
 
     def binned(self, num_bins, *, bin_threshold="last"):
         """Down-sample as Spark's ``numBins`` does.
@@ -146,7 +157,15 @@ class Sweep:
         threshold that does not produce its counts. Spark groups within each
         partition; this is the one-partition result (:meth:`chunked`).
         """
+        if self._chunk(num_bins) < 2:  # nothing grouped (and no partition labels made)
+            return self
         return self.chunked(num_bins, bin_threshold, (len(self),))[0]
+
+    def _chunk(self, num_bins):
+        """Rows per chunk of Spark's ``numBins``: ``len // num_bins`` (0 without bins)."""
+        if not num_bins:
+            return 0
+        return len(self) // num_bins
 
     def chunked(self, num_bins, bin_threshold, sizes):
         """Spark's ``numBins`` chunks, cut within each partition: ``(sweep, partition of each)``.
@@ -156,34 +175,33 @@ class Sweep:
         consecutive rows (only when g >= 2), restarting at every partition
         boundary, as :meth:`binned` describes.
         """
-        g = len(self) // num_bins if num_bins else 0
-        if g < 2:  # nothing grouped: every distinct score is its own point
-            return self, np.repeat(np.arange(len(sizes)), sizes)
+        partitions = np.arange(len(sizes))
+        chunk = self._chunk(num_bins)
+        if chunk < 2:  # nothing grouped: every distinct score is its own point
+            return self, np.repeat(partitions, sizes)
         bounds = np.cumsum((0, *sizes))
-        starts = [np.arange(a, b, g) for a, b in zip(bounds[:-1], bounds[1:])]
-        part = np.repeat(np.arange(len(sizes)), [len(s) for s in starts])
+        starts = [np.arange(a, b, chunk) for a, b in zip(bounds[:-1], bounds[1:])]
+        part = np.repeat(partitions, [len(s) for s in starts])
         first = np.concatenate(starts).astype(np.intp)
-        last = np.minimum(first + g, bounds[1:][part]) - 1
-        keys = self.thresholds[last if bin_threshold == "last" else first]
-        return Sweep(keys, self.tps[last], self.fps[last], self.n_pos, self.n_neg), part
+        last = np.minimum(first + chunk, bounds[1:][part]) - 1
+        labelled_by = first
+        if bin_threshold == "last":
+            labelled_by = last
+        sweep = Sweep(self.thresholds[labelled_by], self.tps[last], self.fps[last], self.n_pos,
+                      self.n_neg)
+        return sweep, part
 
 
 def threshold_sweep(y_true, y_score, pos_label=None, sample_weight=None, *, num_bins=0,
-                    bin_threshold="last", zero_weight="drop", bends=None):
+                    bin_threshold="last", zero_weight="drop", bends=None, n_threads=1):
     """Validate binary labels and scores and sweep every threshold once.
 
     Returns a :class:`Sweep`: distinct scores in descending order (ties share
-    a row) with the cumulative true and false positives at each. Unweighted
-    input takes a sort-only path (:func:`label_keys`: one ``np.sort``, no
-    argsort); weighted input an argsort and cumulative sums. ``num_bins`` > 0
-    down-samples as Spark does (:meth:`Sweep.binned`). Samples of weight 0
-    are dropped, as scikit-learn's curves do (``zero_weight="drop"``);
-    ``"keep"`` keeps their thresholds, as Spark does (its mirrors pass it;
-    :data:`ZERO_WEIGHTS`). Thresholds keep the scores' dtype; weighted counts
-    are scikit-learn's running sums (Spark's order of additions agrees to
-    1e-12), unweighted ones exact integers. ``bends`` (a rule ``(tps, fps) ->
-    mask``, :func:`evalkit._curves.roc_bends`) keeps only the rows a curve's
-    ``drop_intermediate`` keeps, without making the others.
+    a row) with the cumulative true and false positives at each (see
+    :func:`sweep_of`). ``num_bins`` > 0 down-samples as Spark does
+    (:meth:`Sweep.binned`). Samples of weight 0 are dropped, as
+    scikit-learn's curves do (``zero_weight="drop"``); ``"keep"`` keeps
+    their thresholds, as Spark does (its mirrors pass it; :data:`ZERO_WEIGHTS`).
 
     Examples
     --------
@@ -197,270 +215,105 @@ def threshold_sweep(y_true, y_score, pos_label=None, sample_weight=None, *, num_
     """
     pos = positive_mask(y_true, pos_label)
     scores, w = check_scores(pos, y_score, sample_weight)
-    sweep = sweep_of(pos, scores, w, zero_weight, bends)
+    sweep = sweep_of(pos, scores, w, zero_weight, bends, n_threads)
     return sweep.binned(num_bins, bin_threshold=bin_threshold)
 
 
-# -- the sweep itself: one sort of label-carrying keys, or argsort with weights -----------
-
-ONE = np.uint64(1)
-TOP = np.uint64(1 << 63)
-LOW = np.uint64((1 << 63) - 1)
-BLOCK = 1 << 15  # elements per block: a block's temporaries stay in the CPU cache
-RUN = 1 << 10  # a run of equal scores at least this long is measured, not read
-
-
-def label_keys(pos, scores):
-    """Sort the samples from the highest score by one ``np.sort`` of 64-bit keys.
-
-    Returns ``(keys, offset)``.
-
-    A float's bits, flipped for negative numbers, sort like the float; less
-    the smallest such key (only when a score is negative: ``offset``) and
-    shifted left by one, the free lowest bit holds the label (1: positive);
-    inverted, ascending keys put the highest score first -- no argsort, no
-    gather. After the inversion the lowest bit is 1 for a negative. The top
-    bit is kept as it was (xor with LOW, not a full inversion) and the keys are
-    sorted as int64, which orders them as the inverted uint64 keys and sorts
-    about 10 % faster than uint64 (numpy's x86 sort). None
-    when the keys span 2**63 or more, for integers beyond 2**53 and for
-    longdouble (those go through argsort). ``pos`` is a boolean mask or 0/1 integers.
-    """
-    kind = scores.dtype.kind
-    if (kind == "f" and scores.dtype.itemsize > 8) or (
-            kind in "iu" and len(scores) and np.abs(scores).max() > 2**53):
-        return None
-    x = scores if scores.dtype == np.float64 else scores.astype(np.float64)
-    keys = np.empty(len(x), dtype=np.uint64)
-    bits, offset, i = x.view(np.uint64), None, 0  # -0.0 shifted left by one is +0.0's key
-    while i < len(x):
-        if offset is None and x[i:i + BLOCK].min() < 0:  # a negative score: flip, offset, restart
-            np.add(x, 0.0, out=keys.view(np.float64))  # -0.0 becomes 0.0
-            negative = keys >= TOP
-            np.invert(keys, out=keys, where=negative)
-            np.bitwise_or(keys, TOP, out=keys, where=~negative)
-            offset = keys.min()
-            keys -= offset
-            if keys.max() >= TOP:
-                return None
-            bits, i = keys, 0
-        block = keys[i:i + BLOCK]
-        np.left_shift(bits[i:i + BLOCK], ONE, out=block)
-        np.bitwise_or(block, pos[i:i + BLOCK], out=block)
-        np.bitwise_xor(block, LOW, out=block)
-        i += BLOCK
-    keys.view(np.int64).sort()
-    return keys, offset
-
-
-def _scores_of(score, offset, out):
-    """Write into ``out`` (uint64) the float64 bits of the scores whose keys, shifted right by
-    one, are ``score``."""
-    # = ~key >> 1 (the stored keys kept the top bit)
-    np.bitwise_xor(score, LOW ^ TOP >> ONE, out=out)
-    if offset is not None:
-        out += offset
-        negative = out < TOP
-        np.invert(out, out=out, where=negative)
-        np.bitwise_xor(out, TOP, out=out, where=~negative)
-
-
-def _run(keys, i):
-    """``(split, end)`` when a run of one score RUN long starts at ``i``, else None.
-
-    Its positives (bit 0, key 2h) end at ``split``, its negatives (2h + 1) and the run at ``end``:
-    two binary searches instead of reading the run.
-    """
-    head = keys[i] >> ONE
-    if i + RUN > len(keys) or keys[i + RUN - 1] >> ONE != head:
-        return None
-    rest, low = keys[i:].view(np.int64), (head << ONE).view(np.int64)  # sorted as int64
-    return i + int(rest.searchsorted(low, "right")), i + int(rest.searchsorted(low | 1, "right"))
-
-
-def key_groups(keys, with_keys=True):
-    """Chunk by chunk of sorted keys: ``(ends, fps, scores)`` at the last sample of each tie group.
-
-    ``ends`` are the positions of each group's last sample (so ``tps = ends +
-    1 - fps``), ``fps`` the negatives up to it and ``scores`` its key shifted
-    right by one (None unless ``with_keys``). A block reads the next block's
-    first key, to know whether its last group ends in it; a block without
-    ties is passed whole (no gather); a long run of one score is one row,
-    measured by :func:`_run`. The one loop over sorted keys that makes rows.
-    """
-    n, i, carry = len(keys), 0, 0
-    index = np.arange(min(n, BLOCK))
-    while i < n:
-        run = _run(keys, i)
-        if run is not None:
-            carry += run[1] - run[0]
-            i = run[1]
-            score = keys[i - 1:i] >> ONE if with_keys else None
-            yield np.array([i - 1]), np.array([carry]), score
-            continue
-        block = keys[i:i + BLOCK + 1]
-        b = min(BLOCK, n - i)
-        score = block >> ONE
-        last = np.ones(b, dtype=bool)
-        np.not_equal(score[:-1], score[1:], out=last[:len(score) - 1])
-        fps = (block[:b] & ONE).view(np.int64)
-        fps[0] += carry
-        np.cumsum(fps, out=fps)
-        carry = int(fps[-1])
-        if last.all():
-            yield index[:b] + i, fps, (score[:b] if with_keys else None)
-        else:
-            e = np.flatnonzero(last)
-            yield e + i, fps[e], (score[e] if with_keys else None)
-        i += b
-
-
-def twice_u(keys):
-    """``(2U, P, N)`` from sorted keys (:func:`label_keys`), no curve made: the AUC's fast path.
-
-    ``U = #(s+ > s-) + #(s+ = s-) / 2``, so ``AUC = 2U / (2 P N)``, exact in
-    integers (:func:`evalkit._curves.auc_from_groups`' number). The keys run
-    from the highest score, a negative's lowest bit is 1 and within a group of
-    tied scores the positives sort first, so the j-th negative (from 0) at
-    sorted position ``i_j`` has ``i_j - j`` positives before it, tied ones
-    included. Summed, ``U_le = Σ_j i_j - N(N-1)/2`` (the
-    rank-sum formula); each group of ties then gives back half of its
-    ``pos·neg`` pairs. One pass over the keys, block by block; a long run of
-    one score is measured by :func:`_run` instead of being read. (Rows of
-    the sweep, :func:`key_groups`, would cost a cumulative sum more.)
-    """
-    n = len(keys)
-    size = min(n, BLOCK)
-    label, score = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
-    starts = np.empty(size, dtype=bool)  # starts[i]: position i begins a group of equal scores
-    index = np.arange(size, dtype=np.int64)
-    # negatives so far, Σ of their sorted positions, Σ over groups of pos·neg
-    p = index_sum = tied = 0
-    open_pos = open_size = 0  # the group still open where the previous step stopped
-    previous, i = -1, 0  # the open group's score key
-    while i < n:
-        run = _run(keys, i)
-        if run is not None:
-            (split, end), head = run, int(keys[i]) >> 1
-            p += end - split
-            index_sum += (split + end - 1) * (end - split) // 2  # split + ... + (end - 1)
-            if head != previous:
-                tied += open_pos * (open_size - open_pos)
-                open_pos = open_size = 0
-            open_pos, open_size = open_pos + end - split, open_size + end - i
-            previous, i = head, end
-            continue
-        block = keys[i:i + BLOCK]
-        m = len(block)
-        lab, key, new = label[:m], score[:m], starts[:m]
-        np.bitwise_and(block, ONE, out=lab)
-        lab = lab.view(np.int64)
-        p_block = int(np.count_nonzero(lab))
-        p += p_block
-        index_sum += i * p_block + int(np.dot(lab, index[:m]))
-        np.right_shift(block, ONE, out=key)
-        new[0] = int(key[0]) != previous
-        np.not_equal(key[1:], key[:-1], out=new[1:])
-        previous = int(key[-1])
-        i += m
-        if new.all():  # no ties inside: only the open group may close
-            tied += open_pos * (open_size - open_pos)
-            open_pos, open_size = int(lab[-1]), 1
-            continue
-        cuts = np.flatnonzero(new)
-        if len(cuts) == 0:  # the whole block continues the open group
-            open_pos += p_block
-            open_size += m
-            continue
-        # groups starting in this block: their positives and sizes (the last runs on)
-        pos_in = np.add.reduceat(lab, cuts)
-        sizes = np.diff(cuts, append=m)
-        # before the first cut, the open group ends
-        open_pos += p_block - int(pos_in.sum())
-        open_size += int(cuts[0])
-        tied += open_pos * (open_size - open_pos)
-        tied += int(np.dot(pos_in[:-1], sizes[:-1] - pos_in[:-1]))
-        open_pos, open_size = int(pos_in[-1]), int(sizes[-1])
-    tied += open_pos * (open_size - open_pos)
-    return 2 * (index_sum - p * (p - 1) // 2) - tied, n - p, p  # p counted the negatives
-
-
-def _sweep_sorted(keys, offset, dtype, bends=None):
-    """The sweep of sorted keys, from the rows of :func:`key_groups`; the keys are overwritten.
-
-    The thresholds overwrite the keys already read (row ``m`` <= position
-    ``i``): no new array, no page faults. With ``bends`` (a rule
-    ``(tps, fps) -> mask`` that keeps both ends, :func:`evalkit._curves.roc_bends`)
-    only the rows it keeps are written, block by block; a row's fate needs the
-    next row, so the last two rows wait for the next block (``held``).
-    """
-    n, m, held = len(keys), 0, None
-    tps, fps = np.empty(n, np.int64), np.empty(n, np.int64)
-    for ends, f, score in key_groups(keys):
-        t = ends + 1 - f
-        if bends is None:
-            tps[m:m + len(t)], fps[m:m + len(t)] = t, f
-        else:
-            start = int(held is not None and len(held[0]) == 2)  # the first held row is decided
-            if held is not None:
-                t, f, score = (np.concatenate(pair) for pair in zip(held, (t, f, score)))
-            held = t[-2:], f[-2:], score[-2:]
-            rows = np.flatnonzero(bends(t, f)[start:-1]) + start
-            np.take(t, rows, out=tps[m:m + len(rows)])
-            np.take(f, rows, out=fps[m:m + len(rows)])
-            score = score[rows]
-        _scores_of(score, offset, keys[m:m + len(score)])
-        m += len(score)
-    if bends is not None:  # the last row: always kept
-        tps[m], fps[m] = held[0][-1], held[1][-1]
-        _scores_of(held[2][-1:], offset, keys[m:m + 1])
-        m += 1
-    # a short sweep lets go of the curve-sized arrays (the curves copy theirs anyway)
-    thresholds, tps, fps = (a[:m] if 2 * m > n or bends is not None else a[:m].copy()
-                            for a in (keys.view(np.float64), tps, fps))
-    n_neg = int(fps[-1]) if m else 0
-    return Sweep(thresholds.astype(dtype, copy=False), tps, fps, n - n_neg, n_neg)
-
-
-def _sweep_weighted(pos, scores, w):
-    """Sweep by argsort and cumulative sums (weights, or keys too far apart).
-
-    With weights, ties are put back in input order -- scikit-learn's stable
-    order -- so the float cumulative sums are bit-identical to
-    scikit-learn's: one fast (unstable) argsort, then, only if there are
-    ties, one sort of the int64 keys ``group * n + index``, cheaper than a
-    stable argsort.
-    """
-    order = np.argsort(scores)[::-1]
-    s = scores[order]
-    change = s[1:] != s[:-1]
-    last = np.r_[np.flatnonzero(change), len(s) - 1]
-    if w is not None and len(last) < len(s):
-        group = np.zeros(len(s), dtype=np.int64)
-        np.cumsum(change, out=group[1:])
-        group *= len(s)
-        order = group + order
-        order.sort()
-        order -= group
-    ws = np.ones(len(s), dtype=np.int64) if w is None else w[order]
-    wp = np.where(pos[order], ws, 0)
-    tps, fps = np.cumsum(wp)[last], np.cumsum(ws - wp)[last]
-    return Sweep(s[last], tps, fps, tps[-1].item(), fps[-1].item())
-
-
-def sweep_of(pos, scores, w=None, zero_weight="drop", bends=None):
+def sweep_of(pos, scores, w=None, zero_weight="drop", bends=None, n_threads=1):
     """The :class:`Sweep` of validated input: a positive mask, 1-D scores, weights or None.
 
-    ``bends``: keep only the rows this rule keeps (``drop_intermediate``; see
-    :func:`_sweep_sorted`).
+    Thresholds keep the scores' dtype; unweighted counts are exact integers,
+    weighted ones scikit-learn's running sums (Spark's order of additions
+    agrees to 1e-12). Unweighted input takes the fast path
+    (:mod:`evalkit._sweep_packed`: one ``np.sort``, no argsort), on up to
+    ``n_threads`` threads when it is large enough to gain from them. ``bends``
+    (a rule ``(tps, fps) -> mask``, :func:`evalkit._curves.roc_bends`) keeps
+    only the rows a curve's ``drop_intermediate`` keeps.
     """
-    packed = label_keys(pos, scores) if w is None else None
-    if packed is not None:
-        return _sweep_sorted(*packed, scores.dtype, bends)
+    if w is None:
+        threads = threads_for(len(scores), n_threads)
+        if threads > 1:
+            arrays = parallel_sweep(pos, scores, bends, threads)
+        else:
+            arrays = packed_sweep(pos, scores, bends)
+        if arrays is not None:
+            return Sweep(*arrays)
     if w is not None and zero_weight == "drop" and not w.all():
-        pos, scores, w = pos[w != 0], scores[w != 0], w[w != 0]
-    sweep = _sweep_weighted(pos, scores, w)
+        weighed = w != 0
+        pos = pos[weighed]
+        scores = scores[weighed]
+        w = w[weighed]
+    return kept_rows(sorted_sweep(pos, scores, w), bends)
+
+
+def kept_rows(sweep, bends):
+    """The rows of ``sweep`` that ``bends`` keeps (all of them when ``bends`` is None)."""
     if bends is None:
         return sweep
     kept = np.flatnonzero(bends(sweep.tps, sweep.fps))
-    return Sweep(sweep.thresholds[kept], sweep.tps[kept], sweep.fps[kept], sweep.n_pos, sweep.n_neg)
+    return Sweep(sweep.thresholds[kept], sweep.tps[kept], sweep.fps[kept], sweep.n_pos,
+                 sweep.n_neg)
+
+
+def rank_sum_of(pos, scores, n_threads=1):
+    """``(2U, P, N)``: the AUC's exact count of unweighted input, no curve made (AUC = 2U / 2PN).
+
+    ``U = #(s+ > s-) + #(s+ = s-) / 2`` over the positive-negative pairs, as
+    :func:`evalkit._curves.auc_from_groups` counts it from the sweep's groups;
+    here from the sorted keys (:func:`evalkit._sweep_packed.rank_sum`), on up
+    to ``n_threads`` threads. None when the scores do not fit in keys.
+    """
+    threads = threads_for(len(scores), n_threads)
+    if threads > 1:
+        return parallel_rank_sum(pos, scores, threads)
+    packed = label_keys(pos, scores)
+    if packed is None:
+        return None
+    return rank_sum(packed[0])
+
+
+# -- the algorithm: a stable descending sort, where the score changes, a cumulative sum ------
+
+
+def stable_descending_order(scores):
+    """The indices that sort ``scores`` from the highest, ties in input order.
+
+    scikit-learn's order (a stable descending sort), so weighted running sums
+    add in the same order and agree bit for bit. Computed as one fast
+    (unstable) argsort and, only when some scores tie, one sort of the int64
+    keys ``group * n + index``, which puts each group of ties back in input
+    order: cheaper than numpy's stable argsort.
+    """
+    n = len(scores)
+    order = np.argsort(scores)[::-1]
+    ordered = scores[order]
+    changes = ordered[1:] != ordered[:-1]
+    if changes.all():  # no ties: the order is already the stable one
+        return order
+    group = np.zeros(n, dtype=np.int64)  # group[i]: the tie group of the i-th highest score
+    np.cumsum(changes, out=group[1:])
+    group *= n
+    order = group + order
+    order.sort()
+    order -= group
+    return order
+
+
+def sorted_sweep(pos, scores, w=None):
+    """The sweep, as scikit-learn computes it: sort, find where the score changes, sum.
+
+    ``pos``: the positive mask; ``w``: weights or None. The rows are the last
+    sample of each group of tied scores in the descending order; the counts
+    are running sums up to them (sums of weights when weighted).
+    """
+    order = stable_descending_order(scores)
+    ordered = scores[order]
+    last = np.r_[np.flatnonzero(ordered[1:] != ordered[:-1]), len(ordered) - 1]
+    if w is None:
+        weights = np.ones(len(ordered), dtype=np.int64)
+    else:
+        weights = w[order]
+    positive_weights = np.where(pos[order], weights, 0)
+    tps = np.cumsum(positive_weights)[last]
+    fps = np.cumsum(weights - positive_weights)[last]
+    return Sweep(ordered[last], tps, fps, tps[-1].item(), fps[-1].item())

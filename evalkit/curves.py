@@ -13,8 +13,12 @@ Every area comes from counts: the AUC and AP from the positives and negatives
 per distinct score (:func:`evalkit._curves.auc_from_groups`, the sweep and
 :mod:`evalkit._curves`' points); unweighted AUC takes one fast path, the same
 exact count read block by block from the sorted label-carrying keys
-(:func:`evalkit._sweep.twice_u`). The course's rank-sum and pair-count
+(:func:`evalkit._sweep.rank_sum_of`). The course's rank-sum and pair-count
 definitions (:mod:`evalkit.course.definitions`) agree with it to the last bit.
+
+Unweighted scores are sorted on several threads when there are many
+(``n_threads``: by default the cores this process may use, at most the
+environment variable ``EVALKIT_NUM_THREADS``); the numbers do not change.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._curves import (auc_from_groups, average_precision, pr_bends, pr_points, rate, roc_bends,
-                      roc_points, trapezoid)
-from ._ratios import f_beta_of, fpr_of, precision_of, ratio, recall_of
-from ._sweep import label_keys, sweep_of, threshold_sweep, twice_u
+from ._binary import accuracy_of
+from ._curves import (auc_from_groups, average_precision, pr_bends, pr_points, prepend, rate,
+                      roc_bends, roc_points, trapezoid)
+from ._ratios import f_beta_of, fpr_of, precision_of, recall_of
+from ._sweep import rank_sum_of, sweep_of, threshold_sweep
+from ._threads import N_THREADS, thread_count
 from ._validation import (AVERAGES_OF_SCORES, BETA, MAX_FPR, NUM_BINS, ZERO_WEIGHT,
                           ZERO_DIVISION_SPARK, Bool, Options, Satisfies, check_labels,
                           check_monotonic, check_real, check_same_length, check_scores, positive_of,
@@ -55,10 +61,15 @@ def _warn(message):
 # -- the scikit-learn mirrors ----------------------------------------------------
 
 
-def confusion_matrix_at_thresholds(y_true: ArrayLike, y_score: ArrayLike, *,
-                                   pos_label: int | str | None = None,
-                                   sample_weight: ArrayLike | None = None
-                                   ) -> tuple[np.ndarray, ...]:
+@validate_params(n_threads=N_THREADS)
+def confusion_matrix_at_thresholds(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: int | str | None = None,
+    sample_weight: ArrayLike | None = None,
+    n_threads: int | None = None,
+) -> tuple[np.ndarray, ...]:
     """The four cells of the binary confusion matrix at every distinct score.
 
     At threshold ``t = thresholds[i]`` a sample is predicted positive when
@@ -84,6 +95,12 @@ def confusion_matrix_at_thresholds(y_true: ArrayLike, y_score: ArrayLike, *,
         positives.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; samples of weight 0 are dropped.
+    n_threads : int, default=None
+        The threads that may sort unweighted scores (a thread is started for
+        every half million samples at most); None means the cores this
+        process may use, at most the environment variable
+        ``EVALKIT_NUM_THREADS``. Weighted input is swept on one thread. Not
+        in scikit-learn; the numbers do not depend on it.
 
     Returns
     -------
@@ -100,15 +117,23 @@ def confusion_matrix_at_thresholds(y_true: ArrayLike, y_score: ArrayLike, *,
     >>> thr.tolist()
     [0.8, 0.4, 0.35, 0.1]
     """
-    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight)
-    tps, fps = sweep.tps.astype(np.float64), sweep.fps.astype(np.float64)
+    threads = thread_count(n_threads)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, n_threads=threads)
+    tps = sweep.tps.astype(np.float64)
+    fps = sweep.fps.astype(np.float64)
     return fps[-1] - fps, fps, tps[-1] - tps, tps, sweep.thresholds
 
 
-@validate_params(drop_intermediate=Bool())
-def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
-              sample_weight: ArrayLike | None = None,
-              drop_intermediate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@validate_params(drop_intermediate=Bool(), n_threads=N_THREADS)
+def roc_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: int | str | None = None,
+    sample_weight: ArrayLike | None = None,
+    drop_intermediate: bool = True,
+    n_threads: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Receiver operating characteristic (ROC 曲线): (FPR, TPR) at every threshold.
 
     ``tpr = tps / P`` (recall) and ``fpr = fps / N`` where ``tps``/``fps`` are
@@ -123,7 +148,7 @@ def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | N
 
     Parameters
     ----------
-    y_true, y_score, pos_label, sample_weight
+    y_true, y_score, pos_label, sample_weight, n_threads
         As in :func:`confusion_matrix_at_thresholds`.
     drop_intermediate : bool, default=True
         Drop the points that lie on a straight segment.
@@ -142,14 +167,17 @@ def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | N
     >>> thr.tolist()
     [inf, 0.8, 0.4, 0.35, 0.1]
     """
-    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight,
-                            bends=roc_bends if drop_intermediate else None)
-    fpr, tpr = roc_points(sweep, "sklearn")
-    thr = np.empty(len(fpr))
-    thr[0] = np.inf  # the extra point (0, 0): nothing predicted positive
-    thr[1:] = sweep.thresholds
+    bends = None
+    if drop_intermediate:
+        bends = roc_bends
+    threads = thread_count(n_threads)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, bends=bends,
+                            n_threads=threads)
+    fpr, tpr = roc_points(sweep, "sklearn", threads)
+    # the extra point (0, 0) at threshold inf: nothing predicted positive
+    thresholds = prepend(np.inf, sweep.thresholds, threads)
     _warn_empty_class(sweep)
-    return fpr, tpr, thr
+    return fpr, tpr, thresholds
 
 
 def _warn_no_positive():
@@ -165,10 +193,16 @@ def _warn_empty_class(sweep):
         _warn("No positive samples in y_true, true positive value should be meaningless")
 
 
-@validate_params(drop_intermediate=Bool())
-def det_curve(y_true: ArrayLike, y_score: ArrayLike, pos_label: int | str | None = None,
-              sample_weight: ArrayLike | None = None,
-              drop_intermediate: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@validate_params(drop_intermediate=Bool(), n_threads=N_THREADS)
+def det_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    pos_label: int | str | None = None,
+    sample_weight: ArrayLike | None = None,
+    drop_intermediate: bool = False,
+    *,
+    n_threads: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Detection error tradeoff (DET 曲线): false positive and false negative rates by threshold.
 
     The same sweep as :func:`roc_curve`: at threshold ``t`` a sample is
@@ -184,7 +218,7 @@ def det_curve(y_true: ArrayLike, y_score: ArrayLike, pos_label: int | str | None
 
     Parameters
     ----------
-    y_true, y_score, pos_label, sample_weight
+    y_true, y_score, pos_label, sample_weight, n_threads
         As in :func:`confusion_matrix_at_thresholds`.
     drop_intermediate : bool, default=False
 
@@ -200,7 +234,8 @@ def det_curve(y_true: ArrayLike, y_score: ArrayLike, pos_label: int | str | None
     >>> fpr.tolist(), fnr.tolist(), thr.tolist()
     ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
     """
-    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight)
+    threads = thread_count(n_threads)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, n_threads=threads)
     # the extra point at threshold inf (nothing predicted positive), as roc_curve's
     tps = np.concatenate([[0], sweep.tps]).astype(np.float64)
     fps = np.concatenate([[0], sweep.fps]).astype(np.float64)
@@ -220,11 +255,16 @@ def det_curve(y_true: ArrayLike, y_score: ArrayLike, pos_label: int | str | None
     return fpr, fnr, thresholds[first:last][::-1].copy()
 
 
-@validate_params(drop_intermediate=Bool())
-def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *,
-                           pos_label: int | str | None = None,
-                           sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
-                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@validate_params(drop_intermediate=Bool(), n_threads=N_THREADS)
+def precision_recall_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: int | str | None = None,
+    sample_weight: ArrayLike | None = None,
+    drop_intermediate: bool = False,
+    n_threads: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision-recall curve (P-R 曲线): precision and recall at every threshold.
 
     ``precision = tps / (tps + fps)`` and ``recall = tps / P`` at each
@@ -240,7 +280,7 @@ def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *,
 
     Parameters
     ----------
-    y_true, y_score, pos_label, sample_weight
+    y_true, y_score, pos_label, sample_weight, n_threads
         As in :func:`confusion_matrix_at_thresholds`.
     drop_intermediate : bool, default=False
         Drop the points inside vertical runs (same recall).
@@ -260,19 +300,31 @@ def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *,
     >>> thr.tolist()
     [0.1, 0.35, 0.4, 0.8]
     """
-    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight,
-                            bends=pr_bends if drop_intermediate else None)
-    recall, precision = pr_points(sweep, "sklearn")
+    bends = None
+    if drop_intermediate:
+        bends = pr_bends
+    threads = thread_count(n_threads)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, bends=bends,
+                            n_threads=threads)
+    recall, precision = pr_points(sweep, "sklearn", threads)
     if sweep.n_pos == 0:
         _warn_no_positive()
     thresholds = sweep.thresholds[::-1]
-    return precision, recall, thresholds.copy() if drop_intermediate else thresholds
+    if drop_intermediate:  # the kept rows are a view of the sample-sized keys: let those go
+        thresholds = thresholds.copy()
+    return precision, recall, thresholds
 
 
-@validate_params(average=_AVERAGE)
-def average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *, average: str | None = "macro",
-                            pos_label: int | str = 1,
-                            sample_weight: ArrayLike | None = None) -> float | np.ndarray:
+@validate_params(average=_AVERAGE, n_threads=N_THREADS)
+def average_precision_score(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    average: str | None = "macro",
+    pos_label: int | str = 1,
+    sample_weight: ArrayLike | None = None,
+    n_threads: int | None = None,
+) -> float | np.ndarray:
     """Average precision (平均精度, AP): the step sum of precision over recall.
 
     ``AP = Σ_n (R_n - R_{n-1}) · P_n`` over the points of
@@ -297,6 +349,8 @@ def average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *, average: s
     pos_label : int, float, bool or str, default=1
         The positive class.
     sample_weight : array-like of shape (n_samples,), default=None
+    n_threads : int, default=None
+        As in :func:`confusion_matrix_at_thresholds`.
 
     Returns
     -------
@@ -307,20 +361,32 @@ def average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *, average: s
     >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
     0.8333
     """
-    y = None if np.ndim(y_true) == 2 else check_labels(y_true, "y_true")
-    classes = None if y is None else np.unique(y)
-    if y is None or len(classes) > 2 or (np.ndim(y_score) == 2 and np.shape(y_score)[1] != 1):
+    threads = thread_count(n_threads)
+    several_classes = True  # a 2-D y_true: multilabel indicators
+    if np.ndim(y_true) != 2:
+        y = check_labels(y_true, "y_true")
+        several_classes = len(np.unique(y)) > 2
+    if several_classes or _is_score_matrix(y_score):
         from ._multiclass import multiclass_average_precision  # multiclass / multilabel
 
-        return multiclass_average_precision(
-            y_true, y_score, average=average, pos_label=pos_label, sample_weight=sample_weight,
-            binary=lambda t, s, w: _average_precision(positive_of(t, 1), s, w))
-    return _average_precision(positive_of(y, pos_label), *check_scores(y, y_score, sample_weight))
+        def binary(labels, scores, w):  # one column: its labels, scores and weights
+            return _average_precision(positive_of(labels, 1), scores, w, threads)
+
+        return multiclass_average_precision(y_true, y_score, average=average,
+                                            pos_label=pos_label, sample_weight=sample_weight,
+                                            binary=binary)
+    scores, w = check_scores(y, y_score, sample_weight)
+    return _average_precision(positive_of(y, pos_label), scores, w, threads)
 
 
-def _average_precision(positive, scores, w):
+def _is_score_matrix(y_score):
+    """Scores of shape (n_samples, n_classes), more than one column."""
+    return np.ndim(y_score) == 2 and np.shape(y_score)[1] != 1
+
+
+def _average_precision(positive, scores, w, threads):
     """The binary AP of validated input (:func:`evalkit._curves.average_precision`)."""
-    sweep = sweep_of(positive, scores, w)
+    sweep = sweep_of(positive, scores, w, n_threads=threads)
     if sweep.n_pos == 0:  # recall is 1 at every threshold, AP 0, as scikit-learn
         _warn_no_positive()
         return 0.0
@@ -353,9 +419,10 @@ def auc(x: ArrayLike, y: ArrayLike) -> float:
     >>> auc([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     0.75
     """
-    xs, ys = (check_real(v, name, empty=False, allow_nan=True) for v, name in ((x, "x"), (y, "y")))
-    # NaN propagates to the area
-    xs, ys = (v.astype(np.result_type(v, np.float64)) for v in (xs, ys))
+    xs = check_real(x, "x", empty=False, allow_nan=True)  # NaN propagates to the area
+    ys = check_real(y, "y", empty=False, allow_nan=True)
+    xs = xs.astype(np.result_type(xs, np.float64))
+    ys = ys.astype(np.result_type(ys, np.float64))
     check_same_length(x=xs, y=ys)
     return check_monotonic(xs) * trapezoid(xs, ys)
 
@@ -363,11 +430,19 @@ def auc(x: ArrayLike, y: ArrayLike) -> float:
 # -- the area under the ROC curve ---------------------------------------------------
 
 
-@validate_params(average=_AVERAGE, max_fpr=MAX_FPR, multi_class=_MULTI_CLASS)
-def roc_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: str | None = "macro",
-                  sample_weight: ArrayLike | None = None, max_fpr: float | None = None,
-                  multi_class: str = "raise",
-                  labels: ArrayLike | None = None) -> float | np.ndarray:
+@validate_params(average=_AVERAGE, max_fpr=MAX_FPR, multi_class=_MULTI_CLASS,
+                 n_threads=N_THREADS)
+def roc_auc_score(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    average: str | None = "macro",
+    sample_weight: ArrayLike | None = None,
+    max_fpr: float | None = None,
+    multi_class: str = "raise",
+    labels: ArrayLike | None = None,
+    n_threads: int | None = None,
+) -> float | np.ndarray:
     """Area under the ROC curve (AUC): the chance a positive outranks a negative.
 
     ``AUC = ∫ TPR d(FPR)``, the trapezoid area under :func:`roc_curve`, which
@@ -376,7 +451,9 @@ def roc_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: str | None 
     the larger of the two labels is positive (``np.unique`` order), as in
     scikit-learn, whose numbers this mirrors. Unweighted input takes an exact
     integer path: one sort of keys carrying the label bit, no argsort, no
-    curve (the course's ``roc_auc_rank`` gives the same count as a rank sum).
+    curve (the course's ``roc_auc_rank`` gives the same count as a rank sum),
+    the keys cut by score and sorted on ``n_threads`` threads when there are
+    many.
     ``max_fpr`` gives the standardized partial AUC up to that false positive
     rate with the McClish correction, ``(1 + (A - m²/2) / (m - m²/2)) / 2``
     (0.5 for a random ranking, 1 for a perfect one). Spark's
@@ -401,6 +478,8 @@ def roc_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: str | None 
     labels : array-like, default=None
         Multiclass only: the sorted classes naming the columns of ``y_score``
         (default: the classes of ``y_true``).
+    n_threads : int, default=None
+        As in :func:`confusion_matrix_at_thresholds`.
 
     Multiclass ``y_true`` with 2-D ``y_score`` (rows summing to 1): one-vs-rest
     (``multi_class="ovr"``, averages "macro", "weighted", "micro" or None) or
@@ -424,41 +503,58 @@ def roc_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: str | None 
     >>> roc_auc_score(y, [0.4, 0.6, 0.5, 0.7, 0.8, 0.9])
     0.0
     """
-    if np.ndim(y_true) == 2 or (np.ndim(y_score) == 2 and np.shape(y_score)[1] != 1):
+    threads = thread_count(n_threads)
+    if np.ndim(y_true) == 2 or _is_score_matrix(y_score):
         from ._multiclass import multiclass_roc_auc  # multiclass (ovr / ovo) and multilabel
 
-        return multiclass_roc_auc(
-            y_true, y_score, average=average, sample_weight=sample_weight, max_fpr=max_fpr,
-            multi_class=multi_class, labels=labels,
-            binary=lambda t, s, w, m: _roc_auc(t, s, w, m))
+        def binary(labels, scores, w, max_fpr):  # one column, or one pair of classes
+            return _roc_auc(labels, scores, w, max_fpr, threads)
+
+        return multiclass_roc_auc(y_true, y_score, average=average, sample_weight=sample_weight,
+                                  max_fpr=max_fpr, multi_class=multi_class, labels=labels,
+                                  binary=binary)
     y = check_labels(y_true, "y_true")
-    return _roc_auc(y, *check_scores(y, y_score, sample_weight), max_fpr)
+    scores, w = check_scores(y, y_score, sample_weight)
+    return _roc_auc(y, scores, w, max_fpr, threads)
 
 
-def _roc_auc(y, scores, w, max_fpr):
+def _roc_auc(y, scores, w, max_fpr, threads):
     """The binary AUC of validated labels (the larger one positive), scores and weights."""
     positive = positive_of(y, larger=True, binary=_BINARY_AUC)
     if not positive.any() or positive.all():
         _warn(_ONE_CLASS)
         return np.nan
     if max_fpr is None or max_fpr == 1:
-        packed = None if w is not None else label_keys(positive, scores)
-        if packed is not None:  # the fast path: the exact count from the sorted keys
-            twice, p, n = twice_u(packed[0])
-            return twice / (2 * p * n)
-        sweep = sweep_of(positive, scores, w)
-        _warn_empty_class(sweep)   # both classes present, one of weight 0: the AUC is nan
-        return float(auc_from_groups(*sweep.groups()))
-    sweep = sweep_of(positive, scores, w, bends=roc_bends)  # roc_curve's points
-    fpr, tpr = roc_points(sweep, "sklearn")
+        return _whole_auc(positive, scores, w, threads)
+    return _partial_auc(positive, scores, w, max_fpr, threads)
+
+
+def _whole_auc(positive, scores, w, threads):
+    """The AUC as an exact count: 2U / 2PN from the sorted keys, or from the sweep's groups."""
+    if w is None:
+        counts = rank_sum_of(positive, scores, threads)
+        if counts is not None:  # the fast path: the exact count from the sorted keys
+            twice_u, n_pos, n_neg = counts
+            return twice_u / (2 * n_pos * n_neg)
+    sweep = sweep_of(positive, scores, w)
+    _warn_empty_class(sweep)   # both classes present, one of weight 0: the AUC is nan
+    return float(auc_from_groups(*sweep.groups()))
+
+
+def _partial_auc(positive, scores, w, max_fpr, threads):
+    """The McClish-standardized area of roc_curve's points up to ``max_fpr``."""
+    sweep = sweep_of(positive, scores, w, bends=roc_bends, n_threads=threads)
+    fpr, tpr = roc_points(sweep, "sklearn", threads)
     _warn_empty_class(sweep)
     if np.isnan(fpr[-1]) or np.isnan(tpr[-1]):  # a class of total weight 0
         return np.nan
     # the curve up to max_fpr, closed by a point interpolated on the crossing segment
     stop = int(np.searchsorted(fpr, max_fpr, "right"))
-    y_cut = np.interp(max_fpr, fpr[stop - 1:stop + 1], tpr[stop - 1:stop + 1])
+    crossing = slice(stop - 1, stop + 1)
+    y_cut = np.interp(max_fpr, fpr[crossing], tpr[crossing])
     partial = trapezoid(np.r_[fpr[:stop], max_fpr], np.r_[tpr[:stop], y_cut])
-    lowest, highest = 0.5 * max_fpr**2, max_fpr  # areas of the diagonal and of a perfect curve
+    lowest = 0.5 * max_fpr**2  # the area of the diagonal up to max_fpr
+    highest = max_fpr  # the area of a perfect curve
     return 0.5 * (1 + (partial - lowest) / (highest - lowest))
 
 
@@ -476,11 +572,18 @@ _METRICS = {
 
 @validate_params(metric=[Options(_METRICS),
                          Satisfies(callable, "a callable metric(tp, fp, fn, tn)")],
-                 beta=BETA, zero_weight=ZERO_WEIGHT)
-def best_threshold(y_true: ArrayLike, y_score: ArrayLike, *,
-                   metric: str | Callable[..., ArrayLike] = "f1", beta: float = 1.0,
-                   pos_label: int | str | None = None, sample_weight: ArrayLike | None = None,
-                   zero_weight: str = "drop") -> tuple[float, float]:
+                 beta=BETA, zero_weight=ZERO_WEIGHT, n_threads=N_THREADS)
+def best_threshold(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    metric: str | Callable[..., ArrayLike] = "f1",
+    beta: float = 1.0,
+    pos_label: int | str | None = None,
+    sample_weight: ArrayLike | None = None,
+    zero_weight: str = "drop",
+    n_threads: int | None = None,
+) -> tuple[float, float]:
     """The threshold whose predictions ``score >= t`` maximize a metric, and that maximum.
 
     The Spark post's recipe ("pick the threshold with the highest F-measure"), in
@@ -506,7 +609,7 @@ def best_threshold(y_true: ArrayLike, y_score: ArrayLike, *,
 
     Parameters
     ----------
-    y_true, y_score, pos_label, sample_weight
+    y_true, y_score, pos_label, sample_weight, n_threads
         As in :func:`confusion_matrix_at_thresholds`.
     metric : str or callable, default="f1"
     beta : float, default=1.0
@@ -534,22 +637,13 @@ def best_threshold(y_true: ArrayLike, y_score: ArrayLike, *,
     >>> best_threshold(y, s, metric="precision")  # 1.0 at 1.0, 0.6 and 0.4: the highest wins
     (1.0, 1.0)
     """
-    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight)
-    tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
+    threads = thread_count(n_threads)
+    sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight,
+                            n_threads=threads)
     if callable(metric):
-        values = np.asarray(metric(tp, fp, fn, tn), dtype=np.float64)
-        if values.shape != tp.shape:
-            raise ValueError(
-                f"metric must return one value per threshold: expected shape {tp.shape}, got "
-                f"{values.shape}")
-    else:  # only the metric asked for is computed (and may warn)
-        n = np.full(tp.shape, sweep.n_pos + sweep.n_neg)
-        values = {"f1": lambda: f_beta_of(tp, fp, fn, beta),
-                  "fbeta": lambda: f_beta_of(tp, fp, fn, beta),
-                  "precision": lambda: precision_of(tp, fp), "recall": lambda: recall_of(tp, fn),
-                  "accuracy": lambda: ratio(tp + tn, n, what="Accuracy", because="no samples"),
-                  "youden": lambda: np.asarray(recall_of(tp, fn), dtype=float) - fpr_of(fp, tn),
-                  }[metric]()
+        values = _called_metric(metric, sweep)
+    else:
+        values = _named_metric(metric, sweep, beta)
     values = np.atleast_1d(np.asarray(values, dtype=np.float64))
     if np.isnan(values).all():
         raise ValueError("metric is NaN at every threshold: there is no best threshold")
@@ -557,12 +651,46 @@ def best_threshold(y_true: ArrayLike, y_score: ArrayLike, *,
     return sweep.thresholds[i].item(), float(values[i])
 
 
-@validate_params(num_bins=NUM_BINS, beta=BETA,
-                 zero_division=ZERO_DIVISION_SPARK, zero_weight=ZERO_WEIGHT)
-def threshold_table(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | str | None = None,
-                    sample_weight: ArrayLike | None = None, num_bins: int = 0, beta: float = 1.0,
-                    zero_division: str | float = "warn",
-                    zero_weight: str = "drop") -> pd.DataFrame:
+def _called_metric(metric, sweep):
+    """A callable ``metric(tp, fp, fn, tn)`` at every row of the sweep, checked for its shape."""
+    tp = sweep.tps
+    values = np.asarray(metric(tp, sweep.fps, sweep.fns, sweep.tns), dtype=np.float64)
+    if values.shape != tp.shape:
+        raise ValueError(
+            f"metric must return one value per threshold: expected shape {tp.shape}, got "
+            f"{values.shape}")
+    return values
+
+
+def _named_metric(metric, sweep, beta):
+    """One of _METRICS at every row of the sweep: only the one asked for is computed (it warns)."""
+    tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
+    if metric in ("f1", "fbeta"):
+        return f_beta_of(tp, fp, fn, beta)
+    if metric == "precision":
+        return precision_of(tp, fp)
+    if metric == "recall":
+        return recall_of(tp, fn)
+    if metric == "accuracy":
+        return accuracy_of(tp, tn, sweep.n_pos + sweep.n_neg)
+    recall = np.asarray(recall_of(tp, fn), dtype=float)  # "youden"
+    return recall - fpr_of(fp, tn)
+
+
+@validate_params(num_bins=NUM_BINS, beta=BETA, zero_division=ZERO_DIVISION_SPARK,
+                 zero_weight=ZERO_WEIGHT, n_threads=N_THREADS)
+def threshold_table(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: int | str | None = None,
+    sample_weight: ArrayLike | None = None,
+    num_bins: int = 0,
+    beta: float = 1.0,
+    zero_division: str | float = "warn",
+    zero_weight: str = "drop",
+    n_threads: int | None = None,
+) -> pd.DataFrame:
     """The sweep as a table: counts and ratios at every threshold, for display.
 
     One row per distinct score (highest first), predicting positive when
@@ -577,7 +705,7 @@ def threshold_table(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | s
 
     Parameters
     ----------
-    y_true, y_score, pos_label, sample_weight
+    y_true, y_score, pos_label, sample_weight, n_threads
         As in :func:`confusion_matrix_at_thresholds`.
     num_bins : int, default=0
         0 keeps every threshold.
@@ -605,10 +733,11 @@ def threshold_table(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: int | s
     """
     import pandas as pd
 
+    threads = thread_count(n_threads)
     sweep = threshold_sweep(y_true, y_score, pos_label, sample_weight, zero_weight=zero_weight,
-                            num_bins=num_bins)
+                            num_bins=num_bins, n_threads=threads)
     tp, fp, fn, tn = sweep.tps, sweep.fps, sweep.fns, sweep.tns
-    f_name = "f1" if beta == 1 else f"f{beta:g}"
+    f_name = f"f{beta:g}"  # f1 at beta=1
     return pd.DataFrame({
         "threshold": sweep.thresholds,
         "tp": tp, "fp": fp, "fn": fn, "tn": tn,

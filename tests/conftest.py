@@ -1,4 +1,4 @@
-"""Fixtures shared by the test modules: the run's Spark sessions.
+"""Fixtures shared by the test modules: the run's Spark sessions, and the course site.
 
 ``spark`` is the run's one classic local session. ``any_spark`` is the same
 test on every kind of Spark a user has: ``local`` (that session), ``connect``
@@ -7,14 +7,20 @@ test on every kind of Spark a user has: ``local`` (that session), ``connect``
 executors' Python has no evalkit: it is shipped with ``evalkit.spark.ship``).
 The servers start on first use and stop at the end of the run;
 ``EVALKIT_SPARK_TARGETS=local`` (a comma list) leaves some out.
+
+``site`` is the course site, built once for the run (the browser tests of
+``tests/test_browser.py`` and ``tests/test_site_explorers.py`` read it).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
 from pathlib import Path
+from types import ModuleType
+from typing import NamedTuple
 
 import pytest
 
@@ -177,3 +183,55 @@ def any_spark(request):
     services = request.getfixturevalue("spark_services")
     return services.connect_session() if request.param == "connect" else \
         services.cluster_session()
+
+
+class BuiltSite(NamedTuple):
+    """The course site the run built: its folder, the builder (``tools/make_site.py``) and the
+    explorer calls the build recorded (notebook stem -> cell -> calls, ``tools/site_explorers.py``)."""
+
+    folder: Path
+    make_site: ModuleType
+    calls: dict
+
+
+def _site_packages_missing(make_site) -> str | None:
+    """Why the site cannot be built here (npm missing and the pinned packages not fetched), or None."""
+    pinned = json.loads(make_site.PINS.read_text("utf-8"))
+    packages = pinned["packages"] + pinned["build"]
+    folder = make_site.CACHE
+    cached = all((folder / f"{p['name'].lstrip('@').replace('/', '-')}-{p['version']}.tgz").exists()
+                 for p in packages)
+    if cached or shutil.which("npm"):
+        return None
+    return "npm is needed once to fetch the site's pinned JavaScript (apt-get install npm)"
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The course site, built once for the run by ``tools/make_site.py`` into a temporary folder
+    (about three minutes on a loaded machine): ``tests/test_browser.py`` and
+    ``tests/test_site_explorers.py`` both read it. The build's re-runs of the explorer notebooks are
+    recorded on the way (``site.calls``), so the explorer tests compare the page with evalkit on the
+    very arguments the build used. Skipped without npm (and nothing fetched yet), except under
+    ``CI=true``, where it fails."""
+    from _tools import tool
+
+    make_site = tool("make_site")
+    explorers = tool("site_explorers")  # the module make_site's build imports
+    missing = _site_packages_missing(make_site)
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but the site cannot be built: {missing}")
+        pytest.skip(missing)
+    calls = {}
+    record = explorers.recorded_calls
+
+    def recorded(path, cells):
+        calls[path.stem] = record(path, cells)
+        return calls[path.stem]
+
+    out = tmp_path_factory.mktemp("site")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(explorers, "recorded_calls", recorded)
+        make_site.build(out / "site", work=out / "work", log=lambda *a: None)
+    return BuiltSite(out / "site", make_site, calls)

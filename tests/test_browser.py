@@ -27,7 +27,6 @@ import json
 import os
 import posixpath
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -106,25 +105,38 @@ def chromium_path():
     return path
 
 
-@contextmanager
-def browser_page(chromium_path, tmp_path):
-    """A headless Chromium page that records every request's URL; always closed."""
+@pytest.fixture(scope="module")
+def chromium(chromium_path):
+    """One headless Chromium for the module; each test opens its own pages in fresh contexts.
+    (Module scope: Playwright's synchronous API keeps an event loop running in this thread while it
+    is open, and other modules' tests start their own loops.)"""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path, headless=True,
                                     args=CHROMIUM_ARGS, timeout=60_000)
         try:
-            context = browser.new_context(viewport={"width": 1100, "height": 1000})
-            page = context.new_page()
-            page.requests_seen = []
-            page.on("request", lambda r: page.requests_seen.append(r.url))
-            page.console_seen = []
-            page.on("console", lambda m: page.console_seen.append(f"{m.type}: {m.text}"))
-            page.on("pageerror", lambda e: page.console_seen.append(f"pageerror: {e}"))
-            yield page
+            yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def browser_page(chromium, viewport=None, color_scheme="light", touch=False):
+    """A page in a fresh context of CHROMIUM (no stored theme mode, as on a first visit) that
+    records its console messages and requests; always closed."""
+    context = chromium.new_context(viewport=viewport or {"width": 1100, "height": 1000},
+                                   color_scheme=color_scheme, has_touch=touch, is_mobile=touch)
+    try:
+        page = context.new_page()
+        page.console_seen = []
+        page.requests_seen = []
+        page.on("console", lambda m: page.console_seen.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: page.console_seen.append(f"pageerror: {e}"))
+        page.on("request", lambda r: page.requests_seen.append(r.url))
+        yield page
+    finally:
+        context.close()
 
 
 def write_notebook(path: Path, sources: list[str]) -> None:
@@ -200,7 +212,7 @@ def figure_png(page) -> bytes:
     return page.locator(".evalkit-figure").screenshot()
 
 
-def test_threshold_explorer_in_voila(chromium_path, tmp_path):
+def test_threshold_explorer_in_voila(chromium, tmp_path):
     from evalkit._sweep import threshold_sweep
     from evalkit.widgets import explorer_state, explorer_text
 
@@ -215,7 +227,7 @@ def test_threshold_explorer_in_voila(chromium_path, tmp_path):
     write_notebook(notebook, [DATA_SOURCE, EXPLORER_SOURCE])
     screenshot = tmp_path / "browser-threshold-explorer.png"
 
-    with voila(notebook, tmp_path) as (base, log_path), browser_page(chromium_path, tmp_path) as page:
+    with voila(notebook, tmp_path) as (base, log_path), browser_page(chromium) as page:
         try:
             page.goto(base + "/", timeout=RENDER_TIMEOUT_MS)
             page.wait_for_selector(".evalkit-threshold-explorer img.evalkit-figure",
@@ -270,9 +282,6 @@ def test_threshold_explorer_in_voila(chromium_path, tmp_path):
 
 # -- the static course ---------------------------------------------------------------
 
-SITE_BUILD_TIMEOUT_S = 300
-
-
 def widget_notebooks() -> list[Path]:
     """Course notebooks with a widget cell (they import evalkit.widgets)."""
     return [p for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
@@ -291,27 +300,6 @@ def bring_into_view(locator) -> None:
     is not laid out: content-visibility, evalkit.css)."""
     locator.scroll_into_view_if_needed()
     locator.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """The course site, built once by tools/make_site.py (Jupyter Book) into a temporary folder."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import make_site
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
-    pinned = json.loads(make_site.PINS.read_text("utf-8"))
-    pins = pinned["packages"] + pinned["build"]
-    cached = all((make_site.CACHE / f"{p['name'].lstrip('@').replace('/', '-')}-{p['version']}.tgz")
-                 .exists() for p in pins)
-    if not cached and shutil.which("npm") is None:
-        skip_or_fail("npm is needed once to fetch the site's pinned JavaScript (apt-get install npm)")
-    out = tmp_path_factory.mktemp("site")
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "make_site.py"), "--out", str(out / "site")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=SITE_BUILD_TIMEOUT_S)
-    assert proc.returncode == 0, f"make_site failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    return make_site, out / "site"
 
 
 @contextmanager
@@ -423,38 +411,6 @@ def check_fonts(page, family: str) -> None:
     assert latin and not any(f["familyName"].startswith(family) for f in latin), latin
 
 
-def check_static_widget(page, nb: Path) -> None:
-    """A widget's static copy: its saved numbers and figure, the note that says it is static,
-    and a slider that, dragged, moves nothing."""
-    page.wait_for_selector(".evalkit-static-note", timeout=RENDER_TIMEOUT_MS)
-    note = page.locator(".evalkit-static-note").first
-    bring_into_view(note)
-    assert note.is_visible() and "JupyterLab" in note.inner_text(), nb.name
-    widget = page.locator(".evalkit-threshold-explorer, .evalkit-imbalance-explorer, "
-                          ".evalkit-roc-builder").first
-    img = widget.locator("img.evalkit-figure")
-    box = img.bounding_box()
-    assert box and box["width"] > 200 and box["height"] > 100, (nb.name, box)
-    assert img.evaluate("i => i.complete && i.naturalWidth > 0"), f"{nb.name}: figure not drawn"
-    if widget.get_attribute("class").find("evalkit-roc-builder") >= 0:  # saved at its last step
-        step = re.fullmatch(r"step (\d+) of (\d+)", widget.locator(".evalkit-step").inner_text().strip())
-        assert step and step[1] == step[2] != "0", f"{nb.name}: the ROC builder was saved at {step}"
-    slider = widget.locator("input[type=range]").first
-    assert slider.is_disabled(), f"{nb.name}: the static copy's slider is live"
-    before = widget.inner_text()
-    value = slider.input_value()
-    sbox = slider.bounding_box()
-    page.mouse.move(sbox["x"] + sbox["width"] * 0.5, sbox["y"] + sbox["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(sbox["x"] + sbox["width"] * 0.9, sbox["y"] + sbox["height"] / 2, steps=5)
-    page.mouse.up()
-    slider.focus()
-    page.keyboard.press("ArrowRight")
-    page.wait_for_timeout(200)
-    assert slider.input_value() == value and widget.inner_text() == before, (
-        f"{nb.name}: dragging the static copy's slider changed it")
-
-
 def check_site(page, site_url: str, make_site, notebooks: list[Path], with_widgets: list[Path],
                served: bool) -> None:
     """What a reader meets, page by page (over http:// when SERVED, else file://)."""
@@ -533,8 +489,8 @@ def check_site(page, site_url: str, make_site, notebooks: list[Path], with_widge
     check_fonts(page, make_site.CJK_FONT_FAMILY)
 
 
-def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tmp_path):
-    make_site, site = site
+def test_static_site_sidebar_search_widgets_font_offline(chromium, site, tmp_path):
+    make_site, site = site.make_site, site.folder
     index = site / "index.html"
     assert index.exists()
     notebooks = course_notebooks()
@@ -543,7 +499,7 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
     assert with_widgets, "no course notebook has a widget cell (from evalkit.widgets import ...)"
     assert not make_site.external_references(site), "a page loads from outside the site"
 
-    with served(site, tmp_path) as base, browser_page(chromium_path, tmp_path) as page:
+    with served(site, tmp_path) as base, browser_page(chromium) as page:
         try:
             check_site(page, base, make_site, notebooks, with_widgets, served=True)
             # 6. a phone: notebook 02 (a long inline code span) fits 390 px, every cell laid out
@@ -569,10 +525,10 @@ def test_static_site_sidebar_search_widgets_font_offline(chromium_path, site, tm
         assert not errors, errors
 
 
-def test_static_site_from_file(chromium_path, site, tmp_path):
+def test_static_site_from_file(chromium, site, tmp_path):
     """The README's other way in: site/index.html opened as a file, no server."""
-    make_site, site = site
-    with browser_page(chromium_path, tmp_path) as page:
+    make_site, site = site.make_site, site.folder
+    with browser_page(chromium) as page:
         check_site(page, site.as_uri(), make_site, course_notebooks(), widget_notebooks(),
                    served=False)
         outside = sorted({u for u in page.requests_seen if not is_local(u)})
@@ -592,42 +548,10 @@ TABLET = {"width": 768, "height": 1024}
 @pytest.fixture(scope="module")
 def site_server(site, tmp_path_factory):
     """The built site served on a free loopback port for this module's tests; (base, log file)."""
-    _, folder = site
+    folder = site.folder
     log_dir = tmp_path_factory.mktemp("site-server")
     with served(folder, log_dir) as base:
         yield base, log_dir / "http.log"
-
-
-@pytest.fixture(scope="module")
-def chromium(chromium_path):
-    """One headless Chromium for the module; each test opens its own pages in fresh contexts."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, headless=True,
-                                    args=CHROMIUM_ARGS, timeout=60_000)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@contextmanager
-def site_page(chromium, viewport=None, color_scheme="light", touch=False):
-    """A page in a fresh context (no stored theme mode, as on a first visit) that records its
-    console messages and requests; always closed."""
-    context = chromium.new_context(viewport=viewport or {"width": 1100, "height": 1000},
-                                   color_scheme=color_scheme, has_touch=touch, is_mobile=touch)
-    try:
-        page = context.new_page()
-        page.console_seen = []
-        page.requests_seen = []
-        page.on("console", lambda m: page.console_seen.append(f"{m.type}: {m.text}"))
-        page.on("pageerror", lambda e: page.console_seen.append(f"pageerror: {e}"))
-        page.on("request", lambda r: page.requests_seen.append(r.url))
-        yield page
-    finally:
-        context.close()
 
 
 def site_pages(folder: Path) -> list[str]:
@@ -638,7 +562,9 @@ def site_pages(folder: Path) -> list[str]:
 
 def read_through(page) -> None:
     """Scroll from top to bottom and back, as a reader would: each code cell is laid out once
-    (content-visibility), so that a tool reading the layout sees every element where it is."""
+    (content-visibility), so that a tool reading the layout sees every element where it is, and
+    each live explorer (tools/site_explorers.py), which loads its table and Vega as it nears the
+    screen, is drawn, charts and all."""
     page.evaluate("""async () => {
         for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
             scrollTo(0, y);
@@ -646,6 +572,8 @@ def read_through(page) -> None:
         }
         scrollTo(0, 0);
     }""")
+    page.wait_for_function("""() => [...document.querySelectorAll('.evalkit-explorer')]
+        .every(e => e.classList.contains('evalkit-explorer-drawn'))""", timeout=RENDER_TIMEOUT_MS)
 
 
 def test_site_menu_opens_on_a_phone(chromium, site_server):
@@ -654,7 +582,7 @@ def test_site_menu_opens_on_a_phone(chromium, site_server):
     contents button opens the page's sections."""
     base, _ = site_server
     for viewport in (PHONE, TABLET):
-        with site_page(chromium, viewport, touch=True) as page:
+        with browser_page(chromium, viewport, touch=True) as page:
             page.goto(f"{base}/notebooks/01-accuracy-paradox.html")
             page.locator(".bd-header-article .primary-toggle").tap()
             menu = page.locator("#pst-primary-sidebar-modal")
@@ -711,10 +639,10 @@ def check_chinese_drawn_with(page, family: str) -> None:
 def test_site_chinese_in_code_and_outputs_drawn_with_the_web_font(chromium, site, site_server):
     """Code cells and outputs (monospace) drew Chinese in DejaVu Sans Mono: empty boxes. On
     screen and in print, it is the course's Noto Sans SC, from one font file."""
-    make_site, folder = site
+    make_site, folder = site.make_site, site.folder
     base, _ = site_server
     found = 0
-    with site_page(chromium) as page:
+    with browser_page(chromium) as page:
         for name in site_pages(folder):
             page.goto(f"{base}/{name}")
             page.add_style_tag(content=ALL_CELLS_LAID_OUT)
@@ -749,7 +677,7 @@ def test_site_search_icon_beside_the_first_letter(chromium, site_server):
     """The search icon covered the first letter typed, on the search page and in the Ctrl+K
     dialog (the icon script the build leaves out used to place it)."""
     base, _ = site_server
-    with site_page(chromium) as page:
+    with browser_page(chromium) as page:
         page.goto(f"{base}/search.html")
         check_search_icon_beside_field(page, ".bd-search-container form.bd-search")
         page.goto(f"{base}/notebooks/03-roc-by-hand.html")
@@ -764,7 +692,7 @@ def axe_source(site):
     """axe-core (tools/site-js.json's test package, npm, pinned by integrity), the script text."""
     import tarfile
 
-    make_site, _ = site
+    make_site = site.make_site
     pkg = next(p for p in json.loads(make_site.PINS.read_text("utf-8"))["test"] if p["name"] == "axe-core")
     try:
         tarball = make_site.fetch_package(pkg)
@@ -791,23 +719,28 @@ def axe_violations(page, axe_source: str, rules: list[str] | None = None) -> lis
 
 def test_site_axe_finds_nothing_light_and_dark(chromium, site, site_server, axe_source):
     """axe-core on every page in light and in dark mode (the reader's system setting, first
-    visit), and on a phone with the menu open: no violation of any rule it runs by default (in
+    visit), the live explorers drawn (their controls, tables and Vega's SVG charts in the theme's
+    colours), and on a phone with the menu open: no violation of any rule it runs by default (in
     dark mode, of the rules that read colours: the rest cannot differ)."""
-    _, folder = site
+    folder = site.folder
     base, _ = site_server
-    found = {}
+    explorers = sum(len(calls) for cells in site.calls.values() for calls in cells.values())
+    found, drawn = {}, 0
     for scheme in ("light", "dark"):
-        with site_page(chromium, color_scheme=scheme) as page:
+        with browser_page(chromium, color_scheme=scheme) as page:
             for name in site_pages(folder):
                 page.goto(f"{base}/{name}")
                 page.wait_for_load_state("load")
                 assert page.evaluate("document.documentElement.dataset.theme") == scheme, name
                 read_through(page)
+                drawn += page.locator(".evalkit-explorer-drawn").count()
                 rules = COLOUR_RULES if scheme == "dark" else None
                 bad = axe_violations(page, axe_source, rules)
                 if bad:
                     found[f"{scheme} {name}"] = bad
-    with site_page(chromium, PHONE, touch=True) as page:
+    # every explorer was checked drawn (its charts too), in both themes
+    assert explorers >= 3 and drawn == 2 * explorers, (explorers, drawn)
+    with browser_page(chromium, PHONE, touch=True) as page:
         page.goto(f"{base}/notebooks/04-auc-three-ways.html")
         page.locator(".bd-header-article .primary-toggle").tap()
         page.wait_for_function("() => document.querySelector('#pst-primary-sidebar-modal').open",
@@ -822,11 +755,11 @@ def test_site_figures_and_formulas_on_a_phone_and_in_print(chromium, site, site_
     """On a phone a figure is shrunk: it links to itself at full size. A display formula wider
     than the screen scrolls sideways (a tab stop then) and no formula reaches past the screen's
     edge. In print, no code line runs off the page and a code box may break across pages."""
-    _, folder = site
+    folder = site.folder
     base, log = site_server
     lessons = [n for n in site_pages(folder) if n.startswith("notebooks/")]
     figures = formulas = scrolling = 0
-    with site_page(chromium, PHONE, touch=True) as page:
+    with browser_page(chromium, PHONE, touch=True) as page:
         for name in lessons:
             page.goto(f"{base}/{name}")
             page.add_style_tag(content=ALL_CELLS_LAID_OUT)
@@ -874,9 +807,11 @@ def search_hits(page, base: str, query: str) -> set[str]:
     from urllib.parse import quote
 
     page.goto(f"{base}/search.html?q={quote(query)}")
+    # Sphinx lists the hits one by one (5 ms apart) and writes the summary after the last one; the
+    # summary is empty until then, so wait for its final words, not for "Searching" to go.
     page.wait_for_function("""() => {
-        const summary = document.querySelector('#search-results .search-summary, #search-results p');
-        return summary && !/Preparing|Searching/i.test(summary.textContent);
+        const summary = document.querySelector('#search-results p.search-summary');
+        return summary && /Search finished|did not match/.test(summary.textContent);
     }""", timeout=RENDER_TIMEOUT_MS)
     hrefs = page.locator("#search-results ul.search li a").evaluate_all(
         "els => els.map(e => e.getAttribute('href'))")
@@ -887,7 +822,7 @@ def test_site_search_finds_chinese_words_and_english(chromium, site_server):
     """The index segments Chinese (召回率和 was one word, so 召回率 missed lesson 09); a query
     written as one run (召回率和精确率) is cut into the index's words; English still works."""
     base, _ = site_server
-    with site_page(chromium) as page:
+    with browser_page(chromium) as page:
         recall = search_hits(page, base, "召回率")
         assert "09-at-scale-with-spark.html" in recall, recall
         both = search_hits(page, base, "召回率和精确率")
@@ -903,10 +838,10 @@ def test_site_first_visit_has_a_favicon_and_no_console_error(chromium, site, sit
     """First visit (nothing stored): no "Got invalid theme mode" error, no 404 (the favicon),
     no warning, on the landing page, a lesson, the glossary, the search page and the course map
     (which no longer shows the maintainers' "generated by `make index`" note)."""
-    _, folder = site
+    folder = site.folder
     base, log = site_server
     before = len(log.read_text().splitlines())
-    with site_page(chromium) as page:
+    with browser_page(chromium) as page:
         for name in ("index.html", "notebooks/04-auc-three-ways.html", "glossary.html", "search.html"):
             page.goto(f"{base}/{name}")
             page.wait_for_load_state("load")
@@ -989,7 +924,7 @@ def test_search_terms_are_the_glossarys_chinese_words(make_site_module):
 LAB_TIMEOUT_S = 300  # the first `make lab` may fetch the font package with npm
 
 
-def test_make_lab_draws_chinese_with_the_course_font(chromium_path, tmp_path):
+def test_make_lab_draws_chinese_with_the_course_font(chromium, tmp_path):
     """`make lab` as a learner meets it: the glossary's Chinese in the course's web font (the
     style-only extension of tools/lab_font.py) and English in a Latin font; no Nbgrader menu."""
     import secrets
@@ -1012,7 +947,7 @@ def test_make_lab_draws_chinese_with_the_course_font(chromium_path, tmp_path):
             if proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail("`make lab` did not start:\n" + log_tail(log_path))
             time.sleep(0.5)
-        with browser_page(chromium_path, tmp_path) as page:
+        with browser_page(chromium) as page:
             page.goto(f"{base}/lab/tree/notebooks/00-index.ipynb?token={token}")
             page.wait_for_selector(".jp-RenderedMarkdown table", timeout=RENDER_TIMEOUT_MS)
             menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()

@@ -13,8 +13,10 @@ import sklearn.metrics as skm
 
 import evalkit as ek
 from evalkit.course.definitions import roc_auc_pairs, roc_auc_rank
-from evalkit import _curves, _sweep, curves
+from evalkit import _curves, _sweep, _sweep_packed, curves
 from evalkit._sweep import threshold_sweep
+
+from _sweep_data import random_scores
 
 RTOL = 1e-12
 
@@ -63,23 +65,6 @@ def random_labels(rng, n):
     three = rng.integers(0, 3, n)  # one class against the rest, via pos_label
     pos_label = int(three[-1])  # present, so valid
     return three, pos_label, three == pos_label
-
-
-def random_scores(rng, n):
-    kind = rng.choice(["distinct", "ties", "int", "signed", "float32", "wide", "zeros"])
-    if kind == "distinct":
-        return rng.random(n)
-    if kind == "ties":
-        return np.round(rng.random(n), 1)
-    if kind == "int":
-        return rng.integers(-3, 4, n)
-    if kind == "signed":
-        return np.round(rng.normal(size=n), 2)
-    if kind == "float32":
-        return np.round(rng.random(n), 2).astype(np.float32)
-    if kind == "wide":  # keys spanning more than 2**63: the argsort fallback
-        return rng.choice([-1e300, -1.0, 0.0, 2.5, 1e300], n)
-    return np.where(rng.random(n) < 0.5, -0.0, 0.0) + np.round(rng.random(n), 0)
 
 
 def random_weights(rng, n):
@@ -243,8 +228,8 @@ def test_three_aucs_agree_with_brute_force():
 def test_three_aucs_agree_across_blocks(monkeypatch):
     # tiny blocks and runs, so block edges cut through groups of ties everywhere
     for block, run_length in [(3, 2), (4, 3), (7, 5), (16, 4)]:
-        monkeypatch.setattr(_sweep, "BLOCK", block)
-        monkeypatch.setattr(_sweep, "RUN", run_length)
+        monkeypatch.setattr(_sweep_packed, "BLOCK", block)
+        monkeypatch.setattr(_sweep_packed, "RUN", run_length)
         monkeypatch.setattr(_curves, "BLOCK", block)
         for y, s, pos_label, positive, _ in cases(6 + block, 120, min_n=2, max_n=90):
             if positive.all() or not positive.any():

@@ -1,8 +1,8 @@
 """DeLong's variance: the blocked fast path (``evalkit._delong_blocked``) against the plain
 sweep (``evalkit._delong``), and the plain sweep against DeLong's definition.
 
-The fast path reads the sorted keys block by block (``_sweep.BLOCK`` keys each, a run of
-``_sweep.RUN`` tied scores measured whole) and merges the blocks' moments; the plain sweep
+The fast path reads the sorted keys block by block (``_sweep_packed.BLOCK`` keys each, a run of
+``_sweep_packed.RUN`` tied scores measured whole) and merges the blocks' moments; the plain sweep
 computes every score group's components at once. They must agree on random scores with ties,
 negative scores, long tied runs and several blocks -- each case checks it really ran blocks.
 """
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from evalkit import _delong, _delong_blocked
-from evalkit._sweep import BLOCK, RUN, key_groups, label_keys
+from evalkit._sweep_packed import BLOCK, RUN, key_groups, label_keys
 
 from _oracle import delong_brute, delong_midranks
 
@@ -22,7 +22,7 @@ def _scores(rng, n, decimals, shift):
     """Binary labels and scores: ties from rounding, a long run of one score, negatives.
 
     Probabilities (``shift`` 0), or less ``shift``: the sort keys pack scores of one sign,
-    or of both when they span little (``_sweep.label_keys``).
+    or of both when they span little (``_sweep_packed.label_keys``).
     """
     y = (rng.random(n) < rng.uniform(0.1, 0.9)).astype(np.int64)
     y[:4] = [0, 1, 0, 1]

@@ -20,7 +20,6 @@ import json
 import re
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -37,8 +36,10 @@ from evalkit.widgets import (
 
 import test_browser
 
-# The browser tests' Chromium: skipped without one, except under CI=true, where they fail.
+# The browser tests' Chromium (one for the module): skipped without one, except under CI=true,
+# where they fail.
 chromium_path = test_browser.chromium_path
+chromium = test_browser.chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -268,45 +269,29 @@ UPDATE_TIMEOUT_S = 15
 MIN_CONTRAST = 4.5
 
 
-def explorers_of(stem: str) -> tuple[list[dict], dict]:
-    """Each explorer of notebook STEM, in page order (its recorded arguments and saved widget),
-    and the notebook's recorded calls."""
+def explorers_of(stem: str, calls: dict) -> list[dict]:
+    """Each explorer of notebook STEM, in page order: the arguments CALLS recorded (cell -> calls,
+    as ``site_explorers.recorded_calls`` returns them) and the saved widget."""
     path = ROOT / "notebooks" / f"{stem}.ipynb"
     nb = json.loads(path.read_text("utf-8"))
     found = se.explorer_outputs(nb)
-    calls = se.recorded_calls(path, sorted(found))
     models = nb["metadata"]["widgets"][se.WIDGET_STATE]["state"]
     out = []
     for cell, roots in sorted(found.items()):
         for root, call in zip(roots, calls[cell], strict=True):
             out.append({"call": call, "widget": se.saved_widget(models, root)})
-    return out, calls
+    return out
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """The course site, built by tools/make_site.py (its explorers' calls recorded once, here,
-    and handed to the build), and what each explorer page was built from."""
-    import shutil
-
-    import make_site
-
-    pins = json.loads(make_site.PINS.read_text("utf-8"))["packages"]
-    cached = all((make_site.CACHE / f"{p['name'].lstrip('@').replace('/', '-')}-{p['version']}.tgz")
-                 .exists() for p in pins)
-    if not cached and shutil.which("npm") is None:
-        test_browser.skip_or_fail("npm is needed once to fetch the site's pinned JavaScript (apt-get install npm)")
-    with ThreadPoolExecutor(max_workers=2) as pool:  # each re-runs its notebook in a subprocess
-        found = dict(zip(EXPLORER_NOTEBOOKS, pool.map(explorers_of, EXPLORER_NOTEBOOKS)))
-    explorers = {stem: ex for stem, (ex, _) in found.items()}
-    recorded = {stem: calls for stem, (_, calls) in found.items()}
+def built(site):
+    """The run's course site (tests/conftest.py builds it once) and what each explorer page was
+    built from: the arguments the build's re-run of its notebook recorded, the saved widget."""
+    assert sorted(site.calls) == EXPLORER_NOTEBOOKS, "the build re-ran other notebooks"
+    explorers = {stem: explorers_of(stem, site.calls[stem]) for stem in EXPLORER_NOTEBOOKS}
     kinds = {e["widget"]["kind"] for ex in explorers.values() for e in ex}
     assert kinds == set(se.FACTORIES.values()), f"the course shows only {kinds}"
-    out = tmp_path_factory.mktemp("explorer-site")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(se, "recorded_calls", lambda path, cells: recorded[path.stem])
-        make_site.build(out / "site", work=out / "work", log=lambda *a: None)
-    return out / "site", explorers
+    return site.folder, explorers
 
 
 # The check of one explorer on a page, in the browser: read what the page shows, compare it with
@@ -502,11 +487,11 @@ def check_pages(page, base: str, explorers: dict, theme: str) -> None:
 @pytest.mark.browser
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("how", ["served", "file"])
-def test_explorers_in_the_page_equal_evalkit(chromium_path, built, tmp_path, how, theme):
+def test_explorers_in_the_page_equal_evalkit(chromium, built, tmp_path, how, theme):
     from test_browser import browser_page, is_local, served
 
     site, explorers = built
-    with browser_page(chromium_path, tmp_path) as page:
+    with browser_page(chromium) as page:
         if how == "served":
             with served(site, tmp_path) as base:
                 check_pages(page, base, explorers, theme)
@@ -538,7 +523,7 @@ def drift_point(state: dict) -> None:
     (drift_precision, r"precision: the page shows 'precision 0\.\d{4}'"),
     (drift_point, r"the chart's ROC point is"),
 ])
-def test_the_check_fails_when_the_page_drifts_from_evalkit(chromium_path, built, tmp_path, drift,
+def test_the_check_fails_when_the_page_drifts_from_evalkit(chromium, built, tmp_path, drift,
                                                            message):
     """The same check, on a copy of the site whose table has drifted from evalkit: it fails."""
     import shutil
@@ -557,7 +542,7 @@ def test_the_check_fails_when_the_page_drifts_from_evalkit(chromium_path, built,
     for state in table["states"]:
         drift(state)
     tables.write_text(f"{head}] = {json.dumps(table)};\n", "utf-8")
-    with browser_page(chromium_path, tmp_path) as page:
+    with browser_page(chromium) as page:
         page.goto(f"{drifted.as_uri()}/notebooks/{stem}.html")
         ex = page.locator(".evalkit-explorer").first
         with pytest.raises(AssertionError, match=message):
@@ -565,14 +550,14 @@ def test_the_check_fails_when_the_page_drifts_from_evalkit(chromium_path, built,
 
 
 @pytest.mark.browser
-def test_switching_the_theme_redraws_the_charts_in_its_colours(chromium_path, built, tmp_path):
+def test_switching_the_theme_redraws_the_charts_in_its_colours(chromium, built):
     """The reader switches the theme on the page: the charts are drawn again in its colours."""
     from test_browser import browser_page
 
     site, explorers = built
     stem = next(stem for stem, found in explorers.items()
                 if found[0]["widget"]["kind"] == "evalkit-roc-builder")
-    with browser_page(chromium_path, tmp_path) as page:
+    with browser_page(chromium) as page:
         page.emulate_media(color_scheme="light")
         page.goto(f"{site.as_uri()}/notebooks/{stem}.html")
         ex = page.locator(".evalkit-explorer").first
@@ -591,12 +576,12 @@ def test_switching_the_theme_redraws_the_charts_in_its_colours(chromium_path, bu
 
 
 @pytest.mark.browser
-def test_explorers_fit_a_phone_and_load_only_where_they_are(chromium_path, built, tmp_path):
+def test_explorers_fit_a_phone_and_load_only_where_they_are(chromium, built):
     """At 390 px every explorer, drawn, fits the screen; a page without one loads none of it."""
     from test_browser import browser_page
 
     site, explorers = built
-    with browser_page(chromium_path, tmp_path) as page:
+    with browser_page(chromium) as page:
         page.set_viewport_size({"width": 390, "height": 844})
         for stem in explorers:
             page.goto(f"{site.as_uri()}/notebooks/{stem}.html")

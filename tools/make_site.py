@@ -7,11 +7,12 @@ each page's notebook downloadable, math, the glossary one click away on every pa
 Jupyter Book 1 (Sphinx, sphinx-book-theme) builds from ``build/book/src``, which this
 script assembles from one source each:
 
-* the notebooks as committed (``notebooks/NN-*.ipynb``): they were run top to bottom
-  with their widget state saved, so nothing is executed again (``execute_notebooks: off``);
-  the copies lose their generated prev/next cells (the theme links the pages), each widget
-  becomes a static HTML copy of its saved state, controls disabled and marked so (no page
-  needs a kernel or a widget manager), and every figure gets an alt text;
+* the notebooks as committed (``notebooks/NN-*.ipynb``), with their outputs: Jupyter Book does
+  not run them (``execute_notebooks: off``); only a notebook with an explorer widget has its cells
+  up to its last explorer run again, by ``tools/site_explorers.py``, which records the explorer's
+  data and puts the explorer live in the page (its numbers computed by evalkit for every slider
+  position, its charts drawn by Vega; no page needs a kernel or a widget manager). The copies lose
+  their generated prev/next cells (the theme links the pages), and every figure gets an alt text;
 * ``figures/``, when present;
 * the glossary page, cut from the glossary cell of ``00-index.ipynb``;
 * the table of contents, written from the notebooks' numbers and titles (``_toc.yml``);
@@ -49,7 +50,7 @@ import subprocess
 import sys
 import tarfile
 import time
-from html import escape, unescape
+from html import unescape
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,11 +164,6 @@ def _title(nb_path: Path) -> str:
     return nb_path.stem
 
 
-def _lesson_title(nb_path: Path) -> str:
-    # 00's title is the course's own, which the sidebar and the tab already show
-    return "The course map" if nb_path.stem == INDEX_STEM else _title(nb_path)
-
-
 def glossary_page(index_nb: Path) -> str:
     """The glossary of the course map, as a page of its own (the cell stays the one source)."""
     for cell in json.loads(index_nb.read_text("utf-8"))["cells"]:
@@ -211,7 +207,7 @@ DOWNLOADS = "downloads"   # the site's folder of the two wheels (build() makes t
 
 def intro_page(notebooks: list[Path]) -> str:
     """The landing page: what the course is, who it is for, how to run it, the lessons."""
-    rows = "\n".join(f"{int(p.name[:2]):d}. [{_lesson_title(p)}](notebooks/{p.name})" for p in notebooks)
+    rows = "\n".join(f"{int(p.name[:2]):d}. [{_title(p)}](notebooks/{p.name})" for p in notebooks)
     dist = _course_dist()
     library, course = (f'<a href="{DOWNLOADS}/{name}" download><code>{name}</code></a>'
                        for name in dist.wheel_names())
@@ -228,8 +224,9 @@ def intro_page(notebooks: list[Path]) -> str:
             "- *Practitioners*: `evalkit` is a small numpy-only library whose results match "
             "scikit-learn's, with Spark's conventions as named options.\n\n"
             "## Run the course\n\n"
-            "These pages show each notebook as it was last run; the widgets here are static copies. "
-            f"To run the notebooks and move the widgets, download the two wheels, {library} (the "
+            "These pages show each notebook as it was last run; their explorers (the sliders and "
+            "buttons) move here too. "
+            f"To run the notebooks and change them, download the two wheels, {library} (the "
             f"library) and {course} (the notebooks, their figures and the exercises' checker), "
             "into one folder, and there run (Python 3.10 or newer; notebook 09 also needs Java 17 "
             "or newer, for Spark):\n\n"
@@ -275,12 +272,6 @@ def assemble(src: Path) -> list[Path]:
 
 NAV_KEY = "evalkit"  # cell metadata of the cells tools/make_index.py writes
 NAV_CELLS = ("nav-top", "nav-bottom")  # its "< previous | Course map | next >" lines
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-STATIC_NOTE = (
-    '<p class="evalkit-static-note" role="note"><strong>A static copy.</strong> This widget shows '
-    "the values the notebook was saved with; its controls do not move on this page. Download the "
-    "notebook (the download button at the top right) and run it in JupyterLab to move them.</p>")
 
 
 def drop_navigation(nb: dict) -> None:
@@ -377,98 +368,15 @@ def figure_alts(nb: dict) -> int:
     return n
 
 
-def _widget_html(models: dict, model_id: str) -> str:
-    """Static HTML of a saved widget and its children: the same text, figure and classes as the
-    live widget; its controls disabled, each named for assistive technology."""
-    model = models[model_id.removeprefix("IPY_MODEL_")]
-    kind, st = model["model_name"], model["state"]
-    classes = " ".join(st.get("_dom_classes", []))
-    layout = models.get(str(st.get("layout", "")).removeprefix("IPY_MODEL_"), {}).get("state", {})
-    width = f' style="width:{layout["width"]}"' if layout.get("width") else ""
-    label = escape(st.get("description", ""))
-    if kind in ("VBoxModel", "HBoxModel"):
-        inner = "".join(_widget_html(models, c) for c in st["children"])
-        return f'<div class="evalkit-static-{kind[:4].lower()} {classes}">{inner}</div>'
-    if kind == "HTMLModel":
-        return f'<div class="evalkit-static-html {classes}">{st["value"]}</div>'
-    if kind == "ImageModel":
-        # the widget's figure in words, kept beside the widgets, by the widget's class
-        from evalkit.widgets.state import FIGURE_ALT
-
-        data = next(b["data"] for b in model.get("buffers", []) if b["path"] == ["value"])
-        alt = escape(st.get("tooltip") or FIGURE_ALT.get(_root_kind(models, FIGURE_ALT), "Figure"))
-        return f'<img class="{classes}" src="data:image/png;base64,{data}" alt="{alt}">'
-    if kind in ("FloatSliderModel", "IntSliderModel"):
-        readout = format(st["value"], st.get("readout_format", ".2f"))
-        return (f'<div class="widget-slider evalkit-static-slider {classes}"{width}>'
-                f'<span class="widget-label">{label}</span>'
-                f'<input type="range" disabled aria-label="{label}" min="{st["min"]}" '
-                f'max="{st["max"]}" step="{st["step"]}" value="{st["value"]}">'
-                f'<span class="widget-readout">{readout}</span></div>')
-    if kind == "ButtonModel":
-        return f'<button type="button" class="evalkit-static-button {classes}" disabled>{label}</button>'
-    if kind == "ToggleButtonsModel":
-        buttons = "".join(
-            f'<button type="button" disabled aria-pressed="{str(i == st["index"]).lower()}">'
-            f"{escape(o)}</button>" for i, o in enumerate(st["_options_labels"]))
-        return (f'<div class="evalkit-static-toggles {classes}" role="group" aria-label="{label}">'
-                f'<span class="widget-label">{label}</span>{buttons}</div>')
-    raise SiteError(f"no static rendering for a saved {kind}: add one to tools/make_site.py")
-
-
-def _root_kind(models: dict, kinds: dict) -> str:
-    for model in models.values():
-        for cls in model["state"].get("_dom_classes", []):
-            if cls in kinds:
-                return cls
-    return ""
-
-
-def static_widgets(nb: dict) -> int:
-    """Replace each widget output by a static HTML copy of its saved state, marked as such.
-
-    A page without a kernel cannot move a widget: the copy shows the saved numbers and figure with
-    its controls disabled and a note, and the page needs no widget manager (3.6 MB) at all.
-    """
-    saved = nb.get("metadata", {}).pop("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    n = 0
-    for cell in nb["cells"]:
-        for out in cell.get("outputs", []):
-            view = out.get("data", {}).get(WIDGET_VIEW)
-            if view is None:
-                continue
-            root = view["model_id"]
-            if root not in saved:
-                raise SiteError(f"a widget output's state ({root}) was not saved with the notebook")
-            # this widget's models only: its figure's alt text follows its own class
-            models = _widget_tree(saved, root)
-            out["data"] = {"text/html": STATIC_NOTE + _widget_html(models, root)}
-            n += 1
-    return n
-
-
-def _widget_tree(models: dict, root: str) -> dict:
-    """The models reachable from ROOT (a widget and its children, layouts and styles)."""
-    seen, todo = {}, [root]
-    while todo:
-        key = todo.pop().removeprefix("IPY_MODEL_")
-        if key in seen or key not in models:
-            continue
-        seen[key] = models[key]
-        todo += re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(models[key]["state"]))
-    return seen
-
-
 def prepare_notebooks(folder: Path) -> dict[str, int]:
-    """The site's copies of the notebooks: no navigation cells, static widgets, figures with alt text."""
-    counts = {"widgets": 0, "figures": 0}
+    """The site's copies of the notebooks: no navigation cells, figures with alt text."""
+    counts = {"figures": 0}
     for path in sorted(folder.glob("*.ipynb")):
         nb = json.loads(path.read_text("utf-8"))
         drop_navigation(nb)
         drop_maintainer_notes(nb)
         if path.stem == INDEX_STEM:
             sources_last(nb)
-        counts["widgets"] += static_widgets(nb)
         counts["figures"] += figure_alts(nb)
         path.write_text(json.dumps(nb, ensure_ascii=False, indent=1), "utf-8")
     return counts
@@ -478,7 +386,7 @@ def numbered_toc(toc: str, notebooks: list[Path]) -> str:
     """Give each notebook's sidebar entry its lesson number: "01 · The accuracy paradox"."""
     for p in notebooks:
         entry = f"      - file: notebooks/{p.stem}\n"
-        title = json.dumps(f"{p.name[:2]} · {_lesson_title(p)}", ensure_ascii=False)
+        title = json.dumps(f"{p.name[:2]} · {_title(p)}", ensure_ascii=False)
         toc = toc.replace(entry, f"{entry}        title: {title}\n")
     return toc
 
@@ -826,7 +734,7 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
     t0 = time.monotonic()
     notebooks = assemble(work / "src")
     src, html = work / "src", work / "_build" / "html"
-    # The three explorers live in the page, computed here by evalkit; other widgets: static copies
+    # The three explorers live in the page, computed here by evalkit; any other widget stops the build
     from site_explorers import ExplorerError, live_explorers  # tools/, beside this file
 
     try:
@@ -864,7 +772,6 @@ def build(out: Path, work: Path = WORK, log=print) -> Path:
     shutil.copytree(html, out)
     wheels = _course_dist().build_wheels(out / DOWNLOADS)   # the two wheels the landing page offers
     log(f"site: {len(notebooks)} notebooks ({explorers} live explorers, "
-        f"{prepared['widgets']} widgets as static copies, "
         f"{prepared['figures']} figures with alt text, {prepared['formulas']} formulas typeset, "
         f"{len(wheels)} wheels to download) -> {out} in {time.monotonic() - t0:.0f} s. "
         "To read it, serve it\n"

@@ -781,44 +781,69 @@ def notebook_explorers(path: Path, nb: dict) -> list[tuple[int, str, dict]]:
     return out
 
 
+def _explorer_pages(path: Path, explorers: list, assets: Path, vega: str) -> dict[str, str]:
+    """Write the tables of the notebook's EXPLORERS into ASSETS; each one's HTML by its model id."""
+    by_root = {}
+    for k, (_, root, table) in enumerate(explorers, start=1):
+        uid = f"evalkit-explorer-{path.stem[:2]}-{k}"
+        name = f"{TABLES_FOLDER}/{path.stem}-{k}.js"
+        (assets / name).write_text(tables_script(uid, table), "utf-8")
+        page = explorer_html(uid, table, STATIC_FROM_PAGE + name, vega)
+        if k == 1:  # once a page: the controls' script and style
+            page = (f'<link rel="stylesheet" href="{STATIC_FROM_PAGE}{STYLE.name}">'
+                    f'<script src="{STATIC_FROM_PAGE}{SCRIPT.name}" defer></script>' + page)
+        by_root[root] = page
+    return by_root
+
+
+def _put_explorers(path: Path, nb: dict, by_root: dict[str, str]) -> int:
+    """Each explorer output of NB replaced by its page (BY_ROOT), the saved widget state dropped
+    (no page loads a widget manager); a widget output left is one the site cannot show, and the
+    build stops naming it. Returns the number of explorers put in."""
+    saved = nb.get("metadata", {}).pop("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    put = 0
+    for i, cell in enumerate(nb["cells"]):
+        for out in cell.get("outputs", []):
+            view = out.get("data", {}).get(WIDGET_VIEW)
+            if view is None:
+                continue
+            if view["model_id"] in by_root:
+                out["data"] = {"text/html": by_root[view["model_id"]]}
+                put += 1
+            elif view["model_id"] not in saved:
+                raise ExplorerError(f"{path.name}, cell {i}: a widget output whose state was not "
+                                    "saved with the notebook: save it with its widget state")
+            else:
+                raise ExplorerError(f"{path.name}, cell {i}: a widget the site cannot show (it "
+                                    f"shows {', '.join(FACTORIES)} live): add it to "
+                                    "tools/site_explorers.py, or leave it out of the notebook")
+    return put
+
+
 def live_explorers(folder: Path, assets: Path) -> int:
     """Replace each explorer output of the notebooks in FOLDER by the live explorer; write their
-    tables and the page's script and style into ASSETS (the site's _static/). Returns how many.
+    tables and the page's script and style into ASSETS (the site's _static/); drop the notebooks'
+    saved widget state. Returns how many explorers.
 
-    The other widget outputs are left for make_site's static copies.
+    A widget output that is none of the three explorers stops the build (ExplorerError): the
+    site has no other way to show a widget.
     """
-    notebooks = []
-    for path in sorted(folder.glob("*.ipynb")):
-        nb = json.loads(path.read_text("utf-8"))
-        if explorer_outputs(nb):
-            notebooks.append((path, nb))
-    if not notebooks:
-        return 0
-    workers = max(1, min(len(notebooks), os.cpu_count() or 1))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        found = list(pool.map(lambda item: notebook_explorers(*item), notebooks))
-    (assets / TABLES_FOLDER).mkdir(parents=True, exist_ok=True)
-    shutil.copy2(SCRIPT, assets / SCRIPT.name)
-    shutil.copy2(STYLE, assets / STYLE.name)
+    notebooks = [(path, json.loads(path.read_text("utf-8"))) for path in sorted(folder.glob("*.ipynb"))]
+    with_explorers = [(path, nb) for path, nb in notebooks if explorer_outputs(nb)]
+    found = {}
+    if with_explorers:
+        workers = max(1, min(len(with_explorers), os.cpu_count() or 1))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            tables = pool.map(lambda item: notebook_explorers(*item), with_explorers)
+            found = {path: explorers for (path, _), explorers in zip(with_explorers, tables)}
+        (assets / TABLES_FOLDER).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(SCRIPT, assets / SCRIPT.name)
+        shutil.copy2(STYLE, assets / STYLE.name)
     vega = STATIC_FROM_PAGE + vega_path()
     total = 0
-    for (path, nb), explorers in zip(notebooks, found):
-        by_root = {}
-        for k, (cell, root, table) in enumerate(explorers, start=1):
-            uid = f"evalkit-explorer-{path.stem[:2]}-{k}"
-            name = f"{TABLES_FOLDER}/{path.stem}-{k}.js"
-            (assets / name).write_text(tables_script(uid, table), "utf-8")
-            page = explorer_html(uid, table, STATIC_FROM_PAGE + name, vega)
-            if k == 1:  # once a page: the controls' script and style
-                page = (f'<link rel="stylesheet" href="{STATIC_FROM_PAGE}{STYLE.name}">'
-                        f'<script src="{STATIC_FROM_PAGE}{SCRIPT.name}" defer></script>' + page)
-            by_root[root] = page
-        for cell in nb["cells"]:
-            for out in cell.get("outputs", []):
-                view = out.get("data", {}).get(WIDGET_VIEW)
-                if view is not None and view["model_id"] in by_root:
-                    out["data"] = {"text/html": by_root[view["model_id"]]}
-                    total += 1
+    for path, nb in notebooks:
+        by_root = _explorer_pages(path, found.get(path, []), assets, vega)
+        total += _put_explorers(path, nb, by_root)
         path.write_text(json.dumps(nb, ensure_ascii=False, indent=1), "utf-8")
     return total
 
