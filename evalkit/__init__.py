@@ -57,6 +57,7 @@ convention's value. Words not used, with the word that replaced them: ``empty`` 
 
 # Every public metric, importable from here: each public module's ``__all__`` is the one list.
 from . import calibration, classification, curves, mllib, ranking, regression, report, topk
+from . import mllib_steps
 from . import compare as _compare  # the module; evalkit.compare is its function
 from . import uncertainty
 from ._binary import BinaryCounts, binary_counts
@@ -66,6 +67,7 @@ from .classification import *  # noqa: F403
 from .curves import *  # noqa: F403
 from .exceptions import UndefinedMetricWarning
 from .mllib import *  # noqa: F403
+from .mllib_steps import *  # noqa: F403
 from .ranking import *  # noqa: F403
 from .regression import *  # noqa: F403
 from .report import *  # noqa: F403
@@ -74,7 +76,7 @@ from .compare import *  # noqa: F403
 from .uncertainty import *  # noqa: F403
 
 _MODULES = (classification, curves, report, topk, regression, ranking, uncertainty, _compare,
-            calibration, mllib)
+            calibration, mllib, mllib_steps)
 #: ``ranking.CONVENTIONS`` (the presets table) stays under its module's name.
 __all__ = ["BinaryCounts", "binary_counts", "UndefinedMetricWarning",
            *(n for m in _MODULES for n in m.__all__ if n != "CONVENTIONS")]

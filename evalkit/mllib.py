@@ -1,4 +1,4 @@
-"""Spark MLlib's evaluators on numpy, under PySpark's names, and the steps behind them.
+"""Spark MLlib's evaluators on numpy, under PySpark's names.
 
 :class:`BinaryClassificationMetrics`, :class:`MulticlassMetrics` and
 :class:`RankingMetrics` answer to ``pyspark.mllib.evaluation``'s names with
@@ -27,10 +27,11 @@ Spark gets the matrices in five steps on an RDD of ``(score, label)`` rows:
 
 :class:`BinaryClassificationMetrics` reads the same numbers off evalkit's one
 threshold sweep (the cumulative counts *are* the sweep's ``tps`` and ``fps``)
-and applies Spark's ratios (``zero_division="spark"``). :func:`spark_steps`
-shows every intermediate value of steps 1-5 for a given partitioning -- and
-why ``numBins`` depends on the partitioning. :func:`spark_format` prints
-numbers and tuples as Spark (Scala on Java 17) prints them.
+and applies Spark's ratios (``zero_division="spark"``).
+:func:`evalkit.spark_steps` (:mod:`evalkit.mllib_steps`) shows every
+intermediate value of steps 1-5 for a given partitioning -- and why
+``numBins`` depends on the partitioning -- and :func:`evalkit.spark_format`
+prints numbers and tuples as Spark (Scala on Java 17) prints them.
 
 Spark's partitions decide which points ``numBins`` keeps (its chunks restart
 at every partition boundary); that is replayed exactly. The order in which
@@ -41,11 +42,6 @@ Spark to 1e-12 (bit for bit without weights, one partition).
 
 from __future__ import annotations
 
-import math
-import numbers
-import struct
-from dataclasses import dataclass
-
 from collections.abc import Iterable
 
 import numpy as np
@@ -55,205 +51,21 @@ from ._binary import BinaryCounts
 from ._counts import confusion_counts, encode_labels, multilabel_counts
 from ._curves import pr_points, roc_points, trapezoid
 from ._errors import errors_from_sums, spark_fit_scores
+from ._hit_metrics import METRICS, resolve_options
 from ._hits import RankingHits, ranking_hits
 from ._ratios import f_beta_of, prf, ratio
-from ._sweep import Sweep, sweep_of
+from ._spark_sweep import (BIN_THRESHOLDS, PR_CONVENTIONS, count_table, pr_layout,
+                           range_partition_sizes, sweep_of_rows, warn_if_sampled)
+from ._sweep import Sweep
 from ._validation import (BETA, NUM_BINS, ZERO_WEIGHT, Bool, Integer, InstanceOf, Options, Real,
-                          check, check_grades, check_ranked, check_ranking_rows, check_relevant,
+                          check_grades, check_ranked, check_ranking_rows, check_relevant,
                           check_score_and_labels, validate_params)
-from .ranking import mean_average_precision, ndcg_at_k, precision_at_k, recall_at_k
 
-__all__ = ["BinaryClassificationMetrics", "SparkSteps", "spark_steps", "spark_format",
-           "MulticlassMetrics", "RankingMetrics", "RegressionMetrics", "MultilabelMetrics"]
+__all__ = ["BinaryClassificationMetrics", "MulticlassMetrics", "RankingMetrics",
+           "RegressionMetrics", "MultilabelMetrics"]
 
-BIN_THRESHOLDS = {
-    "last": "the chunk's lowest score, Spark 3.0 and later",
-    "first": "the chunk's highest score, Spark before SPARK-27577",
-}
-#: The point at recall 0 of Spark's PR curve, by Spark version (``_curves``' conventions).
-PR_CONVENTIONS = {"spark": "(0, precision at the highest threshold): Spark 2.3 and later",
-                  "legacy": "(0, 1.0): Spark 1.x to 2.2"}
-_PR = {"spark": "spark", "legacy": "spark_legacy"}
-
-
-# -- printing as Spark prints ----------------------------------------------------
-
-_N5_BITS = [(5 ** i).bit_length() for i in range(27)]  # bits of 5**i, as Java tabulates them
-
-
-def _wrap(v, bits):
-    """``v`` as a Java ``int`` (32 bits) or ``long`` (64) holds it after overflow; no wrap for 0."""
-    if not bits:
-        return v
-    v &= (1 << bits) - 1
-    return v - (1 << bits) if v >> (bits - 1) else v
-
-
-def _java_digits(x):
-    """Java 17's ``Double.toString`` digits of ``x > 0``: ``(digits, point)``, x ≈
-    0.digits·10^point.
-
-    The free-format digit loop of Java 17's ``FloatingDecimal.dtoa``
-    (Steele & White): digits are generated until the remainder is within
-    half an ulp (``M``) of either neighbour, then the last is rounded. Its
-    quirks are kept, as they decide the printed digits: ``M`` is halved for a
-    significand that is a power of two (also for subnormals, whose spacing
-    does not change), a first digit 0 is kept when the estimated exponent
-    was one too high, in E-form a second digit is always generated, and
-    integers below 2^63 print their exact digits (rounded only above 2^54).
-    """
-    bits = struct.unpack("<q", struct.pack("<d", x))[0]
-    mant, biased = bits & ((1 << 52) - 1), bits >> 52
-    n_sig = 53 if biased else mant.bit_length()
-    f = (mant | (1 << 52)) if biased else mant << (53 - n_sig)
-    bin_exp = biased - 1023 if biased else n_sig - 1075
-    tail = (f & -f).bit_length() - 1
-    n_fract = 53 - tail
-    n_tiny = max(0, n_fract - bin_exp - 1)
-    if -21 <= bin_exp <= 62 and n_tiny == 0:  # an integer: its digits, rounded above 2^54
-        value = f << (bin_exp - 52) if bin_exp >= 52 else f >> (52 - bin_exp)
-        drop = len(str(2 ** (bin_exp - 54))) - 1 if bin_exp - 54 > 1 else 0
-        value, rest = divmod(value, 10 ** drop)
-        value += rest >= 10 ** drop // 2 if drop else 0
-        return str(value).rstrip("0"), len(str(value)) + drop
-    d2 = struct.unpack("<d", struct.pack("<q", (1023 << 52) | (f & ((1 << 52) - 1))))[0]
-    dec = math.floor((d2 - 1.5) * 0.289529654 + 0.176091259 + bin_exp * 0.301029995663981)
-    b5, s5 = max(0, -dec), max(0, dec)
-    b2, s2 = b5 + n_tiny + bin_exp - (n_fract - 1), s5 + n_tiny
-    m2 = b5 + n_tiny + bin_exp - n_sig
-    common = min(b2, s2)
-    b2, s2, m2 = b2 - common, s2 - common, m2 - common - (n_fract == 1)
-    if m2 < 0:
-        b2, s2, m2 = b2 - m2, s2 - m2, 0
-    b_bits = n_fract + b2 + (_N5_BITS[b5] if b5 < 27 else 3 * b5)
-    ten_s_bits = s2 + 1 + (_N5_BITS[s5 + 1] if s5 + 1 < 27 else 3 * (s5 + 1))
-    widest = max(b_bits, ten_s_bits)
-    width = 32 if widest < 32 else 64 if widest < 64 else 0
-    b, s, m = (f >> tail) * 5 ** b5 << b2, 5 ** s5 << s2, 5 ** b5 << m2
-    tens = 10 * s
-    digits, first = [], True
-    while True:
-        q, b = divmod(b, s)
-        b, m = 10 * b, _wrap(10 * m, width)
-        low, high = (b < m, _wrap(b + m, width) > tens if width else b + m >= tens) \
-            if m > 0 or first else (True, True)
-        if first and q == 0 and not high:
-            dec -= 1  # the estimate was one too high: drop the leading 0
-        else:
-            digits.append(q)
-        if first and (dec < -3 or dec >= 8):
-            low = high = False  # E-form prints at least two digits
-        first = False
-        if low or high:
-            break
-    text, point = "".join(map(str, digits)), dec + 1
-    if high and (not low or 2 * b > tens or (2 * b == tens and digits[-1] % 2)):
-        # round the last digit up; the carry runs through trailing 9s, as Java's roundup
-        up = str(int(text) + 1).zfill(len(text))
-        point += len(up) - len(text)  # 99 -> 100: the carry out adds a digit before the point
-        text = up[:len(text)]
-    return text, point
-
-
-def _java_double(x):
-    """Java's ``Double.toString``: plain for 1e-3 <= |x| < 1e7, else d.dddE±n."""
-    if x != x:
-        return "NaN"
-    sign = "-" if math.copysign(1.0, x) < 0 else ""  # -0.0 too
-    if x == 0 or math.isinf(x):
-        return sign + ("Infinity" if x else "0.0")
-    digits, point = _java_digits(abs(x))
-    if 0 < point < 8:
-        whole = digits[:point].ljust(point, "0")
-        return f"{sign}{whole}.{digits[point:] or '0'}"
-    if -3 < point <= 0:
-        return f"{sign}0.{'0' * -point}{digits}"
-    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{point - 1}"
-
-
-@validate_params(value=InstanceOf((numbers.Real, np.bool_, tuple, list, np.ndarray),
-                                  "a number or a sequence of numbers"))
-def spark_format(value: float | tuple | list | np.ndarray) -> str:
-    """Format a number, or a tuple / row of numbers, as Spark prints it.
-
-    Spark prints Scala values with ``toString``: a float as Java's
-    ``Double.toString`` -- digits that identify the double, ``1.0E-4``
-    below 10⁻³ and ``1.0E7`` from 10⁷ on, always a digit after the point --
-    an integer (a ``Long``) plainly, and a tuple as ``(a,b)``, no space after
-    the comma. The digits are those of Java 17, the Java Spark runs on here
-    (and the oldest Spark 4 supports): usually the shortest that round-trip,
-    as Python's ``repr``, but Java 17 prints at least two digits in E-form
-    and now and then one digit more or differently rounded
-    (``Double.MIN_VALUE`` is ``4.9E-324``, 2 x MIN_VALUE ``1.0E-323``, 1e23
-    ``9.999999999999999E22``). Java 19 and later print the shortest digits
-    everywhere (2 x MIN_VALUE as ``9.9E-324``, 1e23 as ``1.0E23``; JDK-4511638).
-
-    Parameters
-    ----------
-    value : float, int, bool or sequence of them
-        A number, or a tuple, list or 1-D array (a curve's row).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> spark_format((1.0, 0.09090909090909091))
-    '(1.0,0.09090909090909091)'
-    >>> spark_format(0.0001), spark_format(12345678.0), spark_format(89)
-    ('1.0E-4', '1.2345678E7', '89')
-    >>> spark_format(5e-324), spark_format(1e-323)
-    ('4.9E-324', '1.0E-323')
-    """
-    if isinstance(value, (tuple, list, np.ndarray)):
-        return "(" + ",".join(map(spark_format, value)) + ")"
-    if isinstance(value, (bool, np.bool_)):
-        return "true" if value else "false"
-    return str(int(value)) if isinstance(value, numbers.Integral) else _java_double(float(value))
-
-
-def _counter(pos, neg, integral):
-    """``BinaryLabelCounter.toString``: {numPos: 6, numNeg: 0} (the Spark post; 1.6: Longs)."""
-    f = (lambda v: str(int(round(v)))) if integral else spark_format
-    return f"{{numPos: {f(pos)}, numNeg: {f(neg)}}}"
-
-
-# -- Spark's partitions ----------------------------------------------------------
-
-def _range_partition_sizes(m, num_partitions):
-    """How many of ``m`` distinct scores each partition of ``sortByKey(ascending = false)`` holds.
-
-    Spark's ``RangePartitioner`` samples keys and places bounds so that
-    every partition holds about the same weight of sample. When the sample
-    holds every distinct score once (weight 1 each), its ``determineBounds``
-    walks the scores in ascending order and closes a partition at the first
-    score where the running weight reaches the next multiple of
-    ``m / num_partitions``; a descending sort numbers the partitions from the
-    top. Fewer partitions than asked are possible when ``m`` is small.
-    """
-    step = m / num_partitions
-    target, bounds = step, []
-    for i in range(m):  # ascending key index; the running weight is i + 1
-        if len(bounds) >= num_partitions - 1:
-            break
-        if i + 1 >= target:
-            bounds.append(i)
-            target += step
-    sizes = np.diff([-1, *bounds, m - 1])
-    return tuple(sizes[::-1].tolist())
-
-
-def _table(sweep, cumulative=False):
-    """Spark's ``(threshold, numPos, numNeg)`` rows of a sweep: at each threshold, or cumulative."""
-    tps, fps = (sweep.tps, sweep.fps) if cumulative else sweep.groups()
-    return np.column_stack((np.asarray(sweep.thresholds, dtype=float), tps, fps)).astype(float)
-
-
-def _sweep_of(rows, name, zero_weight="keep"):
-    """Spark's ``(score, label[, weight])`` rows validated and swept once (every distinct score)."""
-    scores, labels, weights = check_score_and_labels(rows, name)
-    return sweep_of(labels > 0.5, scores, weights, zero_weight), weights is not None
+_ONE_SPLIT_ADVICE = ("Replay Spark's own split with spark_steps(..., partition_sizes=...): the "
+                     "distinct scores in each partition of its sorted counts.")
 
 
 # -- the evaluator ---------------------------------------------------------------
@@ -312,10 +124,12 @@ class BinaryClassificationMetrics:
         (0, precision at the highest threshold) (Spark 2.3 and later,
         SPARK-21806); ``"legacy"`` is (0, 1.0) (Spark 1.x to 2.2).
     num_partitions : int, default 1
-        The partitions of Spark's sorted counts, split as Spark's
+        The partitions of Spark's sorted counts, split evenly, as Spark's
         ``RangePartitioner`` splits them when its sample holds every distinct
-        score (up to 60 per partition; beyond, Spark's split depends on its
-        random sample). Only ``num_bins`` chunks depend on it.
+        score (up to 60 in each partition of the combined counts; beyond,
+        Spark's split depends on its random sample, and with ``num_bins``
+        grouping that is a ``UserWarning``: replay Spark's own split with
+        :func:`evalkit.spark_steps`). Only ``num_bins`` chunks depend on it.
     zero_weight : {"keep", "drop"}, default "keep"
         A row of weight 0: ``"keep"``, its score is a threshold like any other
         (Spark); ``"drop"``, it is left out first, so its score makes no
@@ -335,7 +149,7 @@ class BinaryClassificationMetrics:
     BinaryClassificationMetrics.from_sweep : the same evaluator built from a
         :class:`~evalkit._sweep.Sweep` (e.g. the sum of the sweeps of a data
         set's partitions: counts add).
-    spark_steps : the intermediate values of Spark's computation, by partition.
+    evalkit.spark_steps : the intermediate values of Spark's computation, by partition.
 
     Notes
     -----
@@ -356,9 +170,9 @@ class BinaryClassificationMetrics:
     The Spark post's second data set: one woman scored 1.0, five 0.6, five
     0.4, and 89 men 0.0.
 
-    >>> from evalkit.course.datasets import students_soft_scores
-    >>> scores, labels = students_soft_scores()
-    >>> m = BinaryClassificationMetrics(list(zip(scores, labels)))
+    >>> from evalkit import spark_format
+    >>> rows = [(1.0, 1)] + [(0.6, 1)] * 5 + [(0.4, 1)] * 5 + [(0.0, 0)] * 89
+    >>> m = BinaryClassificationMetrics(rows)
     >>> for row in m.fMeasureByThreshold():
     ...     print(spark_format(row))
     (1.0,0.16666666666666669)
@@ -369,8 +183,12 @@ class BinaryClassificationMetrics:
     (1.0, 1.0)
     """
 
-    # class defaults: evalkit.spark's subclass sets only its own state
-    num_bins, bin_threshold, convention, num_partitions, zero_weight = 0, "last", "spark", 1, "keep"
+    # The defaults, as class attributes too (the public API pins them); every instance sets its own.
+    num_bins = 0
+    bin_threshold = "last"
+    convention = "spark"
+    num_partitions = 1
+    zero_weight = "keep"
 
     @validate_params(num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS),
                      convention=Options(PR_CONVENTIONS),
@@ -379,11 +197,34 @@ class BinaryClassificationMetrics:
     def __init__(self, scoreAndLabels: ArrayLike, num_bins: int = 0, *, bin_threshold: str = "last",
                  convention: str = "spark", num_partitions: int = 1,
                  zero_weight: str = "keep") -> None:
-        sweep, _ = _sweep_of(scoreAndLabels, "scoreAndLabels", zero_weight)
-        self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
-        self.num_partitions, self.zero_weight = num_partitions, zero_weight
-        sizes = _range_partition_sizes(len(sweep), num_partitions)
-        self.sweep = sweep.chunked(num_bins, bin_threshold, sizes)[0]
+        sweep, _ = sweep_of_rows(scoreAndLabels, "scoreAndLabels", zero_weight)
+        sizes = range_partition_sizes(len(sweep), num_partitions)
+        warn_if_sampled(sweep.thresholds, num_partitions, num_bins, _ONE_SPLIT_ADVICE)
+        binned, _ = sweep.chunked(num_bins, bin_threshold, sizes)
+        self._start(binned, num_bins=num_bins, bin_threshold=bin_threshold,
+                    convention=convention, num_partitions=num_partitions,
+                    zero_weight=zero_weight)
+
+    def _start(self, sweep, *, num_bins, bin_threshold, convention, num_partitions,
+               zero_weight):
+        """The one constructor's body: every way to build an evaluator sets all of it here.
+
+        ``sweep`` is the (binned) sweep every method reads; evalkit.spark's
+        subclass passes None and collects it on first use.
+        """
+        self.num_bins = num_bins
+        self.bin_threshold = bin_threshold
+        self.convention = convention
+        self.num_partitions = num_partitions
+        self.zero_weight = zero_weight
+        self.sweep = sweep
+
+    @classmethod
+    def _of_sweep(cls, sweep, **options):
+        """An evaluator of a sweep already binned, with every option given (``_start``'s)."""
+        self = cls.__new__(cls)
+        self._start(sweep, **options)
+        return self
 
     @classmethod
     @validate_params(sweep=InstanceOf(Sweep, "a Sweep (from threshold_sweep, or a sum of them)"),
@@ -399,7 +240,8 @@ class BinaryClassificationMetrics:
         of the whole, and this builds Spark's evaluator on it. The sweep's
         ``tps`` and ``fps`` are taken as Spark's cumulative counts and
         ``n_pos``, ``n_neg`` as its totals, in one partition; ``num_bins``
-        then down-samples as the constructor does.
+        then down-samples as the constructor does. A row of weight 0 counts
+        as the sweep counts it (``zero_weight="keep"``: a threshold).
 
         Parameters
         ----------
@@ -421,10 +263,9 @@ class BinaryClassificationMetrics:
         >>> m.areaUnderROC == whole.areaUnderROC
         True
         """
-        self = cls.__new__(cls)
-        self.num_bins, self.bin_threshold, self.convention = num_bins, bin_threshold, convention
-        self.sweep = sweep.binned(num_bins, bin_threshold=bin_threshold)
-        return self
+        binned = sweep.binned(num_bins, bin_threshold=bin_threshold)
+        return cls._of_sweep(binned, num_bins=num_bins, bin_threshold=bin_threshold,
+                             convention=convention, num_partitions=1, zero_weight="keep")
 
     def __repr__(self):
         return (f"BinaryClassificationMetrics({len(self.sweep)} thresholds, "
@@ -455,7 +296,7 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).binnedCounts().tolist()
         [[0.8, 1.0, 0.0], [0.2, 1.0, 1.0]]
         """
-        return _table(self.sweep)
+        return count_table(self.sweep)
 
     def cumulativeCounts(self) -> np.ndarray:
         """Spark's cumulative counts: ``(threshold, TP, FP)`` -- the rows scored ``>= threshold``.
@@ -469,7 +310,7 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.2, 0), (0.8, 1), (0.2, 1)]).cumulativeCounts().tolist()
         [[0.8, 1.0, 0.0], [0.2, 2.0, 1.0]]
         """
-        return _table(self.sweep, cumulative=True)
+        return count_table(self.sweep, cumulative=True)
 
     def confusions(self) -> list[tuple[float, BinaryCounts]]:
         """Spark's confusions: ``(threshold, BinaryCounts)``, one confusion matrix per threshold.
@@ -579,7 +420,7 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics(rows, convention="legacy").pr()[0].tolist()
         [0.0, 1.0]
         """
-        return np.column_stack(pr_points(self.sweep, _PR[self.convention]))
+        return np.column_stack(pr_points(self.sweep, pr_layout(self.convention)))
 
     @property
     def areaUnderROC(self) -> float:
@@ -602,196 +443,8 @@ class BinaryClassificationMetrics:
         >>> BinaryClassificationMetrics([(0.9, 0), (0.5, 1), (0.1, 1)]).areaUnderPR
         0.41666666666666663
         """
-        recall, precision = pr_points(self.sweep, _PR[self.convention])
+        recall, precision = pr_points(self.sweep, pr_layout(self.convention))
         return trapezoid(recall, precision, partitions=[len(recall)])
-
-
-# -- Spark's computation, step by step -------------------------------------------
-
-STEPS = ("counts", "binned_counts", "agg", "partitionwise_cumulative_counts",
-         "total_count", "cumulative_counts", "confusions")
-
-
-@dataclass(frozen=True, eq=False)
-class SparkSteps:
-    """The intermediate values of Spark's ``BinaryClassificationMetrics``, partition by partition.
-
-    Returned by :func:`spark_steps`. Arrays hold one row per point, highest
-    score first; counts are numbers of rows (sums of weights when weighted).
-
-    Attributes
-    ----------
-    counts : ndarray of shape (m, 3)
-        ``(score, numPos, numNeg)`` per distinct score: ``combineByKey`` then
-        ``sortByKey(ascending = false)``.
-    partition_sizes : tuple of int
-        How many of those rows each partition of the sorted RDD holds.
-    binned_counts : ndarray of shape (k, 3)
-        ``(threshold, numPos, numNeg)`` after ``numBins`` grouping within each
-        partition (the same as ``counts`` when nothing is grouped).
-    partition_index : ndarray of shape (k,)
-        The partition of each row of ``binned_counts``.
-    agg : ndarray of shape (P, 2)
-        ``(numPos, numNeg)`` summed over each partition (``mapPartitions``).
-    partitionwise_cumulative_counts : ndarray of shape (P + 1, 2)
-        ``agg.scanLeft((0, 0))(_ + _)``: the counts before each partition; the
-        last row is the total.
-    cumulative_counts : ndarray of shape (k, 3)
-        ``(threshold, TP, FP)``: running sums within each partition, started
-        at its offset (``mapPartitionsWithIndex``).
-    num_bins, bin_threshold, weighted
-        How the steps were made.
-    """
-
-    counts: np.ndarray
-    partition_sizes: tuple
-    binned_counts: np.ndarray
-    partition_index: np.ndarray
-    agg: np.ndarray
-    partitionwise_cumulative_counts: np.ndarray
-    cumulative_counts: np.ndarray
-    num_bins: int
-    bin_threshold: str
-    weighted: bool
-
-    STEPS = STEPS
-
-    @property
-    def total_count(self) -> np.ndarray:
-        """``(numPos, numNeg)`` of all rows: the last ``partitionwise_cumulative_counts``."""
-        return self.partitionwise_cumulative_counts[-1]
-
-    def confusions(self) -> list[tuple[float, BinaryCounts]]:
-        """``(threshold, BinaryCounts)`` per row: ``BinaryConfusionMatrixImpl(cumulative,
-        total)``."""
-        return self.metrics().confusions()
-
-    @validate_params(convention=Options(PR_CONVENTIONS))
-    def metrics(self, *, convention: str = "spark") -> BinaryClassificationMetrics:
-        """A :class:`BinaryClassificationMetrics` over these cumulative counts (this
-        partitioning)."""
-        cast = float if self.weighted else int
-        cum, (n_pos, n_neg) = self.cumulative_counts, self.total_count
-        sweep = Sweep(cum[:, 0].copy(), cum[:, 1].astype(cast), cum[:, 2].astype(cast),
-                      cast(n_pos), cast(n_neg))
-        m = BinaryClassificationMetrics.from_sweep(sweep, convention=convention)
-        m.num_bins, m.bin_threshold = self.num_bins, self.bin_threshold
-        m.num_partitions = len(self.partition_sizes)
-        return m
-
-    @validate_params(step=Options(STEPS))
-    def lines(self, step: str) -> list[str]:
-        """The lines Spark prints for ``step`` (``rdd.collect().foreach(println)``), as strings.
-
-        ``step`` is one of ``SparkSteps.STEPS``: "counts", "binned_counts",
-        "agg", "partitionwise_cumulative_counts", "total_count",
-        "cumulative_counts", "confusions". Counts print as the Spark post's
-        Spark 1.6 prints its ``Long`` counters, ``{numPos: 6, numNeg: 0}``.
-        """
-        integral = not self.weighted
-        if step in ("counts", "binned_counts", "cumulative_counts"):
-            return [f"({spark_format(s)},{_counter(p, n, integral)})"
-                    for s, p, n in getattr(self, step)]
-        if step in ("agg", "partitionwise_cumulative_counts"):
-            return [_counter(p, n, integral) for p, n in getattr(self, step)]
-        total = _counter(*self.total_count, integral)
-        if step == "total_count":
-            return [f"Total counts: {total}"]
-        return [f"({spark_format(s)},BinaryConfusionMatrixImpl({_counter(p, n, integral)},{total}))"
-                for s, p, n in self.cumulative_counts]
-
-
-@validate_params(num_partitions=Integer(1, meaning="the partitions of the sorted counts"),
-                 partition_sizes=[None, InstanceOf((list, tuple, np.ndarray),
-                                                   "a list of integers")],
-                 num_bins=NUM_BINS, bin_threshold=Options(BIN_THRESHOLDS))
-def spark_steps(score_and_labels: ArrayLike, num_partitions: int = 2, *,
-                partition_sizes: list[int] | None = None, num_bins: int = 0,
-                bin_threshold: str = "last") -> SparkSteps:
-    """Replay Spark's ``BinaryClassificationMetrics`` step by step on a given partitioning.
-
-    The binned counts (positives and negatives per distinct score, highest
-    first) are split into contiguous partitions, as ``sortByKey`` leaves
-    them; then, as Spark does:
-
-    * ``numBins`` grouping, within each partition: chunks of
-      ``g = floor(m / num_bins)`` rows (``m`` distinct scores in all), the last
-      chunk of a partition possibly smaller; only when ``g >= 2``;
-    * ``agg[p]`` = Σ counts in partition ``p``;
-    * ``partitionwise_cumulative_counts`` = (0, 0), agg[0], agg[0] + agg[1], ...
-      (``scanLeft``), the last being the total (P, N);
-    * ``cumulative_counts`` = partitionwise_cumulative_counts[p] + the running
-      sum within partition ``p``: ``(threshold, TP, FP)``;
-    * one confusion matrix per row: TP, FP, FN = P - TP, TN = N - FP.
-
-    Without binning the cumulative counts do not depend on the partitioning;
-    with binning the chunks restart at every partition boundary, so the kept
-    points do. Weighted counts are added in numpy's order, not Spark's: they
-    agree with Spark's to 1e-12, not to the last bit.
-
-    Parameters
-    ----------
-    score_and_labels : array-like of shape (n, 2) or (n, 3)
-        As for :class:`BinaryClassificationMetrics`.
-    num_partitions : int, default 2
-        Partitions of the sorted counts, split as Spark's ``RangePartitioner``
-        splits them when its sample holds every distinct score (Spark samples
-        up to 60 keys per partition, so this is Spark's split whenever each
-        partition of the combined counts holds at most 60 distinct scores;
-        beyond that Spark's split depends on its random sample). On the Spark
-        post's data the first of 2 partitions gets the scores 1.0 and 0.6.
-    partition_sizes : sequence of int, optional
-        The number of distinct scores in each partition, highest scores
-        first, instead of ``num_partitions`` (they must add up to ``m``).
-    num_bins : int, default 0
-        Spark's ``numBins`` (0: no grouping).
-    bin_threshold : {"last", "first"}, default "last"
-        The score that labels a chunk, as in :class:`BinaryClassificationMetrics`.
-
-    Returns
-    -------
-    SparkSteps
-
-    Examples
-    --------
-    The Spark post's second data set in 2 partitions:
-
-    >>> from evalkit.course.datasets import students_soft_scores
-    >>> steps = spark_steps(list(zip(*students_soft_scores())), num_partitions=2)
-    >>> steps.partition_sizes
-    (2, 2)
-    >>> print("\\n".join(steps.lines("agg")))
-    {numPos: 6, numNeg: 0}
-    {numPos: 5, numNeg: 89}
-    >>> print("\\n".join(steps.lines("partitionwise_cumulative_counts")))
-    {numPos: 0, numNeg: 0}
-    {numPos: 6, numNeg: 0}
-    {numPos: 11, numNeg: 89}
-    >>> print("\\n".join(steps.lines("cumulative_counts")))
-    (1.0,{numPos: 1, numNeg: 0})
-    (0.6,{numPos: 6, numNeg: 0})
-    (0.4,{numPos: 11, numNeg: 0})
-    (0.0,{numPos: 11, numNeg: 89})
-    """
-    sweep, weighted = _sweep_of(score_and_labels, "score_and_labels")
-    m = len(sweep)
-    if partition_sizes is None:
-        sizes = _range_partition_sizes(m, num_partitions)
-    else:
-        size = Integer(0, meaning="numbers of distinct scores")
-        sizes = tuple(int(check(s, size, "partition_sizes")) for s in partition_sizes)
-        if not sizes or sum(sizes) != m:
-            raise ValueError(f"partition_sizes must add up to the {m} distinct scores; "
-                             f"got {list(sizes)} (sum {sum(sizes)})")
-    binned, part = sweep.chunked(num_bins, bin_threshold, sizes)
-    ends = np.r_[0, np.cumsum(np.bincount(part, minlength=len(sizes)))]
-    scan = np.column_stack((np.r_[0, binned.tps][ends], np.r_[0, binned.fps][ends]))
-    return SparkSteps(
-        counts=_table(sweep), partition_sizes=sizes,
-        binned_counts=_table(binned), partition_index=part, agg=np.diff(scan, axis=0).astype(float),
-        partitionwise_cumulative_counts=scan.astype(float),
-        cumulative_counts=_table(binned, cumulative=True), num_bins=num_bins,
-        bin_threshold=bin_threshold, weighted=weighted)
 
 
 # -- MulticlassMetrics -----------------------------------------------------------
@@ -812,6 +465,14 @@ def _position(classes, label, note=""):
     if i >= len(classes) or classes[i] != label:
         raise ValueError(f"label {label!r} is not one of the labels {classes.tolist()}{note}")
     return i
+
+
+def _has_probabilities(rows):
+    """Rows of ``(prediction, label, weight, probabilities)``: a list of 4-tuples."""
+    if not isinstance(rows, (list, tuple)) or not rows:
+        return False
+    first = rows[0]
+    return isinstance(first, (list, tuple)) and len(first) == 4
 
 
 class _Matrix(np.ndarray):
@@ -880,31 +541,41 @@ class MulticlassMetrics:
     """
 
     def __init__(self, predictionAndLabels: ArrayLike) -> None:
-        rows, self._proba = predictionAndLabels, None
-        if isinstance(rows, (list, tuple)) and rows and isinstance(rows[0], (list, tuple)) \
-                and len(rows[0]) == 4:
+        rows = predictionAndLabels
+        self._proba = None
+        if _has_probabilities(rows):
             self._proba = [r[3] for r in rows]
             rows = [tuple(r[:3]) for r in rows]
         pred, label, w = check_score_and_labels(rows, "predictionAndLabels")
-        self._w = np.ones(len(pred)) if w is None else w
-        classes, cells = confusion_counts(label, pred, None, self._w)
-        self._label, self._n = label, float(cells.sum())
+        if w is None:
+            w = np.ones(len(pred))
+        self._w = w
+        classes, cells = confusion_counts(label, pred, None, w)
+        self._label = label
+        self._n = float(cells.sum())
         keep = np.isin(classes, label)  # Spark's labels: the distinct true labels
-        self._classes, self._cells = classes[keep], cells[np.ix_(keep, keep)]
+        self._classes = classes[keep]
+        self._cells = cells[np.ix_(keep, keep)]
         # per label: tp, predicted (tp + fp, all rows predicted c) and actual (n_c)
-        self._tp, self._predicted, self._actual = np.diag(cells)[keep], cells.sum(axis=0)[keep], \
-            cells.sum(axis=1)[keep]
+        self._tp = np.diag(cells)[keep]
+        self._predicted = cells.sum(axis=0)[keep]
+        self._actual = cells.sum(axis=1)[keep]
 
     def _index(self, label):
         return _position(self._classes, label)
 
     def _prf(self, beta=None):
         p, r, _ = _label_prf(self._tp, self._predicted, self._actual)
+        b2 = 1.0   # β = 1 by default
+        if beta is not None:
+            b2 = float(beta) ** 2
+        if np.isinf(b2):
+            return p, r, r
         # F from P and R grouped as Spark's MulticlassMetrics does, (1 + β²)·P·R / (β²·P + R);
         # its binary evaluator (and prf) multiply (1 + β²)·(P·R), which can differ in the last bit
-        b2 = 1.0 if beta is None else float(beta) ** 2   # β = 1 by default
         with np.errstate(invalid="ignore", divide="ignore"):
-            f = r if np.isinf(b2) else np.where(p + r == 0, 0.0, (1 + b2) * p * r / (b2 * p + r))
+            f = (1 + b2) * p * r / (b2 * p + r)
+        f = np.where(p + r == 0, 0.0, f)
         return p, r, f
 
     def _weighted(self, values):
@@ -997,6 +668,35 @@ class MulticlassMetrics:
 
 # -- RankingMetrics (one block, appended: evalkit.ranking with the Spark convention) -------
 
+def _relevance_of(row, name):
+    """A row's relevance grades (Spark 3.4+: ``(prediction, labels, relevance)``), or []."""
+    if len(row) == 3:
+        return check_grades(list(row[2]), f"{name} relevance").tolist()
+    return []
+
+
+def _grade_map(labels, relevance):
+    """Spark's ``relMap``: label -> grade (the last wins), every label 1.0 without grades."""
+    if relevance:
+        return dict(zip(labels, relevance))
+    return dict.fromkeys(labels, 1.0)
+
+
+def _with_given_ideal(hits, labels, grade_maps, judged):
+    """``hits`` with Spark's graded ideal: the label array as given, its first |labSet| grades."""
+    given = np.zeros((len(labels), max(map(len, judged), default=0)))
+    for i, (lab, grade_of) in enumerate(zip(labels, grade_maps)):
+        n_judged = len(judged[i])
+        given[i, :n_judged] = [grade_of.get(x, 0.0) for x in lab[:n_judged]]
+    # a new RankingHits: hits are never changed once built
+    return RankingHits(hits.user, hits.position, hits.gain, hits.n_relevant, hits.n_ranked,
+                       hits.ideal, given, hits.graded, hits.n_judged)
+
+
+#: Spark's options for evalkit.ranking's steps: a row without labels scores 0, unwarned.
+_SPARK_RANKING = resolve_options("spark", zero_division=0.0)
+
+
 class RankingMetrics:
     """Spark MLlib's ``RankingMetrics`` on numpy: :mod:`evalkit.ranking`, ``convention="spark"``.
 
@@ -1061,53 +761,52 @@ class RankingMetrics:
         p_items, p_off = check_ranked([r[0] for r in rows], f"{name} predictions")
         l_items, l_off = check_ranked([r[1] for r in rows], f"{name} labels")
         labels = [l_items[a:b].tolist() for a, b in zip(l_off[:-1], l_off[1:])]
-        rels = [check_grades(list(r[2]), f"{name} relevance").tolist() if len(r) == 3 else []
-                for r in rows]
+        relevances = [_relevance_of(row, name) for row in rows]
+        graded = any(relevances)
         # Spark: labSet = labels.toSet; relMap = (labels zip relevance).toMap (the last grade wins)
-        maps = [dict(zip(lab, rel)) if rel else dict.fromkeys(lab, 1.0)
-                for lab, rel in zip(labels, rels)]
-        # labSet's grades
-        judged = [{x: m.get(x, 0.0) for x in lab} for lab, m in zip(labels, maps)]
+        grade_maps = [_grade_map(lab, rel) for lab, rel in zip(labels, relevances)]
+        judged = []   # labSet's grades
+        for lab, grade_of in zip(labels, grade_maps):
+            judged.append({x: grade_of.get(x, 0.0) for x in lab})
         t_items, t_off, grades = check_relevant(judged, len(rows), f"{name} labels")
-        h = ranking_hits(p_items, p_off, t_items, t_off, grades if any(rels) else None,
-                         repeats="count", names=(f"{name} predictions", f"{name} labels"))
-        if any(rels):   # Spark's ideal: the label array as given, its first |labSet| entries
-            given = np.zeros((len(rows), max(map(len, judged), default=0)))
-            for i, (lab, m) in enumerate(zip(labels, maps)):
-                given[i, :len(judged[i])] = [m.get(x, 0.0) for x in lab[:len(judged[i])]]
-            h = RankingHits(h.user, h.position, h.gain, h.n_relevant, h.n_ranked, h.ideal, given,
-                            h.graded, h.n_judged)   # built once: hits are never changed after
-        self._hits = h
+        if not graded:
+            grades = None
+        hits = ranking_hits(p_items, p_off, t_items, t_off, grades, repeats="count",
+                            names=(f"{name} predictions", f"{name} labels"))
+        if graded:
+            hits = _with_given_ideal(hits, labels, grade_maps, judged)
+        self._hits = hits
 
     def __repr__(self):
         return f"RankingMetrics({self._hits.n_users} rows)"
 
     def _spark(self, metric, k=None):
-        return metric(self._hits, None, k, convention="spark", zero_division=0.0)
+        """One metric by its step in evalkit.ranking's table (not its public function)."""
+        return METRICS[metric].score(self._hits, k, _SPARK_RANKING)
 
     def precisionAt(self, k: int) -> float:
         """Mean precision at k: labels among the first k predictions / k (0 for no labels)."""
-        return self._spark(precision_at_k, k)
+        return self._spark("precision", k)
 
     def recallAt(self, k: int) -> float:
         """Mean recall at k: labels among the first k predictions / |labels| (Spark 3.0+)."""
-        return self._spark(recall_at_k, k)
+        return self._spark("recall", k)
 
     @property
     def meanAveragePrecision(self) -> float:
         """Mean average precision: per row (Σ_{hits} precision at the hit) / |labels|."""
-        return self._spark(mean_average_precision)
+        return self._spark("map")
 
     def meanAveragePrecisionAt(self, k: int) -> float:
         """Mean average precision at k.
 
         Per row (Σ_{hits ≤ k} precision at the hit) / min(|labels|, k).
         """
-        return self._spark(mean_average_precision, k)
+        return self._spark("map", k)
 
     def ndcgAt(self, k: int) -> float:
         """Mean NDCG at k, Spark's way: gains 2^rel - 1 (1 for binary rows), ideal as given."""
-        return self._spark(ndcg_at_k, k)
+        return self._spark("ndcg", k)
 
 
 # -- RegressionMetrics (one block, appended: evalkit._errors' sums, Spark's formulas) -------
@@ -1153,28 +852,61 @@ class RegressionMetrics:
     def __init__(self, predictionAndObservations: ArrayLike, throughOrigin: bool = False) -> None:
         pred, y, w = check_score_and_labels(predictionAndObservations, "predictionAndObservations",
                                             what=("predictions", "observations"))
-        w = np.ones(len(y)) if w is None else w
+        if w is None:
+            w = np.ones(len(y))
         total = float(w.sum())
         mean = float(np.dot(w, y)) / total
         error = y - pred
+        abs_sum = float(np.dot(w, np.abs(error)))
         sq_sum = float(np.dot(w, error ** 2))   # Σ w (y − ŷ)², for both tables
-        self._errors = errors_from_sums(total, float(np.dot(w, np.abs(error))), sq_sum)
-        self._fit = spark_fit_scores(total, float(np.dot(w, w)), sq_sum,
-                                     float(np.dot(w, (y - mean) ** 2)),
-                                     float(np.dot(w, (pred - mean) ** 2)),
-                                     float(np.dot(w, y ** 2)), through_origin=throughOrigin)
+        self._errors = errors_from_sums(total, abs_sum, sq_sum)
+        self._fit = spark_fit_scores(
+            total,
+            float(np.dot(w, w)),
+            sq_sum,
+            float(np.dot(w, (y - mean) ** 2)),
+            float(np.dot(w, (pred - mean) ** 2)),
+            float(np.dot(w, y ** 2)),
+            through_origin=throughOrigin,
+        )
 
     # Spark's properties, each one number of the sums above
-    explainedVariance = property(lambda self: self._fit["var"],
-                                 doc="Σ w (ŷ − ȳ)² / Σ w: the predictions' spread around ȳ.")
-    meanAbsoluteError = property(lambda self: self._errors["mae"], doc="Σ w |y − ŷ| / Σ w.")
-    meanSquaredError = property(lambda self: self._errors["mse"], doc="Σ w (y − ŷ)² / Σ w.")
-    rootMeanSquaredError = property(lambda self: self._errors["rmse"], doc="√(Σ w (y − ŷ)² / Σ w).")
-    r2 = property(lambda self: self._fit["r2"],
-                  doc="1 − Σ w (y − ŷ)² / SStot (Spark's SStot; Σ w y² through the origin).")
+
+    @property
+    def explainedVariance(self) -> float:
+        """Σ w (ŷ − ȳ)² / Σ w: the predictions' spread around ȳ."""
+        return self._fit["var"]
+
+    @property
+    def meanAbsoluteError(self) -> float:
+        """Σ w |y − ŷ| / Σ w."""
+        return self._errors["mae"]
+
+    @property
+    def meanSquaredError(self) -> float:
+        """Σ w (y − ŷ)² / Σ w."""
+        return self._errors["mse"]
+
+    @property
+    def rootMeanSquaredError(self) -> float:
+        """√(Σ w (y − ŷ)² / Σ w)."""
+        return self._errors["rmse"]
+
+    @property
+    def r2(self) -> float:
+        """1 − Σ w (y − ŷ)² / SStot (Spark's SStot; Σ w y² through the origin)."""
+        return self._fit["r2"]
 
 
 # -- MultilabelMetrics (one block, appended: multilabel counts through _ratios) -----------
+
+def _indicators(codes, offsets, n_rows, n_classes):
+    """An n_rows x n_classes boolean matrix: True where a row's list holds the class."""
+    matrix = np.zeros((n_rows, n_classes), bool)
+    row_of = np.repeat(np.arange(n_rows), np.diff(offsets))
+    matrix[row_of, codes] = True
+    return matrix
+
 
 class MultilabelMetrics:
     """Spark MLlib's ``MultilabelMetrics`` on numpy: ``(predictions, labels)`` rows of label sets.
@@ -1227,18 +959,19 @@ round(metrics.subsetAccuracy, 4)
         l_items, l_off = check_ranked([r[1] for r in rows], f"{name} labels")
         classes, l_codes, p_codes = encode_labels(l_items.astype(np.float64),
                                                   p_items.astype(np.float64))
-        n, c = len(rows), len(classes)
-        truth, predicted = np.zeros((n, c), bool), np.zeros((n, c), bool)
-        truth[np.repeat(np.arange(n), np.diff(l_off)), l_codes] = True
-        predicted[np.repeat(np.arange(n), np.diff(p_off)), p_codes] = True
-        self._n, self._n_labels = n, int(truth.any(axis=0).sum())
+        n = len(rows)
+        truth = _indicators(l_codes, l_off, n, len(classes))
+        predicted = _indicators(p_codes, p_off, n, len(classes))
+        self._n = n
+        self._n_labels = int(truth.any(axis=0).sum())
         # per document: |P∩L|, |P|, |L|
         self._hit, self._n_pred, self._n_true = multilabel_counts(truth, predicted, samplewise=True)
         per_label = multilabel_counts(truth, predicted)   # tp, tp + fp, tp + fn
         keep = per_label[0] > 0   # Spark's labels: those with a true positive
         self._classes = classes[keep]
-        self._per_label = [v[keep] for v in _label_prf(*per_label)]   # precision, recall, F1
-        totals = (np.sum(x, keepdims=True) for x in per_label)
+        precision, recall, f1 = _label_prf(*per_label)
+        self._per_label = [precision[keep], recall[keep], f1[keep]]
+        totals = [np.sum(x, keepdims=True) for x in per_label]
         self._micro = prf(*totals, zero_division=np.nan, warn_for=())[:3]
         same = [np.array_equal(np.asarray(r[0], float), np.asarray(r[1], float)) for r in rows]
         self._subset = float(np.sum(same)) / n
@@ -1275,12 +1008,20 @@ round(metrics.subsetAccuracy, 4)
             return self._of_label(2, label)
         return self._mean(2.0 * self._hit, self._n_pred + self._n_true, np.nan)
 
-    microPrecision = property(lambda self: float(self._micro[0][0]),
-                              doc="Σ tp / (Σ tp + Σ fp) over labels.")
-    microRecall = property(lambda self: float(self._micro[1][0]),
-                           doc="Σ tp / (Σ tp + Σ fn) over labels.")
-    microF1Measure = property(lambda self: float(self._micro[2][0]),
-                              doc="2 Σ tp / (2 Σ tp + Σ fp + Σ fn) over labels.")
+    @property
+    def microPrecision(self) -> float:
+        """Σ tp / (Σ tp + Σ fp) over labels."""
+        return float(self._micro[0][0])
+
+    @property
+    def microRecall(self) -> float:
+        """Σ tp / (Σ tp + Σ fn) over labels."""
+        return float(self._micro[1][0])
+
+    @property
+    def microF1Measure(self) -> float:
+        """2 Σ tp / (2 Σ tp + Σ fp + Σ fn) over labels."""
+        return float(self._micro[2][0])
 
     @property
     def hammingLoss(self) -> float:
@@ -1288,8 +1029,10 @@ round(metrics.subsetAccuracy, 4)
         differ = self._n_pred + self._n_true - 2 * self._hit
         return float(np.sum(differ)) / (self._n * self._n_labels)
 
-    subsetAccuracy = property(lambda self: self._subset, doc="The share of documents whose "
-                              "predicted array equals the true array.")
+    @property
+    def subsetAccuracy(self) -> float:
+        """The share of documents whose predicted array equals the true array."""
+        return self._subset
 
     @property
     def accuracy(self) -> float:

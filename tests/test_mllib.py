@@ -9,6 +9,7 @@ when pyspark or Java is missing -- unless the environment variable CI is
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ import evalkit as ek
 from evalkit._ratios import precision_of
 from evalkit._sweep import threshold_sweep
 from evalkit.course.datasets import students_hard_scores, students_soft_scores
-from evalkit.mllib import _range_partition_sizes
+from evalkit._spark_sweep import range_partition_sizes
 
 SEED_FIRST = list(zip(*students_hard_scores()))
 SEED_SCORES = list(zip(*students_soft_scores()))
@@ -270,7 +271,7 @@ def test_with_binning_the_partitioning_matters():
     (9, 1, (9,)),
 ])
 def test_range_partition_sizes(m, p, sizes):
-    assert _range_partition_sizes(m, p) == sizes
+    assert range_partition_sizes(m, p) == sizes
 
 
 # -- printing --------------------------------------------------------------------------
@@ -474,6 +475,95 @@ def test_bad_beta_and_step():
         ek.spark_steps(SEED_SCORES).lines("sorted")
 
 
+# -- one constructor, Spark's split said, examples without the course -----------------------
+
+OPTIONS = ("num_bins", "bin_threshold", "convention", "num_partitions", "zero_weight")
+
+
+def test_every_way_to_build_the_evaluator_sets_every_option():
+    """__init__, from_sweep and SparkSteps.metrics go through one constructor: nothing unset."""
+    rows = random_rows(np.random.default_rng(12), n=80, decimals=2)
+    made = {
+        "init": ek.BinaryClassificationMetrics(rows, 3, num_partitions=2, convention="legacy"),
+        "from_sweep": ek.BinaryClassificationMetrics.from_sweep(
+            threshold_sweep(rows[:, 1], rows[:, 0]), 3, convention="legacy"),
+        "steps": ek.spark_steps(rows, num_partitions=2, num_bins=3).metrics(convention="legacy"),
+    }
+    for how, m in made.items():
+        assert set(OPTIONS) | {"sweep"} <= set(vars(m)), how   # on the instance, not the class
+        assert (m.num_bins, m.convention) == (3, "legacy"), how
+    assert (made["init"].num_partitions, made["steps"].num_partitions) == (2, 2)
+    assert (made["from_sweep"].num_partitions, made["from_sweep"].zero_weight) == (1, "keep")
+    np.testing.assert_array_equal(made["init"].pr(), made["steps"].pr())
+
+
+def _scores_by_hash_partition(sizes, seed=0):
+    """Distinct scores, ``sizes[p]`` of them in partition p of Java's HashPartitioner."""
+    rng = np.random.default_rng(seed)
+    pool = np.unique(np.round(rng.random(20 * sum(sizes)), 6))
+    bits = pool.view(np.uint64)
+    java_hash = ((bits ^ (bits >> np.uint64(32))) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    part = java_hash.view(np.int32).astype(np.int64) % len(sizes)
+    return np.concatenate([pool[part == p][:n] for p, n in enumerate(sizes)])
+
+
+def test_an_even_split_spark_would_not_make_is_said():
+    """More than 60 distinct scores in a partition of the combined counts: Spark samples."""
+    rng = np.random.default_rng(0)
+    many = np.column_stack((rng.random(1000), rng.random(1000) < 0.3))   # 1000 distinct scores
+    with pytest.warns(UserWarning, match=r"num_partitions=2 splits the 1000 distinct scores "
+                                         r"evenly.*one holds 5\d\d here.*partition_sizes="):
+        steps = ek.spark_steps(many, num_partitions=2, num_bins=10)
+    assert steps.partition_sizes == (500, 500)     # still the even split, as documented
+    with pytest.warns(UserWarning, match=r"spark_steps\(\.\.\., partition_sizes=\.\.\.\)"):
+        ek.BinaryClassificationMetrics(many, 10, num_partitions=2)
+    # 61 scores in one hash partition and 10 in the other: 71 < 2 x 60, and still sampled
+    lopsided = _scores_by_hash_partition([61, 10])
+    rows = np.column_stack((lopsided, np.arange(71) % 2))
+    with pytest.warns(UserWarning, match="one holds 61 here"):
+        ek.spark_steps(rows, num_partitions=2, num_bins=5)
+
+
+@pytest.mark.filterwarnings("error::UserWarning")
+def test_no_word_where_the_even_split_is_sparks_or_does_not_matter():
+    rng = np.random.default_rng(0)
+    many = np.column_stack((rng.random(1000), rng.random(1000) < 0.3))
+    ek.spark_steps(many, num_partitions=2)                        # no binning: any split
+    ek.spark_steps(many, num_partitions=1, num_bins=10)           # one partition: no bounds
+    ek.spark_steps(many, num_partitions=2, num_bins=600)          # chunks of 1: nothing grouped
+    ek.spark_steps(many, partition_sizes=(430, 570), num_bins=10)  # Spark's split, given
+    ek.BinaryClassificationMetrics(many, 10)
+    sixty = np.column_stack((_scores_by_hash_partition([60, 60]), np.arange(120) % 2))
+    ek.spark_steps(sixty, num_partitions=2, num_bins=5)          # the sample holds every score
+    ek.spark_steps(SEED_SCORES, num_partitions=2, num_bins=2)
+
+
+def test_docstring_examples_need_no_course():
+    """The wheel leaves evalkit.course out: mllib's and mllib_steps' examples run without it."""
+    import subprocess
+    import sys
+
+    code = """
+import doctest, importlib.abc, sys
+from _doctest_in_venv import FLAGS, NumberChecker   # the flags `make test` runs examples with
+class NoCourse(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "evalkit.course" or name.startswith("evalkit.course."):
+            raise ModuleNotFoundError(name)
+sys.meta_path.insert(0, NoCourse())
+import evalkit.mllib, evalkit.mllib_steps
+for module in (evalkit.mllib, evalkit.mllib_steps):
+    runner = doctest.DocTestRunner(checker=NumberChecker(), optionflags=FLAGS)
+    for test in doctest.DocTestFinder().find(module):
+        runner.run(test)
+    print(module.__name__, runner.tries, runner.failures)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).parent).stdout.split()
+    assert out[0::3] == ["evalkit.mllib", "evalkit.mllib_steps"]
+    assert all(int(n) > 5 for n in out[1::3]) and out[2::3] == ["0", "0"], out
+
+
 # -- real PySpark ----------------------------------------------------------------------
 
 
@@ -669,6 +759,35 @@ def test_real_spark_weights_where_the_range_partitioner_samples(spark):
     rows = random_rows(rng, n=400, decimals=3, weighted=True)   # ~330 distinct scores
     ours = ek.BinaryClassificationMetrics(rows, num_partitions=2)
     assert_same_as_spark(ours, RealSpark(spark, rows, num_partitions=2), exact=False)
+
+
+def _split_from_thresholds(theirs, scores):
+    """Spark's split of the sorted counts, read off its binned thresholds (one list a partition).
+
+    Spark labels each chunk by its last score, so a partition's last threshold
+    is its lowest score: the distinct scores from there up to the previous
+    partition's lowest are that partition's.
+    """
+    text = theirs.j.thresholds().toJavaRDD().glom().collect().toString()
+    parts = [re.findall(_NUMBER, part) for part in re.findall(r"\[([^\[\]]*)\]", text)]
+    lowest = [float(part[-1]) for part in parts if part]
+    at_or_above = [int((scores >= low).sum()) for low in lowest]
+    return tuple(int(n) for n in np.diff([0, *at_or_above]))
+
+
+@pytest.mark.spark
+def test_real_spark_sampled_split_is_replayed_from_its_thresholds(spark):
+    """Over 60 distinct scores a partition Spark samples its split; given it, spark_steps is exact."""
+    rng = np.random.default_rng(320)
+    rows = random_rows(rng, n=2000, decimals=6)   # ~2,000 distinct scores in 2 partitions
+    scores = np.unique(rows[:, 0])
+    theirs = RealSpark(spark, rows, num_bins=10, num_partitions=2)
+    split = _split_from_thresholds(theirs, scores)
+    assert len(split) == 2 and sum(split) == len(scores) and min(split) > 60
+    assert_same_as_spark(ek.spark_steps(rows, partition_sizes=split, num_bins=10).metrics(),
+                         theirs)
+    with pytest.warns(UserWarning, match=r"partition_sizes="):
+        ek.spark_steps(rows, num_partitions=2, num_bins=10)
 
 
 @pytest.mark.spark

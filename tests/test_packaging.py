@@ -52,10 +52,6 @@ SKIP_MODULES = {
                     "compare")},
 }
 SKIP_EXAMPLES = {
-    "evalkit.mllib.BinaryClassificationMetrics":
-        "reads the Spark post's data set from evalkit.course.datasets, which the wheel leaves out",
-    "evalkit.mllib.spark_steps":
-        "reads the Spark post's data set from evalkit.course.datasets, which the wheel leaves out",
     "evalkit.curves.threshold_table": "returns a pandas DataFrame (pandas: the course extra)",
     "evalkit.uncertainty.proportion_ci":
         "its Clopper-Pearson example needs scipy (scipy.special.betaincinv), which no runtime extra has",

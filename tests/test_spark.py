@@ -268,6 +268,60 @@ def test_binary_metrics_many_buckets(any_spark, monkeypatch):
 
 
 @pytest.mark.spark
+def test_binary_metrics_unpersists_the_rows_it_cached(spark, monkeypatch):
+    """The buckets' per-score rows are cached for two jobs, then released (areas or points)."""
+    monkeypatch.setattr(spark_curves, "_ROWS_PER_BUCKET", 40)
+    monkeypatch.setattr(spark_curves, "_MAX_GROUPED", 0)
+    monkeypatch.setattr(spark_curves, "_MAX_COLLECTED", -1)
+    rows = random_rows(np.random.default_rng(3), n=400, decimals=1)   # ties: rows per score
+    df = frame(spark, rows, partitions=2)
+    for num_bins in (0, 3):
+        ours = eks.binary_metrics(df, num_bins=num_bins)
+        assert ours.num_buckets > 1
+        cached = ours._buckets()["rows"]
+        assert cached.storageLevel.useMemory, "the per-score rows are cached for the jobs"
+        mirror = ek.BinaryClassificationMetrics(rows, num_bins)
+        assert ours.areaUnderROC == pytest.approx(mirror.areaUnderROC, rel=1e-13)
+        level = cached.storageLevel
+        assert not (level.useMemory or level.useDisk), "cached rows left behind"
+        assert_same(ours, mirror)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("path", ["partitions", "buckets"], indirect=True)
+def test_binary_metrics_first_use_from_two_threads_runs_each_job_once(spark, path,
+                                                                       monkeypatch):
+    """The result's memos hold a lock: two threads asking at once share one job's counts."""
+    import threading
+    import time
+
+    jobs = []
+    cls = spark_curves.SparkBinaryClassificationMetrics
+    methods = {"partitions": "_count_exact", "buckets": "_cut_buckets"}
+    counting = getattr(cls, methods[path])
+
+    def slow_job(self):
+        jobs.append(1)
+        time.sleep(0.5)   # both threads are inside the first use now, without the lock
+        return counting(self)
+
+    monkeypatch.setattr(cls, methods[path], slow_job)
+    rows = random_rows(np.random.default_rng(4), n=200, decimals=3)
+    ours = eks.binary_metrics(frame(spark, rows))
+    assert ours.path == path
+    areas = []
+    threads = [threading.Thread(target=lambda: areas.append(ours.areaUnderROC))
+               for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    mirror = ek.BinaryClassificationMetrics(rows)
+    assert len(jobs) == 1
+    assert areas == [pytest.approx(mirror.areaUnderROC, rel=1e-13)] * 2
+
+
+@pytest.mark.spark
 def test_binary_metrics_weighted(any_spark, monkeypatch, path):
     spark = any_spark
     rng = np.random.default_rng(11)
@@ -635,6 +689,10 @@ def test_regression_r2_and_var_equal_spark_regression_evaluator(spark):
     ([(2.0, 1.0, 1.0)], {"user_col": "weight"}, r"user_col needs rating_range"),
     ([(2.0, 1.0, 1.0)], {"label_col": "y"}, r"label_col 'y' is not a column"),
     ([(2.0, 1.0, 1.0)], {"rating_range": (5, 1)}, r"rating_range must be a pair \(lo, hi\)"),
+    # users by their weight column: user 0.0's one rating weighs 0
+    ([(2.0, 1.0, 1.0), (3.0, 2.0, 0.0)], {"rating_range": (1, 5), "user_col": "weight",
+                                         "weight_col": "weight"},
+     r"weight_col 'weight' is zero for every rating of user 0.0: its error is undefined"),
 ])
 def test_regression_metrics_bad_input(spark, rows, kwargs, words):
     df = frame(spark, rows, names=("label", "prediction", "weight"))
@@ -651,6 +709,35 @@ def test_session_returns_the_running_session_untouched(spark):
     assert again is spark
     assert spark.conf.get("spark.sql.shuffle.partitions") == "2"
     assert spark.conf.get("spark.sql.execution.arrow.pyspark.enabled") == "true"
+
+
+@pytest.mark.spark
+def test_session_leaves_the_environment_warnings_and_stderr_as_they_were(spark, tmp_path):
+    """A new session: PYSPARK_PYTHON put back, one narrow warning filter, fd 2 untouched."""
+    code = """
+import os, sys, warnings
+os.dup2 = lambda *args: sys.exit("session() called os.dup2")   # fd 2 is shared by all threads
+os.environ["PYSPARK_PYTHON"] = "the-user-s-python"
+filters = list(warnings.filters)
+from evalkit.spark import session
+spark = session(config={"spark.pyspark.python": sys.executable}, log_file="jvm.log")
+added = [f for f in warnings.filters if f not in filters and f[2] is FutureWarning]
+print(os.environ["PYSPARK_PYTHON"], "PYSPARK_DRIVER_PYTHON" in os.environ)
+print([(f[0], getattr(f[1], "pattern", f[1]), getattr(f[3], "pattern", f[3])) for f in added])
+rows = spark.range(4).mapInArrow(lambda batches: batches, "id long").count()
+print(rows, os.path.getsize("jvm.log") > 0)
+spark.stop()
+"""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SPARK_CONNECT_MODE_ENABLED", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         cwd=tmp_path, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.splitlines() == [
+        "the-user-s-python False",
+        "[('ignore', 'Deprecated in 3.0.0. Use SparkSession.builder', 'pyspark.sql.context')]",
+        "4 True"], out.stdout + out.stderr[-2000:]
+    assert "WARN" not in out.stderr and "Setting default log level" not in out.stderr
 
 
 # -- ranking -------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from .._report import labelled_report
 from .._validation import (AVERAGES_TOP_K, BETA, DIGITS, ZERO_DIVISION, Bool, Options,
                            validate_params)
 from ..mllib import MulticlassMetrics
-from ._frame import _COLUMN, _DF, _column, _labels_array, _raise_first, _same_kind
+from ._frame import COLUMN, DATAFRAME, column_type, labels_array, raise_first, same_kind
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
     from pyspark.sql import DataFrame
@@ -59,7 +59,7 @@ class SparkClassCounts:
         Each cell of the confusion table becomes one ``(prediction, label,
         weight = count)`` row: Spark's weighted counts are those very sums.
         """
-        _raise_first([(self.labels.dtype.kind not in "biuf", "multiclass_metrics needs numeric "
+        raise_first([(self.labels.dtype.kind not in "biuf", "multiclass_metrics needs numeric "
                         "labels, as Spark's MulticlassMetrics; the labels are "
                         + repr(self.labels.tolist()))])
         y, predicted, weight = self.as_weighted_samples()
@@ -91,7 +91,7 @@ class SparkClassCounts:
                    zero_division=zero_division)
 
 
-@validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN)
+@validate_params(df=DATAFRAME, label_col=COLUMN, prediction_col=COLUMN)
 def classification_counts(df: DataFrame, label_col: str = "label",
                           prediction_col: str = "prediction") -> SparkClassCounts:
     """Per-class counts of a classifier's predictions, by one ``groupBy`` on the cluster.
@@ -123,10 +123,12 @@ def classification_counts(df: DataFrame, label_col: str = "label",
     """
     from pyspark.sql import functions as F
 
-    _same_kind(("label_col", label_col, _column(df, "label_col", label_col)),
-               ("prediction_col", prediction_col, _column(df, "prediction_col", prediction_col)))
+    label_type = column_type(df, "label_col", label_col)
+    prediction_type = column_type(df, "prediction_col", prediction_col)
+    same_kind(("label_col", label_col, label_type),
+              ("prediction_col", prediction_col, prediction_type))
     rows = df.groupBy(F.col(label_col), F.col(prediction_col)).count().collect()
-    _raise_first([(not rows, "df is empty: classification_counts needs at least one row")] + [
+    raise_first([(not rows, "df is empty: classification_counts needs at least one row")] + [
         (sum(r[i] is None or isinstance(r[i], float) and not np.isfinite(r[i]) for r in rows),
          f"{arg} {col!r} contains {{count}} distinct null, NaN or infinite values")
         for i, arg, col in ((0, "label_col", label_col), (1, "prediction_col", prediction_col))])
@@ -135,6 +137,6 @@ def classification_counts(df: DataFrame, label_col: str = "label",
     matrix = np.zeros((len(values), len(values)), dtype=np.int64)
     np.add.at(matrix, tuple(np.array([[index[r[0]], index[r[1]]] for r in rows]).T),
               [r[2] for r in rows])
-    return SparkClassCounts(_labels_array(values), matrix)
+    return SparkClassCounts(labels_array(values), matrix)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from .._validation import Satisfies, validate_params
 from ..compare import ModelComparison
 from ..compare import compare as _compare_counts
-from ._frame import _COLUMN, _DF, _column, _labels_array, _raise_first, _type_name
+from ._frame import COLUMN, DATAFRAME, column_type, labels_array, raise_first, type_name
 from .ranking import _hit_columns, _read_hits
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
@@ -27,8 +27,8 @@ _COLUMNS = Satisfies(_column_names,
                      "a list of at least 2 column names, one per model")
 
 
-@validate_params(df=_DF, label_col=_COLUMN, prediction_cols=_COLUMNS,
-                 relevance_col=[None, _COLUMN])
+@validate_params(df=DATAFRAME, label_col=COLUMN, prediction_cols=_COLUMNS,
+                 relevance_col=[None, COLUMN])
 def compare(
     df: DataFrame,
     metrics: list,
@@ -99,23 +99,23 @@ def compare(
     """
     kinds = set()
     for col in prediction_cols:
-        dtype = _column(df, "prediction_cols", col)
-        kinds.add(_type_name(dtype) == "ArrayType")
+        dtype = column_type(df, "prediction_cols", col)
+        kinds.add(type_name(dtype) == "ArrayType")
     mixed = (len(kinds) > 1, "prediction_cols must be all ranked lists (arrays) "
              "or all labels or scores")
-    _raise_first([mixed])
+    raise_first([mixed])
     if kinds == {True}:
         return _compare_rankers(df, metrics, prediction_cols, label_col,
                                 relevance_col, options)
-    _column(df, "label_col", label_col)
+    column_type(df, "label_col", label_col)
     grouped = df.groupBy(label_col, *prediction_cols).count()
     rows = grouped.collect()
-    _raise_first(_null_problems(rows, label_col, prediction_cols))
+    raise_first(_null_problems(rows, label_col, prediction_cols))
     columns = list(zip(*rows))
-    labels = _labels_array(columns[0])
+    labels = labels_array(columns[0])
     predictions = {}
     for col, values in zip(prediction_cols, columns[1:-1]):
-        predictions[col] = _labels_array(values)
+        predictions[col] = labels_array(values)
     counts = np.array(columns[-1], dtype=np.int64)
     return _compare_counts(labels, predictions, metrics,
                            sample_counts=counts, **options)
@@ -136,7 +136,7 @@ def _null_problems(rows, label_col, prediction_cols):
 def _compare_rankers(df, metrics, prediction_cols, label_col, relevance_col,
                      options):
     """Every model's per-user hits in one job (users aligned), resampled on the driver."""
-    _column(df, "label_col", label_col, ("ArrayType",),
+    column_type(df, "label_col", label_col, ("ArrayType",),
             "arrays of relevant item ids (prediction_cols hold ranked lists)")
     columns = {}
     for i, col in enumerate(prediction_cols):
@@ -146,7 +146,7 @@ def _compare_rankers(df, metrics, prediction_cols, label_col, relevance_col,
     aliased = (column.alias(name) for name, column in columns.items())
     table = df.select(*aliased).toArrow()
     empty = (table.num_rows == 0, "df is empty: compare needs at least one row")
-    _raise_first([empty])
+    raise_first([empty])
     hits = {}
     for i, col in enumerate(prediction_cols):
         def read(name, i=i):

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import dataclasses
 import functools
+import threading
+import weakref
 
 import numpy as np
 
 from .._curves import pr_points, roc_points, trapezoid
 from .._sweep import Sweep, sweep_of
-from .._validation import NUM_BINS, Options, validate_params
+from .._validation import NUM_BINS, ZERO_WEIGHT, validate_params
 from ..mllib import BinaryClassificationMetrics
-from ._frame import _COLUMN, _DF, _NOT_FINITE, _NUMERIC, _column, _not_finite, _raise_first
+from ._frame import COLUMN, DATAFRAME, NOT_FINITE, NUMERIC, column_type, not_finite, raise_first
 from .session import _OnExecutors
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
@@ -48,7 +51,9 @@ def _sweep_of_counts(s, pos, neg, weighted):
 
 
 def _schema(weighted):
-    count = "double" if weighted else "long"
+    count = "long"
+    if weighted:
+        count = "double"
     return f"t double, tp {count}, fp {count}"
 
 
@@ -84,17 +89,30 @@ def _bucket(table, *, offsets, totals, grouping, m, weighted, ends=None):
     import pyarrow as pa
 
     b = int(table.column(0)[0].as_py())
-    local = _sweep_of_counts(*(table.column(i).to_numpy() for i in (1, 2, 3)), weighted)
+    columns = (table.column(i).to_numpy() for i in (1, 2, 3))
+    local = _sweep_of_counts(*columns, weighted)
     t0, f0, d0 = offsets[b]
     index = np.arange(int(d0), int(d0) + len(local))   # the global distinct index
-    keep = ((index + 1) % grouping == 0) | (index == m - 1) if grouping >= 2 else slice(None)
-    t, tps, fps = local.thresholds[keep], local.tps[keep] + t0, local.fps[keep] + f0
+    keep = slice(None)
+    if grouping >= 2:
+        # the last score of each numBins chunk, and the last score of all
+        keep = ((index + 1) % grouping == 0) | (index == m - 1)
+    t = local.thresholds[keep]
+    tps = local.tps[keep] + t0
+    fps = local.fps[keep] + f0
     if ends is None:
         return pa.table({"t": t, "tp": tps, "fp": fps})
-    # the first bucket starts at Spark's first points: (0, 0) and (0, precision at the top)
+    # the first bucket starts at Spark's first points: (0, 0) and (0, precision at the top);
+    # every other bucket starts at the point before it (its offsets): its first trapezoid
+    # starts there
     lead = int(b != ends[0])
     points = Sweep(None, np.r_[t0, tps][1 - lead:], np.r_[f0, fps][1 - lead:], *totals)
-    fpr, tpr = (v[lead:None if b == ends[1] else -1] for v in roc_points(points, "spark"))
+    fpr, tpr = roc_points(points, "spark")
+    # Spark's last ROC point (1, 1) belongs to the last bucket only
+    stop = -1
+    if b == ends[1]:
+        stop = None
+    fpr, tpr = fpr[lead:stop], tpr[lead:stop]
     recall, precision = (v[lead:] for v in pr_points(points, "spark"))
     return pa.table({"b": [b], "roc": [trapezoid(fpr, tpr, partitions=[len(fpr)])],
                      "pr": [trapezoid(recall, precision, partitions=[len(recall)])]})
@@ -125,14 +143,19 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
     """
 
     def __init__(self, num_bins: int, zero_weight: str, totals: tuple[float, float],
-                 exact: Any = None, **plan: Any) -> None:
-        # The base's __init__ sweeps rows on the driver; these rows stay on the cluster. So the
-        # same options are set here -- Spark's: one partition, a chunk labelled by its last
-        # score, Spark's first PR point -- and `sweep` is the property that collects it.
-        self.num_bins, self.bin_threshold, self.convention = num_bins, "last", "spark"
-        self.num_partitions, self.zero_weight = 1, zero_weight
+                 exact: Sweep | None = None, plan: _Plan | None = None) -> None:
+        # Spark's options -- one partition, a chunk labelled by its last score, Spark's first
+        # PR point -- through the numpy mirror's one constructor; the rows stay on the
+        # cluster, so the sweep starts as None and `sweep` collects it on first use.
+        self._exact = exact
+        self._plan = plan
+        self._cut = None
+        self._areas = None
+        # one lock for every memo: two threads using a new result run each job once
+        self._lock = threading.RLock()
+        self._start(None, num_bins=num_bins, bin_threshold="last", convention="spark",
+                    num_partitions=1, zero_weight=zero_weight)
         self.n_pos, self.n_neg = totals
-        self._exact, self._plan, self._cut, self._sweep, self._areas = exact, plan, None, None, None
 
     def __repr__(self):
         return (f"SparkBinaryClassificationMetrics(P={self.n_pos}, N={self.n_neg}, num_bins="
@@ -154,30 +177,45 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         reach the driver (see :func:`binary_metrics`); the exact curve, when
         a method needs it, is counted as with ``"partitions"``.
         """
-        if not self._plan:
+        if self._plan is None:
             return "grouped"
-        return "buckets" if self._plan["distinct"] > _MAX_COLLECTED else "partitions"
+        if self._plan.distinct > _MAX_COLLECTED:
+            return "buckets"
+        return "partitions"
 
     @property
     def num_buckets(self) -> int:
         """The ranges of scores the executors sweep (cut on first use; 0 but on ``"buckets"``)."""
-        return len(self._buckets()["offsets"]) if self.path == "buckets" else 0
+        if self.path != "buckets":
+            return 0
+        return len(self._buckets()["offsets"])
 
     @property
     def num_distinct(self) -> int | None:
         """The number of distinct scores, when counted (see the class's attributes)."""
         if self.path != "buckets":
             return len(self._exact_sweep())
-        return self._buckets()["m"] if self.num_bins else None
+        if not self.num_bins:
+            return None
+        return self._buckets()["m"]
 
     @property
     def sweep(self) -> Sweep:
         """The (binned) threshold sweep, collected from the cluster on first use."""
-        if self._sweep is None and self.path == "buckets" and self.num_bins:
-            self._sweep = self._binned_on_buckets()
-        elif self._sweep is None:
-            self._sweep = self._exact_sweep().binned(self.num_bins)
+        with self._lock:
+            if self._sweep is None:
+                self._sweep = self._collect_sweep()
         return self._sweep
+
+    @sweep.setter
+    def sweep(self, value):
+        # the one constructor (`_start`) sets None here: not collected yet
+        self._sweep = value
+
+    def _collect_sweep(self):
+        if self.path == "buckets" and self.num_bins:
+            return self._binned_on_buckets()
+        return self._exact_sweep().binned(self.num_bins)
 
     @property
     def areaUnderROC(self) -> float:
@@ -188,7 +226,9 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         the buckets' sums) until the curve is collected; otherwise the numpy
         mirror's computation on the curve.
         """
-        return self._executor_areas()[0] if self._areas_on_cluster() else super().areaUnderROC
+        if self._areas_on_cluster():
+            return self._executor_areas()[0]
+        return super().areaUnderROC
 
     @property
     def areaUnderPR(self) -> float:
@@ -196,92 +236,169 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
 
         Computed where :attr:`areaUnderROC` is.
         """
-        return self._executor_areas()[1] if self._areas_on_cluster() else super().areaUnderPR
+        if self._areas_on_cluster():
+            return self._executor_areas()[1]
+        return super().areaUnderPR
 
     def _areas_on_cluster(self):
         return self._sweep is None and self.path == "buckets" and not self.num_bins
 
     def _buckets(self):
-        """Cut the scores into buckets (ranges) and total each: two jobs, on first use.
+        """The scores cut into buckets and each bucket's offsets (see :meth:`_cut_buckets`)."""
+        with self._lock:
+            if self._cut is None:
+                self._cut = self._cut_buckets()
+        return self._cut
+
+    def _cut_buckets(self):
+        """Cut the scores into buckets (ranges) and total each: two jobs.
 
         The per-bucket totals (and distinct scores with ``num_bins``) become
         offsets, the counts above each bucket, as Spark's ``scanLeft``.
         """
-        if self._cut is not None:
-            return self._cut
         from pyspark.sql import functions as F
 
-        plan, S = self._plan, F.col(_S)
-        counted, ties = plan["counted"], plan["ties"]
-        num = int(min(max(1, -(-plan["n"] // _ROWS_PER_BUCKET)), 4 * plan["parallelism"],
-                      _QUANTILES))
-        q = []
-        if num > 1:
-            q = sorted(set(counted.agg(F.percentile_approx(
-                S, [i / _QUANTILES for i in range(1, _QUANTILES)], 100)).head()[0] or []))
-        bounds = sorted({q[min(int(i), len(q) - 1)] for i in np.linspace(0, len(q), num + 1)[1:-1]}
-                        if q else [], reverse=True)
-        # bucket 0 holds the highest scores: the number of bounds above the score
-        bucket = sum(((S < float(v)).cast("int") for v in bounds), F.lit(0))
-        rows = counted.select(bucket.alias(_BUCKET), S, "p", "q")
-        if ties:  # one row per (bucket, score), combined map-side; small, so cached
-            rows = rows.groupBy(_BUCKET, _S).agg(F.sum("p").alias("p"), F.sum("q").alias("q"))
-            rows = rows.cache()
-        per = [(0, self.n_pos, self.n_neg, 0)]
-        if bounds or self.num_bins:
-            d = (F.count(F.lit(1)) if ties else F.countDistinct(_S)) if self.num_bins else F.lit(0)
-            per = sorted(tuple(r) for r in rows.groupBy(_BUCKET).agg(F.sum("p"), F.sum("q"), d)
-                         .collect())
-        totals = np.array([r[1:] for r in per], dtype=np.float64 if plan["weighted"] else np.int64)
-        above = np.cumsum(np.r_[np.zeros((1, 3), totals.dtype), totals[:-1]], axis=0)
-        self._cut = {"rows": rows, "offsets": dict(zip([r[0] for r in per], above.tolist())),
-                     "m": int(totals[:, 2].sum()), "ends": (per[0][0], per[-1][0])}
-        return self._cut
+        plan = self._plan
+        bounds = _bucket_bounds(plan)
+        S = F.col(_S)
+        # bucket 0 holds the highest scores: a score's bucket is the number of bounds above it
+        below_each = [(S < float(bound)).cast("int") for bound in bounds]
+        bucket = sum(below_each, F.lit(0))
+        rows = plan.counted.select(bucket.alias(_BUCKET), S, "p", "q")
+        if plan.ties:
+            # one row per (bucket, score), combined map-side: small, so cached for the two
+            # jobs that read it (unpersisted after the second, or when this result goes)
+            per_score = rows.groupBy(_BUCKET, _S).agg(F.sum("p").alias("p"),
+                                                      F.sum("q").alias("q"))
+            rows = per_score.cache()
+            release = weakref.finalize(self, rows.unpersist)
+            release.atexit = False   # at exit the session may be gone
+        per_bucket = self._bucket_totals(rows, bounds)
+        ids = [row[0] for row in per_bucket]
+        dtype = np.int64
+        if plan.weighted:
+            dtype = np.float64
+        totals = np.array([row[1:] for row in per_bucket], dtype=dtype)
+        # each bucket's offsets: the positives, negatives and distinct scores above it
+        before = np.r_[np.zeros((1, 3), dtype), totals[:-1]]
+        offsets = np.cumsum(before, axis=0)
+        return {"rows": rows, "offsets": dict(zip(ids, offsets.tolist())),
+                "m": int(totals[:, 2].sum()), "ends": (ids[0], ids[-1])}
+
+    def _bucket_totals(self, rows, bounds):
+        """``(bucket, positives, negatives, distinct scores)`` per bucket, in order (one job).
+
+        One bucket and no ``num_bins``: the totals are known, no job.
+        """
+        from pyspark.sql import functions as F
+
+        if not bounds and not self.num_bins:
+            return [(0, self.n_pos, self.n_neg, 0)]
+        # the distinct scores are counted only to cut num_bins chunks
+        distinct = F.lit(0)
+        if self.num_bins and self._plan.ties:
+            distinct = F.count(F.lit(1))   # the rows are one per score already
+        elif self.num_bins:
+            distinct = F.countDistinct(_S)
+        totals = rows.groupBy(_BUCKET).agg(F.sum("p"), F.sum("q"), distinct).collect()
+        return sorted(tuple(row) for row in totals)
 
     def _on_buckets(self, schema, **ends):
-        cut, weighted = self._buckets(), self._plan["weighted"]
+        """Sweep every bucket on an executor (:func:`_bucket`): one job, its table."""
+        cut = self._buckets()
+        grouping = 0
+        if self.num_bins:
+            grouping = cut["m"] // self.num_bins
         fn = functools.partial(_bucket, offsets=cut["offsets"], totals=(self.n_pos, self.n_neg),
-                               grouping=cut["m"] // self.num_bins if self.num_bins else 0,
-                               m=cut["m"], weighted=weighted, **ends)
-        with _OnExecutors():
-            return cut["rows"].groupBy(_BUCKET).applyInArrow(fn, schema).toArrow()
+                               grouping=grouping, m=cut["m"], weighted=self._plan.weighted,
+                               **ends)
+        job = cut["rows"].groupBy(_BUCKET).applyInArrow(fn, schema)
+        try:
+            with _OnExecutors():
+                return job.toArrow()
+        finally:
+            # the last job that reads the rows (the areas, or the num_bins points: one of them)
+            cut["rows"].unpersist()
 
     def _executor_areas(self):
-        if self._areas is None:
-            ends = self._buckets()["ends"]
-            table = self._on_buckets("b long, roc double, pr double", ends=ends).sort_by("b")
-            self._areas = tuple(sum(table.column(c).to_pylist()) for c in ("roc", "pr"))
+        with self._lock:
+            if self._areas is None:
+                ends = self._buckets()["ends"]
+                table = self._on_buckets("b long, roc double, pr double", ends=ends)
+                table = table.sort_by("b")
+                self._areas = tuple(sum(table.column(c).to_pylist()) for c in ("roc", "pr"))
         return self._areas
 
     def _binned_on_buckets(self):
-        table = self._on_buckets(_schema(self._plan["weighted"])).sort_by([("t", "descending")])
-        return Sweep(*(table.column(c).to_numpy() for c in ("t", "tp", "fp")), self.n_pos,
-                     self.n_neg)
+        table = self._on_buckets(_schema(self._plan.weighted))
+        table = table.sort_by([("t", "descending")])
+        columns = (table.column(c).to_numpy() for c in ("t", "tp", "fp"))
+        return Sweep(*columns, self.n_pos, self.n_neg)
 
     def _exact_sweep(self):
-        """The counts per distinct score, collected once (one job, no shuffle)."""
-        if self._exact is not None:
-            return self._exact
-        from pyspark.sql import functions as F
-
-        weighted, counted = self._plan["weighted"], self._plan["counted"]
-        if self._plan["ties"]:  # few distinct scores: Spark's own hash aggregation, map-side
-            table = counted.groupBy(_S).agg(F.sum("p"), F.sum("q")).toArrow()
-        else:  # distinct scores: each partition counts its own in numpy, no shuffle
-            with _OnExecutors():
-                table = counted.mapInArrow(functools.partial(
-                    _partition_counts, weighted=weighted), _schema(weighted)).toArrow()
-        columns = (table.column(i).to_numpy() for i in range(3))
-        self._exact = _sweep_of_counts(*columns, weighted)
+        """The counts per distinct score, collected once (see :meth:`_count_exact`)."""
+        with self._lock:
+            if self._exact is None:
+                self._exact = self._count_exact()
         return self._exact
 
+    def _count_exact(self):
+        """The counts per distinct score: one job, no shuffle."""
+        from pyspark.sql import functions as F
 
-ZERO_WEIGHTS = Options({"keep": "Spark: a row of weight 0 still makes its score a threshold",
-                        "drop": "scikit-learn: rows of weight 0 are left out"})
+        weighted = self._plan.weighted
+        counted = self._plan.counted
+        if self._plan.ties:
+            # few distinct scores: Spark's own hash aggregation, map-side
+            table = counted.groupBy(_S).agg(F.sum("p"), F.sum("q")).toArrow()
+        else:
+            # distinct scores: each partition counts its own in numpy, no shuffle
+            count = functools.partial(_partition_counts, weighted=weighted)
+            with _OnExecutors():
+                table = counted.mapInArrow(count, _schema(weighted)).toArrow()
+        columns = (table.column(i).to_numpy() for i in range(3))
+        return _sweep_of_counts(*columns, weighted)
 
 
-@validate_params(df=_DF, label_col=_COLUMN, score_col=_COLUMN, weight_col=[None, _COLUMN],
-                 num_bins=NUM_BINS, zero_weight=ZERO_WEIGHTS)
+def _bucket_bounds(plan):
+    """The scores that cut the rows into buckets, highest first (a job; none for one bucket).
+
+    About ``_ROWS_PER_BUCKET`` rows a bucket, at most 4 buckets a core and
+    ``_QUANTILES`` in all; the bounds are among the scores' approximate
+    quantiles, evenly spaced, duplicates merged (all copies of a score fall
+    in one bucket).
+    """
+    from pyspark.sql import functions as F
+
+    wanted = -(-plan.n // _ROWS_PER_BUCKET)   # rows / rows per bucket, rounded up
+    num = int(min(max(1, wanted), 4 * plan.parallelism, _QUANTILES))
+    if num == 1:
+        return []
+    levels = [i / _QUANTILES for i in range(1, _QUANTILES)]
+    found = plan.counted.agg(F.percentile_approx(F.col(_S), levels, 100)).head()[0]
+    quantiles = sorted(set(found or []))
+    if not quantiles:
+        return []
+    positions = np.linspace(0, len(quantiles), num + 1)[1:-1]
+    last = len(quantiles) - 1
+    bounds = {quantiles[min(int(i), last)] for i in positions}
+    return sorted(bounds, reverse=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """What the first job found, for the paths that count on the cluster later."""
+
+    counted: Any       # DataFrame: a row's score, and its positive and negative count or weight
+    n: int             # the rows
+    weighted: bool
+    parallelism: int   # the input's partitions
+    distinct: int      # the distinct scores (estimated)
+    ties: bool         # many rows a score: aggregate per score (in the JVM) first
+
+
+@validate_params(df=DATAFRAME, label_col=COLUMN, score_col=COLUMN, weight_col=[None, COLUMN],
+                 num_bins=NUM_BINS, zero_weight=ZERO_WEIGHT)
 def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = "score",
                    weight_col: str | None = None, num_bins: int = 0,
                    zero_weight: str = "keep") -> SparkBinaryClassificationMetrics:
@@ -299,7 +416,8 @@ def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = 
 
     * ``"grouped"``, few distinct scores: when at most half of the first
       10,000 rows are distinct scores, one aggregation counts the rows per
-      score and checks the columns at once; at most 131,072 scores reach
+      score and label (per score, with weights: their sums and checks), and
+      the driver checks the columns on those counts; at most 131,072 scores reach
       the driver (more, and that result is dropped for the other ways), and
       everything after is the numpy mirror's code;
     * otherwise one aggregation validates the columns and takes the totals
@@ -368,73 +486,184 @@ def binary_metrics(df: DataFrame, *, label_col: str = "label", score_col: str = 
     >>> m.fMeasureByThreshold()[:, 1].tolist()                         # doctest: +SKIP
     [0.16666666666666669, 0.7058823529411764, 1.0, 0.19819819819819817]
     """
+    column_type(df, "score_col", score_col, NUMERIC, "numbers")
+    column_type(df, "label_col", label_col, NUMERIC + ("BooleanType",),
+                "0 or 1 (numbers or booleans)")
+    column_type(df, "weight_col", weight_col, NUMERIC, "numbers")
+    weighted = weight_col is not None
+    base = _three_columns(df, score_col, label_col, weight_col, zero_weight)
+    names = {"score": f"score_col {score_col!r}", "label": f"label_col {label_col!r}",
+             "weight": f"weight_col {weight_col!r}"}
+    per_score = _per_score_counts(base, weighted)
+    if per_score is not None:
+        first, table = per_score
+        _raise_bad_values(first, names, weighted)
+        columns = (table[c].to_numpy() for c in (_S, "pos", "neg"))
+        exact = _sweep_of_counts(*columns, weighted)
+        return SparkBinaryClassificationMetrics(num_bins, zero_weight, _totals(first, weighted),
+                                                exact)
+    first = _first_aggregation(base, weighted)
+    _raise_bad_values(first, names, weighted)
+    n = int(first["n"])
+    distinct = (first["nd"] or 0) * _HLL_SAMPLE
+    pos, neg = _label_weights()
+    # many ties (rounded scores): count per distinct score first, map-side, in the JVM;
+    # the input's partitions from the first job (no sparkContext, which Spark Connect lacks)
+    plan = _Plan(counted=base.select(_S, pos.alias("p"), neg.alias("q")), n=n, weighted=weighted,
+                 parallelism=int(first["parts"]) + 1, distinct=distinct, ties=distinct < n / 4)
+    return SparkBinaryClassificationMetrics(num_bins, zero_weight, _totals(first, weighted),
+                                            plan=plan)
+
+
+def _three_columns(df, score_col, label_col, weight_col, zero_weight):
+    """The score, label and weight as doubles (the weight a long 1 without ``weight_col``)."""
     from pyspark.sql import functions as F
 
-    _column(df, "score_col", score_col, _NUMERIC, "numbers")
-    _column(df, "label_col", label_col, _NUMERIC + ("BooleanType",), "0 or 1 (numbers or booleans)")
-    _column(df, "weight_col", weight_col, _NUMERIC, "numbers")
-    weighted = weight_col is not None
-    S, Y, W = F.col(_S), F.col(_Y), F.col(_W)
+    weight = F.lit(1).cast("long")
+    if weight_col is not None:
+        weight = F.col(weight_col).cast("double")
     base = df.select(F.col(score_col).cast("double").alias(_S),
-                     F.col(label_col).cast("double").alias(_Y),
-                     (F.col(weight_col).cast("double") if weighted else F.lit(1).cast("long"))
-                     .alias(_W))
-    if weighted and zero_weight == "drop":   # null and NaN weights stay, for the checks
-        base = base.where(F.coalesce(W != 0.0, F.lit(True)))
-    pos, neg = (F.when(Y == v, W).otherwise(0) for v in (1.0, 0.0))
-    bad_label = ~F.coalesce(Y.isin(0.0, 1.0), F.lit(False))
-    aggs = [F.count(F.lit(1)).alias("n"), F.count_if(_not_finite(S)).alias("s_bad"),
+                     F.col(label_col).cast("double").alias(_Y), weight.alias(_W))
+    if weight_col is not None and zero_weight == "drop":
+        # null and NaN weights stay, for the checks
+        base = base.where(F.coalesce(F.col(_W) != 0.0, F.lit(True)))
+    return base
+
+
+def _label_weights():
+    """A row's positive and negative count (or weight): its weight on its label's side."""
+    from pyspark.sql import functions as F
+
+    Y, W = F.col(_Y), F.col(_W)
+    return F.when(Y == 1.0, W).otherwise(0), F.when(Y == 0.0, W).otherwise(0)
+
+
+def _bad_label():
+    """A label that is not 0 or 1 (null too)."""
+    from pyspark.sql import functions as F
+
+    return ~F.coalesce(F.col(_Y).isin(0.0, 1.0), F.lit(False))
+
+
+def _weight_checks():
+    """The weight column's checks, as aggregates: bad values, negative ones, the smallest."""
+    from pyspark.sql import functions as F
+
+    W = F.col(_W)
+    return [F.count_if(not_finite(W)).alias("w_bad"), F.count_if(W < 0).alias("w_neg"),
+            F.min(W).alias("w_min")]
+
+
+def _per_score_counts(base, weighted):
+    """Few distinct scores: the rows counted per score in one job, and its checks; else None.
+
+    The first rows decide whether to try (rounded scores, or a model with
+    few leaves); with more than ``_MAX_GROUPED`` scores after all the job's
+    result is dropped for the general path. Returns what the general path's
+    first job gives (the checks and the totals) and the per-score table
+    (columns ``_S``, ``pos``, ``neg``).
+    """
+    if _MAX_GROUPED <= 0:
+        return None
+    probe = base.select(_S).limit(_PROBE_ROWS).toArrow().column(0).to_numpy()
+    if not len(probe) or len(np.unique(probe)) > len(probe) // 2:
+        return None
+    if weighted:
+        return _per_score_weights(base)
+    return _per_score_rows(base)
+
+
+def _per_score_rows(base):
+    """Without weights: the rows counted per (score, label) pair -- one count, no sums.
+
+    The driver reads the checks off the pairs: a score that is not finite is
+    a key, a label other than 0 or 1 (null too) is a key.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    pairs = base.groupBy(_S, _Y).count().limit(2 * _MAX_GROUPED + 1).toArrow()
+    scores = pairs[_S].to_numpy()   # a null reads NaN
+    labels = pairs[_Y].to_numpy()
+    n = pairs["count"].to_numpy()
+    keys, index = np.unique(scores, return_inverse=True)
+    if len(pairs) > 2 * _MAX_GROUPED or len(keys) > _MAX_GROUPED:
+        return None
+    pos = np.bincount(index, weights=n * (labels == 1.0), minlength=len(keys))
+    neg = np.bincount(index, weights=n * (labels == 0.0), minlength=len(keys))
+    bad_label = ~np.isin(labels, (0.0, 1.0))
+    first = {"n": int(n.sum()), "pos": int(pos.sum()), "neg": int(neg.sum()),
+             "s_bad": int(n[~np.isfinite(scores)].sum()), "y_bad": int(n[bad_label].sum()),
+             "y_example": pc.min(pairs[_Y].filter(pa.array(bad_label))).as_py()}
+    table = pa.table({_S: keys, "pos": pos.astype(np.int64), "neg": neg.astype(np.int64)})
+    return first, table
+
+
+def _per_score_weights(base):
+    """With weights: per score the rows, the labelled ones, the weights' sums and checks."""
+    import pyarrow.compute as pc
+    from pyspark.sql import functions as F
+
+    pos, neg = _label_weights()
+    example = F.min(F.when(_bad_label(), F.col(_Y)))
+    aggs = [F.count(F.lit(1)).alias("n"), F.count_if(~_bad_label()).alias("labelled"),
+            F.sum(pos).alias("pos"), F.sum(neg).alias("neg"), example.alias("y_example"),
+            *_weight_checks()]
+    table = base.groupBy(_S).agg(*aggs).limit(_MAX_GROUPED + 1).toArrow()
+    if table.num_rows > _MAX_GROUPED:
+        return None
+    scores = table[_S].to_numpy()   # a null reads NaN
+    n = table["n"].to_numpy()
+    sums = {c: pc.sum(table[c]).as_py() for c in ("n", "labelled", "pos", "neg", "w_bad",
+                                                  "w_neg")}
+    first = {"n": sums["n"], "pos": sums["pos"], "neg": sums["neg"],
+             "s_bad": int(n[~np.isfinite(scores)].sum()), "y_bad": sums["n"] - sums["labelled"],
+             "y_example": pc.min(table["y_example"]).as_py(), "w_bad": sums["w_bad"],
+             "w_neg": sums["w_neg"], "w_min": pc.min(table["w_min"]).as_py()}
+    return first, table
+
+
+def _first_aggregation(base, weighted):
+    """The general path's first job: every check, the totals and the distinct scores, estimated."""
+    from pyspark.sql import functions as F
+
+    S, Y = F.col(_S), F.col(_Y)
+    pos, neg = _label_weights()
+    bad_label = _bad_label()
+    aggs = [F.count(F.lit(1)).alias("n"), F.count_if(not_finite(S)).alias("s_bad"),
             F.count_if(bad_label).alias("y_bad"), F.min(F.when(bad_label, Y)).alias("y_example"),
             F.coalesce(F.sum(pos), F.lit(0)).alias("pos"),
             F.coalesce(F.sum(neg), F.lit(0)).alias("neg")]
     if weighted:
-        aggs += [F.count_if(_not_finite(W)).alias("w_bad"), F.count_if(W < 0).alias("w_neg"),
-                 F.min(W).alias("w_min")]
-    # Few distinct scores (rounded, or a model with few leaves): one job counts the rows
-    # per score and checks the columns at once, and everything else is numpy on the
-    # driver. The first rows decide whether to try; more than _MAX_GROUPED scores after
-    # all and the job's result is dropped for the general path.
-    exact = None
-    if _MAX_GROUPED > 0:
-        probe = base.select(S).limit(_PROBE_ROWS).toArrow().column(0).to_numpy()
-        if len(probe) and len(np.unique(probe)) <= len(probe) // 2:
-            grouped = base.groupBy(S).agg(*aggs).limit(_MAX_GROUPED + 1).toArrow()
-            if grouped.num_rows <= _MAX_GROUPED:
-                import pyarrow.compute as pc
+        aggs += _weight_checks()
+    # the distinct scores, estimated from 1 score in _HLL_SAMPLE (chosen by hash)
+    sampled = F.when(F.xxhash64(S) % _HLL_SAMPLE == 0, S)
+    aggs += [F.approx_count_distinct(sampled, 0.05).alias("nd"),
+             F.max("__evalkit_part").alias("parts")]
+    row = base.withColumn("__evalkit_part", F.spark_partition_id()).agg(*aggs).collect()[0]
+    return row.asDict()
 
-                exact = grouped   # the checks and totals: the per-score rows added up
-                first = {c: (pc.min if c in ("y_example", "w_min") else pc.sum)(exact[c]).as_py()
-                         for c in exact.column_names}
-    if exact is None:
-        # the distinct scores, estimated from 1 score in _HLL_SAMPLE (chosen by hash)
-        sampled = F.when(F.xxhash64(S) % _HLL_SAMPLE == 0, S)
-        first = base.withColumn("__evalkit_part", F.spark_partition_id()).agg(
-            *aggs, F.approx_count_distinct(sampled, 0.05).alias("nd"),
-            F.max("__evalkit_part").alias("parts")).collect()[0].asDict()
-    sc, lc, wc = (f"{arg} {col!r}" for arg, col in (
-        ("score_col", score_col), ("label_col", label_col), ("weight_col", weight_col)))
-    _raise_first([
+
+def _raise_bad_values(first, names, weighted):
+    """A ValueError naming the column, for the first check the first job found failing."""
+    raise_first([
         (first["n"] == 0, "df is empty: binary_metrics needs at least one row"),
-        (first["s_bad"], sc + _NOT_FINITE),
-        (first["y_bad"], lc + " must hold 0 or 1; {count} rows hold other values, such as "
-         + repr(first["y_example"])),
-        (first.get("w_bad"), wc + _NOT_FINITE),
-        (first.get("w_neg"), wc + " contains {count} negative values, such as "
+        (first["s_bad"], names["score"] + NOT_FINITE),
+        (first["y_bad"], names["label"] + " must hold 0 or 1; {count} rows hold other values, "
+         "such as " + repr(first["y_example"])),
+        (first.get("w_bad"), names["weight"] + NOT_FINITE),
+        (first.get("w_neg"), names["weight"] + " contains {count} negative values, such as "
          + repr(first.get("w_min")) + ": weights count rows and must be >= 0"),
         (weighted and first["pos"] + first["neg"] == 0,
-         wc + " is all zeros: at least one row must count"),
+         names["weight"] + " is all zeros: at least one row must count"),
     ])
-    totals = tuple((float if weighted else int)(first[c]) for c in ("pos", "neg"))
-    if exact is not None:
-        return SparkBinaryClassificationMetrics(num_bins, zero_weight, totals, _sweep_of_counts(
-            *(exact[c].to_numpy() for c in (_S, "pos", "neg")), weighted))
-    n, distinct = int(first["n"]), (first["nd"] or 0) * _HLL_SAMPLE
-    # many ties (rounded scores): count per distinct score first, map-side, in the JVM;
-    # the input's partitions from the first job (no sparkContext, which Spark Connect lacks)
-    return SparkBinaryClassificationMetrics(
-        num_bins, zero_weight, totals, counted=base.select(S, pos.alias("p"), neg.alias("q")),
-        n=n, weighted=weighted, parallelism=int(first["parts"]) + 1, distinct=distinct,
-        ties=distinct < n / 4)
+
+
+def _totals(first, weighted):
+    """The positives and negatives: counts, or sums of weights."""
+    if weighted:
+        return float(first["pos"]), float(first["neg"])
+    return int(first["pos"]), int(first["neg"])
 
 
 # -- Spark's own objects --------------------------------------------------------------------

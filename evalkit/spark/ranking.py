@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._hit_metrics import FUNCTIONS_AT_K
+from .._hit_metrics import FUNCTIONS_AT_K, check_options, evaluate
 from .._hits import WHOLE_LIST, RankingHits
 from .._validation import K, Options, Satisfies, validate_params
-from ..ranking import CONVENTIONS, evaluate_ranking
-from ._frame import _COLUMN, _DF, _NUMERIC, _column, _not_finite, _raise_first, _same_kind
+from ..ranking import CONVENTIONS
+from ._frame import COLUMN, DATAFRAME, NUMERIC, column_type, not_finite, raise_first, same_kind
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
     from pyspark.sql import DataFrame
@@ -21,8 +21,8 @@ if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
 RANKING_METRICS = FUNCTIONS_AT_K
 
 
-@validate_params(df=_DF, ranked_col=_COLUMN, relevant_col=_COLUMN, k=[None, K],
-                 relevance_col=[None, _COLUMN])
+@validate_params(df=DATAFRAME, ranked_col=COLUMN, relevant_col=COLUMN, k=[None, K],
+                 relevance_col=[None, COLUMN])
 def ranking_hits(df: DataFrame, *, ranked_col: str = "ranked", relevant_col: str = "relevant",
                  k: int | None = None, relevance_col: str | None = None) -> RankingHits:
     """Per-user hits of ranked lists held in a DataFrame, found on the cluster.
@@ -67,6 +67,11 @@ def ranking_hits(df: DataFrame, *, ranked_col: str = "ranked", relevant_col: str
         (``ideal="candidates"``, ``relevant_in="ranked"``; pass ``k=None``
         for those).
     """
+    return _hits_of_frame(df, ranked_col, relevant_col, k, relevance_col)
+
+
+def _hits_of_frame(df, ranked_col, relevant_col, k, relevance_col):
+    """:func:`ranking_hits`'s step: the checked columns' hits, found in one job."""
     columns = _hit_columns(df, ranked_col, relevant_col, k, relevance_col)
     table = df.select(*(c.alias(name) for name, c in columns.items())).toArrow()
     return _read_hits(table.column, k, relevance_col)
@@ -76,21 +81,23 @@ def _hit_columns(df, ranked_col, relevant_col, k, relevance_col):
     """The columns checked, then Spark expressions of one ranked column's per-user hits."""
     from pyspark.sql import functions as F
 
-    rt = _column(df, "ranked_col", ranked_col, ("ArrayType",), "arrays of item ids")
-    tt = _column(df, "relevant_col", relevant_col, ("ArrayType",), "arrays of item ids")
-    _same_kind(("ranked_col", ranked_col, rt.elementType),
+    rt = column_type(df, "ranked_col", ranked_col, ("ArrayType",), "arrays of item ids")
+    tt = column_type(df, "relevant_col", relevant_col, ("ArrayType",), "arrays of item ids")
+    same_kind(("ranked_col", ranked_col, rt.elementType),
                ("relevant_col", relevant_col, tt.elementType))
     ranked = F.coalesce(F.col(ranked_col), F.array().cast(rt))
     given = F.coalesce(F.col(relevant_col), F.array().cast(tt))
     relevant = F.array_distinct(given)
-    top = ranked if k is None else F.slice(ranked, 1, k)
+    top = ranked
+    if k is not None:
+        top = F.slice(ranked, 1, k)
     if relevance_col is None:   # every gain 1, R = the judged items: only positions leave
         # (`given`, not `relevant`, in lambdas: Spark would deduplicate it again for every item)
         found = F.transform(top, lambda x, i: F.when(F.array_contains(given, x), i))
         return {"pos": F.filter(found, lambda i: i.isNotNull()), "len": F.size(ranked),
                 "r": F.size(relevant)}
-    _column(df, "relevance_col", relevance_col, ("ArrayType",), "arrays of numbers",
-            elements=_NUMERIC)
+    column_type(df, "relevance_col", relevance_col, ("ArrayType",), "arrays of numbers",
+            elements=NUMERIC)
     grades = F.coalesce(F.col(relevance_col), F.array()).cast("array<double>")
 
     def grade_of(x):   # the last grade given to item x (Spark's toMap), 0 when not relevant
@@ -103,13 +110,17 @@ def _hit_columns(df, ranked_col, relevant_col, k, relevance_col):
 
     judged = F.transform(relevant, grade_of)           # distinct items, first-seen order
     hits = F.filter(F.transform(top, hit), lambda h: h.isNotNull())
-    cut = (lambda a: a) if k is None else (lambda a: F.slice(a, 1, k))
+    ideal = F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)
+    as_given = judged
+    if k is not None:
+        ideal = F.slice(ideal, 1, k)
+        as_given = F.slice(judged, 1, k)
     return {"pos": F.transform(hits, lambda h: h["i"]), "len": F.size(ranked),
             "gain": F.transform(hits, lambda h: h["g"]),
             "r": F.size(F.filter(judged, lambda g: g > 0)), "judged": F.size(relevant),
-            "ideal": cut(F.sort_array(F.filter(judged, lambda g: g > 0), asc=False)),
-            "given": cut(judged), "bad_len": F.size(grades) != F.size(given),
-            "bad_grade": F.exists(grades, lambda g: _not_finite(g) | (g < 0))}
+            "ideal": ideal,
+            "given": as_given, "bad_len": F.size(grades) != F.size(given),
+            "bad_grade": F.exists(grades, lambda g: not_finite(g) | (g < 0))}
 
 
 def _read_hits(get, k, relevance_col):
@@ -119,7 +130,7 @@ def _read_hits(get, k, relevance_col):
 
     def column(c, dtype=np.int64):
         return get(c).to_numpy(zero_copy_only=False).astype(dtype)
-    _raise_first([
+    raise_first([
         (graded and np.count_nonzero(column("bad_len", bool)),
          name + " must hold one grade per item of relevant_col; {count} rows do not"),
         (graded and np.count_nonzero(column("bad_grade", bool)),
@@ -154,7 +165,8 @@ def _padded(column):
     return out
 
 
-@validate_params(k=K, convention=Options({c: "" for c in CONVENTIONS}), metrics=Satisfies(
+@validate_params(df=DATAFRAME, ranked_col=COLUMN, relevant_col=COLUMN, relevance_col=[None, COLUMN],
+                 k=K, convention=Options({c: "" for c in CONVENTIONS}), metrics=Satisfies(
     lambda v: not isinstance(v, str) and set(v) <= set(RANKING_METRICS),
     f"a sequence of names among {list(RANKING_METRICS)}"))
 def ranking_metrics(df: DataFrame, *, k: int, ranked_col: str = "ranked",
@@ -213,16 +225,20 @@ def ranking_metrics(df: DataFrame, *, k: int, ranked_col: str = "ranked",
     >>> ranking_metrics(df, k=3)["precision_at_k"]                          # doctest: +SKIP
     0.5
     """
+    options = check_options(convention, zero_division=zero_division)
     whole = any(CONVENTIONS[convention][option] == value for option, value in WHOLE_LIST.items())
-    hits = ranking_hits(df, ranked_col=ranked_col, relevant_col=relevant_col,
-                        k=None if whole else k, relevance_col=relevance_col)
-    out = evaluate_ranking(hits, None, [f"{m}@{k}" for m in metrics], convention=convention,
-                           zero_division=zero_division)
+    # the presets that read whole lists need every hit; the others the first k of each list
+    depth = k
+    if whole:
+        depth = None
+    hits = _hits_of_frame(df, ranked_col, relevant_col, depth, relevance_col)
+    names = [f"{m}@{k}" for m in metrics]
+    out = evaluate(hits, None, names, options)
     return {m: out[f"{m}@{k}"] for m in metrics}
 
 
-@validate_params(predictions=_DF, truth=_DF, user_col=_COLUMN, item_col=_COLUMN,
-                 score_col=_COLUMN, k=[None, K], grade_col=[None, _COLUMN])
+@validate_params(predictions=DATAFRAME, truth=DATAFRAME, user_col=COLUMN, item_col=COLUMN,
+                 score_col=COLUMN, k=[None, K], grade_col=[None, COLUMN])
 def lists_from_frame(predictions: DataFrame, truth: DataFrame, *, user_col: str = "user",
                      item_col: str = "item", score_col: str = "score", k: int | None = None,
                      grade_col: str | None = None) -> DataFrame:
@@ -248,22 +264,29 @@ def lists_from_frame(predictions: DataFrame, truth: DataFrame, *, user_col: str 
 
     for frame_, name in ((predictions, "predictions"), (truth, "truth")):
         for arg, col in (("user_col", user_col), ("item_col", item_col)):
-            _column(frame_, arg, col, of=name)
-    _column(predictions, "score_col", score_col, _NUMERIC, "numbers", of="predictions")
+            column_type(frame_, arg, col, of=name)
+    column_type(predictions, "score_col", score_col, NUMERIC, "numbers", of="predictions")
     ordered = F.sort_array(F.collect_list(F.struct(
         F.col(score_col).cast("double").alias("s"), F.col(item_col).alias("i"))), asc=False)
     ranked = F.transform(ordered, lambda x: x["i"])
-    lists = predictions.groupBy(user_col).agg(
-        (ranked if k is None else F.slice(ranked, 1, k)).alias("ranked"))
-    _column(truth, "grade_col", grade_col, _NUMERIC, "numbers")
-    grade = F.lit(1.0) if grade_col is None else F.col(grade_col).cast("double")
+    if k is not None:
+        ranked = F.slice(ranked, 1, k)
+    lists = predictions.groupBy(user_col).agg(ranked.alias("ranked"))
+    column_type(truth, "grade_col", grade_col, NUMERIC, "numbers")
+    grade = F.lit(1.0)
+    if grade_col is not None:
+        grade = F.col(grade_col).cast("double")
     judged = F.sort_array(F.collect_list(F.struct(grade.alias("g"), F.col(item_col).alias("i"))),
                           asc=False)
     items = F.transform("judged", lambda x: x["i"])
+    columns = [user_col, "ranked", "relevant"]
+    if grade_col:
+        columns.append("relevance")
+    else:   # binary truth: an item listed twice is relevant once
+        items = F.array_distinct(items)
     rel = truth.groupBy(user_col).agg(judged.alias("judged")).select(
-        user_col, (items if grade_col else F.array_distinct(items)).alias("relevant"),
+        user_col, items.alias("relevant"),
         F.transform("judged", lambda x: x["g"]).alias("relevance"))
-    return rel.join(lists, on=user_col, how="left").select(
-        user_col, "ranked", "relevant", *(["relevance"] if grade_col else []))
+    return rel.join(lists, on=user_col, how="left").select(*columns)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._errors import errors_from_sums, spark_fit_scores
 from .._validation import RATING_RANGE, Bool, validate_params
-from ._frame import _COLUMN, _DF, _NOT_FINITE, _NUMERIC, _column, _not_finite, _raise_first
+from ._frame import COLUMN, DATAFRAME, NOT_FINITE, NUMERIC, column_type, not_finite, raise_first
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
     from pyspark.sql import DataFrame
@@ -24,8 +24,8 @@ def _fit_scores(total, through_origin):
                             through_origin=through_origin)
 
 
-@validate_params(df=_DF, label_col=_COLUMN, prediction_col=_COLUMN, weight_col=[None, _COLUMN],
-                 user_col=[None, _COLUMN], rating_range=[None, RATING_RANGE],
+@validate_params(df=DATAFRAME, label_col=COLUMN, prediction_col=COLUMN, weight_col=[None, COLUMN],
+                 user_col=[None, COLUMN], rating_range=[None, RATING_RANGE],
                  through_origin=Bool())
 def regression_metrics(df: DataFrame, *, label_col: str = "label",
                        prediction_col: str = "prediction", weight_col: str | None = None,
@@ -92,50 +92,83 @@ def regression_metrics(df: DataFrame, *, label_col: str = "label",
     >>> regression_metrics(df, rating_range=(1, 5))                           # doctest: +SKIP
     {'mae': 0.75, 'mse': 0.75, 'rmse': 0.8660254037844386, 'nmae': 0.1875, 'r2': 0.4, 'var': 0.75}
     """
-    from pyspark.sql import functions as F
-
-    lo, hi = (None, None) if rating_range is None else map(float, rating_range)
-    _raise_first([(user_col is not None and rating_range is None,
+    lo, hi = None, None
+    if rating_range is not None:
+        lo, hi = map(float, rating_range)
+    raise_first([(user_col is not None and rating_range is None,
                    "user_col needs rating_range: the per-user error is the NMAE")])
     for arg, col in (("label_col", label_col), ("prediction_col", prediction_col),
                      ("weight_col", weight_col)):
-        _column(df, arg, col, _NUMERIC, "numbers")
-    _column(df, "user_col", user_col)
-    y, p = F.col(label_col).cast("double"), F.col(prediction_col).cast("double")
-    w = F.col(weight_col).cast("double") if weight_col is not None else F.lit(1.0)
-    err = F.abs(p - y)
-    aggs = [F.count(F.lit(1)).alias("n"), F.count_if(_not_finite(y)).alias("y_bad"),
-            F.count_if(_not_finite(p)).alias("p_bad"), F.count_if(_not_finite(w)).alias("w_bad"),
-            F.count_if(w < 0).alias("w_neg"), F.sum(w).alias("W"), F.sum(w * err).alias("A"),
-            F.sum(w * err * err).alias("S"), F.sum(w * w).alias("W2"), F.sum(w * y).alias("Y"),
-            F.sum(w * y * y).alias("Y2"), F.sum(w * p).alias("P"), F.sum(w * p * p).alias("P2"),
-            F.count_if((y < lo) | (y > hi) if lo is not None else F.lit(False)).alias("outside")]
-    rows = (df.groupBy(user_col) if user_col is not None else df).agg(*aggs).collect()
-    total = {a: sum(r[a] or 0 for r in rows) for a in ("n", "y_bad", "p_bad", "w_bad", "w_neg",
-                                                        "W", "A", "S", "outside", "W2", "Y",
-                                                        "Y2", "P", "P2")}
-    lc, pc, wc = (f"{arg} {col!r}" for arg, col in (
-        ("label_col", label_col), ("prediction_col", prediction_col), ("weight_col", weight_col)))
-    zero = [r[user_col] for r in rows if r["W"] == 0] if user_col is not None else []
-    _raise_first([
-        (total["n"] == 0, "df is empty: regression_metrics needs at least one row"),
-        (total["y_bad"], lc + _NOT_FINITE),
-        (total["p_bad"], pc + _NOT_FINITE),
-        (total["w_bad"], wc + _NOT_FINITE),
-        (total["w_neg"], wc + " contains {count} negative values: weights must be >= 0"),
-        (total["W"] == 0, wc + " is all zeros: at least one row must count"),
-        (total["outside"], lc + " holds {count} ratings outside rating_range "
-         + repr((lo, hi)) + ": give the scale the ratings are on"),
-        (zero, f"{wc} is zero for every rating of user {(zero or [None])[0]!r}: its error is "
-         "undefined"),
-    ])
-    width = None if lo is None else hi - lo
+        column_type(df, arg, col, NUMERIC, "numbers")
+    column_type(df, "user_col", user_col)
+    aggs = _sum_aggregates(label_col, prediction_col, weight_col, lo, hi)
+    frame = df
+    if user_col is not None:
+        frame = df.groupBy(user_col)
+    rows = frame.agg(*aggs).collect()
+    total = {name: sum(row[name] or 0 for row in rows) for name in _SUMS}
+    names = {"label": f"label_col {label_col!r}", "prediction": f"prediction_col "
+             f"{prediction_col!r}", "weight": f"weight_col {weight_col!r}"}
+    zero_weight_users = []
+    if user_col is not None:
+        zero_weight_users = [row[user_col] for row in rows if row["W"] == 0]
+    _raise_bad_sums(total, names, (lo, hi), zero_weight_users)
+    width = None
+    if lo is not None:
+        width = hi - lo
     out = errors_from_sums(total["W"], total["A"], total["S"], width=width)
     out.update(_fit_scores(total, through_origin))
     if user_col is not None:
-        per_user = errors_from_sums(*(np.array([r[a] for r in rows], dtype=float)
-                                      for a in ("W", "A")), width=width)
+        weights = np.array([row["W"] for row in rows], dtype=float)
+        errors = np.array([row["A"] for row in rows], dtype=float)
+        per_user = errors_from_sums(weights, errors, width=width)
         out["nmae"] = float(per_user["nmae"].mean())
     return out
+
+
+#: The sums of the one aggregation (per user with ``user_col``), added up on the driver.
+_SUMS = ("n", "y_bad", "p_bad", "w_bad", "w_neg", "W", "A", "S", "outside", "W2", "Y", "Y2",
+         "P", "P2")
+
+
+def _sum_aggregates(label_col, prediction_col, weight_col, lo, hi):
+    """The aggregates of :data:`_SUMS`: the checks' counts and the weighted sums."""
+    from pyspark.sql import functions as F
+
+    y = F.col(label_col).cast("double")
+    p = F.col(prediction_col).cast("double")
+    w = F.lit(1.0)
+    if weight_col is not None:
+        w = F.col(weight_col).cast("double")
+    err = F.abs(p - y)
+    outside = F.lit(False)
+    if lo is not None:
+        outside = (y < lo) | (y > hi)
+    return [F.count(F.lit(1)).alias("n"), F.count_if(not_finite(y)).alias("y_bad"),
+            F.count_if(not_finite(p)).alias("p_bad"), F.count_if(not_finite(w)).alias("w_bad"),
+            F.count_if(w < 0).alias("w_neg"), F.sum(w).alias("W"), F.sum(w * err).alias("A"),
+            F.sum(w * err * err).alias("S"), F.sum(w * w).alias("W2"), F.sum(w * y).alias("Y"),
+            F.sum(w * y * y).alias("Y2"), F.sum(w * p).alias("P"), F.sum(w * p * p).alias("P2"),
+            F.count_if(outside).alias("outside")]
+
+
+def _raise_bad_sums(total, names, rating_range, zero_weight_users):
+    """A ValueError naming the column, for the first check the aggregation found failing."""
+    first_user = None
+    if zero_weight_users:
+        first_user = zero_weight_users[0]
+    weight = names["weight"]
+    raise_first([
+        (total["n"] == 0, "df is empty: regression_metrics needs at least one row"),
+        (total["y_bad"], names["label"] + NOT_FINITE),
+        (total["p_bad"], names["prediction"] + NOT_FINITE),
+        (total["w_bad"], weight + NOT_FINITE),
+        (total["w_neg"], weight + " contains {count} negative values: weights must be >= 0"),
+        (total["W"] == 0, weight + " is all zeros: at least one row must count"),
+        (total["outside"], names["label"] + " holds {count} ratings outside rating_range "
+         + repr(rating_range) + ": give the scale the ratings are on"),
+        (len(zero_weight_users), f"{weight} is zero for every rating of user {first_user!r}: its "
+         "error is undefined"),
+    ])
 
 

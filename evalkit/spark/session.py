@@ -34,23 +34,41 @@ def _quiet_log4j2_file():
 
 
 @contextlib.contextmanager
-def _jvm_stderr_to(path):
-    """Start the JVM with its stderr (Java's own warnings, Spark's log) going to ``path``.
+def _environment(**values):
+    """Set environment variables while the block runs, then put back what was there.
 
-    The JVM is a child process: it inherits file descriptor 2 when it starts,
-    so pointing fd 2 at a file for the duration of the start keeps the JVM's
-    messages out of a notebook's cells (Jupyter forwards fd 2 to them) for the
-    JVM's whole life, while Python's own stderr is restored at once.
+    A classic driver reads ``PYSPARK_PYTHON`` once, when its SparkContext
+    starts, and hands it to every Python worker it launches after; the
+    variable is needed only during the start.
     """
-    sys.stderr.flush()
-    saved, target = os.dup(2), os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
     try:
-        os.dup2(target, 2)
         yield
     finally:
-        os.dup2(saved, 2)
-        for fd in (saved, target):
-            os.close(fd)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _start_classic(master, app_name, settings, log_file):
+    """Start the JVM with its stderr going to ``log_file``, and its SparkContext on it.
+
+    The JVM is a child process: PySpark's ``launch_gateway`` passes its
+    ``popen_kwargs`` to ``Popen``, so the JVM's own stderr (Java's warnings,
+    Spark's log) goes to the file for the JVM's whole life -- out of a
+    notebook's cells, which Jupyter fills from fd 2 -- and this process's
+    fd 2 is never touched.
+    """
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    conf = SparkConf().setMaster(master).setAppName(app_name).setAll(list(settings.items()))
+    with open(log_file, "ab") as log:
+        gateway = launch_gateway(conf, popen_kwargs={"stderr": log})
+    return SparkContext(conf=conf, gateway=gateway)
 
 
 @validate_params(shuffle_partitions=Integer(1))
@@ -70,8 +88,11 @@ def session(app_name: str = "evalkit", *, master: str = "local[2]", driver_memor
     driver hands its executors only the ``PYSPARK_PYTHON`` variable, which
     is set from it), and Spark's log
     reduced to errors from the start: no startup banner or Java warning in
-    a notebook (the JVM's stderr goes to ``log_file``), and PySpark's
-    warning that it does not fully support pandas 3 filtered out.
+    a notebook (the JVM's stderr goes to ``log_file``). ``PYSPARK_PYTHON``
+    is set only while the session starts (then put back as it was); no
+    warning filter outlives the call but one: PySpark's deprecation of the
+    SQLContext that its own ``pyspark.mllib`` wrappers build on every call
+    is ignored (only that message, from ``pyspark.sql.context``).
 
     Parameters
     ----------
@@ -122,18 +143,23 @@ def session(app_name: str = "evalkit", *, master: str = "local[2]", driver_memor
     }
     settings.update(config or {})
     # a classic driver gives its executors PYSPARK_PYTHON, whatever spark.pyspark.python says
-    os.environ["PYSPARK_PYTHON"] = (settings.get("spark.pyspark.python")
-                                    or os.environ.get("PYSPARK_PYTHON") or sys.executable)
-    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    # PySpark's own noise: pandas 3 "not fully supported", and pyspark.mllib's wrappers,
-    # which still build an SQLContext (deprecated) on every call
-    for message in ("PySpark does not yet fully support pandas",
-                    "Deprecated in 3.0.0. Use SparkSession.builder"):
-        warnings.filterwarnings("ignore", message=message, category=FutureWarning)
-    with _jvm_stderr_to(log_file or os.devnull):
-        spark = SparkSession.builder.master(master).appName(app_name).config(map=settings) \
-            .getOrCreate()
-    spark.sparkContext.setLogLevel(log_level)
+    python = settings.get("spark.pyspark.python") or os.environ.get("PYSPARK_PYTHON")
+    if not python:
+        python = sys.executable
+    driver_python = os.environ.get("PYSPARK_DRIVER_PYTHON", sys.executable)
+    with _environment(PYSPARK_PYTHON=python, PYSPARK_DRIVER_PYTHON=driver_python):
+        with warnings.catch_warnings():
+            # pandas 3 "not fully supported": PySpark's noise while it starts
+            warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas",
+                                    category=FutureWarning)
+            context = _start_classic(master, app_name, settings, log_file or os.devnull)
+            spark = SparkSession.builder.config(conf=context.getConf()).getOrCreate()
+    context.setLogLevel(log_level)
+    # The one filter that outlives the start (a notebook's cells would show the warning on
+    # every call otherwise): pyspark.mllib's wrappers build an SQLContext, deprecated, on
+    # each call, and PySpark warns about its own call; only that warning, from that module.
+    warnings.filterwarnings("ignore", message="Deprecated in 3.0.0. Use SparkSession.builder",
+                            category=FutureWarning, module="pyspark.sql.context")
     return spark
 
 
@@ -148,7 +174,9 @@ def _require_java(minimum=17):
     import subprocess
 
     home = os.environ.get("JAVA_HOME")
-    java = os.path.join(home, "bin", "java") if home else shutil.which("java")
+    java = shutil.which("java")
+    if home:
+        java = os.path.join(home, "bin", "java")
     need = (f"Spark needs Java {minimum} or newer: install a JDK (e.g. the package "
             f"openjdk-{minimum}-jre-headless) and put it on the PATH or set JAVA_HOME")
     if not java or not os.path.isfile(java):
@@ -156,7 +184,9 @@ def _require_java(minimum=17):
     said = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
     found = re.search(r'version "(\d+)(?:\.(\d+))?', said)
     if found:   # an unknown format is left to Spark
-        major = int(found.group(2) or 0) if found.group(1) == "1" else int(found.group(1))
+        major = int(found.group(1))
+        if major == 1:   # "1.8": Java 8's old numbering
+            major = int(found.group(2) or 0)
         if major < minimum:
             raise RuntimeError(f"Java {major} found ({java}). {need}")
 

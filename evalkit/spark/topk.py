@@ -9,14 +9,14 @@ import numpy as np
 from .._counts import ClassCounts
 from .._report import topk_report_from_counts
 from .._validation import DIGITS, ZERO_DIVISION, Bool, K, validate_params
-from ._frame import (_COLUMN, _DF, _NUMERIC, _column, _labels_array, _raise_first, _same_kind,
-                     _type_name)
+from ._frame import (COLUMN, DATAFRAME, NUMERIC, column_type, labels_array, raise_first, same_kind,
+                     type_name)
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
     from pyspark.sql import DataFrame
 
 
-@validate_params(df=_DF, label_col=_COLUMN, topk_col=_COLUMN, k=K, digits=DIGITS,
+@validate_params(df=DATAFRAME, label_col=COLUMN, topk_col=COLUMN, k=K, digits=DIGITS,
                  output_dict=Bool(), zero_division=ZERO_DIVISION)
 def topk_report(df: DataFrame, *, label_col: str = "label", topk_col: str = "topk", k: int,
                 target_names: list[str] | None = None, digits: int = 2, output_dict: bool = False,
@@ -63,11 +63,14 @@ def topk_report(df: DataFrame, *, label_col: str = "label", topk_col: str = "top
     """
     from pyspark.sql import functions as F
 
-    lt = _column(df, "label_col", label_col)
-    et = _column(df, "topk_col", topk_col, ("ArrayType",), "arrays of labels").elementType
-    _same_kind(("label_col", label_col, lt), ("topk_col", topk_col, et))
-    numeric = _type_name(lt) in _NUMERIC and _type_name(et) in _NUMERIC
-    label, element = ("double", "double") if numeric else (lt.simpleString(), et.simpleString())
+    lt = column_type(df, "label_col", label_col)
+    et = column_type(df, "topk_col", topk_col, ("ArrayType",), "arrays of labels").elementType
+    same_kind(("label_col", label_col, lt), ("topk_col", topk_col, et))
+    numeric = type_name(lt) in NUMERIC and type_name(et) in NUMERIC
+    # numbers are compared as doubles; other labels as their own type
+    label, element = "double", "double"
+    if not numeric:
+        label, element = lt.simpleString(), et.simpleString()
     top = F.coalesce(F.slice(topk_col, 1, k), F.array().cast(f"array<{element}>"))
     # position 0: the row's own label (its support); then each distinct label of its top k
     entries = df.select(F.col(label_col).cast(label).alias("t"), F.posexplode(F.concat(
@@ -76,7 +79,7 @@ def topk_report(df: DataFrame, *, label_col: str = "label", topk_col: str = "top
     rows = entries.groupBy((F.col("pos") == 0).alias("own"), F.col("col").alias("c"),
                            (F.col("col") == F.col("t")).alias("hit"), "short").count().collect()
     own = [r for r in rows if r["own"]]
-    _raise_first([
+    raise_first([
         (not rows, "df is empty: topk_report needs at least one row"),
         (sum(r["count"] for r in own if r["short"]),
          f"topk_col {topk_col!r} has {{count}} rows with fewer than k={k} labels (or null)"),
@@ -85,19 +88,31 @@ def topk_report(df: DataFrame, *, label_col: str = "label", topk_col: str = "top
         (any(r["c"] is None for r in rows), f"topk_col {topk_col!r} contains null labels"),
     ])
     values = sorted({r["c"] for r in rows})
-    labels = _labels_array(values)
+    labels = labels_array(values)
     if labels.dtype.kind == "f" and all(float(v).is_integer() for v in labels) \
-            and _type_name(lt) not in ("FloatType", "DoubleType", "DecimalType"):
+            and type_name(lt) not in ("FloatType", "DoubleType", "DecimalType"):
         labels = labels.astype(np.int64)
-    index = {c: i for i, c in enumerate(values)}
-    tp, predicted, support = np.zeros((3, len(index)), dtype=np.int64)
-    for r in rows:
-        for counts, counted in ((support, r["own"]), (predicted, not r["own"]),
-                                (tp, not r["own"] and r["hit"])):
-            counts[index[r["c"]]] += r["count"] if counted else 0
+    tp, predicted, support = _class_counts(rows, values)
     return topk_report_from_counts(
         ClassCounts(labels, tp, predicted, support, int(support.sum())), k,
         target_names=target_names, digits=digits, output_dict=output_dict,
         zero_division=zero_division)
 
 
+def _class_counts(rows, values):
+    """Per label of ``values``: hits, predictions (in a top k) and support, from the rows.
+
+    A row with ``own`` counts a sample's own label (its support); any other
+    counts the label in a top k, a hit when it is the sample's label.
+    """
+    index = {c: i for i, c in enumerate(values)}
+    tp, predicted, support = np.zeros((3, len(index)), dtype=np.int64)
+    for r in rows:
+        i = index[r["c"]]
+        if r["own"]:
+            support[i] += r["count"]
+            continue
+        predicted[i] += r["count"]
+        if r["hit"]:
+            tp[i] += r["count"]
+    return tp, predicted, support
