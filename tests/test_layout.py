@@ -219,8 +219,6 @@ def underscore_names_across_modules():
 # Modules whose underscore names other modules still import, each with the engineer who
 # owns it (issue #33): remove a line when its module's names are renamed.
 UNDERSCORE_NAMES_TO_GO = {
-    "evalkit.spark.ranking": "lib-spark (spark.compare imports _hit_columns, _read_hits)",
-    "evalkit.spark.session": "lib-spark (spark.curves imports _OnExecutors)",
 }
 
 

@@ -1,5 +1,7 @@
 """Checking a DataFrame's columns: each check a message naming the argument and the column."""
 
+import contextlib
+
 import numpy as np
 
 from .._validation import Satisfies
@@ -67,3 +69,14 @@ def labels_array(values):
         arr = np.array([str(v) for v in values])
     return arr
 
+
+class OnExecutors(contextlib.AbstractContextManager):
+    """A Spark action running evalkit's functions: a missing evalkit said plainly."""
+
+    def __exit__(self, kind, error, traceback):
+        if error is not None and "No module named 'evalkit'" in str(error):
+            raise ModuleNotFoundError(
+                "evalkit is not installed on the Spark executors, which run evalkit's functions "
+                "here: install evalkit in the executors' Python (spark.pyspark.python), or call "
+                "evalkit.spark.ship(spark) once to send it with the session",
+                name="evalkit") from error

@@ -10,7 +10,7 @@ from .._validation import Satisfies, validate_params
 from ..compare import ModelComparison
 from ..compare import compare as _compare_counts
 from ._frame import COLUMN, DATAFRAME, column_type, labels_array, raise_first, type_name
-from .ranking import _hit_columns, _read_hits
+from ._hit_frame import hit_columns, read_hits
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
     from pyspark.sql import DataFrame
@@ -140,7 +140,7 @@ def _compare_rankers(df, metrics, prediction_cols, label_col, relevance_col,
             "arrays of relevant item ids (prediction_cols hold ranked lists)")
     columns = {}
     for i, col in enumerate(prediction_cols):
-        hits = _hit_columns(df, col, label_col, None, relevance_col)
+        hits = hit_columns(df, col, label_col, None, relevance_col)
         for name, column in hits.items():
             columns[f"{i}:{name}"] = column
     aliased = (column.alias(name) for name, column in columns.items())
@@ -151,6 +151,6 @@ def _compare_rankers(df, metrics, prediction_cols, label_col, relevance_col,
     for i, col in enumerate(prediction_cols):
         def read(name, i=i):
             return table.column(f"{i}:{name}")
-        hits[col] = _read_hits(read, None, relevance_col)
+        hits[col] = read_hits(read, None, relevance_col)
     # y_true None: evalkit.compare reads each model's RankingHits as they are
     return _compare_counts(None, hits, metrics, **options)

@@ -19,8 +19,8 @@ from .._curves import pr_points, roc_points, trapezoid
 from .._sweep import Sweep, sweep_of
 from .._validation import NUM_BINS, ZERO_WEIGHT, validate_params
 from ..mllib import BinaryClassificationMetrics
-from ._frame import COLUMN, DATAFRAME, NOT_FINITE, NUMERIC, column_type, not_finite, raise_first
-from .session import _OnExecutors
+from ._frame import (COLUMN, DATAFRAME, NOT_FINITE, NUMERIC, OnExecutors, column_type, not_finite,
+                     raise_first)
 
 if TYPE_CHECKING:  # pyspark is optional: named for type checkers only
     from pyspark.sql import DataFrame
@@ -314,7 +314,7 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
                                **ends)
         job = cut["rows"].groupBy(_BUCKET).applyInArrow(fn, schema)
         try:
-            with _OnExecutors():
+            with OnExecutors():
                 return job.toArrow()
         finally:
             # the last job that reads the rows (the areas, or the num_bins points: one of them)
@@ -354,7 +354,7 @@ class SparkBinaryClassificationMetrics(BinaryClassificationMetrics):
         else:
             # distinct scores: each partition counts its own in numpy, no shuffle
             count = functools.partial(_partition_counts, weighted=weighted)
-            with _OnExecutors():
+            with OnExecutors():
                 table = counted.mapInArrow(count, _schema(weighted)).toArrow()
         columns = (table.column(i).to_numpy() for i in range(3))
         return _sweep_of_counts(*columns, weighted)

@@ -265,15 +265,3 @@ def ship(spark: SparkSession) -> str:
     return path
 
 
-class _OnExecutors(contextlib.AbstractContextManager):
-    """A Spark action running evalkit's functions: a missing evalkit said plainly."""
-
-    def __exit__(self, kind, error, traceback):
-        if error is not None and "No module named 'evalkit'" in str(error):
-            raise ModuleNotFoundError(
-                "evalkit is not installed on the Spark executors, which run evalkit's functions "
-                "here: install evalkit in the executors' Python (spark.pyspark.python), or call "
-                "evalkit.spark.ship(spark) once to send it with the session",
-                name="evalkit") from error
-
-
