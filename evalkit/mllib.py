@@ -59,7 +59,7 @@ from ._spark_sweep import (BIN_THRESHOLDS, PR_CONVENTIONS, count_table, pr_layou
 from ._sweep import Sweep
 from ._validation import (BETA, NUM_BINS, ZERO_WEIGHT, Bool, Integer, InstanceOf, Options, Real,
                           check_grades, check_ranked, check_ranking_rows, check_relevant,
-                          check_score_and_labels, validate_params)
+                          K, check_score_and_labels, validate_params)
 
 __all__ = ["BinaryClassificationMetrics", "MulticlassMetrics", "RankingMetrics",
            "RegressionMetrics", "MultilabelMetrics"]
@@ -784,10 +784,12 @@ class RankingMetrics:
         """One metric by its step in evalkit.ranking's table (not its public function)."""
         return METRICS[metric].score(self._hits, k, _SPARK_RANKING)
 
+    @validate_params(k=K)
     def precisionAt(self, k: int) -> float:
         """Mean precision at k: labels among the first k predictions / k (0 for no labels)."""
         return self._spark("precision", k)
 
+    @validate_params(k=K)
     def recallAt(self, k: int) -> float:
         """Mean recall at k: labels among the first k predictions / |labels| (Spark 3.0+)."""
         return self._spark("recall", k)
@@ -797,6 +799,7 @@ class RankingMetrics:
         """Mean average precision: per row (Σ_{hits} precision at the hit) / |labels|."""
         return self._spark("map")
 
+    @validate_params(k=K)
     def meanAveragePrecisionAt(self, k: int) -> float:
         """Mean average precision at k.
 
@@ -804,6 +807,7 @@ class RankingMetrics:
         """
         return self._spark("map", k)
 
+    @validate_params(k=K)
     def ndcgAt(self, k: int) -> float:
         """Mean NDCG at k, Spark's way: gains 2^rel - 1 (1 for binary rows), ideal as given."""
         return self._spark("ndcg", k)
