@@ -216,21 +216,8 @@ def underscore_names_across_modules():
     return found
 
 
-# Modules whose underscore names other modules still import, each with the engineer who
-# owns it (issue #33): remove a line when its module's names are renamed.
-UNDERSCORE_NAMES_TO_GO = {
-}
-
-
-def _underscore_cases():
-    cases = []
-    for module in sorted({module_name(p) for p in PACKAGE.rglob("*.py")}):
-        marks = []
-        if module in UNDERSCORE_NAMES_TO_GO:
-            owner = UNDERSCORE_NAMES_TO_GO[module]
-            marks = [pytest.mark.xfail(strict=True, reason=f"issue #33, {owner}")]
-        cases.append(pytest.param(module, marks=marks, id=module))
-    return cases
+def _modules():
+    return sorted({module_name(p) for p in PACKAGE.rglob("*.py")})
 
 
 @pytest.fixture(scope="module")
@@ -238,7 +225,7 @@ def underscore_crossings():
     return underscore_names_across_modules()  # one scan for every module's case
 
 
-@pytest.mark.parametrize("module", _underscore_cases())
+@pytest.mark.parametrize("module", _modules())
 def test_no_module_imports_an_underscore_name_from_another(module, underscore_crossings):
     """A helper other modules use is a public name of its private module (``_counts.select``)."""
     crossings = underscore_crossings.get(module, [])
