@@ -24,6 +24,8 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 import unicodedata
 from pathlib import Path
 
@@ -635,3 +637,38 @@ def test_make_grade_passes_timeout_and_weights():
     proc = subprocess.run(["make", "-n", "grade", "SUBMISSIONS=x", "TIMEOUT=7", "WEIGHTS=w.csv"], cwd=ROOT,
                           capture_output=True, text=True)
     assert "--timeout 7" in proc.stdout and '--weights "w.csv"' in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_tool_loaded_by_two_grading_threads_at_once_is_whole_in_both(tmp_path, monkeypatch):
+    """Grading loads the runner from several threads; one that arrives while the first is still
+    running the module's body (a first import is slow) must not get the half-run module."""
+    started = tmp_path / "started"
+    (tmp_path / "slow_tool_for_test.py").write_text(
+        "from pathlib import Path\n"
+        f"STARTED = Path({str(started)!r})\n"
+        "FIRST = not STARTED.exists()\n"
+        "STARTED.touch()\n"
+        "if FIRST:\n"
+        "    import time\n"
+        "    time.sleep(1.0)\n"
+        "VALUE = 42\n", encoding="utf-8")
+    monkeypatch.setattr(classroom, "__file__", str(tmp_path / "classroom.py"))
+    monkeypatch.delitem(sys.modules, "slow_tool_for_test", raising=False)
+    got = {}
+
+    def load(who):
+        got[who] = getattr(classroom._load_tool("slow_tool_for_test"), "VALUE", None)
+
+    first = threading.Thread(target=load, args=("first",))
+    first.start()
+    for _ in range(500):
+        if started.exists():
+            break
+        time.sleep(0.01)
+    second = threading.Thread(target=load, args=("second",))
+    second.start()
+    first.join()
+    second.join()
+    sys.modules.pop("slow_tool_for_test", None)
+    assert started.exists()
+    assert got == {"first": 42, "second": 42}

@@ -73,6 +73,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import threading
 import time
 import unicodedata
 from dataclasses import dataclass, field
@@ -128,12 +129,29 @@ class ClassroomError(RuntimeError):
     pass
 
 
+# Grading runs submissions on threads, and each may load a tool at the same moment.
+_TOOLS_LOCK = threading.Lock()
+
+
 def _load_tool(name):
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return sys.modules[name]
+    """The tool ``tools/<name>.py``, loaded once per process.
+
+    The module enters ``sys.modules`` before it runs (its dataclasses look it up there), so another
+    thread must not see it until it has run: loading happens under a lock.
+    """
+    with _TOOLS_LOCK:
+        if name in sys.modules:
+            return sys.modules[name]
+        path = Path(__file__).resolve().parent / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+        return module
 
 
 def _nbformat():
