@@ -21,10 +21,9 @@ this project's 2-core machine shared with other work, load average 11 to 95):
     the student package byte-compiled and matplotlib's font list built once per grading run,
     Spark starting in the sandbox: 7.8 min in the alternating round; 2.62 s of CPU a
     submission before the font list, 2.42 s with it (0.47 x the base's CPU, Spark included).
-The CPU seconds give a term of 40 students x 12 notebooks (480 submissions) on 2 idle cores
-at about 10 min of CPU time (the base: 21); the base's measured 29.8 min for 40 x 11 times
-0.47 is 14 min. A full 40-student run could not be made on the shared machine (a 6-student
-round took 8 to 17 min there).
+The whole term, 40 students x 12 notebooks (480 submissions), on the same machine when it was
+quiet (load 1.2 to 2.1): 9.2 min, 2.20 s of CPU a submission, notebook 09 6.8 s a submission
+and the others 1.6 to 2.2 s; the base took 29.8 min for 40 x 11 on 2 cores.
 
 Where a submission's seconds went before: bwrap 0.1 s; nbformat's import 1.4 s of CPU
 (jsonschema) and nbclient's; the kernel's start (0.5-1 s); the setup

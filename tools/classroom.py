@@ -130,7 +130,7 @@ class ClassroomError(RuntimeError):
 
 
 # Grading runs submissions on threads, and each may load a tool at the same moment.
-_TOOLS_LOCK = threading.Lock()
+_TOOLS_LOCK = threading.RLock()   # reentrant: a tool may load another as it runs
 
 
 def _load_tool(name):

@@ -559,7 +559,9 @@ def _per_score_counts(base, weighted):
 
     The first rows decide whether to try (rounded scores, or a model with
     few leaves); with more than ``_MAX_GROUPED`` scores after all the job's
-    result is dropped for the general path. Returns what the general path's
+    result is dropped for the general path. The probe is a job of its own
+    because trying without it costs more: on distinct scores the grouped job
+    shuffles every row before it can give up. Returns what the general path's
     first job gives (the checks and the totals) and the per-score table
     (columns ``_S``, ``pos``, ``neg``).
     """
