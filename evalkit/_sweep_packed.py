@@ -27,11 +27,15 @@ positive floats more than 2**63 key values apart) take the plain path.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-__all__ = ["BLOCK", "RUN", "fits_float64", "flipped_offset", "write_keys", "sort_keys",
-           "label_keys", "key_groups", "first_group", "count_negatives", "write_rows", "rank_sum",
-           "packed_sweep", "first_rows"]
+from ._threads import run_all
+
+__all__ = ["BLOCK", "RUN", "fits_float64", "flipped_offset", "write_keys", "write_all_keys",
+           "sort_keys", "label_keys", "key_groups", "first_group", "count_negatives", "write_rows",
+           "rank_sum", "packed_sweep", "first_rows"]
 
 ONE = np.uint64(1)
 TOP = np.uint64(1 << 63)
@@ -107,6 +111,35 @@ def write_keys(pos, scores, offset, out):
     return False
 
 
+def _extremes(scores):
+    return scores.min(), scores.max()
+
+
+def write_all_keys(pos, scores, keys, slices):
+    """Write the keys into ``keys``, each ``(start, stop)`` slice on a thread of its own.
+
+    Returns ``(fits, offset)`` as :func:`flipped_offset` says. The scores are
+    first taken to be non-negative; only when a slice finds a negative one are
+    the lowest and highest looked up and the keys written again, with flipped
+    bits less the lowest.
+    """
+    def write_all(offset):
+        steps = [functools.partial(write_keys, pos[a:b], scores[a:b], offset, keys[a:b])
+                 for a, b in slices]
+        return run_all(steps)
+
+    negative = write_all(None)
+    if not any(negative):
+        return True, None
+    extremes = run_all([functools.partial(_extremes, scores[a:b]) for a, b in slices])
+    lowest = min(low for low, _ in extremes)
+    highest = max(high for _, high in extremes)
+    fits, offset = flipped_offset(lowest, highest)
+    if fits:
+        write_all(offset)
+    return fits, offset
+
+
 def sort_keys(keys):
     """Sort keys in place, as int64 (see the module's docstring)."""
     keys.view(np.int64).sort()
@@ -120,12 +153,9 @@ def label_keys(pos, scores):
     if not fits_float64(scores):
         return None
     keys = np.empty(len(scores), dtype=np.uint64)
-    offset = None
-    if write_keys(pos, scores, None, keys):  # a negative score: flipped bits, less the lowest
-        fits, offset = flipped_offset(scores.min(), scores.max())
-        if not fits:
-            return None
-        write_keys(pos, scores, offset, keys)
+    fits, offset = write_all_keys(pos, scores, keys, [(0, len(scores))])
+    if not fits:
+        return None
     sort_keys(keys)
     return keys, offset
 

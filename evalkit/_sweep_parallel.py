@@ -27,41 +27,14 @@ import functools
 
 import numpy as np
 
-from ._sweep_packed import (count_negatives, first_group, first_rows, fits_float64,
-                            flipped_offset, rank_sum, sort_keys, write_keys, write_rows)
+from ._sweep_packed import (count_negatives, first_group, first_rows, fits_float64, rank_sum,
+                            sort_keys, write_all_keys, write_rows)
 from ._threads import run_all, spans
 
 __all__ = ["bucketed_keys", "parallel_rank_sum", "parallel_sweep"]
 
 #: Keys drawn per thread to place the cut points.
 SAMPLE_PER_THREAD = 1 << 10
-
-
-def _extremes(scores):
-    return scores.min(), scores.max()
-
-
-def _write_keys(pos, scores, keys, slices):
-    """Write the keys, a slice on each thread: ``(fits, offset)`` as :func:`flipped_offset` says.
-
-    The scores are first taken to be non-negative; only when a slice finds a
-    negative one are the lowest and highest looked up and the keys written again.
-    """
-    def write_all(offset):
-        steps = [functools.partial(write_keys, pos[a:b], scores[a:b], offset, keys[a:b])
-                 for a, b in slices]
-        return run_all(steps)
-
-    negative = write_all(None)
-    if not any(negative):
-        return True, None
-    extremes = run_all([functools.partial(_extremes, scores[a:b]) for a, b in slices])
-    lowest = min(low for low, _ in extremes)
-    highest = max(high for _, high in extremes)
-    fits, offset = flipped_offset(lowest, highest)
-    if fits:
-        write_all(offset)
-    return fits, offset
 
 
 def _cut_points(keys, parts):
@@ -136,7 +109,7 @@ def bucketed_keys(pos, scores, threads):
     n = len(scores)
     slices = spans(n, threads)
     keys = np.empty(n, dtype=np.uint64)
-    fits, offset = _write_keys(pos, scores, keys, slices)
+    fits, offset = write_all_keys(pos, scores, keys, slices)
     if not fits:
         return None
     cuts = _cut_points(keys, threads)
